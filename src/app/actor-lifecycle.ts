@@ -1,0 +1,63 @@
+/** Where an actor is in its life: `/ready` and `POST /agent/invoke` read this. */
+export type ActorPhase = 'starting' | 'ready' | 'draining' | 'stopped';
+
+/**
+ * Tracks the phase of an actor and the requests in flight, so a graceful shutdown can stop
+ * taking new work, wait for what is running, then close.
+ */
+export class ActorLifecycle {
+  #phase: ActorPhase = 'starting';
+  #inFlight = 0;
+  #idleWaiters: (() => void)[] = [];
+  readonly startedAt = Date.now();
+
+  get phase(): ActorPhase {
+    return this.#phase;
+  }
+
+  /** Requests currently being answered. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  markReady(): void {
+    if (this.#phase === 'starting') this.#phase = 'ready';
+  }
+
+  /** Stops taking new work: `/ready` turns 503 and new invokes get 503 `draining`. */
+  beginDraining(): void {
+    if (this.#phase === 'starting' || this.#phase === 'ready') this.#phase = 'draining';
+  }
+
+  markStopped(): void {
+    this.#phase = 'stopped';
+  }
+
+  /** Counts a request in; call the returned function exactly once when it is answered. */
+  enter(): () => void {
+    this.#inFlight += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+    };
+  }
+
+  /** Resolves `true` once no request is in flight, or `false` when `timeoutMs` passes first. */
+  waitForIdle(timeoutMs: number): Promise<boolean> {
+    if (this.#inFlight === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
+        resolve(false);
+      }, timeoutMs);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.#idleWaiters.push(wake);
+    });
+  }
+}

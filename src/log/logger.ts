@@ -1,0 +1,87 @@
+/** Severity of a log line, lowest first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One structured log line: the event name is a field, never part of free text. */
+export interface LogRecord {
+  readonly time: string;
+  readonly level: LogLevel;
+  readonly event: string;
+  readonly [field: string]: unknown;
+}
+
+/** Where log records go; the default writes one JSON line per record to the console. */
+export type LogSink = (record: LogRecord) => void;
+
+/** A structured logger: every call names an event and may carry fields. */
+export interface Logger {
+  debug(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+  /** A logger that adds `fields` to every record it writes. */
+  child(fields: Record<string, unknown>): Logger;
+}
+
+const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Field names whose values never reach a log line. */
+const SECRET_FIELD = /(pass(word)?|secret|token|api[_-]?key|authorization|cookie|mesh[_-]?key)$/i;
+
+/**
+ * Writes a record as one JSON line on standard output (standard error for warnings and errors).
+ * Uses only `console`, so it works the same on Node, Bun and Deno.
+ */
+export const jsonLinesSink: LogSink = function jsonLinesSink(record) {
+  const line = JSON.stringify(record, redactErrors);
+  if (LEVEL_RANK[record.level] >= LEVEL_RANK.warn) console.error(line);
+  else console.log(line);
+};
+
+function redactErrors(key: string, value: unknown): unknown {
+  if (key !== '' && SECRET_FIELD.test(key) && value !== undefined && value !== null) return '[redacted]';
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  return value;
+}
+
+/**
+ * Creates a structured logger.
+ * @param options `level` is the lowest level written (default `info`, or `LOG_LEVEL`); `sink` receives each record.
+ * @example
+ * const log = createLogger({ level: 'debug' });
+ * log.info('weather_client_initialized', { base_url: 'https://api.example' });
+ */
+export function createLogger(options: { level?: LogLevel; sink?: LogSink; fields?: Record<string, unknown> } = {}): Logger {
+  const minimum = LEVEL_RANK[options.level ?? 'info'];
+  const sink = options.sink ?? jsonLinesSink;
+  const base = options.fields ?? {};
+  const write = (level: LogLevel) =>
+    function writeLog(event: string, fields: Record<string, unknown> = {}): void {
+      if (LEVEL_RANK[level] < minimum) return;
+      sink({ ...base, ...fields, time: new Date().toISOString(), level, event });
+    };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (fields) => createLogger({ level: options.level, sink, fields: { ...base, ...fields } }),
+  };
+}
+
+/** Parses a `LOG_LEVEL` value, falling back to `info` for anything unknown. */
+export function parseLogLevel(value: string | undefined): LogLevel {
+  return value !== undefined && value in LEVEL_RANK ? (value as LogLevel) : 'info';
+}
+
+/** A logger that drops everything, for tests that do not look at logs. */
+export const silentLogger: Logger = createLogger({ sink: () => {} });
+
+/** A sink that keeps records in memory, for tests that assert on logs. */
+export function createMemorySink(): LogSink & { readonly records: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const sink = ((record: LogRecord) => {
+    records.push(record);
+  }) as LogSink & { records: LogRecord[] };
+  sink.records = records;
+  return sink;
+}

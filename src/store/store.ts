@@ -1,0 +1,115 @@
+/** What one finished invoke adds to the statistics of its tenant. */
+export interface InvocationRecord {
+  readonly tenantId: string;
+  readonly userIdentifier: string;
+  readonly sessionId: string;
+  /** `success` counts as an invocation; `error` counts as an invocation and an error. */
+  readonly outcome: 'success' | 'error';
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly toolCalls: number;
+  readonly latencyMs: number;
+  /** When the invoke finished (ISO 8601). */
+  readonly finishedAt: string;
+}
+
+/** The counters behind `GET /stats` and `GET /stats/{tenant_id}`. */
+export interface StatsSnapshot {
+  /** When counting started: the earliest record, or when the store was created. */
+  readonly since: string;
+  readonly invocations: number;
+  readonly errors: number;
+  readonly sessions: number;
+  readonly users: number;
+  readonly tenants: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly toolCalls: number;
+  readonly latencyMsTotal: number;
+  readonly latencyMsMax: number;
+  readonly lastInvokedAt: string | null;
+}
+
+/** One message of a session's history. */
+export interface StoredMessage {
+  readonly id: string;
+  readonly role: 'user' | 'assistant' | 'system' | 'tool';
+  readonly content: string;
+  /** Tool calls of an assistant message, or the call a tool message answers (JSON-serialisable). */
+  readonly data?: unknown;
+  readonly createdAt: string;
+}
+
+/** An OAuth token set kept per tenant and provider; never served in a response. */
+export interface StoredOAuthToken {
+  readonly tenantId: string;
+  readonly provider: string;
+  readonly accessToken: string;
+  readonly refreshToken: string | null;
+  readonly tokenType: string;
+  readonly scope: string | null;
+  /** When the access token expires (ISO 8601), or null when the provider gave no expiry. */
+  readonly expiresAt: string | null;
+}
+
+/** The state of an `Idempotency-Key`. */
+export type IdempotencyRecord =
+  | { readonly state: 'running'; readonly fingerprint: string }
+  | { readonly state: 'completed'; readonly fingerprint: string; readonly status: number; readonly body: string };
+
+/**
+ * Everything an actor keeps between requests and restarts. Implementations: SQLite (the
+ * default), PostgreSQL, and an in-memory double for tests. Every method may reject when the
+ * database is unreachable; callers decide what to do with that.
+ */
+export interface Store {
+  /** `sqlite`, `postgres` or `memory`: shown in `/health`. */
+  readonly kind: string;
+  /** Creates or upgrades the tables; idempotent, safe to run from several replicas at once. */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  /** Adds one finished invoke to the counters; each record is counted exactly once. */
+  recordInvocations(records: readonly InvocationRecord[]): Promise<void>;
+  /** Counters for all tenants, or for one tenant (zeros for a tenant never seen). */
+  readStats(tenantId?: string): Promise<StatsSnapshot>;
+  /** Appends messages to a session's history, in order. */
+  appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void>;
+  /** The last `limit` messages of a session, oldest first. */
+  loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]>;
+  /** Settings overrides saved by `PUT /settings`. */
+  loadSettingsOverrides(): Promise<Record<string, unknown>>;
+  /** Replaces the saved settings overrides as one unit. */
+  saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void>;
+  saveOAuthToken(token: StoredOAuthToken): Promise<void>;
+  loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null>;
+  /**
+   * Claims an idempotency key: returns null when the key was free (it is now `running`),
+   * otherwise the existing record. Expired records count as free.
+   */
+  claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null>;
+  /** Stores the reply of a claimed key. */
+  completeIdempotencyKey(key: string, status: number, body: string): Promise<void>;
+  /** Frees a claimed key whose request failed, so a retry may run. */
+  releaseIdempotencyKey(key: string): Promise<void>;
+  /** Flushes and closes connections. */
+  close(): Promise<void>;
+}
+
+/** An all-zero snapshot, for a tenant never seen. */
+export function emptyStats(since: string): StatsSnapshot {
+  return {
+    since,
+    invocations: 0,
+    errors: 0,
+    sessions: 0,
+    users: 0,
+    tenants: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    toolCalls: 0,
+    latencyMsTotal: 0,
+    latencyMsMax: 0,
+    lastInvokedAt: null,
+  };
+}
