@@ -1,0 +1,27 @@
+import type { ChatRequest } from './chat-request.js';
+import type { FinishReason, ToolCallRecord } from './chat-reply.js';
+
+/** What a chat handler is given for one invoke. */
+export interface ChatInput {
+  readonly request: ChatRequest;
+  readonly tenantId: string;
+  readonly requestId: string;
+  /** Aborted when the client goes away or the actor shuts down. */
+  readonly signal: AbortSignal;
+  /** The actor's current settings. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** What a chat handler answers; the route wraps it into the chat reply. */
+export interface ChatResult {
+  readonly content: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly finishReason: FinishReason;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly model: string;
+  /** Extra facts for the reply's `metadata`, e.g. a history write that could not be stored. */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** Answers one chat turn; the agent loop is one, the offline reply another. */
+export type ChatHandler = (input: ChatInput) => Promise<ChatResult>;

@@ -1,0 +1,47 @@
+import type { ChatHandler } from '../agent/chat-handler.js';
+import type { Logger } from '../log/logger.js';
+import type { InvocationRecord, StatsSnapshot, Store } from '../store/store.js';
+import type { ActorDefinition } from './actor-definition.js';
+import type { ActorLifecycle } from './actor-lifecycle.js';
+import type { ActorMetrics } from './actor-metrics.js';
+import type { ActorSettings } from './actor-settings.js';
+import type { RuntimeConfig } from './runtime-config.js';
+
+/** Records finished invokes; never loses one, even while the database is down. */
+export interface StatsRecorder {
+  record(record: InvocationRecord): Promise<{ persisted: boolean }>;
+  flush(): Promise<void>;
+  readStats(tenantId?: string): Promise<StatsSnapshot>;
+  readonly pending: number;
+}
+
+/** The last known state of the database, read without touching it. */
+export interface DatabaseHealth {
+  status(): { status: 'pass' | 'warn' | 'fail'; output: string };
+  refresh(): void;
+}
+
+/** Readiness checks of the actor's own dependencies: `{check_name: ready}`. */
+export type ReadinessChecks = () => Record<string, boolean> | Promise<Record<string, boolean>>;
+
+/** Everything a route needs, built once by `createActorApp`. */
+export interface ActorContext {
+  readonly definition: ActorDefinition;
+  readonly config: RuntimeConfig;
+  readonly settings: ActorSettings;
+  readonly lifecycle: ActorLifecycle;
+  readonly store: Store;
+  readonly stats: StatsRecorder;
+  readonly database: DatabaseHealth;
+  readonly metrics: ActorMetrics;
+  readonly logger: Logger;
+  readonly chatHandler: ChatHandler;
+  readonly readinessChecks: ReadinessChecks;
+  /** The baked `src/platform/config.json`, or undefined when the actor ships none. */
+  readonly platformConfig: unknown;
+}
+
+/** Hono's environment for actor routes. */
+export interface ActorEnv {
+  Variables: { requestId: string };
+}

@@ -1,0 +1,42 @@
+/** One field-level problem inside a 422 response. */
+export interface FieldProblem {
+  /** JSON pointer (RFC 6901) to the offending value in the request body, e.g. `/session_id`. */
+  readonly pointer: string;
+  readonly detail: string;
+}
+
+/** Options of an `ActorError`. */
+export interface ActorErrorOptions {
+  /** Human-readable explanation specific to this occurrence. */
+  readonly detail?: string;
+  readonly errors?: readonly FieldProblem[];
+  /** Extra response headers, e.g. `Allow` or `WWW-Authenticate`. */
+  readonly headers?: Record<string, string>;
+  readonly cause?: unknown;
+}
+
+/**
+ * The one error class of the runtime: an HTTP status, a stable snake_case `code` and a title.
+ * Thrown anywhere below a route, it becomes an RFC 9457 problem+json response.
+ * @example
+ * throw new ActorError(503, 'draining', 'The actor is shutting down');
+ */
+export class ActorError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly errors: readonly FieldProblem[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, title: string, options: ActorErrorOptions = {}) {
+    super(options.detail ?? title, { cause: options.cause });
+    this.name = 'ActorError';
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}

@@ -1,0 +1,52 @@
+import { prometheus } from '@hono/prometheus';
+import type { MiddlewareHandler } from 'hono';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Invoke duration buckets in seconds, up to two minutes for slow models. */
+export const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
+
+const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/**
+ * The Prometheus registry of one actor and the metrics it writes. Labels are bounded:
+ * route templates, methods, statuses and outcomes — never user, session or tenant ids.
+ */
+export class ActorMetrics {
+  readonly registry = new Registry();
+  /** Counts HTTP requests by route template; mount it before the routes. */
+  readonly httpMiddleware: MiddlewareHandler;
+  readonly invocations = new Counter({
+    name: 'actor_invocations_total',
+    help: 'Invocations of POST /agent/invoke by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly invokeDuration = new Histogram({
+    name: 'actor_invoke_duration_seconds',
+    help: 'Time to answer POST /agent/invoke, in seconds',
+    labelNames: ['outcome'] as const,
+    buckets: INVOKE_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly pendingStatsRecords = new Counter({
+    name: 'actor_stats_records_deferred_total',
+    help: 'Invocation records kept in memory because the database was unreachable',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    try {
+      collectDefaultMetrics({ register: this.registry });
+    } catch {
+      // A runtime without the Node process APIs behind a default metric keeps the rest.
+    }
+    // Gauges named like counters: `promtool check metrics` rejects them.
+    for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
+    this.httpMiddleware = prometheus({ registry: this.registry }).registerMetrics;
+  }
+
+  /** The exposition text, `text/plain; version=0.0.4`. */
+  async render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

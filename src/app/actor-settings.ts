@@ -1,0 +1,142 @@
+import * as v from 'valibot';
+import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
+import type { ActorDefinition } from './actor-definition.js';
+import { ActorError } from './actor-error.js';
+import type { ActorEnvironment } from './runtime-config.js';
+import { validationError } from './validation-problem.js';
+
+/** What `PUT /settings` answers. */
+export interface SettingsUpdateResult {
+  readonly settings: Record<string, unknown>;
+  readonly applied: string[];
+  readonly restart_required: string[];
+}
+
+/** The mask shown instead of a secret value that is set. */
+export const SECRET_MASK = '********';
+
+function coerceEnvValue(raw: string, property: Record<string, unknown> | undefined): unknown {
+  const type = property?.type;
+  if (type === 'integer' || type === 'number') return raw.trim() === '' ? raw : Number(raw);
+  if (type === 'boolean') {
+    const value = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off', ''].includes(value)) return false;
+    return raw;
+  }
+  if (type === 'array' || type === 'object') {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/**
+ * The live settings of an actor: defaults from the schema, then environment variables
+ * (the upper-case key, e.g. `llm_model` ← `LLM_MODEL`), then overrides saved by `PUT /settings`.
+ */
+export class ActorSettings {
+  readonly jsonSchema: JsonSchemaDocument;
+  readonly secretKeys: ReadonlySet<string>;
+  readonly #schema: ActorDefinition['settings'];
+  readonly #restartRequired: ReadonlySet<string>;
+  readonly #base: Record<string, unknown>;
+  #overrides: Record<string, unknown> = {};
+  #current: Record<string, unknown>;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>, env: ActorEnvironment) {
+    this.#schema = definition.settings;
+    this.#restartRequired = new Set(definition.restartRequired ?? []);
+    this.jsonSchema = settingsJsonSchema(definition.settings);
+    this.secretKeys = new Set(secretSettingKeys(this.jsonSchema));
+    const fromEnv: Record<string, unknown> = {};
+    for (const key of Object.keys(definition.settings.entries)) {
+      const raw = env[key.toUpperCase()];
+      if (raw !== undefined) fromEnv[key] = coerceEnvValue(raw, this.jsonSchema.properties?.[key]);
+    }
+    const result = v.safeParse(this.#schema, fromEnv);
+    if (!result.success) {
+      const problems = validationError(result.issues).errors ?? [];
+      throw new Error(`Invalid settings from the environment: ${problems.map((p) => `${p.pointer.slice(1).toUpperCase() || '(root)'} ${p.detail}`).join('; ')}`);
+    }
+    this.#base = fromEnv;
+    this.#current = result.output as Record<string, unknown>;
+  }
+
+  /** The current values, secrets included: for the actor's own code only. */
+  get values(): Readonly<Record<string, unknown>> {
+    return this.#current;
+  }
+
+  /** The current values with every secret replaced by a mask (or null when unset). */
+  redacted(): Record<string, unknown> {
+    const shown: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this.#current)) {
+      shown[key] = this.secretKeys.has(key) ? (value === undefined || value === null || value === '' ? null : SECRET_MASK) : value;
+    }
+    return shown;
+  }
+
+  /** Applies overrides loaded from the store at start; invalid saved values are dropped and reported. */
+  applySavedOverrides(saved: Record<string, unknown>): string[] {
+    const dropped: string[] = [];
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(saved)) {
+      if (!(key in this.#schema.entries)) {
+        dropped.push(key);
+        continue;
+      }
+      kept[key] = value;
+    }
+    const result = v.safeParse(this.#schema, { ...this.#base, ...kept });
+    if (!result.success) return [...dropped, ...Object.keys(kept)];
+    this.#overrides = kept;
+    this.#current = result.output as Record<string, unknown>;
+    return dropped;
+  }
+
+  /**
+   * Validates a partial update, persists it through `save` and applies it — all or nothing.
+   * Concurrent updates run one after another, so the stored overrides always form a valid whole.
+   */
+  update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
+    const run = this.#queue.then(() => this.#update(body, save));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'The body must be a JSON object of settings', errors: [{ pointer: '', detail: 'must be an object' }] });
+    }
+    const changes = body as Record<string, unknown>;
+    const unknownKeys = Object.keys(changes).filter((key) => !(key in this.#schema.entries));
+    if (unknownKeys.length > 0) {
+      throw new ActorError(422, 'validation_failed', 'Validation failed', {
+        detail: `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
+        errors: unknownKeys.map((key) => ({ pointer: `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, detail: 'is not a known setting' })),
+      });
+    }
+    const overrides = { ...this.#overrides, ...changes };
+    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
+    if (!result.success) throw validationError(result.issues, 'The settings');
+    try {
+      await save(overrides);
+    } catch (error) {
+      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
+    }
+    const previous = this.#current;
+    this.#overrides = overrides;
+    this.#current = result.output as Record<string, unknown>;
+    const changed = Object.keys(changes).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+    return {
+      settings: this.redacted(),
+      applied: changed.filter((key) => !this.#restartRequired.has(key)),
+      restart_required: changed.filter((key) => this.#restartRequired.has(key)),
+    };
+  }
+}

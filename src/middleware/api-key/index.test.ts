@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { createTestActor } from '../../testing/create-test-actor.js';
+import { apiKeyAuth, constantTimeEqual } from './index.js';
+
+const env = { API_KEY_ENABLED: 'true', API_KEY: 'old-key, new-key' };
+
+describe('API key authentication', () => {
+  it('lets the exact public paths through without a key', async () => {
+    const app = await createTestActor({ env });
+    for (const path of ['/health', '/ready', '/metrics', '/openapi.json', '/docs', '/metrics?x=/agent']) {
+      expect((await app.request(path)).status, path).toBe(200);
+    }
+  });
+
+  it('asks for a key everywhere else, with WWW-Authenticate', async () => {
+    const app = await createTestActor({ env });
+    const response = await app.request('/stats');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('ApiKey header="X-API-Key"');
+    expect(await response.json()).toMatchObject({ code: 'missing_api_key', status: 401 });
+    const wrong = await app.request('/stats', { headers: { 'X-API-Key': 'guess' } });
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).code).toBe('invalid_api_key');
+  });
+
+  it('accepts every key of the rotation list', async () => {
+    const app = await createTestActor({ env });
+    for (const key of ['old-key', 'new-key']) expect((await app.request('/stats', { headers: { 'X-API-Key': key } })).status).toBe(200);
+  });
+
+  it('gives no bypass to path tricks', async () => {
+    const app = await createTestActor({ env });
+    const invoke = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' };
+    const tricks: [string, RequestInit?][] = [
+      ['//agent/invoke', invoke],
+      ['/health/../agent/invoke', invoke],
+      ['/health/%2e%2e/agent/invoke', invoke],
+      ['/health/..%2fagent/invoke', invoke],
+      ['/%68ealth'],
+      ['/HEALTH'],
+      ['/health/'],
+      ['//health'],
+      ['/health;/../stats'],
+      ['/metrics/../stats'],
+      ['/ready%00'],
+      ['/docs/x'],
+    ];
+    for (const [path, init] of tricks) {
+      const response = await app.request(`http://actor${path}`, init);
+      expect(response.status, path).toBe(401);
+    }
+  });
+
+  it('adds no auth layer on the platform path, even with a key configured', async () => {
+    const app = await createTestActor({ env: { ...env, ACTOR_PLATFORM: 'true' } });
+    expect((await app.request('/stats')).status).toBe(200);
+  });
+
+  it('refuses an empty key list at setup', () => {
+    expect(() => apiKeyAuth({ keys: [] })).toThrow(/at least one/);
+    expect(() => apiKeyAuth({ keys: [''] })).toThrow(/at least one/);
+  });
+
+  it('compares keys exactly', () => {
+    expect(constantTimeEqual('abc', 'abc')).toBe(true);
+    expect(constantTimeEqual('abd', 'abc')).toBe(false);
+    expect(constantTimeEqual('ab', 'abc')).toBe(false);
+    expect(constantTimeEqual('abcd', 'abc')).toBe(false);
+    expect(constantTimeEqual('', 'abc')).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+import type { MiddlewareHandler } from 'hono';
+import { ActorError } from '../../app/actor-error.js';
+
+/** Options of `apiKeyAuth`. */
+export interface ApiKeyAuthOptions {
+  /** Accepted keys; several allow rotation. Must not be empty. */
+  readonly keys: readonly string[];
+  /** Exact paths that need no key (matched on the request's normalised path, case-sensitive). */
+  readonly publicPaths?: readonly string[];
+  /** The header carrying the key. */
+  readonly headerName?: string;
+}
+
+/** Paths open without a key: probes, metrics and the API description. */
+export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.json', '/docs'] as const;
+
+const encoder = new TextEncoder();
+
+/** Compares two strings in time that depends only on the length of `expected`. */
+export function constantTimeEqual(given: string, expected: string): boolean {
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  let difference = a.length ^ b.length;
+  for (let index = 0; index < b.length; index += 1) difference |= (a[index % Math.max(a.length, 1)] ?? 0) ^ b[index]!;
+  return difference === 0;
+}
+
+/**
+ * The path a request really asks for: the WHATWG-normalised pathname of the raw URL, with
+ * dot segments resolved and percent-encoding left as sent. `/%68ealth`, `/HEALTH`,
+ * `/health/` and `//health` are therefore not `/health`.
+ */
+export function normalisedPath(url: string): string {
+  return new URL(url).pathname;
+}
+
+/**
+ * API-key authentication (`X-API-Key`): a missing or wrong key gets a 401 problem with
+ * `WWW-Authenticate`; only the exact public paths pass without one.
+ * @example
+ * app.use(apiKeyAuth({ keys: ['k1', 'k2'] }));
+ */
+export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler {
+  if (options.keys.length === 0 || options.keys.some((key) => key.length === 0)) {
+    throw new Error('apiKeyAuth needs at least one non-empty key');
+  }
+  const settings = { publicPaths: DEFAULT_PUBLIC_PATHS, headerName: 'X-API-Key', ...options } satisfies ApiKeyAuthOptions;
+  const publicPaths = new Set(settings.publicPaths);
+  const challenge = { 'WWW-Authenticate': `ApiKey header="${settings.headerName}"` };
+  return async function apiKeyAuthMiddleware(c, next) {
+    if (publicPaths.has(normalisedPath(c.req.url))) return next();
+    const given = c.req.header(settings.headerName);
+    if (given === undefined || given === '') {
+      throw new ActorError(401, 'missing_api_key', 'Authentication required', { detail: `Send your key in the ${settings.headerName} header`, headers: challenge });
+    }
+    let matched = false;
+    for (const key of settings.keys) matched = constantTimeEqual(given, key) || matched;
+    if (!matched) throw new ActorError(401, 'invalid_api_key', 'Authentication failed', { detail: `The ${settings.headerName} header does not hold a valid key`, headers: challenge });
+    return next();
+  };
+}

@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import type { ActorContext, ActorEnv } from '../app/actor-context.js';
+import { ActorError } from '../app/actor-error.js';
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The marketplace card of `GET /api/actor/metadata`. */
+export function metadataCard(ctx: ActorContext) {
+  const { metadata, features } = ctx.definition;
+  return {
+    name: metadata.name,
+    slug: metadata.slug,
+    version: metadata.version,
+    description: metadata.description,
+    domain: metadata.domain,
+    tags: [...metadata.tags],
+    icon: metadata.icon ?? null,
+    capabilities: {
+      streaming: true,
+      tools: true,
+      panel: features.includePanel,
+      fleet_mesh: features.fleetMesh,
+      workflow: features.integrationType === 'n8n',
+    },
+  };
+}
+
+/**
+ * `GET /api/actor/metadata` (the card) and `GET /api/actor/platform-config` (the baked
+ * `src/platform/config.json` with a strong `ETag`; `If-None-Match` gets 304).
+ */
+export function actorInfoRoutes(ctx: ActorContext): Hono<ActorEnv> {
+  const card = metadataCard(ctx);
+  const configText = ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
+  const etag = configText === undefined ? undefined : sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`);
+  return new Hono<ActorEnv>()
+    .get('/api/actor/metadata', function actorMetadata(c) {
+      return c.json(card);
+    })
+    .get('/api/actor/platform-config', async function platformConfig(c) {
+      if (configText === undefined || etag === undefined) {
+        throw new ActorError(404, 'platform_config_missing', 'No platform configuration', {
+          detail: 'This actor was started without src/platform/config.json; run `actorkit validate` to emit it',
+        });
+      }
+      const tag = await etag;
+      const headers = { ETag: tag, 'Cache-Control': 'no-cache' };
+      const ifNoneMatch = c.req.header('If-None-Match');
+      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')) {
+        return c.body(null, 304, headers);
+      }
+      return c.body(configText, 200, { ...headers, 'Content-Type': 'application/json' });
+    });
+}

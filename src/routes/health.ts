@@ -1,0 +1,26 @@
+import { Hono } from 'hono';
+import type { ActorContext, ActorEnv } from '../app/actor-context.js';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/**
+ * `GET /health`: always 200 while the process lives; `degraded` when the database is not
+ * passing. Reports the last known database state and never waits on the database.
+ */
+export function healthRoutes(ctx: ActorContext): Hono<ActorEnv> {
+  return new Hono<ActorEnv>().get('/health', function health(c) {
+    ctx.database.refresh();
+    const database = ctx.database.status();
+    return c.json(
+      {
+        status: database.status === 'pass' ? 'ok' : 'degraded',
+        version: ctx.definition.metadata.version,
+        instance_id: ctx.config.instanceId,
+        uptime_s: Math.floor((Date.now() - ctx.lifecycle.startedAt) / 1000),
+        checks: { database: { status: database.status, output: database.output, kind: ctx.store.kind } },
+      },
+      200,
+      NO_STORE,
+    );
+  });
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { createTestActor } from '../testing/create-test-actor.js';
+
+const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+describe('PUT /settings', () => {
+  it('applies, persists and reports what changed, with secrets masked', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store });
+    const response = await app.request('/settings', put({ greeting: 'Hi', api_token: 'tok-123', model: 'gpt' }));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toEqual({
+      settings: { greeting: 'Hi', max_items: 10, api_token: '********', model: 'gpt' },
+      applied: ['greeting', 'api_token'],
+      restart_required: ['model'],
+    });
+    expect(JSON.stringify(body)).not.toContain('tok-123');
+    expect(await store.loadSettingsOverrides()).toEqual({ greeting: 'Hi', api_token: 'tok-123', model: 'gpt' });
+    expect(app.actor.context.settings.values.api_token).toBe('tok-123');
+  });
+
+  it('survives a restart on the same store', async () => {
+    const store = new MemoryStore();
+    const first = await createTestActor({ store });
+    await first.request('/settings', put({ max_items: 42 }));
+    const second = await createTestActor({ store });
+    expect(second.actor.context.settings.values.max_items).toBe(42);
+  });
+
+  it('rejects bad values with per-field errors and changes nothing', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store });
+    const response = await app.request('/settings', put({ greeting: 'Ok', max_items: 1000, colour: 'red' }));
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.errors).toEqual([{ pointer: '/colour', detail: 'is not a known setting' }]);
+    const second = await (await app.request('/settings', put({ greeting: '', max_items: 1000 }))).json();
+    expect(second.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/greeting', '/max_items']);
+    expect(await store.loadSettingsOverrides()).toEqual({});
+    expect(app.actor.context.settings.values.greeting).toBe('Hello');
+  });
+
+  it('rejects a non-object body, malformed JSON and another media type', async () => {
+    const app = await createTestActor();
+    expect((await app.request('/settings', put([1, 2]))).status).toBe(422);
+    expect((await app.request('/settings', put('{nope'))).status).toBe(400);
+    expect((await app.request('/settings', { method: 'PUT', body: 'greeting=hi' })).status).toBe(415);
+  });
+
+  it('answers 503 and changes nothing when the database is down', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store });
+    store.failure = new Error('down');
+    const response = await app.request('/settings', put({ greeting: 'Hi' }));
+    expect(response.status).toBe(503);
+    expect(app.actor.context.settings.values.greeting).toBe('Hello');
+  });
+
+  it('is refused with 403 on the platform path', async () => {
+    const app = await createTestActor({ env: { ACTOR_PLATFORM: 'true' } });
+    const response = await app.request('/settings', put({ greeting: 'Hi' }));
+    expect(response.status).toBe(403);
+    expect((await response.json()).code).toBe('settings_managed_by_platform');
+  });
+
+  it('keeps a consistent whole under concurrent updates', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store });
+    const updates = Array.from({ length: 20 }, (_, index) => app.request('/settings', put({ max_items: index + 1, greeting: `G${index}` })));
+    await Promise.all(updates);
+    const saved = await store.loadSettingsOverrides();
+    expect(Number(String(saved.greeting).slice(1)) + 1).toBe(saved.max_items);
+    expect(app.actor.context.settings.values).toMatchObject(saved);
+  });
+});
+
+describe('GET /settings/schema', () => {
+  it('serves JSON Schema 2020-12 with annotations and secrets writeOnly', async () => {
+    const app = await createTestActor();
+    const response = await app.request('/settings/schema');
+    expect(response.status).toBe(200);
+    const schema = await response.json();
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.properties.api_token.writeOnly).toBe(true);
+    expect(schema.properties.greeting['x-platform-section']).toBe('general');
+    expect(schema.properties.max_items).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+  });
+});

@@ -1,0 +1,3 @@
+// Test factories for actors, for vitest.
+
+export { createTestActor, testActorDefinition } from './create-test-actor.js';
