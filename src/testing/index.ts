@@ -1,3 +1,14 @@
 // Test factories for actors, for vitest.
 
 export { createTestActor, testActorDefinition } from './create-test-actor.js';
+export { makeContractTests, type ContractTestRegistrar, type OpenApiSource } from './make-contract-tests.js';
+export {
+  checkTopicContract,
+  endpointLabel,
+  RECOMMENDED_ENDPOINTS,
+  REQUIRED_ENDPOINTS,
+  type ContractEndpoint,
+  type TopicContractReport,
+} from './topic-contract.js';
+export { assertPinnedPhrases, findPinnedPhraseProblems, type PromptSet } from './assert-pinned-phrases.js';
+export { assertNoForbiddenVerbs, findForbiddenVerbs, nameWords, type ForbiddenVerbHit, type ForbiddenVerbOptions } from './assert-no-forbidden-verbs.js';
