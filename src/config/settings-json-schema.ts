@@ -6,17 +6,24 @@ export type JsonSchemaDocument = Record<string, unknown> & { properties?: Record
 
 /**
  * Converts an actor's valibot settings schema to JSON Schema 2020-12, keeping every
- * `x-platform-*` annotation. `GET /settings/schema` and the emitted `settings` block both
+ * `x-platform-*` annotation and dropping the defaults of secret fields. `GET /settings/schema` and the emitted `settings` block both
  * come from this one function, so they cannot disagree.
  */
 export function settingsJsonSchema(schema: SettingsSchema): JsonSchemaDocument {
   const converted = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as JsonSchemaDocument;
-  return { ...converted, $schema: 'https://json-schema.org/draft/2020-12/schema' };
+  const document: JsonSchemaDocument = { ...converted, $schema: 'https://json-schema.org/draft/2020-12/schema' };
+  for (const key of secretSettingKeys(document)) {
+    const { default: _secretDefault, ...property } = document.properties![key]!;
+    document.properties![key] = property;
+  }
+  return document;
 }
 
 /** Names of the settings that are secrets: `writeOnly`, or shown with the `password` widget. */
 export function secretSettingKeys(jsonSchema: JsonSchemaDocument): string[] {
-  return Object.entries(jsonSchema.properties ?? {})
-    .filter(([, property]) => property.writeOnly === true || property['x-platform-widget'] === 'password')
+  const properties = jsonSchema.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  return Object.entries(properties)
+    .filter(([, property]) => typeof property === 'object' && property !== null && (property.writeOnly === true || property['x-platform-widget'] === 'password'))
     .map(([key]) => key);
 }

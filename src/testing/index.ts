@@ -9,6 +9,6 @@ export {
   REQUIRED_ENDPOINTS,
   type ContractEndpoint,
   type TopicContractReport,
-} from './topic-contract.js';
+} from '../config/topic-contract.js';
 export { assertPinnedPhrases, findPinnedPhraseProblems, type PromptSet } from './assert-pinned-phrases.js';
 export { assertNoForbiddenVerbs, findForbiddenVerbs, nameWords, type ForbiddenVerbHit, type ForbiddenVerbOptions } from './assert-no-forbidden-verbs.js';

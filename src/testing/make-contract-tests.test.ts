@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestActor } from './create-test-actor.js';
 import { makeContractTests, type ContractTestRegistrar } from './make-contract-tests.js';
-import { checkTopicContract } from './topic-contract.js';
+import { checkTopicContract } from '../config/topic-contract.js';
 
 /** Runs the factory with a recording registrar and returns each registered test's outcome. */
 async function runFactory(openapi: unknown) {

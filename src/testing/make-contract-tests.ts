@@ -1,5 +1,5 @@
 import { describe as vitestDescribe, it as vitestIt } from 'vitest';
-import { checkTopicContract, endpointLabel, RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from './topic-contract.js';
+import { checkTopicContract, endpointLabel, RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
 
 /** Where the OpenAPI document comes from: the document, or a function that fetches it. */
 export type OpenApiSource = unknown | (() => unknown | Promise<unknown>);

@@ -1,0 +1,70 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { PlatformConfig } from '../platform-config.js';
+import { buildPlatformConfig } from './build-platform-config.js';
+import { ACTOR_PATHS, loadActorSource } from './load-actor-source.js';
+import { serializePlatformConfig } from './serialize-platform-config.js';
+
+/** Options of `emitPlatformConfig`. */
+export interface EmitOptions {
+  /** Render in memory and compare with the file on disk; write nothing. */
+  readonly check?: boolean;
+}
+
+/** The first line where the file on disk and the fresh rendering differ (1-based). */
+export interface ConfigDifference {
+  readonly line: number;
+  readonly expected: string | undefined;
+  readonly actual: string | undefined;
+}
+
+/** What `emitPlatformConfig` did, or in check mode found. */
+export interface EmitResult {
+  /** Absolute path of `src/platform/config.json`. */
+  readonly path: string;
+  readonly config: PlatformConfig;
+  /** The rendered file content. */
+  readonly content: string;
+  /** The file before this run: equal to the rendering, different from it, or absent. */
+  readonly state: 'up-to-date' | 'stale' | 'missing';
+  /** Whether the file was (re)written; never in check mode, nor when it was up to date. */
+  readonly written: boolean;
+  readonly difference?: ConfigDifference;
+}
+
+/**
+ * Renders the canonical configuration of the actor in `actorDir` (definition from
+ * `src/actor.ts`, deployment from `package.json`) and writes `src/platform/config.json`, or,
+ * with `check`, only reports whether that file is stale or missing. Loading failures throw an
+ * `EmitError`; a stale file in check mode is a result, not an error.
+ * @param actorDir the actor's root directory
+ * @param options `check: true` for `emit --check`
+ * @example
+ * const { state } = await emitPlatformConfig('examples/hello-actor', { check: true });
+ * if (state !== 'up-to-date') process.exitCode = 1;
+ */
+export async function emitPlatformConfig(actorDir: string, options: EmitOptions = {}): Promise<EmitResult> {
+  const root = resolve(actorDir);
+  const config = buildPlatformConfig(await loadActorSource(root));
+  const content = serializePlatformConfig(config);
+  const path = join(root, ACTOR_PATHS.config);
+  const previous = await readFile(path, 'utf8').catch(() => undefined);
+  const state = previous === undefined ? 'missing' : previous === content ? 'up-to-date' : 'stale';
+  const difference = state === 'stale' ? firstDifference(content, previous ?? '') : undefined;
+  const written = options.check !== true && state !== 'up-to-date';
+  if (written) {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, content, 'utf8');
+    await rename(temporary, path);
+  }
+  return { path, config, content, state, written, ...(difference === undefined ? {} : { difference }) };
+}
+
+function firstDifference(expected: string, actual: string): ConfigDifference {
+  const want = expected.split('\n');
+  const have = actual.split('\n');
+  let index = 0;
+  while (index < want.length && want[index] === have[index]) index += 1;
+  return { line: index + 1, expected: want[index], actual: have[index] };
+}

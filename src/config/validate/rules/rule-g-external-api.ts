@@ -1,0 +1,36 @@
+import { EXPOSABLE_OPERATIONS } from '../../platform-annotations.js';
+import { jsonPointer } from '../json-pointer.js';
+import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
+import { asObject } from './setting-fields.js';
+
+const NEVER_EXPOSABLE = /^(settings|oauth)\b/i;
+
+/**
+ * Rule G: `external_api.operations` is a subset of `chat`, `status`, `health` (settings and OAuth
+ * are never exposable), and the edge is only enabled, and only lists operations, when
+ * `platform_expose_external_api` allows it.
+ */
+export const ruleGExternalApi: PlatformRule = function ruleGExternalApi(config) {
+  const root = asObject(config);
+  const api = asObject(root?.external_api);
+  if (api === undefined) return [];
+  const problems: ValidationProblem[] = [];
+  const operations = Array.isArray(api.operations) ? api.operations : [];
+  operations.forEach((operation, index) => {
+    if (typeof operation !== 'string' || (EXPOSABLE_OPERATIONS as readonly string[]).includes(operation)) return;
+    const why = NEVER_EXPOSABLE.test(operation) ? 'settings and OAuth are never exposable' : `only ${EXPOSABLE_OPERATIONS.join(', ')} may be exposed`;
+    problems.push({ rule: 'G', pointer: jsonPointer('external_api', 'operations', index), message: `operation '${operation}' cannot be exposed: ${why}` });
+  });
+  const allowed = asObject(root?.features)?.platform_expose_external_api;
+  if (api.enabled === true && allowed === false) {
+    problems.push({
+      rule: 'G',
+      pointer: '/external_api/enabled',
+      message: "'enabled' is true but features.platform_expose_external_api is false",
+    });
+  }
+  if (api.enabled === false && operations.length > 0) {
+    problems.push({ rule: 'G', pointer: '/external_api/operations', message: "'operations' must be empty while the external API is disabled" });
+  }
+  return problems;
+};

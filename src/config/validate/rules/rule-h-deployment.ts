@@ -1,0 +1,78 @@
+import { PLATFORM_ANNOTATION_KEYS } from '../../platform-annotations.js';
+import { secretSettingKeys, type JsonSchemaDocument } from '../../settings-json-schema.js';
+import { jsonPointer } from '../json-pointer.js';
+import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
+import { parseKubernetesQuantity } from './kubernetes-quantity.js';
+import { annotationPointer, asObject, settingFields } from './setting-fields.js';
+
+/** Names of environment variables that hold secrets, which never belong in `config.json`. */
+const SECRET_ENV_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|PRIVATE_KEY|MESH_KEY|CREDENTIALS?)$/i;
+
+/**
+ * Rule H: the deployment is coherent — `readiness_path` is `/ready` exactly when the readiness
+ * probe is declared (null otherwise), `health_path` is `/health`, requests do not exceed limits,
+ * `replicas.min` <= `replicas.max` — and secrets stay out: secret fields are `managed-by: user`
+ * with no default, and no environment variable is named like a secret.
+ */
+export const ruleHDeployment: PlatformRule = function ruleHDeployment(config) {
+  const root = asObject(config);
+  const deployment = asObject(root?.deployment);
+  return [...deploymentProblems(deployment, asObject(root?.features)), ...secretProblems(config)];
+};
+
+function deploymentProblems(deployment: Record<string, unknown> | undefined, features: Record<string, unknown> | undefined): ValidationProblem[] {
+  if (deployment === undefined) return [];
+  const problems: ValidationProblem[] = [];
+  const problem = (pointer: string, message: string) => problems.push({ rule: 'H', pointer, message });
+  const probe = features?.declare_readiness_probe;
+  const readiness = deployment.readiness_path;
+  if (probe === true && readiness !== '/ready' && 'readiness_path' in deployment) {
+    problem('/deployment/readiness_path', `'readiness_path' must be "/ready" when declare_readiness_probe is true (got ${JSON.stringify(readiness)})`);
+  }
+  if (probe === false && readiness !== null && 'readiness_path' in deployment) {
+    problem('/deployment/readiness_path', `'readiness_path' must be null when declare_readiness_probe is false (got ${JSON.stringify(readiness)})`);
+  }
+  if ('health_path' in deployment && deployment.health_path !== '/health') {
+    problem('/deployment/health_path', `'health_path' must be "/health" (got ${JSON.stringify(deployment.health_path)})`);
+  }
+  const resources = asObject(deployment.resources);
+  const requests = asObject(resources?.requests);
+  const limits = asObject(resources?.limits);
+  for (const resource of ['cpu', 'memory']) {
+    const requested = parseKubernetesQuantity(requests?.[resource]);
+    const limit = parseKubernetesQuantity(limits?.[resource]);
+    if (requested !== undefined && limit !== undefined && requested > limit) {
+      problem(
+        jsonPointer('deployment', 'resources', 'requests', resource),
+        `requests.${resource} (${String(requests?.[resource])}) exceeds limits.${resource} (${String(limits?.[resource])})`,
+      );
+    }
+  }
+  const replicas = asObject(deployment.replicas);
+  if (typeof replicas?.min === 'number' && typeof replicas.max === 'number' && replicas.min > replicas.max) {
+    problem('/deployment/replicas/min', `replicas.min (${replicas.min}) exceeds replicas.max (${replicas.max})`);
+  }
+  for (const name of Object.keys(asObject(deployment.env) ?? {})) {
+    if (SECRET_ENV_NAME.test(name)) {
+      problem(jsonPointer('deployment', 'env', name), `environment variable '${name}' looks like a secret; secrets belong in settings (writeOnly), never in config.json`);
+    }
+  }
+  return problems;
+}
+
+function secretProblems(config: unknown): ValidationProblem[] {
+  const fields = settingFields(config);
+  const wellFormed: JsonSchemaDocument = { properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])) };
+  const secrets = new Set(secretSettingKeys(wellFormed));
+  const managedBy = PLATFORM_ANNOTATION_KEYS.managedBy;
+  const problems: ValidationProblem[] = [];
+  for (const field of fields.filter((candidate) => secrets.has(candidate.key))) {
+    if (field.schema[managedBy] !== undefined && field.schema[managedBy] !== 'user') {
+      problems.push({ rule: 'H', pointer: annotationPointer(field, managedBy), message: `secret setting '${field.key}' must be managed by 'user'` });
+    }
+    if ('default' in field.schema) {
+      problems.push({ rule: 'H', pointer: annotationPointer(field, 'default'), message: `secret setting '${field.key}' must not carry a default` });
+    }
+  }
+  return problems;
+}

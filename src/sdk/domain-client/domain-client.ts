@@ -1,0 +1,87 @@
+import { createLogger, type Logger } from '../../log/logger.js';
+import { isBinaryOnPath } from './find-binary.js';
+import { safeCall, type SafeCallOptions } from './safe-call.js';
+
+/** What a domain client's `healthCheck()` reports; the shape of one `/health` check. */
+export interface DomainHealth {
+  readonly status: 'pass' | 'warn' | 'fail';
+  readonly output: string;
+}
+
+/** Options of a `DomainClient`, beside the settings. */
+export interface DomainClientOptions {
+  /** Where the client logs (default: JSON lines on the console). */
+  readonly logger?: Logger;
+  /** Environment used to find `requiredBinaries` on `PATH` (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The base of an actor's domain client (the code that talks to its domain's services). It is
+ * constructed from the actor's settings only and logs `<prefix>_client_initialized`, the prefix
+ * being the snake_case class name without its `Client` suffix (`WeatherClient` →
+ * `weather_client_initialized`; set `static eventPrefix` when a bundler renames classes).
+ * Override `healthCheck()`; list system binaries in `requiredBinaries` and `/ready` reports them.
+ * @example
+ * class WeatherClient extends DomainClient<Settings> {
+ *   static override readonly requiredBinaries = ['curl'];
+ *   forecast(city: string) {
+ *     return this.safeCall(() => fetch(`${this.settings.weather_url}?q=${city}`), { fallback: null, action: 'fetch_forecast' });
+ *   }
+ * }
+ */
+export abstract class DomainClient<TSettings = unknown> {
+  /** System binaries the client needs; each becomes a `binary_<name>` readiness check. */
+  static readonly requiredBinaries: readonly string[] = [];
+  /** Overrides the event prefix derived from the class name. */
+  static readonly eventPrefix?: string;
+
+  protected readonly settings: TSettings;
+  protected readonly logger: Logger;
+  readonly #env: Readonly<Record<string, string | undefined>> | undefined;
+
+  constructor(settings: TSettings, options: DomainClientOptions = {}) {
+    this.settings = settings;
+    this.logger = options.logger ?? createLogger();
+    this.#env = options.env;
+    this.logger.info(`${this.eventPrefix}_client_initialized`, { client: this.constructor.name });
+  }
+
+  /** The snake_case prefix of this client's log events, e.g. `weather`. */
+  get eventPrefix(): string {
+    const constructor = this.constructor as typeof DomainClient;
+    return constructor.eventPrefix ?? clientEventPrefix(constructor.name);
+  }
+
+  /** A stub to replace: reports whether the domain's service answers. Called for `/health`; keep it cheap. */
+  async healthCheck(): Promise<DomainHealth> {
+    return { status: 'pass', output: `${this.constructor.name}.healthCheck() is not implemented` };
+  }
+
+  /** `{binary_<name>: found}` for each of `requiredBinaries`; `{}` when there are none. Feeds `/ready`. */
+  readinessChecks(): Record<string, boolean> {
+    const binaries = (this.constructor as typeof DomainClient).requiredBinaries;
+    return Object.fromEntries(binaries.map((name) => [`binary_${name}`, isBinaryOnPath(name, this.#env)]));
+  }
+
+  /** `safeCall` with this client's logger and its class name in the warning. */
+  protected safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike<T>, options: Omit<SafeCallOptions<T>, 'logger'>): Promise<T> {
+    return safeCall(call, { ...options, logger: this.logger.child({ client: this.constructor.name }) });
+  }
+}
+
+/**
+ * The event prefix for a client class name: snake_case, `Client` suffix removed
+ * (`WeatherClient` → `weather`, `GitHubAPIClient` → `git_hub_api`).
+ * @param className the class name
+ */
+export function clientEventPrefix(className: string): string {
+  const base = className.replace(/Client$/, '') || className;
+  const snake = base
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+  return snake === '' ? 'domain' : snake;
+}
