@@ -40,7 +40,7 @@ export const HelloSettings = v.object({
     v.pipe(
       v.string(),
       v.title('Model API key'),
-      platformField('model', { managedBy: 'user', widget: 'password', order: 2, secret: true }),
+      platformField('credentials', { managedBy: 'user', widget: 'password', order: 1, secret: true }),
     ),
   ),
 });
@@ -59,7 +59,6 @@ const helloActor = {
   settings: HelloSettings,
   sections: [
     { id: 'behaviour', title: 'Behaviour', description: 'How the actor talks', order: 10 },
-    { id: 'model', title: 'Model', description: 'The language model behind the actor', order: 20 },
   ],
   restartRequired: ['llm_model'],
 } satisfies ActorDefinition<typeof HelloSettings>;

@@ -1,0 +1,48 @@
+import type { ActorApp } from '../../app/create-actor-app.js';
+import { processSignals } from '../signal-host.js';
+import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
+import type { ServeHandle, ServeOptions } from '../serve-options.js';
+import { settleWithin } from '../settle-within.js';
+import type { BunGlobal } from './bun-global.js';
+
+export type { ServeHandle, ServeOptions } from '../serve-options.js';
+
+declare const Bun: BunGlobal;
+
+/**
+ * Seconds a client may stay silent (idle keep-alive, stalled headers or body) before Bun
+ * closes its connection. 65 s, like Node's keep-alive time-out: longer than the 60 s idle
+ * time-out of common load balancers, so they close first. A handler waiting on a slow model
+ * is not cut by it.
+ */
+export const BUN_IDLE_TIMEOUT_S = 65;
+
+async function listenOnBun(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
+  const server = Bun.serve({
+    port: address.port,
+    hostname: address.hostname,
+    idleTimeout: BUN_IDLE_TIMEOUT_S,
+    development: false,
+    fetch: (request, bunServer) => app.fetch(request, bunServer),
+  });
+  return {
+    port: server.port,
+    async close(timeoutMs) {
+      if (!(await settleWithin(server.stop(false), timeoutMs))) await server.stop(true);
+    },
+  };
+}
+
+/**
+ * Serves an actor app on Bun through `Bun.serve`. Listens on `PORT` (default 8080; 0 picks a
+ * free port), logs `actor_listening`, then starts the actor. SIGTERM or SIGINT drains it
+ * within the grace period (`SHUTDOWN_GRACE_MS`, default 10 s) and exits 0.
+ * @param app the app returned by `createActorApp`
+ * @param options port, hostname, grace period and signal handling
+ * @example
+ * import { serve } from 'actorkit/bun';
+ * await serve(createActorApp({ ... }));
+ */
+export function serve(app: ActorApp, options: ServeOptions = {}): Promise<ServeHandle> {
+  return serveActor(app, options, { name: 'bun', env: process.env, listen: listenOnBun, ...processSignals });
+}

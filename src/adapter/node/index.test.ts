@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatHandler } from '../../agent/chat-handler.js';
+import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
+import { createActorApp } from '../../app/create-actor-app.js';
+import { createLogger, createMemorySink } from '../../log/logger.js';
+import { MemoryStore } from '../../store/memory-store.js';
+import { testActorDefinition } from '../../testing/create-test-actor.js';
+import type { ServeHandle } from '../serve-options.js';
+import { serve } from './index.js';
+
+/** A promise with its resolve function, to hold a step of the actor until the test releases it. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+function buildActor(options: { migrate?: Promise<void>; chatHandler?: ChatHandler } = {}) {
+  const sink = createMemorySink();
+  const store = new MemoryStore();
+  if (options.migrate) {
+    const gated = options.migrate;
+    store.migrate = () => gated;
+  }
+  const app = createActorApp({ definition: testActorDefinition, env: {}, store, logger: createLogger({ sink }), chatHandler: options.chatHandler ?? offlineChatHandler });
+  return { app, sink };
+}
+
+const invokeBody = JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' });
+const invoke = (url: string) => fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody });
+
+async function listeningUrl(sink: ReturnType<typeof createMemorySink>): Promise<string> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const record = sink.records.find((candidate) => candidate.event === 'actor_listening');
+    if (record) return String(record.url);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('no actor_listening record');
+}
+
+describe('serve on Node', () => {
+  const handles: ServeHandle[] = [];
+  afterEach(async () => {
+    await Promise.all(handles.splice(0).map((handle) => handle.close()));
+  });
+
+  it('listens on a free port, logs it, and serves the actor once started', async () => {
+    const { app, sink } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    expect(handle.port).toBeGreaterThan(0);
+    expect(handle.url).toBe(`http://127.0.0.1:${handle.port}`);
+    expect(sink.records.find((record) => record.event === 'actor_listening')).toMatchObject({ runtime: 'node', port: handle.port });
+    expect((await fetch(`${handle.url}/ready`)).status).toBe(200);
+    expect((await invoke(handle.url)).status).toBe(200);
+  });
+
+  it('answers /health and says starting on /ready before the actor has started', async () => {
+    const migrate = gate();
+    const { app, sink } = buildActor({ migrate: migrate.opened });
+    const serving = serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    const url = await listeningUrl(sink);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const ready = await fetch(`${url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'not_ready', reason: 'starting' });
+    migrate.open();
+    handles.push(await serving);
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+  });
+
+  it('close(): drains with /ready 503, lets the in-flight invoke finish, then stops listening', async () => {
+    const entered = gate();
+    const release = gate();
+    const slowHandler: ChatHandler = async (input) => {
+      entered.open();
+      await release.opened;
+      return offlineChatHandler(input);
+    };
+    const { app } = buildActor({ chatHandler: slowHandler });
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false, graceMs: 10_000 });
+    const inFlight = invoke(handle.url);
+    await entered.opened;
+    const closing = handle.close();
+    const ready = await fetch(`${handle.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ reason: 'draining' });
+    const refused = await invoke(handle.url);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'draining' });
+    release.open();
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    await closing;
+    await expect(fetch(`${handle.url}/health`)).rejects.toThrow();
+  });
+
+  it('close() cuts a request still running when the grace period ends', async () => {
+    const entered = gate();
+    const { app, sink } = buildActor({
+      chatHandler: async () => {
+        entered.open();
+        return new Promise(() => {});
+      },
+    });
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false, graceMs: 100 });
+    const stuck = invoke(handle.url);
+    await entered.opened;
+    await handle.close();
+    await expect(stuck).rejects.toThrow();
+    expect(sink.records.at(-1)).toMatchObject({ event: 'actor_server_closed', reason: 'close' });
+  });
+
+  it('rejects and logs actor_listen_failed when the port is taken', async () => {
+    const first = await serve(buildActor().app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(first);
+    const { app, sink } = buildActor();
+    await expect(serve(app, { port: first.port, hostname: '127.0.0.1', signals: false })).rejects.toThrow(/EADDRINUSE/);
+    expect(sink.records.find((record) => record.event === 'actor_listen_failed')).toMatchObject({ port: first.port });
+  });
+});

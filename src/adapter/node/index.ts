@@ -1,0 +1,76 @@
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import type { ActorApp } from '../../app/create-actor-app.js';
+import { processSignals } from '../signal-host.js';
+import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
+import type { ServeHandle, ServeOptions } from '../serve-options.js';
+
+export type { ServeHandle, ServeOptions } from '../serve-options.js';
+
+/**
+ * Time limits of the Node HTTP server, so a slow or idle client cannot hold a connection
+ * forever. A client too slow to send its request gets 408 and the connection is closed.
+ */
+export const NODE_SERVER_TIMEOUTS = {
+  /** The request headers must arrive within 15 s. */
+  headersTimeoutMs: 15_000,
+  /** The whole request, body included, must arrive within 60 s (a 1 MiB body needs ~17 KiB/s). */
+  requestTimeoutMs: 60_000,
+  /**
+   * An idle keep-alive connection is closed after 65 s: longer than the 60 s idle time-out of
+   * common load balancers and proxies, so they close first and never reuse a dead connection.
+   */
+  keepAliveTimeoutMs: 65_000,
+  /** A socket with no traffic in either direction for 150 s is destroyed: outlasts a 120 s model call. */
+  socketIdleTimeoutMs: 150_000,
+  /** How often Node enforces the header and request limits (its default, 30 s, lets them overrun). */
+  checkIntervalMs: 1_000,
+} as const;
+
+function listenOnNode(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
+  const server = createAdaptorServer({
+    fetch: (request, bindings) => app.fetch(request, bindings),
+    serverOptions: { connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs },
+  }) as Server;
+  server.headersTimeout = NODE_SERVER_TIMEOUTS.headersTimeoutMs;
+  server.requestTimeout = NODE_SERVER_TIMEOUTS.requestTimeoutMs;
+  server.keepAliveTimeout = NODE_SERVER_TIMEOUTS.keepAliveTimeoutMs;
+  server.timeout = NODE_SERVER_TIMEOUTS.socketIdleTimeoutMs;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.hostname, () => {
+      server.off('error', reject);
+      const bound = server.address();
+      resolve({
+        port: typeof bound === 'object' && bound !== null ? bound.port : address.port,
+        close: (timeoutMs) => closeNodeServer(server, timeoutMs),
+      });
+    });
+  });
+}
+
+function closeNodeServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Serves an actor app on Node (>= 20.19) through `@hono/node-server`. Listens on `PORT`
+ * (default 8080; 0 picks a free port), logs `actor_listening`, then starts the actor. SIGTERM
+ * or SIGINT drains it within the grace period (`SHUTDOWN_GRACE_MS`, default 10 s) and exits 0.
+ * Server time-outs: see `NODE_SERVER_TIMEOUTS`.
+ * @param app the app returned by `createActorApp`
+ * @param options port, hostname, grace period and signal handling
+ * @example
+ * import { serve } from 'actorkit/node';
+ * await serve(createActorApp({ ... }));
+ */
+export function serve(app: ActorApp, options: ServeOptions = {}): Promise<ServeHandle> {
+  return serveActor(app, options, { name: 'node', env: process.env, listen: listenOnNode, ...processSignals });
+}

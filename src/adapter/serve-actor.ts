@@ -1,0 +1,89 @@
+import type { ActorEnvironment } from '../app/runtime-config.js';
+import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
+import { localUrl, resolveServeOptions, type ServeHandle, type ServeOptions } from './serve-options.js';
+import type { ShutdownSignal, SignalHost } from './signal-host.js';
+
+/** What the shared serve logic needs of an app: its fetch handler and its actor runtime. */
+export interface ServableApp {
+  /** Answers one request; each runtime passes its own second argument (Node bindings, Bun server, Deno info). */
+  fetch(request: Request, env?: unknown): Response | Promise<Response>;
+  readonly actor: ShutdownTarget & {
+    /** Opens the store, migrates, loads settings overrides, marks the actor ready. */
+    start(): Promise<void>;
+  };
+}
+
+/** A listening server of one runtime. */
+export interface RuntimeListener extends ClosableListener {
+  /** The port actually bound. */
+  readonly port: number;
+}
+
+/** What an adapter tells the shared serve logic about its runtime. */
+export interface ServeRuntime extends SignalHost {
+  /** `node`, `bun` or `deno`: logged with `actor_listening`. */
+  readonly name: string;
+  /** The process environment (for `PORT` and `SHUTDOWN_GRACE_MS`). */
+  readonly env: ActorEnvironment;
+  /** Starts the runtime's HTTP server on `app.fetch`; rejects when the address cannot be bound. */
+  listen(app: ServableApp, address: { readonly port: number; readonly hostname: string }): Promise<RuntimeListener>;
+}
+
+/**
+ * The body of every adapter's `serve`: listens first (so `/health` answers and `/ready` says
+ * `starting` during start-up), logs `actor_listening`, then starts the actor. With `signals`
+ * on, SIGTERM or SIGINT drains the actor, closes the server and exits 0 (1 if the shutdown
+ * failed); a second signal during the drain exits 1 at once.
+ * @param app the actor app
+ * @param options serve options (see `ServeOptions`)
+ * @param runtime the adapter's runtime binding
+ */
+export async function serveActor(app: ServableApp, options: ServeOptions, runtime: ServeRuntime): Promise<ServeHandle> {
+  const resolved = resolveServeOptions(options, runtime.env);
+  const { logger } = app.actor;
+  let listener: RuntimeListener;
+  try {
+    listener = await runtime.listen(app, { port: resolved.port, hostname: resolved.hostname });
+  } catch (error) {
+    logger.error('actor_listen_failed', { runtime: runtime.name, hostname: resolved.hostname, port: resolved.port, error });
+    throw error;
+  }
+  const url = localUrl(resolved.hostname, listener.port);
+  logger.info('actor_listening', { runtime: runtime.name, hostname: resolved.hostname, port: listener.port, url });
+
+  const shutdown = createGracefulShutdown(app.actor, listener, resolved.graceMs);
+  let removeSignalHandlers = () => {};
+  if (resolved.signals) {
+    let received: ShutdownSignal | undefined;
+    removeSignalHandlers = runtime.onShutdownSignal(function onShutdownSignal(signal) {
+      if (received !== undefined) {
+        logger.warn('actor_shutdown_forced', { signal, first_signal: received });
+        runtime.exit(1);
+        return;
+      }
+      received = signal;
+      shutdown(signal).then(
+        () => runtime.exit(0),
+        () => runtime.exit(1),
+      );
+    });
+  }
+
+  try {
+    await app.actor.start();
+  } catch (error) {
+    logger.error('actor_start_failed', { error });
+    removeSignalHandlers();
+    await listener.close(0);
+    throw error;
+  }
+
+  return {
+    port: listener.port,
+    url,
+    close() {
+      removeSignalHandlers();
+      return shutdown('close');
+    },
+  };
+}
