@@ -1,0 +1,16 @@
+import type { CommandDef } from 'citty';
+
+const defaultExport = (module: { default: CommandDef<any> }) => module.default;
+
+/**
+ * The verbs of the CLI, each loaded only when it runs; a verb loads its library function only in
+ * `run`, so `--help` stays fast.
+ */
+export const commands = {
+  new: () => import('./new.js').then(defaultExport),
+  validate: () => import('./validate.js').then(defaultExport),
+  publish: () => import('./publish.js').then(defaultExport),
+} as const;
+
+/** The name of a CLI verb. */
+export type CommandName = keyof typeof commands;

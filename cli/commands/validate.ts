@@ -1,0 +1,40 @@
+import { defineCommand } from 'citty';
+import { printFailure, printJson, problemBullet, sharedArgs, startCommand } from './_shared.js';
+
+const args = {
+  actor_dir: { type: 'positional', description: 'The actor folder to check', required: true },
+  write: { type: 'boolean', description: 'Write src/platform/config.json from the code before checking it' },
+  ...sharedArgs,
+} as const;
+
+/** `actorkit validate <actor_dir>`: emits the configuration in check mode and checks it. */
+export default defineCommand({
+  meta: { name: 'validate', description: 'Check an actor: emit its configuration, then the platform schema and rules A–H' },
+  args,
+  async run(context) {
+    const { io, logger } = startCommand('validate', context, args);
+    const { validateActorDir } = await import('../validate/validate-actor-dir.js');
+    const result = await validateActorDir(context.args.actor_dir, {
+      write: context.args.write === true,
+      io,
+      logger,
+    });
+    if (context.args.json) printJson(io, result);
+    else if (!('problems' in result)) printFailure(io, result);
+    else {
+      const used = result.actorkit;
+      if (used) {
+        const which = used.origin === 'actor' ? "the actor's own" : "the CLI's own (none installed for the actor)";
+        io.stdout.write(`using ${which} actorkit ${used.version} at ${used.root}\n`);
+      }
+      if (result.written) io.stdout.write(`wrote ${result.configPath}\n`);
+      if (result.status === 'ok') io.stdout.write(`${result.configPath} is valid: platform schema v1 and rules A–H\nOK\n`);
+      else {
+        const count = result.problems.length;
+        io.stdout.write(`${result.configPath} is not valid: ${count} problem${count === 1 ? '' : 's'}\n`);
+        for (const problem of result.problems) io.stdout.write(`${problemBullet(problem)}\n`);
+      }
+    }
+    return result;
+  },
+});

@@ -1,0 +1,34 @@
+// The `actorkit/cli` entry: the citty commands and the library functions under them.
+
+// Commands
+export { mainCommand } from './main-command.js';
+export { commands, type CommandName } from './commands/index.js';
+export { default as newCommand } from './commands/new.js';
+export { default as validateCommand } from './commands/validate.js';
+export { default as publishCommand } from './commands/publish.js';
+export { runCli, EXIT_CODES } from './run-cli.js';
+
+// Results, errors and streams
+export { CliError, type CliFailure, type CliStatus } from './cli-error.js';
+export { resolveCliIo, type CliIo } from './cli-io.js';
+
+// new
+export { renderActor, type RenderActorOptions, type RenderActorResult, type RenderActorSuccess } from './render/render-actor.js';
+export { fetchTemplateSource, TEMPLATE_REPO_ENV, type TemplateSource, type TemplateSourceKind } from './render/template-source.js';
+export { loadTemplateConfig, type TemplateConfig, type TemplateQuestion, type QuestionType } from './render/template-config.js';
+export { highestReleaseTag } from './render/release-tag.js';
+export { ANSWERS_FILE } from './render/answers-file.js';
+
+// validate
+export {
+  validateActorDir,
+  type ValidateActorOptions,
+  type ValidateActorResult,
+  type ActorProblem,
+  type ActorkitUsed,
+} from './validate/validate-actor-dir.js';
+
+// publish
+export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';
+export { containerCommands, CONTAINER_CLI_ENV } from './publish/container-commands.js';
+export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';

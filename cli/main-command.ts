@@ -1,0 +1,13 @@
+import { defineCommand } from 'citty';
+import { commands } from './commands/index.js';
+import { ownPackage } from './package-root.js';
+
+/** The `actorkit` command: the verbs `new`, `validate` and `publish`, loaded lazily. */
+export const mainCommand = defineCommand({
+  meta: () => ({
+    name: 'actorkit',
+    version: ownPackage().version,
+    description: 'Write, check and ship chat actors: new → validate → publish',
+  }),
+  subCommands: commands,
+});

@@ -1,0 +1,27 @@
+import { CliError } from '../cli-error.js';
+
+const DOMAIN = '(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?';
+const COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const REPOSITORY = new RegExp(`^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*$`);
+const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
+/**
+ * Checks an image repository (`registry.example.com/team/weather`) against the OCI reference
+ * grammar; a tag or digest in it, or anything else, is refused with code `invalid_repo`.
+ * @param repository the `--repo` value or `actorkit.deployment.image_repo`.
+ */
+export function checkImageRepository(repository: string): string {
+  if (repository.length <= 255 && REPOSITORY.test(repository)) return repository;
+  const hint = /[:@][^/]*$/.test(repository) ? ' (give the repository without a tag or digest; use --tag)' : '';
+  throw new CliError('refused', 'invalid_repo', `'${repository}' is not a valid image repository${hint}`);
+}
+
+/**
+ * Checks an image tag: letters, digits, `_`, `.` and `-`, not starting with `.` or `-`, at most
+ * 128 characters; anything else is refused with code `invalid_tag`.
+ * @param tag the `--tag` value or `v<version>`.
+ */
+export function checkImageTag(tag: string): string {
+  if (TAG.test(tag)) return tag;
+  throw new CliError('refused', 'invalid_tag', `'${tag}' is not a valid image tag (letters, digits, _ . -; at most 128)`);
+}

@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { Logger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { resolveCliIo, type CliIo } from '../cli-io.js';
+import { ownPackage } from '../package-root.js';
+import { createLinePrompter } from '../prompt/line-prompter.js';
+import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
+import { parseDataPairs } from './data-pairs.js';
+import { createExcludeMatcher } from './exclude-matcher.js';
+import { planTemplateFiles } from './plan-files.js';
+import { resolveAnswers } from './resolve-answers.js';
+import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
+import { loadTemplateConfig, TEMPLATE_CONFIG_FILE } from './template-config.js';
+import { createTemplateEngine } from './template-engine.js';
+import { fetchTemplateSource, type TemplateSource } from './template-source.js';
+import { writeRenderPlan } from './write-render-plan.js';
+
+/** The inputs of `actorkit new`. */
+export interface RenderActorOptions {
+  readonly actorName: string;
+  /** Where to render; relative paths are taken from `io.cwd`. */
+  readonly targetDir: string;
+  /** `--local <path>`: render this git checkout at HEAD. */
+  readonly local?: string;
+  /** `--ref <git_ref>`: a tag, branch or SHA of the template repository. */
+  readonly ref?: string;
+  /** `--data KEY=VALUE` pairs, as typed. */
+  readonly data?: readonly string[];
+  /** `--defaults`: accept the template defaults. */
+  readonly defaults?: boolean;
+  readonly io?: Partial<CliIo>;
+  readonly logger?: Logger;
+}
+
+/** What a successful `actorkit new` rendered, and where. */
+export interface RenderActorSuccess {
+  readonly status: 'ok';
+  readonly actorName: string;
+  /** Absolute path of the rendered actor. */
+  readonly targetDir: string;
+  readonly source: Omit<TemplateSource, 'dir' | 'warnings'>;
+  /** The answers recorded in `.actorkit-answers.yml` (no secrets). */
+  readonly answers: Record<string, unknown>;
+  /** Rendered files, relative to `targetDir`, sorted. */
+  readonly files: readonly string[];
+  readonly warnings: readonly string[];
+  /** The command to run next: `cd <dir> && actorkit validate .`. */
+  readonly nextStep: string;
+}
+
+/** The result of {@link renderActor}. */
+export type RenderActorResult = RenderActorSuccess | (CliFailure & { readonly warnings: readonly string[] });
+
+/**
+ * Renders a new actor from a template (`actorkit new`): fetches the template, answers its
+ * questions, renders into a staging folder beside the target and moves it into place, then writes
+ * `.actorkit-answers.yml`. Never throws: refusals and failures come back as result objects, and
+ * on any of them nothing is left in the target.
+ * @param options the actor name, the target folder and the `new` flags.
+ * @example
+ * const result = await renderActor({ actorName: 'weather', targetDir: 'weather', defaults: true });
+ * if (result.status === 'ok') console.log(result.nextStep);
+ */
+export async function renderActor(options: RenderActorOptions): Promise<RenderActorResult> {
+  const io = resolveCliIo(options.io);
+  const logger = options.logger ?? silentLogger;
+  const warnings: string[] = [];
+  const workDir = await mkdtemp(join(tmpdir(), 'actorkit-template-'));
+  try {
+    const data = parseDataPairs(options.data ?? []);
+    const targetDir = resolve(io.cwd, options.targetDir);
+    await assertEmptyTarget(targetDir);
+    const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
+    warnings.push(...source.warnings);
+    logger.info('template_source_resolved', { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit });
+    const config = await loadTemplateConfig(source.dir);
+    const root = join(source.dir, config.subdirectory);
+    if (!existsSync(root)) throw new CliError('failed', 'invalid_template', `_subdirectory '${config.subdirectory}' does not exist in the template`);
+    const engine = createTemplateEngine(root);
+    const prompter = io.interactive ? createLinePrompter(io) : undefined;
+    const answers = await resolveAnswers(config.questions, {
+      actorName: options.actorName,
+      data,
+      useDefaults: options.defaults === true,
+      engine,
+      builtins: { actorkit_version: ownPackage().version },
+      ...(prompter ? { prompter } : {}),
+    }).finally(() => prompter?.close());
+    const excluded = createExcludeMatcher(config.exclude);
+    const plan = await planTemplateFiles(root, {
+      engine,
+      context: answers.context,
+      isExcluded: (path) => path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
+    });
+    await mkdir(dirname(targetDir), { recursive: true });
+    const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
+    try {
+      await writeRenderPlan(plan, staging, engine, answers.context);
+      await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, ownPackage().version));
+      await moveIntoPlace(staging, targetDir);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+    const files = [...plan.files.map((file) => file.target), ANSWERS_FILE].sort();
+    logger.info('actor_rendered', { target: targetDir, files: files.length });
+    const shown = relative(io.cwd, targetDir) || '.';
+    return {
+      status: 'ok',
+      actorName: String(answers.context.actor_name),
+      targetDir,
+      source: { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit },
+      answers: answers.recorded,
+      files,
+      warnings,
+      nextStep: `cd ${shellQuote(shown)} && actorkit validate .`,
+    };
+  } catch (error) {
+    const failure = toCliFailure(error);
+    logger.warn('actor_render_stopped', { status: failure.status, code: failure.code });
+    return { ...failure, warnings };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliError } from '../cli-error.js';
+import type { CliIo } from '../cli-io.js';
+import { ownPackage } from '../package-root.js';
+import { git, gitOrUndefined } from './git.js';
+import { highestReleaseTag } from './release-tag.js';
+
+/** Where a template came from: a local checkout, a template repository, or the bundled copy. */
+export type TemplateSourceKind = 'local' | 'repository' | 'bundled';
+
+/** A template ready to render, and the facts `.actorkit-answers.yml` records about it. */
+export interface TemplateSource {
+  readonly kind: TemplateSourceKind;
+  /** The path or URL the template came from. */
+  readonly location: string;
+  /** The tag, branch, SHA or `HEAD` rendered; `null` for the bundled template. */
+  readonly ref: string | null;
+  /** The commit SHA the ref resolved to; `null` for the bundled template. */
+  readonly commit: string | null;
+  /** The folder holding template.yml (a fresh checkout, or the bundled folder). */
+  readonly dir: string;
+  readonly warnings: readonly string[];
+}
+
+/** Which template to fetch, following the order of DESIGN §8. */
+export interface TemplateSourceOptions {
+  /** `--local <path>`: a git checkout, rendered at HEAD (or at `ref`). */
+  readonly local?: string;
+  /** `--ref <git_ref>`: a tag, branch or SHA of the template repository. */
+  readonly ref?: string;
+  /** An empty folder the checkout may be written to; the caller removes it. */
+  readonly workDir: string;
+  readonly io: Pick<CliIo, 'env' | 'cwd'>;
+}
+
+/** The environment variable naming the template repository (a git URL or path). */
+export const TEMPLATE_REPO_ENV = 'ACTORKIT_TEMPLATE_REPO';
+
+/**
+ * Fetches the template to render: `--local` (a checkout at HEAD, warning when dirty), else the
+ * repository in `ACTORKIT_TEMPLATE_REPO` at `--ref` or at its highest release tag, else the
+ * template bundled with this package.
+ * @param options the source flags, a work folder and the environment.
+ */
+export async function fetchTemplateSource(options: TemplateSourceOptions): Promise<TemplateSource> {
+  const { local, ref, io } = options;
+  if (ref !== undefined && (ref === '' || ref.startsWith('-'))) {
+    throw new CliError('refused', 'invalid_ref', `--ref needs a tag, branch or commit SHA, got '${ref}'`);
+  }
+  if (local !== undefined) return fetchLocalCheckout(resolve(io.cwd, local), ref, options);
+  const repository = io.env[TEMPLATE_REPO_ENV]?.trim();
+  if (repository) return fetchRepository(repository, ref, options);
+  if (ref !== undefined) {
+    throw new CliError(
+      'refused',
+      'ref_without_repository',
+      `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
+    );
+  }
+  return bundledTemplate();
+}
+
+async function fetchLocalCheckout(path: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
+  const { env } = options.io;
+  if (!existsSync(path)) throw new CliError('refused', 'local_template_missing', `--local ${path} does not exist`);
+  const located = await gitOrUndefined(['-C', path, 'rev-parse', '--show-toplevel', '--show-prefix'], env);
+  if (located === undefined) {
+    throw new CliError('refused', 'not_a_git_checkout', `--local ${path} is not a git checkout (run git init and commit the template)`);
+  }
+  const [top = path, prefix = ''] = located.split('\n');
+  const commit = await resolveCommit(path, ref ?? 'HEAD', env);
+  if (commit === undefined) {
+    throw ref === undefined
+      ? new CliError('failed', 'no_commit', `--local ${path} has no commit yet; commit the template first`)
+      : unknownRef(ref, path);
+  }
+  const warnings: string[] = [];
+  if (ref === undefined && (await git(['-C', path, 'status', '--porcelain', '--', '.'], env)) !== '') {
+    warnings.push(`${path} has uncommitted changes; rendering the last commit (HEAD ${commit.slice(0, 12)}) without them`);
+  }
+  const clone = await cloneInto(options.workDir, top, env);
+  await checkout(clone, commit, env);
+  return { kind: 'local', location: path, ref: ref ?? 'HEAD', commit, dir: join(clone, prefix), warnings };
+}
+
+async function fetchRepository(repository: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
+  const { env, cwd } = options.io;
+  const location = isGitUrl(repository) ? repository : resolve(cwd, repository);
+  const clone = await cloneInto(options.workDir, location, env);
+  let chosen = ref;
+  if (chosen === undefined) {
+    const tags = (await git(['-C', clone, 'tag', '--list'], env)).split('\n');
+    chosen = highestReleaseTag(tags);
+    if (chosen === undefined) {
+      throw new CliError(
+        'failed',
+        'no_release_tag',
+        `${location} has no release tag (vMAJOR.MINOR.PATCH); tag a release or pass --ref <branch|tag|sha>`,
+      );
+    }
+  }
+  const commit = await resolveCommit(clone, chosen, env);
+  if (commit === undefined) throw unknownRef(chosen, location);
+  await checkout(clone, commit, env);
+  return { kind: 'repository', location, ref: chosen, commit, dir: clone, warnings: [] };
+}
+
+function bundledTemplate(): TemplateSource {
+  const dir = join(ownPackage().root, 'templates', 'actor');
+  if (!existsSync(dir)) {
+    throw new CliError('failed', 'bundled_template_missing', `the bundled template is missing at ${dir}; reinstall actorkit`);
+  }
+  return { kind: 'bundled', location: dir, ref: null, commit: null, dir, warnings: [] };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+async function cloneInto(workDir: string, repository: string, env: Env): Promise<string> {
+  const clone = join(workDir, 'template');
+  await git(['clone', '--quiet', '--no-checkout', '--', repository, clone], env);
+  return clone;
+}
+
+async function checkout(clone: string, commit: string, env: Env): Promise<void> {
+  await git(['-C', clone, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', commit], env);
+}
+
+/**
+ * Resolves a tag, branch or SHA to a commit SHA with git's own precedence (tags before branches),
+ * then as a branch of `origin` (a fresh clone has only its default branch locally).
+ */
+async function resolveCommit(repository: string, ref: string, env: Env): Promise<string | undefined> {
+  for (const candidate of [ref, `refs/remotes/origin/${ref}`]) {
+    const sha = await gitOrUndefined(
+      ['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`],
+      env,
+    );
+    if (sha) return sha;
+  }
+  return undefined;
+}
+
+function unknownRef(ref: string, location: string): CliError {
+  return new CliError('refused', 'unknown_ref', `${location} has no tag, branch or commit '${ref}'`);
+}
+
+function isGitUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) || /^[^/\s]+@[^/\s]+:/.test(location);
+}

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Logger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { resolveCliIo, type CliIo } from '../cli-io.js';
+import { loadConfigTools, type ConfigTools, type EmitOutcome } from './config-tools.js';
+
+/** One problem `validate` reports: the check (`schema`, `A`–`H`, or `emitter`), a JSON pointer, a message. */
+export interface ActorProblem {
+  readonly rule: string;
+  readonly pointer: string;
+  readonly message: string;
+  /** What to do about it, when the CLI knows. */
+  readonly hint?: string;
+}
+
+/** Which actorkit emitted and checked the configuration. */
+export interface ActorkitUsed {
+  readonly origin: 'actor' | 'cli';
+  readonly version: string;
+  readonly root: string;
+}
+
+/** The outcome of `actorkit validate`. */
+export interface ValidateActorResult {
+  readonly status: 'ok' | 'failed';
+  /** Absolute path of the actor folder. */
+  readonly actorDir: string;
+  /** Absolute path of `src/platform/config.json`. */
+  readonly configPath: string;
+  readonly actorkit: ActorkitUsed | null;
+  /** The file on disk compared with the emitted configuration; `null` when the emitter failed. */
+  readonly configState: EmitOutcome['state'] | null;
+  /** Whether `write` rewrote the file. */
+  readonly written: boolean;
+  readonly problems: readonly ActorProblem[];
+}
+
+/** The inputs of {@link validateActorDir}. */
+export interface ValidateActorOptions {
+  /** Write `src/platform/config.json` from the code before checking it, instead of only comparing. */
+  readonly write?: boolean;
+  readonly io?: Partial<CliIo>;
+  readonly logger?: Logger;
+}
+
+const CONFIG_FILE = join('src', 'platform', 'config.json');
+
+/**
+ * Validates an actor folder (`actorkit validate`): emits the configuration from the actor's code
+ * in check mode with the actor's own installed actorkit (else the CLI's own), flags a stale or
+ * missing `src/platform/config.json`, then checks the configuration against the platform schema
+ * and the rules A–H. Never throws; a folder that is not an actor is a `refused` result.
+ * @param actorDir the actor's folder, relative to `io.cwd`.
+ * @param options `write` to regenerate the file first.
+ * @example
+ * const result = await validateActorDir('.');
+ * for (const p of result.problems) console.log(`- [${p.rule}] ${p.pointer || '/'}: ${p.message}`);
+ */
+export async function validateActorDir(actorDir: string, options: ValidateActorOptions = {}): Promise<ValidateActorResult | CliFailure> {
+  const io = resolveCliIo(options.io);
+  const logger = options.logger ?? silentLogger;
+  const root = resolve(io.cwd, actorDir);
+  const configPath = join(root, CONFIG_FILE);
+  if (!existsSync(join(root, 'package.json'))) {
+    return toCliFailure(new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`));
+  }
+  const installHint = `run \`npm install\` in ${relative(io.cwd, root) || '.'}`;
+  const base = { actorDir: root, configPath, written: false };
+  let tools: ConfigTools;
+  try {
+    tools = await loadConfigTools(root);
+  } catch (error) {
+    const problem = { rule: 'emitter', pointer: '', message: (error as Error).message, hint: installHint };
+    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [problem] };
+  }
+  const actorkit: ActorkitUsed = { origin: tools.origin, version: tools.version, root: tools.root };
+  logger.info('actor_validation_started', { actor_dir: root, actorkit_origin: tools.origin, actorkit_version: tools.version });
+  let emitted: EmitOutcome;
+  try {
+    emitted = await tools.emitPlatformConfig(root, { check: options.write !== true });
+  } catch (error) {
+    const message = `the configuration emitter failed: ${(error as Error).message}`;
+    return { status: 'failed', ...base, actorkit, configState: null, problems: [{ rule: 'emitter', pointer: '', message, hint: installHint }] };
+  }
+  const problems: ActorProblem[] = [];
+  const stale = staleProblem(emitted, actorDir);
+  if (stale) problems.push(stale);
+  try {
+    const json = typeof emitted.content === 'string' ? JSON.parse(emitted.content) : emitted.config;
+    problems.push(...tools.validatePlatformConfig(json).problems);
+  } catch (error) {
+    problems.push({ rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}`, hint: installHint });
+  }
+  logger.info('actor_validated', { actor_dir: root, problems: problems.length });
+  return {
+    status: problems.length === 0 ? 'ok' : 'failed',
+    ...base,
+    written: emitted.written === true,
+    actorkit,
+    configState: emitted.state,
+    problems,
+  };
+}
+
+function staleProblem(emitted: EmitOutcome, actorDir: string): ActorProblem | undefined {
+  if (emitted.state === 'up-to-date' || emitted.written === true) return undefined;
+  const hint = `regenerate it with \`actorkit validate --write ${actorDir}\``;
+  if (emitted.state === 'missing') return { rule: 'emitter', pointer: '', message: `${CONFIG_FILE} is missing`, hint };
+  const difference = emitted.difference;
+  const shown = (line: string | undefined) => (line === undefined ? 'the end of the file' : `\`${line.trim()}\``);
+  const where = difference ? `: line ${difference.line} should be ${shown(difference.expected)}, is ${shown(difference.actual)}` : '';
+  return { rule: 'emitter', pointer: '', message: `${CONFIG_FILE} is stale, it differs from what the code emits${where}`, hint };
+}

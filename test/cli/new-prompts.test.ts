@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../cli/run-cli.js';
+import { memoryIo } from './support/memory-io.js';
+import { runInTerminal } from './support/pseudo-terminal.js';
+import { BASIC_TEMPLATE_YML, basicTemplateFiles, localTemplate, temporaryFolder } from './support/template-repo.js';
+
+const folder = temporaryFolder();
+afterAll(() => folder.cleanup());
+const template = localTemplate(folder.dir, {
+  ...basicTemplateFiles('v1'),
+  'template.yml': `${BASIC_TEMPLATE_YML}\napi_token:\n  type: str\n  help: Token of the weather API\n  secret: true\n`,
+});
+let counter = 0;
+
+/** Runs `new` as if at a terminal, typing `lines` as the answers. */
+async function answer(lines: string[], extra: string[] = []) {
+  const target = `actor-${++counter}`;
+  const run = memoryIo({ cwd: folder.dir, interactive: true });
+  run.stdin.end(lines.map((line) => `${line}\n`).join(''));
+  const code = await runCli(['new', 'weather', target, '--local', template, ...extra], run);
+  return { code, target: join(folder.dir, target), stdout: run.stdout(), stderr: run.stderr() };
+}
+
+describe('actorkit new: questions at a terminal', () => {
+  it('asks every unanswered question in order, re-asks a bad answer, and takes defaults on an empty line', async () => {
+    const result = await answer(['many', '4', 'yes', '', 'tok-123'], ['--data', 'domain=finance']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('replicas [1]: ');
+    expect(result.stderr).toContain("  expected an integer, got 'many'");
+    expect(result.stderr).toContain('include_panel [false]: ');
+    expect(result.stderr).toContain('panel_title [weather panel]: ');
+    expect(result.stderr).toContain('  Token of the weather API\napi_token: ');
+    expect(result.stderr).not.toContain('domain');
+    expect(result.stderr).not.toContain('tok-123');
+    const answers = parse(readFileSync(join(result.target, '.actorkit-answers.yml'), 'utf8')).answers;
+    expect(answers).toEqual({ actor_name: 'weather', domain: 'finance', replicas: 4, include_panel: true, panel_title: 'weather panel' });
+  });
+
+  it('with --defaults asks only the questions that have no default', async () => {
+    const result = await answer(['', 'tok-456'], ['--defaults']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('  Token of the weather API\napi_token: \n  an answer is required\napi_token: \n');
+  });
+
+  it('refuses (exit 2) when the input ends before every question is answered', async () => {
+    const result = await answer(['finance']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: the input ended before every question was answered');
+  });
+});
+
+describe('actorkit new in a pseudo-terminal', () => {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+
+  it('does not echo a secret answer and never records it', async () => {
+    const target = join(folder.dir, 'in-terminal');
+    const result = await runInTerminal(['new', 'weather', target, '--local', template, '--defaults'], {
+      cwd: folder.dir,
+      env,
+      steps: [{ after: 'api_token: ', keys: 'tok-789\r' }],
+    });
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('  Token of the weather API');
+    expect(result.output).not.toContain('tok-789');
+    expect(readFileSync(join(target, '.actorkit-answers.yml'), 'utf8')).not.toContain('tok-789');
+  });
+
+  it('cancels on Ctrl-C at a prompt (exit 2) and writes nothing', async () => {
+    const target = join(folder.dir, 'cancelled');
+    const result = await runInTerminal(['new', 'weather', target, '--local', template], {
+      cwd: folder.dir,
+      env,
+      steps: [{ after: 'domain (weather/finance) [weather]: ', keys: '\u0003' }],
+    });
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('error: cancelled at the prompt (Ctrl-C); nothing was changed');
+    expect(existsSync(target)).toBe(false);
+  });
+});

@@ -1,0 +1,161 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/run-cli.js';
+import { writeActorFixture } from './support/actor-fixture.js';
+import { memoryIo } from './support/memory-io.js';
+import { runInTerminal } from './support/pseudo-terminal.js';
+import { createStandInContainerCli, type StandInContainerCli } from './support/stand-in-container-cli.js';
+import { temporaryFolder } from './support/template-repo.js';
+
+const folder = temporaryFolder();
+const everyCall: string[][] = [];
+let counter = 0;
+
+/** An actor (config.json emitted; valid unless `options` break it) with its own stand-in container CLI. */
+async function setup(options: Parameters<typeof writeActorFixture>[1] = {}) {
+  const root = join(folder.dir, `case-${++counter}`);
+  const actor = writeActorFixture(join(root, 'actor'), options);
+  const cli = createStandInContainerCli(root, ['docker', 'podman-standin']);
+  const emitted = memoryIo({ cwd: root });
+  const valid = (await runCli(['validate', '--write', actor], emitted)) === 0;
+  if (options.packageJson === undefined) expect(valid).toBe(true);
+  return { root, actor, cli };
+}
+
+async function publish(context: { root: string; cli: StandInContainerCli }, args: string[], env: Record<string, string> = {}) {
+  const run = memoryIo({ cwd: context.root, env: context.cli.env(env) });
+  const code = await runCli(['publish', ...args], run);
+  everyCall.push(...context.cli.calls());
+  return { code, stdout: run.stdout(), stderr: run.stderr(), calls: context.cli.calls() };
+}
+
+afterAll(() => {
+  // publish never deletes anything: no call in any test removed or pruned an image or tag
+  const deleting = everyCall.filter((argv) => argv.some((arg) => /^(rm|rmi|prune|untag|delete|remove)$/.test(arg)));
+  expect(everyCall.length).toBeGreaterThan(0);
+  expect(deleting).toEqual([]);
+  folder.cleanup();
+});
+
+describe('actorkit publish', () => {
+  it('with --yes builds and pushes <image_repo>:v<version> with exactly these calls, streaming their output', async () => {
+    const context = await setup();
+    const result = await publish(context, [context.actor, '--yes']);
+    expect(result.code).toBe(0);
+    const image = 'registry.example.com/acme/weather:v1.2.0';
+    expect(result.calls).toEqual([
+      ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
+      ['push', image],
+    ]);
+    expect(result.stdout).toContain('stand-in docker build output\n');
+    expect(result.stderr).toContain('stand-in docker push progress\n');
+    expect(result.stderr).toContain(`$ docker build -f ${join(context.actor, 'Dockerfile')} -t ${image} ${context.actor}\n`);
+    expect(result.stdout).toContain(
+      `Pushed ${image}\n\nRegister the actor in the creator hub:\n  1. Open http://localhost:3000/home/creator/register-actor\n  2. Enter the image ${image}\n`,
+    );
+  });
+
+  it('takes --repo, --tag, ACTORKIT_CONTAINER_CLI and PLATFORM_URL', async () => {
+    const context = await setup();
+    const result = await publish(context, [context.actor, '--yes', '--repo', 'ghcr.io/team/forecast', '--tag=2024.06-rc1', '--json'], {
+      ACTORKIT_CONTAINER_CLI: 'podman-standin',
+      PLATFORM_URL: 'https://hub.example.org/',
+    });
+    expect(result.code).toBe(0);
+    const image = 'ghcr.io/team/forecast:2024.06-rc1';
+    expect(result.calls).toEqual([
+      ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
+      ['push', image],
+    ]);
+    const json = JSON.parse(result.stdout);
+    expect(json).toMatchObject({
+      status: 'ok',
+      image,
+      commands: result.calls.map((argv) => ['podman-standin', ...argv]),
+      registrationUrl: 'https://hub.example.org/home/creator/register-actor',
+    });
+    expect(json.steps[0]).toBe('Open https://hub.example.org/home/creator/register-actor');
+    expect(result.stderr).toContain('stand-in podman-standin build output');
+  });
+
+  it('refuses (exit 2) without a terminal and without --yes, before running anything', async () => {
+    const context = await setup();
+    const result = await publish(context, [context.actor]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: publish builds and pushes registry.example.com/acme/weather:v1.2.0; confirm in a terminal, or pass --yes\n');
+    expect(result.calls).toEqual([]);
+  });
+
+  it('stops (exit 1) on validation problems, printing them, and runs nothing', async () => {
+    const context = await setup();
+    writeFileSync(join(context.actor, 'src', 'platform', 'config.json'), '{}\n');
+    const result = await publish(context, [context.actor, '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('does not validate; nothing was built or pushed\n');
+    expect(result.stderr).toMatch(/^- \[emitter\] \/: src\/platform\/config.json is stale/m);
+    expect(result.calls).toEqual([]);
+  });
+
+  it('fails (exit 1) when the build fails, and does not push', async () => {
+    const context = await setup();
+    const result = await publish(context, [context.actor, '--yes'], { STAND_IN_FAIL: 'build' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('exited with 3');
+    expect(result.calls.map((argv) => argv[0])).toEqual(['build']);
+  });
+
+  it.each([
+    ['no image repository anywhere', { packageJson: { actorkit: {} } }, [], 'no --repo given and package.json has no actorkit.deployment.image_repo'],
+    ['no version for the default tag', { packageJson: { version: '' } }, [], 'no --tag given and package.json has no version'],
+    ['a repository with a tag in it', {}, ['--repo', 'acme/weather:latest'], "'acme/weather:latest' is not a valid image repository (give the repository without a tag or digest; use --tag)"],
+    ['an invalid tag', {}, ['--tag', '-rm'], "'-rm' is not a valid image tag"],
+  ])('refuses (exit 2) %s', async (_what, fixture, extra, message) => {
+    const context = await setup(fixture);
+    const result = await publish(context, [context.actor, '--yes', ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.calls).toEqual([]);
+  });
+
+  it('refuses (exit 2) an actor without a Dockerfile', async () => {
+    const context = await setup();
+    rmSync(join(context.actor, 'Dockerfile'));
+    const result = await publish(context, [context.actor, '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('has no Dockerfile to build');
+    expect(result.calls).toEqual([]);
+  });
+});
+
+/** Runs `actorkit publish` in a pseudo-terminal, typing `answer` at the confirmation. */
+async function publishInTerminal(context: { root: string; actor: string; cli: StandInContainerCli }, answer: string) {
+  const steps = [{ after: '[y/N]', keys: `${answer}\r` }];
+  const result = await runInTerminal(['publish', context.actor], { cwd: context.root, env: context.cli.env(), steps });
+  everyCall.push(...context.cli.calls());
+  return result;
+}
+
+describe('actorkit publish at a terminal', () => {
+  let context: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    context = await setup();
+  });
+
+  it('shows the exact calls, asks, and publishes on y', async () => {
+    const result = await publishInTerminal(context, 'y');
+    expect(result.output).toContain('publish will run:');
+    expect(result.output).toContain(`docker push registry.example.com/acme/weather:v1.2.0`);
+    expect(result.output).toContain('Build and push registry.example.com/acme/weather:v1.2.0? [y/N]');
+    expect(result.code).toBe(0);
+    expect(context.cli.calls().map((argv) => argv[0])).toEqual(['build', 'push']);
+  });
+
+  it('refuses (exit 2) on any other answer, running nothing more', async () => {
+    const before = context.cli.calls().length;
+    const result = await publishInTerminal(context, 'n');
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('publish cancelled; nothing was built or pushed');
+    expect(context.cli.calls()).toHaveLength(before);
+  });
+});
