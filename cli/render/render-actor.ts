@@ -1,17 +1,20 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
 import { createLinePrompter } from '../prompt/line-prompter.js';
+import { actorkitDependency } from './actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
+import { emitRenderedConfig } from './emit-rendered-config.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
 import { planTemplateFiles } from './plan-files.js';
+import { renderDockerfile } from './render-dockerfile.js';
 import { resolveAnswers } from './resolve-answers.js';
 import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
 import { loadTemplateConfig, TEMPLATE_CONFIG_FILE } from './template-config.js';
@@ -87,7 +90,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       data,
       useDefaults: options.defaults === true,
       engine,
-      builtins: { actorkit_version: ownPackage().version },
+      builtins: { actorkit_version: ownPackage().version, actorkit_dependency: actorkitDependency(ownPackage(), targetDir) },
       ...(prompter ? { prompter } : {}),
     }).finally(() => prompter?.close());
     const excluded = createExcludeMatcher(config.exclude);
@@ -98,16 +101,22 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     });
     await mkdir(dirname(targetDir), { recursive: true });
     const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
+    const generated: string[] = [];
     try {
+      await chmod(staging, 0o755);
       await writeRenderPlan(plan, staging, engine, answers.context);
+      if (await renderDockerfile(staging, ownPackage().root, engine, answers.context)) generated.push('Dockerfile');
+      const config = await emitRenderedConfig(staging, ownPackage().root);
+      if (config !== undefined) generated.push(config);
       await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, ownPackage().version));
       await moveIntoPlace(staging, targetDir);
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    const files = [...plan.files.map((file) => file.target), ANSWERS_FILE].sort();
+    const files = [...new Set([...plan.files.map((file) => file.target), ...generated, ANSWERS_FILE])].sort();
     logger.info('actor_rendered', { target: targetDir, files: files.length });
-    const shown = relative(io.cwd, targetDir) || '.';
+    const fromCwd = relative(io.cwd, targetDir);
+    const shown = fromCwd.startsWith('..') || isAbsolute(fromCwd) ? targetDir : fromCwd || '.';
     return {
       status: 'ok',
       actorName: String(answers.context.actor_name),

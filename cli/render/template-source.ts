@@ -111,7 +111,7 @@ function bundledTemplate(): TemplateSource {
   if (!existsSync(dir)) {
     throw new CliError('failed', 'bundled_template_missing', `the bundled template is missing at ${dir}; reinstall actorkit`);
   }
-  return { kind: 'bundled', location: dir, ref: null, commit: null, dir, warnings: [] };
+  return { kind: 'bundled', location: `actorkit@${ownPackage().version}/templates/actor`, ref: null, commit: null, dir, warnings: [] };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;

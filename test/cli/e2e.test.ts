@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandInContainerCli } from './support/stand-in-container-cli.js';
@@ -86,9 +86,17 @@ describe('the built actorkit binary, end to end', () => {
     mkdirSync(join(actor, 'node_modules'));
     symlinkSync(join(REPOSITORY_ROOT, 'node_modules', 'valibot'), join(actor, 'node_modules', 'valibot'));
 
+    // `new` emitted the configuration, so the fresh actor validates at once.
+    const fresh = actorkit(['validate', '.'], actor, env);
+    expect(fresh.stdout).toMatch(/is valid: platform schema v1 and rules A–H\nOK\n$/);
+    expect(fresh.code).toBe(0);
+
+    // A hand edit makes it stale; `validate --write` emits it again.
+    const configPath = join(actor, 'src', 'platform', 'config.json');
+    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"schema_version": "1.0"', '"schema_version": "0.9"'));
     const stale = actorkit(['validate', '.'], actor, env);
     expect(stale.code).toBe(1);
-    expect(stale.stdout).toContain('- [emitter] /: src/platform/config.json is missing');
+    expect(stale.stdout).toContain('- [emitter] /: src/platform/config.json is stale');
     expect(actorkit(['validate', '--write', '.'], actor, env).code).toBe(0);
     const checked = actorkit(['validate', '.'], actor, env);
     expect(checked.stdout).toMatch(/is valid: platform schema v1 and rules A–H\nOK\n$/);

@@ -90,12 +90,12 @@ describe('actorkit new: template sources (DESIGN §8)', () => {
 
   it('falls back to the template bundled at <package root>/templates/actor', async () => {
     const { ownPackage } = await import('../../cli/package-root.js');
-    const bundled = join(ownPackage().root, 'templates', 'actor');
     const run = memoryIo({ cwd: folder.dir });
     const code = await runCli(['new', 'weather', `actor-${++counter}`, '--defaults', '--json'], run);
     const result = JSON.parse(run.stdout());
-    if (code === 0) expect(result.source).toEqual({ kind: 'bundled', location: bundled, ref: null, commit: null });
-    else expect(result.message).toContain(bundled);
+    expect(code).toBe(0);
+    expect(result.source).toEqual({ kind: 'bundled', location: `actorkit@${ownPackage().version}/templates/actor`, ref: null, commit: null });
+    expect(result.files).toEqual(expect.arrayContaining(['Dockerfile', 'src/actor.ts', 'src/platform/config.json', 'package.json']));
   });
 
   it('fails (exit 1) when the repository has no release tag, and says to pass --ref', async () => {

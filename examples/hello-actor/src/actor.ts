@@ -1,17 +1,42 @@
 import * as v from 'valibot';
-import { defaultActorFeatures, type ActorDefinition } from 'actorkit';
+import type { ActorDefinition } from 'actorkit';
 import { platformField } from 'actorkit/sdk';
 
-/** The hello actor's settings: every field carries its platform annotations. */
-export const HelloSettings = v.object({
-  greeting: v.optional(
+/** The settings of Hello Actor: each field carries its platform annotations. */
+export const Settings = v.object({
+  llm_base_url: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model server'),
+      v.description('OpenAI-compatible base URL; empty uses the offline model'),
+      platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'https://api.openai.com/v1' }),
+    ),
+    "",
+  ),
+  llm_model: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model'),
+      v.description('Model name at the model server'),
+      platformField('model', { managedBy: 'platform', widget: 'text', order: 2, placeholder: 'gpt-4o-mini' }),
+    ),
+    "",
+  ),
+  llm_api_key: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model API key'),
+      platformField('credentials', { managedBy: 'user', widget: 'password', order: 1, secret: true }),
+    ),
+  ),
+  hello_greeting: v.optional(
     v.pipe(
       v.string(),
       v.minLength(1),
-      v.maxLength(80),
+      v.maxLength(120),
       v.title('Greeting'),
-      v.description('How the actor greets people'),
-      platformField('behaviour', { managedBy: 'user', widget: 'text', order: 1, placeholder: 'Hello' }),
+      v.description('How Hello Actor greets people'),
+      platformField('hello', { managedBy: 'user', widget: 'text', order: 1, placeholder: 'Hello' }),
     ),
     'Hello',
   ),
@@ -23,44 +48,35 @@ export const HelloSettings = v.object({
       v.maxValue(200),
       v.title('History limit'),
       v.description('How many earlier messages of a session the model sees'),
-      platformField('behaviour', { managedBy: 'user', widget: 'slider', order: 2, step: 1 }),
+      platformField('advanced', { managedBy: 'user', widget: 'slider', order: 1, step: 1 }),
     ),
     20,
   ),
-  llm_model: v.optional(
-    v.pipe(
-      v.string(),
-      v.title('Model'),
-      v.description('Model name at the OpenAI-compatible server; empty uses the offline model'),
-      platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'gpt-4o-mini' }),
-    ),
-    '',
-  ),
-  llm_api_key: v.optional(
-    v.pipe(
-      v.string(),
-      v.title('Model API key'),
-      platformField('credentials', { managedBy: 'user', widget: 'password', order: 1, secret: true }),
-    ),
-  ),
 });
 
-/** The hello actor: a minimal actor that greets and answers with the offline model by default. */
-const helloActor = {
-  metadata: {
-    name: 'Hello Actor',
-    slug: 'hello-actor',
-    version: '0.1.0',
-    description: 'A minimal actor that greets you; answers with the offline model until one is configured.',
-    domain: 'hello',
-    tags: ['example', 'greeting'],
-  },
-  features: defaultActorFeatures,
-  settings: HelloSettings,
-  sections: [
-    { id: 'behaviour', title: 'Behaviour', description: 'How the actor talks', order: 10 },
-  ],
-  restartRequired: ['llm_model'],
-} satisfies ActorDefinition<typeof HelloSettings>;
+/** The settings as the actor's code sees them. */
+export type Settings = v.InferOutput<typeof Settings>;
 
-export default helloActor;
+/** Hello Actor: its card, template options, settings and sections. */
+const actor = {
+  metadata: {
+    name: "Hello Actor",
+    slug: "hello-actor",
+    version: '0.1.0',
+    description: "A minimal actor that greets you; answers with the offline model until one is configured.",
+    domain: "hello",
+    tags: ["hello"],
+  },
+  features: {
+    declareReadinessProbe: true,
+    includePanel: false,
+    fleetMesh: false,
+    integrationType: "none",
+    exposeExternalApi: true,
+  },
+  settings: Settings,
+  sections: [{ id: "hello", title: "Hello", description: 'What Hello Actor does' }],
+  restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+} satisfies ActorDefinition<typeof Settings>;
+
+export default actor;

@@ -1,12 +1,31 @@
-import { createActorApp, type ActorApp, type ActorEnvironment } from 'actorkit';
+import { createActorApp, type ActorApp, type ActorEnvironment, type ActorRouter, type CreateActorAppOptions } from 'actorkit';
+import actor, { type Settings } from './actor.js';
+import { domainTools } from './agent/tools/index.js';
 import platformConfig from './platform/config.json' with { type: 'json' };
-import helloActor from './actor.js';
+import { SYSTEM_PROMPT } from './prompts/system-prompt.js';
+import { HelloClient } from './hello/client.js';
+
+const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 
 /**
- * Builds the hello actor's app. Entries for each runtime (`main.node.ts`, `main.bun.ts`,
- * `main.deno.ts`) serve it.
+ * Builds Hello Actor: the actor surface, its domain client and tools.
  * @param env environment variables; the runtime's own by default
+ * @param overrides options for tests, e.g. an in-memory store
  */
-export function createHelloActor(env?: ActorEnvironment): ActorApp {
-  return createActorApp({ definition: helloActor, platformConfig, ...(env ? { env } : {}) });
+export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
+  let client: HelloClient | undefined;
+  const getClient = () => (client ??= new HelloClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
+  const routers: ActorRouter[] = [
+  ];
+  const app: ActorApp = createActorApp({
+    definition: actor,
+    env,
+    platformConfig,
+    instructions: SYSTEM_PROMPT,
+    tools: domainTools(getClient),
+    readinessChecks: () => getClient().readinessChecks(),
+    routers,
+    ...overrides,
+  });
+  return app;
 }

@@ -1,0 +1,36 @@
+import { createActorApp, type ActorApp, type ActorEnvironment, type ActorRouter, type CreateActorAppOptions } from 'actorkit';
+import { meshRouter,  } from 'actorkit';
+import actor, { type Settings } from './actor.js';
+import { domainTools } from './agent/tools/index.js';
+import platformConfig from './platform/config.json' with { type: 'json' };
+import { SYSTEM_PROMPT } from './prompts/system-prompt.js';
+import { WeatherClient } from './weather/client.js';
+
+const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
+
+/**
+ * Builds Mesh Actor: the actor surface, its domain client and tools, the fleet-mesh peer reads.
+ * @param env environment variables; the runtime's own by default
+ * @param overrides options for tests, e.g. an in-memory store
+ */
+export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
+  let client: WeatherClient | undefined;
+  const getClient = () => (client ??= new WeatherClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
+  const routers: ActorRouter[] = [
+    meshRouter({
+      meshKey: env.MESH_KEY,
+      routes: [{ path: '/lookup/:topic', summary: 'What this actor knows about a topic', handle: ({ params }) => getClient().lookup(params.topic ?? '') }],
+    }),
+  ];
+  const app: ActorApp = createActorApp({
+    definition: actor,
+    env,
+    platformConfig,
+    instructions: SYSTEM_PROMPT,
+    tools: domainTools(getClient),
+    readinessChecks: () => getClient().readinessChecks(),
+    routers,
+    ...overrides,
+  });
+  return app;
+}

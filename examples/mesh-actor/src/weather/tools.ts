@@ -1,0 +1,19 @@
+import * as v from 'valibot';
+import { ActorTool } from 'actorkit';
+import type { WeatherClient } from './client.js';
+
+/**
+ * The weather domain's tools. Names are snake_case and namespaced by the domain;
+ * descriptions are what the model reads. Tools here only read: writing or destructive
+ * capabilities are refused by the forbidden-verb test in test/actor.test.ts.
+ */
+export function weatherTools(client: () => WeatherClient): ActorTool[] {
+  return [
+    new ActorTool({
+      name: 'weather_lookup',
+      description: 'Looks up what Mesh Actor knows about a topic. Use it whenever the user asks about a weather topic.',
+      argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('The topic to look up')) }),
+      runAsync: ({ topic }) => client().lookup(topic),
+    }),
+  ];
+}

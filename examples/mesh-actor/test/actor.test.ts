@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { MemoryStore, silentLogger } from 'actorkit';
+import { assertNoForbiddenVerbs, assertPinnedPhrases, makeContractTests } from 'actorkit/testing';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { PINNED_RULES, SYSTEM_PROMPT } from '../src/prompts/system-prompt.js';
+
+const sourceRoot = fileURLToPath(new URL('../src', import.meta.url));
+const testEnv = { MESH_KEY: 'test-mesh-key', };
+
+async function startedApp() {
+  const app = createApp(testEnv, { store: new MemoryStore(), logger: silentLogger });
+  await app.actor.start();
+  return app;
+}
+
+const invoke = (message: string) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ user_identifier: 'tester', session_id: 'test-session', message }),
+});
+
+makeContractTests(async () => (await (await startedApp()).request('/openapi.json')).json());
+
+describe('Mesh Actor', () => {
+  it('answers with the offline model out of the box', async () => {
+    const app = await startedApp();
+    const response = await app.request('/agent/invoke', invoke('hello'));
+    expect(response.status).toBe(200);
+    const reply = await response.json();
+    expect(reply.model).toBe('offline');
+    expect(reply.message.content).toContain('offline model');
+  });
+
+  it('calls its domain tool', async () => {
+    const app = await startedApp();
+    const response = await app.request('/agent/invoke', invoke('use tool weather_lookup with {"topic": "testing"}'));
+    const reply = await response.json();
+    expect(reply.tool_calls).toMatchObject([{ name: 'weather_lookup', status: 'ok' }]);
+    expect(reply.message.content).toContain('testing');
+  });
+
+  it('is ready and healthy', async () => {
+    const app = await startedApp();
+    expect((await app.request('/ready')).status).toBe(200);
+    expect(await (await app.request('/health')).json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('states in its prompt every rule the code enforces', () => {
+    assertPinnedPhrases(SYSTEM_PROMPT, PINNED_RULES);
+  });
+
+  it('offers no writing or destructive capability', () => {
+    assertNoForbiddenVerbs(sourceRoot, ['delete', 'remove', 'send', 'pay', 'transfer', 'purge'], { scannedDirs: ['weather', 'agent/tools'] });
+  });
+});

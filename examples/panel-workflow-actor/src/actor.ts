@@ -1,0 +1,82 @@
+import * as v from 'valibot';
+import type { ActorDefinition } from 'actorkit';
+import { platformField } from 'actorkit/sdk';
+
+/** The settings of Panel Workflow Actor: each field carries its platform annotations. */
+export const Settings = v.object({
+  llm_base_url: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model server'),
+      v.description('OpenAI-compatible base URL; empty uses the offline model'),
+      platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'https://api.openai.com/v1' }),
+    ),
+    "",
+  ),
+  llm_model: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model'),
+      v.description('Model name at the model server'),
+      platformField('model', { managedBy: 'platform', widget: 'text', order: 2, placeholder: 'gpt-4o-mini' }),
+    ),
+    "",
+  ),
+  llm_api_key: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model API key'),
+      platformField('credentials', { managedBy: 'user', widget: 'password', order: 1, secret: true }),
+    ),
+  ),
+  orders_greeting: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(120),
+      v.title('Greeting'),
+      v.description('How Panel Workflow Actor greets people'),
+      platformField('orders', { managedBy: 'user', widget: 'text', order: 1, placeholder: 'Hello' }),
+    ),
+    'Hello',
+  ),
+  history_limit: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.maxValue(200),
+      v.title('History limit'),
+      v.description('How many earlier messages of a session the model sees'),
+      platformField('advanced', { managedBy: 'user', widget: 'slider', order: 1, step: 1 }),
+    ),
+    20,
+  ),
+});
+
+/** The settings as the actor's code sees them. */
+export type Settings = v.InferOutput<typeof Settings>;
+
+/** Panel Workflow Actor: its card, template options, settings and sections. */
+const actor = {
+  metadata: {
+    name: "Panel Workflow Actor",
+    slug: "panel-workflow-actor",
+    version: '0.1.0',
+    description: "Panel Workflow Actor: a chat actor built with actorkit.",
+    domain: "orders",
+    tags: ["orders"],
+  },
+  features: {
+    declareReadinessProbe: true,
+    includePanel: true,
+    fleetMesh: false,
+    integrationType: "n8n",
+    exposeExternalApi: true,
+  },
+  settings: Settings,
+  sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],
+  restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+} satisfies ActorDefinition<typeof Settings>;
+
+export default actor;
