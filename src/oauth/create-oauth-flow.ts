@@ -1,0 +1,254 @@
+import * as oauth from 'oauth4webapi';
+import * as v from 'valibot';
+import { TenantId } from '../agent/chat-request.js';
+import type { ActorContext } from '../app/actor-context.js';
+import { ActorError } from '../app/actor-error.js';
+import type { OAuthFlow } from '../routes/oauth.js';
+import type { StoredOAuthToken } from '../store/store.js';
+import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
+import { MemoryOAuthStateStore, type OAuthStateStore } from './oauth-state-store.js';
+import { oauthSuccessPage } from './oauth-success-page.js';
+import { parseReturnTo } from './return-to.js';
+
+/** Options of `createOAuthFlow`. */
+export interface CreateOAuthFlowOptions {
+  readonly providers: readonly OAuthProviderConfig[];
+  /**
+   * The absolute callback URL registered at the providers (`https://actor.example/oauth/callback`).
+   * Default: derived from the authorize request's own URL, which suits local runs only.
+   */
+  readonly redirectUri?: string;
+  /** How long a started flow may take, in ms; default 10 minutes. */
+  readonly stateTtlMs?: number;
+  /** Where pending states live; default `MemoryOAuthStateStore` (single replica). */
+  readonly stateStore?: OAuthStateStore;
+  /** Time-out of each request to a provider, in ms; default 10 000. */
+  readonly providerTimeoutMs?: number;
+  /** An access token this close to expiry is refreshed first, in ms; default 60 000. */
+  readonly refreshMarginMs?: number;
+  /** The clock, in epoch ms; for tests. */
+  readonly now?: () => number;
+}
+
+/** What the flow needs of the actor: the store for tokens, the settings for client credentials, the logger. */
+export type OAuthFlowContext = Pick<ActorContext, 'store' | 'settings' | 'logger'>;
+
+/** The OAuth flow of an actor: the two routes, plus access tokens for the actor's tools. */
+export interface ActorOAuthFlow extends OAuthFlow {
+  /** The configured provider ids. */
+  readonly providers: readonly string[];
+  /** Gives the flow the actor's store and settings; done by the first OAuth request, or call it with `app.actor.context`. */
+  bind(ctx: OAuthFlowContext): void;
+  /**
+   * A valid access token of `tenantId` at `provider`, refreshed first when it expires within the
+   * margin. Throws `ActorError` 409 `oauth_not_connected` / `oauth_reauthorization_required`,
+   * 502 `oauth_refresh_failed`, 503 `store_unavailable`.
+   */
+  getAccessToken(tenantId: string, provider: string): Promise<string>;
+}
+
+const DEFAULTS = { stateTtlMs: 10 * 60_000, providerTimeoutMs: 10_000, refreshMarginMs: 60_000 } as const;
+const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
+
+const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+const safeCode = (value: unknown) => (typeof value === 'string' && OAUTH_ERROR_CODE.test(value) ? value : 'unknown');
+const invalidState = () => new ActorError(400, 'invalid_state', 'Invalid OAuth state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
+
+/** Why a provider request failed, in words safe for logs and problems (never a token). */
+function failureReason(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) return safeCode(error.error);
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timeout';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return safeCode(code);
+  return error instanceof Error ? safeCode(error.name) : 'unknown';
+}
+
+function tenantOf(url: URL, request: Request): string {
+  const fromHeader = request.headers.get('x-tenant-id') ?? undefined;
+  const fromQuery = url.searchParams.get('tenant_id') ?? undefined;
+  if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
+    throw new ActorError(403, 'tenant_mismatch', 'Tenant mismatch', { detail: 'tenant_id differs from the X-Tenant-Id header of this request' });
+  }
+  const tenantId = fromQuery ?? fromHeader ?? 'default';
+  const parsed = v.safeParse(TenantId, tenantId);
+  if (!parsed.success) throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'tenant_id is malformed', errors: [{ pointer: '/tenant_id', detail: parsed.issues[0].message }] });
+  return tenantId;
+}
+
+function storedToken(tenantId: string, provider: string, tokens: oauth.TokenEndpointResponse, now: number, previous?: StoredOAuthToken): StoredOAuthToken {
+  return {
+    tenantId,
+    provider,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? previous?.refreshToken ?? null,
+    tokenType: tokens.token_type,
+    scope: tokens.scope ?? previous?.scope ?? null,
+    expiresAt: typeof tokens.expires_in === 'number' ? new Date(now + tokens.expires_in * 1000).toISOString() : null,
+  };
+}
+
+/**
+ * The OAuth flow (DESIGN §3) on `oauth4webapi`: `GET /oauth/authorize?provider=&tenant_id=&return_to=`
+ * answers 302 to the provider with a single-use, expiring `state` and PKCE S256;
+ * `GET /oauth/callback` exchanges the code and stores the tokens per tenant and provider. Tokens
+ * never appear in a response or a log. Pass it to `createActorApp({ oauth })`.
+ * @param options the providers, the callback URL and the time limits
+ * @example
+ * const oauth = createOAuthFlow({ providers: oauthProvidersFromEnv(env, actor.oauth ?? []), redirectUri: env.OAUTH_REDIRECT_URI });
+ * const app = createActorApp({ definition: actor, oauth });
+ * const token = await oauth.getAccessToken('acme', 'github');
+ */
+export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow {
+  const providers = checkOAuthProviders(options.providers);
+  const settings = { ...DEFAULTS, ...options } satisfies CreateOAuthFlowOptions;
+  for (const key of ['stateTtlMs', 'providerTimeoutMs', 'refreshMarginMs'] as const) {
+    if (!Number.isSafeInteger(settings[key]) || settings[key] < 0) throw new Error(`${key} must be a non-negative integer, got ${settings[key]}`);
+  }
+  if (options.redirectUri !== undefined && !/^https?:\/\//.test(options.redirectUri)) throw new Error(`redirectUri must be an absolute http(s) URL, got ${JSON.stringify(options.redirectUri)}`);
+  const stateStore = options.stateStore ?? new MemoryOAuthStateStore();
+  const servers = new AuthorizationServers(settings.providerTimeoutMs);
+  const now = options.now ?? Date.now;
+  const refreshing = new Map<string, Promise<string>>();
+  let bound: OAuthFlowContext | undefined;
+
+  const providerOf = (id: string | null): OAuthProviderConfig => {
+    const provider = id === null ? undefined : providers.get(id);
+    if (provider === undefined) {
+      throw new ActorError(404, 'unknown_provider', 'Unknown OAuth provider', {
+        detail: id === null || id === '' ? `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}` : `No OAuth provider named ${JSON.stringify(id)} is configured`,
+      });
+    }
+    return provider;
+  };
+  const requestOptions = (provider: OAuthProviderConfig) => providerRequestOptions(provider, settings.providerTimeoutMs);
+
+  async function refresh(ctx: OAuthFlowContext, provider: OAuthProviderConfig, token: StoredOAuthToken): Promise<string> {
+    const log = { provider: provider.provider, tenant_id: token.tenantId };
+    if (token.refreshToken === null) {
+      throw new ActorError(409, 'oauth_reauthorization_required', 'OAuth authorization expired', { detail: `The ${provider.provider} token of tenant ${token.tenantId} expired and cannot be refreshed; authorize again` });
+    }
+    const server = await servers.resolve(provider);
+    const { client, authentication } = clientCredentials(provider, ctx.settings.values);
+    let tokens: oauth.TokenEndpointResponse;
+    try {
+      const response = await oauth.refreshTokenGrantRequest(server, client, authentication, token.refreshToken, requestOptions(provider));
+      tokens = await oauth.processRefreshTokenResponse(server, client, response);
+    } catch (error) {
+      const reason = failureReason(error);
+      ctx.logger.warn('oauth_token_refresh_failed', { ...log, reason });
+      if (error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
+        throw new ActorError(409, 'oauth_reauthorization_required', 'OAuth authorization revoked', { detail: `The provider refused the refresh token of tenant ${token.tenantId}; authorize again` });
+      }
+      throw new ActorError(502, 'oauth_refresh_failed', 'OAuth token refresh failed', { detail: `Refreshing the ${provider.provider} token failed (${reason})` });
+    }
+    const renewed = storedToken(token.tenantId, provider.provider, tokens, now(), token);
+    try {
+      await ctx.store.saveOAuthToken(renewed);
+    } catch (error) {
+      // The provider may have rotated the refresh token: the new access token is still good to use now.
+      ctx.logger.error('oauth_token_save_failed', { ...log, error });
+    }
+    ctx.logger.info('oauth_token_refreshed', { ...log, expires_at: renewed.expiresAt });
+    return renewed.accessToken;
+  }
+
+  return {
+    providers: [...providers.keys()],
+
+    bind(ctx) {
+      bound = ctx;
+    },
+
+    async authorize(request, ctx) {
+      bound ??= ctx;
+      const url = new URL(request.url);
+      const provider = providerOf(url.searchParams.get('provider'));
+      const tenantId = tenantOf(url, request);
+      const returnTo = parseReturnTo(url.searchParams.get('return_to'));
+      const { client } = clientCredentials(provider, ctx.settings.values);
+      const server = await servers.resolve(provider);
+      const state = oauth.generateRandomState();
+      const codeVerifier = oauth.generateRandomCodeVerifier();
+      const redirectUri = options.redirectUri ?? new URL('callback', url).href;
+      await stateStore.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt: now() + settings.stateTtlMs }, now());
+      const target = new URL(server.authorization_endpoint!);
+      for (const [name, value] of Object.entries(provider.authorizationParams ?? {})) target.searchParams.set(name, value);
+      target.searchParams.set('response_type', 'code');
+      target.searchParams.set('client_id', client.client_id);
+      target.searchParams.set('redirect_uri', redirectUri);
+      if (provider.scopes !== undefined && provider.scopes.length > 0) target.searchParams.set('scope', provider.scopes.join(' '));
+      target.searchParams.set('state', state);
+      target.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
+      target.searchParams.set('code_challenge_method', 'S256');
+      ctx.logger.info('oauth_authorize_started', { provider: provider.provider, tenant_id: tenantId });
+      return redirect(target.href);
+    },
+
+    async callback(request, ctx) {
+      bound ??= ctx;
+      const url = new URL(request.url);
+      const state = url.searchParams.get('state');
+      const record = state === null || state === '' ? null : await stateStore.take(state);
+      const provider = record === null ? undefined : providers.get(record.provider);
+      if (state === null || record === null || provider === undefined || record.expiresAt <= now()) {
+        ctx.logger.warn('oauth_state_rejected', { reason: record === null ? 'unknown_or_used' : 'expired' });
+        throw invalidState();
+      }
+      const log = { provider: provider.provider, tenant_id: record.tenantId };
+      const server = await servers.resolve(provider);
+      const { client, authentication } = clientCredentials(provider, ctx.settings.values);
+      let parameters: URLSearchParams;
+      try {
+        parameters = oauth.validateAuthResponse(server, client, url.searchParams, state);
+      } catch (error) {
+        if (error instanceof oauth.AuthorizationResponseError) {
+          const code = safeCode(error.error);
+          ctx.logger.warn('oauth_authorization_denied', { ...log, error: code });
+          throw new ActorError(400, 'oauth_provider_error', 'The provider refused the authorization', { detail: `Provider ${provider.provider} answered ${code}` });
+        }
+        ctx.logger.warn('oauth_callback_invalid', { ...log, reason: failureReason(error) });
+        throw new ActorError(400, 'invalid_callback', 'Invalid OAuth callback', { detail: 'The callback parameters do not form a valid authorization response' });
+      }
+      let tokens: oauth.TokenEndpointResponse;
+      try {
+        const response = await oauth.authorizationCodeGrantRequest(server, client, authentication, parameters, record.redirectUri, record.codeVerifier, requestOptions(provider));
+        tokens = await oauth.processAuthorizationCodeResponse(server, client, response);
+      } catch (error) {
+        const reason = failureReason(error);
+        ctx.logger.warn('oauth_token_exchange_failed', { ...log, reason });
+        throw new ActorError(502, 'token_exchange_failed', 'Token exchange failed', { detail: `Exchanging the code with provider ${provider.provider} failed (${reason})` });
+      }
+      const token = storedToken(record.tenantId, provider.provider, tokens, now());
+      try {
+        await ctx.store.saveOAuthToken(token);
+      } catch (error) {
+        throw new ActorError(503, 'store_unavailable', 'The tokens could not be saved', { detail: 'The database is unreachable; authorize again shortly', cause: error });
+      }
+      ctx.logger.info('oauth_connected', { ...log, scope: token.scope, expires_at: token.expiresAt, refreshable: token.refreshToken !== null });
+      return record.returnTo === undefined ? oauthSuccessPage(provider.title ?? provider.provider) : redirect(record.returnTo);
+    },
+
+    async getAccessToken(tenantId, providerId) {
+      const ctx = bound;
+      if (ctx === undefined) throw new Error('The OAuth flow has no store yet: call oauth.bind(app.actor.context) after createActorApp');
+      const provider = providerOf(providerId);
+      let token: StoredOAuthToken | null;
+      try {
+        token = await ctx.store.loadOAuthToken(tenantId, provider.provider);
+      } catch (error) {
+        throw new ActorError(503, 'store_unavailable', 'OAuth tokens are unavailable', { detail: 'The database is unreachable; try again shortly', cause: error });
+      }
+      if (token === null) {
+        throw new ActorError(409, 'oauth_not_connected', 'Not connected', { detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}` });
+      }
+      if (token.expiresAt === null || Date.parse(token.expiresAt) - settings.refreshMarginMs > now()) return token.accessToken;
+      const key = `${tenantId}\u0000${provider.provider}`;
+      let pending = refreshing.get(key);
+      if (pending === undefined) {
+        pending = refresh(ctx, provider, token).finally(() => refreshing.delete(key));
+        refreshing.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}

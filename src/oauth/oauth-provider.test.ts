@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { checkOAuthProviders, clientCredentials } from './oauth-provider.js';
+import { oauthProvidersFromEnv, providerEnvPrefix } from './oauth-providers-from-env.js';
+
+const issuer = 'https://id.example';
+
+describe('checkOAuthProviders', () => {
+  it('refuses bad ids, duplicates, missing endpoints and plain http', () => {
+    expect(() => checkOAuthProviders([{ provider: 'Git Hub', issuer }])).toThrow(/must be 1–63/);
+    expect(() => checkOAuthProviders([{ provider: 'a', issuer }, { provider: 'a', issuer }])).toThrow(/twice/);
+    expect(() => checkOAuthProviders([{ provider: 'a', authorizationEndpoint: `${issuer}/authorize` }])).toThrow(/needs an issuer/);
+    expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'http://id.example' }])).toThrow(/must be https/);
+    expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'not a url' }])).toThrow(/not a URL/);
+    expect(checkOAuthProviders([{ provider: 'a', issuer: 'http://127.0.0.1:1', allowInsecureRequests: true }]).has('a')).toBe(true);
+  });
+});
+
+describe('clientCredentials', () => {
+  it('prefers the configuration, then the settings, and answers 503 without a client id or a needed secret', () => {
+    expect(clientCredentials({ provider: 'a', issuer, clientId: 'cfg' }, { oauth_a_client_id: 'set' }).client.client_id).toBe('cfg');
+    expect(clientCredentials({ provider: 'google-workspace', issuer }, { oauth_google_workspace_client_id: 'set' }).client.client_id).toBe('set');
+    expect(() => clientCredentials({ provider: 'a', issuer }, { oauth_a_client_id: ' ' })).toThrow(expect.objectContaining({ status: 503, code: 'oauth_provider_unconfigured' }));
+    expect(() => clientCredentials({ provider: 'a', issuer, clientId: 'x', clientAuthentication: 'client_secret_post' }, {})).toThrow(/client secret/);
+  });
+});
+
+describe('oauthProvidersFromEnv', () => {
+  it('reads each declared provider from OAUTH_<P>_*', () => {
+    expect(providerEnvPrefix('google-workspace')).toBe('OAUTH_GOOGLE_WORKSPACE_');
+    const env = { OAUTH_GITHUB_AUTHORIZATION_ENDPOINT: 'https://github.com/login/oauth/authorize', OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://github.com/login/oauth/access_token', OAUTH_GITHUB_CLIENT_ID: 'gh', OAUTH_GITHUB_CLIENT_SECRET: 's', OAUTH_GOOGLE_ISSUER: 'https://accounts.google.com', OAUTH_GOOGLE_SCOPES: 'openid, email' };
+    expect(oauthProvidersFromEnv(env, [{ provider: 'github', title: 'GitHub', scopes: ['repo'] }, { provider: 'google', scopes: ['openid'] }])).toEqual([
+      { provider: 'github', title: 'GitHub', authorizationEndpoint: env.OAUTH_GITHUB_AUTHORIZATION_ENDPOINT, tokenEndpoint: env.OAUTH_GITHUB_TOKEN_ENDPOINT, clientId: 'gh', clientSecret: 's', scopes: ['repo'] },
+      { provider: 'google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email'] },
+    ]);
+  });
+
+  it('refuses a declared provider without endpoints', () => {
+    expect(() => oauthProvidersFromEnv({ OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://x' }, [{ provider: 'github' }])).toThrow(/OAUTH_GITHUB_ISSUER/);
+  });
+});

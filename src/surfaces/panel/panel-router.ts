@@ -1,0 +1,169 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import * as v from 'valibot';
+import type { ActorContext, ActorEnv } from '../../app/actor-context.js';
+import { ActorError } from '../../app/actor-error.js';
+import type { ActorRouter } from '../../app/actor-router.js';
+import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
+import { readJsonBody } from '../../app/read-json-body.js';
+import { fieldProblems } from '../../app/validation-problem.js';
+import type { DocumentedOperation } from '../../routes/openapi-document.js';
+import { PanelActionRequest } from './panel-action-request.js';
+import type { Panel, PanelActionView, PanelPageView } from './panel-definition.js';
+import { renderPanelPage } from './panel-page.js';
+
+/** Options of `panelRouter`. */
+export interface PanelRouterOptions {
+  /** The actor's panels; at least one, slugs unique. */
+  readonly panels: readonly Panel[];
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const ACTION_NAME = /^[a-z][a-z0-9_]*$/;
+
+interface PreparedPanel {
+  readonly panel: Panel;
+  readonly actions: readonly PanelActionView[];
+}
+
+function payloadJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as Record<string, unknown>;
+  return rest;
+}
+
+function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
+  if (panels.length === 0) throw new Error('panelRouter needs at least one panel');
+  const prepared = new Map<string, PreparedPanel>();
+  for (const panel of panels) {
+    if (!SLUG.test(panel.slug)) throw new Error(`Panel slug ${JSON.stringify(panel.slug)} must be kebab-case (a-z, 0-9 and single dashes)`);
+    if (prepared.has(panel.slug)) throw new Error(`Panel slug ${JSON.stringify(panel.slug)} is declared twice`);
+    if (typeof panel.data !== 'function') throw new Error(`Panel ${panel.slug} needs a data(ctx, request) loader`);
+    const actions = Object.entries(panel.actions ?? {}).map(([name, action]): PanelActionView => {
+      if (!ACTION_NAME.test(name)) throw new Error(`Action ${JSON.stringify(name)} of panel ${panel.slug} must be snake_case`);
+      if (typeof action.run !== 'function' || action.payload === undefined) throw new Error(`Action ${name} of panel ${panel.slug} needs a payload schema and a run handler`);
+      return {
+        name,
+        title: action.title ?? name,
+        ...(action.description === undefined ? {} : { description: action.description }),
+        payloadSchema: payloadJsonSchema(action.payload),
+      };
+    });
+    prepared.set(panel.slug, { panel, actions });
+  }
+  return prepared;
+}
+
+function randomNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+function pageHeaders(nonce: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
+  };
+}
+
+function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
+  const slug = { name: 'slug', in: 'path', required: true, schema: { enum: slugs } };
+  const problem = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } });
+  return [
+    {
+      method: 'get', path: '/panel/{slug}',
+      operation: { operationId: 'panelPage', summary: 'Owner panel page (HTML)', parameters: [slug], responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: problem('Unknown panel') } },
+    },
+    {
+      method: 'get', path: '/panel/{slug}/data',
+      operation: { operationId: 'panelData', summary: 'The data the panel shows', parameters: [slug], responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: problem('Unknown panel') } },
+    },
+    {
+      method: 'post', path: '/panel/{slug}/action',
+      operation: {
+        operationId: 'panelAction', summary: 'Run a panel action', parameters: [slug],
+        requestBody: { required: true, content: { 'application/json': { schema: payloadJsonSchema(PanelActionRequest) } } },
+        responses: { 200: { description: '`{action, result}`', content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'] } } } }, 404: problem('Unknown panel'), 422: problem('Unknown action or invalid payload') },
+      },
+    },
+  ];
+}
+
+/**
+ * Owner panels (`include_panel`): `GET /panel/<slug>` (HTML), `GET /panel/<slug>/data` (JSON)
+ * and `POST /panel/<slug>/action` with `{action, payload}`. An unknown slug is 404, an unknown
+ * action or an invalid payload 422 with JSON pointers under `/payload`. The routes sit behind
+ * the API key when it is enabled; on the platform the panel relay is the boundary.
+ * @param options the panels
+ * @example
+ * createActorApp({ definition, routers: [panelRouter({ panels: [statsPanel()] })] });
+ */
+export function panelRouter(options: PanelRouterOptions): ActorRouter {
+  const panels = preparePanels(options.panels);
+  const find = (slug: string): PreparedPanel => {
+    const found = panels.get(slug);
+    if (found === undefined) throw new ActorError(404, 'unknown_panel', 'Unknown panel', { detail: `No panel is named ${JSON.stringify(slug)}` });
+    return found;
+  };
+  return {
+    name: 'panel',
+    operations: () => panelOperations([...panels.keys()]),
+    mount(app, ctx) {
+      if (!ctx.definition.features.includePanel) {
+        throw new Error('panelRouter is mounted but features.includePanel is false: turn include_panel on or do not mount the panels');
+      }
+      const limitBody = bodyLimit({
+        maxSize: ctx.config.bodyLimitBytes,
+        onError: () => {
+          throw new ActorError(413, 'payload_too_large', 'Payload too large', { detail: `The body must be at most ${ctx.config.bodyLimitBytes} bytes` });
+        },
+      });
+      const routes = new Hono<ActorEnv>()
+        .get('/panel/:slug', async function panelPage(c) {
+          const { panel, actions } = find(c.req.param('slug'));
+          const nonce = randomNonce();
+          const view: PanelPageView = { slug: panel.slug, title: panel.title, ...(panel.description === undefined ? {} : { description: panel.description }), nonce, actions };
+          const page = typeof panel.page === 'string' ? panel.page : await (panel.page ?? renderPanelPage)(view);
+          return c.body(page, 200, pageHeaders(nonce));
+        })
+        .get('/panel/:slug/data', async function panelData(c) {
+          const { panel } = find(c.req.param('slug'));
+          c.header('Cache-Control', 'no-store');
+          return c.json((await panel.data(ctx, c.req.raw)) ?? null);
+        })
+        .post('/panel/:slug/action', limitBody, async function panelAction(c) {
+          const { panel } = find(c.req.param('slug'));
+          const body = await readJsonBody(c.req.raw, PanelActionRequest);
+          return c.json(await runAction(ctx, panel, body, c.req.raw));
+        });
+      app.route('/', routes);
+    },
+  };
+}
+
+async function runAction(ctx: ActorContext, panel: Panel, body: PanelActionRequest, request: Request): Promise<{ action: string; result: unknown }> {
+  const actions = panel.actions ?? {};
+  const action = Object.hasOwn(actions, body.action) ? actions[body.action] : undefined;
+  if (action === undefined) {
+    const known = Object.keys(actions);
+    throw new ActorError(422, 'unknown_action', 'Unknown action', {
+      detail: `Panel ${panel.slug} has no action ${JSON.stringify(body.action)}`,
+      errors: [{ pointer: '/action', detail: known.length === 0 ? 'this panel has no actions' : `must be one of: ${known.join(', ')}` }],
+    });
+  }
+  const parsed = v.safeParse(action.payload, body.payload);
+  if (!parsed.success) {
+    const errors = fieldProblems(parsed.issues).map((problem) => ({ pointer: `/payload${problem.pointer}`, detail: problem.detail }));
+    throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: `The payload of ${body.action} has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}`, errors });
+  }
+  try {
+    const result = await action.run(parsed.output, ctx, request);
+    ctx.logger.info('panel_action_run', { panel: panel.slug, action: body.action, outcome: 'success' });
+    return { action: body.action, result: result ?? null };
+  } catch (error) {
+    ctx.logger.warn('panel_action_run', { panel: panel.slug, action: body.action, outcome: 'error', code: error instanceof ActorError ? error.code : 'internal_error' });
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+/** Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one connection, never the message. */
+export const HOP_BY_HOP_HEADERS: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+/** The actor's own credentials: they authenticate the caller to the actor and must not reach the upstream. */
+export const ACTOR_CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'x-mesh-key'];
+
+/** How this hop describes the request to the upstream in `X-Forwarded-*`. */
+export interface ForwardedHop {
+  /** The address of the client of this hop, when the runtime tells it. */
+  readonly clientAddress: string | undefined;
+  /** `http` or `https`, as this hop received the request. */
+  readonly proto: string;
+  /** The `Host` this hop received. */
+  readonly host: string;
+  /** The path prefix this hop strips, e.g. `/workflow`. */
+  readonly prefix: string;
+  /** Keep and extend the `X-Forwarded-*` / `Forwarded` headers the caller sent (only behind a trusted relay). */
+  readonly trustIncoming: boolean;
+  readonly requestId: string;
+}
+
+function connectionScoped(headers: Headers): Set<string> {
+  const names = new Set(HOP_BY_HOP_HEADERS);
+  for (const token of (headers.get('connection') ?? '').split(',')) {
+    const name = token.trim().toLowerCase();
+    if (name !== '') names.add(name);
+  }
+  return names;
+}
+
+function withoutHopByHop(headers: Headers, extra: readonly string[] = []): Headers {
+  const drop = connectionScoped(headers);
+  for (const name of extra) drop.add(name);
+  const kept = new Headers();
+  for (const [name, value] of headers) if (!drop.has(name)) kept.append(name, value);
+  return kept;
+}
+
+/**
+ * The headers a proxied request carries upstream: hop-by-hop headers, `Host` and the actor's own
+ * credentials dropped; `X-Forwarded-For/Proto/Host/Prefix` and `X-Request-Id` set. The body is
+ * asked for uncompressed, because the Fetch API decodes compressed bodies on its own.
+ * @param incoming the headers the actor received
+ * @param hop what this hop knows about the request
+ */
+export function proxyRequestHeaders(incoming: Headers, hop: ForwardedHop): Headers {
+  const forwardedNames = ['forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-prefix'];
+  const headers = withoutHopByHop(incoming, ['host', 'accept-encoding', 'x-request-id', ...ACTOR_CREDENTIAL_HEADERS, ...forwardedNames]);
+  const previous = (name: string) => (hop.trustIncoming ? incoming.get(name)?.trim() || undefined : undefined);
+  const chain = [previous('x-forwarded-for'), hop.clientAddress].filter((part): part is string => part !== undefined && part !== '');
+  if (chain.length > 0) headers.set('X-Forwarded-For', chain.join(', '));
+  const forwarded = previous('forwarded');
+  if (forwarded !== undefined) headers.set('Forwarded', forwarded);
+  headers.set('X-Forwarded-Proto', previous('x-forwarded-proto') ?? hop.proto);
+  headers.set('X-Forwarded-Host', previous('x-forwarded-host') ?? hop.host);
+  headers.set('X-Forwarded-Prefix', `${(previous('x-forwarded-prefix') ?? '').replace(/\/+$/, '')}${hop.prefix}`);
+  headers.set('X-Request-Id', hop.requestId);
+  headers.set('Accept-Encoding', 'identity');
+  return headers;
+}
+
+/**
+ * The headers a proxied response carries back: hop-by-hop headers dropped, and `Content-Encoding`
+ * with `Content-Length` dropped when the Fetch API already decoded the body. A `Location` inside
+ * the upstream is rewritten to the public prefix.
+ * @param upstream the upstream response's headers
+ * @param base the upstream base URL (ends with `/`)
+ * @param publicPrefix the path the client reaches the upstream base under, e.g. `/workflow`
+ */
+export function proxyResponseHeaders(upstream: Headers, base: URL, publicPrefix: string): Headers {
+  const headers = withoutHopByHop(upstream, upstream.has('content-encoding') ? ['content-encoding', 'content-length'] : []);
+  const location = headers.get('location');
+  if (location !== null && location.startsWith(base.href)) headers.set('Location', `${publicPrefix}/${location.slice(base.href.length)}`);
+  return headers;
+}
