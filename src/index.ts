@@ -20,12 +20,57 @@ export type { ActorEnvironment, RuntimeConfig } from './app/runtime-config.js';
 // Chat
 export { ChatRequest, SessionId, TenantId } from './agent/chat-request.js';
 export { ChatReply, type FinishReason, type ToolCallRecord } from './agent/chat-reply.js';
-export type { ChatHandler, ChatInput, ChatResult } from './agent/chat-handler.js';
-export { offlineChatHandler, OFFLINE_MODEL } from './agent/offline-chat-handler.js';
+export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './agent/chat-handler.js';
+export { offlineChatHandler } from './agent/offline-chat-handler.js';
+
+// Agent: models, the chat loop, tools and MCP
+export type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall, TokenUsage, ToolDefinition } from './agent/chat-model.js';
+export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/offline-model.js';
+export { createOpenAICompatibleModel, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleModelOptions } from './agent/openai-compatible-model.js';
+export { modelTimeoutError, modelUpstreamError } from './agent/model-errors.js';
+export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig, type ModelProvider } from './agent/agent-config.js';
+export { runChatLoop, MAX_TOOL_OUTPUT_CHARS, type ChatLoopMetrics, type ChatLoopOptions, type ChatLoopResult } from './agent/chat-loop.js';
+export { createAgentChatHandler, type AgentChatHandlerOptions, type AgentTurnConfig } from './agent/agent-chat-handler.js';
+export { createActorAgent, type ActorAgent, type ActorAgentOptions } from './agent/actor-agent.js';
+export { ActorTool, SyncRunUnsupportedError, TOOL_NAME_PATTERN, type ActorToolOptions, type ToolArgsResult, type ToolRunContext } from './agent/actor-tool.js';
+export { buildDefaultRegistry, ToolRegistry, type ToolRegistryOptions, type ToolSourceInput } from './agent/tool-registry.js';
+export { McpToolSource, type McpToolSourceOptions } from './agent/mcp-tool-source.js';
+export { McpServerConfig, McpServers, parseMcpServers } from './agent/mcp-server-config.js';
 
 // Routes that plug-ins extend
 export type { OAuthFlow } from './routes/oauth.js';
 export type { DocumentedOperation } from './routes/openapi-document.js';
+
+// Conditional surfaces: owner panels, fleet-mesh peer reads, the workflow proxy
+export { panelAction, panelRouter, statsPanel, type Panel, type PanelAction, type PanelActionView, type PanelPageView, type PanelRouterOptions } from './surfaces/panel/index.js';
+export {
+  createPeerClient,
+  MESH_KEY_HEADER,
+  meshRouter,
+  PeerRequestError,
+  type MeshRouterOptions,
+  type PeerCheck,
+  type PeerClient,
+  type PeerClientOptions,
+  type PeerFailure,
+  type PeerRead,
+  type PeerReadOptions,
+  type PeerRoute,
+} from './surfaces/mesh/index.js';
+export { WORKFLOW_PREFIX, workflowProxyRouter, type WorkflowProxyOptions } from './surfaces/workflow/index.js';
+
+// OAuth
+export {
+  createOAuthFlow,
+  MemoryOAuthStateStore,
+  oauthProvidersFromEnv,
+  type ActorOAuthFlow,
+  type CreateOAuthFlowOptions,
+  type OAuthFlowContext,
+  type OAuthProviderConfig,
+  type OAuthStateRecord,
+  type OAuthStateStore,
+} from './oauth/index.js';
 
 // State
 export type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthToken } from './store/store.js';

@@ -1,6 +1,16 @@
 import type { ChatRequest } from './chat-request.js';
 import type { FinishReason, ToolCallRecord } from './chat-reply.js';
 
+/**
+ * What a chat handler reports while it works, for a streamed reply: text as it arrives, each
+ * tool call with its arguments, then its result. `step-start` opens each model call.
+ */
+export type ChatEvent =
+  | { readonly type: 'step-start' }
+  | { readonly type: 'text-delta'; readonly delta: string }
+  | { readonly type: 'tool-call'; readonly id: string; readonly name: string; readonly arguments: unknown }
+  | { readonly type: 'tool-result'; readonly record: ToolCallRecord };
+
 /** What a chat handler is given for one invoke. */
 export interface ChatInput {
   readonly request: ChatRequest;
@@ -10,6 +20,8 @@ export interface ChatInput {
   readonly signal: AbortSignal;
   /** The actor's current settings. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
+  readonly onEvent?: (event: ChatEvent) => void;
 }
 
 /** What a chat handler answers; the route wraps it into the chat reply. */

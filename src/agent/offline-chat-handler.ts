@@ -1,21 +1,22 @@
 import type { ChatHandler } from './chat-handler.js';
+import { runChatLoop } from './chat-loop.js';
+import { createOfflineModel } from './offline-model.js';
 
-/** The model name reported by the offline handler. */
-export const OFFLINE_MODEL = 'offline';
-
-const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const offlineModel = createOfflineModel();
 
 /**
- * A deterministic local reply used when no model is configured: it says plainly that it is
- * the offline model and echoes the message, so a new actor answers out of the box.
+ * A stateless chat handler on the offline model: no history, no tools. The default agent of
+ * `createActorApp` also answers with the offline model when none is configured, and keeps
+ * history and tools; this one is for tests and for actors that want a fixed local reply.
  */
-export const offlineChatHandler: ChatHandler = async function offlineChatHandler({ request }) {
-  const content = `[offline model] No language model is configured for this actor, so this is a fixed local reply. You said: ${request.message}`;
-  return {
-    content,
-    toolCalls: [],
-    finishReason: 'stop',
-    usage: { inputTokens: countWords(request.message), outputTokens: countWords(content) },
-    model: OFFLINE_MODEL,
-  };
+export const offlineChatHandler: ChatHandler = async function offlineChatHandler({ request, tenantId, requestId, signal, settings, onEvent }) {
+  const result = await runChatLoop({
+    model: offlineModel,
+    tools: [],
+    maxToolSteps: 0,
+    messages: [{ role: request.role, content: request.message }],
+    context: { signal, tenantId, sessionId: request.session_id, userIdentifier: request.user_identifier, requestId, settings },
+    ...(onEvent ? { onEvent } : {}),
+  });
+  return { content: result.content, toolCalls: result.toolCalls, finishReason: result.finishReason, usage: result.usage, model: result.model };
 };

@@ -1,3 +1,5 @@
+import { ActorError } from './actor-error.js';
+
 /** Where an actor is in its life: `/ready` and `POST /agent/invoke` read this. */
 export type ActorPhase = 'starting' | 'ready' | 'draining' | 'stopped';
 
@@ -9,7 +11,21 @@ export class ActorLifecycle {
   #phase: ActorPhase = 'starting';
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
+  readonly #stopWork = new AbortController();
   readonly startedAt = Date.now();
+
+  /**
+   * Aborted by `abortInFlight()` when a shutdown gives up waiting: model calls stop, open
+   * streams end with an `abort` frame. Its reason is an `ActorError` 503 `draining`.
+   */
+  get shutdownSignal(): AbortSignal {
+    return this.#stopWork.signal;
+  }
+
+  /** Aborts `shutdownSignal`, so the work still in flight stops now. */
+  abortInFlight(): void {
+    this.#stopWork.abort(new ActorError(503, 'draining', 'The actor is shutting down', { detail: 'The actor stopped before this request finished; send it again', headers: { 'Retry-After': '1' } }));
+  }
 
   get phase(): ActorPhase {
     return this.#phase;

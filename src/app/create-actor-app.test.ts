@@ -38,6 +38,17 @@ describe('createActorApp', () => {
     expect((await error.json()).request_id).toBe('trace-1');
   });
 
+  it('stamps X-Request-Id on plain Responses a router returns', async () => {
+    const app = await createTestActor({
+      routers: [{ name: 'plain', mount: (hono) => { hono.get('/plain', () => new Response('plain', { headers: { 'Content-Type': 'text/plain' } })); } }],
+    });
+    const response = await app.request('/plain', { headers: { 'X-Request-Id': 'plain-1' } });
+    expect(await response.text()).toBe('plain');
+    expect(response.headers.get('x-request-id')).toBe('plain-1');
+    const redirect = await app.request('/oauth/authorize?provider=none');
+    expect(redirect.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('logs an unexpected error with its request id', async () => {
     const sink = createMemorySink();
     const app = await createTestActor({ logger: createLogger({ sink }), chatHandler: async () => { throw new Error('boom'); } });

@@ -3,8 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
+import { createActorAgent } from '../agent/actor-agent.js';
+import type { ActorTool } from '../agent/actor-tool.js';
 import type { ChatHandler } from '../agent/chat-handler.js';
-import { offlineChatHandler } from '../agent/offline-chat-handler.js';
+import type { ChatModel } from '../agent/chat-model.js';
+import type { ToolRegistry } from '../agent/tool-registry.js';
 import { createLogger, parseLogLevel, type Logger } from '../log/logger.js';
 import { apiKeyAuth } from '../middleware/api-key/index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
@@ -41,8 +44,14 @@ export interface CreateActorAppOptions {
   readonly env?: ActorEnvironment;
   /** The store; defaults to the one `DATABASE_URL` names (SQLite under `DATA_DIR` when unset). */
   readonly store?: Store;
-  /** Answers chat turns; defaults to the offline reply. */
+  /** Answers chat turns; defaults to the agent loop (history, tools, `model`). */
   readonly chatHandler?: ChatHandler;
+  /** The agent's model; defaults to the one `LLM_*` names (settings, then environment), else the offline model. */
+  readonly model?: ChatModel;
+  /** The actor's domain tools (the tools of `MCP_SERVERS` follow them), or a `ToolRegistry` of its own. */
+  readonly tools?: readonly ActorTool[] | ToolRegistry;
+  /** System instructions the agent sends first on every turn. */
+  readonly instructions?: string;
   /** The actor's own readiness checks, e.g. a domain client's `readinessChecks()`. */
   readonly readinessChecks?: ReadinessChecks;
   /** The baked `src/platform/config.json`, served by `GET /api/actor/platform-config`. */
@@ -116,6 +125,20 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
       storeKind,
     );
   const database = new DatabaseMonitor(store, { logger });
+  const metrics = new ActorMetrics();
+  const agent = options.chatHandler
+    ? undefined
+    : createActorAgent({
+        env,
+        settings: () => settings.values,
+        history: store,
+        logger,
+        metrics,
+        clientInfo: { name: options.definition.metadata.slug, version: options.definition.metadata.version },
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.tools ? { tools: options.tools } : {}),
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      });
   const ctx: ActorContext = {
     definition: options.definition,
     config,
@@ -124,16 +147,28 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
     store,
     stats: new InvocationBuffer(store, { logger, monitor: database }),
     database,
-    metrics: new ActorMetrics(),
+    metrics,
     logger,
-    chatHandler: options.chatHandler ?? offlineChatHandler,
+    chatHandler: options.chatHandler ?? agent!.chatHandler,
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
   };
+  options.oauth?.bind?.(ctx);
   const routers = options.routers ?? [];
 
   const app = new Hono<ActorEnv>();
   app.use(requestId({ limitLength: 128 }));
+  app.use(async function stampRequestId(c, next) {
+    await next();
+    if (c.res.headers.has('X-Request-Id')) return;
+    try {
+      c.res.headers.set('X-Request-Id', c.get('requestId'));
+    } catch {
+      // Immutable headers (a fetched Response): copy it so the id still goes out.
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set('X-Request-Id', c.get('requestId'));
+    }
+  });
   app.use(async function trackInFlight(_c, next) {
     const leave = ctx.lifecycle.enter();
     try {
@@ -200,6 +235,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
             await sleep(Math.min(5000, 250 * attempt));
           }
         }
+        await agent?.start();
         ctx.lifecycle.markReady();
         logger.info('actor_ready', { store: store.kind, version: options.definition.metadata.version });
       })();
@@ -210,7 +246,12 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
         ctx.lifecycle.beginDraining();
         logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });
         const idle = await ctx.lifecycle.waitForIdle(graceMs);
-        if (!idle) logger.warn('drain_timed_out', { in_flight: ctx.lifecycle.inFlight });
+        if (!idle) {
+          logger.warn('drain_timed_out', { in_flight: ctx.lifecycle.inFlight });
+          ctx.lifecycle.abortInFlight();
+          await ctx.lifecycle.waitForIdle(1_000);
+        }
+        await agent?.close();
         try {
           await ctx.stats.flush();
         } catch (error) {

@@ -144,7 +144,8 @@ describe('POST /agent/invoke', () => {
     store.failure = new Error('database is down');
     const response = await app.request(post(valid));
     expect(response.status).toBe(200);
-    expect((await response.json()).metadata).toEqual({ stats_deferred: true });
+    // The history could not be read or written either, and the reply says so.
+    expect((await response.json()).metadata).toEqual({ stats_deferred: true, history_loaded: false, history_saved: false });
     store.failure = null;
     await app.actor.context.stats.flush();
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });

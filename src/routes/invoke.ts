@@ -1,10 +1,15 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { ChatReply } from '../agent/chat-reply.js';
+import { ChatReply } from '../agent/chat-reply.js';
 import { ChatRequest, TenantId } from '../agent/chat-request.js';
+import { linkAbort } from '../agent/linked-abort.js';
 import type { ActorContext, ActorEnv } from '../app/actor-context.js';
 import { ActorError } from '../app/actor-error.js';
 import { readJsonBody } from '../app/read-json-body.js';
+import { decideIdempotency } from './idempotency.js';
+import { streamInvoke, streamReplay } from './invoke-stream.js';
+import { runInvokeTurn } from './invoke-turn.js';
+import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream.js';
 
 /** Tenant when neither the platform header nor the request metadata names one. */
 export const DEFAULT_TENANT = 'default';
@@ -32,62 +37,47 @@ function refuseWhenNotServing(ctx: ActorContext): void {
   throw new ActorError(503, 'draining', 'The actor is shutting down', { detail: 'Send the request to another replica', headers: { 'Retry-After': '1', Connection: 'close' } });
 }
 
-/** `POST /agent/invoke`: validates the chat request, runs the chat handler, counts the invoke. */
+/** True when the caller asks for the UI message stream: `"stream": true` or `Accept: text/event-stream`. */
+export function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
+  if (request.stream !== undefined) return request.stream;
+  return accept !== undefined && accept.split(',').some((type) => type.split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream');
+}
+
+/**
+ * `POST /agent/invoke`: validates the chat request, applies `Idempotency-Key`, runs the chat
+ * handler and answers with the chat reply as JSON or as an AI SDK UI message stream.
+ */
 export function invokeRoutes(ctx: ActorContext): Hono<ActorEnv> {
   return new Hono<ActorEnv>().post('/agent/invoke', async function invoke(c) {
     refuseWhenNotServing(ctx);
     const request = await readJsonBody(c.req.raw, ChatRequest);
     const tenantId = resolveTenant(c.req.header('X-Tenant-Id'), request);
-    const started = performance.now();
-    const startedAt = new Date();
-    const observe = (outcome: string) => {
-      ctx.metrics.invocations.inc({ outcome });
-      ctx.metrics.invokeDuration.observe({ outcome }, (performance.now() - started) / 1000);
-    };
-    let result;
-    try {
-      result = await ctx.chatHandler({ request, tenantId, requestId: c.get('requestId'), signal: c.req.raw.signal, settings: ctx.settings.values });
-    } catch (error) {
-      const latencyMs = Math.round(performance.now() - started);
-      const outcome = error instanceof ActorError ? error.code : 'error';
-      observe(outcome);
-      await ctx.stats.record({
-        tenantId, userIdentifier: request.user_identifier, sessionId: request.session_id, outcome: 'error',
-        inputTokens: 0, outputTokens: 0, toolCalls: 0, latencyMs, finishedAt: new Date().toISOString(),
-      });
-      throw error;
+    const stream = wantsStream(request, c.req.header('Accept'));
+    const idempotency = await decideIdempotency(ctx, c.req.header('Idempotency-Key'), tenantId, request);
+    if (idempotency.kind === 'replay') {
+      ctx.metrics.invocations.inc({ outcome: 'replayed' });
+      c.header('Idempotent-Replayed', 'true');
+      if (!stream) return c.body(idempotency.body, idempotency.status as 200, { 'Content-Type': 'application/json' });
+      return c.body(streamReplay(v.parse(ChatReply, JSON.parse(idempotency.body))), 200, UI_MESSAGE_STREAM_HEADERS);
     }
-    const latencyMs = Math.round(performance.now() - started);
-    const { persisted } = await ctx.stats.record({
+    const turn = {
+      request,
       tenantId,
-      userIdentifier: request.user_identifier,
-      sessionId: request.session_id,
-      outcome: 'success',
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-      toolCalls: result.toolCalls.length,
-      latencyMs,
-      finishedAt: new Date().toISOString(),
-    });
-    observe('success');
-    const metadata = { ...result.metadata, ...(persisted ? {} : { stats_deferred: true }) };
-    const reply: ChatReply = {
-      id: `inv_${crypto.randomUUID()}`,
-      session_id: request.session_id,
-      status: 'completed',
-      message: { id: `msg_${crypto.randomUUID()}`, role: 'assistant', content: result.content },
-      tool_calls: [...result.toolCalls],
-      finish_reason: result.finishReason,
-      usage: {
-        input_tokens: result.usage.inputTokens,
-        output_tokens: result.usage.outputTokens,
-        total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-      },
-      model: result.model,
-      created_at: startedAt.toISOString(),
-      latency_ms: latencyMs,
-      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+      requestId: c.get('requestId'),
+      messageId: `msg_${crypto.randomUUID()}`,
+      ...(idempotency.kind === 'run' && idempotency.unavailable ? { metadata: { idempotency_unavailable: true } } : {}),
     };
-    return c.json(reply);
+    if (stream) return c.body(streamInvoke(ctx, { ...turn, requestSignal: c.req.raw.signal, idempotency }), 200, UI_MESSAGE_STREAM_HEADERS);
+    const abort = linkAbort(c.req.raw.signal, ctx.lifecycle.shutdownSignal);
+    try {
+      const reply = await runInvokeTurn(ctx, { ...turn, signal: abort.signal });
+      if (idempotency.kind === 'claimed') await idempotency.complete(reply);
+      return c.json(reply);
+    } catch (error) {
+      if (idempotency.kind === 'claimed') await idempotency.release();
+      throw error;
+    } finally {
+      abort.dispose();
+    }
   });
 }

@@ -6,6 +6,8 @@ import { ActorError } from '../app/actor-error.js';
 export interface OAuthFlow {
   authorize(request: Request, ctx: ActorContext): Promise<Response>;
   callback(request: Request, ctx: ActorContext): Promise<Response>;
+  /** Called once with the actor's context when the app is built, so tools can ask for tokens before any OAuth request. */
+  bind?(ctx: ActorContext): void;
 }
 
 /** The flow used while an actor declares no OAuth provider: every provider is unknown, every state invalid. */

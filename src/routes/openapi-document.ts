@@ -55,9 +55,13 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
         ],
         requestBody: { required: true, content: { 'application/json': { schema: schemaOf(ChatRequest) } } },
         responses: {
-          200: { description: 'The reply; an SSE stream (AI SDK UI message stream) when asked for', content: { 'application/json': { schema: schemaOf(ChatReply) }, 'text/event-stream': { schema: { type: 'string' } } } },
-          400: problem('Malformed JSON or header'), 401: problem('Missing or wrong API key'), 413: problem('Body over the limit'),
-          415: problem('Not JSON'), 422: problem('Invalid fields'), 502: problem('Model error'), 503: problem('Starting or draining'), 504: problem('Model time-out'),
+          200: {
+            description: 'The reply; an SSE stream (AI SDK UI message stream) when asked for',
+            headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: schemaOf(ChatReply) }, 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          400: problem('Malformed JSON or header'), 401: problem('Missing or wrong API key'), 409: problem('Idempotency-Key in use by a running request'), 413: problem('Body over the limit'),
+          415: problem('Not JSON'), 422: problem('Invalid fields, or an Idempotency-Key reused with another body'), 499: problem('Client closed the request'), 502: problem('Model error'), 503: problem('Starting or draining'), 504: problem('Model time-out'),
         },
       },
     },

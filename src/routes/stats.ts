@@ -26,7 +26,8 @@ export function statsBody(snapshot: StatsSnapshot) {
   };
 }
 
-async function readStats(ctx: ActorContext, tenantId?: string): Promise<StatsSnapshot> {
+/** Reads the counters, turning an unreachable database into a 503 `store_unavailable` problem. */
+export async function readStats(ctx: ActorContext, tenantId?: string): Promise<StatsSnapshot> {
   try {
     return await ctx.stats.readStats(tenantId);
   } catch (error) {

@@ -85,3 +85,16 @@ export {
   type DomainHealth,
   type SafeCallOptions,
 } from './domain-client/index.js';
+
+// Tools and the tool registry (domain and MCP tools)
+export {
+  ActorTool,
+  SyncRunUnsupportedError,
+  TOOL_NAME_PATTERN,
+  type ActorToolOptions,
+  type ToolArgsResult,
+  type ToolRunContext,
+} from '../agent/actor-tool.js';
+export { ToolRegistry, buildDefaultRegistry, type ToolRegistryOptions, type ToolSourceInput } from '../agent/tool-registry.js';
+export { McpToolSource, type McpToolSourceOptions } from '../agent/mcp-tool-source.js';
+export { McpServerConfig, McpServers, parseMcpServers } from '../agent/mcp-server-config.js';

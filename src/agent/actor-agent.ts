@@ -1,0 +1,131 @@
+import { ActorError } from '../app/actor-error.js';
+import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import type { ActorTool } from './actor-tool.js';
+import { agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
+import { createAgentChatHandler, type AgentTurnConfig } from './agent-chat-handler.js';
+import type { ChatHandler } from './chat-handler.js';
+import type { ChatLoopMetrics } from './chat-loop.js';
+import type { ChatModel } from './chat-model.js';
+import { parseMcpServers } from './mcp-server-config.js';
+import { McpToolSource } from './mcp-tool-source.js';
+import { createOfflineModel } from './offline-model.js';
+import { createOpenAICompatibleModel } from './openai-compatible-model.js';
+import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
+
+/** Options of `createActorAgent`. */
+export interface ActorAgentOptions {
+  readonly env: ActorEnvironment;
+  /** The actor's current settings. */
+  readonly settings: () => Readonly<Record<string, unknown>>;
+  readonly history: Pick<Store, 'loadHistory' | 'appendMessages'>;
+  readonly logger: Logger;
+  readonly metrics?: ChatLoopMetrics;
+  /** A model of the actor's own; by default the one `LLM_*` names, else the offline model. */
+  readonly model?: ChatModel;
+  /** Domain tools (the MCP servers of `MCP_SERVERS` are added after them), or a registry of the actor's own. */
+  readonly tools?: readonly ActorTool[] | ToolRegistry;
+  /** System instructions sent first on every turn. */
+  readonly instructions?: string;
+  /** How the actor introduces itself to MCP servers. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+/** The agent of an actor: its chat handler, plus start (build the tools) and close (stop MCP servers). */
+export interface ActorAgent {
+  readonly chatHandler: ChatHandler;
+  /** The tools the last `start()` built. */
+  readonly tools: readonly ActorTool[];
+  /** Builds the tool registry: domain tools, then the tools of the MCP servers. Never rejects. */
+  start(): Promise<void>;
+  /** Closes the MCP connections. */
+  close(): Promise<void>;
+}
+
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
+function modelKey(config: AgentConfig): string {
+  return JSON.stringify([config.provider, config.baseUrl, config.apiKey, config.model, config.timeoutMs, config.maxRetries]);
+}
+
+/**
+ * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
+ * environment; re-read on every invoke, so `PUT /settings` takes effect), tools from the
+ * domain and `MCP_SERVERS`, history from the store. A configuration mistake in the
+ * environment throws here, at setup.
+ */
+export function createActorAgent(options: ActorAgentOptions): ActorAgent {
+  const { env, logger } = options;
+  readAgentConfig(env, options.settings());
+  parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
+  let cached: { key: string; model: ChatModel } | undefined;
+  let tools: readonly ActorTool[] = [];
+  let mcp: McpToolSource | undefined;
+
+  const modelFor = (config: AgentConfig): ChatModel => {
+    if (options.model !== undefined) return options.model;
+    const key = modelKey(config);
+    if (cached?.key !== key) {
+      const model =
+        config.provider === 'offline'
+          ? createOfflineModel()
+          : createOpenAICompatibleModel({ model: config.model, baseUrl: config.baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries, logger });
+      cached = { key, model };
+      logger.info('chat_model_selected', { provider: config.provider, model: model.name, base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl) });
+    }
+    return cached.model;
+  };
+
+  const configure = (settings: Readonly<Record<string, unknown>>): AgentTurnConfig => {
+    let config: AgentConfig;
+    try {
+      config = readAgentConfig(env, settings);
+    } catch (error) {
+      throw new ActorError(500, 'agent_misconfigured', 'The agent is misconfigured', { detail: (error as Error).message, cause: error });
+    }
+    return { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps };
+  };
+
+  return {
+    chatHandler: createAgentChatHandler({
+      configure,
+      tools: () => tools,
+      history: options.history,
+      logger,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+    }),
+    get tools() {
+      return tools;
+    },
+    async start() {
+      await mcp?.close();
+      mcp = undefined;
+      let registry: ToolRegistry;
+      if (options.tools instanceof ToolRegistry) {
+        registry = options.tools;
+      } else {
+        let servers = {};
+        try {
+          servers = parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
+        } catch (error) {
+          logger.warn('tool_source_failed', { source: 'mcp', error });
+        }
+        const source = Object.keys(servers).length > 0 ? new McpToolSource(servers, { logger, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}) }) : undefined;
+        mcp = source;
+        registry = buildDefaultRegistry(options.tools ?? [], source ? () => source.tools() : [], { logger });
+      }
+      tools = await registry.build();
+    },
+    async close() {
+      await mcp?.close();
+      mcp = undefined;
+    },
+  };
+}

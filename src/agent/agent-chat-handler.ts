@@ -1,0 +1,76 @@
+import type { Logger } from '../log/logger.js';
+import type { Store, StoredMessage } from '../store/store.js';
+import type { ActorTool } from './actor-tool.js';
+import type { ChatHandler } from './chat-handler.js';
+import { historyFromMessages, messagesFromHistory } from './chat-history.js';
+import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
+import type { ChatMessage, ChatModel } from './chat-model.js';
+
+/** The model and knobs of one invoke. */
+export interface AgentTurnConfig {
+  readonly model: ChatModel;
+  readonly historyLimit: number;
+  readonly maxToolSteps: number;
+}
+
+/** Options of `createAgentChatHandler`. */
+export interface AgentChatHandlerOptions {
+  /** Picks the model and knobs for an invoke from the actor's current settings. */
+  readonly configure: (settings: Readonly<Record<string, unknown>>) => AgentTurnConfig;
+  /** The tools offered to the model, e.g. what a `ToolRegistry` built. */
+  readonly tools: () => readonly ActorTool[];
+  /** Where the sessions' history lives. */
+  readonly history: Pick<Store, 'loadHistory' | 'appendMessages'>;
+  /** System instructions sent first on every turn. */
+  readonly instructions?: string;
+  readonly logger: Logger;
+  readonly metrics?: ChatLoopMetrics;
+}
+
+/**
+ * The agent as a chat handler: loads the last `historyLimit` messages of the tenant's session,
+ * runs the chat loop, and stores the turn (the new message, tool calls and results, the answer).
+ * When the history cannot be read or written the reply still comes, and its `metadata` says
+ * so (`history_loaded: false`, `history_saved: false`).
+ */
+export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
+  const { history, logger } = options;
+  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent }) {
+    const turn = options.configure(settings);
+    const metadata: Record<string, unknown> = {};
+    let earlier: StoredMessage[] = [];
+    if (turn.historyLimit > 0) {
+      try {
+        earlier = await history.loadHistory(tenantId, request.session_id, turn.historyLimit);
+      } catch (error) {
+        logger.warn('history_read_failed', { request_id: requestId, error });
+        metadata.history_loaded = false;
+      }
+    }
+    const incoming: ChatMessage = { role: request.role, content: request.message };
+    const result = await runChatLoop({
+      model: turn.model,
+      tools: options.tools(),
+      maxToolSteps: turn.maxToolSteps,
+      messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
+      context: { signal, tenantId, sessionId: request.session_id, userIdentifier: request.user_identifier, requestId, settings },
+      ...(onEvent ? { onEvent } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+      logger,
+    });
+    try {
+      await history.appendMessages(tenantId, request.session_id, historyFromMessages([incoming, ...result.added], new Date().toISOString()));
+    } catch (error) {
+      logger.error('history_write_failed', { request_id: requestId, error });
+      metadata.history_saved = false;
+    }
+    return {
+      content: result.content,
+      toolCalls: result.toolCalls,
+      finishReason: result.finishReason,
+      usage: result.usage,
+      model: result.model,
+      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    };
+  };
+}

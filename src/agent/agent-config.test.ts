@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_DEFAULTS, readAgentConfig } from './agent-config.js';
+
+describe('readAgentConfig', () => {
+  it('defaults to the offline model and the documented knobs', () => {
+    expect(readAgentConfig({}, {})).toEqual({ provider: 'offline', baseUrl: undefined, apiKey: undefined, model: '', ...AGENT_DEFAULTS });
+  });
+
+  it('picks the OpenAI-compatible model when LLM_MODEL is set', () => {
+    const config = readAgentConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1', LLM_API_KEY: 'k', LLM_TIMEOUT_MS: '5000', LLM_MAX_RETRIES: '0', HISTORY_LIMIT: '0', MAX_TOOL_STEPS: '2' }, {});
+    expect(config).toEqual({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3.1', timeoutMs: 5000, maxRetries: 0, historyLimit: 0, maxToolSteps: 2 });
+  });
+
+  it('prefers a non-empty setting over the environment', () => {
+    const config = readAgentConfig({ LLM_MODEL: 'from-env', HISTORY_LIMIT: '3' }, { llm_model: 'from-settings', history_limit: 7, llm_api_key: '' });
+    expect(config).toMatchObject({ model: 'from-settings', historyLimit: 7, apiKey: undefined });
+    expect(readAgentConfig({ LLM_MODEL: 'from-env' }, { llm_model: '' }).model).toBe('from-env');
+  });
+
+  it('can force the offline model', () => {
+    expect(readAgentConfig({ LLM_PROVIDER: 'offline', LLM_MODEL: 'x' }, {}).provider).toBe('offline');
+  });
+
+  it.each([
+    [{ LLM_PROVIDER: 'anthropic' }, /LLM_PROVIDER/],
+    [{ LLM_PROVIDER: 'openai-compatible' }, /needs LLM_MODEL/],
+    [{ LLM_BASE_URL: "localhost:11434" }, /LLM_BASE_URL/],
+    [{ LLM_BASE_URL: "http//x" }, /LLM_BASE_URL/],
+    [{ LLM_BASE_URL: "http://[bad" }, /LLM_BASE_URL/],
+    [{ LLM_TIMEOUT_MS: '0' }, /LLM_TIMEOUT_MS/],
+    [{ LLM_MAX_RETRIES: '-1' }, /LLM_MAX_RETRIES/],
+    [{ HISTORY_LIMIT: 'lots' }, /HISTORY_LIMIT/],
+    [{ MAX_TOOL_STEPS: '1.5' }, /MAX_TOOL_STEPS/],
+  ])('refuses %j', (env, message) => {
+    expect(() => readAgentConfig(env, {})).toThrow(message);
+  });
+});

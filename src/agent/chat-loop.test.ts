@@ -1,0 +1,154 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { ActorError } from '../app/actor-error.js';
+import { ActorMetrics } from '../app/actor-metrics.js';
+import { createLogger, createMemorySink } from '../log/logger.js';
+import { ActorTool } from './actor-tool.js';
+import type { ChatEvent } from './chat-handler.js';
+import { runChatLoop, type ChatLoopOptions } from './chat-loop.js';
+import type { ChatModel, ModelRequest, ModelResponse } from './chat-model.js';
+
+type Step = Partial<ModelResponse> | Error;
+
+/** A ChatModel that answers from a script and remembers what it was asked. */
+function scripted(steps: Step[]) {
+  const requests: ModelRequest[] = [];
+  const next = (request: ModelRequest): ModelResponse => {
+    requests.push({ ...request, messages: [...request.messages] });
+    const step = steps.shift() ?? { text: 'done' };
+    if (step instanceof Error) throw step;
+    return { text: '', toolCalls: [], usage: { inputTokens: 10, outputTokens: 2 }, finishReason: step.toolCalls?.length ? 'tool_calls' : 'stop', ...step };
+  };
+  const model: ChatModel = {
+    name: 'scripted',
+    generate: async (request) => next(request),
+    async *stream(request) {
+      const response = next(request);
+      for (const word of response.text.split(/(?<= )/)) if (word) yield { type: 'text-delta', delta: word };
+      yield { type: 'finish', response };
+    },
+  };
+  return { model, requests };
+}
+
+const greet = new ActorTool({ name: 'hello_greet', description: 'Greets', argsSchema: v.object({ name: v.pipe(v.string(), v.minLength(1)) }), run: ({ name }) => ({ greeting: `Hello, ${name}!` }) });
+const broken = new ActorTool({
+  name: 'hello_broken',
+  description: 'Always fails',
+  argsSchema: v.object({}),
+  runAsync: async () => {
+    throw new Error('disk on fire');
+  },
+});
+const weird = new ActorTool({ name: 'hello_weird', description: 'Returns a BigInt', argsSchema: v.object({}), run: () => 10n });
+const call = (id: string, name: string, args: string) => ({ id, name, arguments: args });
+
+function options(model: ChatModel, overrides: Partial<ChatLoopOptions> = {}): ChatLoopOptions {
+  return {
+    model,
+    tools: [greet, broken, weird],
+    maxToolSteps: 5,
+    messages: [{ role: 'user', content: 'hi' }],
+    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {} },
+    ...overrides,
+  };
+}
+
+describe('runChatLoop', () => {
+  it('runs the tool the model asks for, feeds the result back and returns the answer', async () => {
+    const { model, requests } = scripted([{ toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] }, { text: 'Ada was greeted.' }]);
+    const result = await runChatLoop(options(model));
+    expect(result).toMatchObject({
+      content: 'Ada was greeted.',
+      finishReason: 'stop',
+      usage: { inputTokens: 20, outputTokens: 4 },
+      model: 'scripted',
+      toolCalls: [{ id: 'c1', name: 'hello_greet', arguments: { name: 'Ada' }, output: { greeting: 'Hello, Ada!' }, status: 'ok' }],
+    });
+    expect(requests[0]!.tools.map((tool) => tool.name)).toEqual(['hello_greet', 'hello_broken', 'hello_weird']);
+    expect(requests[1]!.messages.slice(1)).toEqual([
+      { role: 'assistant', content: '', toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] },
+      { role: 'tool', toolCallId: 'c1', name: 'hello_greet', content: '{"greeting":"Hello, Ada!"}' },
+    ]);
+    expect(result.added).toHaveLength(3);
+  });
+
+  it('feeds malformed JSON, invalid arguments, unknown tools and tool errors back to the model', async () => {
+    const sink = createMemorySink();
+    const { model, requests } = scripted([
+      { toolCalls: [call('a', 'hello_greet', '{"name":'), call('b', 'hello_greet', '{"name":""}'), call('c', 'made_up', '{}'), call('d', 'hello_broken', ''), call('e', 'hello_weird', '{}')] },
+      { text: 'Sorry.' },
+    ]);
+    const metrics = new ActorMetrics();
+    const result = await runChatLoop(options(model, { metrics, logger: createLogger({ sink }) }));
+    expect(result.toolCalls.map((record) => [record.id, record.status])).toEqual([['a', 'error'], ['b', 'error'], ['c', 'error'], ['d', 'error'], ['e', 'error']]);
+    expect(result.toolCalls[0]).toMatchObject({ arguments: '{"name":', output: null, error: expect.stringContaining('not valid JSON') });
+    expect(result.toolCalls[1]!.error).toMatch(/^Invalid arguments: name: /);
+    expect(result.toolCalls[2]!.error).toBe('There is no tool named made_up; the tools are: hello_greet, hello_broken, hello_weird');
+    expect(result.toolCalls[3]!.error).toBe('disk on fire');
+    expect(result.toolCalls[4]!.error).toMatch(/BigInt/);
+    const fedBack = requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content).error);
+    expect(fedBack).toEqual(result.toolCalls.map((record) => record.error));
+    expect(sink.records.filter((record) => record.event === 'tool_call_failed').map((record) => record.tool)).toEqual(['hello_broken', 'hello_weird']);
+    const text = await metrics.render();
+    expect(text).toContain('actor_tool_calls_total{tool="hello_greet",outcome="invalid_arguments"} 2');
+    expect(text).toContain('actor_tool_calls_total{tool="unknown",outcome="unknown_tool"} 1');
+    expect(text).toContain('actor_tool_calls_total{tool="hello_broken",outcome="error"} 1');
+    expect(text).not.toContain('made_up');
+    expect(text).toContain('gen_ai_client_token_usage_sum{gen_ai_token_type="input",gen_ai_request_model="scripted"} 20');
+    expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_token_type="output",gen_ai_request_model="scripted"} 2');
+  });
+
+  it('stops running tools after maxToolSteps and asks for a text answer', async () => {
+    const again = { toolCalls: [call('x', 'hello_greet', '{"name":"Bo"}')] };
+    const { model, requests } = scripted([again, again, { text: 'Enough.' }]);
+    const result = await runChatLoop(options(model, { maxToolSteps: 2 }));
+    expect(requests.map((request) => request.toolChoice)).toEqual(['auto', 'auto', 'none']);
+    expect(result).toMatchObject({ content: 'Enough.', finishReason: 'stop' });
+    expect(result.toolCalls).toHaveLength(2);
+  });
+
+  it('reports tool_calls when the model insists after the last step, without running them', async () => {
+    const again = { toolCalls: [call('x', 'hello_greet', '{"name":"Bo"}')] };
+    const { model } = scripted([again, again]);
+    const result = await runChatLoop(options(model, { maxToolSteps: 1 }));
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.toolCalls).toHaveLength(1);
+  });
+
+  it('streams text, tool calls and results as events when asked', async () => {
+    const events: ChatEvent[] = [];
+    const { model } = scripted([{ text: 'Let me check. ', toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] }, { text: 'All done.' }]);
+    const result = await runChatLoop(options(model, { onEvent: (event) => events.push(event) }));
+    expect(events.map((event) => event.type)).toEqual(['step-start', 'text-delta', 'text-delta', 'text-delta', 'tool-call', 'tool-result', 'step-start', 'text-delta', 'text-delta']);
+    expect(events[4]).toEqual({ type: 'tool-call', id: 'c1', name: 'hello_greet', arguments: { name: 'Ada' } });
+    expect(result.content).toBe('Let me check. \n\nAll done.');
+  });
+
+  it('turns a model crash into 502 model_error and passes a model problem through', async () => {
+    const crash = await runChatLoop(options(scripted([new TypeError('bad state')]).model)).catch((error: unknown) => error);
+    expect(crash).toMatchObject({ status: 502, code: 'model_error', detail: 'The model failed: bad state' });
+    const timeout = new ActorError(504, 'model_timeout', 'slow');
+    expect(await runChatLoop(options(scripted([timeout]).model)).catch((error: unknown) => error)).toBe(timeout);
+  });
+
+  it('rejects with the abort reason once aborted, not with a model error', async () => {
+    const controller = new AbortController();
+    const reason = new Error('client left');
+    const model: ChatModel = {
+      name: 'm',
+      generate: async () => {
+        controller.abort(reason);
+        throw new Error('fetch failed');
+      },
+      stream: () => (async function* () {})(),
+    };
+    const context = { ...options(model).context, signal: controller.signal };
+    await expect(runChatLoop(options(model, { context }))).rejects.toBe(reason);
+  });
+
+  it('rejects a stream that ends without a finish with 502', async () => {
+    const model: ChatModel = { name: 'm', generate: async () => ({}) as ModelResponse, stream: () => (async function* () {})() };
+    await expect(runChatLoop(options(model, { onEvent: () => {} }))).rejects.toMatchObject({ code: 'model_error' });
+  });
+});

@@ -1,0 +1,155 @@
+import type { Counter, Histogram } from 'prom-client';
+import { ActorError } from '../app/actor-error.js';
+import type { Logger } from '../log/logger.js';
+import type { ActorTool, ToolRunContext } from './actor-tool.js';
+import type { ChatEvent } from './chat-handler.js';
+import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
+import type { FinishReason, ToolCallRecord } from './chat-reply.js';
+import { abortReason, modelUpstreamError } from './model-errors.js';
+
+/** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */
+export interface ChatLoopMetrics {
+  readonly tokenUsage: Histogram<'gen_ai_token_type' | 'gen_ai_request_model'>;
+  readonly toolCalls: Counter<'tool' | 'outcome'>;
+}
+
+/** Options of one run of the chat loop. */
+export interface ChatLoopOptions {
+  readonly model: ChatModel;
+  readonly tools: readonly ActorTool[];
+  /** Most model calls whose tool calls are run; the call after the last one must answer in text. */
+  readonly maxToolSteps: number;
+  /** The conversation so far, ending with the new message. */
+  readonly messages: readonly ChatMessage[];
+  readonly context: ToolRunContext;
+  readonly onEvent?: (event: ChatEvent) => void;
+  readonly metrics?: ChatLoopMetrics;
+  readonly logger?: Logger;
+}
+
+/** What one turn of the loop produced. */
+export interface ChatLoopResult {
+  /** The text of every model call of the turn, joined by a blank line. */
+  readonly content: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly finishReason: FinishReason;
+  readonly usage: TokenUsage;
+  readonly model: string;
+  /** The messages the turn added after the new message: assistant tool calls, tool results, the answer. */
+  readonly added: readonly ChatMessage[];
+}
+
+/** Tool output longer than this is cut before the model sees it. */
+export const MAX_TOOL_OUTPUT_CHARS = 50_000;
+
+/** The `tool` label of a call to a tool the model made up: the label set stays bounded. */
+export const UNKNOWN_TOOL_LABEL = 'unknown';
+
+type ToolOutcome = 'ok' | 'error' | 'invalid_arguments' | 'unknown_tool';
+
+interface ToolRun {
+  readonly record: ToolCallRecord;
+  readonly outcome: ToolOutcome;
+  /** What the model is told. */
+  readonly content: string;
+}
+
+const failed = (call: ModelToolCall, args: unknown, outcome: ToolOutcome, error: string): ToolRun => ({
+  record: { id: call.id, name: call.name, arguments: args, output: null, status: 'error', error },
+  outcome,
+  content: JSON.stringify({ error }),
+});
+
+const clip = (text: string) => (text.length > MAX_TOOL_OUTPUT_CHARS ? `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [cut at ${MAX_TOOL_OUTPUT_CHARS} characters]` : text);
+
+function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    return { ok: false, error: `The arguments are not valid JSON (${(error as Error).message}); send one JSON object` };
+  }
+}
+
+async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions): Promise<ToolRun> {
+  const parsed = parseArguments(call.arguments);
+  const args = parsed.ok ? parsed.value : call.arguments;
+  options.onEvent?.({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
+  if (!parsed.ok) return failed(call, args, 'invalid_arguments', parsed.error);
+  const tool = tools.get(call.name);
+  if (tool === undefined) return failed(call, args, 'unknown_tool', `There is no tool named ${call.name}; the tools are: ${[...tools.keys()].join(', ') || 'none'}`);
+  const checked = tool.parseArgs(args);
+  if (!checked.success) return failed(call, args, 'invalid_arguments', `Invalid arguments: ${checked.problems.join('; ')}`);
+  try {
+    const output = await tool.runAsync(checked.output, options.context);
+    const serialised = typeof output === 'string' ? output : JSON.stringify(output ?? null);
+    return { record: { id: call.id, name: call.name, arguments: args, output: output ?? null, status: 'ok' }, outcome: 'ok', content: clip(serialised) };
+  } catch (error) {
+    if (options.context.signal.aborted) throw abortReason(options.context.signal);
+    const message = error instanceof Error ? error.message : String(error);
+    options.logger?.warn('tool_call_failed', { tool: call.name, request_id: options.context.requestId, error: message });
+    return failed(call, args, 'error', message || 'The tool failed');
+  }
+}
+
+async function callModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
+  try {
+    if (options.onEvent === undefined) return await options.model.generate(request);
+    let response: ModelResponse | undefined;
+    for await (const part of options.model.stream(request)) {
+      if (part.type === 'text-delta') options.onEvent({ type: 'text-delta', delta: part.delta });
+      else response = part.response;
+    }
+    if (response === undefined) throw modelUpstreamError('The model stream ended without a finish');
+    return response;
+  } catch (error) {
+    if (request.signal.aborted) throw abortReason(request.signal);
+    if (error instanceof ActorError) throw error;
+    throw modelUpstreamError(`The model failed: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+}
+
+/**
+ * Runs one chat turn: calls the model, runs the tools it asks for (unknown tools, malformed or
+ * invalid arguments and tool errors go back to the model as the tool's answer), and repeats
+ * until the model answers in text or `maxToolSteps` model calls ran tools — then one last call
+ * asks for text only. Model failures reject with their `ActorError` (502/504).
+ */
+export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopResult> {
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const definitions = options.tools.map((tool) => tool.definition);
+  const added: ChatMessage[] = [];
+  const records: ToolCallRecord[] = [];
+  const texts: string[] = [];
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let model = options.model.name;
+  for (let step = 0; ; step += 1) {
+    const last = step >= options.maxToolSteps;
+    options.onEvent?.({ type: 'step-start' });
+    const response = await callModel(options, {
+      messages: [...options.messages, ...added],
+      tools: definitions,
+      toolChoice: last ? 'none' : 'auto',
+      signal: options.context.signal,
+    });
+    model = response.model ?? model;
+    usage.inputTokens += response.usage.inputTokens;
+    usage.outputTokens += response.usage.outputTokens;
+    options.metrics?.tokenUsage.observe({ gen_ai_token_type: 'input', gen_ai_request_model: options.model.name }, response.usage.inputTokens);
+    options.metrics?.tokenUsage.observe({ gen_ai_token_type: 'output', gen_ai_request_model: options.model.name }, response.usage.outputTokens);
+    if (response.text !== '') texts.push(response.text);
+    if (response.toolCalls.length === 0 || last) {
+      added.push({ role: 'assistant', content: response.text });
+      const finishReason = response.toolCalls.length > 0 ? 'tool_calls' : response.finishReason;
+      return { content: texts.join('\n\n'), toolCalls: records, finishReason, usage, model, added };
+    }
+    added.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    for (const call of response.toolCalls) {
+      const run = await runTool(call, tools, options);
+      options.metrics?.toolCalls.inc({ tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL, outcome: run.outcome });
+      options.onEvent?.({ type: 'tool-result', record: run.record });
+      records.push(run.record);
+      added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: run.content });
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import type { FinishReason } from './chat-reply.js';
+
+/** A tool call the model asks for; `arguments` is the raw JSON text the model wrote (it may be malformed). */
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** One message of a conversation as the model sees it. */
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ModelToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string };
+
+/** A tool offered to the model: its name, what it does and its arguments as JSON Schema. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+/** Token counts of one model call. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** What one model call asks for. */
+export interface ModelRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolDefinition[];
+  /** `none` asks for a text answer even though tools are listed (the last step of the tool loop). */
+  readonly toolChoice?: 'auto' | 'none';
+  /** Aborted when the caller goes away; the call must then stop and reject. */
+  readonly signal: AbortSignal;
+}
+
+/** What one model call answers. */
+export interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly usage: TokenUsage;
+  readonly finishReason: FinishReason;
+  /** The model that answered, when the server says; else the configured name. */
+  readonly model?: string;
+}
+
+/** A piece of a streamed model call: text as it arrives, then the whole response once. */
+export type ModelStreamPart = { readonly type: 'text-delta'; readonly delta: string } | { readonly type: 'finish'; readonly response: ModelResponse };
+
+/**
+ * A language model behind the chat loop. `generate` answers at once; `stream` yields text as
+ * it arrives and ends with exactly one `finish` part. Both reject with an `ActorError`
+ * (504 `model_timeout`, 502 `model_error`) when the model fails, and stop when `signal` aborts.
+ * @example
+ * const model: ChatModel = createOfflineModel();
+ * const reply = await model.generate({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal });
+ */
+export interface ChatModel {
+  /** The model name reported in the chat reply, e.g. `gpt-4o-mini` or `offline`. */
+  readonly name: string;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}

@@ -1,0 +1,84 @@
+import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './chat-model.js';
+import { throwIfAborted } from './model-errors.js';
+
+/** The model name reported by the offline model. */
+export const OFFLINE_MODEL = 'offline';
+
+/**
+ * How a message asks the offline model for a tool: `use tool <name>`, optionally followed by
+ * `with <JSON object>` (the rest of the message), e.g. `use tool hello_greet with {"name": "Ada"}`.
+ */
+export const OFFLINE_TOOL_SYNTAX = /\buse tool ([a-z][a-z0-9_]*)(?:\s+with\s+([\s\S]*))?/i;
+
+const PREFIX = '[offline model]';
+
+const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+function lastTurnStart(messages: readonly ChatMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const role = messages[index]!.role;
+    if (role === 'user' || role === 'system') return index;
+  }
+  return -1;
+}
+
+function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls' | 'finishReason'> {
+  const { messages, tools } = request;
+  const start = lastTurnStart(messages);
+  const said = start >= 0 ? messages[start]!.content : '';
+  const results = messages.slice(start + 1).filter((message) => message.role === 'tool');
+  if (results.length > 0) {
+    const lines = results.map((result) => `${result.name} answered: ${result.content}`);
+    return { text: `${PREFIX} I used ${results.length === 1 ? 'a tool' : `${results.length} tools`}. ${lines.join('; ')}`, toolCalls: [], finishReason: 'stop' };
+  }
+  const asked = OFFLINE_TOOL_SYNTAX.exec(said);
+  if (asked !== null && request.toolChoice !== 'none') {
+    const name = asked[1]!.toLowerCase();
+    if (tools.some((tool) => tool.name === name)) {
+      const args = asked[2]?.trim() || '{}';
+      return { text: '', toolCalls: [{ id: `call_offline_${messages.length}`, name, arguments: args }], finishReason: 'tool_calls' };
+    }
+    const known = tools.map((tool) => tool.name).join(', ') || 'none';
+    return { text: `${PREFIX} There is no tool named ${name}. Tools I can use: ${known}.`, toolCalls: [], finishReason: 'stop' };
+  }
+  const earlier = messages.slice(0, Math.max(0, start)).filter((message) => message.role === 'user' || message.role === 'assistant').length;
+  const parts = [`${PREFIX} No language model is configured for this actor, so this is a fixed local reply. You said: ${said}`];
+  if (earlier > 0) parts.push(`(I can see ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)`);
+  if (tools.length > 0) parts.push(`To call a tool, say: use tool <name> with {JSON arguments}. Tools: ${tools.map((tool) => tool.name).join(', ')}.`);
+  return { text: parts.join(' '), toolCalls: [], finishReason: 'stop' };
+}
+
+function respond(request: ModelRequest): ModelResponse {
+  throwIfAborted(request.signal);
+  const reply = answer(request);
+  const input = request.messages.reduce((sum, message) => sum + countWords(message.content), 0);
+  const output = countWords(reply.text) + reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
+  return { ...reply, usage: { inputTokens: input, outputTokens: output }, model: OFFLINE_MODEL };
+}
+
+/**
+ * A deterministic local model, the default when no model is configured: it says plainly that it
+ * is the offline model, echoes the message, and calls a tool when the message says
+ * `use tool <name> with {...}` (see `OFFLINE_TOOL_SYNTAX`), then reports what the tool answered.
+ * Tokens are counted as words.
+ * @example
+ * const model = createOfflineModel();
+ * const { text } = await model.generate({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: AbortSignal.timeout(1000) });
+ */
+export function createOfflineModel(): ChatModel {
+  return {
+    name: OFFLINE_MODEL,
+    async generate(request) {
+      return respond(request);
+    },
+    async *stream(request): AsyncGenerator<ModelStreamPart> {
+      const response = respond(request);
+      for (const delta of response.text.split(/(?<=\s)(?=\S)/)) {
+        if (delta === '') continue;
+        throwIfAborted(request.signal);
+        yield { type: 'text-delta', delta };
+      }
+      yield { type: 'finish', response };
+    },
+  };
+}

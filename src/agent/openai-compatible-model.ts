@@ -1,0 +1,207 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { FinishReason } from './chat-reply.js';
+import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from './chat-model.js';
+import type { Logger } from '../log/logger.js';
+import { linkAbort, type LinkedAbort } from './linked-abort.js';
+import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
+
+/** Options of the OpenAI-compatible model. */
+export interface OpenAICompatibleModelOptions {
+  /** The model name at the server, e.g. `gpt-4o-mini` or `llama3.1`. */
+  readonly model: string;
+  /** The server's `/v1` URL (OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter…); default OpenAI. */
+  readonly baseUrl?: string;
+  /** Sent as a bearer token; local servers that need none may leave it out. */
+  readonly apiKey?: string;
+  /** Longest wait for a whole non-streamed call (retries included) or for the next chunk of a stream (default 60,000 ms). */
+  readonly timeoutMs?: number;
+  /** Retries of connection errors, 408, 409, 429 and 5xx answers, with back-off (default 2). */
+  readonly maxRetries?: number;
+  /** A `fetch` to use instead of the global one. */
+  readonly fetch?: typeof fetch;
+  /** Receives the SDK's own warnings and errors as `model_client_log`; silent without one. */
+  readonly logger?: Logger;
+}
+
+/** The default time-out of a model call, in milliseconds. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 60_000;
+
+const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant':
+      if (message.toolCalls === undefined || message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+      };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+function toParams(model: string, request: ModelRequest): ChatCompletionCreateParamsBase {
+  const params: ChatCompletionCreateParamsBase = { model, messages: request.messages.map(toOpenAIMessage) };
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+    params.tool_choice = request.toolChoice ?? 'auto';
+  }
+  return params;
+}
+
+const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason =>
+  (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+
+const shorten = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
+const sdkLogger = (logger: Logger) => {
+  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, ...rest: unknown[]) =>
+    logger[level]('model_client_log', { message: [message, ...rest.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))].join(' ').slice(0, 2000) });
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+};
+
+/** Aborts a model call when the caller's signal aborts or when `timeoutMs` passes without `touch()`. */
+class CallDeadline {
+  readonly #link: LinkedAbort;
+  readonly #timeoutMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  expired = false;
+
+  constructor(caller: AbortSignal, timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#link = linkAbort(caller);
+    this.touch();
+  }
+
+  get signal(): AbortSignal {
+    return this.#link.signal;
+  }
+
+  /** Restarts the wait: a stream calls it for every chunk. */
+  touch(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.expired = true;
+      this.#link.abort(new Error('model call timed out'));
+    }, this.#timeoutMs);
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#link.dispose();
+  }
+}
+
+/**
+ * A model served over the OpenAI chat-completions API, through the official `openai` SDK:
+ * OpenAI itself, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Groq… A time-out becomes a
+ * 504 `model_timeout`, anything else the server gets wrong a 502 `model_error`.
+ * @example
+ * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
+ */
+export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): ChatModel {
+  if (options.model.trim() === '') throw new Error('The OpenAI-compatible model needs a model name (LLM_MODEL)');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+  const baseUrl = options.baseUrl || undefined;
+  const client = new OpenAI({
+    apiKey: options.apiKey || 'not-set',
+    baseURL: baseUrl ?? null,
+    timeout: timeoutMs,
+    maxRetries: options.maxRetries ?? 2,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
+  });
+  const where = baseUrl ?? 'the OpenAI API';
+
+  const failure = (error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
+    if (caller.aborted) return abortReason(caller);
+    if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
+    if (error instanceof APIError && error.status !== undefined) return modelUpstreamError(`The model server at ${where} answered ${error.status}: ${shorten(error.message)}`, error);
+    if (error instanceof APIConnectionError) return modelUpstreamError(`The model server at ${where} could not be reached`, error);
+    return modelUpstreamError(`The model server at ${where} sent an unusable answer: ${shorten(error instanceof Error ? error.message : String(error))}`, error);
+  };
+
+  return {
+    name: options.model,
+
+    async generate(request) {
+      const deadline = new CallDeadline(request.signal, timeoutMs);
+      try {
+        const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal });
+        const choice = completion.choices?.[0];
+        if (choice === undefined) throw new Error('the answer has no choices');
+        const toolCalls: ModelToolCall[] = (choice.message.tool_calls ?? []).flatMap((call) =>
+          call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
+        );
+        return {
+          text: choice.message.content ?? '',
+          toolCalls,
+          usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+          finishReason: finishReason(choice.finish_reason, toolCalls),
+          model: completion.model || options.model,
+        };
+      } catch (error) {
+        throw failure(error, deadline, request.signal);
+      } finally {
+        deadline.clear();
+      }
+    },
+
+    async *stream(request): AsyncGenerator<ModelStreamPart> {
+      const deadline = new CallDeadline(request.signal, timeoutMs);
+      const calls = new Map<number, { id: string; name: string; arguments: string }>();
+      let text = '';
+      let rawFinish: string | null | undefined;
+      let usage = { inputTokens: 0, outputTokens: 0 };
+      let model = options.model;
+      try {
+        const chunks = await client.chat.completions.create(
+          { ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } },
+          { signal: deadline.signal },
+        );
+        for await (const chunk of chunks as AsyncIterable<ChatCompletionChunk>) {
+          deadline.touch();
+          if (chunk.model) model = chunk.model;
+          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+          const choice = chunk.choices?.[0];
+          if (choice === undefined) continue;
+          if (choice.finish_reason) rawFinish = choice.finish_reason;
+          for (const [position, delta] of (choice.delta?.tool_calls ?? []).entries()) {
+            const index = delta.index ?? position;
+            const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
+            if (delta.id) call.id = delta.id;
+            if (delta.function?.name) call.name += delta.function.name;
+            if (delta.function?.arguments) call.arguments += delta.function.arguments;
+            calls.set(index, call);
+          }
+          const content = choice.delta?.content;
+          if (content) {
+            text += content;
+            yield { type: 'text-delta', delta: content };
+          }
+        }
+        // The SDK ends a stream quietly when its signal aborts: that is a time-out or the caller leaving, not an answer.
+        if (deadline.signal.aborted) throw deadline.signal.reason;
+      } catch (error) {
+        throw failure(error, deadline, request.signal);
+      } finally {
+        deadline.clear();
+      }
+      const toolCalls = [...calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
+      yield { type: 'finish', response: { text, toolCalls, usage, finishReason: finishReason(rawFinish, toolCalls), model } };
+    },
+  };
+}

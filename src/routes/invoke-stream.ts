@@ -1,0 +1,63 @@
+import type { ChatReply } from '../agent/chat-reply.js';
+import type { ActorContext } from '../app/actor-context.js';
+import { linkAbort } from '../agent/linked-abort.js';
+import { ActorError } from '../app/actor-error.js';
+import type { IdempotencyDecision } from './idempotency.js';
+import { runInvokeTurn, type InvokeTurn } from './invoke-turn.js';
+import { UiMessageStreamWriter } from './ui-message-stream.js';
+
+/** A streamed invoke: the turn without its signal and events (the stream supplies both). */
+export type StreamedTurn = Omit<InvokeTurn, 'signal' | 'onEvent'> & {
+  /** The request's own signal: aborted when the client disconnects. */
+  readonly requestSignal: AbortSignal;
+  readonly idempotency: IdempotencyDecision;
+};
+
+/**
+ * Answers an invoke as an AI SDK UI message stream. The request stays in flight (graceful
+ * shutdown waits for it) until the stream ends; a client that disconnects aborts the model
+ * call; a shutdown that gives up waiting ends the stream with an `abort` frame. The invoke is
+ * counted once, whatever way the stream ends.
+ */
+export function streamInvoke(ctx: ActorContext, turn: StreamedTurn): ReadableStream<Uint8Array> {
+  const leave = ctx.lifecycle.enter();
+  const abort = linkAbort(turn.requestSignal, ctx.lifecycle.shutdownSignal);
+  const { idempotency } = turn;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const writer = new UiMessageStreamWriter(controller);
+      writer.start(turn.messageId);
+      void (async () => {
+        try {
+          const reply = await runInvokeTurn(ctx, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event) });
+          if (idempotency.kind === 'claimed') await idempotency.complete(reply);
+          writer.finish(reply);
+        } catch (error) {
+          if (idempotency.kind === 'claimed') await idempotency.release();
+          if (ctx.lifecycle.shutdownSignal.aborted) writer.abort();
+          else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);
+          else {
+            ctx.logger.error('unhandled_error', { request_id: turn.requestId, path: '/agent/invoke', error: (error as Error).message, stack: (error as Error).stack });
+            writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
+          }
+        } finally {
+          writer.close();
+          abort.dispose();
+          leave();
+        }
+      })();
+    },
+    cancel() {
+      abort.abort(new DOMException('The client went away', 'AbortError'));
+    },
+  });
+}
+
+/** Streams a stored reply again, for a completed `Idempotency-Key` retry that asks for a stream. */
+export function streamReplay(reply: ChatReply): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      new UiMessageStreamWriter(controller).replay(reply);
+    },
+  });
+}
