@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { INSTALLED_RUNTIMES } from '../runtimes/runtime-binaries.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BINARY = join(ROOT, 'dist', 'cli', 'main.js');
+const scratch = mkdtempSync(join(tmpdir(), 'actorkit-loop-'));
+const actorDir = join(scratch, 'demo');
+const running: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of running) if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function run(command: string, args: string[], cwd: string, timeout = 120_000) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: 'true' } });
+  return { code: result.status, output: `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '') };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts a server process in its own process group and waits for `/ready` 200. */
+async function serveUntilReady(command: string, args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn(command, args, { cwd: actorDir, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), DATA_DIR: join(scratch, `data-${port}`) } });
+  running.push(child);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((response) => response.status, () => 0);
+    if (ready === 200) return child;
+    await new Promise((wait) => setTimeout(wait, 250));
+  }
+  throw new Error(`${command} ${args.join(' ')}: /ready did not answer 200 within 90 s`);
+}
+
+async function invoke(port: number) {
+  const response = await fetch(`http://127.0.0.1:${port}/agent/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'loop', session_id: 'loop-1', message: 'use tool demo_lookup with {"topic": "loops"}' }),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+function stop(child: ChildProcess) {
+  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+}
+
+describe('the author loop on a fresh actor: new, npm install, validate, npm test, npm start, Bun', () => {
+  it('renders with --defaults', () => {
+    const created = run(process.execPath, [BINARY, 'new', 'demo', actorDir, '--defaults'], scratch);
+    expect(created.output).toContain('Next: cd demo && actorkit validate .');
+    expect(created.code).toBe(0);
+  });
+
+  it('installs', () => {
+    const installed = run('npm', ['install', '--no-audit', '--no-fund'], actorDir, 240_000);
+    expect(installed.code, installed.output).toBe(0);
+  }, 300_000);
+
+  it('validates with its own installed actorkit', () => {
+    const validated = run(join(actorDir, 'node_modules', '.bin', 'actorkit'), ['validate', '.'], actorDir);
+    expect(validated.output).toMatch(/using the actor's own actorkit/i);
+    expect(validated.output).toMatch(/OK\n$/);
+    expect(validated.code).toBe(0);
+  });
+
+  it('passes its own tests', () => {
+    const tested = run('npm', ['test'], actorDir, 180_000);
+    expect(tested.output).toMatch(/Tests\s+\d+ passed/);
+    expect(tested.code, tested.output).toBe(0);
+  }, 200_000);
+
+  it('starts with npm start and answers with the offline model calling its tool', async () => {
+    const port = await freePort();
+    const server = await serveUntilReady('npm', ['start'], port);
+    const { status, body } = await invoke(port);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ model: 'offline', tool_calls: [{ name: 'demo_lookup', status: 'ok' }] });
+    stop(server);
+  }, 120_000);
+
+  it('runs under Bun', async () => {
+    const bun = INSTALLED_RUNTIMES.find((runtime) => runtime.name === 'bun');
+    expect(bun, 'bun is installed by test/runtimes/ensure-runtimes.mjs').toBeDefined();
+    const port = await freePort();
+    const server = await serveUntilReady(bun!.path, ['src/main.bun.ts'], port);
+    const { status, body } = await invoke(port);
+    expect(status).toBe(200);
+    expect(body.message.content).toContain('loops');
+    stop(server);
+  }, 120_000);
+});

@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderActor } from '../../cli/render/render-actor.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXAMPLES = join(ROOT, 'examples');
+const IGNORED = new Set(['node_modules', 'dist', '.actorkit', 'package-lock.json']);
+const scratch = mkdtempSync(join(tmpdir(), 'actorkit-drift-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function listFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    if (IGNORED.has(entry)) return [];
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? listFiles(path, base) : [relative(base, path)];
+  });
+}
+
+/** The one line that differs by where an actor is rendered: its `file:` link to this checkout. */
+const normalise = (file: string, text: string) => (file === 'package.json' ? text.replace(/"actorkit": "file:[^"]*"/, '"actorkit": "file:<actorkit>"') : text);
+
+describe('the checked-in examples', () => {
+  const examples = readdirSync(EXAMPLES).filter((name) => statSync(join(EXAMPLES, name)).isDirectory());
+
+  it('are at least the two the template options call for', () => {
+    expect(examples).toEqual(expect.arrayContaining(['hello-actor', 'mesh-actor', 'panel-workflow-actor']));
+  });
+
+  for (const name of examples) {
+    it(`${name} is exactly what the template renders from its answers (re-render it when this fails)`, async () => {
+      const example = join(EXAMPLES, name);
+      const { answers } = parse(readFileSync(join(example, '.actorkit-answers.yml'), 'utf8')) as { answers: Record<string, unknown> };
+      const { actor_name: actorName, ...rest } = answers;
+      const target = join(scratch, name);
+      const result = await renderActor({
+        actorName: String(actorName),
+        targetDir: target,
+        defaults: true,
+        data: Object.entries(rest).map(([key, value]) => `${key}=${String(value)}`),
+        io: { interactive: false, cwd: ROOT },
+      });
+      expect(result.status, JSON.stringify(result)).toBe('ok');
+      const expected = listFiles(target).sort();
+      expect(listFiles(example).sort()).toEqual(expected);
+      for (const file of expected) {
+        expect(normalise(file, readFileSync(join(example, file), 'utf8')), file).toBe(normalise(file, readFileSync(join(target, file), 'utf8')));
+      }
+    });
+  }
+});
