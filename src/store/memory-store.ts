@@ -1,5 +1,4 @@
 import {
-  emptyStats,
   type IdempotencyRecord,
   type InvocationRecord,
   type StatsSnapshot,
@@ -7,23 +6,28 @@ import {
   type StoredMessage,
   type StoredOAuthToken,
 } from './store.js';
+import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
+import {
+  assertHistoryLimit,
+  assertInvocationRecord,
+  assertOAuthToken,
+  assertStoredMessage,
+  assertStoreKey,
+  assertTtl,
+  serialiseMessageData,
+  serialiseSettingsOverrides,
+} from './store-input-validation.js';
 
 interface TenantCounters {
-  invocations: number;
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  toolCalls: number;
-  latencyMsTotal: number;
-  latencyMsMax: number;
-  lastInvokedAt: string | null;
-  sessions: Set<string>;
-  users: Set<string>;
+  readonly tally: StatsTally;
+  readonly sessions: Set<string>;
+  readonly users: Set<string>;
 }
 
 /**
  * A store that keeps everything in process memory. A test double only: it loses everything
- * on restart. Production actors use SQLite or PostgreSQL.
+ * on restart. Production actors use SQLite or PostgreSQL. It counts and validates exactly as
+ * they do (sessions are distinct per tenant, users distinct across tenants).
  */
 export class MemoryStore implements Store {
   readonly kind = 'memory';
@@ -31,8 +35,9 @@ export class MemoryStore implements Store {
   failure: Error | null = null;
   private readonly since = new Date().toISOString();
   private readonly tenants = new Map<string, TenantCounters>();
+  private readonly appliedIds = new Set<string>();
   private readonly history = new Map<string, StoredMessage[]>();
-  private settings: Record<string, unknown> = {};
+  private settings = '{}';
   private readonly tokens = new Map<string, StoredOAuthToken>();
   private readonly idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number }>();
 
@@ -49,24 +54,19 @@ export class MemoryStore implements Store {
   }
 
   async recordInvocations(records: readonly InvocationRecord[]): Promise<void> {
+    for (const record of records) assertInvocationRecord(record);
     this.check();
     for (const record of records) {
+      if (record.id !== undefined) {
+        if (this.appliedIds.has(record.id)) continue;
+        this.appliedIds.add(record.id);
+      }
       let counters = this.tenants.get(record.tenantId);
       if (!counters) {
-        counters = {
-          invocations: 0, errors: 0, inputTokens: 0, outputTokens: 0, toolCalls: 0,
-          latencyMsTotal: 0, latencyMsMax: 0, lastInvokedAt: null, sessions: new Set(), users: new Set(),
-        };
+        counters = { tally: emptyTally(), sessions: new Set(), users: new Set() };
         this.tenants.set(record.tenantId, counters);
       }
-      counters.invocations += 1;
-      if (record.outcome === 'error') counters.errors += 1;
-      counters.inputTokens += record.inputTokens;
-      counters.outputTokens += record.outputTokens;
-      counters.toolCalls += record.toolCalls;
-      counters.latencyMsTotal += record.latencyMs;
-      counters.latencyMsMax = Math.max(counters.latencyMsMax, record.latencyMs);
-      if (counters.lastInvokedAt === null || record.finishedAt > counters.lastInvokedAt) counters.lastInvokedAt = record.finishedAt;
+      addRecordToTally(counters.tally, record);
       counters.sessions.add(record.sessionId);
       counters.users.add(record.userIdentifier);
     }
@@ -75,62 +75,64 @@ export class MemoryStore implements Store {
   async readStats(tenantId?: string): Promise<StatsSnapshot> {
     this.check();
     const selected = tenantId === undefined ? [...this.tenants.values()] : [this.tenants.get(tenantId)].filter((c) => c !== undefined);
-    const sessions = new Set<string>();
+    const tally = emptyTally();
     const users = new Set<string>();
-    const total = { ...emptyStats(this.since) } as { -readonly [K in keyof StatsSnapshot]: StatsSnapshot[K] };
+    let sessions = 0;
     for (const counters of selected) {
-      total.invocations += counters.invocations;
-      total.errors += counters.errors;
-      total.inputTokens += counters.inputTokens;
-      total.outputTokens += counters.outputTokens;
-      total.toolCalls += counters.toolCalls;
-      total.latencyMsTotal += counters.latencyMsTotal;
-      total.latencyMsMax = Math.max(total.latencyMsMax, counters.latencyMsMax);
-      if (counters.lastInvokedAt !== null && (total.lastInvokedAt === null || counters.lastInvokedAt > total.lastInvokedAt)) {
-        total.lastInvokedAt = counters.lastInvokedAt;
-      }
-      for (const session of counters.sessions) sessions.add(session);
+      mergeTally(tally, counters.tally);
+      sessions += counters.sessions.size;
       for (const user of counters.users) users.add(user);
     }
-    total.sessions = sessions.size;
-    total.users = users.size;
-    total.tenants = selected.length;
-    return total;
+    return snapshotFromTally(tally, { sessions, users: users.size, tenants: selected.length }, this.since);
   }
 
   async appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void> {
+    assertStoreKey(tenantId, 'tenantId');
+    assertStoreKey(sessionId, 'sessionId');
+    for (const message of messages) assertStoredMessage(message);
     this.check();
+    const copies = messages.map((message) => {
+      const data = serialiseMessageData(message.data);
+      const copy: StoredMessage = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };
+      return data === null ? copy : { ...copy, data: JSON.parse(data) as unknown };
+    });
     const key = JSON.stringify([tenantId, sessionId]);
-    this.history.set(key, [...(this.history.get(key) ?? []), ...messages]);
+    this.history.set(key, [...(this.history.get(key) ?? []), ...copies]);
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {
+    assertHistoryLimit(limit);
     this.check();
     const messages = this.history.get(JSON.stringify([tenantId, sessionId])) ?? [];
-    return limit <= 0 ? [] : messages.slice(-limit);
+    return limit === 0 ? [] : messages.slice(-limit);
   }
 
   async loadSettingsOverrides(): Promise<Record<string, unknown>> {
     this.check();
-    return structuredClone(this.settings);
+    return JSON.parse(this.settings) as Record<string, unknown>;
   }
 
   async saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void> {
+    const serialised = serialiseSettingsOverrides(overrides);
     this.check();
-    this.settings = structuredClone(overrides);
+    this.settings = serialised;
   }
 
   async saveOAuthToken(token: StoredOAuthToken): Promise<void> {
+    assertOAuthToken(token);
     this.check();
     this.tokens.set(JSON.stringify([token.tenantId, token.provider]), { ...token });
   }
 
   async loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null> {
     this.check();
-    return this.tokens.get(JSON.stringify([tenantId, provider])) ?? null;
+    const token = this.tokens.get(JSON.stringify([tenantId, provider]));
+    return token === undefined ? null : { ...token };
   }
 
   async claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null> {
+    assertStoreKey(key, 'key');
+    assertTtl(ttlMs);
     this.check();
     const existing = this.idempotency.get(key);
     if (existing && existing.expiresAt > Date.now()) return existing.record;

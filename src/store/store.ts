@@ -1,5 +1,10 @@
 /** What one finished invoke adds to the statistics of its tenant. */
 export interface InvocationRecord {
+  /**
+   * Identifies the record so that a retried write counts it once (a write whose reply was lost
+   * may have committed). The invocation buffer always sets one; without it, every call counts.
+   */
+  readonly id?: string;
   readonly tenantId: string;
   readonly userIdentifier: string;
   readonly sessionId: string;

@@ -1,0 +1,124 @@
+import { createLogger, type Logger } from '../log/logger.js';
+import type { Store } from './store.js';
+
+/** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`. */
+export interface DatabaseStatus {
+  readonly status: 'pass' | 'warn' | 'fail';
+  readonly output: string;
+}
+
+/** Options of a `DatabaseMonitor`. */
+export interface DatabaseMonitorOptions {
+  readonly logger?: Logger;
+  /** `refresh()` pings only when the last known state is older than this (default 5,000 ms). */
+  readonly maxAgeMs?: number;
+  /** A ping that takes longer counts as a failure (default 2,000 ms). */
+  readonly pingTimeoutMs?: number;
+  /** Failing for less than this is `warn`, longer is `fail` (default 30,000 ms). */
+  readonly failAfterMs?: number;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n', 1)[0] ?? '';
+  return firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine;
+}
+
+/**
+ * The last known state of the database, for `/health`. Reading it never touches the
+ * database: `refresh()` starts a background ping when the state is stale, and the
+ * invocation buffer reports every write through `noteSuccess()` / `noteFailure()`.
+ * Until the first check (call `noteSuccess()` after migrating) the status is `warn`.
+ * @example
+ * const database = new DatabaseMonitor(store, { logger });
+ * database.refresh();
+ * const { status, output } = database.status();
+ */
+export class DatabaseMonitor {
+  readonly #store: Pick<Store, 'ping' | 'kind'>;
+  readonly #logger: Logger;
+  readonly #maxAgeMs: number;
+  readonly #pingTimeoutMs: number;
+  readonly #failAfterMs: number;
+  readonly #now: () => number;
+  #checkedAtMs: number | null = null;
+  #failingSinceMs: number | null = null;
+  #failures = 0;
+  #lastError = '';
+  #ping: Promise<void> | undefined;
+
+  constructor(store: Pick<Store, 'ping' | 'kind'>, options: DatabaseMonitorOptions = {}) {
+    this.#store = store;
+    this.#logger = options.logger ?? createLogger();
+    this.#maxAgeMs = options.maxAgeMs ?? 5_000;
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
+    this.#failAfterMs = options.failAfterMs ?? 30_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The last known state; never touches the database. */
+  status(): DatabaseStatus {
+    const kind = this.#store.kind;
+    if (this.#checkedAtMs === null) return { status: 'warn', output: `${kind}: not checked yet` };
+    if (this.#failingSinceMs === null) return { status: 'pass', output: `${kind}: reachable` };
+    const failingMs = this.#now() - this.#failingSinceMs;
+    return {
+      status: failingMs < this.#failAfterMs ? 'warn' : 'fail',
+      output: `${kind}: unreachable for ${Math.round(failingMs / 1000)} s (${this.#failures} failed ${this.#failures === 1 ? 'check' : 'checks'}): ${this.#lastError}`,
+    };
+  }
+
+  /** Starts a background ping when the last known state is older than `maxAgeMs`; returns at once. */
+  refresh(): void {
+    if (this.#ping !== undefined) return;
+    if (this.#checkedAtMs !== null && this.#now() - this.#checkedAtMs < this.#maxAgeMs) return;
+    this.#ping = this.#pingOnce().finally(() => {
+      this.#ping = undefined;
+    });
+  }
+
+  /** Resolves once the background ping in flight, if any, has settled. */
+  async settled(): Promise<void> {
+    await this.#ping;
+  }
+
+  async #pingOnce(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`ping timed out after ${this.#pingTimeoutMs} ms`)), this.#pingTimeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    try {
+      await Promise.race([(async () => this.#store.ping())(), timeout]);
+      this.noteSuccess();
+    } catch (error) {
+      this.noteFailure(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Records that the database just answered. */
+  noteSuccess(): void {
+    if (this.#failingSinceMs !== null) {
+      this.#logger.info('database_reachable', { store: this.#store.kind, outage_ms: this.#now() - this.#failingSinceMs });
+    }
+    this.#checkedAtMs = this.#now();
+    this.#failingSinceMs = null;
+    this.#failures = 0;
+  }
+
+  /** Records that the database just failed to answer. */
+  noteFailure(error: unknown): void {
+    const now = this.#now();
+    this.#lastError = describeError(error);
+    this.#failures += 1;
+    if (this.#failingSinceMs === null) {
+      this.#failingSinceMs = now;
+      this.#logger.warn('database_unreachable', { store: this.#store.kind, error: this.#lastError });
+    }
+    this.#checkedAtMs = now;
+  }
+}

@@ -1,0 +1,263 @@
+import { createLogger, type Logger } from '../log/logger.js';
+import { addRecordsToSnapshot } from './stats-tally.js';
+import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
+import { assertInvocationRecord } from './store-input-validation.js';
+
+/** Options of an `InvocationBuffer`. */
+export interface InvocationBufferOptions {
+  readonly logger?: Logger;
+  /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
+  readonly monitor?: { noteSuccess(): void; noteFailure(error: unknown): void };
+  /** Time between two retries while records wait (default 1,000 ms). */
+  readonly retryIntervalMs?: number;
+  /** A store call that takes longer counts as failed (default 3,000 ms); the retry cannot double count, records carry ids. */
+  readonly timeoutMs?: number;
+  /** Most records per retried write (default 500). */
+  readonly batchSize?: number;
+  /** Most snapshots kept for reading stats during an outage, one per tenant asked for (default 1,000). */
+  readonly cachedSnapshots?: number;
+}
+
+interface PendingEntry {
+  readonly seq: number;
+  readonly record: InvocationRecord & { readonly id: string };
+}
+
+interface QueuedEntry {
+  readonly entry: PendingEntry;
+  readonly settle: (result: { persisted: boolean }) => void;
+}
+
+const TOTAL_SCOPE = '';
+
+/** Resolves after the I/O callbacks already due have run (`setImmediate` where the runtime has it). */
+function nextTurn(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
+}
+
+/**
+ * Records finished invokes without ever losing one: `record()` writes through to the store
+ * (records arriving while a write is in flight share the next one); when the write fails it
+ * keeps the record in memory, in order, logs once per outage, and retries on a timer and on
+ * every later record. `readStats()` adds the records still
+ * waiting, so the counters stay exact during an outage. While the database cannot be read
+ * either, it answers from the last snapshot it read plus what this process wrote since, so
+ * other replicas' writes after that read are missing until the database returns; the
+ * distinct counts (sessions, users, tenants) are then a lower bound.
+ * @example
+ * const stats = new InvocationBuffer(store, { logger, monitor: database });
+ * const { persisted } = await stats.record(record);
+ * await stats.flush(); // on shutdown
+ */
+export class InvocationBuffer {
+  readonly #store: Store;
+  readonly #logger: Logger;
+  readonly #monitor: InvocationBufferOptions['monitor'];
+  readonly #retryIntervalMs: number;
+  readonly #timeoutMs: number;
+  readonly #batchSize: number;
+  readonly #cachedSnapshots: number;
+  #pending: PendingEntry[] = [];
+  /** Records waiting for the write in flight to finish, to go together in the next one. */
+  #queued: QueuedEntry[] = [];
+  #writingQueued: Promise<void> | undefined;
+  #seq = 0;
+  #writing = new Set<Promise<unknown>>();
+  #draining: Promise<void> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #outage: { readonly sinceMs: number; deferred: number } | undefined;
+  /** Incremented by every write that reached the store, to tell whether a snapshot read raced one. */
+  #writeEpoch = 0;
+  readonly #snapshots = new Map<string, StatsSnapshot>();
+
+  constructor(store: Store, options: InvocationBufferOptions = {}) {
+    this.#store = store;
+    this.#logger = options.logger ?? createLogger();
+    this.#monitor = options.monitor;
+    this.#retryIntervalMs = options.retryIntervalMs ?? 1_000;
+    this.#timeoutMs = options.timeoutMs ?? 3_000;
+    this.#batchSize = options.batchSize ?? 500;
+    this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
+  }
+
+  /** Records waiting in memory for the database. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  /**
+   * Counts one finished invoke. Never rejects: `persisted` is false when the record waits in
+   * memory (or was invalid, which is logged as an error and dropped).
+   */
+  async record(input: InvocationRecord): Promise<{ persisted: boolean }> {
+    try {
+      assertInvocationRecord(input);
+    } catch (error) {
+      this.#logger.error('invocation_record_invalid', { error });
+      return { persisted: false };
+    }
+    const entry: PendingEntry = { seq: this.#seq++, record: { ...input, id: input.id ?? crypto.randomUUID() } };
+    if (this.#outage !== undefined || this.#pending.length > 0) {
+      this.#defer(entry);
+      void this.#drain();
+      return { persisted: false };
+    }
+    return new Promise((settle) => {
+      this.#queued.push({ entry, settle });
+      this.#writingQueued ??= this.#writeQueued().finally(() => {
+        this.#writingQueued = undefined;
+      });
+    });
+  }
+
+  /**
+   * Writes queued records, one call at a time: the records that arrive while a write is in
+   * flight go together in the next, so concurrent invokes share transactions (group commit).
+   */
+  async #writeQueued(): Promise<void> {
+    // Let the requests already received reach here too: SQLite answers synchronously, so
+    // without one turn of the event loop no write would ever overlap another.
+    await nextTurn();
+    while (this.#queued.length > 0) {
+      const batch = this.#queued.splice(0, this.#batchSize);
+      try {
+        await this.#write(batch.map(({ entry }) => entry.record));
+      } catch (error) {
+        this.#failed(error);
+        // The database is away: what is still queued waits in memory too, without a doomed write.
+        for (const { entry, settle } of [...batch, ...this.#queued.splice(0)]) {
+          this.#defer(entry);
+          settle({ persisted: false });
+        }
+        return;
+      }
+      for (const { settle } of batch) settle({ persisted: true });
+    }
+  }
+
+  /** Tries once to write every record waiting; rejects, naming how many still wait, when it cannot. */
+  async flush(): Promise<void> {
+    await this.#writingQueued;
+    await this.#draining;
+    if (this.#pending.length > 0) await this.#drain();
+    if (this.#pending.length > 0) {
+      throw new Error(`${this.#pending.length} invocation records could not be written to the ${this.#store.kind} store`);
+    }
+  }
+
+  /**
+   * The store's counters (all tenants, or one) plus the records waiting in memory. When the
+   * store cannot be read, the last snapshot read for that scope plus this process's writes
+   * since; rejects only when there is none.
+   */
+  async readStats(tenantId?: string): Promise<StatsSnapshot> {
+    const scope = tenantId === undefined ? TOTAL_SCOPE : `tenant:${tenantId}`;
+    const epoch = this.#writeEpoch;
+    const quiet = this.#writing.size === 0;
+    let base: StatsSnapshot;
+    try {
+      base = await this.#withTimeout(this.#store.readStats(tenantId));
+      if (quiet && this.#writing.size === 0 && epoch === this.#writeEpoch) this.#remember(scope, base);
+    } catch (error) {
+      const remembered = this.#snapshots.get(scope);
+      if (remembered === undefined) throw error;
+      this.#logger.debug('stats_read_from_memory', { tenant_id: tenantId ?? null, error });
+      base = remembered;
+    }
+    return addRecordsToSnapshot(base, this.#pending.map((entry) => entry.record), tenantId);
+  }
+
+  #remember(scope: string, snapshot: StatsSnapshot): void {
+    this.#snapshots.delete(scope);
+    this.#snapshots.set(scope, snapshot);
+    if (this.#snapshots.size > this.#cachedSnapshots) {
+      const oldest = this.#snapshots.keys().next().value;
+      if (oldest !== undefined) this.#snapshots.delete(oldest);
+    }
+  }
+
+  async #withTimeout<T>(work: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #write(records: readonly (InvocationRecord & { id: string })[]): Promise<void> {
+    const write = this.#withTimeout(this.#store.recordInvocations(records));
+    this.#writing.add(write);
+    try {
+      await write;
+    } finally {
+      this.#writing.delete(write);
+    }
+    this.#writeEpoch += 1;
+    for (const [scope, snapshot] of this.#snapshots) {
+      this.#snapshots.set(scope, addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)));
+    }
+    this.#monitor?.noteSuccess();
+  }
+
+  #defer(entry: PendingEntry): void {
+    if (this.#outage !== undefined) this.#outage.deferred += 1;
+    const pending = this.#pending;
+    let index = pending.length;
+    while (index > 0 && (pending[index - 1]?.seq ?? -1) > entry.seq) index -= 1;
+    pending.splice(index, 0, entry);
+    this.#scheduleRetry();
+  }
+
+  #failed(error: unknown): void {
+    this.#monitor?.noteFailure(error);
+    if (this.#outage === undefined) {
+      this.#outage = { sinceMs: Date.now(), deferred: 0 };
+      this.#logger.warn('invocation_store_unavailable', { store: this.#store.kind, error, pending: this.#pending.length + 1 });
+    }
+  }
+
+  #scheduleRetry(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#drain();
+    }, this.#retryIntervalMs);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  #drain(): Promise<void> {
+    this.#draining ??= this.#drainAll().finally(() => {
+      this.#draining = undefined;
+    });
+    return this.#draining;
+  }
+
+  async #drainAll(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.slice(0, this.#batchSize);
+      try {
+        await this.#write(batch.map((entry) => entry.record));
+      } catch (error) {
+        this.#failed(error);
+        this.#scheduleRetry();
+        return;
+      }
+      const written = new Set(batch);
+      this.#pending = this.#pending.filter((entry) => !written.has(entry));
+    }
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#outage !== undefined) {
+      this.#logger.info('invocation_store_recovered', { store: this.#store.kind, outage_ms: Date.now() - this.#outage.sinceMs, deferred: this.#outage.deferred });
+      this.#outage = undefined;
+    }
+  }
+}

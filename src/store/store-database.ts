@@ -1,0 +1,132 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * A 64-bit integer column: PostgreSQL's driver reads `bigint` as a string, SQLite's as a
+ * number, so reads go through `Number()` (and increments computed in SQL are typed alike).
+ */
+export type BigIntColumn = ColumnType<number | string, number, number | string>;
+
+/** Key-value facts about the store itself, such as when it was created. */
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/** The store's migrations that have run. */
+export interface MigrationsTable {
+  name: string;
+  applied_at: string;
+}
+
+/** Additive counters of one tenant, plus its distinct session and user counts. */
+export interface StatsCountersTable {
+  tenant_id: string;
+  invocations: BigIntColumn;
+  errors: BigIntColumn;
+  input_tokens: BigIntColumn;
+  output_tokens: BigIntColumn;
+  tool_calls: BigIntColumn;
+  latency_ms_total: number;
+  latency_ms_max: number;
+  first_invoked_at_ms: BigIntColumn;
+  last_invoked_at_ms: BigIntColumn;
+  sessions: BigIntColumn;
+  users: BigIntColumn;
+}
+
+/** Counters that span tenants: the number of distinct users across all of them. */
+export interface StatsTotalsTable {
+  id: number;
+  users: BigIntColumn;
+}
+
+/** Every (tenant, session) pair counted once. */
+export interface StatsSessionsTable {
+  tenant_id: string;
+  session_id: string;
+}
+
+/** Every (tenant, user) pair counted once. */
+export interface StatsUsersTable {
+  tenant_id: string;
+  user_identifier: string;
+}
+
+/** Every user counted once across tenants. */
+export interface StatsAllUsersTable {
+  user_identifier: string;
+}
+
+/** Ids of invocation records already counted, so a retried write counts once; pruned after a day. */
+export interface StatsAppliedTable {
+  id: string;
+  applied_at_ms: BigIntColumn;
+}
+
+/** One conversation of a tenant; `message_count` numbers its messages. */
+export interface ChatSessionsTable {
+  tenant_id: string;
+  session_id: string;
+  message_count: BigIntColumn;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One message of a conversation; `position` orders a session's messages from 0. */
+export interface ChatMessagesTable {
+  tenant_id: string;
+  session_id: string;
+  position: BigIntColumn;
+  id: string;
+  role: string;
+  content: string;
+  /** JSON text, or null. */
+  data: string | null;
+  created_at: string;
+}
+
+/** Settings overrides saved by `PUT /settings`, as one JSON document per scope. */
+export interface SettingsOverridesTable {
+  scope: string;
+  overrides: string;
+  updated_at: string;
+}
+
+/** OAuth token sets per tenant and provider. */
+export interface OAuthTokensTable {
+  tenant_id: string;
+  provider: string;
+  access_token: string;
+  refresh_token: string | null;
+  token_type: string;
+  scope: string | null;
+  expires_at: string | null;
+  updated_at: string;
+}
+
+/** `Idempotency-Key` records; a row whose `expires_at_ms` has passed counts as free. */
+export interface IdempotencyKeysTable {
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'completed';
+  status: number | null;
+  body: string | null;
+  expires_at_ms: BigIntColumn;
+}
+
+/** The tables of an actorkit store, for Kysely. */
+export interface StoreDatabase {
+  actorkit_meta: MetaTable;
+  actorkit_migrations: MigrationsTable;
+  actorkit_stats_counters: StatsCountersTable;
+  actorkit_stats_totals: StatsTotalsTable;
+  actorkit_stats_sessions: StatsSessionsTable;
+  actorkit_stats_users: StatsUsersTable;
+  actorkit_stats_all_users: StatsAllUsersTable;
+  actorkit_stats_applied: StatsAppliedTable;
+  actorkit_chat_sessions: ChatSessionsTable;
+  actorkit_chat_messages: ChatMessagesTable;
+  actorkit_settings_overrides: SettingsOverridesTable;
+  actorkit_oauth_tokens: OAuthTokensTable;
+  actorkit_idempotency_keys: IdempotencyKeysTable;
+}

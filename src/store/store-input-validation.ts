@@ -1,0 +1,87 @@
+import type { InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
+
+/** Longest tenant id, session id, user identifier, record id or provider name a store accepts. */
+export const MAX_STORE_KEY_LENGTH = 512;
+
+const MESSAGE_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'tool']);
+
+/** Throws a `TypeError` naming `field` unless `value` is a non-empty string of at most 512 characters. */
+export function assertStoreKey(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_STORE_KEY_LENGTH) {
+    throw new TypeError(`${field} must be a string of 1 to ${MAX_STORE_KEY_LENGTH} characters`);
+  }
+}
+
+function assertCount(value: unknown, field: string): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`${field} must be a non-negative integer`);
+  }
+}
+
+/** Milliseconds since the epoch of an ISO 8601 timestamp; throws a `TypeError` naming `field` when it is not one. */
+export function parseTimestamp(value: unknown, field: string): number {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new TypeError(`${field} must be an ISO 8601 timestamp`);
+  return ms;
+}
+
+/** Throws a `TypeError` naming the first bad field of an invocation record. */
+export function assertInvocationRecord(record: InvocationRecord): void {
+  if (typeof record !== 'object' || record === null) throw new TypeError('an invocation record must be an object');
+  if (record.id !== undefined) assertStoreKey(record.id, 'id');
+  assertStoreKey(record.tenantId, 'tenantId');
+  assertStoreKey(record.userIdentifier, 'userIdentifier');
+  assertStoreKey(record.sessionId, 'sessionId');
+  if (record.outcome !== 'success' && record.outcome !== 'error') throw new TypeError('outcome must be "success" or "error"');
+  assertCount(record.inputTokens, 'inputTokens');
+  assertCount(record.outputTokens, 'outputTokens');
+  assertCount(record.toolCalls, 'toolCalls');
+  if (typeof record.latencyMs !== 'number' || !Number.isFinite(record.latencyMs) || record.latencyMs < 0) {
+    throw new TypeError('latencyMs must be a finite, non-negative number');
+  }
+  parseTimestamp(record.finishedAt, 'finishedAt');
+}
+
+/** Throws a `TypeError` naming the first bad field of a history message. */
+export function assertStoredMessage(message: StoredMessage): void {
+  if (typeof message !== 'object' || message === null) throw new TypeError('a message must be an object');
+  assertStoreKey(message.id, 'message.id');
+  if (!MESSAGE_ROLES.has(message.role)) throw new TypeError('message.role must be one of user, assistant, system, tool');
+  if (typeof message.content !== 'string') throw new TypeError('message.content must be a string');
+  parseTimestamp(message.createdAt, 'message.createdAt');
+}
+
+/** Throws a `RangeError` unless `limit` is a non-negative integer (0 loads nothing). */
+export function assertHistoryLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative integer');
+}
+
+/** Throws a `TypeError` naming the first bad field of an OAuth token set. */
+export function assertOAuthToken(token: StoredOAuthToken): void {
+  if (typeof token !== 'object' || token === null) throw new TypeError('an OAuth token must be an object');
+  assertStoreKey(token.tenantId, 'tenantId');
+  assertStoreKey(token.provider, 'provider');
+  if (typeof token.accessToken !== 'string' || token.accessToken.length === 0) throw new TypeError('accessToken must be a non-empty string');
+  if (token.refreshToken !== null && typeof token.refreshToken !== 'string') throw new TypeError('refreshToken must be a string or null');
+  if (typeof token.tokenType !== 'string' || token.tokenType.length === 0) throw new TypeError('tokenType must be a non-empty string');
+  if (token.scope !== null && typeof token.scope !== 'string') throw new TypeError('scope must be a string or null');
+  if (token.expiresAt !== null) parseTimestamp(token.expiresAt, 'expiresAt');
+}
+
+/** Throws a `TypeError` unless `ttlMs` is a positive, finite number of milliseconds. */
+export function assertTtl(ttlMs: number): void {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) throw new TypeError('ttlMs must be a positive number of milliseconds');
+}
+
+/** Serialises settings overrides to JSON, throwing a `TypeError` unless they are a plain JSON object. */
+export function serialiseSettingsOverrides(overrides: Record<string, unknown>): string {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw new TypeError('settings overrides must be an object');
+  }
+  return JSON.stringify(overrides);
+}
+
+/** Serialises a message's `data` for storage: null when absent. */
+export function serialiseMessageData(data: unknown): string | null {
+  return data === undefined ? null : JSON.stringify(data);
+}

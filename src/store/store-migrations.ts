@@ -1,0 +1,168 @@
+import { sql, type Kysely } from 'kysely';
+import type { StoreDatabase } from './store-database.js';
+
+/** One schema change, written once with Kysely's schema builder for SQLite and PostgreSQL. */
+export interface StoreMigration {
+  /** Unique and sortable; recorded in `actorkit_migrations` once applied. */
+  readonly name: string;
+  /** Runs inside a transaction (both engines have transactional DDL). */
+  up(db: Kysely<StoreDatabase>): Promise<void>;
+}
+
+/** The engines a store runs on. */
+export type StoreEngine = 'sqlite' | 'postgres';
+
+/** Advisory-lock class of actorkit migrations (the second key is the schema's hash). */
+const MIGRATION_LOCK_CLASS = 0x61_6b_74_6d;
+
+const initialSchema: StoreMigration = {
+  name: '0001_initial',
+  async up(db) {
+    /** Adds a 64-bit counter column that starts at zero. */
+    const counterColumn = (name: string) => (table: ReturnType<typeof db.schema.createTable>) =>
+      table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
+    await db.schema
+      .createTable('actorkit_meta')
+      .addColumn('key', 'text', (column) => column.primaryKey())
+      .addColumn('value', 'text', (column) => column.notNull())
+      .execute();
+    await db.insertInto('actorkit_meta').values({ key: 'created_at', value: new Date().toISOString() }).execute();
+
+    let counters = db.schema.createTable('actorkit_stats_counters').addColumn('tenant_id', 'text', (column) => column.primaryKey());
+    for (const name of ['invocations', 'errors', 'input_tokens', 'output_tokens', 'tool_calls']) counters = counterColumn(name)(counters);
+    counters = counters
+      .addColumn('latency_ms_total', 'double precision', (column) => column.notNull().defaultTo(0))
+      .addColumn('latency_ms_max', 'double precision', (column) => column.notNull().defaultTo(0))
+      .addColumn('first_invoked_at_ms', 'bigint', (column) => column.notNull())
+      .addColumn('last_invoked_at_ms', 'bigint', (column) => column.notNull());
+    for (const name of ['sessions', 'users']) counters = counterColumn(name)(counters);
+    await counters.execute();
+
+    await counterColumn('users')(db.schema.createTable('actorkit_stats_totals').addColumn('id', 'integer', (column) => column.primaryKey())).execute();
+    await db.insertInto('actorkit_stats_totals').values({ id: 1, users: 0 }).execute();
+
+    await db.schema
+      .createTable('actorkit_stats_sessions')
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('session_id', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_stats_sessions_pk', ['tenant_id', 'session_id'])
+      .execute();
+    await db.schema
+      .createTable('actorkit_stats_users')
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('user_identifier', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_stats_users_pk', ['tenant_id', 'user_identifier'])
+      .execute();
+    await db.schema
+      .createTable('actorkit_stats_all_users')
+      .addColumn('user_identifier', 'text', (column) => column.primaryKey())
+      .execute();
+    await db.schema
+      .createTable('actorkit_stats_applied')
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('applied_at_ms', 'bigint', (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex('actorkit_stats_applied_at_idx').on('actorkit_stats_applied').column('applied_at_ms').execute();
+
+    await db.schema
+      .createTable('actorkit_chat_sessions')
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('session_id', 'text', (column) => column.notNull())
+      .addColumn('message_count', 'bigint', (column) => column.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (column) => column.notNull())
+      .addColumn('updated_at', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_chat_sessions_pk', ['tenant_id', 'session_id'])
+      .execute();
+    await db.schema
+      .createTable('actorkit_chat_messages')
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('session_id', 'text', (column) => column.notNull())
+      .addColumn('position', 'bigint', (column) => column.notNull())
+      .addColumn('id', 'text', (column) => column.notNull())
+      .addColumn('role', 'text', (column) => column.notNull())
+      .addColumn('content', 'text', (column) => column.notNull())
+      .addColumn('data', 'text')
+      .addColumn('created_at', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_chat_messages_pk', ['tenant_id', 'session_id', 'position'])
+      .execute();
+
+    await db.schema
+      .createTable('actorkit_settings_overrides')
+      .addColumn('scope', 'text', (column) => column.primaryKey())
+      .addColumn('overrides', 'text', (column) => column.notNull())
+      .addColumn('updated_at', 'text', (column) => column.notNull())
+      .execute();
+    await db.schema
+      .createTable('actorkit_oauth_tokens')
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('provider', 'text', (column) => column.notNull())
+      .addColumn('access_token', 'text', (column) => column.notNull())
+      .addColumn('refresh_token', 'text')
+      .addColumn('token_type', 'text', (column) => column.notNull())
+      .addColumn('scope', 'text')
+      .addColumn('expires_at', 'text')
+      .addColumn('updated_at', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_oauth_tokens_pk', ['tenant_id', 'provider'])
+      .execute();
+    await db.schema
+      .createTable('actorkit_idempotency_keys')
+      .addColumn('key', 'text', (column) => column.primaryKey())
+      .addColumn('fingerprint', 'text', (column) => column.notNull())
+      .addColumn('state', 'text', (column) => column.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('body', 'text')
+      .addColumn('expires_at_ms', 'bigint', (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex('actorkit_idempotency_expiry_idx').on('actorkit_idempotency_keys').column('expires_at_ms').execute();
+  },
+};
+
+/** Every migration of the store, oldest first. */
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema];
+
+/**
+ * Applies the migrations not yet recorded, each in its own transaction, and returns their
+ * names. On PostgreSQL the whole run holds a session advisory lock keyed by the current
+ * schema, so replicas starting together wait for each other instead of racing; on SQLite
+ * each migration re-checks its record inside a write transaction, which serialises processes.
+ */
+export async function runMigrations(
+  db: Kysely<StoreDatabase>,
+  engine: StoreEngine,
+  migrations: readonly StoreMigration[] = STORE_MIGRATIONS,
+): Promise<string[]> {
+  return db.connection().execute(async (connection) => {
+    const lockKey = sql`${MIGRATION_LOCK_CLASS}::integer, hashtext(coalesce(current_schema(), ''))`;
+    if (engine === 'postgres') {
+      // Migrations may wait for another replica's and run long DDL: no statement time-out here.
+      await sql`set statement_timeout = 0`.execute(connection);
+      await sql`select pg_advisory_lock(${lockKey})`.execute(connection);
+    }
+    try {
+      await connection.schema
+        .createTable('actorkit_migrations')
+        .ifNotExists()
+        .addColumn('name', 'text', (column) => column.primaryKey())
+        .addColumn('applied_at', 'text', (column) => column.notNull())
+        .execute();
+      const applied: string[] = [];
+      for (const migration of migrations) {
+        const ran = await connection.transaction().execute(async (trx) => {
+          const done = await trx.selectFrom('actorkit_migrations').select('name').where('name', '=', migration.name).executeTakeFirst();
+          if (done !== undefined) return false;
+          await migration.up(trx);
+          await trx.insertInto('actorkit_migrations').values({ name: migration.name, applied_at: new Date().toISOString() }).execute();
+          return true;
+        });
+        if (ran) applied.push(migration.name);
+      }
+      return applied;
+    } finally {
+      if (engine === 'postgres') {
+        // When the connection broke, the server has released the lock with the session.
+        await sql`select pg_advisory_unlock(${lockKey})`.execute(connection).catch(() => {});
+        await sql`reset statement_timeout`.execute(connection).catch(() => {});
+      }
+    }
+  });
+}

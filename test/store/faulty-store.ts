@@ -1,0 +1,38 @@
+import type { Store } from '../../src/store/store.js';
+
+/**
+ * How the wrapped store misbehaves: `fail` rejects every call before it reaches the
+ * database, `fail-after-write` lets `recordInvocations` commit and then rejects (a lost
+ * reply), `hang` never settles. `ok` passes calls through.
+ */
+export type FaultMode = 'ok' | 'fail' | 'fail-after-write' | 'hang';
+
+/** A store wrapper whose calls can be made to fail, for outage tests on any engine. */
+export interface FaultyStore {
+  readonly store: Store;
+  mode: FaultMode;
+  /** Every `recordInvocations` call that reached the wrapped store, in order. */
+  readonly writes: (readonly { readonly id?: string }[])[];
+}
+
+/** Wraps `inner` so that tests can inject faults with `faulty.mode = 'fail'`. */
+export function injectFaults(inner: Store): FaultyStore {
+  const faulty: FaultyStore = { store: undefined as unknown as Store, mode: 'ok', writes: [] };
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || property === 'close') return value;
+      return async (...args: unknown[]) => {
+        if (faulty.mode === 'fail') throw new Error(`injected fault: ${String(property)} failed`);
+        if (faulty.mode === 'hang') return new Promise(() => {});
+        const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (property === 'recordInvocations') {
+          faulty.writes.push(args[0] as { id?: string }[]);
+          if (faulty.mode === 'fail-after-write') throw new Error('injected fault: the reply of a committed write was lost');
+        }
+        return result;
+      };
+    },
+  });
+  return Object.assign(faulty, { store });
+}

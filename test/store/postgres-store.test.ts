@@ -1,0 +1,122 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { InvocationRecord, Store } from '../../src/store/store.js';
+import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import { proxyDatabase, queryTestDatabase, TestSchemas } from './postgres-schemas.js';
+import { postgresTestUrl } from './postgres-test-database.js';
+import { describeStoreContract, invocation } from './store-contract.js';
+
+const baseUrl = postgresTestUrl('PostgreSQL store');
+
+if (baseUrl !== undefined) {
+  const schemas = new TestSchemas(baseUrl);
+  afterAll(() => schemas.dropAll());
+
+  const open = (url: string) => openStore({ url, poolSize: 4, logger: silentLogger });
+
+  describeStoreContract({
+    name: 'PostgreSQL',
+    reachableFromOutside: true,
+    async fresh() {
+      const url = await schemas.create();
+      const store = await open(url);
+      await store.migrate();
+      return {
+        store,
+        async breakInsertsOfUserBoom() {
+          await queryTestDatabase(
+            url,
+            `create function boom() returns trigger language plpgsql as $$ begin
+               if new.user_identifier = 'boom' then raise exception 'injected fault'; end if; return new; end $$;
+             create trigger boom before insert on actorkit_stats_users for each row execute function boom();`,
+          );
+          return async () => {
+            await queryTestDatabase(url, 'drop trigger boom on actorkit_stats_users; drop function boom()');
+          };
+        },
+      };
+    },
+  });
+
+  describe('PostgreSQL store with several replicas', () => {
+    const replicas: Store[] = [];
+    afterAll(() => Promise.all(replicas.splice(0).map((store) => store.close())));
+
+    it('migrates a fresh schema from four replicas at once, each migration once', async () => {
+      const url = await schemas.create();
+      const four = await Promise.all(Array.from({ length: 4 }, () => open(url)));
+      replicas.push(...four);
+      await Promise.all(four.map((store) => store.migrate()));
+      const rows = await queryTestDatabase<{ name: string }>(url, 'select name from actorkit_migrations order by name');
+      expect(rows.map((row) => row.name)).toEqual(STORE_MIGRATIONS.map((migration) => migration.name));
+      const totals = await queryTestDatabase<{ count: string }>(url, 'select count(*) from actorkit_stats_totals');
+      expect(totals).toEqual([{ count: '1' }]);
+      await Promise.all(four.map((store) => store.migrate()));
+      expect((await four[3]!.readStats()).invocations).toBe(0);
+    });
+
+    it('counts exactly when two stores write to one database at once', async () => {
+      const url = await schemas.create();
+      const [one, two] = await Promise.all([open(url), open(url)]);
+      replicas.push(one, two);
+      await one.migrate();
+      const calls: [Store, InvocationRecord[]][] = [];
+      for (let call = 0; call < 40; call += 1) {
+        const records = Array.from({ length: 10 }, (_, index) =>
+          invocation({ tenantId: `tenant-${index % 4}`, sessionId: `s-${(call + index) % 7}`, userIdentifier: `u-${(call * index) % 9}`, latencyMs: call + index }),
+        );
+        calls.push([call % 2 === 0 ? one : two, records]);
+      }
+      // The same records written again through the other store (a retry after a lost reply) count once.
+      const retries = calls.slice(0, 10).map(([store, records]): [Store, InvocationRecord[]] => [store === one ? two : one, records]);
+      await Promise.all([...calls, ...retries].map(([store, records]) => store.recordInvocations(records)));
+
+      const expected = new Map<string, { invocations: number; sessions: Set<string>; users: Set<string> }>();
+      for (const [, records] of calls) {
+        for (const record of records) {
+          const entry = expected.get(record.tenantId) ?? { invocations: 0, sessions: new Set(), users: new Set() };
+          entry.invocations += 1;
+          entry.sessions.add(record.sessionId);
+          entry.users.add(record.userIdentifier);
+          expected.set(record.tenantId, entry);
+        }
+      }
+      const allUsers = new Set(calls.flatMap(([, records]) => records.map((record) => record.userIdentifier)));
+      const sessions = [...expected.values()].reduce((sum, entry) => sum + entry.sessions.size, 0);
+      const latency = calls.flatMap(([, records]) => records).reduce((sum, record) => sum + record.latencyMs, 0);
+      for (const store of [one, two]) {
+        expect(await store.readStats()).toMatchObject({ invocations: 400, tenants: 4, sessions, users: allUsers.size, latencyMsTotal: latency });
+        for (const [tenantId, entry] of expected) {
+          expect(await store.readStats(tenantId)).toMatchObject({ invocations: entry.invocations, sessions: entry.sessions.size, users: entry.users.size, tenants: 1 });
+        }
+      }
+    });
+
+    it('starts before its database answers and works once it does, without reopening', async () => {
+      const { proxy, url } = await proxyDatabase(await schemas.create());
+      try {
+        proxy.cut();
+        const store = await open(url);
+        replicas.push(store);
+        await expect(store.migrate()).rejects.toThrow();
+        proxy.restore();
+        await store.migrate();
+        await store.recordInvocations([invocation()]);
+        expect((await store.readStats()).invocations).toBe(1);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('keeps each schema to itself', async () => {
+      const [urlA, urlB] = [await schemas.create(), await schemas.create()];
+      const [a, b] = await Promise.all([open(urlA), open(urlB)]);
+      replicas.push(a, b);
+      await Promise.all([a.migrate(), b.migrate()]);
+      await a.recordInvocations([invocation()]);
+      expect((await a.readStats()).invocations).toBe(1);
+      expect((await b.readStats()).invocations).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,347 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InvocationRecord, Store, StoredMessage, StoredOAuthToken } from '../../src/store/store.js';
+
+/** A store under test, fresh and migrated, with the engine-specific faults its harness can inject. */
+export interface TestStore {
+  readonly store: Store;
+  /**
+   * Makes every insert of the user `boom` into the stats tables fail inside the database,
+   * mid-transaction; resolves to a function that removes the fault. Absent when the
+   * database cannot be reached from outside the store (in-memory engines).
+   */
+  readonly breakInsertsOfUserBoom?: () => Promise<() => Promise<void>>;
+}
+
+/** How a test file opens stores of one engine. */
+export interface StoreHarness {
+  readonly name: string;
+  /** Whether the harness can break the database from outside (`TestStore.breakInsertsOfUserBoom`). */
+  readonly reachableFromOutside: boolean;
+  /** A store on a fresh, migrated, empty database. */
+  fresh(): Promise<TestStore>;
+}
+
+let sequence = 0;
+
+/** An invocation record with a unique id, one second after the previous one. */
+export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+  sequence += 1;
+  return {
+    id: `rec-${sequence}-${Math.random().toString(36).slice(2)}`,
+    tenantId: 'acme',
+    userIdentifier: 'user-1',
+    sessionId: 'session-1',
+    outcome: 'success',
+    inputTokens: 10,
+    outputTokens: 20,
+    toolCalls: 1,
+    latencyMs: 100,
+    finishedAt: new Date(Date.UTC(2025, 0, 1) + sequence * 1000).toISOString(),
+    ...overrides,
+  };
+}
+
+function message(id: string, overrides: Partial<StoredMessage> = {}): StoredMessage {
+  return { id, role: 'user', content: `content of ${id}`, createdAt: '2025-01-01T00:00:00.000Z', ...overrides };
+}
+
+const token: StoredOAuthToken = {
+  tenantId: 'acme',
+  provider: 'github',
+  accessToken: 'access-1',
+  refreshToken: 'refresh-1',
+  tokenType: 'Bearer',
+  scope: 'repo read:user',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+};
+
+/**
+ * The behaviour every `Store` must show, run by each engine's test file: counting (exact,
+ * once per record id, atomic per call, distinct sessions and users), history, settings,
+ * OAuth tokens, idempotency keys and migrations, with bad input as well as good.
+ */
+export function describeStoreContract(harness: StoreHarness): void {
+  describe(`Store contract: ${harness.name}`, () => {
+    const opened: Store[] = [];
+    const fresh = async () => {
+      const testStore = await harness.fresh();
+      opened.push(testStore.store);
+      return testStore;
+    };
+    const freshStore = async () => (await fresh()).store;
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+
+    describe('stats', () => {
+      it('starts at zero, in total and for a tenant never seen', async () => {
+        const store = await freshStore();
+        for (const snapshot of [await store.readStats(), await store.readStats('ghost')]) {
+          expect(snapshot).toMatchObject({
+            invocations: 0, errors: 0, sessions: 0, users: 0, tenants: 0, inputTokens: 0, outputTokens: 0,
+            toolCalls: 0, latencyMsTotal: 0, latencyMsMax: 0, lastInvokedAt: null,
+          });
+          expect(Number.isNaN(Date.parse(snapshot.since))).toBe(false);
+        }
+      });
+
+      it('adds up every counter per tenant and in total', async () => {
+        const store = await freshStore();
+        const first = invocation({ latencyMs: 120, inputTokens: 5, outputTokens: 7, toolCalls: 2 });
+        const second = invocation({ outcome: 'error', latencyMs: 30.5, inputTokens: 0, outputTokens: 0, toolCalls: 0 });
+        const third = invocation({ tenantId: 'globex', latencyMs: 400, inputTokens: 1, outputTokens: 1, toolCalls: 0 });
+        await store.recordInvocations([first, second]);
+        await store.recordInvocations([third]);
+
+        expect(await store.readStats('acme')).toEqual({
+          since: first.finishedAt, invocations: 2, errors: 1, sessions: 1, users: 1, tenants: 1, inputTokens: 5,
+          outputTokens: 7, toolCalls: 2, latencyMsTotal: 150.5, latencyMsMax: 120, lastInvokedAt: second.finishedAt,
+        });
+        expect(await store.readStats()).toEqual({
+          since: first.finishedAt, invocations: 3, errors: 1, sessions: 2, users: 1, tenants: 2, inputTokens: 6,
+          outputTokens: 8, toolCalls: 2, latencyMsTotal: 550.5, latencyMsMax: 400, lastInvokedAt: third.finishedAt,
+        });
+        expect((await store.readStats('ghost')).invocations).toBe(0);
+      });
+
+      it('counts sessions per tenant and users across tenants, each once', async () => {
+        const store = await freshStore();
+        await store.recordInvocations([
+          invocation({ userIdentifier: 'ann', sessionId: 's1' }),
+          invocation({ userIdentifier: 'ann', sessionId: 's2' }),
+          invocation({ userIdentifier: 'bob', sessionId: 's1' }),
+        ]);
+        await store.recordInvocations([
+          invocation({ userIdentifier: 'ann', sessionId: 's1' }),
+          invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' }),
+        ]);
+        expect(await store.readStats('acme')).toMatchObject({ invocations: 4, sessions: 2, users: 2, tenants: 1 });
+        expect(await store.readStats('globex')).toMatchObject({ invocations: 1, sessions: 1, users: 1, tenants: 1 });
+        expect(await store.readStats()).toMatchObject({ invocations: 5, sessions: 3, users: 2, tenants: 2 });
+      });
+
+      it('counts a record id once, within a call and across calls; records without id every time', async () => {
+        const store = await freshStore();
+        const record = invocation();
+        await store.recordInvocations([record, record]);
+        await store.recordInvocations([record]);
+        const { id: _id, ...anonymous } = invocation();
+        await store.recordInvocations([anonymous, anonymous]);
+        expect((await store.readStats()).invocations).toBe(3);
+      });
+
+      it('stays exact under many concurrent calls', async () => {
+        const store = await freshStore();
+        const calls = Array.from({ length: 25 }, (_, call) =>
+          Array.from({ length: 8 }, (_, index) =>
+            invocation({ tenantId: `tenant-${index % 3}`, sessionId: `s-${call % 5}`, userIdentifier: `u-${index % 4}`, outcome: index === 0 ? 'error' : 'success' }),
+          ),
+        );
+        await Promise.all(calls.map((records) => store.recordInvocations(records)));
+        expect(await store.readStats()).toMatchObject({ invocations: 200, errors: 25, inputTokens: 2000, tenants: 3, sessions: 15, users: 4 });
+        expect(await store.readStats('tenant-0')).toMatchObject({ invocations: 75, sessions: 5, users: 3 });
+      });
+
+      it.each<[string, Partial<InvocationRecord>]>([
+        ['an empty tenant id', { tenantId: '' }],
+        ['a user identifier that is not a string', { userIdentifier: 42 as unknown as string }],
+        ['an unknown outcome', { outcome: 'maybe' as InvocationRecord['outcome'] }],
+        ['negative tokens', { inputTokens: -1 }],
+        ['fractional tool calls', { toolCalls: 1.5 }],
+        ['a NaN latency', { latencyMs: Number.NaN }],
+        ['an infinite latency', { latencyMs: Number.POSITIVE_INFINITY }],
+        ['a finishedAt that is no timestamp', { finishedAt: 'yesterday' }],
+        ['an id longer than 512 characters', { id: 'x'.repeat(513) }],
+      ])('rejects a call holding a record with %s and counts none of it', async (_label, bad) => {
+        const store = await freshStore();
+        await expect(store.recordInvocations([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
+        expect((await store.readStats()).invocations).toBe(0);
+      });
+
+      it('treats an empty call as a no-op', async () => {
+        const store = await freshStore();
+        await store.recordInvocations([]);
+        expect((await store.readStats()).invocations).toBe(0);
+      });
+
+      if (harness.reachableFromOutside) it('rolls back a call that fails inside the database, and counts it once when retried', async () => {
+        const { store, breakInsertsOfUserBoom } = await fresh();
+        if (breakInsertsOfUserBoom === undefined) throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
+        await store.recordInvocations([invocation()]);
+        const repair = await breakInsertsOfUserBoom();
+        const call = [invocation({ userIdentifier: 'ann' }), invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' })];
+        await expect(store.recordInvocations(call)).rejects.toThrow();
+        expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
+        await repair();
+        await store.recordInvocations(call);
+        await store.recordInvocations(call);
+        expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
+      });
+    });
+
+    describe('history', () => {
+      it('loads the last messages of a session, oldest first', async () => {
+        const store = await freshStore();
+        await store.appendMessages('acme', 'chat', [message('m1'), message('m2', { role: 'assistant' }), message('m3')]);
+        await store.appendMessages('acme', 'chat', [message('m4', { role: 'tool' }), message('m5', { role: 'system' })]);
+        expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+        expect((await store.loadHistory('acme', 'chat', 2)).map((m) => m.id)).toEqual(['m4', 'm5']);
+        expect(await store.loadHistory('acme', 'chat', 0)).toEqual([]);
+      });
+
+      it('keeps tenants and sessions apart', async () => {
+        const store = await freshStore();
+        await store.appendMessages('acme', 'chat', [message('acme-1')]);
+        await store.appendMessages('globex', 'chat', [message('globex-1')]);
+        await store.appendMessages('acme', 'other', [message('other-1')]);
+        expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['acme-1']);
+        expect((await store.loadHistory('globex', 'chat', 10)).map((m) => m.id)).toEqual(['globex-1']);
+        expect(await store.loadHistory('initech', 'chat', 10)).toEqual([]);
+      });
+
+      it('keeps order under concurrent appends to one session', async () => {
+        const store = await freshStore();
+        await Promise.all(Array.from({ length: 10 }, (_, call) => store.appendMessages('acme', 'busy', [message(`c${call}-a`), message(`c${call}-b`)])));
+        const ids = (await store.loadHistory('acme', 'busy', 100)).map((m) => m.id);
+        expect(ids).toHaveLength(20);
+        for (let call = 0; call < 10; call += 1) expect(ids.indexOf(`c${call}-b`)).toBe(ids.indexOf(`c${call}-a`) + 1);
+      });
+
+      it('round-trips every field and the JSON data, and leaves data out when there was none', async () => {
+        const store = await freshStore();
+        const data = { tool_calls: [{ id: 'call-1', name: 'weather', arguments: { city: 'Zürich' } }], note: null };
+        await store.appendMessages('acme', 'chat', [
+          message('m1', { content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' }),
+          message('m2', { role: 'assistant', content: '', data }),
+        ]);
+        const [first, second] = await store.loadHistory('acme', 'chat', 5);
+        expect(first).toEqual({ id: 'm1', role: 'user', content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' });
+        expect(first).not.toHaveProperty('data');
+        expect(second).toEqual({ id: 'm2', role: 'assistant', content: '', data, createdAt: '2025-01-01T00:00:00.000Z' });
+      });
+
+      it.each<[string, StoredMessage]>([
+        ['an unknown role', message('m', { role: 'robot' as StoredMessage['role'] })],
+        ['an empty id', message('')],
+        ['content that is not a string', message('m', { content: 7 as unknown as string })],
+        ['a createdAt that is no timestamp', message('m', { createdAt: 'now' })],
+      ])('rejects a batch holding a message with %s and stores none of it', async (_label, bad) => {
+        const store = await freshStore();
+        await expect(store.appendMessages('acme', 'chat', [message('good'), bad])).rejects.toThrow(TypeError);
+        expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
+      });
+
+      it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects the history limit %s', async (limit) => {
+        const store = await freshStore();
+        await expect(store.loadHistory('acme', 'chat', limit)).rejects.toThrow(RangeError);
+      });
+
+      it('rejects an empty tenant or session id when appending', async () => {
+        const store = await freshStore();
+        await expect(store.appendMessages('', 'chat', [message('m')])).rejects.toThrow(TypeError);
+        await expect(store.appendMessages('acme', '', [message('m')])).rejects.toThrow(TypeError);
+      });
+    });
+
+    describe('settings overrides', () => {
+      it('starts empty, then saves and replaces the overrides as one unit', async () => {
+        const store = await freshStore();
+        expect(await store.loadSettingsOverrides()).toEqual({});
+        await store.saveSettingsOverrides({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
+        const loaded = await store.loadSettingsOverrides();
+        expect(loaded).toEqual({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
+        loaded.greeting = 'changed by the caller';
+        expect((await store.loadSettingsOverrides()).greeting).toBe('Hi');
+        await store.saveSettingsOverrides({ max_items: 7 });
+        expect(await store.loadSettingsOverrides()).toEqual({ max_items: 7 });
+      });
+
+      it.each([null, [], 'text'])('rejects overrides %j and keeps the saved ones', async (bad) => {
+        const store = await freshStore();
+        await store.saveSettingsOverrides({ greeting: 'Hi' });
+        await expect(store.saveSettingsOverrides(bad as unknown as Record<string, unknown>)).rejects.toThrow(TypeError);
+        expect(await store.loadSettingsOverrides()).toEqual({ greeting: 'Hi' });
+      });
+    });
+
+    describe('OAuth tokens', () => {
+      it('keeps one token set per tenant and provider; a save replaces it', async () => {
+        const store = await freshStore();
+        expect(await store.loadOAuthToken('acme', 'github')).toBeNull();
+        await store.saveOAuthToken(token);
+        await store.saveOAuthToken({ ...token, tenantId: 'globex', accessToken: 'access-globex' });
+        expect(await store.loadOAuthToken('acme', 'github')).toEqual(token);
+        await store.saveOAuthToken({ ...token, accessToken: 'access-2', refreshToken: null, scope: null, expiresAt: null });
+        expect(await store.loadOAuthToken('acme', 'github')).toEqual({ ...token, accessToken: 'access-2', refreshToken: null, scope: null, expiresAt: null });
+        expect((await store.loadOAuthToken('globex', 'github'))?.accessToken).toBe('access-globex');
+        expect(await store.loadOAuthToken('acme', 'google')).toBeNull();
+      });
+
+      it.each<[string, Partial<StoredOAuthToken>]>([
+        ['an empty access token', { accessToken: '' }],
+        ['an empty provider', { provider: '' }],
+        ['an expiry that is no timestamp', { expiresAt: 'soon' }],
+      ])('rejects a token set with %s', async (_label, bad) => {
+        const store = await freshStore();
+        await expect(store.saveOAuthToken({ ...token, ...bad })).rejects.toThrow(TypeError);
+        expect(await store.loadOAuthToken('acme', token.provider)).toBeNull();
+      });
+    });
+
+    describe('idempotency keys', () => {
+      it('claims a free key once; later claims see it running, then completed', async () => {
+        const store = await freshStore();
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-1' });
+        await store.completeIdempotencyKey('key-1', 200, '{"ok":true}');
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"ok":true}' });
+        expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
+      });
+
+      it('frees a released key', async () => {
+        const store = await freshStore();
+        await store.claimIdempotencyKey('key-1', 'fp-1', 60_000);
+        await store.releaseIdempotencyKey('key-1');
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
+        expect(await store.claimIdempotencyKey('key-1', 'fp-3', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        await store.releaseIdempotencyKey('never-claimed');
+      });
+
+      it('treats an expired key as free', async () => {
+        const store = await freshStore();
+        await store.claimIdempotencyKey('key-1', 'fp-1', 1);
+        await store.completeIdempotencyKey('key-1', 200, 'old');
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+      });
+
+      it('lets exactly one of many concurrent claims win', async () => {
+        const store = await freshStore();
+        const claims = await Promise.all(Array.from({ length: 12 }, (_, index) => store.claimIdempotencyKey('contested', `fp-${index}`, 60_000)));
+        expect(claims.filter((claim) => claim === null)).toHaveLength(1);
+      });
+
+      it.each<[string, () => [string, string, number]]>([
+        ['an empty key', () => ['', 'fp', 1000]],
+        ['a zero time-to-live', () => ['key', 'fp', 0]],
+        ['a NaN time-to-live', () => ['key', 'fp', Number.NaN]],
+      ])('rejects a claim with %s', async (_label, args) => {
+        const store = await freshStore();
+        await expect(store.claimIdempotencyKey(...args())).rejects.toThrow(TypeError);
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('migrates idempotently and keeps the data', async () => {
+        const store = await freshStore();
+        await store.recordInvocations([invocation()]);
+        await store.migrate();
+        await store.migrate();
+        expect((await store.readStats()).invocations).toBe(1);
+        await store.ping();
+      });
+    });
+  });
+}
