@@ -3,6 +3,19 @@ import { ActorError } from './actor-error.js';
 /** Where an actor is in its life: `/ready` and `POST /agent/invoke` read this. */
 export type ActorPhase = 'starting' | 'ready' | 'draining' | 'stopped';
 
+type SetMaxListeners = (count: number, ...targets: EventTarget[]) => void;
+
+/**
+ * Every in-flight invoke listens to the shutdown signal, so Node's default limit of ten
+ * listeners would print a false leak warning under load. `events` is reached through
+ * `process.getBuiltinModule` so this file imports no `node:` module; runtimes without it do
+ * not warn in the first place.
+ */
+function allowManyListeners(signal: AbortSignal): void {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (name: string) => { setMaxListeners?: SetMaxListeners } | undefined } }).process;
+  runtime?.getBuiltinModule?.('events')?.setMaxListeners?.(0, signal);
+}
+
 /**
  * Tracks the phase of an actor and the requests in flight, so a graceful shutdown can stop
  * taking new work, wait for what is running, then close.
@@ -13,6 +26,10 @@ export class ActorLifecycle {
   #idleWaiters: (() => void)[] = [];
   readonly #stopWork = new AbortController();
   readonly startedAt = Date.now();
+
+  constructor() {
+    allowManyListeners(this.#stopWork.signal);
+  }
 
   /**
    * Aborted by `abortInFlight()` when a shutdown gives up waiting: model calls stop, open

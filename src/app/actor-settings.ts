@@ -86,7 +86,7 @@ export class ActorSettings {
     const dropped: string[] = [];
     const kept: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(saved)) {
-      if (!(key in this.#schema.entries)) {
+      if (!Object.hasOwn(this.#schema.entries, key)) {
         dropped.push(key);
         continue;
       }
@@ -114,7 +114,7 @@ export class ActorSettings {
       throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'The body must be a JSON object of settings', errors: [{ pointer: '', detail: 'must be an object' }] });
     }
     const changes = body as Record<string, unknown>;
-    const unknownKeys = Object.keys(changes).filter((key) => !(key in this.#schema.entries));
+    const unknownKeys = Object.keys(changes).filter((key) => !Object.hasOwn(this.#schema.entries, key));
     if (unknownKeys.length > 0) {
       throw new ActorError(422, 'validation_failed', 'Validation failed', {
         detail: `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,

@@ -112,16 +112,12 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const settings = new ActorSettings(options.definition, env);
   const dataDir = env.DATA_DIR ?? DEFAULT_DATA_DIR;
   const storeKind = options.store?.kind ?? parseDatabaseUrl(env.DATABASE_URL, dataDir).engine;
+  const poolSize = parsePositiveInteger(env, 'DATABASE_POOL_SIZE', 10);
+  const statementTimeoutMs = parsePositiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000);
   const store =
     options.store ??
     deferStore(
-      openStore({
-        url: env.DATABASE_URL,
-        dataDir,
-        poolSize: parsePositiveInteger(env, 'DATABASE_POOL_SIZE', 10),
-        statementTimeoutMs: parsePositiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
-        logger,
-      }),
+      () => openStore({ url: env.DATABASE_URL, dataDir, poolSize, statementTimeoutMs, logger }),
       storeKind,
     );
   const database = new DatabaseMonitor(store, { logger });
