@@ -63,6 +63,7 @@ export { WORKFLOW_PREFIX, workflowProxyRouter, type WorkflowProxyOptions } from 
 export {
   createOAuthFlow,
   MemoryOAuthStateStore,
+  StoreOAuthStateStore,
   oauthProvidersFromEnv,
   type ActorOAuthFlow,
   type CreateOAuthFlowOptions,
@@ -73,7 +74,7 @@ export {
 } from './oauth/index.js';
 
 // State
-export type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthToken } from './store/store.js';
+export type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 
 // Logging

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { createTestActor } from '../testing/create-test-actor.js';
 import { createOAuthFlow } from './create-oauth-flow.js';
+import { MemoryOAuthStateStore } from './oauth-state-store.js';
 
 const providers = [{ provider: 'github', authorizationEndpoint: 'https://github.com/login/oauth/authorize', tokenEndpoint: 'https://github.com/login/oauth/access_token', clientId: 'gh' }];
 
@@ -14,5 +17,32 @@ describe('createOAuthFlow', () => {
     const flow = createOAuthFlow({ providers });
     expect(flow.providers).toEqual(['github']);
     await expect(flow.getAccessToken('acme', 'github')).rejects.toThrow(/bind\(app\.actor\.context\)/);
+  });
+
+  it('keeps its states in the actor store by default, and answers 503 while that store is down', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store, oauth: createOAuthFlow({ providers }) });
+    const start = await app.request('/oauth/authorize?provider=github&tenant_id=acme&return_to=/done');
+    expect(start.status).toBe(302);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const stored = await store.takeOAuthState(state);
+    expect(JSON.parse(stored!.record)).toMatchObject({ provider: 'github', tenantId: 'acme', returnTo: '/done' });
+
+    store.failure = new Error('database down');
+    for (const path of ['/oauth/authorize?provider=github', '/oauth/callback?code=c&state=s']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(503);
+      expect((await response.json()).code).toBe('store_unavailable');
+    }
+  });
+
+  it('keeps its states in an explicit stateStore instead of the actor store', async () => {
+    const store = new MemoryStore();
+    const stateStore = new MemoryOAuthStateStore();
+    const app = await createTestActor({ store, oauth: createOAuthFlow({ providers, stateStore }) });
+    const start = await app.request('/oauth/authorize?provider=github');
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    expect(stateStore.size).toBe(1);
+    expect(await store.takeOAuthState(state)).toBeNull();
   });
 });

@@ -6,9 +6,10 @@ import { ActorError } from '../app/actor-error.js';
 import type { OAuthFlow } from '../routes/oauth.js';
 import type { StoredOAuthToken } from '../store/store.js';
 import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
-import { MemoryOAuthStateStore, type OAuthStateStore } from './oauth-state-store.js';
+import type { OAuthStateRecord, OAuthStateStore } from './oauth-state-store.js';
 import { oauthSuccessPage } from './oauth-success-page.js';
 import { parseReturnTo } from './return-to.js';
+import { StoreOAuthStateStore } from './store-oauth-state-store.js';
 
 /** Options of `createOAuthFlow`. */
 export interface CreateOAuthFlowOptions {
@@ -20,7 +21,10 @@ export interface CreateOAuthFlowOptions {
   readonly redirectUri?: string;
   /** How long a started flow may take, in ms; default 10 minutes. */
   readonly stateTtlMs?: number;
-  /** Where pending states live; default `MemoryOAuthStateStore` (single replica). */
+  /**
+   * Where pending states live. Default: the actor's own store (`StoreOAuthStateStore`), shared by
+   * every replica on its database; `new MemoryOAuthStateStore()` keeps them in this process only.
+   */
   readonly stateStore?: OAuthStateStore;
   /** Time-out of each request to a provider, in ms; default 10 000. */
   readonly providerTimeoutMs?: number;
@@ -37,7 +41,7 @@ export type OAuthFlowContext = Pick<ActorContext, 'store' | 'settings' | 'logger
 export interface ActorOAuthFlow extends OAuthFlow {
   /** The configured provider ids. */
   readonly providers: readonly string[];
-  /** Gives the flow the actor's store and settings; done by the first OAuth request, or call it with `app.actor.context`. */
+  /** Gives the flow the actor's store (for tokens and, by default, states) and settings; `createActorApp` does it. */
   bind(ctx: OAuthFlowContext): void;
   /**
    * A valid access token of `tenantId` at `provider`, refreshed first when it expires within the
@@ -53,6 +57,7 @@ const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
 const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 const safeCode = (value: unknown) => (typeof value === 'string' && OAUTH_ERROR_CODE.test(value) ? value : 'unknown');
 const invalidState = () => new ActorError(400, 'invalid_state', 'Invalid OAuth state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
+const statesUnavailable = (cause: unknown) => new ActorError(503, 'store_unavailable', 'OAuth states are unavailable', { detail: 'The database is unreachable; start again at /oauth/authorize shortly', cause });
 
 /** Why a provider request failed, in words safe for logs and problems (never a token). */
 function failureReason(error: unknown): string {
@@ -105,11 +110,15 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
     if (!Number.isSafeInteger(settings[key]) || settings[key] < 0) throw new Error(`${key} must be a non-negative integer, got ${settings[key]}`);
   }
   if (options.redirectUri !== undefined && !/^https?:\/\//.test(options.redirectUri)) throw new Error(`redirectUri must be an absolute http(s) URL, got ${JSON.stringify(options.redirectUri)}`);
-  const stateStore = options.stateStore ?? new MemoryOAuthStateStore();
   const servers = new AuthorizationServers(settings.providerTimeoutMs);
   const now = options.now ?? Date.now;
   const refreshing = new Map<string, Promise<string>>();
   let bound: OAuthFlowContext | undefined;
+  let stateStore: OAuthStateStore | undefined = options.stateStore;
+  const stateStoreFor = (ctx: OAuthFlowContext): OAuthStateStore => {
+    if (bound === undefined) flow.bind(ctx);
+    return stateStore!;
+  };
 
   const providerOf = (id: string | null): OAuthProviderConfig => {
     const provider = id === null ? undefined : providers.get(id);
@@ -152,15 +161,16 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
     return renewed.accessToken;
   }
 
-  return {
+  const flow: ActorOAuthFlow = {
     providers: [...providers.keys()],
 
     bind(ctx) {
       bound = ctx;
+      stateStore = options.stateStore ?? new StoreOAuthStateStore(ctx.store);
     },
 
     async authorize(request, ctx) {
-      bound ??= ctx;
+      const states = stateStoreFor(ctx);
       const url = new URL(request.url);
       const provider = providerOf(url.searchParams.get('provider'));
       const tenantId = tenantOf(url, request);
@@ -170,7 +180,11 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       const state = oauth.generateRandomState();
       const codeVerifier = oauth.generateRandomCodeVerifier();
       const redirectUri = options.redirectUri ?? new URL('callback', url).href;
-      await stateStore.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt: now() + settings.stateTtlMs }, now());
+      try {
+        await states.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt: now() + settings.stateTtlMs }, now());
+      } catch (error) {
+        throw statesUnavailable(error);
+      }
       const target = new URL(server.authorization_endpoint!);
       for (const [name, value] of Object.entries(provider.authorizationParams ?? {})) target.searchParams.set(name, value);
       target.searchParams.set('response_type', 'code');
@@ -185,10 +199,15 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
     },
 
     async callback(request, ctx) {
-      bound ??= ctx;
+      const states = stateStoreFor(ctx);
       const url = new URL(request.url);
       const state = url.searchParams.get('state');
-      const record = state === null || state === '' ? null : await stateStore.take(state);
+      let record: OAuthStateRecord | null = null;
+      try {
+        if (state !== null && state !== '') record = await states.take(state);
+      } catch (error) {
+        throw statesUnavailable(error);
+      }
       const provider = record === null ? undefined : providers.get(record.provider);
       if (state === null || record === null || provider === undefined || record.expiresAt <= now()) {
         ctx.logger.warn('oauth_state_rejected', { reason: record === null ? 'unknown_or_used' : 'expired' });
@@ -251,4 +270,5 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       return pending;
     },
   };
+  return flow;
 }

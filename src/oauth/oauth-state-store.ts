@@ -27,8 +27,9 @@ export interface OAuthStateStore {
 export const DEFAULT_MAX_OAUTH_STATES = 10_000;
 
 /**
- * The default state store: a map in this process's memory. Expired states are swept (oldest
- * first) on every `put`; past `maxEntries` the oldest state is dropped, so unauthenticated `/oauth/authorize`
+ * A state store in this process's memory, for `createOAuthFlow({ stateStore })` (the default is
+ * `StoreOAuthStateStore`, on the actor's database). Expired states are swept (oldest first) on
+ * every `put`; past `maxEntries` the oldest state is dropped, so unauthenticated `/oauth/authorize`
  * calls cannot grow it without bound. Single replica only: a callback reaching another replica
  * finds no state (400 `invalid_state`), and a restart forgets every pending flow.
  */

@@ -4,6 +4,7 @@ export type {
   StatsSnapshot,
   Store,
   StoredMessage,
+  StoredOAuthState,
   StoredOAuthToken,
 } from './store.js';
 export { emptyStats } from './store.js';

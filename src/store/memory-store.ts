@@ -4,11 +4,14 @@ import {
   type StatsSnapshot,
   type Store,
   type StoredMessage,
+  type StoredOAuthState,
   type StoredOAuthToken,
 } from './store.js';
 import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
   assertHistoryLimit,
+  assertOAuthStateInput,
+  assertOAuthStateLookup,
   assertInvocationRecord,
   assertOAuthToken,
   assertStoredMessage,
@@ -40,6 +43,7 @@ export class MemoryStore implements Store {
   private settings = '{}';
   private readonly tokens = new Map<string, StoredOAuthToken>();
   private readonly idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number }>();
+  private readonly oauthStates = new Map<string, StoredOAuthState>();
 
   private check(): void {
     if (this.failure) throw this.failure;
@@ -128,6 +132,22 @@ export class MemoryStore implements Store {
     this.check();
     const token = this.tokens.get(JSON.stringify([tenantId, provider]));
     return token === undefined ? null : { ...token };
+  }
+
+  async putOAuthState(state: string, record: string, expiresAtMs: number): Promise<void> {
+    assertOAuthStateInput(state, record, expiresAtMs);
+    this.check();
+    const nowMs = Date.now();
+    for (const [key, pending] of this.oauthStates) if (pending.expiresAtMs <= nowMs) this.oauthStates.delete(key);
+    this.oauthStates.set(state, { record, expiresAtMs });
+  }
+
+  async takeOAuthState(state: string): Promise<StoredOAuthState | null> {
+    assertOAuthStateLookup(state);
+    this.check();
+    const pending = this.oauthStates.get(state) ?? null;
+    this.oauthStates.delete(state);
+    return pending;
   }
 
   async claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null> {

@@ -8,11 +8,14 @@ import type {
   StatsSnapshot,
   Store,
   StoredMessage,
+  StoredOAuthState,
   StoredOAuthToken,
 } from './store.js';
-import type { StoreDatabase } from './store-database.js';
+import type { BigIntColumn, StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
+  assertOAuthStateInput,
+  assertOAuthStateLookup,
   assertInvocationRecord,
   assertOAuthToken,
   assertStoredMessage,
@@ -29,6 +32,8 @@ const CHUNK_ROWS = 500;
 const APPLIED_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Least time between two clean-ups of expired idempotency keys and old record ids. */
 const MAINTENANCE_INTERVAL_MS = 60 * 1000;
+/** Most expired OAuth states one `putOAuthState` deletes: more than one per put keeps the table swept. */
+const OAUTH_STATE_SWEEP_ROWS = 100;
 
 /** Options of a `SqlStore`. */
 export interface SqlStoreOptions {
@@ -381,6 +386,41 @@ export class SqlStore implements Store {
       scope: row.scope,
       expiresAt: row.expires_at,
     };
+  }
+
+  async putOAuthState(state: string, record: string, expiresAtMs: number): Promise<void> {
+    assertOAuthStateInput(state, record, expiresAtMs);
+    const nowMs = Date.now();
+    const db = this.#db;
+    await this.#run(async () => {
+      // On PostgreSQL, rows another replica is sweeping or taking are skipped rather than waited for.
+      await db
+        .deleteFrom('actorkit_oauth_states')
+        .where('state', 'in', (eb) =>
+          eb
+            .selectFrom('actorkit_oauth_states')
+            .select('state')
+            .where('expires_at_ms', '<=', nowMs)
+            .orderBy('expires_at_ms')
+            .limit(OAUTH_STATE_SWEEP_ROWS)
+            .$if(this.kind === 'postgres', (query) => query.forUpdate().skipLocked()),
+        )
+        .execute();
+      await db
+        .insertInto('actorkit_oauth_states')
+        .values({ state, record, expires_at_ms: expiresAtMs })
+        .onConflict((conflict) => conflict.column('state').doUpdateSet({ record, expires_at_ms: expiresAtMs }))
+        .execute();
+    });
+  }
+
+  async takeOAuthState(state: string): Promise<StoredOAuthState | null> {
+    assertOAuthStateLookup(state);
+    // One DELETE … RETURNING: the row goes to exactly one caller, on SQLite (≥ 3.35) and PostgreSQL alike.
+    const row = await this.#run(() =>
+      this.#db.deleteFrom('actorkit_oauth_states').where('state', '=', state).returning(['record', 'expires_at_ms']).executeTakeFirst(),
+    );
+    return row === undefined ? null : { record: row.record, expiresAtMs: Number(row.expires_at_ms) };
   }
 
   async claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null> {

@@ -114,6 +114,13 @@ export interface IdempotencyKeysTable {
   expires_at_ms: BigIntColumn;
 }
 
+/** Pending OAuth flows by `state` (migration `0002_oauth_states`); `record` is JSON text. */
+export interface OAuthStatesTable {
+  state: string;
+  record: string;
+  expires_at_ms: BigIntColumn;
+}
+
 /** The tables of an actorkit store, for Kysely. */
 export interface StoreDatabase {
   actorkit_meta: MetaTable;
@@ -129,4 +136,5 @@ export interface StoreDatabase {
   actorkit_settings_overrides: SettingsOverridesTable;
   actorkit_oauth_tokens: OAuthTokensTable;
   actorkit_idempotency_keys: IdempotencyKeysTable;
+  actorkit_oauth_states: OAuthStatesTable;
 }

@@ -85,3 +85,22 @@ export function serialiseSettingsOverrides(overrides: Record<string, unknown>): 
 export function serialiseMessageData(data: unknown): string | null {
   return data === undefined ? null : JSON.stringify(data);
 }
+
+/** Longest OAuth state record (JSON text) a store accepts. */
+export const MAX_OAUTH_STATE_RECORD_LENGTH = 16_384;
+
+/** Throws a `TypeError` naming the first bad argument of `Store.putOAuthState`. */
+export function assertOAuthStateInput(state: string, record: string, expiresAtMs: number): void {
+  assertStoreKey(state, 'state');
+  if (typeof record !== 'string' || record.length === 0 || record.length > MAX_OAUTH_STATE_RECORD_LENGTH) {
+    throw new TypeError(`record must be a string of 1 to ${MAX_OAUTH_STATE_RECORD_LENGTH} characters`);
+  }
+  if (typeof expiresAtMs !== 'number' || !Number.isSafeInteger(expiresAtMs) || expiresAtMs < 0) {
+    throw new TypeError('expiresAtMs must be a non-negative integer of epoch milliseconds');
+  }
+}
+
+/** Throws a `TypeError` unless `state` is a string; any string may be looked up (one never stored is simply absent). */
+export function assertOAuthStateLookup(state: string): void {
+  if (typeof state !== 'string') throw new TypeError('state must be a string');
+}

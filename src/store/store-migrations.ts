@@ -117,8 +117,21 @@ const initialSchema: StoreMigration = {
   },
 };
 
+const oauthStates: StoreMigration = {
+  name: '0002_oauth_states',
+  async up(db) {
+    await db.schema
+      .createTable('actorkit_oauth_states')
+      .addColumn('state', 'text', (column) => column.primaryKey())
+      .addColumn('record', 'text', (column) => column.notNull())
+      .addColumn('expires_at_ms', 'bigint', (column) => column.notNull())
+      .execute();
+    await db.schema.createIndex('actorkit_oauth_states_expiry_idx').on('actorkit_oauth_states').column('expires_at_ms').execute();
+  },
+};
+
 /** Every migration of the store, oldest first. */
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema, oauthStates];
 
 /**
  * Applies the migrations not yet recorded, each in its own transaction, and returns their

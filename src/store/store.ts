@@ -57,6 +57,14 @@ export interface StoredOAuthToken {
   readonly expiresAt: string | null;
 }
 
+/** A pending OAuth flow's state as the store keeps it (see `Store.takeOAuthState`). */
+export interface StoredOAuthState {
+  /** The flow's record as JSON text (the PKCE verifier, tenant, provider, `return_to`; never a token). */
+  readonly record: string;
+  /** Epoch milliseconds after which the state is refused. */
+  readonly expiresAtMs: number;
+}
+
 /** The state of an `Idempotency-Key`. */
 export type IdempotencyRecord =
   | { readonly state: 'running'; readonly fingerprint: string }
@@ -88,6 +96,17 @@ export interface Store {
   saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void>;
   saveOAuthToken(token: StoredOAuthToken): Promise<void>;
   loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null>;
+  /**
+   * Remembers a pending OAuth flow under its `state` until `expiresAtMs` (epoch ms), replacing
+   * a record of the same state; sweeps a bounded batch of expired states on the way.
+   */
+  putOAuthState(state: string, record: string, expiresAtMs: number): Promise<void>;
+  /**
+   * Removes and returns the record of `state`, atomically and once: of concurrent takes, from
+   * any replica, exactly one gets it. Expired records not yet swept are returned too, so the
+   * caller can say why it refuses them; null when the state is unknown or already taken.
+   */
+  takeOAuthState(state: string): Promise<StoredOAuthState | null>;
   /**
    * Claims an idempotency key: returns null when the key was free (it is now `running`),
    * otherwise the existing record. Expired records count as free.

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { describeStoreContract, invocation } from './store-contract.js';
 
 const root = await mkdtemp(join(tmpdir(), 'actorkit-sqlite-'));
@@ -94,7 +95,7 @@ describe('SQLite file store', () => {
     expect((await second.loadOAuthToken('acme', 'github'))?.accessToken).toBe('at');
     await second.close();
     const [migrations] = await onFile(join(dataDir, 'actor.db'), ['select name from actorkit_migrations']);
-    expect(migrations).toEqual([['0001_initial']]);
+    expect(migrations).toEqual(STORE_MIGRATIONS.map((migration) => [migration.name]));
   });
 
   it('rejects calls after close', async () => {

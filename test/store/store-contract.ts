@@ -58,7 +58,7 @@ const token: StoredOAuthToken = {
 /**
  * The behaviour every `Store` must show, run by each engine's test file: counting (exact,
  * once per record id, atomic per call, distinct sessions and users), history, settings,
- * OAuth tokens, idempotency keys and migrations, with bad input as well as good.
+ * OAuth tokens, OAuth states, idempotency keys and migrations, with bad input as well as good.
  */
 export function describeStoreContract(harness: StoreHarness): void {
   describe(`Store contract: ${harness.name}`, () => {
@@ -286,6 +286,86 @@ export function describeStoreContract(harness: StoreHarness): void {
         const store = await freshStore();
         await expect(store.saveOAuthToken({ ...token, ...bad })).rejects.toThrow(TypeError);
         expect(await store.loadOAuthToken('acme', token.provider)).toBeNull();
+      });
+    });
+
+    describe('OAuth states', () => {
+      const inTenMinutes = () => Date.now() + 10 * 60_000;
+      const record = (name: string) => JSON.stringify({ provider: 'github', tenantId: 'acme', codeVerifier: `verifier-${name}`, redirectUri: 'https://actor.example/oauth/callback' });
+
+      it('gives a state back once, with its record and expiry; an unknown state is null', async () => {
+        const store = await freshStore();
+        const expiresAtMs = inTenMinutes();
+        await store.putOAuthState('state-1', record('1'), expiresAtMs);
+        await store.putOAuthState('state-2', record('2'), expiresAtMs + 1);
+        expect(await store.takeOAuthState('state-1')).toEqual({ record: record('1'), expiresAtMs });
+        expect(await store.takeOAuthState('state-1')).toBeNull();
+        expect(await store.takeOAuthState('never-put')).toBeNull();
+        expect(await store.takeOAuthState('state-2')).toEqual({ record: record('2'), expiresAtMs: expiresAtMs + 1 });
+      });
+
+      it('replaces the record of a state put again', async () => {
+        const store = await freshStore();
+        await store.putOAuthState('state-1', record('old'), inTenMinutes());
+        const expiresAtMs = inTenMinutes() + 5_000;
+        await store.putOAuthState('state-1', record('new'), expiresAtMs);
+        expect(await store.takeOAuthState('state-1')).toEqual({ record: record('new'), expiresAtMs });
+        expect(await store.takeOAuthState('state-1')).toBeNull();
+      });
+
+      it('returns an expired state not yet swept, so the caller can refuse it as expired', async () => {
+        const store = await freshStore();
+        const expiredAtMs = Date.now() - 1_000;
+        await store.putOAuthState('late', record('late'), expiredAtMs);
+        expect(await store.takeOAuthState('late')).toEqual({ record: record('late'), expiresAtMs: expiredAtMs });
+        expect(await store.takeOAuthState('late')).toBeNull();
+      });
+
+      it('sweeps expired states when a new one is put, and keeps the pending ones', async () => {
+        const store = await freshStore();
+        await store.putOAuthState('expired-1', record('e1'), Date.now() - 60_000);
+        await store.putOAuthState('expired-2', record('e2'), 0);
+        await store.putOAuthState('pending', record('p'), inTenMinutes());
+        await store.putOAuthState('trigger', record('t'), inTenMinutes());
+        expect(await store.takeOAuthState('expired-1')).toBeNull();
+        expect(await store.takeOAuthState('expired-2')).toBeNull();
+        expect(await store.takeOAuthState('pending')).not.toBeNull();
+        expect(await store.takeOAuthState('trigger')).not.toBeNull();
+      });
+
+      it('gives each state to exactly one of many concurrent takes', async () => {
+        const store = await freshStore();
+        const states = Array.from({ length: 10 }, (_, index) => `contested-${index}`);
+        await Promise.all(states.map((state) => store.putOAuthState(state, record(state), inTenMinutes())));
+        const takes = await Promise.all(states.flatMap((state) => Array.from({ length: 4 }, async () => [state, await store.takeOAuthState(state)] as const)));
+        for (const state of states) {
+          const won = takes.filter(([taken, result]) => taken === state && result !== null);
+          expect(won, state).toHaveLength(1);
+          expect(won[0]![1]!.record).toBe(record(state));
+        }
+      });
+
+      it.each<[string, () => [string, string, number]]>([
+        ['an empty state', () => ['', record('x'), inTenMinutes()]],
+        ['a state longer than 512 characters', () => ['s'.repeat(513), record('x'), inTenMinutes()]],
+        ['a record that is not a string', () => ['state', { codeVerifier: 'v' } as unknown as string, inTenMinutes()]],
+        ['an empty record', () => ['state', '', inTenMinutes()]],
+        ['a record longer than 16 KiB', () => ['state', 'r'.repeat(16_385), inTenMinutes()]],
+        ['a NaN expiry', () => ['state', record('x'), Number.NaN]],
+        ['a fractional expiry', () => ['state', record('x'), 1.5]],
+        ['a negative expiry', () => ['state', record('x'), -1]],
+      ])('rejects a put with %s and stores nothing', async (_label, args) => {
+        const store = await freshStore();
+        const [state, bad, expiresAtMs] = args();
+        await expect(store.putOAuthState(state, bad, expiresAtMs)).rejects.toThrow(TypeError);
+        if (typeof state === 'string' && state.length > 0) expect(await store.takeOAuthState(state)).toBeNull();
+      });
+
+      it('answers null for a state that cannot have been put, and rejects a state that is not a string', async () => {
+        const store = await freshStore();
+        expect(await store.takeOAuthState('')).toBeNull();
+        expect(await store.takeOAuthState('s'.repeat(600))).toBeNull();
+        await expect(store.takeOAuthState(42 as unknown as string)).rejects.toThrow(TypeError);
       });
     });
 

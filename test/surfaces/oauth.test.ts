@@ -1,8 +1,6 @@
 // The OAuth flow end to end against oauth2-mock-server on loopback: authorize → provider →
 // callback → tokens in the store; reused and expired state, foreign return_to, provider errors,
 // refresh; tokens never in a response or a log line.
-import { randomUUID } from 'node:crypto';
-import { OAuth2Server } from 'oauth2-mock-server';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
@@ -12,6 +10,7 @@ import { createOAuthFlow, MemoryOAuthStateStore, type ActorOAuthFlow, type OAuth
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { deadPort, serveOnLoopback } from './loopback.js';
+import { location, startMockOAuthProvider, type MockOAuthProvider } from './oauth-mock-provider.js';
 
 const STATE_TTL_MS = 5 * 60_000;
 const sink = createMemorySink();
@@ -19,12 +18,12 @@ const store = new MemoryStore();
 const stateStore = new MemoryOAuthStateStore();
 const seenBodies: string[] = [];
 let clock = Date.now();
-let provider: OAuth2Server;
+let mock: MockOAuthProvider;
+let provider: MockOAuthProvider['server'];
 let actor: ServeHandle;
 let flow: ActorOAuthFlow;
 let tokenRequests: string[] = [];
 
-// Client ids avoid `-`: oauth4webapi form-encodes it in Basic auth (%2D) and the mock does not decode it.
 // Settings with the OAuth client credentials of the `settings` provider, fed by the environment.
 const definition = {
   ...testActorDefinition,
@@ -41,8 +40,6 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<R
   return response;
 }
 
-const location = (response: Response) => response.headers.get('location') ?? '';
-
 /** Starts a flow and follows the provider's redirect; resolves with the callback URL the browser would open. */
 async function throughProvider(query: string, headers: Record<string, string> = {}): Promise<string> {
   const start = await get(`${actor.url}/oauth/authorize?${query}`, headers);
@@ -53,16 +50,13 @@ async function throughProvider(query: string, headers: Record<string, string> = 
 }
 
 beforeAll(async () => {
-  provider = new OAuth2Server();
-  await provider.issuer.keys.generate('RS256');
-  await provider.start(0, '127.0.0.1');
-  // A unique id per token: the mock would otherwise sign identical tokens within one second.
-  provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => (token.payload.jti = randomUUID()));
-  provider.service.on('beforeResponse', (_response: unknown, req: { body: { grant_type: string } }) => tokenRequests.push(req.body.grant_type));
-  const common = { issuer: provider.issuer.url!, allowInsecureRequests: true, scopes: ['openid', 'profile'] } satisfies Partial<OAuthProviderConfig>;
+  mock = await startMockOAuthProvider();
+  provider = mock.server;
+  tokenRequests = mock.grants;
+  const common = { issuer: mock.issuer, allowInsecureRequests: true, scopes: ['openid', 'profile'] } satisfies Partial<OAuthProviderConfig>;
   flow = createOAuthFlow({
     providers: [
-      { provider: 'mock', title: 'Mock ID', clientId: 'actorclient', clientSecret: 'actor-secret', ...common },
+      mock.config(),
       { provider: 'settings', clientAuthentication: 'client_secret_post', ...common },
       { provider: 'unconfigured', ...common },
       { provider: 'down', issuer: `http://127.0.0.1:${await deadPort()}`, clientId: 'x', allowInsecureRequests: true },
@@ -83,11 +77,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await actor?.close();
-  await provider?.stop();
+  await mock?.stop();
 });
 
 beforeEach(() => {
-  tokenRequests = [];
+  tokenRequests.length = 0;
 });
 
 describe('OAuth flow against oauth2-mock-server', () => {
@@ -237,7 +231,7 @@ describe('getAccessToken', () => {
   it('returns the stored token while it is fresh and refreshes it once when it expires', async () => {
     expect((await get(await throughProvider('provider=mock&tenant_id=tools'))).status).toBe(200);
     const first = await store.loadOAuthToken('tools', 'mock');
-    tokenRequests = [];
+    tokenRequests.length = 0;
     expect(await flow.getAccessToken('tools', 'mock')).toBe(first!.accessToken);
     expect(tokenRequests).toEqual([]);
 
