@@ -1,0 +1,6 @@
+// Bare Hono on Node through @hono/node-server, the server the actor's Node adapter uses.
+import { serve } from '@hono/node-server';
+import { announceListening, createBareApp } from './bare-app.mjs';
+
+const server = serve({ fetch: createBareApp().fetch, port: Number(process.env.PORT ?? 0), hostname: '0.0.0.0' }, (info) => announceListening('node', info.port));
+for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => server.close(() => process.exit(0)));

@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { RUNTIMES_UNDER_TEST, type RuntimeUnderTest } from '../test/contract/runtimes-under-test.js';
+
+/** The runtimes the bench compares. */
+export type BenchRuntime = 'node' | 'bun';
+
+/** The stores the full stack is measured on. */
+export type BenchStore = 'sqlite' | 'postgres';
+
+/** One server the bench starts: the full actor stack on a store, or bare Hono on the same runtime. */
+export interface BenchServer {
+  readonly runtime: BenchRuntime;
+  readonly stack: 'actor' | 'bare';
+  /** The actor's store; none for bare Hono. */
+  readonly store: BenchStore | null;
+  /** How test/contract/spawn-actor.ts starts it. */
+  readonly process: RuntimeUnderTest;
+  /** Environment on top of spawnActor's minimal one. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+const bareEntry = (runtime: BenchRuntime) => fileURLToPath(new URL(`./bare-hono/main.${runtime}.mjs`, import.meta.url));
+
+/** The built example actor under `runtime` (node: the Node running the bench; bun: test/runtimes). */
+export function actorProcess(runtime: BenchRuntime): RuntimeUnderTest {
+  const name = runtime === 'node' ? 'node-system' : 'bun';
+  const found = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === name);
+  if (found === undefined) throw new Error(`test/contract/runtimes-under-test.ts lists no ${name}`);
+  return found;
+}
+
+/**
+ * The environment that puts the example actor on `store`: `DATABASE_URL` empty means the
+ * SQLite file `<DATA_DIR>/actor.db` (spawnActor gives each process a fresh `DATA_DIR`).
+ * @param store the store
+ * @param postgresUrl the bench database
+ */
+export function storeEnv(store: BenchStore, postgresUrl: string): Record<string, string> {
+  return { DATABASE_URL: store === 'sqlite' ? '' : postgresUrl };
+}
+
+/**
+ * The servers of one runtime, bare Hono first: bare Hono, the actor on an SQLite file, the
+ * actor on PostgreSQL (left out when `postgresUrl` is null).
+ * @param runtime node or bun
+ * @param postgresUrl the bench database, or null when PostgreSQL is unreachable
+ */
+export function benchServers(runtime: BenchRuntime, postgresUrl: string | null): BenchServer[] {
+  const actor = actorProcess(runtime);
+  const bare: BenchServer = {
+    runtime,
+    stack: 'bare',
+    store: null,
+    process: { name: `bare-${runtime}`, command: actor.command, args: [bareEntry(runtime)] },
+    env: {},
+  };
+  const stores: BenchStore[] = postgresUrl === null ? ['sqlite'] : ['sqlite', 'postgres'];
+  return [bare, ...stores.map((store): BenchServer => ({ runtime, stack: 'actor', store, process: actor, env: storeEnv(store, postgresUrl ?? '') }))];
+}
+
+/** A short label: `node bare Hono`, `bun actor (postgres)`. */
+export function serverLabel(server: Pick<BenchServer, 'runtime' | 'stack' | 'store'>): string {
+  return server.stack === 'bare' ? `${server.runtime} bare Hono` : `${server.runtime} actor (${server.store})`;
+}

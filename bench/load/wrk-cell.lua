@@ -1,0 +1,32 @@
+-- One bench cell for wrk (Debian `wrk`, LuaJIT): without arguments it repeats the request
+-- of the command line (GET); with the argument `invoke` it POSTs a chat request per call,
+-- spread over 200 sessions of 50 users like real traffic. `done` prints the figures as one
+-- line, `WRK_RESULT {json}`, which bench/load/run-wrk.ts parses.
+local invoke = false
+local turn = 0
+
+function init(args)
+  invoke = args[1] == "invoke"
+end
+
+function request()
+  if not invoke then
+    return wrk.request()
+  end
+  turn = turn + 1
+  local body = string.format(
+    '{"user_identifier":"bench-user-%d","session_id":"bench-session-%d","message":"Hello from the bench, turn %d"}',
+    turn % 50, turn % 200, turn)
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'WRK_RESULT {"requests":%d,"duration_us":%d,"bytes":%d,' ..
+    '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
+    '"latency_us":{"mean":%.1f,"p50":%d,"p90":%d,"p99":%d,"max":%d}}\n',
+    summary.requests, summary.duration, summary.bytes,
+    e.connect, e.read, e.write, e.status, e.timeout,
+    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+end

@@ -1,0 +1,58 @@
+/**
+ * Where the actor's `GET /health` time goes: starts bare Hono, then adds the actor's
+ * middleware one at a time (bench/profile/health-variant.mjs), then the real actor, each in
+ * its own Node process under the same wrk load, and prints CPU µs per request per step.
+ * CPU per request (from /proc) is used rather than req/s because it holds steady when other
+ * work shares the machine. Run: `npx tsx bench/profile/health-cost-ladder.ts [--runtime bun]
+ * [--rounds 3] [--duration 4]`.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { spawnActor } from '../../test/contract/spawn-actor.js';
+import { actorProcess } from '../bench-servers.js';
+import { runWrk } from '../load/run-wrk.js';
+import { median } from '../measure/median.js';
+import { readCpuMs } from '../measure/process-usage.js';
+
+/** The steps; the index is the depth health-variant.mjs takes. */
+const LADDER = ['bare', 'request-id', 'in-flight', 'metrics', 'method-not-allowed', 'actor'] as const;
+const variantEntry = fileURLToPath(new URL('./health-variant.mjs', import.meta.url));
+
+const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '4' } } });
+if (values.runtime !== 'node' && values.runtime !== 'bun') throw new Error('--runtime is node or bun');
+const command = actorProcess(values.runtime).command;
+const rounds = Number(values.rounds);
+const durationS = Number(values.duration);
+
+async function cpuPerRequest(step: (typeof LADDER)[number]): Promise<{ cpuUs: number; requestsPerSecond: number }> {
+  const server = await spawnActor({ name: `health-${step}`, command, args: [variantEntry, String(LADDER.indexOf(step))] });
+  try {
+    const baseUrl = server.baseUrl;
+    await runWrk({ baseUrl, route: 'health', connections: 32, durationS: 1 });
+    const before = await readCpuMs(server.child.pid!);
+    const figures = await runWrk({ baseUrl, route: 'health', connections: 32, durationS });
+    const cpuUs = ((await readCpuMs(server.child.pid!)) - before) * 1000 / figures.requests;
+    return { cpuUs, requestsPerSecond: figures.requestsPerSecond };
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await server.dispose();
+  }
+}
+
+const samples = new Map<string, { cpuUs: number[]; rps: number[] }>(LADDER.map((step) => [step, { cpuUs: [], rps: [] }]));
+for (let round = 0; round < rounds; round += 1) {
+  for (const step of LADDER) {
+    const { cpuUs, requestsPerSecond } = await cpuPerRequest(step);
+    samples.get(step)!.cpuUs.push(cpuUs);
+    samples.get(step)!.rps.push(requestsPerSecond);
+  }
+}
+const bare = median(samples.get('bare')!.cpuUs);
+let previous = bare;
+process.stdout.write('| step | CPU µs/req (median) | added by this step | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n');
+for (const step of LADDER) {
+  const cpu = median(samples.get(step)!.cpuUs);
+  process.stdout.write(`| ${step} | ${cpu.toFixed(1)} | ${step === 'bare' ? '—' : `${(cpu - previous).toFixed(1)}`} | ${Math.round((bare / cpu) * 100)}% | ${Math.round(median(samples.get(step)!.rps))} |\n`);
+  previous = cpu;
+}
