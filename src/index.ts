@@ -12,7 +12,7 @@ export {
 export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks, StatsRecorder } from './app/actor-context.js';
 export type { ActorRouter } from './app/actor-router.js';
 export { ActorLifecycle, type ActorPhase } from './app/actor-lifecycle.js';
-export { ActorError, type ActorErrorOptions, type FieldProblem } from './app/actor-error.js';
+export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './app/actor-error.js';
 export { PROBLEM_CONTENT_TYPE, problemResponse, problemType, type ProblemDocument } from './app/problem-response.js';
 export { SECRET_MASK, type SettingsUpdateResult } from './app/actor-settings.js';
 export type { ActorEnvironment, RuntimeConfig } from './app/runtime-config.js';

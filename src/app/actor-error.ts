@@ -40,3 +40,8 @@ export class ActorError extends Error {
     this.headers = options.headers ?? {};
   }
 }
+
+/** The error of a request whose client went away before the answer (nginx's 499). */
+export function clientClosedError(cause?: unknown): ActorError {
+  return new ActorError(499, 'client_closed_request', 'The client closed the request', { detail: 'The client went away before the answer was ready', cause });
+}

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ActorError } from './actor-error.js';
+import { ActorError, clientClosedError } from './actor-error.js';
 import { validationError } from './validation-problem.js';
 
 /** True when a `Content-Type` header names JSON (`application/json` or `application/*+json`). */
@@ -20,7 +20,14 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(request: Req
       headers: { 'Accept-Post': 'application/json' },
     });
   }
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    if (error instanceof ActorError) throw error;
+    // The body stream broke: the client closed the connection mid-upload.
+    throw clientClosedError(error);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

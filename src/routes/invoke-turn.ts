@@ -2,7 +2,7 @@ import type { ChatEvent, ChatResult } from '../agent/chat-handler.js';
 import type { ChatReply } from '../agent/chat-reply.js';
 import type { ChatRequest } from '../agent/chat-request.js';
 import type { ActorContext } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError, clientClosedError } from '../app/actor-error.js';
 
 /** One invoke to answer, JSON or streamed. */
 export interface InvokeTurn {
@@ -16,11 +16,6 @@ export interface InvokeTurn {
   readonly onEvent?: (event: ChatEvent) => void;
   /** Facts added to the reply's `metadata`. */
   readonly metadata?: Record<string, unknown>;
-}
-
-/** The error of an invoke whose client went away before the answer (nginx's 499). */
-export function clientClosedError(): ActorError {
-  return new ActorError(499, 'client_closed_request', 'The client closed the request', { detail: 'The client went away before the answer was ready' });
 }
 
 function asActorError(error: unknown, signal: AbortSignal): unknown {
