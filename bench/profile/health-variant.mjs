@@ -7,7 +7,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
+import { requestIdMiddleware } from '../../dist/src/middleware/request-id/index.js';
 import { ActorLifecycle } from '../../dist/src/app/actor-lifecycle.js';
 import { ActorMetrics } from '../../dist/src/app/actor-metrics.js';
 import { createApp } from '../../dist/examples/hello-actor/src/app.js';
@@ -17,7 +17,7 @@ const ACTOR_DEPTH = 5;
 
 function ladderApp(depth) {
   const app = new Hono();
-  if (depth >= 1) app.use(requestId({ limitLength: 128 }));
+  if (depth >= 1) app.use(requestIdMiddleware({ limitLength: 128 }));
   if (depth >= 2) {
     const lifecycle = new ActorLifecycle();
     app.use(async function trackInFlight(_c, next) {

@@ -1,6 +1,6 @@
-import { prometheus } from '@hono/prometheus';
 import type { MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { HttpMetrics } from './http-metrics.js';
 
 /** Invoke duration buckets in seconds, up to two minutes for slow models. */
 export const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
@@ -60,7 +60,7 @@ export class ActorMetrics {
     }
     // Gauges named like counters: `promtool check metrics` rejects them.
     for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
-    this.httpMiddleware = prometheus({ registry: this.registry }).registerMetrics;
+    this.httpMiddleware = new HttpMetrics(this.registry).middleware;
   }
 
   /** The exposition text, `text/plain; version=0.0.4`. */

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
 import { createActorAgent } from '../agent/actor-agent.js';
 import type { ActorTool } from '../agent/actor-tool.js';
 import type { ChatHandler } from '../agent/chat-handler.js';
@@ -10,6 +9,7 @@ import type { ChatModel } from '../agent/chat-model.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import { createLogger, parseLogLevel, type Logger } from '../log/logger.js';
 import { apiKeyAuth } from '../middleware/api-key/index.js';
+import { requestIdMiddleware } from '../middleware/request-id/index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
 import { healthRoutes } from '../routes/health.js';
 import { invokeRoutes } from '../routes/invoke.js';
@@ -153,18 +153,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const routers = options.routers ?? [];
 
   const app = new Hono<ActorEnv>();
-  app.use(requestId({ limitLength: 128 }));
-  app.use(async function stampRequestId(c, next) {
-    await next();
-    if (c.res.headers.has('X-Request-Id')) return;
-    try {
-      c.res.headers.set('X-Request-Id', c.get('requestId'));
-    } catch {
-      // Immutable headers (a fetched Response): copy it so the id still goes out.
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set('X-Request-Id', c.get('requestId'));
-    }
-  });
+  app.use(requestIdMiddleware({ limitLength: 128 }));
   app.use(async function trackInFlight(_c, next) {
     const leave = ctx.lifecycle.enter();
     try {
