@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import * as root from './index.js';
+import * as testing from './testing/index.js';
+
+describe('the public API', () => {
+  it('actorkit exports exactly this list (a change here is a public API change)', () => {
+    expect(Object.keys(root).sort()).toEqual([
+      'AGENT_DEFAULTS',
+      'ActorError',
+      'ActorLifecycle',
+      'ActorTool',
+      'ChatReply',
+      'ChatRequest',
+      'DEFAULT_MODEL_TIMEOUT_MS',
+      'MAX_TOOL_OUTPUT_CHARS',
+      'MESH_KEY_HEADER',
+      'McpServerConfig',
+      'McpServers',
+      'McpToolSource',
+      'MemoryOAuthStateStore',
+      'MemoryStore',
+      'OFFLINE_MODEL',
+      'OFFLINE_TOOL_SYNTAX',
+      'PROBLEM_CONTENT_TYPE',
+      'PeerRequestError',
+      'SECRET_MASK',
+      'SessionId',
+      'StoreOAuthStateStore',
+      'SyncRunUnsupportedError',
+      'TOOL_NAME_PATTERN',
+      'TenantId',
+      'ToolRegistry',
+      'WORKFLOW_PREFIX',
+      'buildDefaultRegistry',
+      'clientClosedError',
+      'createActorAgent',
+      'createActorApp',
+      'createAgentChatHandler',
+      'createLogger',
+      'createMemorySink',
+      'createOAuthFlow',
+      'createOfflineModel',
+      'createOpenAICompatibleModel',
+      'createPeerClient',
+      'defaultActorFeatures',
+      'jsonLinesSink',
+      'meshRouter',
+      'modelTimeoutError',
+      'modelUpstreamError',
+      'oauthProvidersFromEnv',
+      'offlineChatHandler',
+      'panelAction',
+      'panelRouter',
+      'parseMcpServers',
+      'problemResponse',
+      'problemType',
+      'readAgentConfig',
+      'runChatLoop',
+      'silentLogger',
+      'statsPanel',
+      'workflowProxyRouter',
+    ]);
+  });
+
+  it('actorkit/testing exports exactly this list', () => {
+    expect(Object.keys(testing).sort()).toEqual([
+      'RECOMMENDED_ENDPOINTS',
+      'REQUIRED_ENDPOINTS',
+      'assertNoForbiddenVerbs',
+      'assertPinnedPhrases',
+      'checkTopicContract',
+      'createTestActor',
+      'endpointLabel',
+      'findForbiddenVerbs',
+      'findPinnedPhraseProblems',
+      'makeContractTests',
+      'nameWords',
+      'testActorDefinition',
+    ]);
+  });
+});
