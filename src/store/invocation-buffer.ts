@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '../log/logger.js';
+import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
 import { assertInvocationRecord } from './store-input-validation.js';
@@ -29,12 +30,6 @@ interface QueuedEntry {
 }
 
 const TOTAL_SCOPE = '';
-
-/** Resolves after the I/O callbacks already due have run (`setImmediate` where the runtime has it). */
-function nextTurn(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
-}
 
 /**
  * Records finished invokes without ever losing one: `record()` writes through to the store

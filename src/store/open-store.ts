@@ -84,7 +84,8 @@ function openPostgres(url: string, options: { poolSize: number; statementTimeout
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
   const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
-  return new SqlStore({ db, engine: 'postgres', logger });
+  const prepared = async (name: string, text: string, values: readonly unknown[]) => (await pool.query({ name, text, values: [...values] })).rows as unknown[];
+  return new SqlStore({ db, engine: 'postgres', logger, prepared });
 }
 
 /**

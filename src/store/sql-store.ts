@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { SerialQueue } from './serial-queue.js';
+import { WriteGroup } from './write-group.js';
 import { snapshotFromTally, tallyByTenant } from './stats-tally.js';
 import type {
   IdempotencyRecord,
@@ -11,7 +12,7 @@ import type {
   StoredOAuthState,
   StoredOAuthToken,
 } from './store.js';
-import type { BigIntColumn, StoreDatabase } from './store-database.js';
+import type { StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
   assertOAuthStateInput,
@@ -21,9 +22,11 @@ import {
   assertStoredMessage,
   assertStoreKey,
   assertTtl,
+  parseTimestamp,
   serialiseMessageData,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
+import { invokeStatements, type InvokeStatements } from './invoke-statements.js';
 import { runMigrations, type StoreEngine } from './store-migrations.js';
 
 /** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
@@ -40,6 +43,12 @@ export interface SqlStoreOptions {
   readonly db: Kysely<StoreDatabase>;
   readonly engine: StoreEngine;
   readonly logger: Logger;
+  /**
+   * Runs SQL text as a named prepared statement, parsed and planned once per connection (on
+   * PostgreSQL, planning the per-invoke statements costs more than running them). Without it,
+   * those statements go through Kysely like the others.
+   */
+  readonly prepared?: (name: string, text: string, parameters: readonly unknown[]) => Promise<unknown[]>;
   /** Called after the Kysely instance is destroyed, to close what it does not own. */
   readonly onClose?: () => void | Promise<void>;
 }
@@ -68,6 +77,43 @@ function sortedPairs(pairs: Iterable<readonly [string, string]>): [string, strin
   return [...unique.values()].sort(compareKeys);
 }
 
+/** The records to count: every one without an id, and the first of each id. */
+function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord[] {
+  const seen = new Set<string>();
+  return records.filter((record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined));
+}
+
+/** The records as the column arrays PostgreSQL's `recordInvocations` statement unnests. */
+function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
+  const column = <T>(pick: (record: InvocationRecord) => T) => records.map(pick);
+  return [
+    column((r) => r.id ?? null),
+    column((r) => r.tenantId),
+    column((r) => r.sessionId),
+    column((r) => r.userIdentifier),
+    column((r) => (r.outcome === 'error' ? 1 : 0)),
+    column((r) => r.inputTokens),
+    column((r) => r.outputTokens),
+    column((r) => r.toolCalls),
+    column((r) => r.latencyMs),
+    column((r) => parseTimestamp(r.finishedAt, 'finishedAt')),
+  ];
+}
+
+/** Runs ready SQL text with its parameters, without building or compiling a Kysely query. */
+async function query<Row = unknown>(executor: Kysely<StoreDatabase>, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const result = await executor.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Row>);
+  return [...result.rows];
+}
+
+interface HistoryRow {
+  readonly id: string;
+  readonly role: string;
+  readonly content: string;
+  readonly data: string | null;
+  readonly created_at: string;
+}
+
 function countBy(values: Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
@@ -78,7 +124,9 @@ function countBy(values: Iterable<string>): Map<string, number> {
  * The SQLite and PostgreSQL store: every query written once with Kysely. Stats are counted
  * exactly once per record id and atomically per call; on PostgreSQL, rows are locked in a
  * fixed order so replicas writing at once neither lose updates nor deadlock. On SQLite,
- * calls run one at a time (see `SerialQueue`).
+ * calls run one at a time (see `SerialQueue`) and write transactions asked for together share
+ * one commit (see `WriteGroup`). The statements every invoke runs skip Kysely's query
+ * compilation (see `invokeStatements`).
  */
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
@@ -86,6 +134,9 @@ export class SqlStore implements Store {
   readonly #logger: Logger;
   readonly #onClose: (() => void | Promise<void>) | undefined;
   readonly #queue: SerialQueue | undefined;
+  readonly #statements: InvokeStatements;
+  readonly #writes: WriteGroup<Tx> | undefined;
+  readonly #prepared: SqlStoreOptions['prepared'];
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -95,7 +146,11 @@ export class SqlStore implements Store {
     this.#db = options.db;
     this.#logger = options.logger;
     this.#onClose = options.onClose;
-    this.#queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
+    this.#prepared = options.prepared;
+    const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
+    this.#queue = queue;
+    this.#statements = invokeStatements(options.engine);
+    this.#writes = queue && new WriteGroup<Tx>({ schedule: (task) => queue.run(task), transaction: (work) => this.#db.transaction().execute(work) });
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
@@ -103,8 +158,17 @@ export class SqlStore implements Store {
     return this.#queue === undefined ? task() : this.#queue.run(task);
   }
 
+  /** Runs `work` in a transaction; on SQLite it may share it with other writes (see `WriteGroup`). */
   #transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
-    return this.#run(() => this.#db.transaction().execute(work));
+    if (this.#writes === undefined || this.#closing !== undefined) return this.#run(() => this.#db.transaction().execute(work));
+    return this.#writes.run(work);
+  }
+
+  /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
+  #statement<Row>(name: 'loadHistory' | 'appendMessages' | 'recordInvocations', parameters: readonly unknown[]): Promise<Row[]> {
+    const text = this.#statements[name];
+    const prepared = this.#prepared;
+    return this.#run(async () => (prepared === undefined ? query<Row>(this.#db, text, parameters) : ((await prepared(`actorkit_${name}`, text, parameters)) as Row[])));
   }
 
   async migrate(): Promise<void> {
@@ -120,115 +184,69 @@ export class SqlStore implements Store {
     for (const record of records) assertInvocationRecord(record);
     if (records.length === 0) return;
     const nowMs = Date.now();
-    await this.#transaction(async (trx) => {
-      const fresh = await this.#keepUncounted(trx, records, nowMs);
-      if (fresh.length === 0) return;
-      const newSessions = countBy(await this.#insertNewPairs(trx, 'actorkit_stats_sessions', 'session_id', fresh.map((r) => [r.tenantId, r.sessionId])));
-      const newUsers = countBy(await this.#insertNewPairs(trx, 'actorkit_stats_users', 'user_identifier', fresh.map((r) => [r.tenantId, r.userIdentifier])));
-      let newAllUsers = 0;
-      for (const chunk of chunks([...new Set(fresh.map((r) => r.userIdentifier))].sort())) {
-        const inserted = await trx
-          .insertInto('actorkit_stats_all_users')
-          .values(chunk.map((user_identifier) => ({ user_identifier })))
-          .onConflict((conflict) => conflict.column('user_identifier').doNothing())
-          .returning('user_identifier')
-          .execute();
-        newAllUsers += inserted.length;
-      }
-      const rows = [...tallyByTenant(fresh)].map(([tenantId, tally]) => ({
-        tenant_id: tenantId,
-        invocations: tally.invocations,
-        errors: tally.errors,
-        input_tokens: tally.inputTokens,
-        output_tokens: tally.outputTokens,
-        tool_calls: tally.toolCalls,
-        latency_ms_total: tally.latencyMsTotal,
-        latency_ms_max: tally.latencyMsMax,
-        first_invoked_at_ms: tally.firstInvokedAtMs ?? nowMs,
-        last_invoked_at_ms: tally.lastInvokedAtMs ?? nowMs,
-        sessions: newSessions.get(tenantId) ?? 0,
-        users: newUsers.get(tenantId) ?? 0,
-      }));
-      for (const chunk of chunks(rows)) {
-        await trx
-          .insertInto('actorkit_stats_counters')
-          .values(chunk)
-          .onConflict((conflict) =>
-            conflict.column('tenant_id').doUpdateSet((eb) => {
-              const add = (column: 'invocations' | 'errors' | 'input_tokens' | 'output_tokens' | 'tool_calls' | 'sessions' | 'users') =>
-                eb(`actorkit_stats_counters.${column}`, '+', eb.ref(`excluded.${column}`));
-              const pick = (column: 'latency_ms_max' | 'first_invoked_at_ms' | 'last_invoked_at_ms', operator: '<' | '>') => {
-                const incoming = sql.ref(`excluded.${column}`);
-                const current = sql.ref(`actorkit_stats_counters.${column}`);
-                return sql<number>`case when ${incoming} ${sql.raw(operator)} ${current} then ${incoming} else ${current} end`;
-              };
-              return {
-                invocations: add('invocations'),
-                errors: add('errors'),
-                input_tokens: add('input_tokens'),
-                output_tokens: add('output_tokens'),
-                tool_calls: add('tool_calls'),
-                latency_ms_total: eb('actorkit_stats_counters.latency_ms_total', '+', eb.ref('excluded.latency_ms_total')),
-                sessions: add('sessions'),
-                users: add('users'),
-                latency_ms_max: pick('latency_ms_max', '>'),
-                first_invoked_at_ms: pick('first_invoked_at_ms', '<'),
-                last_invoked_at_ms: pick('last_invoked_at_ms', '>'),
-              };
-            }),
-          )
-          .execute();
-      }
-      if (newAllUsers > 0) {
-        await trx
-          .updateTable('actorkit_stats_totals')
-          .set((eb) => ({ users: eb('users', '+', newAllUsers) }))
-          .where('id', '=', 1)
-          .execute();
-      }
-    });
+    const distinct = distinctRecords(records);
+    if (this.kind === 'postgres') {
+      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs]);
+    } else {
+      await this.#transaction((trx) => this.#recordOnSqlite(trx, distinct, nowMs));
+    }
     this.#maintainNow(nowMs);
+  }
+
+  /** SQLite's `recordInvocations`: one statement per table, in one transaction. */
+  async #recordOnSqlite(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+    const fresh = await this.#keepUncounted(trx, records, nowMs);
+    if (fresh.length === 0) return;
+    const newSessions = await this.#insertNewPairs(trx, 'actorkit_stats_sessions', fresh.map((r) => [r.tenantId, r.sessionId]));
+    const newUsers = await this.#insertNewPairs(trx, 'actorkit_stats_users', fresh.map((r) => [r.tenantId, r.userIdentifier]));
+    // A known (tenant, user) pair's user was counted across tenants when the pair was added.
+    let newAllUsers = 0;
+    for (const chunk of chunks([...new Set(newUsers.map(([, user]) => user))].sort())) {
+      newAllUsers += (await query(trx, this.#statements.insertAllUsers(chunk.length), chunk)).length;
+    }
+    const sessionsByTenant = countBy(newSessions.map(([tenant]) => tenant));
+    const usersByTenant = countBy(newUsers.map(([tenant]) => tenant));
+    const rows = [...tallyByTenant(fresh)].map(([tenantId, tally]) => [
+      tenantId,
+      tally.invocations,
+      tally.errors,
+      tally.inputTokens,
+      tally.outputTokens,
+      tally.toolCalls,
+      tally.latencyMsTotal,
+      tally.latencyMsMax,
+      tally.firstInvokedAtMs ?? nowMs,
+      tally.lastInvokedAtMs ?? nowMs,
+      sessionsByTenant.get(tenantId) ?? 0,
+      usersByTenant.get(tenantId) ?? 0,
+    ]);
+    for (const chunk of chunks(rows)) await query(trx, this.#statements.upsertCounters(chunk.length), chunk.flat());
+    if (newAllUsers > 0) await query(trx, this.#statements.addTotalUsers, [newAllUsers]);
   }
 
   /** Records the ids of `records` as counted and returns the records not counted before. */
   async #keepUncounted(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<InvocationRecord[]> {
     const byId = new Map<string, InvocationRecord>();
-    const anonymous: InvocationRecord[] = [];
+    const fresh: InvocationRecord[] = [];
     for (const record of records) {
-      if (record.id === undefined) anonymous.push(record);
-      else if (!byId.has(record.id)) byId.set(record.id, record);
+      if (record.id === undefined) fresh.push(record);
+      else byId.set(record.id, record);
     }
-    const fresh = [...anonymous];
     for (const chunk of chunks([...byId.keys()].sort())) {
-      const inserted = await trx
-        .insertInto('actorkit_stats_applied')
-        .values(chunk.map((id) => ({ id, applied_at_ms: nowMs })))
-        .onConflict((conflict) => conflict.column('id').doNothing())
-        .returning('id')
-        .execute();
+      const inserted = await query<{ id: string }>(trx, this.#statements.insertAppliedIds(chunk.length), chunk.flatMap((id) => [id, nowMs]));
       for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
     }
     return fresh;
   }
 
-  /** Inserts the pairs not yet present and returns the tenant id of each one inserted. */
-  async #insertNewPairs(
-    trx: Tx,
-    table: 'actorkit_stats_sessions' | 'actorkit_stats_users',
-    column: 'session_id' | 'user_identifier',
-    pairs: Iterable<readonly [string, string]>,
-  ): Promise<string[]> {
-    const tenants: string[] = [];
+  /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
+  async #insertNewPairs(trx: Tx, table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): Promise<[string, string][]> {
+    const inserted: [string, string][] = [];
     for (const chunk of chunks(sortedPairs(pairs))) {
-      const inserted = await trx
-        .insertInto(table)
-        .values(chunk.map(([tenant_id, value]) => ({ tenant_id, [column]: value }) as { tenant_id: string; session_id: string; user_identifier: string }))
-        .onConflict((conflict) => conflict.columns(['tenant_id', column] as ['tenant_id', 'session_id']).doNothing())
-        .returning('tenant_id')
-        .execute();
-      for (const row of inserted) tenants.push(row.tenant_id);
+      const rows = await query<{ tenant_id: string; value: string }>(trx, this.#statements.insertPairs(table, chunk.length), chunk.flat());
+      for (const row of rows) inserted.push([row.tenant_id, row.value]);
     }
-    return tenants;
+    return inserted;
   }
 
   async readStats(tenantId?: string): Promise<StatsSnapshot> {
@@ -281,48 +299,36 @@ export class SqlStore implements Store {
     assertStoreKey(sessionId, 'sessionId');
     for (const message of messages) assertStoredMessage(message);
     if (messages.length === 0) return;
-    const rows = messages.map((message) => ({
-      tenant_id: tenantId,
-      session_id: sessionId,
-      id: message.id,
-      role: message.role,
-      content: message.content,
-      data: serialiseMessageData(message.data),
-      created_at: message.createdAt,
-    }));
+    const data = messages.map((message) => serialiseMessageData(message.data));
     const now = new Date().toISOString();
+    if (this.kind === 'postgres') {
+      const column = <T>(pick: (message: StoredMessage, index: number) => T) => messages.map(pick);
+      await this.#statement('appendMessages', [
+        tenantId,
+        sessionId,
+        messages.length,
+        now,
+        column((m) => m.id),
+        column((m) => m.role),
+        column((m) => m.content),
+        data,
+        column((m) => m.createdAt),
+      ]);
+      return;
+    }
     await this.#transaction(async (trx) => {
-      const session = await trx
-        .insertInto('actorkit_chat_sessions')
-        .values({ tenant_id: tenantId, session_id: sessionId, message_count: rows.length, created_at: now, updated_at: now })
-        .onConflict((conflict) =>
-          conflict.columns(['tenant_id', 'session_id']).doUpdateSet((eb) => ({
-            message_count: eb('actorkit_chat_sessions.message_count', '+', eb.ref('excluded.message_count')),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .returning('message_count')
-        .executeTakeFirstOrThrow();
-      const firstPosition = Number(session.message_count) - rows.length;
-      for (const chunk of chunks(rows.map((row, index) => ({ ...row, position: firstPosition + index })))) {
-        await trx.insertInto('actorkit_chat_messages').values(chunk).execute();
-      }
+      const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
+      if (session === undefined) throw new Error('The chat session upsert returned no row');
+      const firstPosition = Number(session.message_count) - messages.length;
+      const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, data[index] ?? null, m.createdAt]);
+      for (const chunk of chunks(rows)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
     });
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {
     assertHistoryLimit(limit);
     if (limit === 0) return [];
-    const rows = await this.#run(() =>
-      this.#db
-        .selectFrom('actorkit_chat_messages')
-        .select(['id', 'role', 'content', 'data', 'created_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('session_id', '=', sessionId)
-        .orderBy('position', 'desc')
-        .limit(limit)
-        .execute(),
-    );
+    const rows = await this.#statement<HistoryRow>('loadHistory', [tenantId, sessionId, limit]);
     return rows.reverse().map((row) => {
       const message: StoredMessage = { id: row.id, role: row.role as StoredMessage['role'], content: row.content, createdAt: row.created_at };
       return row.data === null ? message : { ...message, data: JSON.parse(row.data) as unknown };
@@ -488,6 +494,7 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#maintenance;
+      await this.#writes?.settled();
       await (this.#queue?.run(async () => {}) ?? Promise.resolve());
       await this.#db.destroy();
       await this.#onClose?.();

@@ -1,0 +1,208 @@
+import type { StoreEngine } from './store-migrations.js';
+
+/**
+ * The SQL text of the statements every invoke runs (history read and write, stats write),
+ * written out once per engine and row count and kept, so a call binds parameters to ready text
+ * instead of having Kysely build and compile the query anew. On PostgreSQL, each write is one
+ * statement (data-modifying CTEs over `unnest`ed arrays), hence one round trip and atomic by
+ * itself; SQLite has no data-modifying CTEs, so there they are several statements in one
+ * transaction.
+ */
+export interface InvokeStatements {
+  /** Params: tenant, session, limit. Rows: id, role, content, data, created_at, newest first. */
+  readonly loadHistory: string;
+  /**
+   * PostgreSQL only: appends a turn in one statement. Params: tenant, session, message count,
+   * now (ISO), then text arrays of ids, roles, contents, data (JSON or null), created_at.
+   */
+  readonly appendMessages: string;
+  /**
+   * PostgreSQL only: counts records in one statement, each id once. Params: arrays of id (null
+   * for none), tenant, session, user, errors (0/1), input tokens, output tokens, tool calls,
+   * latency ms, finished-at ms; then now ms.
+   */
+  readonly recordInvocations: string;
+  /** SQLite: bumps a session's message count by the param and returns the new count. Params: tenant, session, count, now (ISO), now (ISO). */
+  readonly upsertChatSession: string;
+  /** SQLite: `rows` messages, 8 params each: tenant, session, position, id, role, content, data, created_at. */
+  insertMessages(rows: number): string;
+  /** SQLite: `rows` record ids, 2 params each (id, applied ms); returns the ids not counted before. */
+  insertAppliedIds(rows: number): string;
+  /** SQLite: `rows` (tenant, value) pairs; returns the pairs not present before. */
+  insertPairs(table: 'actorkit_stats_sessions' | 'actorkit_stats_users', rows: number): string;
+  /** SQLite: `rows` user identifiers; returns those not present before. */
+  insertAllUsers(rows: number): string;
+  /** SQLite: `rows` tenants' tallies, 12 params each in `COUNTER_COLUMNS` order, added to the counters. */
+  upsertCounters(rows: number): string;
+  /** SQLite: adds the param to the number of distinct users across tenants. */
+  readonly addTotalUsers: string;
+}
+
+/** The columns of `actorkit_stats_counters`, in the order `upsertCounters` binds them. */
+export const COUNTER_COLUMNS = [
+  'tenant_id',
+  'invocations',
+  'errors',
+  'input_tokens',
+  'output_tokens',
+  'tool_calls',
+  'latency_ms_total',
+  'latency_ms_max',
+  'first_invoked_at_ms',
+  'last_invoked_at_ms',
+  'sessions',
+  'users',
+] as const;
+
+const ADDED_COUNTERS = ['invocations', 'errors', 'input_tokens', 'output_tokens', 'tool_calls', 'latency_ms_total', 'sessions', 'users'] as const;
+
+/** `(?, ?), (?, ?)` for `rows` rows of `columns` SQLite parameters. */
+function valueRows(rows: number, columns: number): string {
+  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+  return Array.from({ length: rows }, () => row).join(', ');
+}
+
+/** Caches the text `build` makes for each row count. */
+function perRowCount(build: (rows: number) => string): (rows: number) => string {
+  const texts = new Map<number, string>();
+  return (rows) => {
+    let text = texts.get(rows);
+    if (text === undefined) {
+      text = build(rows);
+      texts.set(rows, text);
+    }
+    return text;
+  };
+}
+
+const counterUpdates = (pick: (column: string, operator: '<' | '>') => string) =>
+  [
+    ...ADDED_COUNTERS.map((column) => `${column} = c.${column} + excluded.${column}`),
+    `latency_ms_max = ${pick('latency_ms_max', '>')}`,
+    `first_invoked_at_ms = ${pick('first_invoked_at_ms', '<')}`,
+    `last_invoked_at_ms = ${pick('last_invoked_at_ms', '>')}`,
+  ].join(', ');
+
+const postgresAppendMessages = `with session as (
+  insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at)
+  values ($1::text, $2::text, $3::bigint, $4::text, $4::text)
+  on conflict (tenant_id, session_id) do update
+    set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
+  returning message_count
+)
+insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at)
+select $1::text, $2::text, session.message_count - $3::bigint + m.ordinal - 1, m.id, m.role, m.content, m.data, m.created_at
+from session, unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+  with ordinality as m(id, role, content, data, created_at, ordinal)`;
+
+// Rows are inserted in key order, as the Kysely version did, so concurrent replicas take row
+// locks in the same order. Users across tenants are offered only when their (tenant, user) pair
+// is new: a known pair's user was counted across tenants in the same statement that added it.
+const postgresRecordInvocations = `with input as (
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::double precision[], $10::bigint[])
+    as r(id, tenant_id, session_id, user_identifier, errors, input_tokens, output_tokens, tool_calls, latency_ms, finished_ms)
+),
+applied as (
+  insert into actorkit_stats_applied (id, applied_at_ms)
+  select id, $11::bigint from input where id is not null order by id
+  on conflict (id) do nothing
+  returning id
+),
+fresh as (
+  select * from input where id is null or id in (select id from applied)
+),
+new_sessions as (
+  insert into actorkit_stats_sessions (tenant_id, session_id)
+  select distinct tenant_id, session_id from fresh order by tenant_id, session_id
+  on conflict (tenant_id, session_id) do nothing
+  returning tenant_id
+),
+new_users as (
+  insert into actorkit_stats_users (tenant_id, user_identifier)
+  select distinct tenant_id, user_identifier from fresh order by tenant_id, user_identifier
+  on conflict (tenant_id, user_identifier) do nothing
+  returning tenant_id, user_identifier
+),
+new_all_users as (
+  insert into actorkit_stats_all_users (user_identifier)
+  select distinct user_identifier from new_users order by user_identifier
+  on conflict (user_identifier) do nothing
+  returning user_identifier
+),
+tallies as (
+  select tenant_id, count(*) as invocations, sum(errors) as errors, sum(input_tokens) as input_tokens,
+    sum(output_tokens) as output_tokens, sum(tool_calls) as tool_calls, sum(latency_ms) as latency_ms_total,
+    max(latency_ms) as latency_ms_max, min(finished_ms) as first_invoked_at_ms, max(finished_ms) as last_invoked_at_ms
+  from fresh group by tenant_id
+),
+counters as (
+  insert into actorkit_stats_counters as c (${COUNTER_COLUMNS.join(', ')})
+  select t.tenant_id, t.invocations, t.errors, t.input_tokens, t.output_tokens, t.tool_calls, t.latency_ms_total,
+    t.latency_ms_max, t.first_invoked_at_ms, t.last_invoked_at_ms,
+    (select count(*) from new_sessions n where n.tenant_id = t.tenant_id),
+    (select count(*) from new_users n where n.tenant_id = t.tenant_id)
+  from tallies t order by t.tenant_id
+  on conflict (tenant_id) do update set ${counterUpdates((column, operator) => `${operator === '>' ? 'greatest' : 'least'}(c.${column}, excluded.${column})`)}
+  returning tenant_id
+)
+update actorkit_stats_totals set users = users + (select count(*) from new_all_users)
+where id = 1 and exists (select 1 from new_all_users)`;
+
+const loadHistory = (engine: StoreEngine) => {
+  const [tenant, session, limit] = engine === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
+  return `select id, role, content, data, created_at from actorkit_chat_messages where tenant_id = ${tenant} and session_id = ${session} order by position desc limit ${limit}`;
+};
+
+const notOnPostgres = (name: string) => () => {
+  throw new Error(`${name} is an SQLite statement`);
+};
+
+/** The statements of `engine`; call once per store. */
+export function invokeStatements(engine: StoreEngine): InvokeStatements {
+  if (engine === 'postgres') {
+    return {
+      loadHistory: loadHistory(engine),
+      appendMessages: postgresAppendMessages,
+      recordInvocations: postgresRecordInvocations,
+      upsertChatSession: '',
+      insertMessages: notOnPostgres('insertMessages'),
+      insertAppliedIds: notOnPostgres('insertAppliedIds'),
+      insertPairs: notOnPostgres('insertPairs'),
+      insertAllUsers: notOnPostgres('insertAllUsers'),
+      upsertCounters: notOnPostgres('upsertCounters'),
+      addTotalUsers: '',
+    };
+  }
+  const pairs = {
+    actorkit_stats_sessions: perRowCount(
+      (rows) => `insert into actorkit_stats_sessions (tenant_id, session_id) values ${valueRows(rows, 2)} on conflict (tenant_id, session_id) do nothing returning tenant_id, session_id as value`,
+    ),
+    actorkit_stats_users: perRowCount(
+      (rows) => `insert into actorkit_stats_users (tenant_id, user_identifier) values ${valueRows(rows, 2)} on conflict (tenant_id, user_identifier) do nothing returning tenant_id, user_identifier as value`,
+    ),
+  };
+  return {
+    loadHistory: loadHistory(engine),
+    appendMessages: '',
+    recordInvocations: '',
+    upsertChatSession: `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values (?, ?, ?, ?, ?)
+on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
+returning message_count`,
+    insertMessages: perRowCount(
+      (rows) => `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`,
+    ),
+    insertAppliedIds: perRowCount(
+      (rows) => `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`,
+    ),
+    insertPairs: (table, rows) => pairs[table](rows),
+    insertAllUsers: perRowCount(
+      (rows) => `insert into actorkit_stats_all_users (user_identifier) values ${valueRows(rows, 1)} on conflict (user_identifier) do nothing returning user_identifier`,
+    ),
+    upsertCounters: perRowCount(
+      (rows) =>
+        `insert into actorkit_stats_counters as c (${COUNTER_COLUMNS.join(', ')}) values ${valueRows(rows, COUNTER_COLUMNS.length)}
+on conflict (tenant_id) do update set ${counterUpdates((column, operator) => `case when excluded.${column} ${operator} c.${column} then excluded.${column} else c.${column} end`)}`,
+    ),
+    addTotalUsers: 'update actorkit_stats_totals set users = users + ? where id = 1',
+  };
+}
