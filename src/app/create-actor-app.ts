@@ -27,7 +27,7 @@ import { DEFAULT_DATA_DIR, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { ActorContext, ActorEnv, ReadinessChecks } from './actor-context.js';
 import type { ActorDefinition } from './actor-definition.js';
-import { ActorError } from './actor-error.js';
+import { ActorError, clientClosedError } from './actor-error.js';
 import { ActorLifecycle } from './actor-lifecycle.js';
 import { ActorMetrics } from './actor-metrics.js';
 import type { ActorRouter } from './actor-router.js';
@@ -82,11 +82,16 @@ const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: Ac
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function errorHandler(logger: Logger) {
-  return function onActorError(error: Error, c: { get(key: 'requestId'): string; req: { method: string; path: string } }): Response {
+  return function onActorError(error: Error, c: { get(key: 'requestId'): string; req: { method: string; path: string; raw: Request } }): Response {
     const id = c.get('requestId') ?? crypto.randomUUID();
     if (error instanceof ActorError) {
       if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
       return problemResponse(error, id);
+    }
+    if (c.req.raw.signal.aborted || (error as { code?: unknown }).code === 'ECONNRESET') {
+      // The client went away mid-request (e.g. while its body was read): nobody gets this answer.
+      logger.debug('client_closed_request', { request_id: id, method: c.req.method, path: c.req.path });
+      return problemResponse(clientClosedError(error), id);
     }
     if (error instanceof HTTPException) {
       return problemResponse(new ActorError(error.status, error.status === 413 ? 'payload_too_large' : 'http_error', error.message || 'Request failed'), id);

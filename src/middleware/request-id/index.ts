@@ -31,8 +31,8 @@ function callerRequestId(env: unknown, request: Request): string | null {
  * Gives every request an id: the caller's `X-Request-Id` when it is 1–`limitLength`
  * characters of `[A-Za-z0-9_=-]`, a new UUID otherwise. It is `c.get('requestId')` below and
  * goes out as `X-Request-Id` on every response, including plain `Response`s a route returns.
- * The header is written once, on the finished response, which is cheaper than preparing it
- * before the handler runs.
+ * The header is prepared before the handler, so responses built through Hono's context carry it
+ * at no extra cost; a plain `Response` a route returns is rebuilt with it.
  */
 export function requestIdMiddleware(options: RequestIdOptions = {}): MiddlewareHandler<{ Variables: { requestId: string } }> {
   const limitLength = options.limitLength ?? 128;
@@ -40,14 +40,13 @@ export function requestIdMiddleware(options: RequestIdOptions = {}): MiddlewareH
     const given = callerRequestId(c.env, c.req.raw);
     const id = given !== null && given.length <= limitLength && SANE_ID.test(given) ? given : crypto.randomUUID();
     c.set('requestId', id);
+    c.header('X-Request-Id', id);
     await next();
     if (c.res.headers.get('X-Request-Id') === id) return;
-    try {
-      c.res.headers.set('X-Request-Id', id);
-    } catch {
-      // Immutable headers (a fetched Response): copy it so the id still goes out.
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set('X-Request-Id', id);
-    }
+    // A route returned its own Response. Build a new one rather than editing its headers:
+    // @hono/node-server copies a response for HEAD from its original init, not from edits.
+    const headers = new Headers(c.res.headers);
+    headers.set('X-Request-Id', id);
+    c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
   };
 }
