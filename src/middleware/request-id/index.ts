@@ -31,8 +31,8 @@ function callerRequestId(env: unknown, request: Request): string | null {
  * Gives every request an id: the caller's `X-Request-Id` when it is 1–`limitLength`
  * characters of `[A-Za-z0-9_=-]`, a new UUID otherwise. It is `c.get('requestId')` below and
  * goes out as `X-Request-Id` on every response, including plain `Response`s a route returns.
- * The header is prepared before the handler, so responses built through Hono's context carry it
- * at no extra cost; a plain `Response` a route returns is rebuilt with it.
+ * The header is written once, on the finished response (cheaper than preparing it before the
+ * handler, which sends @hono/node-server down its slow header path).
  */
 export function requestIdMiddleware(options: RequestIdOptions = {}): MiddlewareHandler<{ Variables: { requestId: string } }> {
   const limitLength = options.limitLength ?? 128;
@@ -40,11 +40,18 @@ export function requestIdMiddleware(options: RequestIdOptions = {}): MiddlewareH
     const given = callerRequestId(c.env, c.req.raw);
     const id = given !== null && given.length <= limitLength && SANE_ID.test(given) ? given : crypto.randomUUID();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
     await next();
     if (c.res.headers.get('X-Request-Id') === id) return;
-    // A route returned its own Response. Build a new one rather than editing its headers:
-    // @hono/node-server copies a response for HEAD from its original init, not from edits.
+    if (c.req.raw.method !== 'HEAD') {
+      try {
+        c.res.headers.set('X-Request-Id', id);
+        return;
+      } catch {
+        // Immutable headers (a fetched Response): rebuilt below.
+      }
+    }
+    // @hono/node-server answers HEAD with a copy made from the response's original init, which
+    // misses later header edits: give it a response whose init already holds the id.
     const headers = new Headers(c.res.headers);
     headers.set('X-Request-Id', id);
     c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
