@@ -45,7 +45,7 @@ function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls'
   const parts = [`${PREFIX} No language model is configured for this actor, so this is a fixed local reply. You said: ${said}`];
   if (earlier > 0) parts.push(`(I can see ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)`);
   if (tools.length > 0) parts.push(`To call a tool, say: use tool <name> with {JSON arguments}. Tools: ${tools.map((tool) => tool.name).join(', ')}.`);
-  return { text: parts.join(' '), toolCalls: [], finishReason: 'stop' };
+  return { text: parts.join('\n\n'), toolCalls: [], finishReason: 'stop' };
 }
 
 function respond(request: ModelRequest): ModelResponse {
