@@ -1,8 +1,9 @@
 import * as v from 'valibot';
+import { jsonPointer } from '../config/validate/json-pointer.js';
 import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
 import type { ActorDefinition } from './actor-definition.js';
 import { ActorError } from './actor-error.js';
-import type { ActorEnvironment } from './runtime-config.js';
+import { parseOnOff, type ActorEnvironment } from './runtime-config.js';
 import { validationError } from './validation-problem.js';
 
 /** What `PUT /settings` answers. */
@@ -18,12 +19,7 @@ export const SECRET_MASK = '********';
 function coerceEnvValue(raw: string, property: Record<string, unknown> | undefined): unknown {
   const type = property?.type;
   if (type === 'integer' || type === 'number') return raw.trim() === '' ? raw : Number(raw);
-  if (type === 'boolean') {
-    const value = raw.trim().toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-    if (['0', 'false', 'no', 'off', ''].includes(value)) return false;
-    return raw;
-  }
+  if (type === 'boolean') return parseOnOff(raw) ?? raw;
   if (type === 'array' || type === 'object') {
     try {
       return JSON.parse(raw);
@@ -118,7 +114,7 @@ export class ActorSettings {
     if (unknownKeys.length > 0) {
       throw new ActorError(422, 'validation_failed', 'Validation failed', {
         detail: `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
-        errors: unknownKeys.map((key) => ({ pointer: `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, detail: 'is not a known setting' })),
+        errors: unknownKeys.map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' })),
       });
     }
     const overrides = { ...this.#overrides, ...changes };

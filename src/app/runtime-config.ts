@@ -18,14 +18,21 @@ export interface RuntimeConfig {
 const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_VALUES = new Set(['', '0', 'false', 'no', 'off']);
 
+/** Reads `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off` (any case; empty is false), or undefined for anything else. */
+export function parseOnOff(raw: string): boolean | undefined {
+  const value = raw.trim().toLowerCase();
+  if (TRUE_VALUES.has(value)) return true;
+  if (FALSE_VALUES.has(value)) return false;
+  return undefined;
+}
+
 /** Parses an on/off environment variable; anything unrecognised is a setup error. */
 export function parseFlag(env: ActorEnvironment, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined) return fallback;
-  const value = raw.trim().toLowerCase();
-  if (TRUE_VALUES.has(value)) return true;
-  if (FALSE_VALUES.has(value)) return false;
-  throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+  const value = parseOnOff(raw);
+  if (value === undefined) throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 /** Parses a positive integer environment variable; anything else is a setup error. */

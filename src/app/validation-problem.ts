@@ -1,11 +1,10 @@
 import type * as v from 'valibot';
+import { jsonPointer } from '../config/validate/json-pointer.js';
 import { ActorError, type FieldProblem } from './actor-error.js';
-
-const escapePointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** The JSON pointer (RFC 6901) of a valibot issue, e.g. `/attachments/0/url`. */
 export function issuePointer(issue: v.BaseIssue<unknown>): string {
-  return (issue.path ?? []).map((item) => `/${escapePointerToken(String(item.key))}`).join('');
+  return jsonPointer(...(issue.path ?? []).map((item) => String(item.key)));
 }
 
 function issueDetail(issue: v.BaseIssue<unknown>): string {
