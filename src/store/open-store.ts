@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createClient, type Client } from '@libsql/client';
-import { LibsqlDialect } from '@libsql/kysely-libsql';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
 import { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { SqlStore } from './sql-store.js';
+import { openSqliteDatabase, type CachedSqliteDatabase } from './sqlite-database.js';
 import type { Store } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 
@@ -41,32 +39,28 @@ function describe(target: DatabaseTarget): string {
 }
 
 async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>, busyTimeoutMs: number, logger: Logger): Promise<SqlStore> {
-  let url = ':memory:';
+  let path = ':memory:';
   if (target.location === 'file') {
-    const path = resolve(target.path);
+    path = resolve(target.path);
     await mkdir(dirname(path), { recursive: true });
-    url = pathToFileURL(path).href;
   }
   // One connection: the store runs its calls one at a time anyway (see SerialQueue).
-  const client: Client = createClient({ url, timeout: busyTimeoutMs, concurrency: 1 });
+  const database: CachedSqliteDatabase = openSqliteDatabase(path, { busyTimeoutMs });
   try {
     if (target.location === 'file') {
-      const mode = await client.execute('PRAGMA journal_mode = WAL');
-      const journal = String(mode.rows[0]?.[0] ?? '');
+      const [mode] = database.prepare('PRAGMA journal_mode = WAL').all([]) as { journal_mode?: unknown }[];
+      const journal = String(mode?.journal_mode ?? '');
       if (journal.toLowerCase() !== 'wal') logger.warn('sqlite_wal_unavailable', { journal_mode: journal, path: target.path });
       // In WAL mode, NORMAL survives any process crash (SIGKILL included); only an OS crash or
       // power loss can undo the last commits. FULL would fsync every commit: 20-25x slower here.
-      await client.execute('PRAGMA synchronous = NORMAL');
+      database.exec('PRAGMA synchronous = NORMAL');
     }
   } catch (error) {
-    client.close();
+    database.close();
     throw error;
   }
-  // The dialect declares the client type of the older @libsql/client it was built against;
-  // it only calls `execute`, `transaction` and `close`, which this client has unchanged.
-  const dialectConfig = { client } as unknown as ConstructorParameters<typeof LibsqlDialect>[0];
-  const db = new Kysely<StoreDatabase>({ dialect: new LibsqlDialect(dialectConfig) });
-  return new SqlStore({ db, engine: 'sqlite', logger, onClose: () => client.close() });
+  const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+  return new SqlStore({ db, engine: 'sqlite', logger });
 }
 
 function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number }, logger: Logger): SqlStore {

@@ -1,8 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createClient } from '@libsql/client';
+import Database from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -22,13 +21,16 @@ async function openFileStore(dataDir: string): Promise<Store> {
 
 /** Runs statements on an SQLite file through a second connection, as another process would. */
 async function onFile(path: string, statements: string[]): Promise<unknown[][]> {
-  const client = createClient({ url: pathToFileURL(path).href });
+  const connection = new Database(path);
   try {
     const results: unknown[][] = [];
-    for (const statement of statements) results.push((await client.execute(statement)).rows.map((row) => Array.from({ length: row.length }, (_, index) => row[index])));
+    for (const statement of statements) {
+      const prepared = connection.prepare(statement);
+      results.push(prepared.reader ? (prepared.raw(true).all() as unknown[][]) : (prepared.run(), []));
+    }
     return results;
   } finally {
-    client.close();
+    connection.close();
   }
 }
 
