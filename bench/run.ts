@@ -10,7 +10,9 @@
  * TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test: the bench re-creates the
  * database `actorkit_bench` there. Options: --duration <s> (per cell, default 5), --warmup <s>
  * (default 2), --connections <n> (default 32), --runs <n> (cold starts, default 5),
- * --invokes <n> (memory, default 10000), --runtimes node,bun, --no-doc (leave the doc alone).
+ * --invokes <n> (memory, default 10000), --runtimes node,bun, --stores sqlite,postgres,
+ * --parts throughput,start,cli (which figures; cold start and memory are `start`), --no-doc
+ * (leave the doc alone; implied when a part, runtime or store is left out).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,8 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '5' },
     invokes: { type: 'string', default: '10000' },
     runtimes: { type: 'string', default: 'node,bun' },
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    parts: { type: 'string', default: 'throughput,start,cli' },
     'no-doc': { type: 'boolean', default: false },
   },
 });
@@ -65,6 +69,18 @@ const runtimes = options.runtimes.split(',').map((name) => {
   if (name !== 'node' && name !== 'bun') throw new Error(`--runtimes takes node and/or bun, got ${name}`);
   return name as BenchRuntime;
 });
+const stores = options.stores.split(',').map((name) => {
+  if (name !== 'sqlite' && name !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${name}`);
+  return name as BenchStore;
+});
+const parts = new Set(
+  options.parts.split(',').map((name) => {
+    if (name !== 'throughput' && name !== 'start' && name !== 'cli') throw new Error(`--parts takes throughput, start and/or cli, got ${name}`);
+    return name;
+  }),
+);
+/** The doc's tables are rewritten only by a run that measured everything. */
+const partial = parts.size < 3 || runtimes.length < 2 || stores.length < 2;
 
 /** SIGTERM, wait for the exit (a clean SQLite close keeps the next start honest), then clean up. */
 async function stop(actor: SpawnedActor): Promise<void> {
@@ -163,8 +179,8 @@ async function main(): Promise<void> {
 
   const throughput: ThroughputCell[] = [];
   const memory: MemoryFigures[] = [];
-  for (const runtime of runtimes) {
-    for (const server of benchServers(runtime, postgresUrl)) {
+  for (const runtime of parts.has('throughput') ? runtimes : []) {
+    for (const server of benchServers(runtime, postgresUrl).filter((candidate) => candidate.store === null || stores.includes(candidate.store))) {
       const measured = await measureThroughput(server);
       throughput.push(...measured.cells);
       if (server.stack === 'bare') memory.push({ runtime, stack: 'bare', store: null, idleRssMiB: measured.idleRssMiB, afterInvokes: null });
@@ -174,10 +190,10 @@ async function main(): Promise<void> {
   const coldStart: ColdStartFigures[] = [];
   const sqliteDir = mkdtempSync(join(tmpdir(), 'actorkit-bench-'));
   try {
-    for (const runtime of runtimes) {
-      const stores: [BenchStore, Record<string, string>][] = [['sqlite', { DATABASE_URL: `file:${join(sqliteDir, `${runtime}.db`)}` }]];
-      if (postgresUrl !== null) stores.push(['postgres', { DATABASE_URL: postgresUrl }]);
-      for (const [store, env] of stores) {
+    for (const runtime of parts.has('start') ? runtimes : []) {
+      const targets: [BenchStore, Record<string, string>][] = [['sqlite', { DATABASE_URL: `file:${join(sqliteDir, `${runtime}.db`)}` }]];
+      if (postgresUrl !== null) targets.push(['postgres', { DATABASE_URL: postgresUrl }]);
+      for (const [store, env] of targets.filter(([candidate]) => stores.includes(candidate))) {
         const measured = await measureStartAndMemory(runtime, store, env);
         coldStart.push(measured.coldStart);
         memory.push(measured.memory);
@@ -187,7 +203,7 @@ async function main(): Promise<void> {
     rmSync(sqliteDir, { recursive: true, force: true });
   }
 
-  const cli = measureCli(repositoryRoot, settings.coldStartRuns);
+  const cli: BenchResults['cli'] = parts.has('cli') ? measureCli(repositoryRoot, settings.coldStartRuns) : { status: 'skipped', reason: 'not asked for (--parts)' };
   if (cli.status === 'skipped') log.warn('bench_cli_skipped', { reason: cli.reason });
 
   const results: BenchResults = {
@@ -213,7 +229,7 @@ async function main(): Promise<void> {
   const resultsFile = join(resultsDir, `${startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
   const tables = renderTables(results);
-  if (!options['no-doc']) updateDocSection(join(repositoryRoot, 'docs', 'performance.md'), tables);
+  if (!options['no-doc'] && !partial) updateDocSection(join(repositoryRoot, 'docs', 'performance.md'), tables);
   process.stdout.write(`${tables}\n\nresults: ${resultsFile}\n`);
 }
 

@@ -5,7 +5,8 @@
  * and by function, self and inclusive — with CPU µs per request from /proc.
  *
  * Run: `npx tsx bench/profile/profile-actor.ts --route invoke --store sqlite [--duration 8]
- * [--connections 32] [--top 25]`. PostgreSQL: `--store postgres` with DATABASE_URL set.
+ * [--connections 32] [--top 25] [--stack bare]` (`--stack bare` profiles bare Hono instead, the
+ * floor to compare against). PostgreSQL: `--store postgres` with DATABASE_URL set.
  * The .cpuprofile is kept (path printed) for Chrome DevTools or speedscope.
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnActor, waitUntilReady, within } from '../../test/contract/spawn-actor.js';
-import { actorProcess, storeEnv } from '../bench-servers.js';
+import { actorProcess, benchServers, storeEnv } from '../bench-servers.js';
 import { type LoadRoute, runWrk } from '../load/run-wrk.js';
 import { readCpuMs } from '../measure/process-usage.js';
 import { type ProfileEntry, summarizeCpuProfile } from './summarize-cpu-profile.js';
@@ -25,15 +26,17 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '32' },
     top: { type: 'string', default: '25' },
+    stack: { type: 'string', default: 'actor' },
   },
 });
 if (values.route !== 'invoke' && values.route !== 'health') throw new Error('--route is invoke or health');
 if (values.store !== 'sqlite' && values.store !== 'postgres') throw new Error('--store is sqlite or postgres');
+if (values.stack !== 'actor' && values.stack !== 'bare') throw new Error('--stack is actor or bare');
 if (values.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
 const route: LoadRoute = values.route;
 
 const profileDir = mkdtempSync(join(tmpdir(), 'actorkit-profile-'));
-const node = actorProcess('node');
+const node = values.stack === 'bare' ? benchServers('node', null)[0]!.process : actorProcess('node');
 const actor = await spawnActor(
   { name: 'node-profiled', command: node.command, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...node.args] },
   storeEnv(values.store, process.env.DATABASE_URL ?? ''),
@@ -53,7 +56,7 @@ const summary = summarizeCpuProfile(join(profileDir, file), Number(values.top));
 const list = (title: string, entries: readonly ProfileEntry[]) =>
   `\n${title}\n${entries.map((entry) => `${entry.share.toFixed(1).padStart(6)}% ${entry.ms.toFixed(0).padStart(7)} ms  ${entry.name}`).join('\n')}`;
 process.stdout.write(
-  `${route} on ${values.store}: ${figures.requestsPerSecond} req/s, p50 ${figures.latencyMs.p50} ms, ${cpuUsPerRequest.toFixed(0)} CPU µs/req; ` +
+  `${route} on ${values.stack === 'bare' ? 'bare Hono' : values.store}: ${figures.requestsPerSecond} req/s, p50 ${figures.latencyMs.p50} ms, ${cpuUsPerRequest.toFixed(0)} CPU µs/req; ` +
     `profile ${summary.totalMs} ms, idle ${summary.idleMs} ms\n` +
     list('self time by code area', summary.selfByArea) +
     list('self time by function', summary.selfByFunction) +

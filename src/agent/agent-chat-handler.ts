@@ -29,13 +29,13 @@ export interface AgentChatHandlerOptions {
 
 /**
  * The agent as a chat handler: loads the last `historyLimit` messages of the tenant's session,
- * runs the chat loop, and stores the turn (the new message, tool calls and results, the answer).
- * When the history cannot be read or written the reply still comes, and its `metadata` says
- * so (`history_loaded: false`, `history_saved: false`).
+ * runs the chat loop, and stores the turn (the new message, tool calls and results, the answer),
+ * or hands it to `deferHistory` when the caller offers it. When the history cannot be read or written
+ * the reply still comes, and its `metadata` says so (`history_loaded: false`, `history_saved: false`).
  */
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
   const { history, logger } = options;
-  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent }) {
+  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent, deferHistory }) {
     const turn = options.configure(settings);
     const metadata: Record<string, unknown> = {};
     let earlier: StoredMessage[] = [];
@@ -58,11 +58,16 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       ...(options.metrics ? { metrics: options.metrics } : {}),
       logger,
     });
-    try {
-      await history.appendMessages(tenantId, request.session_id, historyFromMessages([incoming, ...result.added], new Date().toISOString()));
-    } catch (error) {
-      logger.error('history_write_failed', { request_id: requestId, error });
-      metadata.history_saved = false;
+    const turnMessages = historyFromMessages([incoming, ...result.added], new Date().toISOString());
+    if (deferHistory !== undefined) {
+      deferHistory(turnMessages);
+    } else {
+      try {
+        await history.appendMessages(tenantId, request.session_id, turnMessages);
+      } catch (error) {
+        logger.error('history_write_failed', { request_id: requestId, error });
+        metadata.history_saved = false;
+      }
     }
     return {
       content: result.content,

@@ -1,3 +1,4 @@
+import type { StoredMessage } from '../store/store.js';
 import type { ChatRequest } from './chat-request.js';
 import type { FinishReason, ToolCallRecord } from './chat-reply.js';
 
@@ -22,7 +23,15 @@ export interface ChatInput {
   readonly settings: Readonly<Record<string, unknown>>;
   /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
   readonly onEvent?: (event: ChatEvent) => void;
+  /**
+   * Takes the turn's messages to store them with the invoke's stats record, in one transaction
+   * (one statement on PostgreSQL) after the handler returns; the reply then says
+   * `history_saved: false` if they could not be stored. Without it, a handler stores its
+   * history itself.
+   */
+  readonly deferHistory?: (messages: readonly StoredMessage[]) => void;
 }
+
 
 /** What a chat handler answers; the route wraps it into the chat reply. */
 export interface ChatResult {
@@ -31,7 +40,7 @@ export interface ChatResult {
   readonly finishReason: FinishReason;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
   readonly model: string;
-  /** Extra facts for the reply's `metadata`, e.g. a history write that could not be stored. */
+  /** Extra facts for the reply's `metadata`, e.g. a history read that failed. */
   readonly metadata?: Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 import type { ChatHandler } from '../agent/chat-handler.js';
 import type { Logger } from '../log/logger.js';
+import type { RecordOutcome } from '../store/invocation-buffer.js';
 import type { InvocationRecord, StatsSnapshot, Store } from '../store/store.js';
 import type { ActorDefinition } from './actor-definition.js';
 import type { ActorLifecycle } from './actor-lifecycle.js';
@@ -7,9 +8,9 @@ import type { ActorMetrics } from './actor-metrics.js';
 import type { ActorSettings } from './actor-settings.js';
 import type { RuntimeConfig } from './runtime-config.js';
 
-/** Records finished invokes; never loses one, even while the database is down. */
+/** Records finished invokes (and the history they carry); never loses a count, even while the database is down. */
 export interface StatsRecorder {
-  record(record: InvocationRecord): Promise<{ persisted: boolean }>;
+  record(record: InvocationRecord): Promise<RecordOutcome>;
   flush(): Promise<void>;
   readStats(tenantId?: string): Promise<StatsSnapshot>;
   readonly pending: number;

@@ -3,6 +3,7 @@ import type { ChatReply } from '../agent/chat-reply.js';
 import type { ChatRequest } from '../agent/chat-request.js';
 import type { ActorContext } from '../app/actor-context.js';
 import { ActorError, clientClosedError } from '../app/actor-error.js';
+import type { StoredMessage } from '../store/store.js';
 
 /** One invoke to answer, JSON or streamed. */
 export interface InvokeTurn {
@@ -27,8 +28,10 @@ function asActorError(error: unknown, signal: AbortSignal): unknown {
 /**
  * Runs the chat handler for one invoke and counts it exactly once: in the stats (success or
  * error, with tokens and tool calls) and in `actor_invocations_total` /
- * `actor_invoke_duration_seconds` by outcome. Resolves to the chat reply; rejects with the
+ * `actor_invoke_duration_seconds` by outcome. The history the handler hands over is stored
+ * with the stats record, in one transaction. Resolves to the chat reply; rejects with the
  * handler's error (an abort becomes 499 `client_closed_request` or 503 `draining`).
+ * `latency_ms` runs to the handler's answer, before that write.
  */
 export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promise<ChatReply> {
   const { request, tenantId } = turn;
@@ -36,7 +39,7 @@ export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promis
   const startedAt = new Date();
   const finish = async (outcome: string, result?: ChatResult) => {
     const latencyMs = Math.round(performance.now() - started);
-    const { persisted } = await ctx.stats.record({
+    const { persisted, historySaved } = await ctx.stats.record({
       tenantId,
       userIdentifier: request.user_identifier,
       sessionId: request.session_id,
@@ -46,11 +49,13 @@ export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promis
       toolCalls: result?.toolCalls.length ?? 0,
       latencyMs,
       finishedAt: new Date().toISOString(),
+      ...(history === undefined ? {} : { history }),
     });
     ctx.metrics.invocations.inc({ outcome });
     ctx.metrics.invokeDuration.observe({ outcome }, (performance.now() - started) / 1000);
-    return { latencyMs, persisted };
+    return { latencyMs, persisted, historySaved };
   };
+  let history: readonly StoredMessage[] | undefined;
   let result: ChatResult;
   try {
     result = await ctx.chatHandler({
@@ -60,14 +65,22 @@ export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promis
       signal: turn.signal,
       settings: ctx.settings.values,
       ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
+      deferHistory: (messages) => {
+        history = messages;
+      },
     });
   } catch (error) {
     const failure = asActorError(error, turn.signal);
     await finish(failure instanceof ActorError ? failure.code : 'error');
     throw failure;
   }
-  const { latencyMs, persisted } = await finish('success', result);
-  const metadata = { ...result.metadata, ...turn.metadata, ...(persisted ? {} : { stats_deferred: true }) };
+  const { latencyMs, persisted, historySaved } = await finish('success', result);
+  const metadata = {
+    ...result.metadata,
+    ...(historySaved === false ? { history_saved: false } : {}),
+    ...turn.metadata,
+    ...(persisted ? {} : { stats_deferred: true }),
+  };
   return {
     id: `inv_${crypto.randomUUID()}`,
     session_id: request.session_id,

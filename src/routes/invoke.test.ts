@@ -150,4 +150,43 @@ describe('POST /agent/invoke', () => {
     await app.actor.context.stats.flush();
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });
   });
+
+  it('stores the turn with its stats record, in one write', async () => {
+    const calls: string[] = [];
+    class SpyStore extends MemoryStore {
+      override async appendMessages(...args: Parameters<MemoryStore['appendMessages']>): Promise<void> {
+        calls.push('appendMessages');
+        await super.appendMessages(...args);
+      }
+      override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
+        calls.push(`recordInvocations:${args[0].map((record) => record.history?.map((m) => m.role).join('+')).join(',')}`);
+        await super.recordInvocations(...args);
+      }
+    }
+    const store = new SpyStore();
+    const app = await createTestActor({ store });
+    const response = await app.request(post(valid));
+    expect(response.status).toBe(200);
+    expect((await response.json()).metadata).toBeUndefined();
+    expect(calls).toEqual(['recordInvocations:user+assistant']);
+    expect((await store.loadHistory('default', 's-1', 10)).map((m) => m.content)[0]).toBe('hello there');
+  });
+
+  it('says history_saved: false when the database refuses only the messages, and still counts the invoke', async () => {
+    // As PostgreSQL refuses text with a NUL: the turn's write fails, the record alone goes in.
+    class NoHistoryStore extends MemoryStore {
+      override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
+        if (args[0].some((record) => record.history !== undefined)) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        await super.recordInvocations(...args);
+      }
+    }
+    const store = new NoHistoryStore();
+    const app = await createTestActor({ store });
+    const response = await app.request(post(valid));
+    expect(response.status).toBe(200);
+    expect((await response.json()).metadata).toEqual({ history_saved: false });
+    expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });
+    expect((await (await app.request('/health')).json()).status).toBe('ok');
+    expect(await store.loadHistory('default', 's-1', 10)).toEqual([]);
+  });
 });

@@ -24,12 +24,31 @@ interface PendingEntry {
   readonly record: InvocationRecord & { readonly id: string };
 }
 
-interface QueuedEntry {
-  readonly entry: PendingEntry;
-  readonly settle: (result: { persisted: boolean }) => void;
+/** What became of one recorded invoke. */
+export interface RecordOutcome {
+  /** False when the record waits in memory for the database (or was invalid and dropped). */
+  readonly persisted: boolean;
+  /** Set when the record carried `history`: whether those messages were stored. */
+  readonly historySaved?: boolean;
 }
 
+interface QueuedEntry {
+  readonly entry: PendingEntry;
+  /** Told whether the record was written, and whether its history was written with it. */
+  readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
+}
+
+/** The record without its history: what waits in memory, so an outage never holds messages. */
+function withoutHistory<T extends InvocationRecord>(record: T): T {
+  if (typeof record !== 'object' || record === null || record.history === undefined) return record;
+  const { history: _history, ...rest } = record;
+  return rest as T;
+}
+
+
 const TOTAL_SCOPE = '';
+/** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
+const STORE_TIMEOUT = 'store_timeout';
 
 /**
  * Records finished invokes without ever losing one: `record()` writes through to the store
@@ -82,28 +101,46 @@ export class InvocationBuffer {
   }
 
   /**
-   * Counts one finished invoke. Never rejects: `persisted` is false when the record waits in
-   * memory (or was invalid, which is logged as an error and dropped).
+   * Counts one finished invoke, and stores its `history` in the same write. Never rejects:
+   * `persisted` is false when the record waits in memory (or was invalid, which is logged as
+   * an error and dropped). Its history never waits in memory: when the record cannot be
+   * written at once, the history is written on its own or, failing that, not saved
+   * (`historySaved: false`); a history that is not valid is dropped and the record kept.
    */
-  async record(input: InvocationRecord): Promise<{ persisted: boolean }> {
+  async record(input: InvocationRecord): Promise<RecordOutcome> {
+    try {
+      assertInvocationRecord(withoutHistory(input));
+    } catch (error) {
+      this.#logger.error('invocation_record_invalid', { error });
+      return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
+    }
+    let record = input;
+    let historyKept = input.history !== undefined;
     try {
       assertInvocationRecord(input);
     } catch (error) {
-      this.#logger.error('invocation_record_invalid', { error });
-      return { persisted: false };
+      this.#logger.error('invocation_history_invalid', { error });
+      record = withoutHistory(input);
+      historyKept = false;
     }
-    const entry: PendingEntry = { seq: this.#seq++, record: { ...input, id: input.id ?? crypto.randomUUID() } };
+    const entry: PendingEntry = { seq: this.#seq++, record: { ...record, id: record.id ?? crypto.randomUUID() } };
+    let persisted = false;
+    let historySaved = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
       this.#defer(entry);
       void this.#drain();
-      return { persisted: false };
-    }
-    return new Promise((settle) => {
-      this.#queued.push({ entry, settle });
-      this.#writingQueued ??= this.#writeQueued().finally(() => {
-        this.#writingQueued = undefined;
+      if (historyKept) historySaved = await this.#appendAlone(record);
+    } else {
+      const written = await new Promise<{ readonly persisted: boolean; readonly historySaved: boolean }>((settle) => {
+        this.#queued.push({ entry, settle });
+        this.#writingQueued ??= this.#writeQueued().finally(() => {
+          this.#writingQueued = undefined;
+        });
       });
-    });
+      persisted = written.persisted;
+      historySaved = written.historySaved && historyKept;
+    }
+    return input.history === undefined ? { persisted } : { persisted, historySaved };
   }
 
   /**
@@ -116,18 +153,36 @@ export class InvocationBuffer {
     await nextTurn();
     while (this.#queued.length > 0) {
       const batch = this.#queued.splice(0, this.#batchSize);
+      let historySaved = true;
       try {
         await this.#write(batch.map(({ entry }) => entry.record));
       } catch (error) {
-        this.#failed(error);
-        // The database is away: what is still queued waits in memory too, without a doomed write.
-        for (const { entry, settle } of [...batch, ...this.#queued.splice(0)]) {
-          this.#defer(entry);
-          settle({ persisted: false });
+        let failure = error;
+        if ((error as { code?: unknown }).code !== STORE_TIMEOUT && batch.some(({ entry }) => entry.record.history !== undefined)) {
+          // The messages of a turn may be what the database refused (PostgreSQL takes no NUL
+          // in text): count the records without them rather than call the database away. Not
+          // after a time-out: the write may still commit, and a silent database would be
+          // waited for twice.
+          try {
+            await this.#write(batch.map(({ entry }) => withoutHistory(entry.record)));
+            this.#logger.error('history_write_failed', { turns: batch.length, error });
+            failure = undefined;
+            historySaved = false;
+          } catch (retryError) {
+            failure = retryError;
+          }
         }
-        return;
+        if (failure !== undefined) {
+          this.#failed(failure);
+          // The database is away: what is still queued waits in memory too, without a doomed write.
+          for (const { entry, settle } of [...batch, ...this.#queued.splice(0)]) {
+            this.#defer(entry);
+            settle({ persisted: false, historySaved: false });
+          }
+          return;
+        }
       }
-      for (const { settle } of batch) settle({ persisted: true });
+      for (const { settle } of batch) settle({ persisted: true, historySaved });
     }
   }
 
@@ -175,7 +230,7 @@ export class InvocationBuffer {
   async #withTimeout<T>(work: Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      timer = setTimeout(() => reject(Object.assign(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`), { code: STORE_TIMEOUT })), this.#timeoutMs);
       (timer as { unref?: () => void }).unref?.();
     });
     try {
@@ -200,7 +255,19 @@ export class InvocationBuffer {
     this.#monitor?.noteSuccess();
   }
 
-  #defer(entry: PendingEntry): void {
+  /** Writes a deferred record's history on its own; true when it was stored. */
+  async #appendAlone(record: InvocationRecord): Promise<boolean> {
+    try {
+      await this.#withTimeout(this.#store.appendMessages(record.tenantId, record.sessionId, record.history ?? []));
+      return true;
+    } catch (error) {
+      this.#logger.error('history_write_failed', { tenant_id: record.tenantId, error });
+      return false;
+    }
+  }
+
+  #defer(queued: PendingEntry): void {
+    const entry = { seq: queued.seq, record: withoutHistory(queued.record) };
     if (this.#outage !== undefined) this.#outage.deferred += 1;
     const pending = this.#pending;
     let index = pending.length;

@@ -17,9 +17,11 @@ export interface InvokeStatements {
    */
   readonly appendMessages: string;
   /**
-   * PostgreSQL only: counts records in one statement, each id once. Params: arrays of id (null
-   * for none), tenant, session, user, errors (0/1), input tokens, output tokens, tool calls,
-   * latency ms, finished-at ms; then now ms.
+   * PostgreSQL only: counts records in one statement, each id once, and appends the history of
+   * each record it counts. Params: arrays of id (null for none), tenant, session, user, errors
+   * (0/1), input tokens, output tokens, tool calls, latency ms, finished-at ms; then now ms;
+   * then the messages as arrays of their record's 1-based index, id, role, content, data (JSON
+   * or null), created_at; then now (ISO).
    */
   readonly recordInvocations: string;
   /** SQLite: bumps a session's message count by the param and returns the new count. Params: tenant, session, count, now (ISO), now (ISO). */
@@ -100,7 +102,7 @@ from session, unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
 // is new: a known pair's user was counted across tenants in the same statement that added it.
 const postgresRecordInvocations = `with input as (
   select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::double precision[], $10::bigint[])
-    as r(id, tenant_id, session_id, user_identifier, errors, input_tokens, output_tokens, tool_calls, latency_ms, finished_ms)
+    with ordinality as r(id, tenant_id, session_id, user_identifier, errors, input_tokens, output_tokens, tool_calls, latency_ms, finished_ms, ordinal)
 ),
 applied as (
   insert into actorkit_stats_applied (id, applied_at_ms)
@@ -110,6 +112,29 @@ applied as (
 ),
 fresh as (
   select * from input where id is null or id in (select id from applied)
+),
+turn_messages as (
+  select f.tenant_id, f.session_id, m.id, m.role, m.content, m.data, m.created_at, m.ordinal
+  from unnest($12::bigint[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+    with ordinality as m(record_index, id, role, content, data, created_at, ordinal)
+  join fresh f on f.ordinal = m.record_index
+),
+turn_sessions as (
+  select tenant_id, session_id, count(*) as added from turn_messages group by tenant_id, session_id
+),
+chat_sessions as (
+  insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at)
+  select tenant_id, session_id, added, $18::text, $18::text from turn_sessions order by tenant_id, session_id
+  on conflict (tenant_id, session_id) do update
+    set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
+  returning tenant_id, session_id, message_count
+),
+chat_messages as (
+  insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at)
+  select m.tenant_id, m.session_id,
+    s.message_count - t.added + row_number() over (partition by m.tenant_id, m.session_id order by m.ordinal) - 1,
+    m.id, m.role, m.content, m.data, m.created_at
+  from turn_messages m join turn_sessions t using (tenant_id, session_id) join chat_sessions s using (tenant_id, session_id)
 ),
 new_sessions as (
   insert into actorkit_stats_sessions (tenant_id, session_id)

@@ -73,6 +73,7 @@ export class MemoryStore implements Store {
       addRecordToTally(counters.tally, record);
       counters.sessions.add(record.sessionId);
       counters.users.add(record.userIdentifier);
+      if (record.history !== undefined) this.append(record.tenantId, record.sessionId, record.history);
     }
   }
 
@@ -95,6 +96,10 @@ export class MemoryStore implements Store {
     assertStoreKey(sessionId, 'sessionId');
     for (const message of messages) assertStoredMessage(message);
     this.check();
+    this.append(tenantId, sessionId, messages);
+  }
+
+  private append(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): void {
     const copies = messages.map((message) => {
       const data = serialiseMessageData(message.data);
       const copy: StoredMessage = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };

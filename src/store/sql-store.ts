@@ -83,6 +83,18 @@ function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord
   return records.filter((record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined));
 }
 
+/** The records' history as the column arrays PostgreSQL's `recordInvocations` statement unnests after the records'. */
+function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
+  const columns: unknown[][] = [[], [], [], [], [], []];
+  records.forEach((record, index) => {
+    for (const message of record.history ?? []) {
+      const row = [index + 1, message.id, message.role, message.content, serialiseMessageData(message.data), message.createdAt];
+      row.forEach((value, column) => columns[column]!.push(value));
+    }
+  });
+  return columns;
+}
+
 /** The records as the column arrays PostgreSQL's `recordInvocations` statement unnests. */
 function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
   const column = <T>(pick: (record: InvocationRecord) => T) => records.map(pick);
@@ -186,17 +198,23 @@ export class SqlStore implements Store {
     const nowMs = Date.now();
     const distinct = distinctRecords(records);
     if (this.kind === 'postgres') {
-      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs]);
+      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs, ...historyColumns(distinct), new Date(nowMs).toISOString()]);
     } else {
       await this.#transaction((trx) => this.#recordOnSqlite(trx, distinct, nowMs));
     }
     this.#maintainNow(nowMs);
   }
 
-  /** SQLite's `recordInvocations`: one statement per table, in one transaction. */
+  /** SQLite's `recordInvocations`: one statement per table, plus each counted record's history, in one transaction. */
   async #recordOnSqlite(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<void> {
     const fresh = await this.#keepUncounted(trx, records, nowMs);
     if (fresh.length === 0) return;
+    const counted = new Set(fresh);
+    const now = new Date(nowMs).toISOString();
+    for (const record of records) {
+      if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
+      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, record.history.map((m) => serialiseMessageData(m.data)), now);
+    }
     const newSessions = await this.#insertNewPairs(trx, 'actorkit_stats_sessions', fresh.map((r) => [r.tenantId, r.sessionId]));
     const newUsers = await this.#insertNewPairs(trx, 'actorkit_stats_users', fresh.map((r) => [r.tenantId, r.userIdentifier]));
     // A known (tenant, user) pair's user was counted across tenants when the pair was added.
@@ -316,13 +334,16 @@ export class SqlStore implements Store {
       ]);
       return;
     }
-    await this.#transaction(async (trx) => {
-      const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
-      if (session === undefined) throw new Error('The chat session upsert returned no row');
-      const firstPosition = Number(session.message_count) - messages.length;
-      const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, data[index] ?? null, m.createdAt]);
-      for (const chunk of chunks(rows)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
-    });
+    await this.#transaction((trx) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, data, now));
+  }
+
+  /** SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages at the positions before it. */
+  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], data: readonly (string | null)[], now: string): Promise<void> {
+    const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
+    if (session === undefined) throw new Error('The chat session upsert returned no row');
+    const firstPosition = Number(session.message_count) - messages.length;
+    const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, data[index] ?? null, m.createdAt]);
+    for (const chunk of chunks(rows)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {

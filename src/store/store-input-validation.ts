@@ -40,6 +40,10 @@ export function assertInvocationRecord(record: InvocationRecord): void {
     throw new TypeError('latencyMs must be a finite, non-negative number');
   }
   parseTimestamp(record.finishedAt, 'finishedAt');
+  if (record.history !== undefined) {
+    if (!Array.isArray(record.history)) throw new TypeError('history must be an array of messages');
+    for (const message of record.history) assertStoredMessage(message);
+  }
 }
 
 /** Throws a `TypeError` naming the first bad field of a history message. */

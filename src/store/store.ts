@@ -16,6 +16,11 @@ export interface InvocationRecord {
   readonly latencyMs: number;
   /** When the invoke finished (ISO 8601). */
   readonly finishedAt: string;
+  /**
+   * The turn's messages, appended to the session's history in the same transaction that counts
+   * the record, and only when it counts it: a retried record's messages are not appended twice.
+   */
+  readonly history?: readonly StoredMessage[];
 }
 
 /** The counters behind `GET /stats` and `GET /stats/{tenant_id}`. */
@@ -82,7 +87,10 @@ export interface Store {
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
-  /** Adds one finished invoke to the counters; each record is counted exactly once. */
+  /**
+   * Adds finished invokes to the counters and appends their `history`, all in one transaction;
+   * each record is counted exactly once.
+   */
   recordInvocations(records: readonly InvocationRecord[]): Promise<void>;
   /** Counters for all tenants, or for one tenant (zeros for a tenant never seen). */
   readStats(tenantId?: string): Promise<StatsSnapshot>;

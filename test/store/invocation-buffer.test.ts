@@ -4,7 +4,7 @@ import { DatabaseMonitor } from '../../src/store/database-monitor.js';
 import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store, StoredMessage } from '../../src/store/store.js';
 import { injectFaults } from './faulty-store.js';
 import { invocation } from './store-contract.js';
 
@@ -24,6 +24,10 @@ async function setup(options: { retryIntervalMs?: number; timeoutMs?: number } =
   const buffer = new InvocationBuffer(faulty.store, { logger: createLogger({ sink }), monitor, retryIntervalMs: 60_000, ...options });
   const events = () => sink.records.map((record) => record.event);
   return { sqlite, faulty, buffer, monitor, events };
+}
+
+function message(id: string, role: StoredMessage['role'] = 'user'): StoredMessage {
+  return { id, role, content: `content of ${id}`, createdAt: '2025-01-01T00:00:00.000Z' };
 }
 
 describe('InvocationBuffer', () => {
@@ -154,6 +158,36 @@ describe('InvocationBuffer', () => {
     faulty.mode = 'ok';
     await buffer.flush();
     expect(buffer.pending).toBe(0);
+  });
+
+  it('writes a record and its history in the same write', async () => {
+    const { sqlite, faulty, buffer } = await setup();
+    const history = [message('q'), message('a', 'assistant')];
+    expect(await buffer.record(invocation({ sessionId: 'chat', history }))).toEqual({ persisted: true, historySaved: true });
+    expect(faulty.writes).toHaveLength(1);
+    expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['q', 'a']);
+    expect((await sqlite.readStats()).invocations).toBe(1);
+  });
+
+  it('never keeps history in memory: during an outage it is written alone if it can be, else not saved', async () => {
+    const { sqlite, faulty, buffer } = await setup();
+    faulty.mode = 'fail';
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('lost')] }))).toEqual({ persisted: false, historySaved: false });
+    faulty.mode = 'ok';
+    // Records still wait (the retry timer has not fired): this one waits too, its history is written at once.
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('kept')] }))).toEqual({ persisted: false, historySaved: true });
+    await buffer.flush();
+    expect((await sqlite.readStats()).invocations).toBe(2);
+    expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['kept']);
+  });
+
+  it('drops a history that is not valid, with an error log, and still counts the record', async () => {
+    const { sqlite, buffer, events } = await setup();
+    const bad = [message('m', 'robot' as 'user')];
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: bad }))).toEqual({ persisted: true, historySaved: false });
+    expect(events()).toEqual(['invocation_history_invalid']);
+    expect((await sqlite.readStats()).invocations).toBe(1);
+    expect(await sqlite.loadHistory('acme', 'chat', 10)).toEqual([]);
   });
 
   it('drops an invalid record with an error log and never rejects', async () => {

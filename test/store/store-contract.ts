@@ -237,6 +237,45 @@ export function describeStoreContract(harness: StoreHarness): void {
         await expect(store.loadHistory('acme', 'chat', limit)).rejects.toThrow(RangeError);
       });
 
+      it('appends the history of a counted record with its count, once, in record order, after earlier messages', async () => {
+        const store = await freshStore();
+        await store.appendMessages('acme', 'chat', [message('earlier')]);
+        const first = invocation({ sessionId: 'chat', history: [message('t1-user'), message('t1-answer', { role: 'assistant', data: { tool_calls: [] } })] });
+        const second = invocation({ sessionId: 'chat', history: [message('t2-user'), message('t2-answer', { role: 'assistant' })] });
+        const elsewhere = invocation({ tenantId: 'globex', sessionId: 'chat', history: [message('g-user')] });
+        const bare = invocation({ sessionId: 'chat' });
+        await store.recordInvocations([first, second, elsewhere, bare]);
+        // A retried write of the same records counts nothing and appends nothing.
+        await store.recordInvocations([first, second]);
+        const history = await store.loadHistory('acme', 'chat', 10);
+        expect(history.map((m) => m.id)).toEqual(['earlier', 't1-user', 't1-answer', 't2-user', 't2-answer']);
+        expect(history[2]).toMatchObject({ role: 'assistant', data: { tool_calls: [] } });
+        expect((await store.loadHistory('globex', 'chat', 10)).map((m) => m.id)).toEqual(['g-user']);
+        expect((await store.readStats('acme')).invocations).toBe(3);
+        // The numbering goes on from the turns: a later append lands after them.
+        await store.appendMessages('acme', 'chat', [message('later')]);
+        expect((await store.loadHistory('acme', 'chat', 2)).map((m) => m.id)).toEqual(['t2-answer', 'later']);
+      });
+
+      it('keeps each turn whole under concurrent records to one session', async () => {
+        const store = await freshStore();
+        await Promise.all(
+          Array.from({ length: 10 }, (_, call) => store.recordInvocations([invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] })])),
+        );
+        const ids = (await store.loadHistory('acme', 'busy', 100)).map((m) => m.id);
+        expect(ids).toHaveLength(20);
+        for (let call = 0; call < 10; call += 1) expect(ids.indexOf(`r${call}-b`)).toBe(ids.indexOf(`r${call}-a`) + 1);
+        expect((await store.readStats('acme')).invocations).toBe(10);
+      });
+
+      it('rejects a record whose history holds a bad message, and neither counts it nor stores any of it', async () => {
+        const store = await freshStore();
+        const bad = invocation({ sessionId: 'chat', history: [message('fine'), message('m', { role: 'robot' as StoredMessage['role'] })] });
+        await expect(store.recordInvocations([invocation({ sessionId: 'chat', history: [message('other')] }), bad])).rejects.toThrow(TypeError);
+        expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
+        expect((await store.readStats()).invocations).toBe(0);
+      });
+
       it('rejects an empty tenant or session id when appending', async () => {
         const store = await freshStore();
         await expect(store.appendMessages('', 'chat', [message('m')])).rejects.toThrow(TypeError);
