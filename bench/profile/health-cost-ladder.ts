@@ -15,7 +15,7 @@ import { median } from '../measure/median.js';
 import { readCpuMs } from '../measure/process-usage.js';
 
 /** The steps; the index is the depth health-variant.mjs takes. */
-const LADDER = ['bare', 'request-id', 'in-flight', 'metrics', 'method-not-allowed', 'actor'] as const;
+const LADDER = ['bare', 'observer', 'actor'] as const;
 const variantEntry = fileURLToPath(new URL('./health-variant.mjs', import.meta.url));
 
 const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '4' } } });

@@ -42,7 +42,18 @@ export interface ActorContext {
   readonly platformConfig: unknown;
 }
 
+/** What every actor route gets as `c.env`. */
+export interface ActorBindings {
+  /** This request's id: the caller's `X-Request-Id` when it is sane, else a new UUID; sent back as `X-Request-Id`. */
+  readonly requestId: string;
+  /**
+   * What the runtime passed to `fetch` with the request: Node's `{ incoming, outgoing }`, Bun's
+   * server, Deno's handler info; undefined under `app.request`.
+   */
+  readonly runtime: unknown;
+}
+
 /** Hono's environment for actor routes. */
 export interface ActorEnv {
-  Variables: { requestId: string };
+  Bindings: ActorBindings;
 }

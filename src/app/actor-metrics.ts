@@ -1,4 +1,3 @@
-import type { MiddlewareHandler } from 'hono';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { HttpMetrics } from './http-metrics.js';
 
@@ -16,8 +15,8 @@ const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_r
  */
 export class ActorMetrics {
   readonly registry = new Registry();
-  /** Counts HTTP requests by route template; mount it before the routes. */
-  readonly httpMiddleware: MiddlewareHandler;
+  /** HTTP requests by method, route template and status (fed by `observeRequests`). */
+  readonly http: HttpMetrics;
   readonly invocations = new Counter({
     name: 'actor_invocations_total',
     help: 'Invocations of POST /agent/invoke by outcome',
@@ -60,7 +59,7 @@ export class ActorMetrics {
     }
     // Gauges named like counters: `promtool check metrics` rejects them.
     for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
-    this.httpMiddleware = new HttpMetrics(this.registry).middleware;
+    this.http = new HttpMetrics(this.registry);
   }
 
   /** The exposition text, `text/plain; version=0.0.4`. */

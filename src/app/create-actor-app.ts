@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { createActorAgent } from '../agent/actor-agent.js';
 import type { ActorTool } from '../agent/actor-tool.js';
 import type { ChatHandler } from '../agent/chat-handler.js';
@@ -9,7 +8,6 @@ import type { ChatModel } from '../agent/chat-model.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import { createLogger, parseLogLevel, type Logger } from '../log/logger.js';
 import { apiKeyAuth } from '../middleware/api-key/index.js';
-import { requestIdMiddleware } from '../middleware/request-id/index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
 import { healthRoutes } from '../routes/health.js';
 import { invokeRoutes } from '../routes/invoke.js';
@@ -25,13 +23,15 @@ import { InvocationBuffer } from '../store/invocation-buffer.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { DEFAULT_DATA_DIR, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import type { ActorContext, ActorEnv, ReadinessChecks } from './actor-context.js';
+import type { ActorBindings, ActorContext, ActorEnv, ReadinessChecks } from './actor-context.js';
 import type { ActorDefinition } from './actor-definition.js';
 import { ActorError, clientClosedError } from './actor-error.js';
 import { ActorLifecycle } from './actor-lifecycle.js';
 import { ActorMetrics } from './actor-metrics.js';
 import type { ActorRouter } from './actor-router.js';
 import { ActorSettings } from './actor-settings.js';
+import { allowedMethods } from './allowed-methods.js';
+import { observeRequests, type ActorFetch } from './observe-requests.js';
 import { deferStore } from './deferred-store.js';
 import { problemResponse } from './problem-response.js';
 import { parsePositiveInteger, readRuntimeConfig, type ActorEnvironment } from './runtime-config.js';
@@ -75,15 +75,24 @@ export interface ActorRuntime {
   shutdown(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** A Hono app serving the actor surface, with its runtime controls under `actor`. */
-export type ActorApp = Hono<ActorEnv> & { readonly actor: ActorRuntime };
+/**
+ * A Hono app serving the actor surface, with its runtime controls under `actor`. Its `fetch`
+ * (and `request`, which calls it) gives each request its id, tracking and metrics before Hono
+ * routes it: serve the app through its own `fetch`, not by mounting its routes elsewhere.
+ */
+export type ActorApp = Omit<Hono<ActorEnv>, 'fetch'> & { readonly fetch: ActorFetch; readonly actor: ActorRuntime };
 
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The request id of `c`, or a new one for a request that did not come through the actor's `fetch`. */
+function requestIdOf(c: { env: ActorBindings | undefined }): string {
+  return c.env?.requestId ?? crypto.randomUUID();
+}
+
 function errorHandler(logger: Logger) {
-  return function onActorError(error: Error, c: { get(key: 'requestId'): string; req: { method: string; path: string; raw: Request } }): Response {
-    const id = c.get('requestId') ?? crypto.randomUUID();
+  return function onActorError(error: Error, c: { env: ActorBindings | undefined; req: { method: string; path: string; raw: Request } }): Response {
+    const id = requestIdOf(c);
     if (error instanceof ActorError) {
       if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
       return problemResponse(error, id);
@@ -158,23 +167,6 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const routers = options.routers ?? [];
 
   const app = new Hono<ActorEnv>();
-  app.use(requestIdMiddleware({ limitLength: 128 }));
-  app.use(async function trackInFlight(_c, next) {
-    const leave = ctx.lifecycle.enter();
-    try {
-      await next();
-    } finally {
-      leave();
-    }
-  });
-  app.use(ctx.metrics.httpMiddleware);
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        problemResponse(new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed here; use ${methods.join(', ')}`, headers: { Allow: methods.join(', ') } }), c.get('requestId')),
-    }),
-  );
   if (config.apiKeys.length > 0) app.use(apiKeyAuth({ keys: config.apiKeys }));
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
@@ -201,7 +193,15 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
     router.mount(app, ctx);
     logger.debug('router_mounted', { router: router.name });
   }
-  app.notFound((c) => problemResponse(new ActorError(404, 'not_found', 'Not found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), c.get('requestId')));
+  const allowed = allowedMethods(app);
+  app.notFound(function notFoundOrNotAllowed(c) {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0 && !methods.includes(c.req.method)) {
+      const allow = methods.join(', ');
+      return problemResponse(new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed here; use ${allow}`, headers: { Allow: allow } }), requestIdOf(c));
+    }
+    return problemResponse(new ActorError(404, 'not_found', 'Not found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
+  });
   app.onError(errorHandler(logger));
 
   let starting: Promise<void> | undefined;
@@ -254,5 +254,5 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
       return stopping;
     },
   };
-  return Object.assign(app, { actor: runtime });
+  return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http }), actor: runtime });
 }

@@ -1,4 +1,3 @@
-import type { MiddlewareHandler } from 'hono';
 import type { Registry } from 'prom-client';
 
 /** Request duration buckets in seconds (the default of common Prometheus HTTP middleware). */
@@ -34,17 +33,7 @@ export class HttpMetrics {
     registry.registerMetric(scrapedMetric('http_request_duration_seconds', 'Duration of HTTP requests in seconds', 'histogram', () => this.#histogramValues()) as never);
   }
 
-  /** Counts every request by its route template (never the raw path); mount it before the routes. */
-  readonly middleware: MiddlewareHandler = async (c, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      this.observe(c.req.method, c.req.routePath, c.res.status, (performance.now() - started) / 1000);
-    }
-  };
-
-  /** Records one answered request. */
+  /** Records one answered request, by its route template (never the raw path). */
   observe(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${status} ${route}`;
     let series = this.#series.get(key);

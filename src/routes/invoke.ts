@@ -63,7 +63,7 @@ export function invokeRoutes(ctx: ActorContext): Hono<ActorEnv> {
     const turn = {
       request,
       tenantId,
-      requestId: c.get('requestId'),
+      requestId: c.env.requestId,
       messageId: `msg_${crypto.randomUUID()}`,
       ...(idempotency.kind === 'run' && idempotency.unavailable ? { metadata: { idempotency_unavailable: true } } : {}),
     };

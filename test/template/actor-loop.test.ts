@@ -12,8 +12,18 @@ const scratch = mkdtempSync(join(tmpdir(), 'actorkit-loop-'));
 const actorDir = join(scratch, 'demo');
 const running: ChildProcess[] = [];
 
+/** Signals a server's process group; one that has just exited (its exit not yet seen) is fine. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 afterAll(() => {
-  for (const child of running) if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  for (const child of running) killGroup(child, 'SIGKILL');
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -55,7 +65,7 @@ async function invoke(port: number) {
 }
 
 function stop(child: ChildProcess) {
-  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  killGroup(child, 'SIGTERM');
 }
 
 describe('the author loop on a fresh actor: new, npm install, validate, npm test, npm start, Bun', () => {

@@ -108,7 +108,7 @@ export function meshRouter(options: MeshRouterOptions): ActorRouter {
           const result = await route.handle({ ctx, request: c.req.raw, params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams });
           if (result instanceof Response) {
             const response = new Response(result.body, result);
-            response.headers.set('X-Request-Id', c.get('requestId'));
+            response.headers.set('X-Request-Id', c.env.requestId);
             return response;
           }
           c.header('Cache-Control', 'no-store');

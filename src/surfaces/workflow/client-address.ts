@@ -1,8 +1,8 @@
 /**
  * The network address of the client, read from the second argument each runtime passes to
- * `app.fetch` (Hono's `c.env`): Node's `{incoming}`, Bun's server (`requestIP`), Deno's
+ * `app.fetch` (`c.env.runtime`): Node's `{incoming}`, Bun's server (`requestIP`), Deno's
  * `{remoteAddr}`. Undefined when the runtime does not say (e.g. `app.request` in tests).
- * @param bindings `c.env`
+ * @param bindings `c.env.runtime`
  * @param request the request, which Bun needs to look the address up
  */
 export function clientAddress(bindings: unknown, request: Request): string | undefined {

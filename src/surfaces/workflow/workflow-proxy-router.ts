@@ -120,12 +120,12 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           throw new ActorError(404, 'not_found', 'Not found', { detail: 'The path leaves the workflow tool' });
         }
         const upstreamHeaders = proxyRequestHeaders(incoming.headers, {
-          clientAddress: clientAddress(c.env, incoming),
+          clientAddress: clientAddress(c.env.runtime, incoming),
           proto: url.protocol.slice(0, -1),
           host: url.host,
           prefix: publicPrefix,
           trustIncoming,
-          requestId: c.get('requestId'),
+          requestId: c.env.requestId,
         });
         const timer = new AbortController();
         // The clock starts once the upstream has the whole request, and stops at its response headers.
@@ -158,7 +158,7 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           clearTimeout(timeout);
         }
         const headers = proxyResponseHeaders(upstream.headers, base, publicPrefix);
-        headers.set('X-Request-Id', c.get('requestId'));
+        headers.set('X-Request-Id', c.env.requestId);
         return new Response(endQuietlyWhenClientLeaves(upstream.body, incoming.signal), { status: upstream.status, statusText: upstream.statusText, headers });
       });
       app.route('/', proxy);
