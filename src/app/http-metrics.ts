@@ -24,7 +24,8 @@ interface MetricValue {
  * which cost more than bare Hono's whole `/health` answer.)
  */
 export class HttpMetrics {
-  readonly #series = new Map<string, Series>();
+  /** Series by route, then method, then status: constant strings and numbers as keys, no key built per request. */
+  readonly #series = new Map<string, Map<string, Map<number, Series>>>();
   readonly #buckets: readonly number[];
 
   constructor(registry: Registry, buckets: readonly number[] = HTTP_DURATION_BUCKETS) {
@@ -35,11 +36,14 @@ export class HttpMetrics {
 
   /** Records one answered request, by its route template (never the raw path). */
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.#series.get(key);
+    let byMethod = this.#series.get(route);
+    if (byMethod === undefined) this.#series.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
     if (series === undefined) {
       series = { labels: { method, route, status: String(status), ok: String(status >= 200 && status < 300) }, perBucket: new Array<number>(this.#buckets.length + 1).fill(0), sum: 0, count: 0 };
-      this.#series.set(key, series);
+      byStatus.set(status, series);
     }
     let index = 0;
     while (index < this.#buckets.length && seconds > this.#buckets[index]!) index += 1;
@@ -48,13 +52,17 @@ export class HttpMetrics {
     series.count += 1;
   }
 
+  *#allSeries(): Generator<Series> {
+    for (const byMethod of this.#series.values()) for (const byStatus of byMethod.values()) yield* byStatus.values();
+  }
+
   #counterValues(): MetricValue[] {
-    return [...this.#series.values()].map((series) => ({ value: series.count, labels: series.labels }));
+    return [...this.#allSeries()].map((series) => ({ value: series.count, labels: series.labels }));
   }
 
   #histogramValues(): MetricValue[] {
     const values: MetricValue[] = [];
-    for (const series of this.#series.values()) {
+    for (const series of this.#allSeries()) {
       let cumulative = 0;
       this.#buckets.forEach((bound, index) => {
         cumulative += series.perBucket[index]!;
