@@ -24,8 +24,11 @@ export interface ThroughputCell {
   readonly store: BenchStore | null;
   readonly route: LoadRoute;
   readonly connections: number;
+  /** Seconds of each round. */
   readonly durationS: number;
-  /** 1-minute load average when the cell started. */
+  /** Rounds measured, interleaved with the other servers of the runtime; the figures are their medians (counts: sums). */
+  readonly rounds: number;
+  /** 1-minute load average when the rounds started (median). */
   readonly loadAverage: number;
   /** Server CPU time (user + system) per request, in µs: steadier than req/s when other work shares the machine. */
   readonly cpuUsPerRequest: number;
@@ -59,7 +62,7 @@ export interface MemoryFigures {
 /** Everything one `npm run bench` measured, as written to bench/results/<timestamp>.json. */
 export interface BenchResults {
   readonly machine: BenchMachine;
-  readonly settings: { readonly durationS: number; readonly warmupS: number; readonly connections: number; readonly coldStartRuns: number; readonly memoryInvokes: number };
+  readonly settings: { readonly durationS: number; readonly rounds: number; readonly warmupS: number; readonly connections: number; readonly coldStartRuns: number; readonly memoryInvokes: number };
   readonly skipped: readonly string[];
   readonly throughput: readonly ThroughputCell[];
   readonly coldStart: readonly ColdStartFigures[];

@@ -8,8 +8,8 @@
  * Needs `npm run build` (the example under dist/), `node test/runtimes/ensure-runtimes.mjs`
  * (Bun) and `apt-get install -y wrk`. PostgreSQL from BENCH_DATABASE_ADMIN_URL, else
  * TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test: the bench re-creates the
- * database `actorkit_bench` there. Options: --duration <s> (per cell, default 5), --warmup <s>
- * (default 2), --connections <n> (default 32), --runs <n> (cold starts, default 5),
+ * database `actorkit_bench` there. Options: --duration <s> (per cell and round, default 3),
+ * --rounds <n> (interleaved rounds per cell, default 3), --warmup <s> (default 2), --connections <n> (default 32), --runs <n> (cold starts, default 5),
  * --invokes <n> (memory, default 10000), --runtimes node,bun, --stores sqlite,postgres,
  * --parts throughput,start,cli (which figures; cold start and memory are `start`), --no-doc
  * (leave the doc alone; implied when a part, runtime or store is left out).
@@ -26,7 +26,7 @@ import { type SpawnedActor, spawnActor, waitUntilReady, within } from '../test/c
 import { recreateBenchDatabase } from './bench-database.js';
 import type { BenchResults, ColdStartFigures, MemoryFigures, ThroughputCell } from './bench-results.js';
 import { actorProcess, type BenchRuntime, type BenchServer, benchServers, type BenchStore, serverLabel } from './bench-servers.js';
-import { type LoadRoute, runWrk, wrkVersion } from './load/run-wrk.js';
+import { type LoadFigures, type LoadRoute, runWrk, wrkVersion } from './load/run-wrk.js';
 import { sendInvokes } from './load/send-invokes.js';
 import { measureCli } from './measure/cli-timing.js';
 import { measureColdStart } from './measure/cold-start.js';
@@ -42,7 +42,8 @@ const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 const { values: options } = parseArgs({
   options: {
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     runs: { type: 'string', default: '5' },
@@ -60,6 +61,7 @@ const positive = (name: keyof typeof options) => {
 };
 const settings = {
   durationS: positive('duration'),
+  rounds: positive('rounds'),
   warmupS: positive('warmup'),
   connections: positive('connections'),
   coldStartRuns: positive('runs'),
@@ -96,31 +98,77 @@ async function invocationsCounted(baseUrl: string): Promise<number> {
   return body.invocations;
 }
 
-async function loadCell(server: BenchServer, actor: SpawnedActor, route: LoadRoute, connections: number, warmup: boolean): Promise<ThroughputCell> {
-  const { baseUrl } = actor;
-  if (warmup) await runWrk({ baseUrl, route, connections, durationS: settings.warmupS });
+/** One wrk run on one server, with the server's CPU time over it. */
+async function loadRound(actor: SpawnedActor, route: LoadRoute, connections: number): Promise<{ figures: LoadFigures; cpuUsPerRequest: number; loadAverage: number }> {
   const loadAverage = loadavg()[0]!;
   const cpuBefore = await readCpuMs(actor.child.pid!);
-  const figures = await runWrk({ baseUrl, route, connections, durationS: settings.durationS });
-  const cpuUsPerRequest = Math.round(((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000 / Math.max(figures.requests, 1));
-  log.info('bench_cell_measured', { server: serverLabel(server), route, connections, req_s: figures.requestsPerSecond, p50_ms: figures.latencyMs.p50, p99_ms: figures.latencyMs.p99, cpu_us_per_request: cpuUsPerRequest, failures: figures.non2xx + figures.socketErrors });
-  return { runtime: server.runtime, stack: server.stack, store: server.store, route, connections, durationS: settings.durationS, loadAverage, cpuUsPerRequest, figures };
+  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.durationS });
+  const cpuUsPerRequest = ((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000 / Math.max(figures.requests, 1);
+  return { figures, cpuUsPerRequest, loadAverage };
 }
 
-async function measureThroughput(server: BenchServer): Promise<{ cells: ThroughputCell[]; idleRssMiB: number }> {
-  const actor = await spawnActor(server.process, { ...server.env });
+/** The medians of several rounds of one cell (sums for counts). */
+function medianCell(server: BenchServer, route: LoadRoute, connections: number, rounds: readonly Awaited<ReturnType<typeof loadRound>>[]): ThroughputCell {
+  const of = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  const sum = (pick: (round: (typeof rounds)[number]) => number) => rounds.reduce((total, round) => total + pick(round), 0);
+  const figures: LoadFigures = {
+    requests: sum((round) => round.figures.requests),
+    requestsPerSecond: Math.round(of((round) => round.figures.requestsPerSecond)),
+    latencyMs: {
+      mean: of((round) => round.figures.latencyMs.mean),
+      p50: of((round) => round.figures.latencyMs.p50),
+      p90: of((round) => round.figures.latencyMs.p90),
+      p99: of((round) => round.figures.latencyMs.p99),
+      max: Math.max(...rounds.map((round) => round.figures.latencyMs.max)),
+    },
+    non2xx: sum((round) => round.figures.non2xx),
+    socketErrors: sum((round) => round.figures.socketErrors),
+  };
+  const cell: ThroughputCell = {
+    runtime: server.runtime,
+    stack: server.stack,
+    store: server.store,
+    route,
+    connections,
+    durationS: settings.durationS,
+    rounds: rounds.length,
+    loadAverage: of((round) => round.loadAverage),
+    cpuUsPerRequest: Math.round(of((round) => round.cpuUsPerRequest)),
+    figures,
+  };
+  log.info('bench_cell_measured', { server: serverLabel(server), route, connections, req_s: figures.requestsPerSecond, p50_ms: figures.latencyMs.p50, p99_ms: figures.latencyMs.p99, cpu_us_per_request: cell.cpuUsPerRequest, failures: figures.non2xx + figures.socketErrors });
+  return cell;
+}
+
+/**
+ * The load cells of one runtime: bare Hono and the actor on each store run side by side, and
+ * each cell is measured in `rounds` rounds that take the servers in turn (in a new order each
+ * round), so that whatever else loads the machine falls on all of them alike.
+ */
+async function measureThroughput(servers: readonly BenchServer[]): Promise<{ cells: ThroughputCell[]; idleRssMiB: Map<BenchServer, number> }> {
+  const actors = new Map<BenchServer, SpawnedActor>();
   try {
-    await waitUntilReady(actor);
+    for (const server of servers) {
+      const actor = await spawnActor(server.process, { ...server.env });
+      actors.set(server, actor);
+      await waitUntilReady(actor);
+    }
     await sleep(1_000);
-    const idleRssMiB = mib(await readRssBytes(actor.child.pid!));
-    const cells = [
-      await loadCell(server, actor, 'health', settings.connections, true),
-      await loadCell(server, actor, 'invoke', settings.connections, true),
-      await loadCell(server, actor, 'invoke', 1, false),
-    ];
+    const idleRssMiB = new Map<BenchServer, number>();
+    for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
+    const cells: ThroughputCell[] = [];
+    for (const [route, connections, warmup] of [['health', settings.connections, true], ['invoke', settings.connections, true], ['invoke', 1, false]] as const) {
+      if (warmup) for (const actor of actors.values()) await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.warmupS });
+      const rounds = new Map<BenchServer, Awaited<ReturnType<typeof loadRound>>[]>(servers.map((server) => [server, []]));
+      for (let round = 0; round < settings.rounds; round += 1) {
+        const order = servers.map((_, index) => servers[(index + round) % servers.length]!);
+        for (const server of order) rounds.get(server)!.push(await loadRound(actors.get(server)!, route, connections));
+      }
+      for (const server of servers) cells.push(medianCell(server, route, connections, rounds.get(server)!));
+    }
     return { cells, idleRssMiB };
   } finally {
-    await stop(actor);
+    for (const actor of actors.values()) await stop(actor);
   }
 }
 
@@ -180,10 +228,11 @@ async function main(): Promise<void> {
   const throughput: ThroughputCell[] = [];
   const memory: MemoryFigures[] = [];
   for (const runtime of parts.has('throughput') ? runtimes : []) {
-    for (const server of benchServers(runtime, postgresUrl).filter((candidate) => candidate.store === null || stores.includes(candidate.store))) {
-      const measured = await measureThroughput(server);
-      throughput.push(...measured.cells);
-      if (server.stack === 'bare') memory.push({ runtime, stack: 'bare', store: null, idleRssMiB: measured.idleRssMiB, afterInvokes: null });
+    const servers = benchServers(runtime, postgresUrl).filter((candidate) => candidate.store === null || stores.includes(candidate.store));
+    const measured = await measureThroughput(servers);
+    throughput.push(...measured.cells);
+    for (const server of servers) {
+      if (server.stack === 'bare') memory.push({ runtime, stack: 'bare', store: null, idleRssMiB: measured.idleRssMiB.get(server)!, afterInvokes: null });
     }
   }
 

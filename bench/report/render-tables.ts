@@ -109,8 +109,9 @@ export function renderTables(results: BenchResults): string {
       `Node ${machine.versions.node}, Bun ${machine.versions.bun}, ${machine.versions.wrk}; ` +
       `load average ${fixed(machine.loadAverage.before, 1)} before, ${fixed(machine.loadAverage.after, 1)} after.`,
     '',
-    `Each cell: ${settings.warmupS} s warm-up, then ${settings.durationS} s of wrk (1 thread) on loopback. ` +
-      'CPU µs/req is the server process\'s user + system time over the cell divided by the requests wrk completed.',
+    `Each cell: ${settings.warmupS} s warm-up, then ${settings.rounds} rounds of ${settings.durationS} s of wrk (1 thread) on loopback, ` +
+      'taking bare Hono and the actors of one runtime in turn (all three running); the figures are the medians of the rounds. ' +
+      'CPU µs/req is the server process\'s user + system time over a round divided by the requests wrk completed.',
     ...(results.skipped.length > 0 ? ['', ...results.skipped.map((reason) => `- skipped: ${reason}`)] : []),
     '',
     '### Targets',
