@@ -6,6 +6,7 @@ import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { proxyDatabase, queryTestDatabase, TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 import { describeStoreContract, invocation } from './store-contract.js';
+import { createTestActor } from '../../src/testing/create-test-actor.js';
 
 const baseUrl = postgresTestUrl('PostgreSQL store');
 
@@ -117,6 +118,27 @@ if (baseUrl !== undefined) {
       await a.recordInvocations([invocation()]);
       expect((await a.readStats()).invocations).toBe(1);
       expect((await b.readStats()).invocations).toBe(0);
+    });
+  });
+
+  describe('an actor on PostgreSQL', () => {
+    it('answers a message PostgreSQL cannot store (a NUL character): counted, history_saved false, health ok', async () => {
+      const store = await open(await schemas.create());
+      const app = await createTestActor({ store });
+      try {
+        const send = (message: string) =>
+          app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }) });
+        const refused = await send('before\u0000after');
+        expect(refused.status).toBe(200);
+        expect((await refused.json()).metadata).toEqual({ history_saved: false });
+        const stored = await send('plain');
+        expect((await stored.json()).metadata).toBeUndefined();
+        expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 2 });
+        expect((await (await app.request('/health')).json()).status).toBe('ok');
+        expect((await store.loadHistory('default', 's', 10)).map((m) => m.content)[0]).toBe('plain');
+      } finally {
+        await app.actor.shutdown({ graceMs: 100 });
+      }
     });
   });
 }
