@@ -8,19 +8,20 @@ export const BENCH_DATABASE = 'actorkit_bench';
  * the `DATABASE_URL` of the new database, or null (with the reason) when PostgreSQL cannot
  * be reached, so the PostgreSQL cells are reported as skipped instead of failing the run.
  * @param adminUrl any database on the server, e.g. `postgres://postgres@127.0.0.1:5432/test`
+ * @param name the database to re-create (an SQL identifier of the bench's own choosing)
  */
-export async function recreateBenchDatabase(adminUrl: string): Promise<{ url: string } | { url: null; reason: string }> {
+export async function recreateBenchDatabase(adminUrl: string, name: string = BENCH_DATABASE): Promise<{ url: string } | { url: null; reason: string }> {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
   } catch (error) {
     return { url: null, reason: (error as Error).message };
   } finally {
     await client.end().catch(() => {});
   }
   const url = new URL(adminUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${name}`;
   return { url: url.href };
 }

@@ -22,16 +22,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../src/log/logger.js';
 import { checkRuntime } from '../test/contract/runtimes-under-test.js';
-import { type SpawnedActor, spawnActor, waitUntilReady, within } from '../test/contract/spawn-actor.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { BenchResults, ColdStartFigures, MemoryFigures, ThroughputCell } from './bench-results.js';
-import { actorProcess, type BenchRuntime, type BenchServer, benchServers, type BenchStore, serverLabel } from './bench-servers.js';
-import { type LoadFigures, type LoadRoute, runWrk, wrkVersion } from './load/run-wrk.js';
+import { actorProcess, type BenchRuntime, benchServers, type BenchStore } from './bench-servers.js';
+import { measureThroughput, stopServer as stop } from './load/interleaved-cells.js';
+import { wrkVersion } from './load/run-wrk.js';
 import { sendInvokes } from './load/send-invokes.js';
 import { measureCli } from './measure/cli-timing.js';
 import { measureColdStart } from './measure/cold-start.js';
 import { median } from './measure/median.js';
-import { readCpuMs, readRssBytes } from './measure/process-usage.js';
+import { readRssBytes } from './measure/process-usage.js';
 import { renderTables } from './report/render-tables.js';
 import { updateDocSection } from './report/update-doc-section.js';
 
@@ -84,92 +84,11 @@ const parts = new Set(
 /** The doc's tables are rewritten only by a run that measured everything. */
 const partial = parts.size < 3 || runtimes.length < 2 || stores.length < 2;
 
-/** SIGTERM, wait for the exit (a clean SQLite close keeps the next start honest), then clean up. */
-async function stop(actor: SpawnedActor): Promise<void> {
-  actor.child.kill('SIGTERM');
-  await within(actor.exited, 15_000, 'exit after SIGTERM').catch(() => undefined);
-  await actor.dispose();
-}
-
 async function invocationsCounted(baseUrl: string): Promise<number> {
   const response = await fetch(`${baseUrl}/stats`);
   const body = (await response.json()) as { invocations?: unknown };
   if (typeof body.invocations !== 'number') throw new Error(`/stats answered ${response.status} without invocations`);
   return body.invocations;
-}
-
-/** One wrk run on one server, with the server's CPU time over it. */
-async function loadRound(actor: SpawnedActor, route: LoadRoute, connections: number): Promise<{ figures: LoadFigures; cpuUsPerRequest: number; loadAverage: number }> {
-  const loadAverage = loadavg()[0]!;
-  const cpuBefore = await readCpuMs(actor.child.pid!);
-  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.durationS });
-  const cpuUsPerRequest = ((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000 / Math.max(figures.requests, 1);
-  return { figures, cpuUsPerRequest, loadAverage };
-}
-
-/** The medians of several rounds of one cell (sums for counts). */
-function medianCell(server: BenchServer, route: LoadRoute, connections: number, rounds: readonly Awaited<ReturnType<typeof loadRound>>[]): ThroughputCell {
-  const of = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
-  const sum = (pick: (round: (typeof rounds)[number]) => number) => rounds.reduce((total, round) => total + pick(round), 0);
-  const figures: LoadFigures = {
-    requests: sum((round) => round.figures.requests),
-    requestsPerSecond: Math.round(of((round) => round.figures.requestsPerSecond)),
-    latencyMs: {
-      mean: of((round) => round.figures.latencyMs.mean),
-      p50: of((round) => round.figures.latencyMs.p50),
-      p90: of((round) => round.figures.latencyMs.p90),
-      p99: of((round) => round.figures.latencyMs.p99),
-      max: Math.max(...rounds.map((round) => round.figures.latencyMs.max)),
-    },
-    non2xx: sum((round) => round.figures.non2xx),
-    socketErrors: sum((round) => round.figures.socketErrors),
-  };
-  const cell: ThroughputCell = {
-    runtime: server.runtime,
-    stack: server.stack,
-    store: server.store,
-    route,
-    connections,
-    durationS: settings.durationS,
-    rounds: rounds.length,
-    loadAverage: of((round) => round.loadAverage),
-    cpuUsPerRequest: Math.round(of((round) => round.cpuUsPerRequest)),
-    figures,
-  };
-  log.info('bench_cell_measured', { server: serverLabel(server), route, connections, req_s: figures.requestsPerSecond, p50_ms: figures.latencyMs.p50, p99_ms: figures.latencyMs.p99, cpu_us_per_request: cell.cpuUsPerRequest, failures: figures.non2xx + figures.socketErrors });
-  return cell;
-}
-
-/**
- * The load cells of one runtime: bare Hono and the actor on each store run side by side, and
- * each cell is measured in `rounds` rounds that take the servers in turn (in a new order each
- * round), so that whatever else loads the machine falls on all of them alike.
- */
-async function measureThroughput(servers: readonly BenchServer[]): Promise<{ cells: ThroughputCell[]; idleRssMiB: Map<BenchServer, number> }> {
-  const actors = new Map<BenchServer, SpawnedActor>();
-  try {
-    for (const server of servers) {
-      const actor = await spawnActor(server.process, { ...server.env });
-      actors.set(server, actor);
-      await waitUntilReady(actor);
-    }
-    await sleep(1_000);
-    const idleRssMiB = new Map<BenchServer, number>();
-    for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
-    const cells: ThroughputCell[] = [];
-    for (const [route, connections, warmup] of [['health', settings.connections, true], ['invoke', settings.connections, true], ['invoke', 1, false]] as const) {
-      if (warmup) for (const actor of actors.values()) await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.warmupS });
-      const rounds = new Map<BenchServer, Awaited<ReturnType<typeof loadRound>>[]>(servers.map((server) => [server, []]));
-      for (let round = 0; round < settings.rounds; round += 1) {
-        const order = servers.map((_, index) => servers[(index + round) % servers.length]!);
-        for (const server of order) rounds.get(server)!.push(await loadRound(actors.get(server)!, route, connections));
-      }
-      for (const server of servers) cells.push(medianCell(server, route, connections, rounds.get(server)!));
-    }
-    return { cells, idleRssMiB };
-  } finally {
-    for (const actor of actors.values()) await stop(actor);
-  }
 }
 
 async function measureStartAndMemory(runtime: BenchRuntime, store: BenchStore, env: Record<string, string>): Promise<{ coldStart: ColdStartFigures; memory: MemoryFigures }> {
@@ -229,7 +148,7 @@ async function main(): Promise<void> {
   const memory: MemoryFigures[] = [];
   for (const runtime of parts.has('throughput') ? runtimes : []) {
     const servers = benchServers(runtime, postgresUrl).filter((candidate) => candidate.store === null || stores.includes(candidate.store));
-    const measured = await measureThroughput(servers);
+    const measured = await measureThroughput(servers, settings, log);
     throughput.push(...measured.cells);
     for (const server of servers) {
       if (server.stack === 'bare') memory.push({ runtime, stack: 'bare', store: null, idleRssMiB: measured.idleRssMiB.get(server)!, afterInvokes: null });

@@ -1,0 +1,122 @@
+import { loadavg } from 'node:os';
+import type { Logger } from '../../src/log/logger.js';
+import { type SpawnedActor, spawnActor, waitUntilReady, within } from '../../test/contract/spawn-actor.js';
+import type { ThroughputCell } from '../bench-results.js';
+import { type BenchServer, serverLabel } from '../bench-servers.js';
+import { median } from '../measure/median.js';
+import { readCpuMs, readRssBytes } from '../measure/process-usage.js';
+import { type LoadFigures, type LoadRoute, runWrk } from './run-wrk.js';
+
+/** How long and how often each cell is loaded. */
+export interface CellSettings {
+  /** Seconds of each round. */
+  readonly durationS: number;
+  /** Rounds per cell, the servers taken in turn. */
+  readonly rounds: number;
+  /** Seconds of load before the first round of a route, per server. */
+  readonly warmupS: number;
+  /** Connections of the loaded cells (the invoke is also measured at one connection). */
+  readonly connections: number;
+}
+
+interface Round {
+  readonly figures: LoadFigures;
+  readonly cpuUsPerRequest: number;
+  readonly loadAverage: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/** SIGTERM, wait for the exit (a clean SQLite close keeps the next start honest), then clean up. */
+export async function stopServer(actor: SpawnedActor): Promise<void> {
+  actor.child.kill('SIGTERM');
+  await within(actor.exited, 15_000, 'exit after SIGTERM').catch(() => undefined);
+  await actor.dispose();
+}
+
+/** One wrk run on one server, with the server's CPU time over it. */
+async function loadRound(actor: SpawnedActor, route: LoadRoute, connections: number, durationS: number): Promise<Round> {
+  const loadAverage = loadavg()[0]!;
+  const cpuBefore = await readCpuMs(actor.child.pid!);
+  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS });
+  const cpuUsPerRequest = ((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000 / Math.max(figures.requests, 1);
+  return { figures, cpuUsPerRequest, loadAverage };
+}
+
+/** The medians of several rounds of one cell (sums for counts). */
+function medianCell(server: BenchServer, route: LoadRoute, connections: number, settings: CellSettings, rounds: readonly Round[]): ThroughputCell {
+  const of = (pick: (round: Round) => number) => median(rounds.map(pick));
+  const sum = (pick: (round: Round) => number) => rounds.reduce((total, round) => total + pick(round), 0);
+  return {
+    runtime: server.runtime,
+    stack: server.stack,
+    store: server.store,
+    route,
+    connections,
+    durationS: settings.durationS,
+    rounds: rounds.length,
+    loadAverage: of((round) => round.loadAverage),
+    cpuUsPerRequest: Math.round(of((round) => round.cpuUsPerRequest)),
+    figures: {
+      requests: sum((round) => round.figures.requests),
+      requestsPerSecond: Math.round(of((round) => round.figures.requestsPerSecond)),
+      latencyMs: {
+        mean: of((round) => round.figures.latencyMs.mean),
+        p50: of((round) => round.figures.latencyMs.p50),
+        p90: of((round) => round.figures.latencyMs.p90),
+        p99: of((round) => round.figures.latencyMs.p99),
+        max: Math.max(...rounds.map((round) => round.figures.latencyMs.max)),
+      },
+      non2xx: sum((round) => round.figures.non2xx),
+      socketErrors: sum((round) => round.figures.socketErrors),
+    },
+  };
+}
+
+/**
+ * Loads several servers side by side: starts them all, then measures `GET /health` and
+ * `POST /agent/invoke` at `settings.connections`, and the invoke at one connection, each cell
+ * in `settings.rounds` rounds that take the servers in turn (in a new order each round), so
+ * whatever else loads the machine falls on all of them alike. Figures are the rounds' medians.
+ * @param servers the servers, started in this order
+ * @param settings durations, rounds and connections
+ * @param log where each measured cell is logged (`bench_cell_measured`)
+ * @param label how a server is named in the log
+ * @returns the cells in server order per route, and each server's RSS idle after start
+ */
+export async function measureThroughput(
+  servers: readonly BenchServer[],
+  settings: CellSettings,
+  log: Logger,
+  label: (server: BenchServer) => string = serverLabel,
+): Promise<{ cells: ThroughputCell[]; idleRssMiB: Map<BenchServer, number> }> {
+  const actors = new Map<BenchServer, SpawnedActor>();
+  try {
+    for (const server of servers) {
+      const actor = await spawnActor(server.process, { ...server.env });
+      actors.set(server, actor);
+      await waitUntilReady(actor);
+    }
+    await sleep(1_000);
+    const idleRssMiB = new Map<BenchServer, number>();
+    for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
+    const cells: ThroughputCell[] = [];
+    for (const [route, connections, warmup] of [['health', settings.connections, true], ['invoke', settings.connections, true], ['invoke', 1, false]] as const) {
+      if (warmup) for (const actor of actors.values()) await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.warmupS });
+      const rounds = new Map<BenchServer, Round[]>(servers.map((server) => [server, []]));
+      for (let round = 0; round < settings.rounds; round += 1) {
+        const order = servers.map((_, index) => servers[(index + round) % servers.length]!);
+        for (const server of order) rounds.get(server)!.push(await loadRound(actors.get(server)!, route, connections, settings.durationS));
+      }
+      for (const server of servers) {
+        const cell = medianCell(server, route, connections, settings, rounds.get(server)!);
+        log.info('bench_cell_measured', { server: label(server), route, connections, req_s: cell.figures.requestsPerSecond, p50_ms: cell.figures.latencyMs.p50, p99_ms: cell.figures.latencyMs.p99, cpu_us_per_request: cell.cpuUsPerRequest, failures: cell.figures.non2xx + cell.figures.socketErrors });
+        cells.push(cell);
+      }
+    }
+    return { cells, idleRssMiB };
+  } finally {
+    for (const actor of actors.values()) await stopServer(actor);
+  }
+}
