@@ -32,7 +32,6 @@ export interface ChatInput {
   readonly deferHistory?: (messages: readonly StoredMessage[]) => void;
 }
 
-
 /** What a chat handler answers; the route wraps it into the chat reply. */
 export interface ChatResult {
   readonly content: string;

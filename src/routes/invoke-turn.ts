@@ -37,6 +37,7 @@ export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promis
   const { request, tenantId } = turn;
   const started = performance.now();
   const startedAt = new Date();
+  let history: readonly StoredMessage[] | undefined;
   const finish = async (outcome: string, result?: ChatResult) => {
     const latencyMs = Math.round(performance.now() - started);
     const { persisted, historySaved } = await ctx.stats.record({
@@ -55,7 +56,6 @@ export async function runInvokeTurn(ctx: ActorContext, turn: InvokeTurn): Promis
     ctx.metrics.invokeDuration.observe({ outcome }, (performance.now() - started) / 1000);
     return { latencyMs, persisted, historySaved };
   };
-  let history: readonly StoredMessage[] | undefined;
   let result: ChatResult;
   try {
     result = await ctx.chatHandler({

@@ -2,7 +2,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
-import { assertInvocationRecord } from './store-input-validation.js';
+import { assertInvocationCounts, assertTurnHistory } from './store-input-validation.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
@@ -40,11 +40,10 @@ interface QueuedEntry {
 
 /** The record without its history: what waits in memory, so an outage never holds messages. */
 function withoutHistory<T extends InvocationRecord>(record: T): T {
-  if (typeof record !== 'object' || record === null || record.history === undefined) return record;
+  if (record.history === undefined) return record;
   const { history: _history, ...rest } = record;
   return rest as T;
 }
-
 
 const TOTAL_SCOPE = '';
 /** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
@@ -109,19 +108,21 @@ export class InvocationBuffer {
    */
   async record(input: InvocationRecord): Promise<RecordOutcome> {
     try {
-      assertInvocationRecord(withoutHistory(input));
+      assertInvocationCounts(input);
     } catch (error) {
       this.#logger.error('invocation_record_invalid', { error });
       return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
     }
     let record = input;
     let historyKept = input.history !== undefined;
-    try {
-      assertInvocationRecord(input);
-    } catch (error) {
-      this.#logger.error('invocation_history_invalid', { error });
-      record = withoutHistory(input);
-      historyKept = false;
+    if (input.history !== undefined) {
+      try {
+        assertTurnHistory(input.history);
+      } catch (error) {
+        this.#logger.error('invocation_history_invalid', { error });
+        record = withoutHistory(input);
+        historyKept = false;
+      }
     }
     const entry: PendingEntry = { seq: this.#seq++, record: { ...record, id: record.id ?? crypto.randomUUID() } };
     let persisted = false;

@@ -213,7 +213,7 @@ export class SqlStore implements Store {
     const now = new Date(nowMs).toISOString();
     for (const record of records) {
       if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
-      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, record.history.map((m) => serialiseMessageData(m.data)), now);
+      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now);
     }
     const newSessions = await this.#insertNewPairs(trx, 'actorkit_stats_sessions', fresh.map((r) => [r.tenantId, r.sessionId]));
     const newUsers = await this.#insertNewPairs(trx, 'actorkit_stats_users', fresh.map((r) => [r.tenantId, r.userIdentifier]));
@@ -317,7 +317,6 @@ export class SqlStore implements Store {
     assertStoreKey(sessionId, 'sessionId');
     for (const message of messages) assertStoredMessage(message);
     if (messages.length === 0) return;
-    const data = messages.map((message) => serialiseMessageData(message.data));
     const now = new Date().toISOString();
     if (this.kind === 'postgres') {
       const column = <T>(pick: (message: StoredMessage, index: number) => T) => messages.map(pick);
@@ -329,20 +328,20 @@ export class SqlStore implements Store {
         column((m) => m.id),
         column((m) => m.role),
         column((m) => m.content),
-        data,
+        column((m) => serialiseMessageData(m.data)),
         column((m) => m.createdAt),
       ]);
       return;
     }
-    await this.#transaction((trx) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, data, now));
+    await this.#transaction((trx) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, now));
   }
 
   /** SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages at the positions before it. */
-  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], data: readonly (string | null)[], now: string): Promise<void> {
+  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
     const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
     if (session === undefined) throw new Error('The chat session upsert returned no row');
     const firstPosition = Number(session.message_count) - messages.length;
-    const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, data[index] ?? null, m.createdAt]);
+    const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, serialiseMessageData(m.data), m.createdAt]);
     for (const chunk of chunks(rows)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
   }
 

@@ -25,8 +25,8 @@ export function parseTimestamp(value: unknown, field: string): number {
   return ms;
 }
 
-/** Throws a `TypeError` naming the first bad field of an invocation record. */
-export function assertInvocationRecord(record: InvocationRecord): void {
+/** Throws a `TypeError` naming the first bad field of an invocation record, its `history` left aside. */
+export function assertInvocationCounts(record: InvocationRecord): void {
   if (typeof record !== 'object' || record === null) throw new TypeError('an invocation record must be an object');
   if (record.id !== undefined) assertStoreKey(record.id, 'id');
   assertStoreKey(record.tenantId, 'tenantId');
@@ -40,10 +40,18 @@ export function assertInvocationRecord(record: InvocationRecord): void {
     throw new TypeError('latencyMs must be a finite, non-negative number');
   }
   parseTimestamp(record.finishedAt, 'finishedAt');
-  if (record.history !== undefined) {
-    if (!Array.isArray(record.history)) throw new TypeError('history must be an array of messages');
-    for (const message of record.history) assertStoredMessage(message);
-  }
+}
+
+/** Throws a `TypeError` naming the first bad message of a record's `history`. */
+export function assertTurnHistory(history: readonly StoredMessage[]): void {
+  if (!Array.isArray(history)) throw new TypeError('history must be an array of messages');
+  for (const message of history) assertStoredMessage(message);
+}
+
+/** Throws a `TypeError` naming the first bad field of an invocation record, `history` included. */
+export function assertInvocationRecord(record: InvocationRecord): void {
+  assertInvocationCounts(record);
+  if (record.history !== undefined) assertTurnHistory(record.history);
 }
 
 /** Throws a `TypeError` naming the first bad field of a history message. */
