@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ACTOR_ID_REFUSAL } from '../render/data-pairs.js';
+import { ruleLabel } from '../validate/rule-names.js';
 
 /** Options every verb takes. */
 export const sharedArgs = {
@@ -112,8 +113,8 @@ function usage(verb: string, message: string): CliError {
   return new CliError('refused', 'bad_usage', `${message} (see \`actorkit ${verb} --help\`)`);
 }
 
-/** Formats one validation problem as the bullet `- [rule] /pointer: message (hint)`. */
+/** Formats one validation problem as the bullet `- [rule name] /pointer: message (hint)`, e.g. `- [C order] /settings/…: …`. */
 export function problemBullet(problem: { rule: string; pointer: string; message: string; hint?: string }): string {
   const hint = problem.hint ? ` (hint: ${problem.hint})` : '';
-  return `- [${problem.rule}] ${problem.pointer || '/'}: ${problem.message}${hint}`;
+  return `- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: ${problem.message}${hint}`;
 }

@@ -2,14 +2,17 @@ import { defineCommand } from 'citty';
 import { printFailure, printJson, problemBullet, sharedArgs, startCommand } from './_shared.js';
 
 const args = {
-  actor_dir: { type: 'positional', description: 'The actor folder to check', required: true },
+  actor_dir: { type: 'positional', description: 'The actor folder to check', required: false, default: '.' },
   write: { type: 'boolean', description: 'Write src/platform/config.json from the code before checking it' },
   ...sharedArgs,
 } as const;
 
-/** `actorkit validate <actor_dir>`: emits the configuration in check mode and checks it. */
+/** Command lines shown under "Example" in `actorkit validate --help`. */
+export const examples: readonly string[] = ['actorkit validate ./weather'];
+
+/** `actorkit validate [actor_dir]`: emits the configuration in check mode and checks it (the current folder by default). */
 export default defineCommand({
-  meta: { name: 'validate', description: 'Check an actor: emit its configuration, then the platform schema and rules A–H' },
+  meta: { name: 'validate', description: "Check an actor: emit its configuration, then the platform schema, rules A–H and the settings' defaults" },
   args,
   async run(context) {
     const { io, logger } = startCommand('validate', context, args);

@@ -4,16 +4,12 @@ import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
+import type { ActorProblem } from './actor-problem.js';
 import { loadConfigTools, type ConfigTools, type EmitOutcome } from './config-tools.js';
+import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
+import { settingsDefaultProblems } from './settings-defaults.js';
 
-/** One problem `validate` reports: the check (`schema`, `A`–`H`, or `emitter`), a JSON pointer, a message. */
-export interface ActorProblem {
-  readonly rule: string;
-  readonly pointer: string;
-  readonly message: string;
-  /** What to do about it, when the CLI knows. */
-  readonly hint?: string;
-}
+export type { ActorProblem } from './actor-problem.js';
 
 /** Which actorkit emitted and checked the configuration. */
 export interface ActorkitUsed {
@@ -51,7 +47,9 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
  * Validates an actor folder (`actorkit validate`): emits the configuration from the actor's code
  * in check mode with the actor's own installed actorkit (else the CLI's own), flags a stale or
  * missing `src/platform/config.json`, then checks the configuration against the platform schema
- * and the rules A–H. Never throws; a folder that is not an actor is a `refused` result.
+ * and the rules A–H, and the settings schema's defaults against their own fields. An emitter
+ * failure names its real cause: a missing package, or the file and line in the actor's code.
+ * Never throws; a folder that is not an actor is a `refused` result.
  * @param actorDir the actor's folder, relative to `io.cwd`.
  * @param options `write` to regenerate the file first.
  * @example
@@ -66,32 +64,29 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
   if (!existsSync(join(root, 'package.json'))) {
     return toCliFailure(new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`));
   }
-  const installHint = `run \`npm install\` in ${relative(io.cwd, root) || '.'}`;
+  const shownDir = relative(io.cwd, root) || '.';
   const base = { actorDir: root, configPath, written: false };
   let tools: ConfigTools;
   try {
     tools = await loadConfigTools(root);
   } catch (error) {
-    const problem = { rule: 'emitter', pointer: '', message: (error as Error).message, hint: installHint };
+    const problem = { rule: 'emitter', pointer: '', message: (error as Error).message, hint: `run \`npm install\` in ${shownDir}` };
     return { status: 'failed', ...base, actorkit: null, configState: null, problems: [problem] };
   }
   const actorkit: ActorkitUsed = { origin: tools.origin, version: tools.version, root: tools.root };
   logger.info('actor_validation_started', { actor_dir: root, actorkit_origin: tools.origin, actorkit_version: tools.version });
-  let emitted: EmitOutcome;
-  try {
-    emitted = await tools.emitPlatformConfig(root, { check: options.write !== true });
-  } catch (error) {
-    const message = `the configuration emitter failed: ${(error as Error).message}`;
-    return { status: 'failed', ...base, actorkit, configState: null, problems: [{ rule: 'emitter', pointer: '', message, hint: installHint }] };
-  }
+  const emitted = await withSourceMaps(() =>
+    tools.emitPlatformConfig(root, { check: options.write !== true }).catch((error: unknown) => emitterFailureProblem(error, root, shownDir)),
+  );
+  if ('rule' in emitted) return { status: 'failed', ...base, actorkit, configState: null, problems: [emitted] };
   const problems: ActorProblem[] = [];
   const stale = staleProblem(emitted, actorDir);
   if (stale) problems.push(stale);
   try {
     const json = typeof emitted.content === 'string' ? JSON.parse(emitted.content) : emitted.config;
-    problems.push(...tools.validatePlatformConfig(json).problems);
+    problems.push(...tools.validatePlatformConfig(json).problems, ...settingsDefaultProblems(json));
   } catch (error) {
-    problems.push({ rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}`, hint: installHint });
+    problems.push({ rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}` });
   }
   logger.info('actor_validated', { actor_dir: root, problems: problems.length });
   return {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownPackage } from '../../cli/package-root.js';
 import { runCli } from '../../cli/run-cli.js';
-import { installFakeActorkit, writeActorFixture } from './support/actor-fixture.js';
+import { actorWithSettings, brokenActorSource, installFakeActorkit, writeActorFixture } from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
 
@@ -61,18 +61,8 @@ describe('actorkit validate', () => {
     expect(result.code).toBe(1);
     const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
     expect(bullets).toHaveLength(1);
-    expect(bullets[0]).toMatch(/^- \[A\] \/settings\/properties\/greeting\/x-platform-section: .*'nowhere'/);
+    expect(bullets[0]).toMatch(/^- \[A sections\] \/settings\/properties\/greeting\/x-platform-section: .*'nowhere'/);
     expect(result.stdout).toContain('is not valid: 1 problem\n');
-  });
-
-  it('turns an emitter failure into one bullet that hints npm install in the actor folder (exit 1)', async () => {
-    const actor = newActorDir({ actorSource: "import { platformField } from 'actorkit/sdk';\nexport default platformField;\n" });
-    const result = await validate(`actor-${counter}`);
-    expect(result.code).toBe(1);
-    const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
-    expect(bullets).toHaveLength(1);
-    expect(bullets[0]).toMatch(/^- \[emitter\] \/: the configuration emitter failed: .*actor\.ts.* \(hint: run `npm install` in actor-\d+\)$/);
-    expect(actor).toContain(`actor-${counter}`);
   });
 
   it("prefers the actor's own installed actorkit, says so, and runs its emitter in check mode", async () => {
@@ -107,11 +97,135 @@ describe('actorkit validate', () => {
     });
   });
 
+  it('checks the current folder when no actor_dir is given, and its --help says so with an example', async () => {
+    const actor = newActorDir();
+    const inActor = memoryIo({ cwd: actor });
+    expect(await runCli(['validate', '--write'], inActor)).toBe(0);
+    expect(inActor.stdout()).toContain(`${join(actor, 'src', 'platform', 'config.json')} is valid`);
+    const help = await validate('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/USAGE actorkit validate \[OPTIONS\] \[ACTOR_DIR\]/);
+    expect(help.stdout).toMatch(/ACTOR_DIR +The actor folder to check \(Default: \.\)/);
+    const { examples } = await import('../../cli/commands/validate.js');
+    expect(examples).toEqual(['actorkit validate ./weather']);
+  });
+
   it('refuses (exit 2) a folder that is not an actor', async () => {
     const actor = newActorDir();
     rmSync(join(actor, 'package.json'));
     const result = await validate(actor);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`error: ${actor} is not an actor folder (no package.json)\n`);
+  });
+});
+
+describe('actorkit validate: hints point at the real cause', () => {
+  function bulletsOf(stdout: string): string[] {
+    return stdout.split('\n').filter((line) => line.startsWith('- '));
+  }
+
+  /** The 1-based line of `src/actor.ts` holding `marker`. */
+  function lineOf(source: string, marker: string): number {
+    const index = source.split('\n').findIndex((line) => line.includes(marker));
+    expect(index, `marker ${marker} in the fixture`).toBeGreaterThanOrEqual(0);
+    return index + 1;
+  }
+
+  it.each([
+    ['a widget-name typo', 'widget-typo', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): unknown widget "slect"; known: /],
+    ['a platformField misuse', 'platform-field-misuse', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): fedByConnector and creatorValue exclude each other/],
+    ['a ReferenceError at import', 'reference-error', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: ReferenceError: greetingDefault is not defined$/],
+    ['a syntax error', 'syntax-error', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: syntax error: /],
+    ['a missing named export', 'missing-export', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE: SyntaxError: The requested module 'valibot' does not provide an export named 'strng'$/],
+  ] as const)('%s: the file and line in the actor source, no npm install hint (exit 1)', async (_name, kind, expected) => {
+    const source = brokenActorSource(kind);
+    const actor = newActorDir({ actorSource: source });
+    const result = await validate(actor, '--json');
+    expect(result.code).toBe(1);
+    const [problem, ...others] = (JSON.parse(result.stdout) as { problems: Record<string, string>[] }).problems;
+    expect(others).toEqual([]);
+    const line = lineOf(source, 'FAILS HERE');
+    expect(problem).toMatchObject({ rule: 'emitter', pointer: '', location: expect.stringMatching(new RegExp(`^src/actor\\.ts:${line}(:\\d+)?$`)) });
+    expect(problem!.message).toMatch(new RegExp(expected.source.replace('LINE', String(line))));
+    expect(problem!.hint).toBeUndefined();
+    const text = await validate(actor);
+    expect(bulletsOf(text.stdout)).toEqual([`- [emitter] /: ${problem!.message}`]);
+    expect(text.stdout).not.toContain('npm install');
+  });
+
+  it('a missing package: the npm install hint naming the package, in the folder as the user named it (exit 1)', async () => {
+    const actor = newActorDir({ actorSource: brokenActorSource('missing-package'), packageJson: { dependencies: { 'weather-codes': '^1.0.0' } } });
+    const result = await validate(`actor-${counter}`);
+    expect(result.code).toBe(1);
+    expect(bulletsOf(result.stdout)).toEqual([
+      `- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: run \`npm install\` in actor-${counter})`,
+    ]);
+    expect(actor).toContain(`actor-${counter}`);
+  });
+
+  it('a package that is not even a dependency: the hint installs it by name', async () => {
+    const actor = newActorDir({ actorSource: brokenActorSource('missing-package') });
+    const result = await validate(actor);
+    expect(bulletsOf(result.stdout)).toEqual([
+      `- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: it is not in package.json: run \`npm install weather-codes\` in actor-${counter})`,
+    ]);
+  });
+
+  it('a missing relative file is not a missing package: no npm install hint', async () => {
+    const actor = newActorDir({ actorSource: brokenActorSource('missing-file') });
+    const result = await validate(actor);
+    const bullets = bulletsOf(result.stdout);
+    expect(bullets).toHaveLength(1);
+    expect(bullets[0]).toMatch(/^- \[emitter\] \/: the configuration emitter failed: cannot load src\/actor\.ts: Cannot find module '.*src\/forecast\.js' imported from src\/actor\.ts$/);
+    expect(result.stdout).not.toContain('npm install');
+  });
+
+  it('an error thrown by a module the actor imports points at that module', async () => {
+    const actor = newActorDir({ actorSource: "import { greeting } from './greeting.js';\nexport default greeting;\n" });
+    writeFileSync(join(actor, 'src', 'greeting.ts'), "// the greeting\nexport const greeting = { metadata: {} };\nthrow new TypeError('no greeting today');\n");
+    const result = await validate(actor);
+    expect(bulletsOf(result.stdout)).toEqual(['- [emitter] /: loading src/actor.ts failed at src/greeting.ts:3:7: TypeError: no greeting today']);
+  });
+
+  it('a default export that is not a definition says what is missing, without a hint', async () => {
+    const actor = newActorDir({ actorSource: 'export default { metadata: {} };\n' });
+    const result = await validate(actor);
+    expect(bulletsOf(result.stdout)).toEqual([
+      '- [emitter] /: the configuration emitter failed: src/actor.ts must export an ActorDefinition as its default export (missing: features, settings, sections)',
+    ]);
+  });
+});
+
+describe('actorkit validate: the settings schema checks its own defaults', () => {
+  it('reports each default its field rejects as [schema default] at the default\'s pointer (exit 1)', async () => {
+    const actor = newActorDir({
+      actorSource: actorWithSettings(`{
+    llm_base_url: v.optional(v.pipe(v.string(), v.url(), v.metadata(field(1))), 'not a url'),
+    tone: v.optional(v.pipe(v.picklist(['warm', 'dry']), v.metadata(field(2))), 'loud'),
+    history_limit: v.optional(v.pipe(v.number(), v.maxValue(200), v.metadata(field(3))), 500),
+    greeting: v.optional(v.pipe(v.string(), v.metadata(field(4))), 'Hello'),
+  }`),
+    });
+    const result = await validate(actor, '--write');
+    expect(result.code).toBe(1);
+    const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
+    expect(bullets).toEqual([
+      `- [schema default] /settings/properties/llm_base_url/default: the default "not a url" does not fit the field's own schema: 'llm_base_url': String does not match format "uri"`,
+      `- [schema default] /settings/properties/tone/default: the default "loud" does not fit the field's own schema: 'tone' must be one of "warm", "dry" (got "loud")`,
+      `- [schema default] /settings/properties/history_limit/default: the default 500 does not fit the field's own schema: 'history_limit' must be <= 200 (got 500)`,
+    ]);
+    expect(result.stdout).toContain('is not valid: 3 problems\n');
+  });
+
+  it('accepts defaults that fit', async () => {
+    const actor = newActorDir({
+      actorSource: actorWithSettings(`{
+    llm_base_url: v.optional(v.pipe(v.string(), v.url(), v.metadata(field(1))), 'https://api.example.com/v1'),
+    tone: v.optional(v.pipe(v.picklist(['warm', 'dry']), v.metadata(field(2))), 'dry'),
+  }`),
+    });
+    const result = await validate(actor, '--write');
+    expect(result.stdout).toContain('OK\n');
+    expect(result.code).toBe(0);
   });
 });

@@ -1,0 +1,10 @@
+/** One problem `validate` reports: the check (`schema`, `A`–`H`, `schema default` or `emitter`), a JSON pointer, a message. */
+export interface ActorProblem {
+  readonly rule: string;
+  readonly pointer: string;
+  readonly message: string;
+  /** What to do about it, when the CLI knows. */
+  readonly hint?: string;
+  /** Where in the actor's code the problem is, relative to the actor folder (`src/actor.ts:12:5`). */
+  readonly location?: string;
+}
