@@ -1,36 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { createStandInContainerCli } from './support/stand-in-container-cli.js';
 import { localTemplate, temporaryFolder } from './support/template-repo.js';
 
-const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
 const BINARY = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
-const BUILD_INFO = join(REPOSITORY_ROOT, 'dist', '.tsbuildinfo');
 const folder = temporaryFolder();
 
-/** Newest modification time of the TypeScript sources the build compiles. */
-function newestSource(): number {
-  let newest = 0;
-  for (const dir of ['cli', 'src']) {
-    for (const entry of readdirSync(join(REPOSITORY_ROOT, dir), { recursive: true })) {
-      const path = join(REPOSITORY_ROOT, dir, String(entry));
-      if (path.endsWith('.ts') && !path.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  }
-  return newest;
-}
-
 beforeAll(() => {
-  // Build (incrementally) unless dist is newer than every source; type errors in files of other
-  // parts do not stop tsc from emitting, so only the presence of the binary is required.
-  if (!existsSync(BUILD_INFO) || statSync(BUILD_INFO).mtimeMs < newestSource()) {
-    spawnSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: REPOSITORY_ROOT,
-      stdio: 'ignore',
-    });
-  }
+  ensureBuilt();
   expect(existsSync(BINARY)).toBe(true);
 });
 afterAll(() => folder.cleanup());
