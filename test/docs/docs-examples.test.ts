@@ -74,6 +74,6 @@ describe('the examples of README.md and docs/*.md', () => {
       const result = await sandbox.run(example.code);
       expect(result.code, `${name} exited with ${result.code}:\n${example.code}\n--- output ---\n${result.output}`).toBe(0);
       if (example.directive?.kind === 'expect') expect(result.output, `${name}: output`).toContain(example.directive.text);
-    });
+    }, 90_000);
   });
 });
