@@ -101,8 +101,11 @@ describe('the built actorkit binary, end to end', () => {
       expect(help.stdout).toContain(`USAGE actorkit ${verb} [OPTIONS]`);
       expect(help.stdout).toContain('--json');
     }
-    const bad = actorkit(['validate'], folder.dir, { PATH: process.env.PATH });
+    const bad = actorkit(['validate', '--frobnicate'], folder.dir, { PATH: process.env.PATH });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Missing required positional argument: ACTOR_DIR');
+    expect(bad.stderr).toContain('unknown option --frobnicate');
+    const here = actorkit(['validate'], folder.dir, { PATH: process.env.PATH });
+    expect(here.code).toBe(2);
+    expect(here.stderr).toBe(`error: ${folder.dir} is not an actor folder (no package.json)\n`);
   });
 });
