@@ -10,6 +10,7 @@ import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { apiKeyAuth } from '../middleware/api-key/index.js';
+import { actorIndexRoutes } from '../routes/actor-index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
 import { healthRoutes } from '../routes/health.js';
 import { invokeRoutes } from '../routes/invoke.js';
@@ -190,6 +191,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
     statsRoutes(ctx),
     settingsRoutes(ctx),
     actorInfoRoutes(ctx),
+    actorIndexRoutes(ctx),
     oauthRoutes(ctx, options.oauth ?? noOAuthProviders),
     openApiRoutes(ctx, () => [...coreOperations(ctx), ...routers.flatMap((router) => router.operations?.(ctx) ?? [])]),
   ];
