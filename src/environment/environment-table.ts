@@ -16,7 +16,7 @@ export function environmentTableMarkdown(): string {
   const rows = Object.entries(ENVIRONMENT_VARIABLES as Record<string, EnvironmentVariable>).map(
     ([name, variable]) => `| \`${name}\` | ${shownDefault(variable)} | ${variable.secret ? 'yes' : ''} | ${variable.meaning} |`,
   );
-  const patterns = ENVIRONMENT_PATTERNS.map((pattern) => `| ${pattern.name.startsWith('any') ? pattern.name : `\`${pattern.name}\``} | ${pattern.shownDefault} | | ${pattern.meaning} |`);
+  const patterns = ENVIRONMENT_PATTERNS.map((pattern) => `| ${pattern.name.startsWith('any') ? pattern.name : `\`${pattern.name}\``} | ${pattern.shownDefault} |  | ${pattern.meaning} |`);
   return ['| variable | default | secret | meaning |', '|---|---|---|---|', ...rows, ...patterns].join('\n');
 }
 
