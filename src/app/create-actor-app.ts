@@ -126,7 +126,7 @@ function errorHandler(logger: Logger) {
  */
 export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const env = options.env ?? processEnv();
-  const environment = parseEnvironment(env);
+  const environment = parseEnvironment(env, { settingKeys: Object.keys(options.definition.settings.entries) });
   const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
   const config = readRuntimeConfig(environment, logger.warn);
   const settings = new ActorSettings(options.definition, env);
