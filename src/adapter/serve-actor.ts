@@ -1,5 +1,7 @@
 import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
+import { refuseStart } from './refuse-start.js';
 import { localUrl, resolveServeOptions, type ServeHandle, type ServeOptions } from './serve-options.js';
 import type { ShutdownSignal, SignalHost } from './signal-host.js';
 
@@ -10,6 +12,8 @@ export interface ServableApp {
   readonly actor: ShutdownTarget & {
     /** Opens the store, migrates, loads settings overrides, marks the actor ready. */
     start(): Promise<void>;
+    /** The app's typed environment; `PORT` and `SHUTDOWN_GRACE_MS` come from it (else from the runtime's). */
+    readonly environment?: EnvironmentConfig;
   };
 }
 
@@ -23,7 +27,7 @@ export interface RuntimeListener extends ClosableListener {
 export interface ServeRuntime extends SignalHost {
   /** `node`, `bun` or `deno`: logged with `actor_listening`. */
   readonly name: string;
-  /** The process environment (for `PORT` and `SHUTDOWN_GRACE_MS`). */
+  /** The process environment (for `PORT` and `SHUTDOWN_GRACE_MS` of an app that carries no typed environment). */
   readonly env: ActorEnvironment;
   /** Starts the runtime's HTTP server on `app.fetch`; rejects when the address cannot be bound. */
   listen(app: ServableApp, address: { readonly port: number; readonly hostname: string }): Promise<RuntimeListener>;
@@ -33,13 +37,23 @@ export interface ServeRuntime extends SignalHost {
  * The body of every adapter's `serve`: listens first (so `/health` answers and `/ready` says
  * `starting` during start-up), logs `actor_listening`, then starts the actor. With `signals`
  * on, SIGTERM or SIGINT drains the actor, closes the server and exits 0 (1 if the shutdown
- * failed); a second signal during the drain exits 1 at once.
- * @param app the actor app
+ * failed); a second signal during the drain exits 1 at once. With `signals` on, a
+ * `StartupRefusal` (from building the app, when given a factory, or from its start) prints one
+ * line on stderr and exits 1 (see `refuseStart`).
+ * @param source the actor app, or a function that builds it
  * @param options serve options (see `ServeOptions`)
  * @param runtime the adapter's runtime binding
  */
-export async function serveActor(app: ServableApp, options: ServeOptions, runtime: ServeRuntime): Promise<ServeHandle> {
-  const resolved = resolveServeOptions(options, runtime.env);
+export async function serveActor(source: ServableApp | (() => ServableApp), options: ServeOptions, runtime: ServeRuntime): Promise<ServeHandle> {
+  let app: ServableApp;
+  let resolved: ReturnType<typeof resolveServeOptions>;
+  try {
+    app = typeof source === 'function' ? source() : source;
+    resolved = resolveServeOptions(options, app.actor.environment ?? runtime.env);
+  } catch (error) {
+    refuseStart(error, options.signals ?? true, runtime.exit);
+    throw error;
+  }
   const { logger } = app.actor;
   let listener: RuntimeListener;
   try {
@@ -75,6 +89,7 @@ export async function serveActor(app: ServableApp, options: ServeOptions, runtim
     logger.error('actor_start_failed', { error });
     removeSignalHandlers();
     await listener.close(0);
+    refuseStart(error, resolved.signals, runtime.exit);
     throw error;
   }
 

@@ -1,4 +1,7 @@
-import { type ActorEnvironment, parsePositiveInteger } from '../app/runtime-config.js';
+import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
+import { environmentOf } from '../environment/parse-environment.js';
 
 /** Options of `serve(app, options)`, the same for the Node, Bun and Deno adapters. */
 export interface ServeOptions {
@@ -31,10 +34,10 @@ export interface ResolvedServeOptions {
 }
 
 /** Port used when neither the options nor `PORT` name one. */
-export const DEFAULT_PORT = 8080;
+export const DEFAULT_PORT = ENVIRONMENT_VARIABLES.PORT.default;
 
 /** Shutdown grace period used when neither the options nor `SHUTDOWN_GRACE_MS` name one. */
-export const DEFAULT_GRACE_MS = 10_000;
+export const DEFAULT_GRACE_MS = ENVIRONMENT_VARIABLES.SHUTDOWN_GRACE_MS.default;
 
 function checkPort(value: number, source: string): number {
   if (!Number.isInteger(value) || value < 0 || value > 65_535) {
@@ -43,22 +46,16 @@ function checkPort(value: number, source: string): number {
   return value;
 }
 
-function readPort(env: ActorEnvironment): number {
-  const raw = env.PORT;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
-  if (!/^\d+$/.test(raw.trim())) throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
-  return checkPort(Number(raw), 'PORT');
-}
-
 /**
  * Applies defaults and the environment (`PORT`, `SHUTDOWN_GRACE_MS`) to serve options.
  * Explicit options win over the environment; a malformed value throws at once.
  * @param options what the caller passed to `serve`
- * @param env the process environment
+ * @param env the app's typed environment (or a raw one, parsed here)
  */
-export function resolveServeOptions(options: ServeOptions, env: ActorEnvironment): ResolvedServeOptions {
-  const port = options.port === undefined ? readPort(env) : checkPort(options.port, 'port');
-  const graceMs = options.graceMs ?? parsePositiveInteger(env, 'SHUTDOWN_GRACE_MS', DEFAULT_GRACE_MS);
+export function resolveServeOptions(options: ServeOptions, env: ActorEnvironment | EnvironmentConfig): ResolvedServeOptions {
+  const environment = environmentOf(env);
+  const port = options.port === undefined ? environment.PORT : checkPort(options.port, 'port');
+  const graceMs = options.graceMs ?? environment.SHUTDOWN_GRACE_MS;
   if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
     throw new RangeError(`graceMs must be a non-negative integer, got ${JSON.stringify(graceMs)}`);
   }

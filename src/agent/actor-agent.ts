@@ -1,9 +1,12 @@
 import { ActorError } from '../app/actor-error.js';
 import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import { environmentOf } from '../environment/parse-environment.js';
+import { StartupRefusal } from '../environment/startup-refusal.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
-import { agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
+import { AgentConfigError, agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
 import { createAgentChatHandler, type AgentTurnConfig } from './agent-chat-handler.js';
 import type { ChatHandler } from './chat-handler.js';
 import type { ChatLoopMetrics } from './chat-loop.js';
@@ -16,9 +19,12 @@ import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
 
 /** Options of `createActorAgent`. */
 export interface ActorAgentOptions {
-  readonly env: ActorEnvironment;
+  /** The typed environment (`parseEnvironment`), or a raw one. */
+  readonly env: ActorEnvironment | EnvironmentConfig;
   /** The actor's current settings. */
   readonly settings: () => Readonly<Record<string, unknown>>;
+  /** Where a setting's value came from, for start-up refusals (see `ActorSettings.sourceOf`). */
+  readonly settingSource?: (key: string) => string;
   readonly history: Pick<Store, 'loadHistory' | 'appendMessages'>;
   readonly logger: Logger;
   readonly metrics?: ChatLoopMetrics;
@@ -55,15 +61,35 @@ function modelKey(config: AgentConfig): string {
 }
 
 /**
+ * Checks the agent's knobs and `MCP_SERVERS` once, at setup: a mistake is a `StartupRefusal`
+ * naming the setting and where its value came from (environment variable or settings default).
+ */
+function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void {
+  const settings = options.settings();
+  try {
+    readAgentConfig(env, settings);
+  } catch (error) {
+    if (!(error instanceof AgentConfigError)) throw error;
+    const source = error.setting === undefined ? undefined : options.settingSource?.(error.setting);
+    throw new StartupRefusal(error.setting ?? error.variable, source === undefined ? error.message : `${error.message} (from ${source})`, { cause: error });
+  }
+  try {
+    parseMcpServers(agentValue(env, settings, 'MCP_SERVERS'));
+  } catch (error) {
+    throw new StartupRefusal('MCP_SERVERS', (error as Error).message, { cause: error });
+  }
+}
+
+/**
  * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
  * environment; re-read on every invoke, so `PUT /settings` takes effect), tools from the
  * domain and `MCP_SERVERS`, history from the store. A configuration mistake in the
  * environment throws here, at setup.
  */
 export function createActorAgent(options: ActorAgentOptions): ActorAgent {
-  const { env, logger } = options;
-  readAgentConfig(env, options.settings());
-  parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
+  const { logger } = options;
+  const env = environmentOf(options.env);
+  checkAtSetup(env, options);
   let cached: { key: string; model: ChatModel } | undefined;
   let tools: readonly ActorTool[] = [];
   let mcp: McpToolSource | undefined;

@@ -1,5 +1,7 @@
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
+import { environmentOf } from '../environment/parse-environment.js';
 import type { ActorEnvironment } from '../app/runtime-config.js';
-import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 
 /** Which built-in model answers. */
 export type ModelProvider = 'openai-compatible' | 'offline';
@@ -24,50 +26,85 @@ export interface AgentConfig {
   readonly maxToolSteps: number;
 }
 
-/** Defaults of the agent's knobs. */
-export const AGENT_DEFAULTS = { timeoutMs: DEFAULT_MODEL_TIMEOUT_MS, maxRetries: 2, historyLimit: 20, maxToolSteps: 5 } as const;
+/** Defaults of the agent's knobs (from the environment table). */
+export const AGENT_DEFAULTS = {
+  timeoutMs: ENVIRONMENT_VARIABLES.LLM_TIMEOUT_MS.default,
+  maxRetries: ENVIRONMENT_VARIABLES.LLM_MAX_RETRIES.default,
+  historyLimit: ENVIRONMENT_VARIABLES.HISTORY_LIMIT.default,
+  maxToolSteps: ENVIRONMENT_VARIABLES.MAX_TOOL_STEPS.default,
+} as const;
+
+/** The agent's knobs by variable name; each may also be a setting of the lower-cased name. */
+type AgentVariable = 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS' | 'MCP_SERVERS';
+
+/** A bad value of one of the agent's knobs; `setting` is set when the value came from the actor's settings. */
+export class AgentConfigError extends Error {
+  constructor(
+    readonly variable: AgentVariable,
+    readonly setting: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentConfigError';
+  }
+}
+
+/** The non-empty setting of the lower-cased `name`, as text; undefined when the actor declares none or it is empty. */
+function settingValue(settings: Readonly<Record<string, unknown>>, name: AgentVariable): string | undefined {
+  const setting = settings[name.toLowerCase()];
+  if (setting === undefined || setting === null || setting === '') return undefined;
+  return typeof setting === 'string' ? setting : JSON.stringify(setting);
+}
 
 /**
  * Looks a knob up: the actor's setting of the lower-cased name when it declares one and it is
  * not empty (settings already take the upper-cased environment variable, then `PUT /settings`),
- * else the environment variable.
+ * else the typed environment.
  */
-export function agentValue(env: ActorEnvironment, settings: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const setting = settings[name.toLowerCase()];
-  if (setting !== undefined && setting !== null && setting !== '') return typeof setting === 'string' ? setting : JSON.stringify(setting);
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+export function agentValue(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>, name: AgentVariable): string | undefined {
+  const fromEnvironment = environmentOf(env)[name];
+  return settingValue(settings, name) ?? (fromEnvironment === undefined ? undefined : String(fromEnvironment));
 }
 
-function integer(env: ActorEnvironment, settings: Readonly<Record<string, unknown>>, name: string, fallback: number, min: number): number {
-  const raw = agentValue(env, settings, name);
-  if (raw === undefined) return fallback;
+function refuse(name: AgentVariable, fromSetting: boolean, problem: string): never {
+  const setting = fromSetting ? name.toLowerCase() : undefined;
+  throw new AgentConfigError(name, setting, `${setting === undefined ? name : `setting ${setting} (${name})`} ${problem}`);
+}
+
+function integer(environment: EnvironmentConfig, settings: Readonly<Record<string, unknown>>, name: 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS', min: number): number {
+  const raw = settingValue(settings, name)?.trim();
+  if (raw === undefined || raw === '') return environment[name];
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(value) || value < min) refuse(name, true, `must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
 /**
- * Reads the agent's configuration from the actor's settings and environment. Mistakes throw,
- * naming the variable.
+ * Reads the agent's configuration: each knob from the actor's setting when it declares one,
+ * else from the typed environment. Mistakes throw `AgentConfigError`, naming the variable (and
+ * the setting, when the value came from one).
  * @example
- * readAgentConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1' }, {});
+ * readAgentConfig(parseEnvironment({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1' }), {});
  */
-export function readAgentConfig(env: ActorEnvironment, settings: Readonly<Record<string, unknown>>): AgentConfig {
-  const model = agentValue(env, settings, 'LLM_MODEL') ?? '';
-  const provider = agentValue(env, settings, 'LLM_PROVIDER') ?? (model === '' ? 'offline' : 'openai-compatible');
-  if (provider !== 'openai-compatible' && provider !== 'offline') throw new Error(`LLM_PROVIDER must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
-  if (provider === 'openai-compatible' && model === '') throw new Error('LLM_PROVIDER=openai-compatible needs LLM_MODEL');
-  const baseUrl = agentValue(env, settings, 'LLM_BASE_URL');
-  if (baseUrl !== undefined && !(/^https?:\/\//i.test(baseUrl) && URL.canParse(baseUrl))) throw new Error(`LLM_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>): AgentConfig {
+  const environment = environmentOf(env);
+  const model = (settingValue(settings, 'LLM_MODEL')?.trim() || undefined) ?? environment.LLM_MODEL ?? '';
+  const providerSetting = settingValue(settings, 'LLM_PROVIDER')?.trim() || undefined;
+  const provider = providerSetting ?? environment.LLM_PROVIDER ?? (model === '' ? 'offline' : 'openai-compatible');
+  if (provider !== 'openai-compatible' && provider !== 'offline') refuse('LLM_PROVIDER', true, `must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
+  if (provider === 'openai-compatible' && model === '') refuse('LLM_MODEL', settingValue(settings, 'LLM_MODEL') !== undefined, 'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL');
+  const baseUrlSetting = settingValue(settings, 'LLM_BASE_URL')?.trim() || undefined;
+  if (baseUrlSetting !== undefined && !(/^https?:\/\//i.test(baseUrlSetting) && URL.canParse(baseUrlSetting))) {
+    refuse('LLM_BASE_URL', true, `must be an http(s) URL, got ${JSON.stringify(baseUrlSetting)}`);
+  }
   return {
     provider,
-    baseUrl,
-    apiKey: agentValue(env, settings, 'LLM_API_KEY'),
+    baseUrl: baseUrlSetting ?? environment.LLM_BASE_URL,
+    apiKey: (settingValue(settings, 'LLM_API_KEY')?.trim() || undefined) ?? environment.LLM_API_KEY,
     model,
-    timeoutMs: integer(env, settings, 'LLM_TIMEOUT_MS', AGENT_DEFAULTS.timeoutMs, 1),
-    maxRetries: integer(env, settings, 'LLM_MAX_RETRIES', AGENT_DEFAULTS.maxRetries, 0),
-    historyLimit: integer(env, settings, 'HISTORY_LIMIT', AGENT_DEFAULTS.historyLimit, 0),
-    maxToolSteps: integer(env, settings, 'MAX_TOOL_STEPS', AGENT_DEFAULTS.maxToolSteps, 0),
+    timeoutMs: integer(environment, settings, 'LLM_TIMEOUT_MS', 1),
+    maxRetries: integer(environment, settings, 'LLM_MAX_RETRIES', 0),
+    historyLimit: integer(environment, settings, 'HISTORY_LIMIT', 0),
+    maxToolSteps: integer(environment, settings, 'MAX_TOOL_STEPS', 0),
   };
 }

@@ -5,6 +5,7 @@ import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPa
 import type { Logger } from '../log/logger.js';
 import { linkAbort, type LinkedAbort } from './linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
+import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 
 /** Options of the OpenAI-compatible model. */
 export interface OpenAICompatibleModelOptions {
@@ -24,8 +25,8 @@ export interface OpenAICompatibleModelOptions {
   readonly logger?: Logger;
 }
 
-/** The default time-out of a model call, in milliseconds. */
-export const DEFAULT_MODEL_TIMEOUT_MS = 60_000;
+/** The default time-out of a model call, in milliseconds (`LLM_TIMEOUT_MS`). */
+export const DEFAULT_MODEL_TIMEOUT_MS = ENVIRONMENT_VARIABLES.LLM_TIMEOUT_MS.default;
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',

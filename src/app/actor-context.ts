@@ -1,4 +1,5 @@
 import type { ChatHandler } from '../agent/chat-handler.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import type { Logger } from '../log/logger.js';
 import type { RecordOutcome } from '../store/invocation-buffer.js';
 import type { InvocationRecord, StatsSnapshot, Store } from '../store/store.js';
@@ -28,6 +29,8 @@ export type ReadinessChecks = () => Record<string, boolean> | Promise<Record<str
 /** Everything a route needs, built once by `createActorApp`. */
 export interface ActorContext {
   readonly definition: ActorDefinition;
+  /** The typed environment, parsed once at start. */
+  readonly environment: EnvironmentConfig;
   readonly config: RuntimeConfig;
   readonly settings: ActorSettings;
   readonly lifecycle: ActorLifecycle;

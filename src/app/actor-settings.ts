@@ -3,7 +3,9 @@ import { jsonPointer } from '../config/validate/json-pointer.js';
 import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
 import type { ActorDefinition } from './actor-definition.js';
 import { ActorError } from './actor-error.js';
-import { parseOnOff, type ActorEnvironment } from './runtime-config.js';
+import { parseOnOff } from '../environment/parse-on-off.js';
+import { StartupRefusal } from '../environment/startup-refusal.js';
+import type { ActorEnvironment } from './runtime-config.js';
 import { validationError } from './validation-problem.js';
 
 /** What `PUT /settings` answers. */
@@ -54,13 +56,27 @@ export class ActorSettings {
       const raw = env[key.toUpperCase()];
       if (raw !== undefined) fromEnv[key] = coerceEnvValue(raw, this.jsonSchema.properties?.[key]);
     }
+    this.#base = fromEnv;
     const result = v.safeParse(this.#schema, fromEnv);
     if (!result.success) {
-      const problems = validationError(result.issues).errors ?? [];
-      throw new Error(`Invalid settings from the environment: ${problems.map((p) => `${p.pointer.slice(1).toUpperCase() || '(root)'} ${p.detail}`).join('; ')}`);
+      const problems = result.issues.map((issue) => {
+        const key = v.getDotPath(issue)?.split('.')[0] ?? '';
+        const detail = this.secretKeys.has(key) ? `is not valid (${issue.kind === 'schema' ? `expected ${issue.expected ?? issue.type}` : issue.type}; the secret value is not shown)` : issue.message;
+        return `setting ${key || '(root)'} from ${this.sourceOf(key)} ${detail}`;
+      });
+      throw new StartupRefusal(v.getDotPath(result.issues[0]!)?.split('.')[0] ?? 'settings', `Invalid settings: ${problems.join('; ')}`);
     }
-    this.#base = fromEnv;
     this.#current = result.output as Record<string, unknown>;
+  }
+
+  /**
+   * Where the current value of setting `key` came from, for messages: the upper-cased
+   * environment variable, `PUT /settings`, or the schema's default in `src/actor.ts`.
+   */
+  sourceOf(key: string): string {
+    if (Object.hasOwn(this.#overrides, key)) return 'a value saved by PUT /settings';
+    if (Object.hasOwn(this.#base, key)) return `the environment variable ${key.toUpperCase()}`;
+    return 'the settings default in src/actor.ts';
   }
 
   /** The current values, secrets included: for the actor's own code only. */

@@ -6,8 +6,11 @@ import type { ActorTool } from '../agent/actor-tool.js';
 import type { ChatHandler } from '../agent/chat-handler.js';
 import type { ChatModel } from '../agent/chat-model.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
-import { createLogger, parseLogLevel, type Logger } from '../log/logger.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import { parseEnvironment } from '../environment/parse-environment.js';
+import { createLogger, type Logger } from '../log/logger.js';
 import { apiKeyAuth } from '../middleware/api-key/index.js';
+import { actorIndexRoutes } from '../routes/actor-index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
 import { healthRoutes } from '../routes/health.js';
 import { invokeRoutes } from '../routes/invoke.js';
@@ -21,7 +24,7 @@ import { statsRoutes } from '../routes/stats.js';
 import { DatabaseMonitor } from '../store/database-monitor.js';
 import { InvocationBuffer } from '../store/invocation-buffer.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
-import { DEFAULT_DATA_DIR, openStore } from '../store/open-store.js';
+import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { ActorBindings, ActorContext, ActorEnv, ReadinessChecks } from './actor-context.js';
 import type { ActorDefinition } from './actor-definition.js';
@@ -34,7 +37,7 @@ import { allowedMethods } from './allowed-methods.js';
 import { observeRequests, type ActorFetch } from './observe-requests.js';
 import { deferStore } from './deferred-store.js';
 import { problemResponse } from './problem-response.js';
-import { parsePositiveInteger, readRuntimeConfig, type ActorEnvironment } from './runtime-config.js';
+import { readRuntimeConfig, type ActorEnvironment } from './runtime-config.js';
 
 /** Options of `createActorApp`. */
 export interface CreateActorAppOptions {
@@ -69,6 +72,8 @@ export interface ActorRuntime {
   readonly lifecycle: ActorLifecycle;
   readonly logger: Logger;
   readonly context: ActorContext;
+  /** The typed environment, parsed once by `createActorApp`; the adapters read `PORT` and `SHUTDOWN_GRACE_MS` from it. */
+  readonly environment: EnvironmentConfig;
   /** Migrates the store, loads saved settings and marks the actor ready; retries while the database is down. */
   start(): Promise<void>;
   /** Drains (ready 503, new invokes 503), waits for in-flight requests up to `graceMs`, flushes stats, closes the store. */
@@ -121,17 +126,16 @@ function errorHandler(logger: Logger) {
  */
 export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const env = options.env ?? processEnv();
-  const logger = options.logger ?? createLogger({ level: parseLogLevel(env.LOG_LEVEL), fields: { actor: options.definition.metadata.slug } });
-  const config = readRuntimeConfig(env, logger.warn);
+  const environment = parseEnvironment(env, { settingKeys: Object.keys(options.definition.settings.entries) });
+  const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
+  const config = readRuntimeConfig(environment, logger.warn);
   const settings = new ActorSettings(options.definition, env);
-  const dataDir = env.DATA_DIR ?? DEFAULT_DATA_DIR;
-  const storeKind = options.store?.kind ?? parseDatabaseUrl(env.DATABASE_URL, dataDir).engine;
-  const poolSize = parsePositiveInteger(env, 'DATABASE_POOL_SIZE', 10);
-  const statementTimeoutMs = parsePositiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000);
+  const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs } = environment;
+  const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
   const store =
     options.store ??
     deferStore(
-      () => openStore({ url: env.DATABASE_URL, dataDir, poolSize, statementTimeoutMs, logger }),
+      () => openStore({ url, dataDir, poolSize, statementTimeoutMs, logger }),
       storeKind,
     );
   const database = new DatabaseMonitor(store, { logger });
@@ -139,8 +143,9 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const agent = options.chatHandler
     ? undefined
     : createActorAgent({
-        env,
+        env: environment,
         settings: () => settings.values,
+        settingSource: (key) => settings.sourceOf(key),
         history: store,
         logger,
         metrics,
@@ -151,6 +156,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
       });
   const ctx: ActorContext = {
     definition: options.definition,
+    environment,
     config,
     settings,
     lifecycle: new ActorLifecycle(),
@@ -185,6 +191,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
     statsRoutes(ctx),
     settingsRoutes(ctx),
     actorInfoRoutes(ctx),
+    actorIndexRoutes(ctx),
     oauthRoutes(ctx, options.oauth ?? noOAuthProviders),
     openApiRoutes(ctx, () => [...coreOperations(ctx), ...routers.flatMap((router) => router.operations?.(ctx) ?? [])]),
   ];
@@ -210,6 +217,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
     lifecycle: ctx.lifecycle,
     logger,
     context: ctx,
+    environment,
     start() {
       starting ??= (async () => {
         for (let attempt = 1; ; attempt += 1) {
@@ -231,7 +239,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
       })();
       return starting;
     },
-    shutdown({ graceMs = 10_000 } = {}) {
+    shutdown({ graceMs = environment.SHUTDOWN_GRACE_MS } = {}) {
       stopping ??= (async () => {
         ctx.lifecycle.beginDraining();
         logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });

@@ -79,6 +79,21 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
       },
     },
     { method: 'get', path: '/settings/schema', operation: { operationId: 'settingsSchema', summary: 'JSON Schema 2020-12 of the settings', responses: { 200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } } } } },
+    {
+      method: 'get', path: '/',
+      operation: {
+        operationId: 'index', summary: 'Index: name, version, description and links to the documented routes',
+        responses: {
+          200: {
+            description: 'The index; a small HTML page when Accept prefers text/html',
+            content: {
+              'application/json': { schema: { type: 'object', required: ['name', 'slug', 'version', 'description', 'links'], properties: { name: { type: 'string' }, slug: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, links: { type: 'object', additionalProperties: { type: 'string' } } } } },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
     { method: 'get', path: '/api/actor/metadata', operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } } },
     { method: 'get', path: '/api/actor/platform-config', operation: { operationId: 'platformConfig', summary: 'The baked canonical configuration', responses: { 200: json('src/platform/config.json'), 304: { description: 'Not modified' }, 404: problem('No configuration baked') } } },
     {

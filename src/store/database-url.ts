@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { StartupRefusal } from '../environment/startup-refusal.js';
 
 /** Where a store lives, decided from `DATABASE_URL` and `DATA_DIR`. */
 export type DatabaseTarget =
@@ -7,11 +8,11 @@ export type DatabaseTarget =
   | { readonly engine: 'postgres'; readonly url: string };
 
 /** A `DATABASE_URL` that names no database actorkit can open; the message never contains a password. */
-export class DatabaseUrlError extends Error {
+export class DatabaseUrlError extends StartupRefusal {
   readonly code = 'invalid_database_url';
 
   constructor(message: string) {
-    super(message);
+    super('DATABASE_URL', message);
     this.name = 'DatabaseUrlError';
   }
 }

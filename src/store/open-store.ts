@@ -8,6 +8,7 @@ import { SqlStore } from './sql-store.js';
 import { openSqliteDatabase, type CachedSqliteDatabase } from './sqlite-database.js';
 import type { Store } from './store.js';
 import type { StoreDatabase } from './store-database.js';
+import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 
 /** Options of `openStore`. */
 export interface OpenStoreOptions {
@@ -25,7 +26,7 @@ export interface OpenStoreOptions {
 }
 
 /** `DATA_DIR` when none is given. */
-export const DEFAULT_DATA_DIR = '.actorkit/data';
+export const DEFAULT_DATA_DIR = ENVIRONMENT_VARIABLES.DATA_DIR.default;
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -95,8 +96,8 @@ function openPostgres(url: string, options: { poolSize: number; statementTimeout
  * await store.migrate();
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
-  const poolSize = positiveInteger(options.poolSize, 'poolSize', 10);
-  const statementTimeoutMs = positiveInteger(options.statementTimeoutMs, 'statementTimeoutMs', 10_000);
+  const poolSize = positiveInteger(options.poolSize, 'poolSize', ENVIRONMENT_VARIABLES.DATABASE_POOL_SIZE.default);
+  const statementTimeoutMs = positiveInteger(options.statementTimeoutMs, 'statementTimeoutMs', ENVIRONMENT_VARIABLES.DATABASE_STATEMENT_TIMEOUT_MS.default);
   const connectTimeoutMs = positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 5_000);
   const logger = options.logger ?? createLogger();
   const target = parseDatabaseUrl(options.url, options.dataDir ?? DEFAULT_DATA_DIR);

@@ -65,12 +65,13 @@ function closeNodeServer(server: Server, timeoutMs: number): Promise<void> {
  * (default 8080; 0 picks a free port), logs `actor_listening`, then starts the actor. SIGTERM
  * or SIGINT drains it within the grace period (`SHUTDOWN_GRACE_MS`, default 10 s) and exits 0.
  * Server time-outs: see `NODE_SERVER_TIMEOUTS`.
- * @param app the app returned by `createActorApp`
+ * @param app the app returned by `createActorApp`, or a function that builds it (then a start-up
+ *   refusal while building it is one line on stderr and exit 1, not a stack trace)
  * @param options port, hostname, grace period and signal handling
  * @example
  * import { serve } from 'actorkit/node';
- * await serve(createActorApp({ ... }));
+ * await serve(() => createActorApp({ ... }));
  */
-export function serve(app: ActorApp, options: ServeOptions = {}): Promise<ServeHandle> {
+export function serve(app: ActorApp | (() => ActorApp), options: ServeOptions = {}): Promise<ServeHandle> {
   return serveActor(app, options, { name: 'node', env: process.env, listen: listenOnNode, ...processSignals });
 }

@@ -1,4 +1,5 @@
 import type { ActorFeatures } from '../../app/actor-definition.js';
+import { requiredEnvironment } from './required-environment.js';
 
 /** The defaults of the `deployment` block for keys the actor's `package.json` leaves out. */
 export const DEPLOYMENT_DEFAULTS = {
@@ -15,7 +16,8 @@ const KNOWN_KEYS = ['image_repo', 'port', 'health_path', 'readiness_path', 'metr
  * Builds the `deployment` block from the `actorkit.deployment` object of the actor's
  * `package.json` over `DEPLOYMENT_DEFAULTS`. The author's values are kept as written, even wrong
  * or unknown ones, so `validatePlatformConfig` can name them (only a `resources`, `replicas` or
- * `env` that is not an object falls back to the default); `env.ACTOR_PLATFORM` is always `"true"`.
+ * `env` that is not an object falls back to the default); `env.ACTOR_PLATFORM` is always `"true"`,
+ * and the variables the features need are there as placeholders (`requiredEnvironment`) unless the author set them.
  * @param block `actorkit.deployment` of `package.json` (may be undefined)
  * @param features the template options; `readiness_path` defaults to `/ready` when the probe is declared
  */
@@ -35,7 +37,7 @@ export function deploymentBlock(block: unknown, features: ActorFeatures): Record
     ...otherResources,
   };
   deployment.replicas = { ...DEPLOYMENT_DEFAULTS.replicas, ...asRecord(given.replicas) };
-  deployment.env = sortKeys({ ...asRecord(given.env), ACTOR_PLATFORM: 'true' });
+  deployment.env = sortKeys({ ...requiredEnvironment(features), ...asRecord(given.env), ACTOR_PLATFORM: 'true' });
   for (const key of Object.keys(given).sort()) {
     if (!KNOWN_KEYS.includes(key)) deployment[key] = given[key];
   }

@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ActorError } from '../../app/actor-error.js';
+import { isEnvironmentPlaceholder } from '../../environment/environment-placeholder.js';
+import { StartupRefusal } from '../../environment/startup-refusal.js';
 import type { Logger } from '../../log/logger.js';
 import { constantTimeEqual } from '../../middleware/api-key/index.js';
 
@@ -15,7 +17,8 @@ const CHALLENGE = { 'WWW-Authenticate': `MeshKey header="${MESH_KEY_HEADER}"` };
  */
 export function parseMeshKeys(raw: string | undefined): string[] {
   const keys = (raw ?? '').split(',').map((key) => key.trim()).filter(Boolean);
-  if (keys.length === 0) throw new Error('fleet_mesh is on but MESH_KEY is empty: set MESH_KEY (comma-separated for rotation) to the key of the actor group');
+  if (keys.length === 0) throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is empty: set MESH_KEY (comma-separated for rotation) to the key of the actor group');
+  if (keys.some(isEnvironmentPlaceholder)) throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is still the placeholder of deployment.env: the platform (or you) must set MESH_KEY to the key of the actor group');
   return keys;
 }
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ActorEnv } from '../../app/actor-context.js';
 import { ActorError } from '../../app/actor-error.js';
+import { StartupRefusal } from '../../environment/startup-refusal.js';
 import type { ActorRouter } from '../../app/actor-router.js';
 import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
 import { clientAddress } from './client-address.js';
@@ -33,16 +34,17 @@ export const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
 function upstreamBase(raw: string | undefined): URL {
-  if (raw === undefined || raw.trim() === '') throw new Error('integration_type is n8n but WORKFLOW_BASE_URL is unset: set it to the workflow tool URL, e.g. http://n8n:5678');
+  const refuse = (message: string) => new StartupRefusal('WORKFLOW_BASE_URL', message);
+  if (raw === undefined || raw.trim() === '') throw refuse('integration_type is n8n but WORKFLOW_BASE_URL is unset: set it to the workflow tool URL, e.g. http://n8n:5678');
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new Error(`WORKFLOW_BASE_URL is not a URL: ${JSON.stringify(raw)}`);
+    throw refuse(`WORKFLOW_BASE_URL is not a URL: ${JSON.stringify(raw)}: set it to the workflow tool URL, e.g. http://n8n:5678`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`WORKFLOW_BASE_URL must be http or https, got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw new Error('WORKFLOW_BASE_URL must not carry credentials');
-  if (url.search !== '' || url.hash !== '') throw new Error('WORKFLOW_BASE_URL must not carry a query or a fragment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`WORKFLOW_BASE_URL must be http or https, got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') throw refuse('WORKFLOW_BASE_URL must not carry credentials');
+  if (url.search !== '' || url.hash !== '') throw refuse('WORKFLOW_BASE_URL must not carry a query or a fragment');
   if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
   return url;
 }

@@ -12,7 +12,8 @@ const SECRET_ENV_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|PRIVATE_KEY
  * Rule H: the deployment is coherent — `readiness_path` is `/ready` exactly when the readiness
  * probe is declared (null otherwise), `health_path` is `/health`, requests do not exceed limits,
  * `replicas.min` <= `replicas.max` — and secrets stay out: secret fields are `managed-by: user`
- * with no default, and no environment variable is named like a secret.
+ * with no default, and no environment variable is named like a secret unless its value is the
+ * placeholder `${secret:NAME}` the platform fills from its secret store.
  */
 export const ruleHDeployment: PlatformRule = function ruleHDeployment(config) {
   const root = asObject(config);
@@ -52,9 +53,9 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
   if (typeof replicas?.min === 'number' && typeof replicas.max === 'number' && replicas.min > replicas.max) {
     problem('/deployment/replicas/min', `replicas.min (${replicas.min}) exceeds replicas.max (${replicas.max})`);
   }
-  for (const name of Object.keys(asObject(deployment.env) ?? {})) {
-    if (SECRET_ENV_NAME.test(name)) {
-      problem(jsonPointer('deployment', 'env', name), `environment variable '${name}' looks like a secret; secrets belong in settings (writeOnly), never in config.json`);
+  for (const [name, value] of Object.entries(asObject(deployment.env) ?? {})) {
+    if (SECRET_ENV_NAME.test(name) && value !== `\${secret:${name}}`) {
+      problem(jsonPointer('deployment', 'env', name), `environment variable '${name}' looks like a secret; secrets belong in settings (writeOnly) or as the placeholder "\${secret:${name}}", never in config.json`);
     }
   }
   return problems;

@@ -1,4 +1,4 @@
 import { serve } from 'actorkit/bun';
 import { createApp } from './app.js';
 
-await serve(createApp());
+await serve(createApp);

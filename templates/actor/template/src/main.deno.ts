@@ -1,4 +1,4 @@
 import { serve } from 'actorkit/deno';
 import { createApp } from './app.js';
 
-await serve(createApp());
+await serve(createApp);

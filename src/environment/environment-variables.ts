@@ -1,0 +1,59 @@
+/** One row of the environment table: what a variable means, its default, whether its value is a secret. */
+export interface EnvironmentVariable {
+  /** The value used when the variable is unset (or empty, for numbers); undefined when there is none. */
+  readonly default: string | number | boolean | undefined;
+  /** The default as the README shows it, when the value alone does not say it. */
+  readonly shownDefault?: string;
+  /** One line for the README. */
+  readonly meaning: string;
+  /** A secret's value never appears in a message, a log line or `config.json`. */
+  readonly secret: boolean;
+}
+
+/**
+ * Every environment variable an actor reads, with its default: the one table behind the typed
+ * environment (`EnvironmentConfig`), the runtime's defaults and the README's table
+ * (`npm run docs:env`). The order is the README's.
+ */
+export const ENVIRONMENT_VARIABLES = {
+  PORT: { default: 8080, meaning: 'listening port (`0` picks a free one)', secret: false },
+  ACTOR_PLATFORM: { default: false, meaning: '`true` on the platform: no auth layer, `PUT /settings` answers 403', secret: false },
+  API_KEY_ENABLED: { default: false, meaning: 'standalone key auth on `X-API-Key`; refuses to start without `API_KEY`', secret: false },
+  API_KEY: { default: undefined, shownDefault: 'none', meaning: 'the accepted keys, comma-separated for rotation', secret: true },
+  DATABASE_URL: { default: undefined, shownDefault: 'SQLite file under `DATA_DIR`', meaning: '`memory://` for an in-memory SQLite, `file:<path>`, `postgres://…` for PostgreSQL', secret: true },
+  DATA_DIR: { default: '.actorkit/data', meaning: 'where the SQLite file lives', secret: false },
+  DATABASE_POOL_SIZE: { default: 10, meaning: 'PostgreSQL connection pool size', secret: false },
+  DATABASE_STATEMENT_TIMEOUT_MS: { default: 10_000, meaning: 'PostgreSQL statement time-out', secret: false },
+  BODY_LIMIT_BYTES: { default: 1_048_576, meaning: 'largest request body', secret: false },
+  IDEMPOTENCY_TTL_S: { default: 86_400, meaning: 'how long a completed `Idempotency-Key` is remembered', secret: false },
+  SHUTDOWN_GRACE_MS: { default: 10_000, meaning: 'how long a SIGTERM waits for in-flight requests', secret: false },
+  LOG_LEVEL: { default: 'info', meaning: '`debug`, `info`, `warn`, `error` (anything else is `info`); logs are JSON lines', secret: false },
+  INSTANCE_ID: { default: undefined, shownDefault: '`HOSTNAME` or a random id', meaning: 'reported by `/health` and `/stats`', secret: false },
+  HOSTNAME: { default: undefined, shownDefault: 'set by the container runtime', meaning: 'the instance id when `INSTANCE_ID` is unset', secret: false },
+  LLM_PROVIDER: { default: undefined, shownDefault: '`openai-compatible` when `LLM_MODEL` is set, else `offline`', meaning: '`openai-compatible` or `offline` (the deterministic model that answers without a server)', secret: false },
+  LLM_BASE_URL: { default: undefined, shownDefault: 'the OpenAI API', meaning: "the model server's `/v1` URL (http or https)", secret: false },
+  LLM_API_KEY: { default: undefined, shownDefault: 'none', meaning: "the model server's key", secret: true },
+  LLM_MODEL: { default: undefined, shownDefault: 'none (offline model)', meaning: 'the model name at the model server', secret: false },
+  LLM_TIMEOUT_MS: { default: 60_000, meaning: 'model call time-out', secret: false },
+  LLM_MAX_RETRIES: { default: 2, meaning: 'retries of a failed model call', secret: false },
+  HISTORY_LIMIT: { default: 20, meaning: 'earlier messages of the session sent to the model (`0` sends none)', secret: false },
+  MAX_TOOL_STEPS: { default: 5, meaning: 'model calls whose tool calls run in one turn (`0` turns tools off)', secret: false },
+  MCP_SERVERS: { default: undefined, shownDefault: 'none', meaning: 'JSON object of MCP servers (Streamable HTTP or stdio) whose tools the agent may call', secret: false },
+  MESH_KEY: { default: undefined, shownDefault: 'none', meaning: 'the fleet-mesh group key (comma-separated for rotation); required when the actor mounts peer reads', secret: true },
+  WORKFLOW_BASE_URL: { default: undefined, shownDefault: 'none', meaning: 'the n8n base URL; required when the actor mounts the workflow proxy', secret: false },
+  PLAYGROUND_ENABLED: { default: false, meaning: 'serve the playground at `/playground` (linked from `GET /`)', secret: false },
+} as const satisfies Record<string, EnvironmentVariable>;
+
+/** The name of a variable of the environment table. */
+export type EnvironmentVariableName = keyof typeof ENVIRONMENT_VARIABLES;
+
+/** Names of the variables whose values are secrets. */
+export const SECRET_ENVIRONMENT_VARIABLES: ReadonlySet<string> = new Set(
+  Object.entries(ENVIRONMENT_VARIABLES as Record<string, EnvironmentVariable>).filter(([, variable]) => variable.secret).map(([name]) => name),
+);
+
+/** Variables read by pattern rather than by name: documented in the same README table. */
+export const ENVIRONMENT_PATTERNS = [
+  { name: 'OAUTH_<PROVIDER>_*', shownDefault: 'none', meaning: 'endpoints and client of a declared OAuth provider, see [docs/surfaces.md](docs/surfaces.md)' },
+  { name: 'any settings key, upper-cased', shownDefault: "the schema's default", meaning: 'e.g. `GREETING=Hi` sets the `greeting` setting; the agent\'s knobs above read the lower-cased setting first' },
+] as const;
