@@ -61,17 +61,36 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     });
     const result = await run(['new', 'weather', 'out', '--local', required, '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      'error: missing required answers (no default in template.yml): owner, budget; pass them with --data owner=VALUE --data budget=VALUE\n',
-    );
+    expect(result.stderr).toBe('error: these questions need a value: owner (no default), budget (no default); pass --data owner=VALUE --data budget=VALUE\n');
     expect(result.left).toEqual([]);
+  });
+
+  it('does not offer a computed default that does not validate, and names only the questions that need a value', async () => {
+    const computed = localTemplate(folder.dir, {
+      'template.yml': [
+        'actor_name: {type: str}',
+        'slug: {default: "{{ actor_name }}", validator: {regex: "^[a-z][a-z0-9]+$", message: two or more letters}}',
+        'region: {default: eu}',
+        'label: {default: "{{ slug }} actor"}',
+      ].join('\n'),
+    });
+    const withDefaults = await run(['new', 'j', 'out', '--local', computed, '--defaults']);
+    expect(withDefaults.code).toBe(2);
+    expect(withDefaults.stderr).toBe(
+      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " +
+        'label depends on that answer and will be settled then\n',
+    );
+    const withoutDefaults = await run(['new', 'j', 'out', '--local', computed]);
+    expect(withoutDefaults.code).toBe(2);
+    expect(withoutDefaults.stderr).toContain('no terminal to ask in: pass --defaults to accept the defaults of region (or answer them with --data KEY=VALUE)');
+    expect(withoutDefaults.stderr).toContain("this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE");
+    expect((await run(['new', 'j', 'out', '--local', computed, '--defaults', '--data', 'slug=jay'])).code).toBe(0);
   });
 
   it('without a terminal and without --defaults, asks nothing and names every unanswered question', async () => {
     const result = await run(['new', 'weather', 'out', '--local', template, '--data', 'domain=finance']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no terminal to ask in, and these questions have no answer: replicas, include_panel');
-    expect(result.stderr).toContain('pass --defaults');
+    expect(result.stderr).toBe('error: no terminal to ask in: pass --defaults to accept the defaults of replicas, include_panel (or answer them with --data KEY=VALUE)\n');
     expect(result.left).toEqual([]);
   });
 
