@@ -35,7 +35,7 @@ export function passesValidator(validator: AnswerValidator, value: string): bool
   return isHttpUrl(value);
 }
 
-/** An absolute http(s) URL with a host: what the runtime accepts for `LLM_BASE_URL`, minus `http:///x`. */
+/** An absolute http(s) URL with a host and no spaces, as the template's settings schema requires it. */
 function isHttpUrl(value: string): boolean {
-  return /^https?:\/\/[^/?#\s]+/i.test(value) && URL.canParse(value);
+  return /^https?:\/\/[^/?#\s]+\S*$/.test(value) && URL.canParse(value);
 }

@@ -152,7 +152,7 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
   });
 
   it.each([
-    ['a missing argument', ['new', 'weather'], 'Missing required positional argument: TARGET_DIR'],
+    ['a missing argument', ['new'], 'Missing required positional argument: ACTOR_NAME'],
     ['an extra argument', ['new', 'weather', 'out', 'extra'], "unexpected argument 'extra'"],
     ['an unknown option', ['new', 'weather', 'out', '--force'], 'unknown option --force'],
     ['an option without its value', ['new', 'weather', 'out', '--ref'], '--ref needs a value'],
