@@ -1,22 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../cli/run-cli.js';
 import { memoryIo } from './support/memory-io.js';
+import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder();
 afterAll(() => folder.cleanup());
 
-/** Runs `actorkit <args>` without a terminal in a fresh working folder (the bundled template). */
-async function run(args: string[]) {
-  const cwd = join(folder.dir, `run-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(cwd);
-  const io = memoryIo({ cwd });
-  const code = await runCli(args, io);
-  return { code, cwd, stdout: io.stdout(), stderr: io.stderr(), left: readdirSync(cwd) };
-}
+const run = (args: string[]) => runInFreshFolder(folder.dir, args);
 
 const answersIn = (dir: string) => parse(readFileSync(join(dir, '.actorkit-answers.yml'), 'utf8')).answers as Record<string, unknown>;
 

@@ -3,20 +3,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
 import { memoryIo } from './support/memory-io.js';
+import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { basicTemplateFiles, localTemplate, temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder();
 afterAll(() => folder.cleanup());
 const template = localTemplate(folder.dir, basicTemplateFiles('v1'));
 
-/** Runs `actorkit <args>` in a fresh working folder and lists what it left there. */
-async function run(args: string[]) {
-  const cwd = join(folder.dir, `run-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(cwd);
-  const io = memoryIo({ cwd });
-  const code = await runCli(args, io);
-  return { code, cwd, stdout: io.stdout(), stderr: io.stderr(), left: readdirSync(cwd) };
-}
+const run = (args: string[]) => runInFreshFolder(folder.dir, args);
 
 describe('actorkit new: refusals (exit 2, nothing written)', () => {
   it.each([
