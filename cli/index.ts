@@ -6,7 +6,10 @@ export { commands, type CommandName } from './commands/index.js';
 export { default as newCommand } from './commands/new.js';
 export { default as validateCommand } from './commands/validate.js';
 export { default as publishCommand } from './commands/publish.js';
+export { default as helpCommand } from './commands/help.js';
 export { runCli, EXIT_CODES } from './run-cli.js';
+export { renderHelp } from './help-text.js';
+export { verbMeta, type VerbMeta } from './commands/_shared.js';
 
 // Results, errors and streams
 export { CliError, type CliFailure, type CliStatus } from './cli-error.js';
@@ -16,6 +19,7 @@ export { resolveCliIo, type CliIo } from './cli-io.js';
 export { renderActor, type RenderActorOptions, type RenderActorResult, type RenderActorSuccess } from './render/render-actor.js';
 export { fetchTemplateSource, TEMPLATE_REPO_ENV, type TemplateSource, type TemplateSourceKind } from './render/template-source.js';
 export { loadTemplateConfig, type TemplateConfig, type TemplateQuestion, type QuestionType } from './render/template-config.js';
+export { passesValidator, ANSWER_FORMATS, type AnswerValidator, type AnswerFormat } from './render/answer-validator.js';
 export { highestReleaseTag } from './render/release-tag.js';
 export { ANSWERS_FILE } from './render/answers-file.js';
 

@@ -1,9 +1,9 @@
-import { renderUsage, runCommand } from 'citty';
+import { runCommand } from 'citty';
 import { toCliFailure, type CliStatus } from './cli-error.js';
 import { resolveCliIo } from './cli-io.js';
 import type { CommandData } from './commands/_shared.js';
-import { commands, type CommandName } from './commands/index.js';
-import { mainCommand } from './main-command.js';
+import { commands } from './commands/index.js';
+import { forStream, isVerb, renderHelp, unknownCommand } from './help-text.js';
 import { ownPackage } from './package-root.js';
 
 /** The process exit code of each outcome: 0 success, 1 the check or publish failed, 2 refused or bad usage. */
@@ -11,7 +11,7 @@ export const EXIT_CODES: Readonly<Record<CliStatus, number>> = { ok: 0, failed: 
 
 /**
  * Runs the CLI on an argument list and returns the exit code; the only place that decides it.
- * Handles `--help`/`-h` on every verb, `--version`, unknown verbs and citty's usage errors (2);
+ * Handles `--help`/`-h` on every verb (the same text as `actorkit help <verb>`), `--version`, unknown verbs and citty's usage errors (2);
  * each verb returns a result object whose `status` maps through {@link EXIT_CODES}.
  * @param argv the arguments after the program name.
  * @param options the streams and logger to use (default: the current process).
@@ -32,18 +32,18 @@ export async function runCli(argv: readonly string[], options: CommandData = {})
         return EXIT_CODES.ok;
       }
       const stream = wantsHelp ? io.stdout : io.stderr;
-      stream.write(forStream(stream, `${await renderUsage(mainCommand)}\n`));
+      stream.write(forStream(stream, await renderHelp()));
       return wantsHelp ? EXIT_CODES.ok : EXIT_CODES.refused;
     }
-    if (!Object.hasOwn(commands, verb)) {
-      io.stderr.write(`error: unknown command '${verb}' (the verbs are ${Object.keys(commands).join(', ')}; see \`actorkit --help\`)\n`);
+    if (!isVerb(verb)) {
+      io.stderr.write(`error: ${unknownCommand(verb).message}\n`);
       return EXIT_CODES.refused;
     }
-    const command = await commands[verb as CommandName]();
     if (wantsHelp) {
-      io.stdout.write(forStream(io.stdout, `${await renderUsage(command, mainCommand)}\n`));
+      io.stdout.write(forStream(io.stdout, await renderHelp(verb)));
       return EXIT_CODES.ok;
     }
+    const command = await commands[verb]();
     const data: CommandData = { io, ...(options.logger ? { logger: options.logger } : {}) };
     const { result } = await runCommand(command, { rawArgs: argv.slice(verbIndex + 1), data });
     const status = (result as { status?: CliStatus } | undefined)?.status ?? 'ok';
@@ -57,9 +57,4 @@ export async function runCli(argv: readonly string[], options: CommandData = {})
     else io.stderr.write(`error: ${failure.message}\n`);
     return EXIT_CODES[failure.status];
   }
-}
-
-/** Drops citty's colours when the stream is not a terminal (a file, a pipe, a test). */
-function forStream(stream: NodeJS.WritableStream, text: string): string {
-  return (stream as { isTTY?: boolean }).isTTY === true ? text : text.replace(/\u001b\[[0-9;]*m/g, '');
 }

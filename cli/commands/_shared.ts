@@ -1,4 +1,4 @@
-import type { ArgsDef, CommandContext } from 'citty';
+import type { ArgsDef, CommandContext, CommandMeta } from 'citty';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
@@ -9,6 +9,24 @@ import { ruleLabel } from '../validate/rule-names.js';
 export const sharedArgs = {
   json: { type: 'boolean', description: 'Print one JSON object on standard output instead of text' },
 } as const satisfies ArgsDef;
+
+/** The `meta` of a verb: citty's fields, the example its help ends with, and any help computed when asked. */
+export interface VerbMeta extends CommandMeta {
+  /** One command line that works as written, shown under `Example:` by `--help` and `actorkit help <verb>`. */
+  readonly example: string;
+  /** Help text computed when help is asked for, printed before the example (`new` lists the template's questions). */
+  readonly moreHelp?: () => Promise<string>;
+}
+
+/**
+ * Declares a verb's `meta` with its example (citty keeps and ignores the extra fields).
+ * @param meta the name, description, example and optional extra help of the verb.
+ * @example
+ * defineCommand({ meta: verbMeta({ name: 'validate', description: 'Check an actor', example: 'actorkit validate .' }), args, run });
+ */
+export function verbMeta(meta: VerbMeta): CommandMeta {
+  return meta;
+}
 
 /** What `runCli` hands a command through citty's `data` (tests pass memory streams here). */
 export interface CommandData {

@@ -29,6 +29,13 @@ describe('convertAnswer', () => {
     expect(convertAnswer(choice, 'sports')).toEqual({ ok: false, reason: "'sports' is not one of: weather, finance" });
   });
 
+  it('accepts a choice in any case and returns the value as the template spells it', () => {
+    const choice = question({ type: 'choice', choices: [{ label: 'none', value: 'none' }, { label: 'n8n', value: 'n8n' }] });
+    expect(convertAnswer(choice, 'N8N')).toEqual({ ok: true, value: 'n8n' });
+    expect(convertAnswer(choice, ' None ')).toEqual({ ok: true, value: 'none' });
+    expect(convertAnswer(choice, 'zapier')).toMatchObject({ ok: false });
+  });
+
   it('checks choices on typed questions after conversion', () => {
     const sizes = question({ type: 'int', choices: [{ label: '1', value: 1 }, { label: '3', value: 3 }] });
     expect(convertAnswer(sizes, '3')).toEqual({ ok: true, value: 3 });
@@ -36,9 +43,22 @@ describe('convertAnswer', () => {
   });
 
   it('applies the validator and reports its message', () => {
-    const name = question({ validator: { regex: /^[a-z]+$/u, message: 'lower-case letters only' } });
+    const name = question({ validator: { kind: 'regex', regex: /^[a-z]+$/u, message: 'lower-case letters only', allowEmpty: false } });
     expect(convertAnswer(name, 'weather')).toEqual({ ok: true, value: 'weather' });
     expect(convertAnswer(name, 'Weather')).toEqual({ ok: false, reason: 'lower-case letters only' });
+    expect(convertAnswer(name, '')).toEqual({ ok: false, reason: 'lower-case letters only' });
+  });
+
+  it('checks a URL format: absolute http(s) with a host, or empty when allowed', () => {
+    const url = question({ validator: { kind: 'format', format: 'url', message: 'a URL', allowEmpty: true } });
+    for (const good of ['', 'http://127.0.0.1:11434/v1', 'https://api.openai.com/v1', 'http://user:pw@host:8080/v1?x=1']) {
+      expect(convertAnswer(url, good), good).toEqual({ ok: true, value: good });
+    }
+    for (const bad of ['not a url', 'ftp://host/x', 'localhost:8080', '/v1', 'http://', 'http:///path', ' ', 'http://host/a b', 'http://exa mple.com']) {
+      expect(convertAnswer(url, bad), bad).toEqual({ ok: false, reason: 'a URL' });
+    }
+    const required = question({ validator: { kind: 'format', format: 'url', message: 'a URL', allowEmpty: false } });
+    expect(convertAnswer(required, '')).toEqual({ ok: false, reason: 'a URL' });
   });
 
   it('refuses a non-text value for a string question', () => {

@@ -1,3 +1,4 @@
+import { passesValidator } from './answer-validator.js';
 import type { TemplateQuestion } from './template-config.js';
 
 /** An answer converted to its question's type, or the reason it is not acceptable. */
@@ -22,7 +23,7 @@ export function convertAnswer(question: TemplateQuestion, raw: unknown): AnswerC
     const allowed = question.choices.map((choice) => String(choice.value)).join(', ');
     return { ok: false, reason: `'${String(raw)}' is not one of: ${allowed}` };
   }
-  if (question.validator && !question.validator.regex.test(String(value))) {
+  if (question.validator && !passesValidator(question.validator, String(value))) {
     return { ok: false, reason: question.validator.message };
   }
   return converted;
@@ -46,7 +47,8 @@ function convertType(question: TemplateQuestion, raw: unknown): AnswerCheck {
       return expected('true or false (also yes/no, y/n, on/off, 1/0)', raw);
     }
     case 'choice': {
-      const match = question.choices?.find((choice) => choice.value === raw || String(choice.value) === String(raw) || choice.label === raw);
+      const wanted = String(raw).trim().toLowerCase();
+      const match = question.choices?.find((choice) => String(choice.value).toLowerCase() === wanted || choice.label.toLowerCase() === wanted);
       return match ? { ok: true, value: match.value } : { ok: true, value: raw };
     }
   }

@@ -11,6 +11,7 @@ import { createLinePrompter } from '../prompt/line-prompter.js';
 import { actorkitDependency } from './actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
+import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
 import { planTemplateFiles } from './plan-files.js';
@@ -25,8 +26,8 @@ import { writeRenderPlan } from './write-render-plan.js';
 /** The inputs of `actorkit new`. */
 export interface RenderActorOptions {
   readonly actorName: string;
-  /** Where to render; relative paths are taken from `io.cwd`. */
-  readonly targetDir: string;
+  /** Where to render; relative paths are taken from `io.cwd`. Default: the actor's slug (`./my-bot`). */
+  readonly targetDir?: string;
   /** `--local <path>`: render this git checkout at HEAD. */
   readonly local?: string;
   /** `--ref <git_ref>`: a tag, branch or SHA of the template repository. */
@@ -51,8 +52,12 @@ export interface RenderActorSuccess {
   /** Rendered files, relative to `targetDir`, sorted. */
   readonly files: readonly string[];
   readonly warnings: readonly string[];
-  /** The command to run next: `cd <dir> && actorkit validate .`. */
-  readonly nextStep: string;
+  /**
+   * What to do next, as the template words it (`_message_after_new`): the routes the options
+   * mount, the variables they need, then `cd <dir> && npm install && npm start`, a request to
+   * try and `actorkit validate .`; for a template without one, `Next: cd <dir> && actorkit validate .`.
+   */
+  readonly closingMessage: string;
 }
 
 /** The result of {@link renderActor}. */
@@ -66,7 +71,7 @@ export type RenderActorResult = RenderActorSuccess | (CliFailure & { readonly wa
  * @param options the actor name, the target folder and the `new` flags.
  * @example
  * const result = await renderActor({ actorName: 'weather', targetDir: 'weather', defaults: true });
- * if (result.status === 'ok') console.log(result.nextStep);
+ * if (result.status === 'ok') console.log(result.closingMessage);
  */
 export async function renderActor(options: RenderActorOptions): Promise<RenderActorResult> {
   const io = resolveCliIo(options.io);
@@ -75,8 +80,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
   const workDir = await mkdtemp(join(tmpdir(), 'actorkit-template-'));
   try {
     const data = parseDataPairs(options.data ?? []);
-    const targetDir = resolve(io.cwd, options.targetDir);
-    await assertEmptyTarget(targetDir);
+    if (options.targetDir !== undefined) await assertEmptyTarget(resolve(io.cwd, options.targetDir));
     const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
     warnings.push(...source.warnings);
     logger.info('template_source_resolved', { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit });
@@ -90,9 +94,12 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       data,
       useDefaults: options.defaults === true,
       engine,
-      builtins: { actorkit_version: ownPackage().version, actorkit_dependency: actorkitDependency(ownPackage(), targetDir) },
+      builtins: { actorkit_version: ownPackage().version },
       ...(prompter ? { prompter } : {}),
     }).finally(() => prompter?.close());
+    const targetDir = resolve(io.cwd, options.targetDir ?? slugOf(answers.context));
+    if (options.targetDir === undefined) await assertEmptyTarget(targetDir);
+    answers.context.actorkit_dependency = actorkitDependency(ownPackage(), targetDir);
     const excluded = createExcludeMatcher(config.exclude);
     const plan = await planTemplateFiles(root, {
       engine,
@@ -106,8 +113,8 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       await chmod(staging, 0o755);
       await writeRenderPlan(plan, staging, engine, answers.context);
       if (await renderDockerfile(staging, ownPackage().root, engine, answers.context)) generated.push('Dockerfile');
-      const config = await emitRenderedConfig(staging, ownPackage().root);
-      if (config !== undefined) generated.push(config);
+      const emitted = await emitRenderedConfig(staging, ownPackage().root);
+      if (emitted !== undefined) generated.push(emitted);
       await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, ownPackage().version));
       await moveIntoPlace(staging, targetDir);
     } finally {
@@ -125,7 +132,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       answers: answers.recorded,
       files,
       warnings,
-      nextStep: `cd ${shellQuote(shown)} && actorkit validate .`,
+      closingMessage: closingMessage(config.messageAfterNew, engine, answers.context, shown),
     };
   } catch (error) {
     const failure = toCliFailure(error);
@@ -136,6 +143,10 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
   }
 }
 
-function shellQuote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+/** The folder name `new` renders into when none is given: the `actor_slug` answer, else the name in kebab-case. */
+function slugOf(context: Record<string, unknown>): string {
+  if (typeof context.actor_slug === 'string' && context.actor_slug !== '') return context.actor_slug;
+  const slug = String(context.actor_name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (slug === '') throw new CliError('refused', 'bad_usage', 'the actor name gives no folder name: pass TARGET_DIR');
+  return slug;
 }

@@ -26,9 +26,10 @@ export interface ResolvedAnswers {
 
 /**
  * Answers every question of a template in order: `--data` first, then the default with
- * `--defaults`, else a prompt in a terminal. Without a terminal nothing is asked: all missing
- * answers are listed in one `refused` {@link CliError}. A question whose `when` is false is not
- * asked; its default (or `--data` value) is still available to the templates.
+ * `--defaults`, else a prompt in a terminal. Without a terminal nothing is asked: every question
+ * still without an answer is listed in one `refused` {@link CliError}, those that need a value
+ * apart from those `--defaults` would answer. A question whose `when` is false is not asked; its
+ * default (or `--data` value) is still available to the templates.
  * @param questions the template's questions, in file order.
  * @param sources the answers given and how to get the rest.
  */
@@ -46,13 +47,15 @@ export async function resolveAnswers(questions: readonly TemplateQuestion[], sou
   const given = convertGivenAnswers(sources, byName);
   const context: Record<string, unknown> = { ...sources.builtins, actor_name: given.get('actor_name') ?? sources.actorName };
   const recorded: Record<string, unknown> = { actor_name: context.actor_name };
-  const missing: string[] = [];
-  const unasked: string[] = [];
+  const unanswered = { withDefault: [] as string[], needValue: [] as MissingAnswer[], waiting: [] as string[] };
   for (const question of questions) {
     if (question.name === 'actor_name') continue;
-    const blocked = missing.length + unasked.length > 0;
+    const blocked = unanswered.needValue.length + unanswered.waiting.length > 0;
     const applies = evaluateWhen(question, context, sources.engine, blocked);
-    if (applies === undefined) continue;
+    if (applies === undefined) {
+      unanswered.waiting.push(question.name);
+      continue;
+    }
     const keep = (value: unknown) => {
       context[question.name] = value;
       if (applies && !question.secret) recorded[question.name] = value;
@@ -63,30 +66,47 @@ export async function resolveAnswers(questions: readonly TemplateQuestion[], sou
     }
     const fallback = defaultAnswer(question, context, sources.engine, blocked);
     if (!applies) {
-      if (fallback !== undefined) context[question.name] = fallback;
-    } else if (sources.useDefaults && fallback !== undefined) keep(fallback);
+      if (fallback.usable) context[question.name] = fallback.value;
+    } else if (sources.useDefaults && fallback.usable) keep(fallback.value);
     else if (sources.prompter) keep(await promptAnswer(question, fallback, sources.prompter));
-    else if (fallback === undefined) missing.push(question.name);
-    else unasked.push(question.name);
+    else if (fallback.usable) {
+      context[question.name] = fallback.value;
+      unanswered.withDefault.push(question.name);
+    } else if (fallback.why === 'waiting') unanswered.waiting.push(question.name);
+    else unanswered.needValue.push({ name: question.name, why: fallback.why });
   }
-  if (missing.length > 0 && sources.useDefaults) {
-    throw new CliError(
-      'refused',
-      'missing_answers',
-      `missing required answers (no default in template.yml): ${missing.join(', ')}; ` +
-        `pass them with ${missing.map((name) => `--data ${name}=VALUE`).join(' ')}`,
-    );
-  }
-  if (missing.length + unasked.length > 0) {
-    throw new CliError(
-      'refused',
-      'no_terminal',
-      `no terminal to ask in, and these questions have no answer: ${[...missing, ...unasked].join(', ')}; ` +
-        'pass --defaults to accept the template defaults and --data KEY=VALUE for the rest' +
-        (missing.length > 0 ? ` (no default: ${missing.join(', ')})` : ''),
-    );
+  if (unanswered.needValue.length + unanswered.waiting.length + (sources.useDefaults ? 0 : unanswered.withDefault.length) > 0) {
+    throw unansweredError(unanswered, sources.useDefaults);
   }
   return { context, recorded };
+}
+
+/** A question without an answer and without a default to offer, and why. */
+interface MissingAnswer {
+  readonly name: string;
+  /** `no default`, or why the computed default cannot be offered. */
+  readonly why: string;
+}
+
+/** The one error that lists every question still without an answer when nobody can be asked. */
+function unansweredError(unanswered: { withDefault: string[]; needValue: MissingAnswer[]; waiting: string[] }, useDefaults: boolean): CliError {
+  const parts: string[] = [];
+  if (unanswered.needValue.length > 0) {
+    parts.push(
+      `${unanswered.needValue.length === 1 ? 'this question needs' : 'these questions need'} a value: ` +
+        unanswered.needValue.map((missing) => `${missing.name} (${missing.why})`).join(', ') +
+        `; pass ${unanswered.needValue.map((missing) => `--data ${missing.name}=VALUE`).join(' ')}`,
+    );
+  }
+  if (unanswered.waiting.length > 0) {
+    const verb = unanswered.waiting.length === 1 ? 'depends' : 'depend';
+    parts.push(`${unanswered.waiting.join(', ')} ${verb} on ${unanswered.needValue.length === 1 ? 'that answer' : 'those answers'} and will be settled then`);
+  }
+  if (useDefaults) return new CliError('refused', 'missing_answers', parts.join('; '));
+  if (unanswered.withDefault.length > 0) {
+    parts.unshift(`pass --defaults to accept the defaults of ${unanswered.withDefault.join(', ')} (or answer them with --data KEY=VALUE)`);
+  }
+  return new CliError('refused', 'no_terminal', `no terminal to ask in: ${parts.join('; ')}`);
 }
 
 /** Converts every `--data` answer and the actor name at once, listing every bad one in one error. */
@@ -116,18 +136,24 @@ function evaluateWhen(question: TemplateQuestion, context: Record<string, unknow
   return rendered === undefined ? undefined : !FALSE_TEXT.has(rendered.trim().toLowerCase());
 }
 
-/** The question's default converted to its type; a nunjucks default is rendered with earlier answers. */
-function defaultAnswer(question: TemplateQuestion, context: Record<string, unknown>, engine: TemplateEngine, blocked: boolean): unknown {
-  if (question.default === undefined) return undefined;
+/** A default that can be offered, or why there is none to offer. */
+type DefaultOffer = { readonly usable: true; readonly value: unknown } | { readonly usable: false; readonly why: string };
+
+/**
+ * The question's default converted to its type; a nunjucks default is rendered with earlier
+ * answers. A computed default that does not pass the question's checks (a name too short for
+ * `domain_module`) is not offered; a literal default that does not is a template mistake.
+ */
+function defaultAnswer(question: TemplateQuestion, context: Record<string, unknown>, engine: TemplateEngine, blocked: boolean): DefaultOffer {
+  if (question.default === undefined) return { usable: false, why: 'no default' };
   const label = `default of question '${question.name}'`;
-  const raw =
-    typeof question.default === 'string' && /\{[{%]/.test(question.default)
-      ? renderOrUndefined(question.default, context, engine, label, blocked)
-      : question.default;
-  if (raw === undefined) return undefined;
+  const computed = typeof question.default === 'string' && /\{[{%]/.test(question.default);
+  const raw = computed ? renderOrUndefined(question.default as string, context, engine, label, blocked) : question.default;
+  if (raw === undefined) return { usable: false, why: 'waiting' };
   const check = convertAnswer(question, raw);
-  if (!check.ok) throw new CliError('failed', 'invalid_template', `template.yml: ${label} is not valid: ${check.reason}`);
-  return check.value;
+  if (check.ok) return { usable: true, value: check.value };
+  if (computed) return { usable: false, why: `the default '${String(raw)}' is not valid: ${check.reason}` };
+  throw new CliError('failed', 'invalid_template', `template.yml: ${label} is not valid: ${check.reason}`);
 }
 
 /** Renders, but swallows a template error when it comes from an answer that is still missing. */
@@ -140,13 +166,14 @@ function renderOrUndefined(source: string, context: Record<string, unknown>, eng
   }
 }
 
-async function promptAnswer(question: TemplateQuestion, fallback: unknown, prompter: Prompter): Promise<unknown> {
+async function promptAnswer(question: TemplateQuestion, fallback: DefaultOffer, prompter: Prompter): Promise<unknown> {
   if (question.help) prompter.say(`  ${question.help}`);
+  if (!fallback.usable && fallback.why !== 'no default') prompter.say(`  (${fallback.why})`);
   const choices = question.choices ? ` (${question.choices.map((choice) => choice.label).join('/')})` : '';
-  const shownDefault = fallback === undefined ? '' : question.secret ? ' [keep default]' : ` [${String(fallback)}]`;
+  const shownDefault = !fallback.usable ? '' : question.secret ? ' [keep default]' : ` [${String(fallback.value)}]`;
   for (;;) {
     const line = await prompter.ask(`${question.name}${choices}${shownDefault}: `, { secret: question.secret });
-    if (line.trim() === '' && fallback !== undefined) return fallback;
+    if (line.trim() === '' && fallback.usable) return fallback.value;
     if (line.trim() === '') {
       prompter.say('  an answer is required');
       continue;

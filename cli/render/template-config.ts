@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CliError } from '../cli-error.js';
+import { ANSWER_FORMATS, formatMessage, type AnswerFormat, type AnswerValidator } from './answer-validator.js';
 
 /** The value types a template question can ask for. */
 export type QuestionType = 'str' | 'int' | 'bool' | 'choice';
@@ -20,7 +21,7 @@ export interface TemplateQuestion {
   /** A value, or a nunjucks string over earlier answers (`"{{ actor_name }}-client"`). */
   readonly default?: unknown;
   readonly choices?: readonly QuestionChoice[];
-  readonly validator?: { readonly regex: RegExp; readonly message: string };
+  readonly validator?: AnswerValidator;
   /** Ask only when this is true; a string is a nunjucks expression over earlier answers. */
   readonly when?: boolean | string;
   /** Asked without echo and never written to `.actorkit-answers.yml`. */
@@ -33,6 +34,8 @@ export interface TemplateConfig {
   readonly subdirectory: string;
   readonly exclude: readonly string[];
   readonly questions: readonly TemplateQuestion[];
+  /** A nunjucks text over the answers that `new` prints after rendering (`_message_after_new`). */
+  readonly messageAfterNew?: string;
 }
 
 /** The name of the question file at the root of every template repository. */
@@ -73,14 +76,16 @@ export function parseTemplateConfig(document: unknown): TemplateConfig {
   if (!isRecord(document)) throw invalid(`${TEMPLATE_CONFIG_FILE} must be a mapping of settings and questions`);
   let subdirectory = '';
   let exclude: string[] = [];
+  let messageAfterNew: string | undefined;
   const questions: TemplateQuestion[] = [];
   for (const [key, value] of Object.entries(document)) {
     if (key === '_subdirectory') subdirectory = parseSubdirectory(value);
     else if (key === '_exclude') exclude = parseExclude(value);
-    else if (key.startsWith('_')) throw invalid(`unknown setting '${key}' (known: _subdirectory, _exclude)`);
+    else if (key === '_message_after_new') messageAfterNew = parseMessage(value);
+    else if (key.startsWith('_')) throw invalid(`unknown setting '${key}' (known: _subdirectory, _exclude, _message_after_new)`);
     else questions.push(parseQuestion(key, value));
   }
-  return { subdirectory, exclude, questions };
+  return { subdirectory, exclude, questions, ...(messageAfterNew === undefined ? {} : { messageAfterNew }) };
 }
 
 function parseSubdirectory(value: unknown): string {
@@ -97,6 +102,11 @@ function parseExclude(value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
     throw invalid('_exclude must be a list of glob strings');
   }
+  return value;
+}
+
+function parseMessage(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('_message_after_new must be a text (a nunjucks template over the answers)');
   return value;
 }
 
@@ -148,19 +158,33 @@ function parseChoices(name: string, value: unknown): QuestionChoice[] {
   });
 }
 
-function parseValidator(name: string, value: unknown): { regex: RegExp; message: string } {
+const VALIDATOR_KEYS = new Set(['regex', 'format', 'message', 'allow_empty']);
+
+/** Reads `validator`: a regex string, or `{regex | format, message?, allow_empty?}`. */
+function parseValidator(name: string, value: unknown): AnswerValidator {
   const spec = typeof value === 'string' ? { regex: value } : value;
-  if (!isRecord(spec) || typeof spec.regex !== 'string') {
-    throw invalid(`question '${name}' validator needs a 'regex' string (and an optional 'message')`);
+  const usage = `question '${name}' validator needs a 'regex' string or a 'format' (${ANSWER_FORMATS.join(', ')}), with an optional 'message' and 'allow_empty'`;
+  if (!isRecord(spec) || (spec.regex === undefined) === (spec.format === undefined)) throw invalid(usage);
+  const unknownKey = Object.keys(spec).find((key) => !VALIDATOR_KEYS.has(key));
+  if (unknownKey !== undefined) throw invalid(`question '${name}' validator has unknown key '${unknownKey}'; ${usage.slice(usage.indexOf('needs'))}`);
+  if (spec.message !== undefined && typeof spec.message !== 'string') throw invalid(`question '${name}' validator 'message' is not a string`);
+  if (spec.allow_empty !== undefined && typeof spec.allow_empty !== 'boolean') throw invalid(`question '${name}' validator 'allow_empty' is not a boolean`);
+  const allowEmpty = spec.allow_empty === true;
+  if (spec.format !== undefined) {
+    if (!ANSWER_FORMATS.includes(spec.format as AnswerFormat)) {
+      throw invalid(`question '${name}' validator format '${String(spec.format)}' is unknown; use ${ANSWER_FORMATS.join(', ')}`);
+    }
+    const format = spec.format as AnswerFormat;
+    return { kind: 'format', format, message: spec.message ?? formatMessage(format), allowEmpty };
   }
+  if (typeof spec.regex !== 'string') throw invalid(usage);
   let regex: RegExp;
   try {
     regex = new RegExp(spec.regex, 'u');
   } catch (error) {
     throw invalid(`question '${name}' validator regex is invalid: ${(error as Error).message}`);
   }
-  const message = typeof spec.message === 'string' ? spec.message : `must match ${spec.regex}`;
-  return { regex, message };
+  return { kind: 'regex', regex, message: spec.message ?? `must match ${spec.regex}`, allowEmpty };
 }
 
 function parseWhen(name: string, value: unknown): boolean | string {

@@ -106,8 +106,13 @@ async function fetchRepository(repository: string, ref: string | undefined, opti
   return { kind: 'repository', location, ref: chosen, commit, dir: clone, warnings: [] };
 }
 
+/** The folder of the template bundled with this package, `<package root>/templates/actor`. */
+export function bundledTemplateDir(): string {
+  return join(ownPackage().root, 'templates', 'actor');
+}
+
 function bundledTemplate(): TemplateSource {
-  const dir = join(ownPackage().root, 'templates', 'actor');
+  const dir = bundledTemplateDir();
   if (!existsSync(dir)) {
     throw new CliError('failed', 'bundled_template_missing', `the bundled template is missing at ${dir}; reinstall actorkit`);
   }

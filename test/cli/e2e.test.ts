@@ -19,7 +19,7 @@ const ACTOR_TEMPLATE = {
   'template.yml': `_subdirectory: template
 actor_name:
   type: str
-  validator: {regex: "^[a-z][a-z0-9-]*$", message: lower-case letters, digits and dashes}
+  validator: {regex: "^[a-z][a-z0-9-]*$", message: "lower-case letters, digits and dashes"}
 image_repo:
   type: str
   default: "registry.example.com/acme/{{ actor_name }}"

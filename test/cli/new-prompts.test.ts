@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -79,4 +79,36 @@ describe('actorkit new in a pseudo-terminal', () => {
     expect(result.output).toContain('error: cancelled at the prompt (Ctrl-C); nothing was changed');
     expect(existsSync(target)).toBe(false);
   });
+
+  it('with the bundled template: a short name gets no broken default, a bad URL and a wrong-case choice are handled, the folder is the slug', async () => {
+    const cwd = join(folder.dir, 'bundled-terminal');
+    mkdirSync(cwd);
+    const result = await runInTerminal(['new', 'j'], {
+      cwd,
+      env,
+      timeoutMs: 50_000,
+      steps: [
+        { after: 'actor_slug [j]: ', keys: '\r' },
+        { after: 'description [j: a chat actor built with actorkit.]: ', keys: '\r' },
+        { after: 'domain_module: ', keys: 'j\r' },
+        { after: 'domain_module: ', keys: 'jokes\r' },
+        { after: 'include_panel [false]: ', keys: '\r' },
+        { after: 'fleet_mesh [false]: ', keys: '\r' },
+        { after: 'integration_type (none/n8n) [none]: ', keys: 'N8N\r' },
+        { after: 'platform_expose_external_api [true]: ', keys: '\r' },
+        { after: 'declare_readiness_probe [true]: ', keys: '\r' },
+        { after: 'llm_base_url []: ', keys: 'not a url\r' },
+        { after: 'llm_base_url []: ', keys: 'http://127.0.0.1:9/v1\r' },
+        { after: 'llm_model []: ', keys: 'x\r' },
+        { after: 'image_repo [registry.example.com/actors/j]: ', keys: '\r' },
+      ],
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("  (the default 'j' is not valid: one lower-case word of 2 to 31 letters and digits)\r\ndomain_module: ");
+    expect(result.output).toContain('  one lower-case word of 2 to 31 letters and digits\r\ndomain_module: ');
+    expect(result.output).toContain('  an absolute http:// or https:// URL, such as http://127.0.0.1:11434/v1\r\nllm_base_url []: ');
+    expect(result.output).toContain('cd j && npm install && WORKFLOW_BASE_URL=http://127.0.0.1:5678 npm start');
+    const answers = parse(readFileSync(join(cwd, 'j', '.actorkit-answers.yml'), 'utf8')).answers;
+    expect(answers).toMatchObject({ actor_slug: 'j', domain_module: 'jokes', integration_type: 'n8n', llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'x' });
+  }, 60_000);
 });

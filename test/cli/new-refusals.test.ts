@@ -3,20 +3,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
 import { memoryIo } from './support/memory-io.js';
+import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { basicTemplateFiles, localTemplate, temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder();
 afterAll(() => folder.cleanup());
 const template = localTemplate(folder.dir, basicTemplateFiles('v1'));
 
-/** Runs `actorkit <args>` in a fresh working folder and lists what it left there. */
-async function run(args: string[]) {
-  const cwd = join(folder.dir, `run-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(cwd);
-  const io = memoryIo({ cwd });
-  const code = await runCli(args, io);
-  return { code, cwd, stdout: io.stdout(), stderr: io.stderr(), left: readdirSync(cwd) };
-}
+const run = (args: string[]) => runInFreshFolder(folder.dir, args);
 
 describe('actorkit new: refusals (exit 2, nothing written)', () => {
   it.each([
@@ -61,17 +55,36 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     });
     const result = await run(['new', 'weather', 'out', '--local', required, '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      'error: missing required answers (no default in template.yml): owner, budget; pass them with --data owner=VALUE --data budget=VALUE\n',
-    );
+    expect(result.stderr).toBe('error: these questions need a value: owner (no default), budget (no default); pass --data owner=VALUE --data budget=VALUE\n');
     expect(result.left).toEqual([]);
+  });
+
+  it('does not offer a computed default that does not validate, and names only the questions that need a value', async () => {
+    const computed = localTemplate(folder.dir, {
+      'template.yml': [
+        'actor_name: {type: str}',
+        'slug: {default: "{{ actor_name }}", validator: {regex: "^[a-z][a-z0-9]+$", message: two or more letters}}',
+        'region: {default: eu}',
+        'label: {default: "{{ slug }} actor"}',
+      ].join('\n'),
+    });
+    const withDefaults = await run(['new', 'j', 'out', '--local', computed, '--defaults']);
+    expect(withDefaults.code).toBe(2);
+    expect(withDefaults.stderr).toBe(
+      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " +
+        'label depends on that answer and will be settled then\n',
+    );
+    const withoutDefaults = await run(['new', 'j', 'out', '--local', computed]);
+    expect(withoutDefaults.code).toBe(2);
+    expect(withoutDefaults.stderr).toContain('no terminal to ask in: pass --defaults to accept the defaults of region (or answer them with --data KEY=VALUE)');
+    expect(withoutDefaults.stderr).toContain("this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE");
+    expect((await run(['new', 'j', 'out', '--local', computed, '--defaults', '--data', 'slug=jay'])).code).toBe(0);
   });
 
   it('without a terminal and without --defaults, asks nothing and names every unanswered question', async () => {
     const result = await run(['new', 'weather', 'out', '--local', template, '--data', 'domain=finance']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no terminal to ask in, and these questions have no answer: replicas, include_panel');
-    expect(result.stderr).toContain('pass --defaults');
+    expect(result.stderr).toBe('error: no terminal to ask in: pass --defaults to accept the defaults of replicas, include_panel (or answer them with --data KEY=VALUE)\n');
     expect(result.left).toEqual([]);
   });
 
@@ -133,7 +146,7 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
   });
 
   it.each([
-    ['a missing argument', ['new', 'weather'], 'Missing required positional argument: TARGET_DIR'],
+    ['a missing argument', ['new'], 'Missing required positional argument: ACTOR_NAME'],
     ['an extra argument', ['new', 'weather', 'out', 'extra'], "unexpected argument 'extra'"],
     ['an unknown option', ['new', 'weather', 'out', '--force'], 'unknown option --force'],
     ['an option without its value', ['new', 'weather', 'out', '--ref'], '--ref needs a value'],

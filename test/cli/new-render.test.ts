@@ -29,7 +29,7 @@ describe('actorkit new: rendering', () => {
     expect(read(join(result.target, 'src', 'weather.ts'))).toBe('export const name = "weather";\n');
     expect(readdirSync(result.target).sort()).toEqual(['.actorkit-answers.yml', 'README.md', 'VERSION', 'src']);
     expect(result.stdout).toBe(
-      `Rendered weather into ${result.target}\n  template: ${template} at HEAD\nNext: cd actor-${counter} && actorkit validate .\n`,
+      `Rendered weather into ${result.target}\n  template: ${template} at HEAD\n\nNext: cd actor-${counter} && actorkit validate .\n`,
     );
   });
 
@@ -108,7 +108,7 @@ describe('actorkit new: rendering', () => {
       targetDir: result.target,
       source: { kind: 'local', ref: 'HEAD' },
       files: ['.actorkit-answers.yml', 'README.md', 'VERSION', 'src/weather.ts'],
-      nextStep: `cd actor-${counter} && actorkit validate .`,
+      closingMessage: `Next: cd actor-${counter} && actorkit validate .`,
     });
   });
 

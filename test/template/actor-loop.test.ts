@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -70,8 +70,9 @@ function stop(child: ChildProcess) {
 
 describe('the author loop on a fresh actor: new, npm install, validate, npm test, npm start, Bun', () => {
   it('renders with --defaults', () => {
-    const created = run(process.execPath, [BINARY, 'new', 'demo', actorDir, '--defaults'], scratch);
-    expect(created.output).toContain('Next: cd demo && actorkit validate .');
+    const created = run(process.execPath, [BINARY, 'new', 'demo', '--defaults'], scratch);
+    expect(created.output).toContain('1. cd demo && npm install && npm start');
+    expect(created.output).toContain('3. npx actorkit validate .');
     expect(created.code).toBe(0);
   });
 
@@ -89,6 +90,17 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
 
   it('passes its own tests', () => {
     const tested = run('npm', ['test'], actorDir, 180_000);
+    expect(tested.output).toMatch(/Tests\s+\d+ passed/);
+    expect(tested.code, tested.output).toBe(0);
+  }, 200_000);
+
+  it('with a model server configured, its tests still pass: they pin the offline model', () => {
+    const configured = join(scratch, 'configured');
+    const created = run(process.execPath, [BINARY, 'new', 'demo', configured, '--defaults', '--data', 'llm_base_url=http://127.0.0.1:9/v1', '--data', 'llm_model=x'], scratch);
+    expect(created.code, created.output).toBe(0);
+    // The same dependencies as the actor installed above: share its node_modules instead of a second npm install.
+    symlinkSync(join(actorDir, 'node_modules'), join(configured, 'node_modules'));
+    const tested = run('npm', ['test'], configured, 180_000);
     expect(tested.output).toMatch(/Tests\s+\d+ passed/);
     expect(tested.code, tested.output).toBe(0);
   }, 200_000);

@@ -7,6 +7,7 @@ export const Settings = v.object({
   llm_base_url: v.optional(
     v.pipe(
       v.string(),
+      v.regex(/^(https?:\/\/[^/?#\s]+\S*)?$/, 'an absolute http:// or https:// URL, or empty for the offline model'),
       v.title('Model server'),
       v.description('OpenAI-compatible base URL; empty uses the offline model'),
       platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'https://api.openai.com/v1' }),
@@ -16,6 +17,7 @@ export const Settings = v.object({
   llm_model: v.optional(
     v.pipe(
       v.string(),
+      v.regex(/^([A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199})?$/, 'a model name without spaces, at most 200 characters, or empty'),
       v.title('Model'),
       v.description('Model name at the model server'),
       platformField('model', { managedBy: 'platform', widget: 'text', order: 2, placeholder: 'gpt-4o-mini' }),

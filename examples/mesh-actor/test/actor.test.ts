@@ -6,7 +6,8 @@ import { createApp } from '../src/app.js';
 import { PINNED_RULES, SYSTEM_PROMPT } from '../src/prompts/system-prompt.js';
 
 const sourceRoot = fileURLToPath(new URL('../src', import.meta.url));
-const testEnv = { MESH_KEY: 'test-mesh-key', };
+/** The tests pin the offline model, whatever model the settings or the environment name. */
+const testEnv = { LLM_PROVIDER: 'offline', MESH_KEY: 'test-mesh-key', };
 
 async function startedApp() {
   const app = createApp(testEnv, { store: new MemoryStore(), logger: silentLogger });

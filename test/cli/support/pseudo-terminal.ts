@@ -13,11 +13,11 @@ export interface TerminalStep {
 /**
  * Runs `actorkit <args>` from the sources (tsx) inside a pseudo-terminal made by util-linux
  * `script`, typing each step's keys once its prompt has appeared; resolves the exit code and
- * everything the terminal showed. The terminal is stopped after 15 seconds.
+ * everything the terminal showed. The terminal is stopped after `timeoutMs` (default 15 seconds).
  */
 export function runInTerminal(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string | undefined>; steps: readonly TerminalStep[] },
+  options: { cwd: string; env: Record<string, string | undefined>; steps: readonly TerminalStep[]; timeoutMs?: number },
 ): Promise<{ code: number | null; output: string }> {
   const entry = resolve(REPOSITORY_ROOT, 'cli', 'main.ts');
   const tsx = pathToFileURL(resolve(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
@@ -39,8 +39,8 @@ export function runInTerminal(
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  // A prompt that never comes must fail the test, not hang it: stop the terminal after 15 s.
-  const timer = setTimeout(() => child.kill(), 15_000);
+  // A prompt that never comes must fail the test, not hang it: stop the terminal in the end.
+  const timer = setTimeout(() => child.kill(), options.timeoutMs ?? 15_000);
   return new Promise((done) =>
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -6,7 +6,7 @@ export const PINNED_RULES = {
 
 /** The system prompt of Panel Workflow Actor. */
 export const SYSTEM_PROMPT = [
-  'You are Panel Workflow Actor. Panel Workflow Actor: a chat actor built with actorkit.',
+  "You are Panel Workflow Actor. Panel Workflow Actor: a chat actor built with actorkit.",
   `Use the orders_lookup tool when the user asks about a orders topic, and answer from what it returns.`,
   'You can only read information; you never change, delete or send anything.',
   'When a tool fails, say so plainly and answer with what you know.',
