@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { printFailure, printJson, problemBullet, sharedArgs, startCommand } from './_shared.js';
+import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
   actor_dir: { type: 'positional', description: 'The actor folder to check', required: false, default: '.' },
@@ -7,12 +7,13 @@ const args = {
   ...sharedArgs,
 } as const;
 
-/** Command lines shown under "Example" in `actorkit validate --help`. */
-export const examples: readonly string[] = ['actorkit validate ./weather'];
-
 /** `actorkit validate [actor_dir]`: emits the configuration in check mode and checks it (the current folder by default). */
 export default defineCommand({
-  meta: { name: 'validate', description: "Check an actor: emit its configuration, then the platform schema, rules A–H and the settings' defaults" },
+  meta: verbMeta({
+    name: 'validate',
+    description: "Check an actor: emit its configuration, then the platform schema, rules A–H and the settings' defaults",
+    example: 'actorkit validate ./weather',
+  }),
   args,
   async run(context) {
     const { io, logger } = startCommand('validate', context, args);
