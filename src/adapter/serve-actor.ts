@@ -1,4 +1,4 @@
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { ActorEnvironment } from '../core/runtime-config.js';
 import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
 import { localUrl, resolveServeOptions, type ServeHandle, type ServeOptions } from './serve-options.js';
 import type { ShutdownSignal, SignalHost } from './signal-host.js';

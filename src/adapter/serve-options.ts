@@ -1,4 +1,4 @@
-import { type ActorEnvironment, parsePositiveInteger } from '../app/runtime-config.js';
+import { type ActorEnvironment, parsePositiveInteger } from '../core/runtime-config.js';
 
 /** Options of `serve(app, options)`, the same for the Node, Bun and Deno adapters. */
 export interface ServeOptions {

@@ -1,5 +1,5 @@
-import { ActorError } from '../app/actor-error.js';
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import { ActorError } from '../core/actor-error.js';
+import type { ActorEnvironment } from '../core/runtime-config.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';

@@ -1,4 +1,4 @@
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { ActorEnvironment } from '../core/runtime-config.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 
 /** Which built-in model answers. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ActorError } from '../app/actor-error.js';
-import { ActorMetrics } from '../app/actor-metrics.js';
+import { ActorError } from '../core/actor-error.js';
+import { ActorMetrics } from '../context/actor-metrics.js';
 import { createLogger, createMemorySink } from '../log/logger.js';
 import { ActorTool } from './actor-tool.js';
 import type { ChatEvent } from './chat-handler.js';

@@ -1,5 +1,5 @@
 import type { Counter, Histogram } from 'prom-client';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
 import type { ChatEvent } from './chat-handler.js';

@@ -1,17 +1,10 @@
 import * as v from 'valibot';
+import { TenantId } from '../core/tenant-id.js';
 
 const MAX_METADATA_BYTES = 16 * 1024;
 
-/** Session ids: 1–128 characters of letters, digits and `._:-`. */
-export const SessionId = v.pipe(
-  v.string(),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(128, 'must be at most 128 characters'),
-  v.regex(/^[A-Za-z0-9._:-]+$/, 'may contain only letters, digits and . _ : -'),
-);
-
-/** Tenant ids follow the same rule as session ids. */
-export const TenantId = SessionId;
+/** Session ids follow the rule of tenant ids: 1–128 characters of letters, digits and `._:-`. */
+export const SessionId = TenantId;
 
 const Attachment = v.pipe(
   v.strictObject({

@@ -1,7 +1,7 @@
 import type { ExecutionContext, Hono } from 'hono';
-import type { ActorBindings, ActorEnv } from './actor-context.js';
-import type { ActorLifecycle } from './actor-lifecycle.js';
-import type { HttpMetrics } from './http-metrics.js';
+import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
 
 /** `fetch` as a runtime calls it: the request, then the runtime's own bindings (Node's `{ incoming }`, Bun's server, Deno's info). */

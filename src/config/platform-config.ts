@@ -1,4 +1,4 @@
-import type { ActorMetadata, SettingsSection } from '../app/actor-definition.js';
+import type { ActorMetadata, SettingsSection } from '../core/actor-definition.js';
 import type { JsonSchemaDocument } from './settings-json-schema.js';
 
 /** The `schema_version` of configurations this package writes and reads. */

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** How the actor authenticates to a provider's token endpoint. */
 export type OAuthClientAuthentication = 'client_secret_basic' | 'client_secret_post' | 'none';

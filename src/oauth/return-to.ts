@@ -1,4 +1,4 @@
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** Longest `return_to` accepted. */
 export const MAX_RETURN_TO_LENGTH = 2048;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

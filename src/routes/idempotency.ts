@@ -1,7 +1,7 @@
 import type { ChatReply } from '../agent/chat-reply.js';
 import type { ChatRequest } from '../agent/chat-request.js';
-import type { ActorContext } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -1,7 +1,7 @@
 import type { ChatReply } from '../agent/chat-reply.js';
-import type { ActorContext } from '../app/actor-context.js';
-import { linkAbort } from '../agent/linked-abort.js';
-import { ActorError } from '../app/actor-error.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { linkAbort } from '../core/linked-abort.js';
+import { ActorError } from '../core/actor-error.js';
 import type { IdempotencyDecision } from './idempotency.js';
 import { runInvokeTurn, type InvokeTurn } from './invoke-turn.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';

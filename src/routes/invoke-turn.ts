@@ -1,8 +1,8 @@
 import type { ChatEvent, ChatResult } from '../agent/chat-handler.js';
 import type { ChatReply } from '../agent/chat-reply.js';
 import type { ChatRequest } from '../agent/chat-request.js';
-import type { ActorContext } from '../app/actor-context.js';
-import { ActorError, clientClosedError } from '../app/actor-error.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { ActorError, clientClosedError } from '../core/actor-error.js';
 import type { StoredMessage } from '../store/store.js';
 
 /** One invoke to answer, JSON or streamed. */

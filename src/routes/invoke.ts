@@ -1,33 +1,26 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ChatReply } from '../agent/chat-reply.js';
-import { ChatRequest, TenantId } from '../agent/chat-request.js';
-import { linkAbort } from '../agent/linked-abort.js';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
-import { readJsonBody } from '../app/read-json-body.js';
+import { ChatRequest } from '../agent/chat-request.js';
+import { DEFAULT_TENANT, parseTenantId, tenantIdIssue } from '../core/tenant-id.js';
+import { linkAbort } from '../core/linked-abort.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
+import { readJsonBody } from '../core/read-json-body.js';
 import { decideIdempotency } from './idempotency.js';
 import { streamInvoke, streamReplay } from './invoke-stream.js';
 import { runInvokeTurn } from './invoke-turn.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream.js';
 
-/** Tenant when neither the platform header nor the request metadata names one. */
-export const DEFAULT_TENANT = 'default';
-
 /** The tenant of a request: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`, else `default`. */
 export function resolveTenant(header: string | undefined, request: ChatRequest): string {
   if (header !== undefined) {
-    const parsed = v.safeParse(TenantId, header);
-    if (!parsed.success) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${parsed.issues[0].message}` });
+    const issue = tenantIdIssue(header);
+    if (issue !== undefined) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${issue}` });
     return header;
   }
   const fromMetadata = request.metadata?.tenant_id;
-  if (fromMetadata === undefined) return DEFAULT_TENANT;
-  const parsed = v.safeParse(TenantId, fromMetadata);
-  if (!parsed.success) {
-    throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'The request body has 1 invalid field', errors: [{ pointer: '/metadata/tenant_id', detail: parsed.issues[0].message }] });
-  }
-  return parsed.output;
+  return fromMetadata === undefined ? DEFAULT_TENANT : parseTenantId(fromMetadata, '/metadata/tenant_id');
 }
 
 function refuseWhenNotServing(ctx: ActorContext): void {

@@ -1,4 +1,4 @@
-export { jsonPointer, pointerSegments, valueAtPointer } from './json-pointer.js';
+export { jsonPointer, pointerSegments, valueAtPointer } from '../../core/json-pointer.js';
 export { PLATFORM_SCHEMA, PLATFORM_SCHEMA_ID } from './platform-schema.js';
 export { schemaProblems } from './schema-problems.js';
 export { PLATFORM_RULES, validatePlatformConfig } from './validate-platform-config.js';

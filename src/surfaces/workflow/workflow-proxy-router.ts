@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import type { ActorEnv } from '../../app/actor-context.js';
-import { ActorError } from '../../app/actor-error.js';
-import type { ActorRouter } from '../../app/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
+import type { ActorEnv } from '../../context/actor-context.js';
+import { ActorError } from '../../core/actor-error.js';
+import type { ActorRouter } from '../../context/actor-router.js';
+import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { clientAddress } from './client-address.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 

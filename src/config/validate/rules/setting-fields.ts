@@ -1,4 +1,4 @@
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer } from '../../../core/json-pointer.js';
 
 /** A plain JSON object, or `undefined` for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {

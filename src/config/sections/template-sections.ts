@@ -1,4 +1,4 @@
-import type { SettingsSection } from '../../app/actor-definition.js';
+import type { SettingsSection } from '../../core/actor-definition.js';
 
 /**
  * The sections every actor generated from the template has, in display order; an actor's own

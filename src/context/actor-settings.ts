@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { jsonPointer } from '../config/validate/json-pointer.js';
+import { jsonPointer } from '../core/json-pointer.js';
 import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
-import type { ActorDefinition } from './actor-definition.js';
-import { ActorError } from './actor-error.js';
-import { parseOnOff, type ActorEnvironment } from './runtime-config.js';
-import { validationError } from './validation-problem.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import { ActorError } from '../core/actor-error.js';
+import { parseOnOff, type ActorEnvironment } from '../core/runtime-config.js';
+import { validationError, validationFailed } from '../core/validation-problem.js';
 
 /** What `PUT /settings` answers. */
 export interface SettingsUpdateResult {
@@ -107,15 +107,15 @@ export class ActorSettings {
 
   async #update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'The body must be a JSON object of settings', errors: [{ pointer: '', detail: 'must be an object' }] });
+      throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
     }
     const changes = body as Record<string, unknown>;
     const unknownKeys = Object.keys(changes).filter((key) => !Object.hasOwn(this.#schema.entries, key));
     if (unknownKeys.length > 0) {
-      throw new ActorError(422, 'validation_failed', 'Validation failed', {
-        detail: `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
-        errors: unknownKeys.map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' })),
-      });
+      throw validationFailed(
+        unknownKeys.map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' })),
+        `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
+      );
     }
     const overrides = { ...this.#overrides, ...changes };
     const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { DocumentedOperation } from '../routes/openapi-document.js';
+import type { DocumentedOperation } from './documented-operation.js';
 import type { ActorContext, ActorEnv } from './actor-context.js';
 
 /**

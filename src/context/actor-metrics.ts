@@ -45,11 +45,6 @@ export class ActorMetrics {
     labelNames: ['tool', 'outcome'] as const,
     registers: [this.registry],
   });
-  readonly pendingStatsRecords = new Counter({
-    name: 'actor_stats_records_deferred_total',
-    help: 'Invocation records kept in memory because the database was unreachable',
-    registers: [this.registry],
-  });
 
   constructor() {
     try {

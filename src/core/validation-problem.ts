@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { jsonPointer } from '../config/validate/json-pointer.js';
 import { ActorError, type FieldProblem } from './actor-error.js';
+import { jsonPointer } from './json-pointer.js';
 
 /** The JSON pointer (RFC 6901) of a valibot issue, e.g. `/attachments/0/url`. */
 export function issuePointer(issue: v.BaseIssue<unknown>): string {
@@ -23,11 +23,22 @@ export function fieldProblems(issues: readonly v.BaseIssue<unknown>[]): FieldPro
   return [...byPointer.values()];
 }
 
+/** Says how many fields of `what` are invalid, e.g. `The request body has 2 invalid fields`. */
+export function invalidFieldCount(what: string, count: number): string {
+  return `${what} has ${count} invalid field${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The 422 `validation_failed` error: the one builder of that problem.
+ * @param errors one entry per bad field
+ * @param detail what was wrong, as a whole; by default the count of bad fields of the request body
+ */
+export function validationFailed(errors: readonly FieldProblem[], detail = invalidFieldCount('The request body', errors.length)): ActorError {
+  return new ActorError(422, 'validation_failed', 'Validation failed', { detail, errors });
+}
+
 /** The 422 `validation_failed` error for a list of valibot issues. */
 export function validationError(issues: readonly v.BaseIssue<unknown>[], what = 'The request body'): ActorError {
   const errors = fieldProblems(issues);
-  return new ActorError(422, 'validation_failed', 'Validation failed', {
-    detail: `${what} has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}`,
-    errors,
-  });
+  return validationFailed(errors, invalidFieldCount(what, errors.length));
 }

@@ -2,11 +2,11 @@ import type { ChatHandler } from '../agent/chat-handler.js';
 import type { Logger } from '../log/logger.js';
 import type { RecordOutcome } from '../store/invocation-buffer.js';
 import type { InvocationRecord, StatsSnapshot, Store } from '../store/store.js';
-import type { ActorDefinition } from './actor-definition.js';
-import type { ActorLifecycle } from './actor-lifecycle.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { ActorMetrics } from './actor-metrics.js';
 import type { ActorSettings } from './actor-settings.js';
-import type { RuntimeConfig } from './runtime-config.js';
+import type { RuntimeConfig } from '../core/runtime-config.js';
 
 /** Records finished invokes (and the history they carry); never loses a count, even while the database is down. */
 export interface StatsRecorder {

@@ -1,4 +1,4 @@
-import type { SettingsSection } from '../../app/actor-definition.js';
+import type { SettingsSection } from '../../core/actor-definition.js';
 
 /**
  * Appends the actor's sections after the template's and drops any section whose `id` was
