@@ -43,7 +43,7 @@ export interface ChatLoopResult {
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 
 /** The `tool` label of a call to a tool the model made up: the label set stays bounded. */
-export const UNKNOWN_TOOL_LABEL = 'unknown';
+const UNKNOWN_TOOL_LABEL = 'unknown';
 
 type ToolOutcome = 'ok' | 'error' | 'invalid_arguments' | 'unknown_tool';
 

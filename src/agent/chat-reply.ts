@@ -4,7 +4,7 @@ import * as v from 'valibot';
 export const FinishReason = v.picklist(['stop', 'length', 'tool_calls', 'content_filter', 'error']);
 
 /** Token counts of one invoke. */
-export const Usage = v.object({
+const Usage = v.object({
   input_tokens: v.number(),
   output_tokens: v.number(),
   total_tokens: v.number(),

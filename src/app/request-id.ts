@@ -1,5 +1,5 @@
 /** Longest caller `X-Request-Id` echoed back; a longer one is replaced. */
-export const REQUEST_ID_MAX_LENGTH = 128;
+const REQUEST_ID_MAX_LENGTH = 128;
 
 const SANE_ID = /^[\w=-]+$/;
 

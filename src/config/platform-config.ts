@@ -15,7 +15,7 @@ export interface ContractEndpoint {
 }
 
 /** A Kubernetes CPU and memory pair, e.g. `{cpu: "100m", memory: "128Mi"}`. */
-export interface ResourceQuantities {
+interface ResourceQuantities {
   readonly cpu: string;
   readonly memory: string;
 }

@@ -2,10 +2,10 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import { HttpMetrics } from './http-metrics.js';
 
 /** Invoke duration buckets in seconds, up to two minutes for slow models. */
-export const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
+const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 
 /** Token count buckets of `gen_ai_client_token_usage` (the OpenTelemetry GenAI convention). */
-export const TOKEN_USAGE_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+const TOKEN_USAGE_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
 const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 
 /** Request duration buckets in seconds (the default of common Prometheus HTTP middleware). */
-export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 interface Series {
   readonly labels: { method: string; route: string; status: string; ok: string };

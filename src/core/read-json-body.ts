@@ -3,7 +3,7 @@ import { ActorError, clientClosedError } from './actor-error.js';
 import { validationError } from './validation-problem.js';
 
 /** True when a `Content-Type` header names JSON (`application/json` or `application/*+json`). */
-export function isJsonContentType(contentType: string | undefined): boolean {
+function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);

@@ -27,7 +27,7 @@ export function parseOnOff(raw: string): boolean | undefined {
 }
 
 /** Parses an on/off environment variable; anything unrecognised is a setup error. */
-export function parseFlag(env: ActorEnvironment, name: string, fallback: boolean): boolean {
+function parseFlag(env: ActorEnvironment, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined) return fallback;
   const value = parseOnOff(raw);

@@ -3,7 +3,7 @@ import { ActorError, type FieldProblem } from './actor-error.js';
 import { jsonPointer } from './json-pointer.js';
 
 /** The JSON pointer (RFC 6901) of a valibot issue, e.g. `/attachments/0/url`. */
-export function issuePointer(issue: v.BaseIssue<unknown>): string {
+function issuePointer(issue: v.BaseIssue<unknown>): string {
   return jsonPointer(...(issue.path ?? []).map((item) => String(item.key)));
 }
 

@@ -8,7 +8,7 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /** The marketplace card of `GET /api/actor/metadata`. */
-export function metadataCard(ctx: ActorContext) {
+function metadataCard(ctx: ActorContext) {
   const { metadata, features } = ctx.definition;
   return {
     name: metadata.name,

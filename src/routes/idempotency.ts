@@ -4,7 +4,7 @@ import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
 
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What an `Idempotency-Key` decided for an invoke. */
 export type IdempotencyDecision =

@@ -13,7 +13,7 @@ import { runInvokeTurn } from './invoke-turn.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream.js';
 
 /** The tenant of a request: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`, else `default`. */
-export function resolveTenant(header: string | undefined, request: ChatRequest): string {
+function resolveTenant(header: string | undefined, request: ChatRequest): string {
   if (header !== undefined) {
     const issue = tenantIdIssue(header);
     if (issue !== undefined) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${issue}` });
@@ -31,7 +31,7 @@ function refuseWhenNotServing(ctx: ActorContext): void {
 }
 
 /** True when the caller asks for the UI message stream: `"stream": true` or `Accept: text/event-stream`. */
-export function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
+function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
   if (request.stream !== undefined) return request.stream;
   return accept !== undefined && accept.split(',').some((type) => type.split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream');
 }

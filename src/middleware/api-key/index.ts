@@ -20,7 +20,7 @@ export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.
  * dot segments resolved and percent-encoding left as sent. `/%68ealth`, `/HEALTH`,
  * `/health/` and `//health` are therefore not `/health`.
  */
-export function normalisedPath(url: string): string {
+function normalisedPath(url: string): string {
   return new URL(url).pathname;
 }
 

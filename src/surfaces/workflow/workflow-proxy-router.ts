@@ -28,7 +28,7 @@ export interface WorkflowProxyOptions {
 export const WORKFLOW_PREFIX = '/workflow';
 
 /** Default time-out for the upstream's response headers. */
-export const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
+const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
