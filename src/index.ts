@@ -11,7 +11,8 @@ export {
   type SettingsSchema,
   type SettingsSection,
 } from './core/actor-definition.js';
-export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks, StatsRecorder } from './context/actor-context.js';
+export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks } from './context/actor-context.js';
+export type { StatsRecorder } from './invoke/stats-recorder.js';
 export type { ActorRouter } from './context/actor-router.js';
 export { ActorLifecycle, type ActorPhase } from './core/actor-lifecycle.js';
 export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './core/actor-error.js';
@@ -20,10 +21,10 @@ export { SECRET_MASK, type SettingsUpdateResult } from './context/actor-settings
 export type { ActorEnvironment, RuntimeConfig } from './core/runtime-config.js';
 
 // Chat
-export { ChatRequest, SessionId } from './agent/chat-request.js';
+export { ChatRequest, SessionId } from './invoke/chat-request.js';
 export { TenantId } from './core/tenant-id.js';
-export { ChatReply, type FinishReason, type ToolCallRecord } from './agent/chat-reply.js';
-export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './agent/chat-handler.js';
+export { ChatReply, type FinishReason, type ToolCallRecord } from './invoke/chat-reply.js';
+export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './invoke/chat-handler.js';
 export { offlineChatHandler } from './agent/offline-chat-handler.js';
 
 // Agent: models, the chat loop, tools and MCP

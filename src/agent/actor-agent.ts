@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
 import { agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
 import { createAgentChatHandler, type AgentTurnConfig } from './agent-chat-handler.js';
-import type { ChatHandler } from './chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { parseMcpServers } from './mcp-server-config.js';

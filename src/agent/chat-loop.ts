@@ -2,9 +2,9 @@ import type { Counter, Histogram } from 'prom-client';
 import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
-import type { ChatEvent } from './chat-handler.js';
+import type { ChatEvent } from '../invoke/chat-handler.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
-import type { FinishReason, ToolCallRecord } from './chat-reply.js';
+import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
 
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */

@@ -1,5 +1,5 @@
 import type { ActorTool } from '../agent/actor-tool.js';
-import type { ChatHandler } from '../agent/chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatModel } from '../agent/chat-model.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import type { ReadinessChecks } from '../context/actor-context.js';

@@ -48,11 +48,16 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
   const honoFetch = app.fetch;
   const { lifecycle, metrics } = options;
   return function observedFetch(request, runtime, executionCtx) {
-    const bindings: ActorBindings = { requestId: requestIdFor(request, runtime), runtime };
     const leave = lifecycle.enter();
+    let kept = false;
+    const keepInFlight = () => {
+      kept = true;
+      return leave;
+    };
+    const bindings: ActorBindings = { requestId: requestIdFor(request, runtime), runtime, keepInFlight };
     const started = performance.now();
     const answered = (response: Response): Response => {
-      leave();
+      if (!kept) leave();
       metrics.observe(request.method, routeTemplate(app, request, bindings), response.status, (performance.now() - started) / 1000);
       return withRequestId(response, bindings.requestId);
     };

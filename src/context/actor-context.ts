@@ -1,20 +1,13 @@
-import type { ChatHandler } from '../agent/chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
+import type { StatsRecorder } from '../invoke/stats-recorder.js';
+import type { TurnServices } from '../invoke/turn-services.js';
 import type { Logger } from '../log/logger.js';
-import type { RecordOutcome } from '../store/invocation-buffer.js';
-import type { InvocationRecord, StatsSnapshot, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { ActorMetrics } from './actor-metrics.js';
 import type { ActorSettings } from './actor-settings.js';
 import type { RuntimeConfig } from '../core/runtime-config.js';
-
-/** Records finished invokes (and the history they carry); never loses a count, even while the database is down. */
-export interface StatsRecorder {
-  record(record: InvocationRecord): Promise<RecordOutcome>;
-  flush(): Promise<void>;
-  readStats(tenantId?: string): Promise<StatsSnapshot>;
-  readonly pending: number;
-}
 
 /** The last known state of the database, read without touching it. */
 export interface DatabaseHealth {
@@ -25,8 +18,8 @@ export interface DatabaseHealth {
 /** Readiness checks of the actor's own dependencies: `{check_name: ready}`. */
 export type ReadinessChecks = () => Record<string, boolean> | Promise<Record<string, boolean>>;
 
-/** Everything a route needs, built once by `createActorApp`. */
-export interface ActorContext {
+/** Everything a route needs, built once by `createActorApp`; a turn takes the part it needs (`TurnServices`). */
+export interface ActorContext extends TurnServices {
   readonly definition: ActorDefinition;
   readonly config: RuntimeConfig;
   readonly settings: ActorSettings;
@@ -46,6 +39,11 @@ export interface ActorContext {
 export interface ActorBindings {
   /** This request's id: the caller's `X-Request-Id` when it is sane, else a new UUID; sent back as `X-Request-Id`. */
   readonly requestId: string;
+  /**
+   * Keeps this request in flight (graceful shutdown waits for it) after its response is ready,
+   * until the returned function is called: a streamed answer calls it when the stream ends.
+   */
+  readonly keepInFlight: () => () => void;
   /**
    * What the runtime passed to `fetch` with the request: Node's `{ incoming, outgoing }`, Bun's
    * server, Deno's handler info; undefined under `app.request`.

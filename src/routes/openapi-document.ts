@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ChatReply } from '../agent/chat-reply.js';
-import { ChatRequest } from '../agent/chat-request.js';
+import { ChatReply } from '../invoke/chat-reply.js';
+import { ChatRequest } from '../invoke/chat-request.js';
 import type { ActorContext } from '../context/actor-context.js';
 import type { DocumentedOperation } from '../context/documented-operation.js';
 import { PROBLEM_CONTENT_TYPE } from '../core/problem-response.js';

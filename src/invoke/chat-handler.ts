@@ -23,23 +23,24 @@ export interface ChatInput {
   readonly settings: Readonly<Record<string, unknown>>;
   /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
   readonly onEvent?: (event: ChatEvent) => void;
-  /**
-   * Takes the turn's messages to store them with the invoke's stats record, in one transaction
-   * (one statement on PostgreSQL) after the handler returns; the reply then says
-   * `history_saved: false` if they could not be stored. Without it, a handler stores its
-   * history itself.
-   */
-  readonly deferHistory?: (messages: readonly StoredMessage[]) => void;
 }
 
-/** What a chat handler answers; the route wraps it into the chat reply. */
+/** What a chat handler answers; the turn wraps it into the chat reply. */
 export interface ChatResult {
   readonly content: string;
   readonly toolCalls: readonly ToolCallRecord[];
   readonly finishReason: FinishReason;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
   readonly model: string;
-  /** Extra facts for the reply's `metadata`, e.g. a history read that failed. */
+  /**
+   * The turn's messages to keep in the session's history (the new message, tool calls and
+   * results, the answer). They are stored with the invoke's stats record, in one transaction;
+   * the reply says `history_saved: false` when they could not be. Without them nothing is kept.
+   */
+  readonly history?: readonly StoredMessage[];
+  /** False when the session's earlier messages could not be read: the reply says `history_loaded: false`. */
+  readonly historyLoaded?: boolean;
+  /** Extra facts of the handler's own for the reply's `metadata`. */
   readonly metadata?: Record<string, unknown>;
 }
 

@@ -1,16 +1,18 @@
-import type { ChatReply } from '../agent/chat-reply.js';
-import type { ActorContext } from '../context/actor-context.js';
-import { linkAbort } from '../core/linked-abort.js';
 import { ActorError } from '../core/actor-error.js';
-import type { IdempotencyDecision } from './idempotency.js';
-import { runInvokeTurn, type InvokeTurn } from './invoke-turn.js';
+import { linkAbort } from '../core/linked-abort.js';
+import type { ChatReply } from './chat-reply.js';
+import { runIdempotent, type IdempotencyDecision } from './idempotency.js';
+import { runTurn, type Turn } from './run-turn.js';
+import type { TurnServices } from './turn-services.js';
 import { UiMessageStreamWriter } from './ui-message-stream.js';
 
 /** A streamed invoke: the turn without its signal and events (the stream supplies both). */
-export type StreamedTurn = Omit<InvokeTurn, 'signal' | 'onEvent'> & {
+export type StreamedTurn = Omit<Turn, 'signal' | 'onEvent'> & {
   /** The request's own signal: aborted when the client disconnects. */
   readonly requestSignal: AbortSignal;
-  readonly idempotency: IdempotencyDecision;
+  readonly idempotency: Exclude<IdempotencyDecision, { kind: 'replay' }>;
+  /** Ends the request's time in flight; called once, when the stream ends. */
+  readonly leave: () => void;
 };
 
 /**
@@ -19,31 +21,26 @@ export type StreamedTurn = Omit<InvokeTurn, 'signal' | 'onEvent'> & {
  * call; a shutdown that gives up waiting ends the stream with an `abort` frame. The invoke is
  * counted once, whatever way the stream ends.
  */
-export function streamInvoke(ctx: ActorContext, turn: StreamedTurn): ReadableStream<Uint8Array> {
-  const leave = ctx.lifecycle.enter();
-  const abort = linkAbort(turn.requestSignal, ctx.lifecycle.shutdownSignal);
-  const { idempotency } = turn;
+export function streamTurn(services: TurnServices, turn: StreamedTurn): ReadableStream<Uint8Array> {
+  const abort = linkAbort(turn.requestSignal, services.lifecycle.shutdownSignal);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const writer = new UiMessageStreamWriter(controller);
       writer.start(turn.messageId);
       void (async () => {
         try {
-          const reply = await runInvokeTurn(ctx, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event) });
-          if (idempotency.kind === 'claimed') await idempotency.complete(reply);
-          writer.finish(reply);
+          writer.finish(await runIdempotent(turn.idempotency, () => runTurn(services, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event) })));
         } catch (error) {
-          if (idempotency.kind === 'claimed') await idempotency.release();
-          if (ctx.lifecycle.shutdownSignal.aborted) writer.abort();
+          if (services.lifecycle.shutdownSignal.aborted) writer.abort();
           else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);
           else {
-            ctx.logger.error('unhandled_error', { request_id: turn.requestId, path: '/agent/invoke', error: (error as Error).message, stack: (error as Error).stack });
+            services.logger.error('unhandled_error', { request_id: turn.requestId, path: '/agent/invoke', error: (error as Error).message, stack: (error as Error).stack });
             writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
           }
         } finally {
           writer.close();
           abort.dispose();
-          leave();
+          turn.leave();
         }
       })();
     },

@@ -1,7 +1,7 @@
-import type { ChatReply } from '../agent/chat-reply.js';
-import type { ChatRequest } from '../agent/chat-request.js';
-import type { ActorContext } from '../context/actor-context.js';
+import type { ChatReply } from './chat-reply.js';
+import type { ChatRequest } from './chat-request.js';
 import { ActorError } from '../core/actor-error.js';
+import type { TurnServices } from './turn-services.js';
 
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -37,7 +37,7 @@ export async function requestFingerprint(request: ChatRequest): Promise<string> 
  * same key with another body gets 422 `idempotency_key_reused`. When the store cannot be
  * reached the invoke runs anyway (`unavailable`): answering beats refusing.
  */
-export async function decideIdempotency(ctx: ActorContext, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
+export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
   if (header === undefined) return { kind: 'run', unavailable: false };
   if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
     throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
@@ -65,4 +65,23 @@ export async function decideIdempotency(ctx: ActorContext, header: string | unde
     throw new ActorError(409, 'idempotency_key_in_use', 'Request in progress', { detail: 'A request with this Idempotency-Key is still running; retry later', headers: { 'Retry-After': '1' } });
   }
   return { kind: 'replay', status: existing.status, body: existing.body };
+}
+
+/**
+ * Runs a turn under an idempotency decision: a claimed key is completed with the reply, or
+ * released when the turn fails, so a retry can run again.
+ * @param decision what `decideIdempotency` decided (not a replay)
+ * @param run the turn
+ */
+export async function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: () => Promise<ChatReply>): Promise<ChatReply> {
+  if (decision.kind !== 'claimed') return run();
+  let reply: ChatReply;
+  try {
+    reply = await run();
+  } catch (error) {
+    await decision.release();
+    throw error;
+  }
+  await decision.complete(reply);
+  return reply;
 }

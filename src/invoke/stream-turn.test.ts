@@ -166,6 +166,31 @@ describe('POST /agent/invoke as a UI message stream', () => {
     expect(stopped).toBe(true);
   });
 
+  it('counts a streamed request in flight once, from its arrival to the end of its stream', async () => {
+    const gate = deferred<void>();
+    const model: ChatModel = {
+      name: 'gated',
+      generate: async () => {
+        throw new Error('unused');
+      },
+      async *stream() {
+        yield { type: 'text-delta', delta: 'first ' };
+        await gate.promise;
+        yield { type: 'finish', response: { text: 'first last', toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 }, finishReason: 'stop' } };
+      },
+    };
+    const app = await createTestActor({ model });
+    const enter = vi.spyOn(app.actor.lifecycle, 'enter');
+    const reader = (await app.request(post(body, sse))).body!.getReader();
+    await readUntil(reader, 'first');
+    expect(enter).toHaveBeenCalledTimes(1);
+    expect(app.actor.lifecycle.inFlight).toBe(1);
+    gate.resolve();
+    await readUntil(reader, '[DONE]');
+    await vi.waitFor(() => expect(app.actor.lifecycle.inFlight).toBe(0));
+    expect(enter).toHaveBeenCalledTimes(1);
+  });
+
   it('ends an open stream with an abort frame when the shutdown stops waiting', async () => {
     const stalled = stalledModel();
     const app = await createTestActor({ model: stalled.model });

@@ -1,5 +1,5 @@
-import type { ChatEvent } from '../agent/chat-handler.js';
-import type { ChatReply, FinishReason, ToolCallRecord } from '../agent/chat-reply.js';
+import type { ChatEvent } from './chat-handler.js';
+import type { ChatReply, FinishReason, ToolCallRecord } from './chat-reply.js';
 
 /** Response headers of the AI SDK UI message stream (`useChat` reads the marker header). */
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
