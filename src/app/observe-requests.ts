@@ -1,11 +1,12 @@
 import type { ExecutionContext, Hono } from 'hono';
 import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
+import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
 
-/** `fetch` as a runtime calls it: the request, then the runtime's own bindings (Node's `{ incoming }`, Bun's server, Deno's info). */
-export type ActorFetch = (request: Request, runtime?: unknown, executionCtx?: ExecutionContext) => Response | Promise<Response>;
+/** `fetch` as a runtime adapter calls it: the request, then what the adapter tells about it (`RuntimeBindings`). */
+export type ActorFetch = (request: Request, runtime?: RuntimeBindings, executionCtx?: ExecutionContext) => Response | Promise<Response>;
 
 /** What `observeRequests` needs of the actor. */
 export interface RequestObserverOptions {

@@ -7,6 +7,7 @@ import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { ActorMetrics } from './actor-metrics.js';
 import type { ActorSettings } from './actor-settings.js';
+import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { RuntimeConfig } from '../core/runtime-config.js';
 
 /** The last known state of the database, read without touching it. */
@@ -44,11 +45,8 @@ export interface ActorBindings {
    * until the returned function is called: a streamed answer calls it when the stream ends.
    */
   readonly keepInFlight: () => () => void;
-  /**
-   * What the runtime passed to `fetch` with the request: Node's `{ incoming, outgoing }`, Bun's
-   * server, Deno's handler info; undefined under `app.request`.
-   */
-  readonly runtime: unknown;
+  /** What the runtime's adapter passed to `fetch` with the request (header reader, client address); undefined under `app.request`. */
+  readonly runtime: RuntimeBindings | undefined;
 }
 
 /** Hono's environment for actor routes. */

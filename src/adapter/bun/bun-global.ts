@@ -1,5 +1,7 @@
+import type { BunRequestIp } from './bun-request-bindings.js';
+
 /** The part of Bun's `Server` the adapter uses (typed locally: no `@types/bun` needed). */
-interface BunServer {
+interface BunServer extends BunRequestIp {
   readonly port: number;
   /** Stops listening; resolves once open requests are answered, or at once with `closeActiveConnections`. */
   stop(closeActiveConnections?: boolean): Promise<void>;

@@ -1,3 +1,5 @@
+import type { DenoServeInfo } from './deno-request-bindings.js';
+
 /** The part of `Deno.HttpServer` the adapter uses (typed locally: no Deno type package needed). */
 interface DenoHttpServer {
   readonly addr: { readonly port: number; readonly hostname: string };
@@ -20,7 +22,7 @@ type DenoSignal = 'SIGTERM' | 'SIGINT';
 
 /** The part of the `Deno` global the adapter uses. */
 export interface DenoGlobal {
-  serve(options: DenoServeOptions, handler: (request: Request, info: unknown) => Response | Promise<Response>): DenoHttpServer;
+  serve(options: DenoServeOptions, handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>): DenoHttpServer;
   readonly env: { toObject(): Record<string, string> };
   addSignalListener(signal: DenoSignal, handler: () => void): void;
   removeSignalListener(signal: DenoSignal, handler: () => void): void;

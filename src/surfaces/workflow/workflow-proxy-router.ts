@@ -3,7 +3,6 @@ import type { ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
-import { clientAddress } from './client-address.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 
 /** Options of `workflowProxyRouter`. */
@@ -120,7 +119,7 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           throw new ActorError(404, 'not_found', 'Not found', { detail: 'The path leaves the workflow tool' });
         }
         const upstreamHeaders = proxyRequestHeaders(incoming.headers, {
-          clientAddress: clientAddress(c.env.runtime, incoming),
+          clientAddress: typeof c.env.runtime?.clientAddress === 'function' ? c.env.runtime.clientAddress() : undefined,
           proto: url.protocol.slice(0, -1),
           host: url.host,
           prefix: publicPrefix,
