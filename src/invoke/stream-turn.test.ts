@@ -47,6 +47,24 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, marker
   return text;
 }
 
+/** A model that streams `first`, waits for `gate`, then streams `rest` and finishes. */
+function gatedModel(first: string, rest: string) {
+  const gate = deferred<void>();
+  const model: ChatModel = {
+    name: 'gated',
+    generate: async () => {
+      throw new Error('unused');
+    },
+    async *stream() {
+      yield { type: 'text-delta', delta: first };
+      await gate.promise;
+      yield { type: 'text-delta', delta: rest };
+      yield { type: 'finish', response: { text: `${first}${rest}`, toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 }, finishReason: 'stop' } };
+    },
+  };
+  return { gate, model };
+}
+
 describe('POST /agent/invoke as a UI message stream', () => {
   it('streams what the AI SDK reader turns into the same text as the JSON reply', async () => {
     const app = await createTestActor({ tools: [greet] });
@@ -135,19 +153,7 @@ describe('POST /agent/invoke as a UI message stream', () => {
   });
 
   it('keeps a stream in flight, so a graceful shutdown waits for it to finish', async () => {
-    const gate = deferred<void>();
-    const model: ChatModel = {
-      name: 'slow',
-      generate: async () => {
-        throw new Error('unused');
-      },
-      async *stream() {
-        yield { type: 'text-delta', delta: 'slow ' };
-        await gate.promise;
-        yield { type: 'text-delta', delta: 'answer' };
-        yield { type: 'finish', response: { text: 'slow answer', toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 }, finishReason: 'stop' } };
-      },
-    };
+    const { gate, model } = gatedModel('slow ', 'answer');
     const app = await createTestActor({ model });
     const response = await app.request(post(body, sse));
     const reader = response.body!.getReader();
@@ -167,18 +173,7 @@ describe('POST /agent/invoke as a UI message stream', () => {
   });
 
   it('counts a streamed request in flight once, from its arrival to the end of its stream', async () => {
-    const gate = deferred<void>();
-    const model: ChatModel = {
-      name: 'gated',
-      generate: async () => {
-        throw new Error('unused');
-      },
-      async *stream() {
-        yield { type: 'text-delta', delta: 'first ' };
-        await gate.promise;
-        yield { type: 'finish', response: { text: 'first last', toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 }, finishReason: 'stop' } };
-      },
-    };
+    const { gate, model } = gatedModel('first ', 'last');
     const app = await createTestActor({ model });
     const enter = vi.spyOn(app.actor.lifecycle, 'enter');
     const reader = (await app.request(post(body, sse))).body!.getReader();
