@@ -1,6 +1,8 @@
 // The runtime: `createActorApp` and what an actor's code touches around it.
 
-export { createActorApp, type ActorApp, type ActorRuntime, type CreateActorAppOptions } from './app/create-actor-app.js';
+export { createActorApp, type ActorApp } from './app/create-actor-app.js';
+export type { CreateActorAppOptions } from './app/create-actor-app-options.js';
+export type { ActorRuntime } from './app/run-actor-lifecycle.js';
 export {
   defaultActorFeatures,
   type ActorDefinition,
@@ -8,19 +10,21 @@ export {
   type ActorMetadata,
   type SettingsSchema,
   type SettingsSection,
-} from './app/actor-definition.js';
-export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks, StatsRecorder } from './app/actor-context.js';
-export type { ActorRouter } from './app/actor-router.js';
-export { ActorLifecycle, type ActorPhase } from './app/actor-lifecycle.js';
-export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './app/actor-error.js';
-export { PROBLEM_CONTENT_TYPE, problemResponse, problemType, type ProblemDocument } from './app/problem-response.js';
-export { SECRET_MASK, type SettingsUpdateResult } from './app/actor-settings.js';
-export type { ActorEnvironment, RuntimeConfig } from './app/runtime-config.js';
+} from './core/actor-definition.js';
+export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks } from './context/actor-context.js';
+export type { StatsRecorder } from './invoke/stats-recorder.js';
+export type { ActorRouter } from './context/actor-router.js';
+export { ActorLifecycle, type ActorPhase } from './core/actor-lifecycle.js';
+export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './core/actor-error.js';
+export { PROBLEM_CONTENT_TYPE, problemResponse, problemType, type ProblemDocument } from './core/problem-response.js';
+export { SECRET_MASK, type SettingsUpdateResult } from './context/actor-settings.js';
+export type { ActorEnvironment, RuntimeConfig } from './environment/runtime-config.js';
 
 // Chat
-export { ChatRequest, SessionId, TenantId } from './agent/chat-request.js';
-export { ChatReply, type FinishReason, type ToolCallRecord } from './agent/chat-reply.js';
-export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './agent/chat-handler.js';
+export { ChatRequest, SessionId } from './invoke/chat-request.js';
+export { TenantId } from './core/tenant-id.js';
+export { ChatReply, type FinishReason, type ToolCallRecord } from './invoke/chat-reply.js';
+export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './invoke/chat-handler.js';
 export { offlineChatHandler } from './agent/offline-chat-handler.js';
 
 // Agent: models, the chat loop, tools and MCP
@@ -38,8 +42,8 @@ export { McpToolSource, type McpToolSourceOptions } from './agent/mcp-tool-sourc
 export { McpServerConfig, McpServers, parseMcpServers } from './agent/mcp-server-config.js';
 
 // Routes that plug-ins extend
-export type { OAuthFlow } from './routes/oauth.js';
-export type { DocumentedOperation } from './routes/openapi-document.js';
+export type { OAuthFlow } from './oauth/oauth-flow.js';
+export type { DocumentedOperation } from './context/documented-operation.js';
 
 // Conditional surfaces: owner panels, fleet-mesh peer reads, the workflow proxy
 export { panelAction, panelRouter, statsPanel, type Panel, type PanelAction, type PanelActionView, type PanelPageView, type PanelRouterOptions } from './surfaces/panel/index.js';

@@ -19,6 +19,6 @@ export function closingMessage(template: string | undefined, engine: TemplateEng
  * Quotes a path for a POSIX shell when it holds anything but safe characters.
  * @param path the path to quote.
  */
-export function shellQuote(path: string): string {
+function shellQuote(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

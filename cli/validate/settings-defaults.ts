@@ -2,7 +2,7 @@ import { schemaProblems } from '../../src/config/validate/schema-problems.js';
 import { asObject, settingFields } from '../../src/config/validate/rules/setting-fields.js';
 
 /** The rule of a problem found by {@link settingsDefaultProblems}. */
-export const SCHEMA_DEFAULT_RULE = 'schema default';
+const SCHEMA_DEFAULT_RULE = 'schema default';
 
 /** A default of the settings schema that the schema of its own field rejects. */
 export interface SettingsDefaultProblem {

@@ -1,4 +1,5 @@
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { RuntimeBindings } from '../core/runtime-bindings.js';
+import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
 import { refuseStart } from './refuse-start.js';
@@ -7,8 +8,8 @@ import type { ShutdownSignal, SignalHost } from './signal-host.js';
 
 /** What the shared serve logic needs of an app: its fetch handler and its actor runtime. */
 export interface ServableApp {
-  /** Answers one request; each runtime passes its own second argument (Node bindings, Bun server, Deno info). */
-  fetch(request: Request, env?: unknown): Response | Promise<Response>;
+  /** Answers one request; the adapter passes what it knows of the request beside it. */
+  fetch(request: Request, runtime?: RuntimeBindings): Response | Promise<Response>;
   readonly actor: ShutdownTarget & {
     /** Opens the store, migrates, loads settings overrides, marks the actor ready. */
     start(): Promise<void>;

@@ -4,7 +4,7 @@ import { createLogger, createMemorySink } from '../log/logger.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createActorAgent } from './actor-agent.js';
 import { ActorTool } from './actor-tool.js';
-import type { ChatInput } from './chat-handler.js';
+import type { ChatInput } from '../invoke/chat-handler.js';
 import { ToolRegistry } from './tool-registry.js';
 
 const input = (settings: Record<string, unknown> = {}, message = 'hello'): ChatInput => ({

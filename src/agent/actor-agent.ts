@@ -1,5 +1,5 @@
-import { ActorError } from '../app/actor-error.js';
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import { ActorError } from '../core/actor-error.js';
+import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { environmentOf } from '../environment/parse-environment.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
 import { AgentConfigError, agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
 import { createAgentChatHandler, type AgentTurnConfig } from './agent-chat-handler.js';
-import type { ChatHandler } from './chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { parseMcpServers } from './mcp-server-config.js';

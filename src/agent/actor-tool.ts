@@ -54,7 +54,7 @@ const defaultContext = (): ToolRunContext => ({
 });
 
 /** Throws unless `name` is a valid tool name. */
-export function assertToolName(name: unknown): asserts name is string {
+function assertToolName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length > MAX_TOOL_NAME_LENGTH || !TOOL_NAME_PATTERN.test(name)) {
     throw new TypeError(`Tool name ${JSON.stringify(name)} must be snake_case, namespaced by domain (e.g. weather_forecast), at most ${MAX_TOOL_NAME_LENGTH} characters`);
   }

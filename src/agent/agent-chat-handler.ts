@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import type { Store, StoredMessage } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
-import type { ChatHandler } from './chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
 import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
@@ -19,8 +19,8 @@ export interface AgentChatHandlerOptions {
   readonly configure: (settings: Readonly<Record<string, unknown>>) => AgentTurnConfig;
   /** The tools offered to the model, e.g. what a `ToolRegistry` built. */
   readonly tools: () => readonly ActorTool[];
-  /** Where the sessions' history lives. */
-  readonly history: Pick<Store, 'loadHistory' | 'appendMessages'>;
+  /** Where the sessions' history is read from (the turn stores the new messages). */
+  readonly history: Pick<Store, 'loadHistory'>;
   /** System instructions sent first on every turn. */
   readonly instructions?: string;
   readonly logger: Logger;
@@ -29,22 +29,22 @@ export interface AgentChatHandlerOptions {
 
 /**
  * The agent as a chat handler: loads the last `historyLimit` messages of the tenant's session,
- * runs the chat loop, and stores the turn (the new message, tool calls and results, the answer),
- * or hands it to `deferHistory` when the caller offers it. When the history cannot be read or written
- * the reply still comes, and its `metadata` says so (`history_loaded: false`, `history_saved: false`).
+ * runs the chat loop, and returns the turn's messages (the new message, tool calls and results,
+ * the answer) for the turn to store. When the history cannot be read the reply still comes, and
+ * says so (`historyLoaded: false`).
  */
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
   const { history, logger } = options;
-  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent, deferHistory }) {
+  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent }) {
     const turn = options.configure(settings);
-    const metadata: Record<string, unknown> = {};
+    let historyLoaded = true;
     let earlier: StoredMessage[] = [];
     if (turn.historyLimit > 0) {
       try {
         earlier = await history.loadHistory(tenantId, request.session_id, turn.historyLimit);
       } catch (error) {
         logger.warn('history_read_failed', { request_id: requestId, error });
-        metadata.history_loaded = false;
+        historyLoaded = false;
       }
     }
     const incoming: ChatMessage = { role: request.role, content: request.message };
@@ -58,24 +58,14 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       ...(options.metrics ? { metrics: options.metrics } : {}),
       logger,
     });
-    const turnMessages = historyFromMessages([incoming, ...result.added], new Date().toISOString());
-    if (deferHistory !== undefined) {
-      deferHistory(turnMessages);
-    } else {
-      try {
-        await history.appendMessages(tenantId, request.session_id, turnMessages);
-      } catch (error) {
-        logger.error('history_write_failed', { request_id: requestId, error });
-        metadata.history_saved = false;
-      }
-    }
     return {
       content: result.content,
       toolCalls: result.toolCalls,
       finishReason: result.finishReason,
       usage: result.usage,
       model: result.model,
-      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+      history: historyFromMessages([incoming, ...result.added], new Date().toISOString()),
+      ...(historyLoaded ? {} : { historyLoaded }),
     };
   };
 }

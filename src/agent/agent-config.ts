@@ -1,7 +1,8 @@
+import type { ActorEnvironment } from '../environment/runtime-config.js';
+import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 import { environmentOf } from '../environment/parse-environment.js';
-import type { ActorEnvironment } from '../app/runtime-config.js';
 
 /** Which built-in model answers. */
 export type ModelProvider = 'openai-compatible' | 'offline';

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ActorError } from '../app/actor-error.js';
-import { ActorMetrics } from '../app/actor-metrics.js';
+import { ActorError } from '../core/actor-error.js';
+import { ActorMetrics } from '../context/actor-metrics.js';
 import { createLogger, createMemorySink } from '../log/logger.js';
 import { ActorTool } from './actor-tool.js';
-import type { ChatEvent } from './chat-handler.js';
+import type { ChatEvent } from '../invoke/chat-handler.js';
 import { runChatLoop, type ChatLoopOptions } from './chat-loop.js';
 import type { ChatModel, ModelRequest, ModelResponse } from './chat-model.js';
 

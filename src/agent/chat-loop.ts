@@ -1,10 +1,10 @@
 import type { Counter, Histogram } from 'prom-client';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
-import type { ChatEvent } from './chat-handler.js';
+import type { ChatEvent } from '../invoke/chat-handler.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
-import type { FinishReason, ToolCallRecord } from './chat-reply.js';
+import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
 
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */
@@ -43,7 +43,7 @@ export interface ChatLoopResult {
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 
 /** The `tool` label of a call to a tool the model made up: the label set stays bounded. */
-export const UNKNOWN_TOOL_LABEL = 'unknown';
+const UNKNOWN_TOOL_LABEL = 'unknown';
 
 type ToolOutcome = 'ok' | 'error' | 'invalid_arguments' | 'unknown_tool';
 

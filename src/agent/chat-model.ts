@@ -1,4 +1,4 @@
-import type { FinishReason } from './chat-reply.js';
+import type { FinishReason } from '../invoke/chat-reply.js';
 
 /** A tool call the model asks for; `arguments` is the raw JSON text the model wrote (it may be malformed). */
 export interface ModelToolCall {

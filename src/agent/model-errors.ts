@@ -1,4 +1,4 @@
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** The 504 problem of a model that did not answer in time. */
 export function modelTimeoutError(timeoutMs: number, cause?: unknown): ActorError {

@@ -1,4 +1,4 @@
-import type { ChatHandler } from './chat-handler.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
 import { runChatLoop } from './chat-loop.js';
 import { createOfflineModel } from './offline-model.js';
 

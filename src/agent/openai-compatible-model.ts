@@ -1,9 +1,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { FinishReason } from './chat-reply.js';
-import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from './chat-model.js';
+import type { FinishReason } from '../invoke/chat-reply.js';
+import type { ChatMessage, ChatModel, ModelRequest, ModelStreamPart, ModelToolCall } from './chat-model.js';
 import type { Logger } from '../log/logger.js';
-import { linkAbort, type LinkedAbort } from './linked-abort.js';
+import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 

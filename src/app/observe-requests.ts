@@ -1,11 +1,12 @@
 import type { ExecutionContext, Hono } from 'hono';
-import type { ActorBindings, ActorEnv } from './actor-context.js';
-import type { ActorLifecycle } from './actor-lifecycle.js';
-import type { HttpMetrics } from './http-metrics.js';
+import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
+import type { RuntimeBindings } from '../core/runtime-bindings.js';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
 
-/** `fetch` as a runtime calls it: the request, then the runtime's own bindings (Node's `{ incoming }`, Bun's server, Deno's info). */
-export type ActorFetch = (request: Request, runtime?: unknown, executionCtx?: ExecutionContext) => Response | Promise<Response>;
+/** `fetch` as a runtime adapter calls it: the request, then what the adapter tells about it (`RuntimeBindings`). */
+export type ActorFetch = (request: Request, runtime?: RuntimeBindings, executionCtx?: ExecutionContext) => Response | Promise<Response>;
 
 /** What `observeRequests` needs of the actor. */
 export interface RequestObserverOptions {
@@ -48,11 +49,16 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
   const honoFetch = app.fetch;
   const { lifecycle, metrics } = options;
   return function observedFetch(request, runtime, executionCtx) {
-    const bindings: ActorBindings = { requestId: requestIdFor(request, runtime), runtime };
     const leave = lifecycle.enter();
+    let kept = false;
+    const keepInFlight = () => {
+      kept = true;
+      return leave;
+    };
+    const bindings: ActorBindings = { requestId: requestIdFor(request, runtime), runtime, keepInFlight };
     const started = performance.now();
     const answered = (response: Response): Response => {
-      leave();
+      if (!kept) leave();
       metrics.observe(request.method, routeTemplate(app, request, bindings), response.status, (performance.now() - started) / 1000);
       return withRequestId(response, bindings.requestId);
     };

@@ -1,4 +1,4 @@
-import type { ActorMetadata, SettingsSection } from '../app/actor-definition.js';
+import type { ActorMetadata, SettingsSection } from '../core/actor-definition.js';
 import type { JsonSchemaDocument } from './settings-json-schema.js';
 
 /** The `schema_version` of configurations this package writes and reads. */
@@ -15,7 +15,7 @@ export interface ContractEndpoint {
 }
 
 /** A Kubernetes CPU and memory pair, e.g. `{cpu: "100m", memory: "128Mi"}`. */
-export interface ResourceQuantities {
+interface ResourceQuantities {
   readonly cpu: string;
   readonly memory: string;
 }

@@ -1,5 +1,5 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
-import type { SettingsSchema } from '../app/actor-definition.js';
+import type { SettingsSchema } from '../core/actor-definition.js';
 
 /** A JSON Schema document, as plain JSON. */
 export type JsonSchemaDocument = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };

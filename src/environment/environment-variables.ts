@@ -45,7 +45,7 @@ export const ENVIRONMENT_VARIABLES = {
 } as const satisfies Record<string, EnvironmentVariable>;
 
 /** The name of a variable of the environment table. */
-export type EnvironmentVariableName = keyof typeof ENVIRONMENT_VARIABLES;
+type EnvironmentVariableName = keyof typeof ENVIRONMENT_VARIABLES;
 
 /** Names of the variables whose values are secrets. */
 export const SECRET_ENVIRONMENT_VARIABLES: ReadonlySet<string> = new Set(

@@ -1,9 +1,8 @@
 import * as oauth from 'oauth4webapi';
-import * as v from 'valibot';
-import { TenantId } from '../agent/chat-request.js';
-import type { ActorContext } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
-import type { OAuthFlow } from '../routes/oauth.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { DEFAULT_TENANT, parseTenantId } from '../core/tenant-id.js';
+import { ActorError } from '../core/actor-error.js';
+import type { OAuthFlow } from './oauth-flow.js';
 import type { StoredOAuthToken } from '../store/store.js';
 import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
 import type { OAuthStateRecord, OAuthStateStore } from './oauth-state-store.js';
@@ -74,10 +73,7 @@ function tenantOf(url: URL, request: Request): string {
   if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
     throw new ActorError(403, 'tenant_mismatch', 'Tenant mismatch', { detail: 'tenant_id differs from the X-Tenant-Id header of this request' });
   }
-  const tenantId = fromQuery ?? fromHeader ?? 'default';
-  const parsed = v.safeParse(TenantId, tenantId);
-  if (!parsed.success) throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'tenant_id is malformed', errors: [{ pointer: '/tenant_id', detail: parsed.issues[0].message }] });
-  return tenantId;
+  return parseTenantId(fromQuery ?? fromHeader ?? DEFAULT_TENANT, '/tenant_id', 'tenant_id is malformed');
 }
 
 function storedToken(tenantId: string, provider: string, tokens: oauth.TokenEndpointResponse, now: number, previous?: StoredOAuthToken): StoredOAuthToken {

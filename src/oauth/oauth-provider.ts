@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** How the actor authenticates to a provider's token endpoint. */
-export type OAuthClientAuthentication = 'client_secret_basic' | 'client_secret_post' | 'none';
+type OAuthClientAuthentication = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 /**
  * One OAuth provider the actor connects tenants to. Endpoints come from issuer discovery
@@ -39,7 +39,7 @@ export interface OAuthClientCredentials {
 const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** The settings key prefix of a provider's credentials, e.g. `oauth_google_workspace_`. */
-export function providerSettingsPrefix(provider: string): string {
+function providerSettingsPrefix(provider: string): string {
   return `oauth_${provider.replaceAll('-', '_')}_`;
 }
 

@@ -1,4 +1,4 @@
-import type { ActorEnvironment } from '../app/runtime-config.js';
+import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { OAuthProviderDeclaration } from '../config/platform-config.js';
 import type { OAuthProviderConfig } from './oauth-provider.js';
 

@@ -24,7 +24,7 @@ export interface OAuthStateStore {
 }
 
 /** Default bound of `MemoryOAuthStateStore`. */
-export const DEFAULT_MAX_OAUTH_STATES = 10_000;
+const DEFAULT_MAX_OAUTH_STATES = 10_000;
 
 /**
  * A state store in this process's memory, for `createOAuthFlow({ stateStore })` (the default is

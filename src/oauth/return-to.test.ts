@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 import { parseReturnTo, returnToProblem } from './return-to.js';
 
 const BASE = new URL('https://actor.example/prefix/oauth/callback');

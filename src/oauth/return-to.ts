@@ -1,7 +1,7 @@
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 
 /** Longest `return_to` accepted. */
-export const MAX_RETURN_TO_LENGTH = 2048;
+const MAX_RETURN_TO_LENGTH = 2048;
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;

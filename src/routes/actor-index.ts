@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { accepts } from 'hono/accepts';
 import { html } from 'hono/html';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 
 /** The body of `GET /` as JSON: who the actor is and where its documented routes are. */
-export interface ActorIndex {
+interface ActorIndex {
   readonly name: string;
   readonly slug: string;
   readonly version: string;
@@ -14,7 +14,7 @@ export interface ActorIndex {
 }
 
 /** The index of an actor: its card's name, version and description, and links to its documented routes. */
-export function actorIndex(ctx: ActorContext): ActorIndex {
+function actorIndex(ctx: ActorContext): ActorIndex {
   const { metadata } = ctx.definition;
   return {
     name: metadata.name,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -8,7 +8,7 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /** The marketplace card of `GET /api/actor/metadata`. */
-export function metadataCard(ctx: ActorContext) {
+function metadataCard(ctx: ActorContext) {
   const { metadata, features } = ctx.definition;
   return {
     name: metadata.name,

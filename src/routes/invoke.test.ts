@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActorError } from '../app/actor-error.js';
+import { ActorError } from '../core/actor-error.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createTestActor } from '../testing/create-test-actor.js';
 

@@ -1,83 +1,34 @@
 import { Hono } from 'hono';
-import * as v from 'valibot';
-import { ChatReply } from '../agent/chat-reply.js';
-import { ChatRequest, TenantId } from '../agent/chat-request.js';
-import { linkAbort } from '../agent/linked-abort.js';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
-import { readJsonBody } from '../app/read-json-body.js';
-import { decideIdempotency } from './idempotency.js';
-import { streamInvoke, streamReplay } from './invoke-stream.js';
-import { runInvokeTurn } from './invoke-turn.js';
-import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream.js';
-
-/** Tenant when neither the platform header nor the request metadata names one. */
-export const DEFAULT_TENANT = 'default';
-
-/** The tenant of a request: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`, else `default`. */
-export function resolveTenant(header: string | undefined, request: ChatRequest): string {
-  if (header !== undefined) {
-    const parsed = v.safeParse(TenantId, header);
-    if (!parsed.success) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${parsed.issues[0].message}` });
-    return header;
-  }
-  const fromMetadata = request.metadata?.tenant_id;
-  if (fromMetadata === undefined) return DEFAULT_TENANT;
-  const parsed = v.safeParse(TenantId, fromMetadata);
-  if (!parsed.success) {
-    throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: 'The request body has 1 invalid field', errors: [{ pointer: '/metadata/tenant_id', detail: parsed.issues[0].message }] });
-  }
-  return parsed.output;
-}
-
-function refuseWhenNotServing(ctx: ActorContext): void {
-  const phase = ctx.lifecycle.phase;
-  if (phase === 'ready') return;
-  if (phase === 'starting') throw new ActorError(503, 'starting', 'The actor is starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
-  throw new ActorError(503, 'draining', 'The actor is shutting down', { detail: 'Send the request to another replica', headers: { 'Retry-After': '1', Connection: 'close' } });
-}
-
-/** True when the caller asks for the UI message stream: `"stream": true` or `Accept: text/event-stream`. */
-export function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
-  if (request.stream !== undefined) return request.stream;
-  return accept !== undefined && accept.split(',').some((type) => type.split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream');
-}
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { readJsonBody } from '../core/read-json-body.js';
+import { answerInvoke } from '../invoke/answer-invoke.js';
+import { ChatRequest } from '../invoke/chat-request.js';
+import { refuseWhenNotServing } from '../invoke/refuse-when-not-serving.js';
+import { requestTenant } from '../invoke/request-tenant.js';
+import { UI_MESSAGE_STREAM_HEADERS } from '../invoke/ui-message-stream.js';
+import { wantsStream } from '../invoke/wants-stream.js';
 
 /**
- * `POST /agent/invoke`: validates the chat request, applies `Idempotency-Key`, runs the chat
- * handler and answers with the chat reply as JSON or as an AI SDK UI message stream.
+ * `POST /agent/invoke`: the HTTP side of a turn. Reads and validates the chat request, hands it
+ * to `answerInvoke` with the headers that matter, and sends the answer as JSON or as an AI SDK
+ * UI message stream.
  */
 export function invokeRoutes(ctx: ActorContext): Hono<ActorEnv> {
   return new Hono<ActorEnv>().post('/agent/invoke', async function invoke(c) {
-    refuseWhenNotServing(ctx);
+    refuseWhenNotServing(ctx.lifecycle);
     const request = await readJsonBody(c.req.raw, ChatRequest);
-    const tenantId = resolveTenant(c.req.header('X-Tenant-Id'), request);
-    const stream = wantsStream(request, c.req.header('Accept'));
-    const idempotency = await decideIdempotency(ctx, c.req.header('Idempotency-Key'), tenantId, request);
-    if (idempotency.kind === 'replay') {
-      ctx.metrics.invocations.inc({ outcome: 'replayed' });
-      c.header('Idempotent-Replayed', 'true');
-      if (!stream) return c.body(idempotency.body, idempotency.status as 200, { 'Content-Type': 'application/json' });
-      return c.body(streamReplay(v.parse(ChatReply, JSON.parse(idempotency.body))), 200, UI_MESSAGE_STREAM_HEADERS);
-    }
-    const turn = {
+    const answer = await answerInvoke(ctx, {
       request,
-      tenantId,
+      tenantId: requestTenant(c.req.header('X-Tenant-Id'), request),
       requestId: c.env.requestId,
-      messageId: `msg_${crypto.randomUUID()}`,
-      ...(idempotency.kind === 'run' && idempotency.unavailable ? { metadata: { idempotency_unavailable: true } } : {}),
-    };
-    if (stream) return c.body(streamInvoke(ctx, { ...turn, requestSignal: c.req.raw.signal, idempotency }), 200, UI_MESSAGE_STREAM_HEADERS);
-    const abort = linkAbort(c.req.raw.signal, ctx.lifecycle.shutdownSignal);
-    try {
-      const reply = await runInvokeTurn(ctx, { ...turn, signal: abort.signal });
-      if (idempotency.kind === 'claimed') await idempotency.complete(reply);
-      return c.json(reply);
-    } catch (error) {
-      if (idempotency.kind === 'claimed') await idempotency.release();
-      throw error;
-    } finally {
-      abort.dispose();
-    }
+      stream: wantsStream(request, c.req.header('Accept')),
+      idempotencyKey: c.req.header('Idempotency-Key'),
+      requestSignal: c.req.raw.signal,
+      keepInFlight: c.env.keepInFlight,
+    });
+    if (answer.kind === 'reply') return c.json(answer.reply);
+    if (answer.kind === 'replay' || answer.replayed) c.header('Idempotent-Replayed', 'true');
+    if (answer.kind === 'replay') return c.body(answer.body, answer.status as 200, { 'Content-Type': 'application/json' });
+    return c.body(answer.body, 200, UI_MESSAGE_STREAM_HEADERS);
   });
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 
 /** `GET /metrics`: the Prometheus text exposition of the actor's registry. */
 export function metricsRoutes(ctx: ActorContext): Hono<ActorEnv> {

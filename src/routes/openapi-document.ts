@@ -1,9 +1,10 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ChatReply } from '../agent/chat-reply.js';
-import { ChatRequest } from '../agent/chat-request.js';
-import type { ActorContext } from '../app/actor-context.js';
-import { PROBLEM_CONTENT_TYPE } from '../app/problem-response.js';
+import { ChatReply } from '../invoke/chat-reply.js';
+import { ChatRequest } from '../invoke/chat-request.js';
+import type { ActorContext } from '../context/actor-context.js';
+import type { DocumentedOperation } from '../context/documented-operation.js';
+import { PROBLEM_CONTENT_TYPE } from '../core/problem-response.js';
 
 const schemaOf = (schema: v.GenericSchema) => {
   const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as Record<string, unknown>;
@@ -33,13 +34,6 @@ const STATS_SCHEMA = {
     last_invoked_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
-
-/** One documented operation: method, path and its OpenAPI operation object. */
-export interface DocumentedOperation {
-  readonly method: 'get' | 'post' | 'put' | 'delete' | 'patch';
-  readonly path: string;
-  readonly operation: Record<string, unknown>;
-}
 
 /** The operations of the always-present surface. */
 export function coreOperations(ctx: ActorContext): DocumentedOperation[] {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { openApiDocument, type DocumentedOperation } from './openapi-document.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import type { DocumentedOperation } from '../context/documented-operation.js';
+import { openApiDocument } from './openapi-document.js';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API</title>

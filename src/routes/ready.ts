@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
-import { readJsonBody } from '../app/read-json-body.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
+import { readJsonBody } from '../core/read-json-body.js';
 import * as v from 'valibot';
 
 /**

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
-import * as v from 'valibot';
-import { TenantId } from '../agent/chat-request.js';
-import type { ActorContext, ActorEnv } from '../app/actor-context.js';
-import { ActorError } from '../app/actor-error.js';
+import { parseTenantId } from '../core/tenant-id.js';
+import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { ActorError } from '../core/actor-error.js';
 import type { StatsSnapshot } from '../store/store.js';
 
 /** The JSON body of `/stats` and `/stats/{tenant_id}` (DESIGN §3). */
@@ -44,13 +43,7 @@ export function statsRoutes(ctx: ActorContext): Hono<ActorEnv> {
     })
     .get('/stats/:tenant_id', async function tenantStats(c) {
       const tenantId = c.req.param('tenant_id');
-      const parsed = v.safeParse(TenantId, tenantId);
-      if (!parsed.success) {
-        throw new ActorError(422, 'validation_failed', 'Validation failed', {
-          detail: 'The tenant id in the path is malformed',
-          errors: [{ pointer: '/tenant_id', detail: parsed.issues[0].message }],
-        });
-      }
+      parseTenantId(tenantId, '/tenant_id', 'The tenant id in the path is malformed');
       const snapshot = await readStats(ctx, tenantId);
       return c.json({ scope: 'tenant', tenant_id: tenantId, instance_id: ctx.config.instanceId, ...statsBody(snapshot) });
     });

@@ -26,7 +26,7 @@ export interface OpenStoreOptions {
 }
 
 /** `DATA_DIR` when none is given. */
-export const DEFAULT_DATA_DIR = ENVIRONMENT_VARIABLES.DATA_DIR.default;
+const DEFAULT_DATA_DIR = ENVIRONMENT_VARIABLES.DATA_DIR.default;
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

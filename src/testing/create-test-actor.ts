@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { defaultActorFeatures, type ActorDefinition } from '../app/actor-definition.js';
-import { createActorApp, type ActorApp, type CreateActorAppOptions } from '../app/create-actor-app.js';
+import { defaultActorFeatures, type ActorDefinition } from '../core/actor-definition.js';
+import type { CreateActorAppOptions } from '../app/create-actor-app-options.js';
+import { createActorApp, type ActorApp } from '../app/create-actor-app.js';
 import { silentLogger } from '../log/logger.js';
 import { MemoryStore } from '../store/memory-store.js';
 

@@ -105,7 +105,7 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
 describe('over real HTTP', () => {
   it('aborts the model call when the client disconnects from a stream', async () => {
     const app = await createTestActor({ env: llmEnv({ LLM_TIMEOUT_MS: '10000' }) });
-    const http = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    const http = serve({ fetch: (request) => app.fetch(request), port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise((resolve) => http.once('listening', resolve));
     try {
       server.reply({ kind: 'stream', chunks: textChunks(['first ']).slice(0, 2), hangAfter: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ModelStreamPart } from '../../src/agent/chat-model.js';
 import { createOpenAICompatibleModel } from '../../src/agent/openai-compatible-model.js';
-import { ActorError } from '../../src/app/actor-error.js';
+import { ActorError } from '../../src/core/actor-error.js';
 import { completion, fakeOpenAIForThisFile, textChunks, toolCallChunks } from './fake-openai-server.js';
 
 const server = await fakeOpenAIForThisFile();

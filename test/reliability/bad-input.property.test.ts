@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_MASK } from '../../src/app/actor-settings.js';
+import { SECRET_MASK } from '../../src/context/actor-settings.js';
 import type { ActorApp } from '../../src/app/create-actor-app.js';
 import { DEFAULT_PUBLIC_PATHS } from '../../src/middleware/api-key/index.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';

@@ -1,7 +1,7 @@
 // Two actors on loopback read each other through the fleet mesh; wrong and missing keys get 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
-import { defaultActorFeatures, type ActorDefinition } from '../../src/app/actor-definition.js';
+import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';

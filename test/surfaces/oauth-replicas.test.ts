@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ActorEnvironment } from '../../src/app/runtime-config.js';
+import type { ActorEnvironment } from '../../src/environment/runtime-config.js';
 import { createActorApp, type ActorApp } from '../../src/app/create-actor-app.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
 import { createOAuthFlow } from '../../src/oauth/index.js';

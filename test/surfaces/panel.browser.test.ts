@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
-import { defaultActorFeatures } from '../../src/app/actor-definition.js';
+import { defaultActorFeatures } from '../../src/core/actor-definition.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';

@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
-import { defaultActorFeatures } from '../../src/app/actor-definition.js';
+import { defaultActorFeatures } from '../../src/core/actor-definition.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';

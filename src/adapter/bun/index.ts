@@ -4,6 +4,7 @@ import { type RuntimeListener, type ServableApp, serveActor } from '../serve-act
 import type { ServeHandle, ServeOptions } from '../serve-options.js';
 import { settleWithin } from '../settle-within.js';
 import type { BunGlobal } from './bun-global.js';
+import { bunRequestBindings } from './bun-request-bindings.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
@@ -23,7 +24,7 @@ async function listenOnBun(app: ServableApp, address: { port: number; hostname: 
     hostname: address.hostname,
     idleTimeout: BUN_IDLE_TIMEOUT_S,
     development: false,
-    fetch: (request, bunServer) => app.fetch(request, bunServer),
+    fetch: (request, bunServer) => app.fetch(request, bunRequestBindings(bunServer, request)),
   });
   return {
     port: server.port,

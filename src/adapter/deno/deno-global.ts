@@ -1,12 +1,14 @@
+import type { DenoServeInfo } from './deno-request-bindings.js';
+
 /** The part of `Deno.HttpServer` the adapter uses (typed locally: no Deno type package needed). */
-export interface DenoHttpServer {
+interface DenoHttpServer {
   readonly addr: { readonly port: number; readonly hostname: string };
   /** Stops accepting connections; resolves once open requests are answered. */
   shutdown(): Promise<void>;
 }
 
 /** The options of `Deno.serve` the adapter passes. */
-export interface DenoServeOptions {
+interface DenoServeOptions {
   readonly port: number;
   readonly hostname: string;
   /** Aborting closes the server and cuts every connection at once. */
@@ -16,11 +18,11 @@ export interface DenoServeOptions {
 }
 
 /** The signals the adapter listens to. */
-export type DenoSignal = 'SIGTERM' | 'SIGINT';
+type DenoSignal = 'SIGTERM' | 'SIGINT';
 
 /** The part of the `Deno` global the adapter uses. */
 export interface DenoGlobal {
-  serve(options: DenoServeOptions, handler: (request: Request, info: unknown) => Response | Promise<Response>): DenoHttpServer;
+  serve(options: DenoServeOptions, handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>): DenoHttpServer;
   readonly env: { toObject(): Record<string, string> };
   addSignalListener(signal: DenoSignal, handler: () => void): void;
   removeSignalListener(signal: DenoSignal, handler: () => void): void;

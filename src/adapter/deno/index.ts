@@ -4,6 +4,7 @@ import type { ServeHandle, ServeOptions } from '../serve-options.js';
 import { settleWithin } from '../settle-within.js';
 import { signalHost } from '../signal-host.js';
 import type { DenoGlobal } from './deno-global.js';
+import { denoRequestBindings } from './deno-request-bindings.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
@@ -13,7 +14,7 @@ async function listenOnDeno(app: ServableApp, address: { port: number; hostname:
   const abort = new AbortController();
   const server = Deno.serve(
     { port: address.port, hostname: address.hostname, signal: abort.signal, onListen: () => {} },
-    (request, info) => app.fetch(request, info),
+    (request, info) => app.fetch(request, denoRequestBindings(info)),
   );
   return {
     port: server.addr.port,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatHandler } from '../../agent/chat-handler.js';
+import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { createLogger, createMemorySink } from '../../log/logger.js';

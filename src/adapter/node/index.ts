@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { ActorApp } from '../../app/create-actor-app.js';
 import { processSignals } from '../signal-host.js';
+import { NodeRequestBindings } from './node-request-bindings.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
 import type { ServeHandle, ServeOptions } from '../serve-options.js';
 
@@ -29,7 +30,7 @@ export const NODE_SERVER_TIMEOUTS = {
 
 function listenOnNode(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
   const server = createAdaptorServer({
-    fetch: (request, bindings) => app.fetch(request, bindings),
+    fetch: (request, bindings) => app.fetch(request, new NodeRequestBindings(bindings.incoming)),
     serverOptions: { connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs },
   }) as Server;
   server.headersTimeout = NODE_SERVER_TIMEOUTS.headersTimeoutMs;

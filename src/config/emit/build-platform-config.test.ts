@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { defaultActorFeatures, type ActorDefinition, type ActorFeatures } from '../../app/actor-definition.js';
+import { defaultActorFeatures, type ActorDefinition, type ActorFeatures } from '../../core/actor-definition.js';
 import { platformField } from '../../sdk/platform-field/index.js';
-import { TEMPLATE_SECTIONS } from '../../sdk/sections/template-sections.js';
+import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
 import { settingsJsonSchema } from '../settings-json-schema.js';
 import { validatePlatformConfig } from '../validate/validate-platform-config.js';
 import { buildPlatformConfig, type PlatformConfigSource } from './build-platform-config.js';

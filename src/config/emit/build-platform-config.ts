@@ -1,6 +1,6 @@
-import type { ActorDefinition } from '../../app/actor-definition.js';
-import { TEMPLATE_SECTIONS } from '../../sdk/sections/template-sections.js';
-import { mergeSections } from '../../sdk/sections/merge-sections.js';
+import type { ActorDefinition } from '../../core/actor-definition.js';
+import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
+import { mergeSections } from '../sections/merge-sections.js';
 import { EXPOSABLE_OPERATIONS } from '../platform-annotations.js';
 import { PLATFORM_CONFIG_SCHEMA_VERSION, type PlatformConfig, type PlatformDeclarations } from '../platform-config.js';
 import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../settings-json-schema.js';

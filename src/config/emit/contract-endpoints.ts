@@ -1,4 +1,4 @@
-import type { ActorFeatures } from '../../app/actor-definition.js';
+import type { ActorFeatures } from '../../core/actor-definition.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS, type ContractEndpoint as TopicEndpoint } from '../topic-contract.js';
 import type { ContractEndpoint, EndpointPresence } from '../platform-config.js';
 

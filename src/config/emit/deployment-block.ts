@@ -1,4 +1,4 @@
-import type { ActorFeatures } from '../../app/actor-definition.js';
+import type { ActorFeatures } from '../../core/actor-definition.js';
 import { requiredEnvironment } from './required-environment.js';
 
 /** The defaults of the `deployment` block for keys the actor's `package.json` leaves out. */

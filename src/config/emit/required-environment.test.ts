@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultActorFeatures } from '../../app/actor-definition.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { ruleHDeployment } from '../validate/rules/rule-h-deployment.js';
 import { deploymentBlock } from './deployment-block.js';
 import { requiredEnvironment } from './required-environment.js';

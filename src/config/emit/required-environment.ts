@@ -1,4 +1,4 @@
-import type { ActorFeatures } from '../../app/actor-definition.js';
+import type { ActorFeatures } from '../../core/actor-definition.js';
 import { environmentPlaceholder } from '../../environment/environment-placeholder.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
-import { pointerSegments, valueAtPointer } from './json-pointer.js';
+import { pointerSegments, valueAtPointer } from '../../core/json-pointer.js';
 import type { ValidationProblem } from './validation-problem.js';
 
 /** Keywords whose errors only say "a sub-schema failed"; the sub-schema's own error says what. */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { ActorError } from '../../app/actor-error.js';
+import { ActorError } from '../../core/actor-error.js';
+import { checkHeaderKey } from '../../core/header-key.js';
 
 /** Options of `apiKeyAuth`. */
 export interface ApiKeyAuthOptions {
@@ -14,23 +15,12 @@ export interface ApiKeyAuthOptions {
 /** Paths open without a key: probes, metrics and the API description. */
 export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.json', '/docs'] as const;
 
-const encoder = new TextEncoder();
-
-/** Compares two strings in time that depends only on the length of `expected`. */
-export function constantTimeEqual(given: string, expected: string): boolean {
-  const a = encoder.encode(given);
-  const b = encoder.encode(expected);
-  let difference = a.length ^ b.length;
-  for (let index = 0; index < b.length; index += 1) difference |= (a[index % Math.max(a.length, 1)] ?? 0) ^ b[index]!;
-  return difference === 0;
-}
-
 /**
  * The path a request really asks for: the WHATWG-normalised pathname of the raw URL, with
  * dot segments resolved and percent-encoding left as sent. `/%68ealth`, `/HEALTH`,
  * `/health/` and `//health` are therefore not `/health`.
  */
-export function normalisedPath(url: string): string {
+function normalisedPath(url: string): string {
   return new URL(url).pathname;
 }
 
@@ -49,13 +39,11 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler {
   const challenge = { 'WWW-Authenticate': `ApiKey header="${settings.headerName}"` };
   return async function apiKeyAuthMiddleware(c, next) {
     if (publicPaths.has(normalisedPath(c.req.url))) return next();
-    const given = c.req.header(settings.headerName);
-    if (given === undefined || given === '') {
+    const check = checkHeaderKey(c.req.header(settings.headerName), settings.keys);
+    if (check === 'missing') {
       throw new ActorError(401, 'missing_api_key', 'Authentication required', { detail: `Send your key in the ${settings.headerName} header`, headers: challenge });
     }
-    let matched = false;
-    for (const key of settings.keys) matched = constantTimeEqual(given, key) || matched;
-    if (!matched) throw new ActorError(401, 'invalid_api_key', 'Authentication failed', { detail: `The ${settings.headerName} header does not hold a valid key`, headers: challenge });
+    if (check === 'invalid') throw new ActorError(401, 'invalid_api_key', 'Authentication failed', { detail: `The ${settings.headerName} header does not hold a valid key`, headers: challenge });
     return next();
   };
 }

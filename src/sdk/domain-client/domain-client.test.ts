@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultActorFeatures } from '../../app/actor-definition.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { createLogger, createMemorySink, silentLogger } from '../../log/logger.js';
 import { MemoryStore } from '../../store/memory-store.js';

@@ -1,3 +1,4 @@
+import { withTimeout } from '../../core/with-timeout.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { DomainClientError } from './domain-client-error.js';
 
@@ -34,13 +35,9 @@ let defaultLogger: Logger | undefined;
 export async function safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike<T>, options: SafeCallOptions<T>): Promise<T> {
   const timeoutMs = options.timeoutMs ?? SAFE_CALL_TIMEOUT_MS;
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve('timeout'), Math.max(0, timeoutMs));
-  });
   try {
     const pending = Promise.resolve().then(() => call(controller.signal));
-    const outcome = await Promise.race([pending.then((value) => ({ value })), timedOut]);
+    const outcome = await withTimeout(pending.then((value) => ({ value })), timeoutMs, () => 'timeout' as const);
     if (outcome !== 'timeout') return outcome.value;
     controller.abort(new Error(`${options.action} timed out after ${timeoutMs} ms`));
     pending.catch(() => {});
@@ -48,8 +45,6 @@ export async function safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike
   } catch (error) {
     const details = error instanceof DomainClientError ? { ...error.fields, error_event: error.event } : {};
     warn(options, { ...details, reason: 'error', error });
-  } finally {
-    clearTimeout(timer);
   }
   return options.fallback;
 }

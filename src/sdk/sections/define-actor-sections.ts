@@ -1,6 +1,6 @@
-import type { SettingsSection } from '../../app/actor-definition.js';
+import type { SettingsSection } from '../../core/actor-definition.js';
 import { PLATFORM_ID_PATTERN } from '../../config/platform-annotations.js';
-import { TEMPLATE_SECTIONS } from './template-sections.js';
+import { TEMPLATE_SECTIONS } from '../../config/sections/template-sections.js';
 
 /**
  * Declares an actor's own settings sections the way the template declares its own (the

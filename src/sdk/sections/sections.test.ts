@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineActorSections } from './define-actor-sections.js';
-import { mergeSections } from './merge-sections.js';
-import { TEMPLATE_SECTIONS } from './template-sections.js';
+import { mergeSections } from '../../config/sections/merge-sections.js';
+import { TEMPLATE_SECTIONS } from '../../config/sections/template-sections.js';
 
 describe('mergeSections', () => {
   it('appends the actor’s sections after the template’s and drops later duplicates by id', () => {

@@ -1,5 +1,5 @@
 /** What a domain may look like in `/api/<domain>/`: lower-case letters, digits, `-` and `_`, starting with a letter. */
-export const MESH_DOMAIN_PATTERN = /^[a-z][a-z0-9_-]{0,62}$/;
+const MESH_DOMAIN_PATTERN = /^[a-z][a-z0-9_-]{0,62}$/;
 
 /** Domains that would collide with the actor's own routes under `/api/`. */
 const RESERVED_DOMAINS = new Set(['actor']);

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { ActorError } from '../../app/actor-error.js';
+import { ActorError } from '../../core/actor-error.js';
 import { isEnvironmentPlaceholder } from '../../environment/environment-placeholder.js';
 import { StartupRefusal } from '../../environment/startup-refusal.js';
 import type { Logger } from '../../log/logger.js';
-import { constantTimeEqual } from '../../middleware/api-key/index.js';
+import { checkHeaderKey } from '../../core/header-key.js';
 
 /** The header a peer sends the group's mesh key in. */
 export const MESH_KEY_HEADER = 'X-Mesh-Key';
@@ -31,11 +31,9 @@ export function parseMeshKeys(raw: string | undefined): string[] {
 export function meshKeyAuth(keys: readonly string[], logger: Logger): MiddlewareHandler {
   if (keys.length === 0) throw new Error('meshKeyAuth needs at least one key');
   return async function meshKeyAuthMiddleware(c, next) {
-    const given = c.req.header(MESH_KEY_HEADER);
-    let matched = false;
-    if (given !== undefined && given !== '') for (const key of keys) matched = constantTimeEqual(given, key) || matched;
-    if (!matched) {
-      const code = given === undefined || given === '' ? 'missing_mesh_key' : 'invalid_mesh_key';
+    const check = checkHeaderKey(c.req.header(MESH_KEY_HEADER), keys);
+    if (check !== 'valid') {
+      const code = check === 'missing' ? 'missing_mesh_key' : 'invalid_mesh_key';
       logger.warn('mesh_key_rejected', { code, path: c.req.path, request_id: c.env.requestId });
       throw new ActorError(401, code, code === 'missing_mesh_key' ? 'Mesh key required' : 'Mesh key rejected', {
         detail: code === 'missing_mesh_key' ? `Peer reads need the group's key in the ${MESH_KEY_HEADER} header` : `The ${MESH_KEY_HEADER} header does not hold the group's key`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultActorFeatures } from '../../app/actor-definition.js';
-import { ActorError } from '../../app/actor-error.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
+import { ActorError } from '../../core/actor-error.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { createLogger, createMemorySink, silentLogger } from '../../log/logger.js';
 import { MemoryStore } from '../../store/memory-store.js';

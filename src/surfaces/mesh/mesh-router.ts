@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../../app/actor-context.js';
-import type { ActorRouter } from '../../app/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
-import type { DocumentedOperation } from '../../routes/openapi-document.js';
+import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
+import type { ActorRouter } from '../../context/actor-router.js';
+import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
+import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { checkMeshDomain } from './mesh-domain.js';
 import { MESH_KEY_HEADER, meshKeyAuth, parseMeshKeys } from './mesh-key-auth.js';
 

@@ -43,7 +43,7 @@ export interface PeerClient {
 }
 
 /** Default time-out of a peer read. */
-export const DEFAULT_PEER_TIMEOUT_MS = 5_000;
+const DEFAULT_PEER_TIMEOUT_MS = 5_000;
 
 async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
   try {

@@ -1,4 +1,4 @@
-import { ActorError } from '../../app/actor-error.js';
+import { ActorError } from '../../core/actor-error.js';
 
 /** Why a peer read failed: the stable `code` of a `PeerRequestError`. */
 export type PeerFailure = 'peer_timeout' | 'peer_unavailable' | 'peer_rejected' | 'peer_error' | 'peer_invalid_response';

@@ -2,6 +2,4 @@
 
 export { panelRouter, type PanelRouterOptions } from './panel-router.js';
 export { panelAction, type Panel, type PanelAction, type PanelActionView, type PanelPageView } from './panel-definition.js';
-export { PanelActionRequest } from './panel-action-request.js';
-export { renderPanelPage } from './panel-page.js';
 export { statsPanel } from './stats-panel.js';

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ActorContext } from '../../app/actor-context.js';
+import type { ActorContext } from '../../context/actor-context.js';
 
 /** A named thing the owner can do from a panel: a valibot payload schema and a handler. */
 export interface PanelAction<TSchema extends v.GenericSchema = v.GenericSchema> {

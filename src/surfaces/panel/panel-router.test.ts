@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { defaultActorFeatures } from '../../app/actor-definition.js';
-import { ActorError } from '../../app/actor-error.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
+import { ActorError } from '../../core/actor-error.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { silentLogger } from '../../log/logger.js';
 import { MemoryStore } from '../../store/memory-store.js';

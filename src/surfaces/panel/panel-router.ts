@@ -2,13 +2,13 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import type { ActorContext, ActorEnv } from '../../app/actor-context.js';
-import { ActorError } from '../../app/actor-error.js';
-import type { ActorRouter } from '../../app/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
-import { readJsonBody } from '../../app/read-json-body.js';
-import { fieldProblems } from '../../app/validation-problem.js';
-import type { DocumentedOperation } from '../../routes/openapi-document.js';
+import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
+import { ActorError } from '../../core/actor-error.js';
+import type { ActorRouter } from '../../context/actor-router.js';
+import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
+import { readJsonBody } from '../../core/read-json-body.js';
+import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
+import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { PanelActionRequest } from './panel-action-request.js';
 import type { Panel, PanelActionView, PanelPageView } from './panel-definition.js';
 import { renderPanelPage } from './panel-page.js';
@@ -156,7 +156,7 @@ async function runAction(ctx: ActorContext, panel: Panel, body: PanelActionReque
   const parsed = v.safeParse(action.payload, body.payload);
   if (!parsed.success) {
     const errors = fieldProblems(parsed.issues).map((problem) => ({ pointer: `/payload${problem.pointer}`, detail: problem.detail }));
-    throw new ActorError(422, 'validation_failed', 'Validation failed', { detail: `The payload of ${body.action} has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}`, errors });
+    throw validationFailed(errors, invalidFieldCount(`The payload of ${body.action}`, errors.length));
   }
   try {
     const result = await action.run(parsed.output, ctx, request);

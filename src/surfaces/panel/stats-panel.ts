@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { TenantId } from '../../agent/chat-request.js';
-import type { ActorContext } from '../../app/actor-context.js';
-import { ActorError } from '../../app/actor-error.js';
+import { TenantId } from '../../core/tenant-id.js';
+import { ActorError } from '../../core/actor-error.js';
 import { readStats, statsBody } from '../../routes/stats.js';
 import { panelAction, type Panel } from './panel-definition.js';
 

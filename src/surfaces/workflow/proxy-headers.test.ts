@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from './client-address.js';
 import { proxyRequestHeaders, proxyResponseHeaders, type ForwardedHop } from './proxy-headers.js';
 
 const hop: ForwardedHop = { clientAddress: '10.0.0.9', proto: 'http', host: 'actor.local:8080', prefix: '/workflow', trustIncoming: false, requestId: 'req-1' };
@@ -91,17 +90,5 @@ describe('proxyResponseHeaders', () => {
     expect(proxyResponseHeaders(new Headers({ Location: 'http://n8n.internal:5678/base/signin?x=1' }), base, '/workflow').get('location')).toBe('/workflow/signin?x=1');
     expect(proxyResponseHeaders(new Headers({ Location: 'https://accounts.example/login' }), base, '/workflow').get('location')).toBe('https://accounts.example/login');
     expect(proxyResponseHeaders(new Headers({ Location: 'http://n8n.internal:5678/other' }), base, '/workflow').get('location')).toBe('http://n8n.internal:5678/other');
-  });
-});
-
-describe('clientAddress', () => {
-  const request = new Request('http://x/');
-  it('reads Node, Bun and Deno bindings, and nothing else', () => {
-    expect(clientAddress({ incoming: { socket: { remoteAddress: '::1' } } }, request)).toBe('::1');
-    const bun = { requestIP(this: unknown, r: Request) { return r === request && this === bun ? { address: '1.2.3.4' } : null; } };
-    expect(clientAddress(bun, request)).toBe('1.2.3.4');
-    expect(clientAddress({ remoteAddr: { hostname: '5.6.7.8' } }, request)).toBe('5.6.7.8');
-    expect(clientAddress(undefined, request)).toBeUndefined();
-    expect(clientAddress({}, request)).toBeUndefined();
   });
 });

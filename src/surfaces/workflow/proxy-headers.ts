@@ -1,8 +1,8 @@
 /** Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one connection, never the message. */
-export const HOP_BY_HOP_HEADERS: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP_HEADERS: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 
 /** The actor's own credentials: they authenticate the caller to the actor and must not reach the upstream. */
-export const ACTOR_CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'x-mesh-key'];
+const ACTOR_CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'x-mesh-key'];
 
 /** How this hop describes the request to the upstream in `X-Forwarded-*`. */
 export interface ForwardedHop {

@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
-import type { ActorEnv } from '../../app/actor-context.js';
-import { ActorError } from '../../app/actor-error.js';
+import type { ActorEnv } from '../../context/actor-context.js';
+import { ActorError } from '../../core/actor-error.js';
+import type { ActorRouter } from '../../context/actor-router.js';
+import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { StartupRefusal } from '../../environment/startup-refusal.js';
-import type { ActorRouter } from '../../app/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../app/problem-response.js';
-import { clientAddress } from './client-address.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 
 /** Options of `workflowProxyRouter`. */
@@ -29,7 +28,7 @@ export interface WorkflowProxyOptions {
 export const WORKFLOW_PREFIX = '/workflow';
 
 /** Default time-out for the upstream's response headers. */
-export const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
+const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
@@ -122,7 +121,7 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           throw new ActorError(404, 'not_found', 'Not found', { detail: 'The path leaves the workflow tool' });
         }
         const upstreamHeaders = proxyRequestHeaders(incoming.headers, {
-          clientAddress: clientAddress(c.env.runtime, incoming),
+          clientAddress: typeof c.env.runtime?.clientAddress === 'function' ? c.env.runtime.clientAddress() : undefined,
           proto: url.protocol.slice(0, -1),
           host: url.host,
           prefix: publicPrefix,

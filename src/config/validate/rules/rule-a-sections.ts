@@ -1,5 +1,5 @@
 import { PLATFORM_ANNOTATION_KEYS } from '../../platform-annotations.js';
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer } from '../../../core/json-pointer.js';
 import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
 import { annotationPointer, asObject, settingFields } from './setting-fields.js';
 

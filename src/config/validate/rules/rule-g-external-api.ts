@@ -1,5 +1,5 @@
 import { EXPOSABLE_OPERATIONS } from '../../platform-annotations.js';
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer } from '../../../core/json-pointer.js';
 import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
 import { asObject } from './setting-fields.js';
 

@@ -1,6 +1,6 @@
 import { PLATFORM_ANNOTATION_KEYS } from '../../platform-annotations.js';
 import { secretSettingKeys, type JsonSchemaDocument } from '../../settings-json-schema.js';
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer } from '../../../core/json-pointer.js';
 import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
 import { parseKubernetesQuantity } from './kubernetes-quantity.js';
 import { annotationPointer, asObject, settingFields } from './setting-fields.js';

@@ -1,4 +1,4 @@
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer } from '../../../core/json-pointer.js';
 
 /** A plain JSON object, or `undefined` for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -55,7 +55,7 @@ export function schemaTypes(schema: Record<string, unknown> | undefined): Set<st
 }
 
 /** The JSON type of a value: `integer` for whole numbers. */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';

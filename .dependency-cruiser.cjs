@@ -1,0 +1,63 @@
+/**
+ * The layers of actorkit, lowest first: a folder may import only folders listed before it
+ * (and itself). One total order means no two folders can import each other, so the folder
+ * graph has no cycle. docs/architecture.md explains each layer.
+ */
+const LAYERS = [
+  ['core', 'src/core/'],
+  ['log', 'src/log/'],
+  ['environment', 'src/environment/'],
+  ['store', 'src/store/'],
+  ['config', 'src/config/'],
+  ['invoke', 'src/invoke/'],
+  ['agent', 'src/agent/'],
+  ['context', 'src/context/'],
+  ['sdk', 'src/sdk/(?!index\\.ts$)'],
+  ['middleware', 'src/middleware/'],
+  ['oauth', 'src/oauth/'],
+  ['routes', 'src/routes/'],
+  ['surfaces', 'src/surfaces/'],
+  ['app', 'src/app/'],
+  ['adapter', 'src/adapter/'],
+  ['testing', 'src/testing/'],
+  ['entries', '(src/index\\.ts|src/sdk/index\\.ts|cli/)'],
+];
+
+/** Test files import the test factories of the top layer; they are checked by the type checker, not here. */
+const TESTS = '\\.test\\.ts$';
+
+const upward = LAYERS.slice(0, -1).map(([name, path], index) => ({
+  name: `layer-${name}`,
+  comment: `${name} is a lower layer: it must not import ${LAYERS.slice(index + 1).map(([higher]) => higher).join(', ')}`,
+  severity: 'error',
+  from: { path: `^${path}`, pathNot: TESTS },
+  to: { path: `^(${LAYERS.slice(index + 1).map(([, higher]) => higher).join('|')})` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'Files must not import each other in a circle (lazy import() hops, as the CLI loads its verbs, cannot deadlock module initialisation and are left out)',
+      severity: 'error',
+      from: { pathNot: TESTS },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
+    },
+    {
+      name: 'fetch-only-core',
+      comment: 'The core, the turn, the context, the routes and the composition see only Fetch types: runtime modules belong in src/adapter',
+      severity: 'error',
+      from: { path: '^src/(core|invoke|context|routes|middleware|surfaces|app)/', pathNot: TESTS },
+      to: { dependencyTypes: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+  },
+};

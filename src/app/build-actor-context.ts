@@ -1,0 +1,78 @@
+import { createActorAgent, type ActorAgent } from '../agent/actor-agent.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { ActorMetrics } from '../context/actor-metrics.js';
+import { ActorSettings } from '../context/actor-settings.js';
+import { ActorLifecycle } from '../core/actor-lifecycle.js';
+import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime-config.js';
+import { parseEnvironment } from '../environment/parse-environment.js';
+import { createLogger } from '../log/logger.js';
+import { DatabaseMonitor } from '../store/database-monitor.js';
+import { parseDatabaseUrl } from '../store/database-url.js';
+import { InvocationBuffer } from '../store/invocation-buffer.js';
+import { openStore } from '../store/open-store.js';
+import type { CreateActorAppOptions } from './create-actor-app-options.js';
+import { deferStore } from './deferred-store.js';
+
+const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
+
+/** The context every route shares, and the agent behind its chat handler when the actor brings none. */
+export interface BuiltActorContext {
+  readonly ctx: ActorContext;
+  /** The default agent; undefined when the options bring their own chat handler. */
+  readonly agent: ActorAgent | undefined;
+  /** The database health the lifecycle reports a successful start to. */
+  readonly database: DatabaseMonitor;
+}
+
+/**
+ * Builds an actor's context from its options and the environment: logger, runtime
+ * configuration, settings, store (opened lazily), database health, metrics, stats recorder and
+ * the chat handler. Configuration mistakes throw here, at setup.
+ */
+export function buildActorContext(options: CreateActorAppOptions): BuiltActorContext {
+  const env = options.env ?? processEnv();
+  const environment = parseEnvironment(env, { settingKeys: Object.keys(options.definition.settings.entries) });
+  const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
+  const config = readRuntimeConfig(environment, logger.warn);
+  const settings = new ActorSettings(options.definition, env);
+  const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs } = environment;
+  const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
+  const store =
+    options.store ??
+    deferStore(
+      () => openStore({ url, dataDir, poolSize, statementTimeoutMs, logger }),
+      storeKind,
+    );
+  const database = new DatabaseMonitor(store, { logger });
+  const metrics = new ActorMetrics();
+  const agent = options.chatHandler
+    ? undefined
+    : createActorAgent({
+        env: environment,
+        settings: () => settings.values,
+        settingSource: (key) => settings.sourceOf(key),
+        history: store,
+        logger,
+        metrics,
+        clientInfo: { name: options.definition.metadata.slug, version: options.definition.metadata.version },
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.tools ? { tools: options.tools } : {}),
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+      });
+  const ctx: ActorContext = {
+    definition: options.definition,
+    environment,
+    config,
+    settings,
+    lifecycle: new ActorLifecycle(),
+    store,
+    stats: new InvocationBuffer(store, { logger, monitor: database }),
+    database,
+    metrics,
+    logger,
+    chatHandler: options.chatHandler ?? agent!.chatHandler,
+    readinessChecks: options.readinessChecks ?? (() => ({})),
+    platformConfig: options.platformConfig,
+  };
+  return { ctx, agent, database };
+}

@@ -1,0 +1,39 @@
+import type { ActorTool } from '../agent/actor-tool.js';
+import type { ChatHandler } from '../invoke/chat-handler.js';
+import type { ChatModel } from '../agent/chat-model.js';
+import type { ToolRegistry } from '../agent/tool-registry.js';
+import type { ReadinessChecks } from '../context/actor-context.js';
+import type { ActorRouter } from '../context/actor-router.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import type { ActorEnvironment } from '../environment/runtime-config.js';
+import type { Logger } from '../log/logger.js';
+import type { OAuthFlow } from '../oauth/oauth-flow.js';
+import type { Store } from '../store/store.js';
+
+/** Options of `createActorApp`. */
+export interface CreateActorAppOptions {
+  /** The actor's card, template options, settings schema and sections. */
+  readonly definition: ActorDefinition;
+  /** Environment variables; defaults to `process.env` where the runtime has it. */
+  readonly env?: ActorEnvironment;
+  /** The store; defaults to the one `DATABASE_URL` names (SQLite under `DATA_DIR` when unset). */
+  readonly store?: Store;
+  /** Answers chat turns; defaults to the agent loop (history, tools, `model`). */
+  readonly chatHandler?: ChatHandler;
+  /** The agent's model; defaults to the one `LLM_*` names (settings, then environment), else the offline model. */
+  readonly model?: ChatModel;
+  /** The actor's domain tools (the tools of `MCP_SERVERS` follow them), or a `ToolRegistry` of its own. */
+  readonly tools?: readonly ActorTool[] | ToolRegistry;
+  /** System instructions the agent sends first on every turn. */
+  readonly instructions?: string;
+  /** The actor's own readiness checks, e.g. a domain client's `readinessChecks()`. */
+  readonly readinessChecks?: ReadinessChecks;
+  /** The baked `src/platform/config.json`, served by `GET /api/actor/platform-config`. */
+  readonly platformConfig?: unknown;
+  /** Structured logger; defaults to JSON lines at `LOG_LEVEL`. */
+  readonly logger?: Logger;
+  /** The OAuth flow; defaults to none configured. */
+  readonly oauth?: OAuthFlow;
+  /** Conditional surfaces (panels, peer reads, workflow proxy) turned on by the template options. */
+  readonly routers?: readonly ActorRouter[];
+}

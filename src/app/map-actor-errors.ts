@@ -1,0 +1,47 @@
+import type { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
+import { ActorError, clientClosedError } from '../core/actor-error.js';
+import { problemResponse } from '../core/problem-response.js';
+import type { Logger } from '../log/logger.js';
+import { allowedMethods } from './allowed-methods.js';
+import { requestIdOf } from './request-id-of.js';
+
+function errorHandler(logger: Logger) {
+  return function onActorError(error: Error, c: { env: ActorBindings | undefined; req: { method: string; path: string; raw: Request } }): Response {
+    const id = requestIdOf(c);
+    if (error instanceof ActorError) {
+      if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
+      return problemResponse(error, id);
+    }
+    if (c.req.raw.signal.aborted || (error as { code?: unknown }).code === 'ECONNRESET') {
+      // The client went away mid-request (e.g. while its body was read): nobody gets this answer.
+      logger.debug('client_closed_request', { request_id: id, method: c.req.method, path: c.req.path });
+      return problemResponse(clientClosedError(error), id);
+    }
+    if (error instanceof HTTPException) {
+      return problemResponse(new ActorError(error.status, error.status === 413 ? 'payload_too_large' : 'http_error', error.message || 'Request failed'), id);
+    }
+    logger.error('unhandled_error', { request_id: id, method: c.req.method, path: c.req.path, error: error.message, stack: error.stack });
+    return problemResponse(new ActorError(500, 'internal_error', 'Internal server error', { detail: `Something went wrong; quote request id ${id} when reporting it` }), id);
+  };
+}
+
+/**
+ * Turns every failure into a problem+json answer: an unknown route is a 404, a known route
+ * asked with another method a 405 with `Allow`, an `ActorError` its own problem, a client that
+ * went away a 499, anything else a 500 that names the request id (and is logged with its stack).
+ * Call it after every route is mounted: the 405 lookup reads the routes registered by then.
+ */
+export function mapActorErrors(app: Hono<ActorEnv>, logger: Logger): void {
+  const allowed = allowedMethods(app);
+  app.notFound(function notFoundOrNotAllowed(c) {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0 && !methods.includes(c.req.method)) {
+      const allow = methods.join(', ');
+      return problemResponse(new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed here; use ${allow}`, headers: { Allow: allow } }), requestIdOf(c));
+    }
+    return problemResponse(new ActorError(404, 'not_found', 'Not found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
+  });
+  app.onError(errorHandler(logger));
+}

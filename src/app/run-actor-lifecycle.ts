@@ -1,0 +1,85 @@
+import type { ActorAgent } from '../agent/actor-agent.js';
+import type { ActorContext } from '../context/actor-context.js';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { Logger } from '../log/logger.js';
+import type { DatabaseMonitor } from '../store/database-monitor.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+
+/** Start-up and shutdown of an actor, driven by a runtime adapter or a test. */
+export interface ActorRuntime {
+  readonly lifecycle: ActorLifecycle;
+  readonly logger: Logger;
+  readonly context: ActorContext;
+  /** The typed environment, parsed once by `createActorApp`; the adapters read `PORT` and `SHUTDOWN_GRACE_MS` from it. */
+  readonly environment: EnvironmentConfig;
+  /** Migrates the store, loads saved settings and marks the actor ready; retries while the database is down. */
+  start(): Promise<void>;
+  /** Drains (ready 503, new invokes 503), waits for in-flight requests up to `graceMs`, flushes stats, closes the store. */
+  shutdown(options?: { graceMs?: number }): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs an actor's lifecycle: `start` migrates the store (retrying while the database is down),
+ * applies saved settings, starts the agent and marks the actor ready; `shutdown` drains, waits
+ * for the requests in flight, flushes the stats and closes the store. Each runs once, however
+ * often it is called.
+ * @param ctx the actor's context
+ * @param database told when the store answered at start
+ * @param agent the default agent, started and closed with the actor
+ */
+export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, agent: ActorAgent | undefined): ActorRuntime {
+  const { store, settings, logger } = ctx;
+  let starting: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
+  return {
+    lifecycle: ctx.lifecycle,
+    logger,
+    context: ctx,
+    environment: ctx.environment,
+    start() {
+      starting ??= (async () => {
+        for (let attempt = 1; ; attempt += 1) {
+          if (ctx.lifecycle.phase !== 'starting') return;
+          try {
+            await store.migrate();
+            database.noteSuccess();
+            const dropped = settings.applySavedOverrides(await store.loadSettingsOverrides());
+            if (dropped.length > 0) logger.warn('saved_settings_dropped', { keys: dropped, reason: 'no longer valid for the settings schema' });
+            break;
+          } catch (error) {
+            logger.error('store_start_failed', { attempt, error, retry_in_ms: Math.min(5000, 250 * attempt) });
+            await sleep(Math.min(5000, 250 * attempt));
+          }
+        }
+        await agent?.start();
+        ctx.lifecycle.markReady();
+        logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
+      })();
+      return starting;
+    },
+    shutdown({ graceMs = ctx.environment.SHUTDOWN_GRACE_MS } = {}) {
+      stopping ??= (async () => {
+        ctx.lifecycle.beginDraining();
+        logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });
+        const idle = await ctx.lifecycle.waitForIdle(graceMs);
+        if (!idle) {
+          logger.warn('drain_timed_out', { in_flight: ctx.lifecycle.inFlight });
+          ctx.lifecycle.abortInFlight();
+          await ctx.lifecycle.waitForIdle(1_000);
+        }
+        await agent?.close();
+        try {
+          await ctx.stats.flush();
+        } catch (error) {
+          logger.error('stats_flush_failed', { error, pending: ctx.stats.pending });
+        }
+        await store.close().catch((error: unknown) => logger.error('store_close_failed', { error }));
+        ctx.lifecycle.markStopped();
+        logger.info('actor_stopped', { pending_stats: ctx.stats.pending });
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { ChatHandler } from '../invoke/chat-handler.js';
+import type { StatsRecorder } from '../invoke/stats-recorder.js';
+import type { TurnServices } from '../invoke/turn-services.js';
+import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { ActorMetrics } from './actor-metrics.js';
+import type { ActorSettings } from './actor-settings.js';
+import type { RuntimeBindings } from '../core/runtime-bindings.js';
+import type { RuntimeConfig } from '../environment/runtime-config.js';
+
+/** The last known state of the database, read without touching it. */
+export interface DatabaseHealth {
+  status(): { status: 'pass' | 'warn' | 'fail'; output: string };
+  refresh(): void;
+}
+
+/** Readiness checks of the actor's own dependencies: `{check_name: ready}`. */
+export type ReadinessChecks = () => Record<string, boolean> | Promise<Record<string, boolean>>;
+
+/** Everything a route needs, built once by `createActorApp`; a turn takes the part it needs (`TurnServices`). */
+export interface ActorContext extends TurnServices {
+  readonly definition: ActorDefinition;
+  /** The typed environment, parsed once at start. */
+  readonly environment: EnvironmentConfig;
+  readonly config: RuntimeConfig;
+  readonly settings: ActorSettings;
+  readonly lifecycle: ActorLifecycle;
+  readonly store: Store;
+  readonly stats: StatsRecorder;
+  readonly database: DatabaseHealth;
+  readonly metrics: ActorMetrics;
+  readonly logger: Logger;
+  readonly chatHandler: ChatHandler;
+  readonly readinessChecks: ReadinessChecks;
+  /** The baked `src/platform/config.json`, or undefined when the actor ships none. */
+  readonly platformConfig: unknown;
+}
+
+/** What every actor route gets as `c.env`. */
+export interface ActorBindings {
+  /** This request's id: the caller's `X-Request-Id` when it is sane, else a new UUID; sent back as `X-Request-Id`. */
+  readonly requestId: string;
+  /**
+   * Keeps this request in flight (graceful shutdown waits for it) after its response is ready,
+   * until the returned function is called: a streamed answer calls it when the stream ends.
+   */
+  readonly keepInFlight: () => () => void;
+  /** What the runtime's adapter passed to `fetch` with the request (header reader, client address); undefined under `app.request`. */
+  readonly runtime: RuntimeBindings | undefined;
+}
+
+/** Hono's environment for actor routes. */
+export interface ActorEnv {
+  Bindings: ActorBindings;
+}

@@ -1,0 +1,64 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { HttpMetrics } from './http-metrics.js';
+
+/** Invoke duration buckets in seconds, up to two minutes for slow models. */
+const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
+
+/** Token count buckets of `gen_ai_client_token_usage` (the OpenTelemetry GenAI convention). */
+const TOKEN_USAGE_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+
+const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/**
+ * The Prometheus registry of one actor and the metrics it writes. Labels are bounded:
+ * route templates, methods, statuses and outcomes — never user, session or tenant ids.
+ */
+export class ActorMetrics {
+  readonly registry = new Registry();
+  /** HTTP requests by method, route template and status (fed by `observeRequests`). */
+  readonly http: HttpMetrics;
+  readonly invocations = new Counter({
+    name: 'actor_invocations_total',
+    help: 'Invocations of POST /agent/invoke by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly invokeDuration = new Histogram({
+    name: 'actor_invoke_duration_seconds',
+    help: 'Time to answer POST /agent/invoke, in seconds',
+    labelNames: ['outcome'] as const,
+    buckets: INVOKE_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  /** Tokens per model call, by `gen_ai_token_type` (`input`, `output`) and the configured model name. */
+  readonly tokenUsage = new Histogram({
+    name: 'gen_ai_client_token_usage',
+    help: 'Tokens used per model call, by token type (input, output)',
+    labelNames: ['gen_ai_token_type', 'gen_ai_request_model'] as const,
+    buckets: TOKEN_USAGE_BUCKETS,
+    registers: [this.registry],
+  });
+  /** Tool calls by tool name (`unknown` for a name the model made up) and outcome (`ok`, `error`, `invalid_arguments`, `unknown_tool`). */
+  readonly toolCalls = new Counter({
+    name: 'actor_tool_calls_total',
+    help: 'Tool calls made by the model, by tool and outcome',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    try {
+      collectDefaultMetrics({ register: this.registry });
+    } catch {
+      // A runtime without the Node process APIs behind a default metric keeps the rest.
+    }
+    // Gauges named like counters: `promtool check metrics` rejects them.
+    for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
+    this.http = new HttpMetrics(this.registry);
+  }
+
+  /** The exposition text, `text/plain; version=0.0.4`. */
+  async render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

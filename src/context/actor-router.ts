@@ -1,0 +1,17 @@
+import type { Hono } from 'hono';
+import type { DocumentedOperation } from './documented-operation.js';
+import type { ActorContext, ActorEnv } from './actor-context.js';
+
+/**
+ * A surface mounted on top of the always-present routes: owner panels, fleet-mesh peer
+ * reads, the workflow proxy. The template passes the routers its options turn on, and
+ * `createActorApp` mounts them, documents them in `/openapi.json` and starts them.
+ */
+export interface ActorRouter {
+  /** Short name for logs, e.g. `panel`. */
+  readonly name: string;
+  /** Adds the router's routes to the app; throw here for configuration mistakes. */
+  mount(app: Hono<ActorEnv>, ctx: ActorContext): void;
+  /** The routes it adds, for `/openapi.json`. */
+  operations?(ctx: ActorContext): DocumentedOperation[];
+}

@@ -1,0 +1,154 @@
+import * as v from 'valibot';
+import { jsonPointer } from '../core/json-pointer.js';
+import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import { ActorError } from '../core/actor-error.js';
+import type { ActorEnvironment } from '../environment/runtime-config.js';
+import { validationError, validationFailed } from '../core/validation-problem.js';
+import { parseOnOff } from '../environment/parse-on-off.js';
+import { StartupRefusal } from '../environment/startup-refusal.js';
+
+/** What `PUT /settings` answers. */
+export interface SettingsUpdateResult {
+  readonly settings: Record<string, unknown>;
+  readonly applied: string[];
+  readonly restart_required: string[];
+}
+
+/** The mask shown instead of a secret value that is set. */
+export const SECRET_MASK = '********';
+
+function coerceEnvValue(raw: string, property: Record<string, unknown> | undefined): unknown {
+  const type = property?.type;
+  if (type === 'integer' || type === 'number') return raw.trim() === '' ? raw : Number(raw);
+  if (type === 'boolean') return parseOnOff(raw) ?? raw;
+  if (type === 'array' || type === 'object') {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/**
+ * The live settings of an actor: defaults from the schema, then environment variables
+ * (the upper-case key, e.g. `llm_model` ← `LLM_MODEL`), then overrides saved by `PUT /settings`.
+ */
+export class ActorSettings {
+  readonly jsonSchema: JsonSchemaDocument;
+  readonly secretKeys: ReadonlySet<string>;
+  readonly #schema: ActorDefinition['settings'];
+  readonly #restartRequired: ReadonlySet<string>;
+  readonly #base: Record<string, unknown>;
+  #overrides: Record<string, unknown> = {};
+  #current: Record<string, unknown>;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>, env: ActorEnvironment) {
+    this.#schema = definition.settings;
+    this.#restartRequired = new Set(definition.restartRequired ?? []);
+    this.jsonSchema = settingsJsonSchema(definition.settings);
+    this.secretKeys = new Set(secretSettingKeys(this.jsonSchema));
+    const fromEnv: Record<string, unknown> = {};
+    for (const key of Object.keys(definition.settings.entries)) {
+      const raw = env[key.toUpperCase()];
+      if (raw !== undefined) fromEnv[key] = coerceEnvValue(raw, this.jsonSchema.properties?.[key]);
+    }
+    this.#base = fromEnv;
+    const result = v.safeParse(this.#schema, fromEnv);
+    if (!result.success) {
+      const problems = result.issues.map((issue) => {
+        const key = v.getDotPath(issue)?.split('.')[0] ?? '';
+        const detail = this.secretKeys.has(key) ? `is not valid (${issue.kind === 'schema' ? `expected ${issue.expected ?? issue.type}` : issue.type}; the secret value is not shown)` : issue.message;
+        return `setting ${key || '(root)'} from ${this.sourceOf(key)} ${detail}`;
+      });
+      throw new StartupRefusal(v.getDotPath(result.issues[0]!)?.split('.')[0] ?? 'settings', `Invalid settings: ${problems.join('; ')}`);
+    }
+    this.#current = result.output as Record<string, unknown>;
+  }
+
+  /**
+   * Where the current value of setting `key` came from, for messages: the upper-cased
+   * environment variable, `PUT /settings`, or the schema's default in `src/actor.ts`.
+   */
+  sourceOf(key: string): string {
+    if (Object.hasOwn(this.#overrides, key)) return 'a value saved by PUT /settings';
+    if (Object.hasOwn(this.#base, key)) return `the environment variable ${key.toUpperCase()}`;
+    return 'the settings default in src/actor.ts';
+  }
+
+  /** The current values, secrets included: for the actor's own code only. */
+  get values(): Readonly<Record<string, unknown>> {
+    return this.#current;
+  }
+
+  /** The current values with every secret replaced by a mask (or null when unset). */
+  redacted(): Record<string, unknown> {
+    const shown: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this.#current)) {
+      shown[key] = this.secretKeys.has(key) ? (value === undefined || value === null || value === '' ? null : SECRET_MASK) : value;
+    }
+    return shown;
+  }
+
+  /** Applies overrides loaded from the store at start; invalid saved values are dropped and reported. */
+  applySavedOverrides(saved: Record<string, unknown>): string[] {
+    const dropped: string[] = [];
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(saved)) {
+      if (!Object.hasOwn(this.#schema.entries, key)) {
+        dropped.push(key);
+        continue;
+      }
+      kept[key] = value;
+    }
+    const result = v.safeParse(this.#schema, { ...this.#base, ...kept });
+    if (!result.success) return [...dropped, ...Object.keys(kept)];
+    this.#overrides = kept;
+    this.#current = result.output as Record<string, unknown>;
+    return dropped;
+  }
+
+  /**
+   * Validates a partial update, persists it through `save` and applies it — all or nothing.
+   * Concurrent updates run one after another, so the stored overrides always form a valid whole.
+   */
+  update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
+    const run = this.#queue.then(() => this.#update(body, save));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
+    }
+    const changes = body as Record<string, unknown>;
+    const unknownKeys = Object.keys(changes).filter((key) => !Object.hasOwn(this.#schema.entries, key));
+    if (unknownKeys.length > 0) {
+      throw validationFailed(
+        unknownKeys.map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' })),
+        `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
+      );
+    }
+    const overrides = { ...this.#overrides, ...changes };
+    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
+    if (!result.success) throw validationError(result.issues, 'The settings');
+    try {
+      await save(overrides);
+    } catch (error) {
+      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
+    }
+    const previous = this.#current;
+    this.#overrides = overrides;
+    this.#current = result.output as Record<string, unknown>;
+    const changed = Object.keys(changes).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+    return {
+      settings: this.redacted(),
+      applied: changed.filter((key) => !this.#restartRequired.has(key)),
+      restart_required: changed.filter((key) => this.#restartRequired.has(key)),
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { ActorError, clientClosedError } from './actor-error.js';
+import { validationError } from './validation-problem.js';
+
+/** True when a `Content-Type` header names JSON (`application/json` or `application/*+json`). */
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
+}
+
+/**
+ * Reads a request body as JSON and validates it: 415 for another media type, 400 for
+ * malformed JSON, 422 with one entry per bad field.
+ */
+export async function readJsonBody<TSchema extends v.GenericSchema>(request: Request, schema: TSchema): Promise<v.InferOutput<TSchema>> {
+  if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) {
+    throw new ActorError(415, 'unsupported_media_type', 'Unsupported media type', {
+      detail: 'Send the body as application/json',
+      headers: { 'Accept-Post': 'application/json' },
+    });
+  }
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    if (error instanceof ActorError) throw error;
+    // The body stream broke: the client closed the connection mid-upload.
+    throw clientClosedError(error);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ActorError(400, 'invalid_json', 'Malformed JSON', {
+      detail: text.trim() === '' ? 'The request body is empty' : `The request body is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  const result = v.safeParse(schema, json);
+  if (!result.success) throw validationError(result.issues);
+  return result.output;
+}

@@ -1,0 +1,48 @@
+import type { StoredMessage } from '../store/store.js';
+import type { ChatRequest } from './chat-request.js';
+import type { FinishReason, ToolCallRecord } from './chat-reply.js';
+
+/**
+ * What a chat handler reports while it works, for a streamed reply: text as it arrives, each
+ * tool call with its arguments, then its result. `step-start` opens each model call.
+ */
+export type ChatEvent =
+  | { readonly type: 'step-start' }
+  | { readonly type: 'text-delta'; readonly delta: string }
+  | { readonly type: 'tool-call'; readonly id: string; readonly name: string; readonly arguments: unknown }
+  | { readonly type: 'tool-result'; readonly record: ToolCallRecord };
+
+/** What a chat handler is given for one invoke. */
+export interface ChatInput {
+  readonly request: ChatRequest;
+  readonly tenantId: string;
+  readonly requestId: string;
+  /** Aborted when the client goes away or the actor shuts down. */
+  readonly signal: AbortSignal;
+  /** The actor's current settings. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
+  readonly onEvent?: (event: ChatEvent) => void;
+}
+
+/** What a chat handler answers; the turn wraps it into the chat reply. */
+export interface ChatResult {
+  readonly content: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly finishReason: FinishReason;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly model: string;
+  /**
+   * The turn's messages to keep in the session's history (the new message, tool calls and
+   * results, the answer). They are stored with the invoke's stats record, in one transaction;
+   * the reply says `history_saved: false` when they could not be. Without them nothing is kept.
+   */
+  readonly history?: readonly StoredMessage[];
+  /** False when the session's earlier messages could not be read: the reply says `history_loaded: false`. */
+  readonly historyLoaded?: boolean;
+  /** Extra facts of the handler's own for the reply's `metadata`. */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** Answers one chat turn; the agent loop is one, the offline reply another. */
+export type ChatHandler = (input: ChatInput) => Promise<ChatResult>;

@@ -1,0 +1,43 @@
+import * as v from 'valibot';
+
+/** Why the model stopped. */
+export const FinishReason = v.picklist(['stop', 'length', 'tool_calls', 'content_filter', 'error']);
+
+/** Token counts of one invoke. */
+const Usage = v.object({
+  input_tokens: v.number(),
+  output_tokens: v.number(),
+  total_tokens: v.number(),
+});
+
+/** One tool call made while answering. */
+export const ToolCallRecord = v.object({
+  id: v.string(),
+  name: v.string(),
+  arguments: v.unknown(),
+  output: v.unknown(),
+  status: v.picklist(['ok', 'error']),
+  error: v.optional(v.string()),
+});
+
+/** The JSON reply of `POST /agent/invoke` (DESIGN §3). */
+export const ChatReply = v.object({
+  id: v.string(),
+  session_id: v.string(),
+  status: v.literal('completed'),
+  message: v.object({ id: v.string(), role: v.literal('assistant'), content: v.string() }),
+  tool_calls: v.array(ToolCallRecord),
+  finish_reason: FinishReason,
+  usage: Usage,
+  model: v.string(),
+  created_at: v.string(),
+  latency_ms: v.number(),
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** A chat reply as sent. */
+export type ChatReply = v.InferOutput<typeof ChatReply>;
+/** One tool call as reported in a reply. */
+export type ToolCallRecord = v.InferOutput<typeof ToolCallRecord>;
+/** Why the model stopped. */
+export type FinishReason = v.InferOutput<typeof FinishReason>;

@@ -1,0 +1,87 @@
+import type { ChatReply } from './chat-reply.js';
+import type { ChatRequest } from './chat-request.js';
+import { ActorError } from '../core/actor-error.js';
+import type { TurnServices } from './turn-services.js';
+
+/** `Idempotency-Key` values: 1–255 visible ASCII characters. */
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** What an `Idempotency-Key` decided for an invoke. */
+export type IdempotencyDecision =
+  /** No key, or the store could not be asked: run the invoke (`unavailable` says which). */
+  | { readonly kind: 'run'; readonly unavailable: boolean }
+  /** The key is ours now: run, then `complete` with the reply or `release` on failure. */
+  | { readonly kind: 'claimed'; complete(reply: ChatReply): Promise<void>; release(): Promise<void> }
+  /** A retry of a completed invoke: send the stored reply again. */
+  | { readonly kind: 'replay'; readonly status: number; readonly body: string };
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The fingerprint of a request: SHA-256 of its canonical JSON, without `stream` (a retry may switch between JSON and a stream). */
+export async function requestFingerprint(request: ChatRequest): Promise<string> {
+  const { stream: _stream, ...rest } = request;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(rest)));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Applies DESIGN §3 to an `Idempotency-Key`, scoped to the tenant: a completed retry replays
+ * the stored reply, a retry while the first still runs gets 409 `idempotency_key_in_use`, the
+ * same key with another body gets 422 `idempotency_key_reused`. When the store cannot be
+ * reached the invoke runs anyway (`unavailable`): answering beats refusing.
+ */
+export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
+  if (header === undefined) return { kind: 'run', unavailable: false };
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
+    throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+  }
+  const key = `${tenantId}/${header}`;
+  const fingerprint = await requestFingerprint(request);
+  let existing;
+  try {
+    existing = await ctx.store.claimIdempotencyKey(key, fingerprint, ctx.config.idempotencyTtlMs);
+  } catch (error) {
+    ctx.logger.warn('idempotency_unavailable', { error });
+    return { kind: 'run', unavailable: true };
+  }
+  if (existing === null) {
+    return {
+      kind: 'claimed',
+      complete: (reply) => ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply)).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
+      release: () => ctx.store.releaseIdempotencyKey(key).catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
+    };
+  }
+  if (existing.fingerprint !== fingerprint) {
+    throw new ActorError(422, 'idempotency_key_reused', 'Idempotency-Key reused', { detail: 'This Idempotency-Key was sent before with another request body; use a new key' });
+  }
+  if (existing.state === 'running') {
+    throw new ActorError(409, 'idempotency_key_in_use', 'Request in progress', { detail: 'A request with this Idempotency-Key is still running; retry later', headers: { 'Retry-After': '1' } });
+  }
+  return { kind: 'replay', status: existing.status, body: existing.body };
+}
+
+/**
+ * Runs a turn under an idempotency decision: a claimed key is completed with the reply, or
+ * released when the turn fails, so a retry can run again.
+ * @param decision what `decideIdempotency` decided (not a replay)
+ * @param run the turn
+ */
+export async function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: () => Promise<ChatReply>): Promise<ChatReply> {
+  if (decision.kind !== 'claimed') return run();
+  let reply: ChatReply;
+  try {
+    reply = await run();
+  } catch (error) {
+    await decision.release();
+    throw error;
+  }
+  await decision.complete(reply);
+  return reply;
+}

@@ -1,0 +1,88 @@
+import type { ToolCallRecord } from './chat-reply.js';
+import type { ChatRequest } from './chat-request.js';
+import type { ChatResult } from './chat-handler.js';
+import type { TurnServices } from './turn-services.js';
+
+/** The facts of one invoke that outlive its answer. */
+export interface TurnFacts {
+  readonly request: ChatRequest;
+  readonly tenantId: string;
+  readonly requestId: string;
+  /** Whether the reply is streamed (for the log line). */
+  readonly stream: boolean;
+  /** The idempotency store could not be asked: the reply says `idempotency_unavailable: true`. */
+  readonly idempotencyUnavailable: boolean;
+  /** `performance.now()` when the turn started. */
+  readonly startedMs: number;
+}
+
+/** How a turn ended: the handler's result, or the code of the error it failed with. */
+export type TurnEnd = { readonly result: ChatResult } | { readonly failure: string };
+
+/** What recording a turn tells its reply. */
+export interface RecordedTurn {
+  /** From the turn's start to the handler's answer, before the stats write. */
+  readonly latencyMs: number;
+  /** The reply's `metadata`: the handler's own facts, then every flag of the turn. */
+  readonly metadata: Record<string, unknown>;
+}
+
+/** The keys of a tool call's arguments, never their values. */
+function argumentKeys(call: ToolCallRecord): string[] {
+  const args = call.arguments;
+  return typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
+}
+
+/**
+ * Records a finished turn, the one place that does: counts it once in the stats (with the
+ * history the handler returned, in the same transaction), in `actor_invocations_total` and
+ * `actor_invoke_duration_seconds` by outcome; builds every metadata flag of the reply
+ * (`history_loaded`, `history_saved`, `idempotency_unavailable`, `stats_deferred`); and writes
+ * one `invoke_finished` log line at info — tenant, session, outcome, model, tool calls by name,
+ * tokens, latency, request id, never the message text. At debug, `invoke_tool_arguments` adds
+ * the keys (not the values) of each tool call's arguments.
+ */
+export async function recordTurn(services: TurnServices, facts: TurnFacts, end: TurnEnd): Promise<RecordedTurn> {
+  const { request, tenantId } = facts;
+  const result = 'result' in end ? end.result : undefined;
+  const outcome = result ? 'success' : (end as { failure: string }).failure;
+  const latencyMs = Math.round(performance.now() - facts.startedMs);
+  const { persisted, historySaved } = await services.stats.record({
+    tenantId,
+    userIdentifier: request.user_identifier,
+    sessionId: request.session_id,
+    outcome: result ? 'success' : 'error',
+    inputTokens: result?.usage.inputTokens ?? 0,
+    outputTokens: result?.usage.outputTokens ?? 0,
+    toolCalls: result?.toolCalls.length ?? 0,
+    latencyMs,
+    finishedAt: new Date().toISOString(),
+    ...(result?.history === undefined ? {} : { history: result.history }),
+  });
+  services.metrics.invocations.inc({ outcome });
+  services.metrics.invokeDuration.observe({ outcome }, (performance.now() - facts.startedMs) / 1000);
+  const toolCalls = result?.toolCalls ?? [];
+  if (toolCalls.length > 0) {
+    services.logger.debug('invoke_tool_arguments', { request_id: facts.requestId, tool_calls: toolCalls.map((call) => ({ name: call.name, argument_keys: argumentKeys(call) })) });
+  }
+  services.logger.info('invoke_finished', {
+    request_id: facts.requestId,
+    tenant_id: tenantId,
+    session_id: request.session_id,
+    outcome,
+    ...(result ? { model: result.model } : {}),
+    stream: facts.stream,
+    tool_calls: toolCalls.map((call) => call.name),
+    input_tokens: result?.usage.inputTokens ?? 0,
+    output_tokens: result?.usage.outputTokens ?? 0,
+    latency_ms: latencyMs,
+  });
+  const metadata = {
+    ...result?.metadata,
+    ...(result?.historyLoaded === false ? { history_loaded: false } : {}),
+    ...(historySaved === false ? { history_saved: false } : {}),
+    ...(facts.idempotencyUnavailable ? { idempotency_unavailable: true } : {}),
+    ...(persisted ? {} : { stats_deferred: true }),
+  };
+  return { latencyMs, metadata };
+}

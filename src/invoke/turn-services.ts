@@ -1,0 +1,24 @@
+import type { Counter, Histogram } from 'prom-client';
+import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { Logger } from '../log/logger.js';
+import type { Store } from '../store/store.js';
+import type { ChatHandler } from './chat-handler.js';
+import type { StatsRecorder } from './stats-recorder.js';
+
+/**
+ * What answering one invoke needs of the actor. The actor's context (`ActorContext`) is one;
+ * declaring it here keeps the turn below the context and the agent in the layers.
+ */
+export interface TurnServices {
+  readonly chatHandler: ChatHandler;
+  readonly stats: StatsRecorder;
+  readonly metrics: {
+    readonly invocations: Counter<'outcome'>;
+    readonly invokeDuration: Histogram<'outcome'>;
+  };
+  readonly logger: Logger;
+  readonly settings: { readonly values: Readonly<Record<string, unknown>> };
+  readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter'>;
+  readonly store: Pick<Store, 'claimIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
+  readonly config: { readonly idempotencyTtlMs: number };
+}
