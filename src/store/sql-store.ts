@@ -27,7 +27,8 @@ import {
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
 import { invokeStatements, type InvokeStatements } from './invoke-statements.js';
-import { runMigrations, type StoreEngine } from './store-migrations.js';
+import { migrateStore } from './migrate-store.js';
+import type { StoreEngine } from './store-migrations.js';
 
 /** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_ROWS = 500;
@@ -184,7 +185,7 @@ export class SqlStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const applied = await this.#run(() => runMigrations(this.#db, this.kind));
+    const applied = await this.#run(() => migrateStore(this.#db, this.kind));
     if (applied.length > 0) this.#logger.info('store_migrated', { store: this.kind, applied });
   }
 

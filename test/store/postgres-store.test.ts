@@ -1,8 +1,12 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { InvocationRecord, Store } from '../../src/store/store.js';
+import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
 import { proxyDatabase, queryTestDatabase, TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 import { describeStoreContract, invocation } from './store-contract.js';
@@ -108,6 +112,17 @@ if (baseUrl !== undefined) {
       } finally {
         await proxy.close();
       }
+    });
+
+    it('opens a schema the former migration loop created, without migrating it again', async () => {
+      const url = await schemas.create();
+      const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+      try {
+        await createLegacyDatabase(db, (statement) => sql.raw(statement).execute(db));
+      } finally {
+        await db.destroy();
+      }
+      await expectLegacyDatabaseOpens(url, undefined, (statement) => queryTestDatabase(url, statement));
     });
 
     it('keeps each schema to itself', async () => {
