@@ -49,7 +49,13 @@ const TOTAL_SCOPE = '';
 /** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
 const STORE_TIMEOUT = 'store_timeout';
 
+/** Whether `error` says a store call outlived `timeoutMs` (it may still commit). */
+function isTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === STORE_TIMEOUT;
+}
+
 /**
+ * The store's one batching layer: group commit, outage queue, retry and flush on shutdown.
  * Records finished invokes without ever losing one: `record()` writes through to the store
  * (records arriving while a write is in flight share the next one); when the write fails it
  * keeps the record in memory, in order, logs once per outage, and retries on a timer and on
@@ -146,45 +152,65 @@ export class InvocationBuffer {
 
   /**
    * Writes queued records, one call at a time: the records that arrive while a write is in
-   * flight go together in the next, so concurrent invokes share transactions (group commit).
+   * flight go together in the next, so concurrent invokes share one transaction (group commit).
+   * A group the database refuses is rolled back as a whole, so each of its records is then
+   * written alone and a failure fails only its own record (see `#writeEachAlone`).
    */
   async #writeQueued(): Promise<void> {
     // Let the requests already received reach here too: SQLite answers synchronously, so
     // without one turn of the event loop no write would ever overlap another.
     await nextTurn();
     while (this.#queued.length > 0) {
-      const batch = this.#queued.splice(0, this.#batchSize);
-      let historySaved = true;
+      const group = this.#queued.splice(0, this.#batchSize);
       try {
-        await this.#write(batch.map(({ entry }) => entry.record));
+        await this.#write(group.map(({ entry }) => entry.record));
       } catch (error) {
-        let failure = error;
-        if ((error as { code?: unknown }).code !== STORE_TIMEOUT && batch.some(({ entry }) => entry.record.history !== undefined)) {
-          // The messages of a turn may be what the database refused (PostgreSQL takes no NUL
-          // in text): count the records without them rather than call the database away. Not
-          // after a time-out: the write may still commit, and a silent database would be
-          // waited for twice.
-          try {
-            await this.#write(batch.map(({ entry }) => withoutHistory(entry.record)));
-            this.#logger.error('history_write_failed', { turns: batch.length, error });
-            failure = undefined;
-            historySaved = false;
-          } catch (retryError) {
-            failure = retryError;
-          }
-        }
-        if (failure !== undefined) {
-          this.#failed(failure);
-          // The database is away: what is still queued waits in memory too, without a doomed write.
-          for (const { entry, settle } of [...batch, ...this.#queued.splice(0)]) {
-            this.#defer(entry);
-            settle({ persisted: false, historySaved: false });
-          }
-          return;
+        if (!(await this.#writeEachAlone(group, error))) return;
+        continue;
+      }
+      for (const { settle } of group) settle({ persisted: true, historySaved: true });
+    }
+  }
+
+  /**
+   * Writes the records of a refused group one by one, in order; false when the database is
+   * away, after deferring the records not written and everything still queued. A record whose
+   * write fails is written once more without its messages — the messages of a turn may be what
+   * the database refused (PostgreSQL takes no NUL in text) — and only when that fails too is the
+   * database taken for away. Never after a time-out: the write may still commit, and a silent
+   * database would be waited for again.
+   */
+  async #writeEachAlone(group: readonly QueuedEntry[], groupError: unknown): Promise<boolean> {
+    for (const [index, { entry, settle }] of group.entries()) {
+      let error = groupError;
+      if (group.length > 1 && !isTimeout(groupError)) {
+        try {
+          await this.#write([entry.record]);
+          settle({ persisted: true, historySaved: true });
+          continue;
+        } catch (aloneError) {
+          error = aloneError;
         }
       }
-      for (const { settle } of batch) settle({ persisted: true, historySaved });
+      if (!isTimeout(error) && entry.record.history !== undefined) {
+        try {
+          await this.#write([withoutHistory(entry.record)]);
+          this.#logger.error('history_write_failed', { tenant_id: entry.record.tenantId, error });
+          settle({ persisted: true, historySaved: false });
+          continue;
+        } catch (withoutHistoryError) {
+          error = withoutHistoryError;
+        }
+      }
+      this.#failed(error);
+      // The database is away: what is still queued waits in memory too, without a doomed write.
+      for (const waiting of [...group.slice(index), ...this.#queued.splice(0)]) {
+        this.#defer(waiting.entry);
+        waiting.settle({ persisted: false, historySaved: false });
+      }
+      return false;
     }
+    return true;
   }
 
   /** Tries once to write every record waiting; rejects, naming how many still wait, when it cannot. */

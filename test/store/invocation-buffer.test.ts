@@ -51,6 +51,40 @@ describe('InvocationBuffer', () => {
     expect((await sqlite.readStats()).invocations).toBe(26);
   });
 
+  it('writes a group in call order, and a record alone when nothing else waits', async () => {
+    const { faulty, buffer } = await setup();
+    const records = Array.from({ length: 3 }, () => invocation());
+    await Promise.all(records.map((record) => buffer.record(record)));
+    await buffer.record(invocation());
+    await buffer.record(invocation());
+    expect(faulty.writes.map((batch) => batch.length)).toEqual([3, 1, 1]);
+    expect(faulty.writes[0]!.map((record) => record.id)).toEqual(records.map((record) => record.id));
+  });
+
+  it('fails only the record the database refuses: the group is written again one record at a time', async () => {
+    const { sqlite, faulty, buffer, events } = await setup();
+    faulty.mode = 'refuse-poison';
+    const turns = ['first', 'poison', 'last'].map((word) => invocation({ sessionId: 'chat', history: [message(word)] }));
+    expect(await Promise.all(turns.map((turn) => buffer.record(turn)))).toEqual([
+      { persisted: true, historySaved: true },
+      { persisted: true, historySaved: false },
+      { persisted: true, historySaved: true },
+    ]);
+    expect(faulty.writes.map((batch) => batch.map((record) => record.id))).toEqual(turns.map((turn) => [turn.id]));
+    expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['first', 'last']);
+    expect((await sqlite.readStats()).invocations).toBe(3);
+    expect(buffer.pending).toBe(0);
+    expect(events()).toEqual(['history_write_failed']);
+  });
+
+  it('keeps the records of a store closed under them, and flush names them', async () => {
+    const { sqlite, buffer } = await setup();
+    await sqlite.close();
+    expect(await Promise.all([buffer.record(invocation()), buffer.record(invocation())])).toEqual([{ persisted: false }, { persisted: false }]);
+    expect(buffer.pending).toBe(2);
+    await expect(buffer.flush()).rejects.toThrow('2 invocation records could not be written to the sqlite store');
+  });
+
   it('keeps records during an outage, logs it once, stays exact, and writes them when the store returns', async () => {
     const { sqlite, faulty, buffer, monitor, events } = await setup();
     await buffer.record(invocation());
