@@ -2,7 +2,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
-import { assertInvocationCounts, assertTurnHistory } from './store-input-validation.js';
+import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
@@ -36,13 +36,6 @@ interface QueuedEntry {
   readonly entry: PendingEntry;
   /** Told whether the record was written, and whether its history was written with it. */
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
-}
-
-/** The record without its history: what waits in memory, so an outage never holds messages. */
-function withoutHistory<T extends InvocationRecord>(record: T): T {
-  if (record.history === undefined) return record;
-  const { history: _history, ...rest } = record;
-  return rest as T;
 }
 
 const TOTAL_SCOPE = '';
@@ -113,24 +106,12 @@ export class InvocationBuffer {
    * (`historySaved: false`); a history that is not valid is dropped and the record kept.
    */
   async record(input: InvocationRecord): Promise<RecordOutcome> {
-    try {
-      assertInvocationCounts(input);
-    } catch (error) {
-      this.#logger.error('invocation_record_invalid', { error });
+    const record = this.#admit(input);
+    if (record === undefined) {
       return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
     }
-    let record = input;
-    let historyKept = input.history !== undefined;
-    if (input.history !== undefined) {
-      try {
-        assertTurnHistory(input.history);
-      } catch (error) {
-        this.#logger.error('invocation_history_invalid', { error });
-        record = withoutHistory(input);
-        historyKept = false;
-      }
-    }
-    const entry: PendingEntry = { seq: this.#seq++, record: { ...record, id: record.id ?? crypto.randomUUID() } };
+    const historyKept = record.history !== undefined;
+    const entry: PendingEntry = { seq: this.#seq++, record };
     let persisted = false;
     let historySaved = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
@@ -148,6 +129,31 @@ export class InvocationBuffer {
       historySaved = written.historySaved && historyKept;
     }
     return input.history === undefined ? { persisted } : { persisted, historySaved };
+  }
+
+  /**
+   * The record, checked once here for the store (see `checkedInvocationRecord`) and given an id,
+   * or undefined when its counts are not valid. A history that is not valid is dropped and the
+   * record kept; both cases are logged as errors.
+   */
+  #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
+    const id = (input as InvocationRecord | null)?.id ?? crypto.randomUUID();
+    const withId = (record: InvocationRecord) => checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
+    try {
+      return withId(input);
+    } catch (error) {
+      if ((input as InvocationRecord | null)?.history !== undefined) {
+        try {
+          const record = withId(withoutHistory(input));
+          this.#logger.error('invocation_history_invalid', { error });
+          return record;
+        } catch {
+          // The counts are bad too: the record goes.
+        }
+      }
+      this.#logger.error('invocation_record_invalid', { error });
+      return undefined;
+    }
   }
 
   /**

@@ -16,11 +16,11 @@ import {
   assertHistoryLimit,
   assertOAuthStateInput,
   assertOAuthStateLookup,
-  assertInvocationRecord,
   assertOAuthToken,
-  assertStoredMessage,
   assertStoreKey,
   assertTtl,
+  checkedInvocationRecord,
+  checkedTurnHistory,
   parseTimestamp,
   serialiseMessageData,
   serialiseSettingsOverrides,
@@ -189,8 +189,8 @@ export class SqlStore implements Store {
     await this.#run(() => sql`select 1`.execute(this.#db));
   }
 
-  async recordInvocations(records: readonly InvocationRecord[]): Promise<void> {
-    for (const record of records) assertInvocationRecord(record);
+  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
+    const records = input.map((record) => checkedInvocationRecord(record));
     if (records.length === 0) return;
     const nowMs = Date.now();
     const distinct = distinctRecords(records);
@@ -309,10 +309,10 @@ export class SqlStore implements Store {
     );
   }
 
-  async appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void> {
+  async appendMessages(tenantId: string, sessionId: string, turn: readonly StoredMessage[]): Promise<void> {
     assertStoreKey(tenantId, 'tenantId');
     assertStoreKey(sessionId, 'sessionId');
-    for (const message of messages) assertStoredMessage(message);
+    const messages = checkedTurnHistory(turn);
     if (messages.length === 0) return;
     const now = new Date().toISOString();
     if (this.kind === 'postgres') {

@@ -4,7 +4,8 @@ import { DatabaseMonitor } from '../../src/store/database-monitor.js';
 import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store, StoredMessage } from '../../src/store/store.js';
+import type { InvocationRecord, Store, StoredMessage } from '../../src/store/store.js';
+import { checkedInvocationRecord } from '../../src/store/store-input-validation.js';
 import { injectFaults } from './faulty-store.js';
 import { invocation } from './store-contract.js';
 
@@ -49,6 +50,14 @@ describe('InvocationBuffer', () => {
     expect(await Promise.all([first, ...later])).toEqual(Array.from({ length: 6 }, () => ({ persisted: true })));
     expect(faulty.writes.map((batch) => batch.length)).toEqual([20, 1, 5]);
     expect((await sqlite.readStats()).invocations).toBe(26);
+  });
+
+  it('hands the store the frozen copies it checked, so the store does not check them again', async () => {
+    const { faulty, buffer } = await setup();
+    await buffer.record(invocation({ history: [message('q')] }));
+    const [written] = faulty.writes[0] as InvocationRecord[];
+    expect(Object.isFrozen(written)).toBe(true);
+    expect(checkedInvocationRecord(written!)).toBe(written);
   });
 
   it('writes a group in call order, and a record alone when nothing else waits', async () => {
