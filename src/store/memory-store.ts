@@ -94,9 +94,9 @@ export class MemoryStore implements Store {
   async appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void> {
     assertStoreKey(tenantId, 'tenantId');
     assertStoreKey(sessionId, 'sessionId');
-    checkedTurnHistory(messages);
+    const turn = checkedTurnHistory(messages);
     this.check();
-    this.append(tenantId, sessionId, messages);
+    this.append(tenantId, sessionId, turn);
   }
 
   private append(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): void {

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { InvocationRecord, Store } from '../../src/store/store.js';
@@ -123,6 +123,32 @@ if (baseUrl !== undefined) {
         await db.destroy();
       }
       await expectLegacyDatabaseOpens(url, undefined, (statement) => queryTestDatabase(url, statement));
+    });
+
+    it('takes the migration lock of its own schema only, under the key replicas of every version share', async () => {
+      const [urlA, urlB] = [await schemas.create(), await schemas.create()];
+      const holder = new pg.Client({ connectionString: urlA });
+      await holder.connect();
+      try {
+        // The key of the store's former migration loop: a replica of either version waits for the other.
+        await holder.query(`select pg_advisory_lock(${0x61_6b_74_6d}::integer, hashtext(current_schema()))`);
+        const [a, b] = await Promise.all([open(urlA), open(urlB)]);
+        replicas.push(a, b);
+        let migratedA = false;
+        const migratingA = a.migrate().then(() => (migratedA = true));
+        const waitingForLock = `select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted and objsubid = 2
+          and classid = ${0x61_6b_74_6d} and objid::text::bigint = (hashtext(current_schema())::bigint & 4294967295)`;
+        await vi.waitFor(async () => expect(await queryTestDatabase(urlA, waitingForLock)).toEqual([{ waiting: 1 }]), { timeout: 20_000, interval: 50 });
+        await b.migrate();
+        expect(migratedA).toBe(false);
+        await holder.query(`select pg_advisory_unlock_all()`);
+        await migratingA;
+        expect((await queryTestDatabase<{ name: string }>(urlA, 'select name from actorkit_migrations order by name')).map((row) => row.name)).toEqual(
+          STORE_MIGRATIONS.map((migration) => migration.name),
+        );
+      } finally {
+        await holder.end();
+      }
     });
 
     it('keeps each schema to itself', async () => {
