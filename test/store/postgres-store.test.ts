@@ -7,7 +7,7 @@ import type { InvocationRecord, Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
-import { proxyDatabase, queryTestDatabase, TestSchemas } from './postgres-schemas.js';
+import { proxyDatabase, queryTestDatabase, TestSchemas, withSearchPath } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 import { describeStoreContract, invocation } from './store-contract.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
@@ -149,6 +149,12 @@ if (baseUrl !== undefined) {
       } finally {
         await holder.end();
       }
+    });
+
+    it('refuses to migrate when search_path names no existing schema, saying so', async () => {
+      const store = await open(withSearchPath(baseUrl, `actorkit_missing_${process.pid}`));
+      replicas.push(store);
+      await expect(store.migrate()).rejects.toThrow('PostgreSQL has no current schema: set search_path to an existing schema');
     });
 
     it('keeps each schema to itself', async () => {
