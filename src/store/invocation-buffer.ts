@@ -2,7 +2,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
-import { assertInvocationCounts, assertTurnHistory } from './store-input-validation.js';
+import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
@@ -38,18 +38,17 @@ interface QueuedEntry {
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
 }
 
-/** The record without its history: what waits in memory, so an outage never holds messages. */
-function withoutHistory<T extends InvocationRecord>(record: T): T {
-  if (record.history === undefined) return record;
-  const { history: _history, ...rest } = record;
-  return rest as T;
-}
-
 const TOTAL_SCOPE = '';
 /** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
 const STORE_TIMEOUT = 'store_timeout';
 
+/** Whether `error` says a store call outlived `timeoutMs` (it may still commit). */
+function isTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === STORE_TIMEOUT;
+}
+
 /**
+ * The store's one batching layer: group commit, outage queue, retry and flush on shutdown.
  * Records finished invokes without ever losing one: `record()` writes through to the store
  * (records arriving while a write is in flight share the next one); when the write fails it
  * keeps the record in memory, in order, logs once per outage, and retries on a timer and on
@@ -107,24 +106,12 @@ export class InvocationBuffer {
    * (`historySaved: false`); a history that is not valid is dropped and the record kept.
    */
   async record(input: InvocationRecord): Promise<RecordOutcome> {
-    try {
-      assertInvocationCounts(input);
-    } catch (error) {
-      this.#logger.error('invocation_record_invalid', { error });
+    const record = this.#admit(input);
+    if (record === undefined) {
       return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
     }
-    let record = input;
-    let historyKept = input.history !== undefined;
-    if (input.history !== undefined) {
-      try {
-        assertTurnHistory(input.history);
-      } catch (error) {
-        this.#logger.error('invocation_history_invalid', { error });
-        record = withoutHistory(input);
-        historyKept = false;
-      }
-    }
-    const entry: PendingEntry = { seq: this.#seq++, record: { ...record, id: record.id ?? crypto.randomUUID() } };
+    const historyKept = record.history !== undefined;
+    const entry: PendingEntry = { seq: this.#seq++, record };
     let persisted = false;
     let historySaved = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
@@ -145,46 +132,91 @@ export class InvocationBuffer {
   }
 
   /**
+   * The record, checked once here for the store (see `checkedInvocationRecord`) and given an id,
+   * or undefined when its counts are not valid. A history that is not valid is dropped and the
+   * record kept; both cases are logged as errors.
+   */
+  #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
+    const id = (input as InvocationRecord | null)?.id ?? crypto.randomUUID();
+    const withId = (record: InvocationRecord) => checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
+    try {
+      return withId(input);
+    } catch (error) {
+      if ((input as InvocationRecord | null)?.history !== undefined) {
+        try {
+          const record = withId(withoutHistory(input));
+          this.#logger.error('invocation_history_invalid', { error });
+          return record;
+        } catch {
+          // The counts are bad too: the record goes.
+        }
+      }
+      this.#logger.error('invocation_record_invalid', { error });
+      return undefined;
+    }
+  }
+
+  /**
    * Writes queued records, one call at a time: the records that arrive while a write is in
-   * flight go together in the next, so concurrent invokes share transactions (group commit).
+   * flight go together in the next, so concurrent invokes share one transaction (group commit).
+   * A group the database refuses is rolled back as a whole, so each of its records is then
+   * written alone and a failure fails only its own record (see `#writeEachAlone`).
    */
   async #writeQueued(): Promise<void> {
     // Let the requests already received reach here too: SQLite answers synchronously, so
     // without one turn of the event loop no write would ever overlap another.
     await nextTurn();
     while (this.#queued.length > 0) {
-      const batch = this.#queued.splice(0, this.#batchSize);
-      let historySaved = true;
+      const group = this.#queued.splice(0, this.#batchSize);
       try {
-        await this.#write(batch.map(({ entry }) => entry.record));
+        await this.#write(group.map(({ entry }) => entry.record));
       } catch (error) {
-        let failure = error;
-        if ((error as { code?: unknown }).code !== STORE_TIMEOUT && batch.some(({ entry }) => entry.record.history !== undefined)) {
-          // The messages of a turn may be what the database refused (PostgreSQL takes no NUL
-          // in text): count the records without them rather than call the database away. Not
-          // after a time-out: the write may still commit, and a silent database would be
-          // waited for twice.
-          try {
-            await this.#write(batch.map(({ entry }) => withoutHistory(entry.record)));
-            this.#logger.error('history_write_failed', { turns: batch.length, error });
-            failure = undefined;
-            historySaved = false;
-          } catch (retryError) {
-            failure = retryError;
-          }
-        }
-        if (failure !== undefined) {
-          this.#failed(failure);
-          // The database is away: what is still queued waits in memory too, without a doomed write.
-          for (const { entry, settle } of [...batch, ...this.#queued.splice(0)]) {
-            this.#defer(entry);
-            settle({ persisted: false, historySaved: false });
-          }
-          return;
+        if (!(await this.#writeEachAlone(group, error))) return;
+        continue;
+      }
+      for (const { settle } of group) settle({ persisted: true, historySaved: true });
+    }
+  }
+
+  /**
+   * Writes the records of a refused group one by one, in order; false when the database is
+   * away, after deferring the records not written and everything still queued. A record whose
+   * write fails is written once more without its messages — the messages of a turn may be what
+   * the database refused (PostgreSQL takes no NUL in text) — and only when that fails too is the
+   * database taken for away. Never after a time-out: the write may still commit, and a silent
+   * database would be waited for again.
+   */
+  async #writeEachAlone(group: readonly QueuedEntry[], groupError: unknown): Promise<boolean> {
+    for (const [index, { entry, settle }] of group.entries()) {
+      let error = groupError;
+      if (group.length > 1 && !isTimeout(groupError)) {
+        try {
+          await this.#write([entry.record]);
+          settle({ persisted: true, historySaved: true });
+          continue;
+        } catch (aloneError) {
+          error = aloneError;
         }
       }
-      for (const { settle } of batch) settle({ persisted: true, historySaved });
+      if (!isTimeout(error) && entry.record.history !== undefined) {
+        try {
+          await this.#write([withoutHistory(entry.record)]);
+          this.#logger.error('history_write_failed', { tenant_id: entry.record.tenantId, error });
+          settle({ persisted: true, historySaved: false });
+          continue;
+        } catch (withoutHistoryError) {
+          error = withoutHistoryError;
+        }
+      }
+      this.#failed(error);
+      // The database is away: what is still queued waits in memory too, without a doomed write.
+      for (const waiting of [...group.slice(index), ...this.#queued.splice(0)]) {
+        this.#defer(waiting.entry);
+        waiting.settle({ persisted: false, historySaved: false });
+      }
+      return false;
     }
+    return true;
   }
 
   /** Tries once to write every record waiting; rejects, naming how many still wait, when it cannot. */

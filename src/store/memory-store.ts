@@ -12,11 +12,11 @@ import {
   assertHistoryLimit,
   assertOAuthStateInput,
   assertOAuthStateLookup,
-  assertInvocationRecord,
   assertOAuthToken,
-  assertStoredMessage,
   assertStoreKey,
   assertTtl,
+  checkedInvocationRecord,
+  checkedTurnHistory,
   serialiseMessageData,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
@@ -57,8 +57,8 @@ export class MemoryStore implements Store {
     this.check();
   }
 
-  async recordInvocations(records: readonly InvocationRecord[]): Promise<void> {
-    for (const record of records) assertInvocationRecord(record);
+  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
+    const records = input.map((record) => checkedInvocationRecord(record));
     this.check();
     for (const record of records) {
       if (record.id !== undefined) {
@@ -94,9 +94,9 @@ export class MemoryStore implements Store {
   async appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void> {
     assertStoreKey(tenantId, 'tenantId');
     assertStoreKey(sessionId, 'sessionId');
-    for (const message of messages) assertStoredMessage(message);
+    const turn = checkedTurnHistory(messages);
     this.check();
-    this.append(tenantId, sessionId, messages);
+    this.append(tenantId, sessionId, turn);
   }
 
   private append(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): void {

@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './database-url.js';
+import { SchemaLockedPostgresDialect } from './schema-locked-postgres-dialect.js';
 import { SqlStore } from './sql-store.js';
 import { openSqliteDatabase, type CachedSqliteDatabase } from './sqlite-database.js';
 import type { Store } from './store.js';
@@ -60,7 +62,7 @@ async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
     database.close();
     throw error;
   }
-  const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
   return new SqlStore({ db, engine: 'sqlite', logger });
 }
 
@@ -78,7 +80,7 @@ function openPostgres(url: string, options: { poolSize: number; statementTimeout
   const connectionLost = (error: Error) => logger.warn('database_connection_lost', { store: 'postgres', error });
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool }) });
   const prepared = async (name: string, text: string, values: readonly unknown[]) => (await pool.query({ name, text, values: [...values] })).rows as unknown[];
   return new SqlStore({ db, engine: 'postgres', logger, prepared });
 }

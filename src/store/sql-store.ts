@@ -1,7 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { SerialQueue } from './serial-queue.js';
-import { WriteGroup } from './write-group.js';
 import { snapshotFromTally, tallyByTenant } from './stats-tally.js';
 import type {
   IdempotencyRecord,
@@ -17,17 +16,18 @@ import {
   assertHistoryLimit,
   assertOAuthStateInput,
   assertOAuthStateLookup,
-  assertInvocationRecord,
   assertOAuthToken,
-  assertStoredMessage,
   assertStoreKey,
   assertTtl,
+  checkedInvocationRecord,
+  checkedTurnHistory,
   parseTimestamp,
   serialiseMessageData,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
 import { invokeStatements, type InvokeStatements } from './invoke-statements.js';
-import { runMigrations, type StoreEngine } from './store-migrations.js';
+import { migrateStore } from './migrate-store.js';
+import type { StoreEngine } from './store-migrations.js';
 
 /** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK_ROWS = 500;
@@ -136,9 +136,9 @@ function countBy(values: Iterable<string>): Map<string, number> {
  * The SQLite and PostgreSQL store: every query written once with Kysely. Stats are counted
  * exactly once per record id and atomically per call; on PostgreSQL, rows are locked in a
  * fixed order so replicas writing at once neither lose updates nor deadlock. On SQLite,
- * calls run one at a time (see `SerialQueue`) and write transactions asked for together share
- * one commit (see `WriteGroup`). The statements every invoke runs skip Kysely's query
- * compilation (see `invokeStatements`).
+ * calls run one at a time (see `SerialQueue`). Each call is its own transaction: invokes
+ * share one by sharing a `recordInvocations` call, which the `InvocationBuffer` arranges. The
+ * statements every invoke runs skip Kysely's query compilation (see `invokeStatements`).
  */
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
@@ -147,7 +147,6 @@ export class SqlStore implements Store {
   readonly #onClose: (() => void | Promise<void>) | undefined;
   readonly #queue: SerialQueue | undefined;
   readonly #statements: InvokeStatements;
-  readonly #writes: WriteGroup<Tx> | undefined;
   readonly #prepared: SqlStoreOptions['prepared'];
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
@@ -162,7 +161,6 @@ export class SqlStore implements Store {
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
-    this.#writes = queue && new WriteGroup<Tx>({ schedule: (task) => queue.run(task), transaction: (work) => this.#db.transaction().execute(work) });
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
@@ -170,10 +168,9 @@ export class SqlStore implements Store {
     return this.#queue === undefined ? task() : this.#queue.run(task);
   }
 
-  /** Runs `work` in a transaction; on SQLite it may share it with other writes (see `WriteGroup`). */
+  /** Runs `work` in a transaction of its own, queued like every call. */
   #transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
-    if (this.#writes === undefined || this.#closing !== undefined) return this.#run(() => this.#db.transaction().execute(work));
-    return this.#writes.run(work);
+    return this.#run(() => this.#db.transaction().execute(work));
   }
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
@@ -184,7 +181,7 @@ export class SqlStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const applied = await this.#run(() => runMigrations(this.#db, this.kind));
+    const applied = await this.#run(() => migrateStore(this.#db, this.kind));
     if (applied.length > 0) this.#logger.info('store_migrated', { store: this.kind, applied });
   }
 
@@ -192,8 +189,8 @@ export class SqlStore implements Store {
     await this.#run(() => sql`select 1`.execute(this.#db));
   }
 
-  async recordInvocations(records: readonly InvocationRecord[]): Promise<void> {
-    for (const record of records) assertInvocationRecord(record);
+  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
+    const records = input.map((record) => checkedInvocationRecord(record));
     if (records.length === 0) return;
     const nowMs = Date.now();
     const distinct = distinctRecords(records);
@@ -312,10 +309,10 @@ export class SqlStore implements Store {
     );
   }
 
-  async appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void> {
+  async appendMessages(tenantId: string, sessionId: string, turn: readonly StoredMessage[]): Promise<void> {
     assertStoreKey(tenantId, 'tenantId');
     assertStoreKey(sessionId, 'sessionId');
-    for (const message of messages) assertStoredMessage(message);
+    const messages = checkedTurnHistory(turn);
     if (messages.length === 0) return;
     const now = new Date().toISOString();
     if (this.kind === 'postgres') {
@@ -514,7 +511,6 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#maintenance;
-      await this.#writes?.settled();
       await (this.#queue?.run(async () => {}) ?? Promise.resolve());
       await this.#db.destroy();
       await this.#onClose?.();

@@ -12,10 +12,10 @@ export interface MetaTable {
   value: string;
 }
 
-/** The store's migrations that have run. */
+/** The store's migrations that have run, in the layout of Kysely's `Migrator` (`timestamp` is ISO 8601 text). */
 export interface MigrationsTable {
   name: string;
-  applied_at: string;
+  timestamp: string;
 }
 
 /** Additive counters of one tenant, plus its distinct session and user counts. */

@@ -25,8 +25,13 @@ export function parseTimestamp(value: unknown, field: string): number {
   return ms;
 }
 
-/** Throws a `TypeError` naming the first bad field of an invocation record, its `history` left aside. */
-export function assertInvocationCounts(record: InvocationRecord): void {
+/**
+ * The records and histories `checkedInvocationRecord` and `checkedTurnHistory` built. They are
+ * frozen copies, so what was checked cannot change after: checked once, they are trusted after.
+ */
+const checked = new WeakSet<object>();
+
+function assertInvocationCounts(record: InvocationRecord): void {
   if (typeof record !== 'object' || record === null) throw new TypeError('an invocation record must be an object');
   if (record.id !== undefined) assertStoreKey(record.id, 'id');
   assertStoreKey(record.tenantId, 'tenantId');
@@ -42,16 +47,46 @@ export function assertInvocationCounts(record: InvocationRecord): void {
   parseTimestamp(record.finishedAt, 'finishedAt');
 }
 
-/** Throws a `TypeError` naming the first bad message of a record's `history`. */
-export function assertTurnHistory(history: readonly StoredMessage[]): void {
+/**
+ * A frozen copy of a turn's messages, each checked; throws a `TypeError` naming the first bad
+ * one. Messages this function returned come back as they are, without a second check.
+ */
+export function checkedTurnHistory(history: readonly StoredMessage[]): readonly StoredMessage[] {
+  if (checked.has(history)) return history;
   if (!Array.isArray(history)) throw new TypeError('history must be an array of messages');
-  for (const message of history) assertStoredMessage(message);
+  const copy = Object.freeze(
+    history.map((message: StoredMessage) => {
+      assertStoredMessage(message);
+      return Object.freeze({ ...message });
+    }),
+  );
+  checked.add(copy);
+  return copy;
 }
 
-/** Throws a `TypeError` naming the first bad field of an invocation record, `history` included. */
-export function assertInvocationRecord(record: InvocationRecord): void {
+/**
+ * A frozen copy of an invocation record, its `history` included, every field checked; throws
+ * a `TypeError` naming the first bad one. A record this function returned comes back as it is,
+ * without a second check: the invocation buffer checks a record as it arrives and the store,
+ * which checks every record it is given, trusts that check. `id` is used when the record has none.
+ */
+export function checkedInvocationRecord(record: InvocationRecord, id?: string): InvocationRecord {
+  if (checked.has(record) && (record.id !== undefined || id === undefined)) return record;
   assertInvocationCounts(record);
-  if (record.history !== undefined) assertTurnHistory(record.history);
+  if (id !== undefined) assertStoreKey(id, 'id');
+  const history = record.history === undefined ? undefined : checkedTurnHistory(record.history);
+  const copy = Object.freeze({ ...record, ...(record.id === undefined && id !== undefined ? { id } : {}), ...(history === undefined ? {} : { history }) });
+  checked.add(copy);
+  return copy;
+}
+
+/** The record without its `history`; a checked record stays checked. */
+export function withoutHistory<T extends InvocationRecord>(record: T): T {
+  if (record.history === undefined) return record;
+  const { history: _history, ...rest } = record;
+  const copy = Object.freeze(rest) as T;
+  if (checked.has(record)) checked.add(copy);
+  return copy;
 }
 
 /** Throws a `TypeError` naming the first bad field of a history message. */

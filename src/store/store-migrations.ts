@@ -1,19 +1,16 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { StoreDatabase } from './store-database.js';
 
 /** One schema change, written once with Kysely's schema builder for SQLite and PostgreSQL. */
 export interface StoreMigration {
-  /** Unique and sortable; recorded in `actorkit_migrations` once applied. */
+  /** Unique, and sorts after every earlier migration's; recorded in `actorkit_migrations` once applied. */
   readonly name: string;
-  /** Runs inside a transaction (both engines have transactional DDL). */
+  /** Runs inside the migration transaction (both engines have transactional DDL). */
   up(db: Kysely<StoreDatabase>): Promise<void>;
 }
 
 /** The engines a store runs on. */
 export type StoreEngine = 'sqlite' | 'postgres';
-
-/** Advisory-lock class of actorkit migrations (the second key is the schema's hash). */
-const MIGRATION_LOCK_CLASS = 0x61_6b_74_6d;
 
 const initialSchema: StoreMigration = {
   name: '0001_initial',
@@ -130,52 +127,5 @@ const oauthStates: StoreMigration = {
   },
 };
 
-/** Every migration of the store, oldest first. */
+/** Every migration of the store, oldest first; Kysely's `Migrator` runs them by name order. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema, oauthStates];
-
-/**
- * Applies the migrations not yet recorded, each in its own transaction, and returns their
- * names. On PostgreSQL the whole run holds a session advisory lock keyed by the current
- * schema, so replicas starting together wait for each other instead of racing; on SQLite
- * each migration re-checks its record inside a write transaction, which serialises processes.
- */
-export async function runMigrations(
-  db: Kysely<StoreDatabase>,
-  engine: StoreEngine,
-  migrations: readonly StoreMigration[] = STORE_MIGRATIONS,
-): Promise<string[]> {
-  return db.connection().execute(async (connection) => {
-    const lockKey = sql`${MIGRATION_LOCK_CLASS}::integer, hashtext(coalesce(current_schema(), ''))`;
-    if (engine === 'postgres') {
-      // Migrations may wait for another replica's and run long DDL: no statement time-out here.
-      await sql`set statement_timeout = 0`.execute(connection);
-      await sql`select pg_advisory_lock(${lockKey})`.execute(connection);
-    }
-    try {
-      await connection.schema
-        .createTable('actorkit_migrations')
-        .ifNotExists()
-        .addColumn('name', 'text', (column) => column.primaryKey())
-        .addColumn('applied_at', 'text', (column) => column.notNull())
-        .execute();
-      const applied: string[] = [];
-      for (const migration of migrations) {
-        const ran = await connection.transaction().execute(async (trx) => {
-          const done = await trx.selectFrom('actorkit_migrations').select('name').where('name', '=', migration.name).executeTakeFirst();
-          if (done !== undefined) return false;
-          await migration.up(trx);
-          await trx.insertInto('actorkit_migrations').values({ name: migration.name, applied_at: new Date().toISOString() }).execute();
-          return true;
-        });
-        if (ran) applied.push(migration.name);
-      }
-      return applied;
-    } finally {
-      if (engine === 'postgres') {
-        // When the connection broke, the server has released the lock with the session.
-        await sql`select pg_advisory_unlock(${lockKey})`.execute(connection).catch(() => {});
-        await sql`reset statement_timeout`.execute(connection).catch(() => {});
-      }
-    }
-  });
-}

@@ -1,11 +1,17 @@
-import type { Store } from '../../src/store/store.js';
+import type { InvocationRecord, Store } from '../../src/store/store.js';
+
+function holdsPoison(records: readonly InvocationRecord[]): boolean {
+  return records.some((record) => record.history?.some((message) => message.content.includes('poison')));
+}
 
 /**
  * How the wrapped store misbehaves: `fail` rejects every call before it reaches the
  * database, `fail-after-write` lets `recordInvocations` commit and then rejects (a lost
- * reply), `hang` never settles. `ok` passes calls through.
+ * reply), `hang` never settles, `refuse-poison` rejects a `recordInvocations` call holding a
+ * message whose content contains "poison" (as PostgreSQL refuses a NUL in text) and nothing
+ * else. `ok` passes calls through.
  */
-export type FaultMode = 'ok' | 'fail' | 'fail-after-write' | 'hang';
+export type FaultMode = 'ok' | 'fail' | 'fail-after-write' | 'hang' | 'refuse-poison';
 
 /** A store wrapper whose calls can be made to fail, for outage tests on any engine. */
 export interface FaultyStore {
@@ -25,6 +31,9 @@ export function injectFaults(inner: Store): FaultyStore {
       return async (...args: unknown[]) => {
         if (faulty.mode === 'fail') throw new Error(`injected fault: ${String(property)} failed`);
         if (faulty.mode === 'hang') return new Promise(() => {});
+        if (faulty.mode === 'refuse-poison' && property === 'recordInvocations' && holdsPoison(args[0] as InvocationRecord[])) {
+          throw new Error('injected fault: the database refused a message');
+        }
         const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
         if (property === 'recordInvocations') {
           faulty.writes.push(args[0] as { id?: string }[]);

@@ -71,5 +71,21 @@ if (baseUrl !== undefined) {
       expect(events.filter((event) => event === 'invocation_store_recovered')).toHaveLength(1);
       expect(monitor.status().status).toBe('pass');
     });
+
+    it('saves the history of every turn of a group but the one PostgreSQL refuses (a NUL character), and counts all', async () => {
+      const store = await openStore({ url: await schemas.create(), logger: silentLogger });
+      closing.push(store);
+      await store.migrate();
+      const buffer = new InvocationBuffer(store, { logger: silentLogger });
+      const turn = (content: string) => invocation({ sessionId: 'chat', history: [{ id: content.replace('\u0000', '-'), role: 'user', content, createdAt: '2025-01-01T00:00:00.000Z' }] });
+      const outcomes = await Promise.all(['first', 'before\u0000after', 'last'].map((content) => buffer.record(turn(content))));
+      expect(outcomes).toEqual([
+        { persisted: true, historySaved: true },
+        { persisted: true, historySaved: false },
+        { persisted: true, historySaved: true },
+      ]);
+      expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.content)).toEqual(['first', 'last']);
+      expect((await store.readStats()).invocations).toBe(3);
+    });
   });
 }

@@ -4,7 +4,8 @@ import { DatabaseMonitor } from '../../src/store/database-monitor.js';
 import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store, StoredMessage } from '../../src/store/store.js';
+import type { InvocationRecord, Store, StoredMessage } from '../../src/store/store.js';
+import { checkedInvocationRecord } from '../../src/store/store-input-validation.js';
 import { injectFaults } from './faulty-store.js';
 import { invocation } from './store-contract.js';
 
@@ -49,6 +50,48 @@ describe('InvocationBuffer', () => {
     expect(await Promise.all([first, ...later])).toEqual(Array.from({ length: 6 }, () => ({ persisted: true })));
     expect(faulty.writes.map((batch) => batch.length)).toEqual([20, 1, 5]);
     expect((await sqlite.readStats()).invocations).toBe(26);
+  });
+
+  it('hands the store the frozen copies it checked, so the store does not check them again', async () => {
+    const { faulty, buffer } = await setup();
+    await buffer.record(invocation({ history: [message('q')] }));
+    const [written] = faulty.writes[0] as InvocationRecord[];
+    expect(Object.isFrozen(written)).toBe(true);
+    expect(checkedInvocationRecord(written!)).toBe(written);
+  });
+
+  it('writes a group in call order, and a record alone when nothing else waits', async () => {
+    const { faulty, buffer } = await setup();
+    const records = Array.from({ length: 3 }, () => invocation());
+    await Promise.all(records.map((record) => buffer.record(record)));
+    await buffer.record(invocation());
+    await buffer.record(invocation());
+    expect(faulty.writes.map((batch) => batch.length)).toEqual([3, 1, 1]);
+    expect(faulty.writes[0]!.map((record) => record.id)).toEqual(records.map((record) => record.id));
+  });
+
+  it('fails only the record the database refuses: the group is written again one record at a time', async () => {
+    const { sqlite, faulty, buffer, events } = await setup();
+    faulty.mode = 'refuse-poison';
+    const turns = ['first', 'poison', 'last'].map((word) => invocation({ sessionId: 'chat', history: [message(word)] }));
+    expect(await Promise.all(turns.map((turn) => buffer.record(turn)))).toEqual([
+      { persisted: true, historySaved: true },
+      { persisted: true, historySaved: false },
+      { persisted: true, historySaved: true },
+    ]);
+    expect(faulty.writes.map((batch) => batch.map((record) => record.id))).toEqual(turns.map((turn) => [turn.id]));
+    expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['first', 'last']);
+    expect((await sqlite.readStats()).invocations).toBe(3);
+    expect(buffer.pending).toBe(0);
+    expect(events()).toEqual(['history_write_failed']);
+  });
+
+  it('keeps the records of a store closed under them, and flush names them', async () => {
+    const { sqlite, buffer } = await setup();
+    await sqlite.close();
+    expect(await Promise.all([buffer.record(invocation()), buffer.record(invocation())])).toEqual([{ persisted: false }, { persisted: false }]);
+    expect(buffer.pending).toBe(2);
+    await expect(buffer.flush()).rejects.toThrow('2 invocation records could not be written to the sqlite store');
   });
 
   it('keeps records during an outage, logs it once, stays exact, and writes them when the store returns', async () => {

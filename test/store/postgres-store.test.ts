@@ -1,9 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { InvocationRecord, Store } from '../../src/store/store.js';
+import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
-import { proxyDatabase, queryTestDatabase, TestSchemas } from './postgres-schemas.js';
+import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
+import { proxyDatabase, queryTestDatabase, TestSchemas, withSearchPath } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 import { describeStoreContract, invocation } from './store-contract.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
@@ -108,6 +112,49 @@ if (baseUrl !== undefined) {
       } finally {
         await proxy.close();
       }
+    });
+
+    it('opens a schema the former migration loop created, without migrating it again', async () => {
+      const url = await schemas.create();
+      const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+      try {
+        await createLegacyDatabase(db, (statement) => sql.raw(statement).execute(db));
+      } finally {
+        await db.destroy();
+      }
+      await expectLegacyDatabaseOpens(url, undefined, (statement) => queryTestDatabase(url, statement));
+    });
+
+    it('takes the migration lock of its own schema only, under the key replicas of every version share', async () => {
+      const [urlA, urlB] = [await schemas.create(), await schemas.create()];
+      const holder = new pg.Client({ connectionString: urlA });
+      await holder.connect();
+      try {
+        // The key of the store's former migration loop: a replica of either version waits for the other.
+        await holder.query(`select pg_advisory_lock(${0x61_6b_74_6d}::integer, hashtext(current_schema()))`);
+        const [a, b] = await Promise.all([open(urlA), open(urlB)]);
+        replicas.push(a, b);
+        let migratedA = false;
+        const migratingA = a.migrate().then(() => (migratedA = true));
+        const waitingForLock = `select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted and objsubid = 2
+          and classid = ${0x61_6b_74_6d} and objid::text::bigint = (hashtext(current_schema())::bigint & 4294967295)`;
+        await vi.waitFor(async () => expect(await queryTestDatabase(urlA, waitingForLock)).toEqual([{ waiting: 1 }]), { timeout: 20_000, interval: 50 });
+        await b.migrate();
+        expect(migratedA).toBe(false);
+        await holder.query(`select pg_advisory_unlock_all()`);
+        await migratingA;
+        expect((await queryTestDatabase<{ name: string }>(urlA, 'select name from actorkit_migrations order by name')).map((row) => row.name)).toEqual(
+          STORE_MIGRATIONS.map((migration) => migration.name),
+        );
+      } finally {
+        await holder.end();
+      }
+    });
+
+    it('refuses to migrate when search_path names no existing schema, saying so', async () => {
+      const store = await open(withSearchPath(baseUrl, `actorkit_missing_${process.pid}`));
+      replicas.push(store);
+      await expect(store.migrate()).rejects.toThrow('PostgreSQL has no current schema: set search_path to an existing schema');
     });
 
     it('keeps each schema to itself', async () => {

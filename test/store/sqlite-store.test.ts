@@ -1,12 +1,18 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { Kysely, SqliteDialect } from 'kysely';
 import Database from 'libsql';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
 import { describeStoreContract, invocation } from './store-contract.js';
 
 const root = await mkdtemp(join(tmpdir(), 'actorkit-sqlite-'));
@@ -115,4 +121,68 @@ describe('SQLite file store', () => {
     expect((await two.readStats()).invocations).toBe(0);
     await Promise.all([one.close(), two.close()]);
   });
+
+  it('opens a database the former migration loop created, without migrating it again', async () => {
+    const dataDir = join(root, 'legacy');
+    const path = join(dataDir, 'actor.db');
+    await mkdir(dataDir, { recursive: true });
+    const database = new Database(path);
+    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    try {
+      await createLegacyDatabase(db, async (statement) => database.exec(statement));
+    } finally {
+      await db.destroy();
+    }
+    const rows = async (statement: string) => {
+      const connection = new Database(path);
+      try {
+        return connection.prepare(statement).all() as Record<string, unknown>[];
+      } finally {
+        connection.close();
+      }
+    };
+    await expectLegacyDatabaseOpens(undefined, dataDir, rows);
+  });
+
+  it('migrates one file from four processes at once, each migration once', async () => {
+    const dataDir = join(root, 'four-processes');
+    const go = join(root, 'four-processes.go');
+    const script = join(root, 'migrate-once.mts');
+    const openStoreUrl = new URL('../../src/store/open-store.ts', import.meta.url).href;
+    const loggerUrl = new URL('../../src/log/logger.ts', import.meta.url).href;
+    await writeFile(
+      script,
+      `import { existsSync, writeFileSync } from 'node:fs';
+       import { openStore } from ${JSON.stringify(openStoreUrl)};
+       import { silentLogger } from ${JSON.stringify(loggerUrl)};
+       writeFileSync(process.argv[2] + '.ready', '');
+       while (!existsSync(${JSON.stringify(go)})) await new Promise((resolve) => setTimeout(resolve, 5));
+       const store = await openStore({ dataDir: ${JSON.stringify(dataDir)}, logger: silentLogger });
+       await store.migrate();
+       await store.close();`,
+    );
+    // The file exists, in WAL mode and not migrated, before they start: the race under test is the migration's.
+    await (await openStore({ dataDir, logger: silentLogger })).close();
+    const cwd = new URL('../..', import.meta.url);
+    let failure: unknown;
+    const children = Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(root, `four-processes-${index}`)], { cwd, timeout: 60_000 }),
+      ),
+    ).catch((error: unknown) => (failure = error));
+    // All four wait at the start line until every one has loaded, so their migrations overlap.
+    await vi.waitFor(
+      () => {
+        if (failure !== undefined) throw failure;
+        expect([0, 1, 2, 3].every((index) => existsSync(join(root, `four-processes-${index}.ready`)))).toBe(true);
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    await writeFile(go, '');
+    await children;
+    if (failure !== undefined) throw failure;
+    const [migrations, totals] = await onFile(join(dataDir, 'actor.db'), ['select name from actorkit_migrations order by name', 'select count(*) from actorkit_stats_totals']);
+    expect(migrations).toEqual(STORE_MIGRATIONS.map((migration) => [migration.name]));
+    expect(totals).toEqual([[1]]);
+  }, 90_000);
 });

@@ -1,0 +1,53 @@
+import { Kysely, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { migrateStore } from './migrate-store.js';
+import { openSqliteDatabase } from './sqlite-database.js';
+import type { StoreDatabase } from './store-database.js';
+import type { StoreMigration } from './store-migrations.js';
+
+const opened: Kysely<StoreDatabase>[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((db) => db.destroy()));
+});
+
+function memoryDatabase(): Kysely<StoreDatabase> {
+  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 }) }) });
+  opened.push(db);
+  return db;
+}
+
+const createTable = (name: string): StoreMigration => ({
+  name,
+  async up(db) {
+    await sql`create table ${sql.table(`table_${name}`)} (id integer primary key)`.execute(db);
+  },
+});
+
+async function tableNames(db: Kysely<StoreDatabase>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'table_%' order by name`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+describe('migrateStore', () => {
+  it('applies the pending migrations in name order and returns their names, then none', async () => {
+    const db = memoryDatabase();
+    expect(await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).toEqual(['0001_a', '0002_b']);
+    expect(await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b'), createTable('0003_c')])).toEqual(['0003_c']);
+    expect(await tableNames(db)).toEqual(['table_0001_a', 'table_0002_b', 'table_0003_c']);
+  });
+
+  it('rejects with the error of the failing migration and rolls back every migration of the run', async () => {
+    const db = memoryDatabase();
+    const broken: StoreMigration = { name: '0002_broken', up: async () => Promise.reject(new Error('the migration broke')) };
+    await expect(migrateStore(db, 'sqlite', [createTable('0001_a'), broken])).rejects.toThrow('the migration broke');
+    expect(await tableNames(db)).toEqual([]);
+    expect((await sql`select name from actorkit_migrations`.execute(db)).rows).toEqual([]);
+  });
+
+  it('refuses a migration named before one already applied', async () => {
+    const db = memoryDatabase();
+    await migrateStore(db, 'sqlite', [createTable('0002_b')]);
+    await expect(migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).rejects.toThrow('corrupted migrations');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { InvocationRecord, StoredMessage } from './store.js';
+import { checkedInvocationRecord, checkedTurnHistory, withoutHistory } from './store-input-validation.js';
+
+const message: StoredMessage = { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' };
+
+function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+  return {
+    tenantId: 'acme',
+    userIdentifier: 'ann',
+    sessionId: 's1',
+    outcome: 'success',
+    inputTokens: 1,
+    outputTokens: 2,
+    toolCalls: 0,
+    latencyMs: 5,
+    finishedAt: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('checkedInvocationRecord', () => {
+  it('returns a frozen copy, history included, that later changes to the input cannot reach', () => {
+    const input = { ...record({ history: [{ ...message }] }) } as { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] };
+    const checked = checkedInvocationRecord(input);
+    input.inputTokens = -1;
+    (input.history as StoredMessage[]).push({ ...message, id: 'm2' });
+    expect(checked.inputTokens).toBe(1);
+    expect(checked.history).toHaveLength(1);
+    expect(Object.isFrozen(checked) && Object.isFrozen(checked.history) && Object.isFrozen(checked.history?.[0])).toBe(true);
+  });
+
+  it('checks a record once: one it returned comes back as it is', () => {
+    const checked = checkedInvocationRecord(record({ history: [message] }));
+    expect(checkedInvocationRecord(checked)).toBe(checked);
+    expect(checkedTurnHistory(checked.history ?? [])).toBe(checked.history);
+    const counts = withoutHistory(checked);
+    expect(counts.history).toBeUndefined();
+    expect(checkedInvocationRecord(counts)).toBe(counts);
+  });
+
+  it('gives the id only to a record without one', () => {
+    expect(checkedInvocationRecord(record(), 'given').id).toBe('given');
+    expect(checkedInvocationRecord(record({ id: 'own' }), 'given').id).toBe('own');
+    const checked = checkedInvocationRecord(record());
+    expect(checkedInvocationRecord(checked, 'later').id).toBe('later');
+  });
+
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['negative tokens', record({ inputTokens: -1 })],
+    ['a bad message role', record({ history: [{ ...message, role: 'robot' as StoredMessage['role'] }] })],
+    ['a history that is no array', record({ history: 'hello' as unknown as StoredMessage[] })],
+  ])('refuses %s with a TypeError', (_label, bad) => {
+    expect(() => checkedInvocationRecord(bad as InvocationRecord)).toThrow(TypeError);
+  });
+
+  it('refuses an id that is not a store key', () => {
+    expect(() => checkedInvocationRecord(record(), '')).toThrow(TypeError);
+  });
+
+  it('does not take a plain copy of a checked record for checked', () => {
+    const checked = checkedInvocationRecord(record());
+    const copy = { ...checked };
+    expect(checkedInvocationRecord(copy)).not.toBe(copy);
+  });
+});
