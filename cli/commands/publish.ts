@@ -11,7 +11,7 @@ const args = {
 } as const;
 
 /** The command line `actorkit publish --help` shows as its example. */
-export const PUBLISH_EXAMPLE = 'actorkit publish . --bump patch';
+const PUBLISH_EXAMPLE = 'actorkit publish . --bump patch';
 
 /** `actorkit publish [actor_dir]`: validates, then builds and pushes the actor's image. */
 export default defineCommand({
