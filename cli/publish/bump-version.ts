@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import inc from 'semver/functions/inc.js';
+import { ACTOR_PATHS } from '../../src/config/emit/load-actor-source.js';
 import { CliError } from '../cli-error.js';
 
 /** The parts of a version `--bump` raises. */
@@ -15,9 +16,11 @@ export interface VersionBump {
   readonly to: string;
   /** The files it changes, relative to the actor folder. */
   readonly files: readonly string[];
+  /** Whether `src/actor.ts` holds the version as a literal the bump raises too. */
+  readonly definitionRaised: boolean;
 }
 
-const DEFINITION = 'src/actor.ts';
+const DEFINITION = ACTOR_PATHS.definition;
 
 /**
  * Plans `--bump`: the next version after `version` and the files that hold it — `package.json`,
@@ -37,7 +40,8 @@ export async function planVersionBump(root: string, version: string | undefined,
     throw new CliError('refused', 'invalid_bump', `cannot bump the version '${version ?? ''}' of package.json: it is not a semver version`);
   }
   const source = await readFile(join(root, DEFINITION), 'utf8').catch(() => '');
-  return { from: version, to, files: versionLiterals(source, version).length === 1 ? ['package.json', DEFINITION] : ['package.json'] };
+  const definitionRaised = versionLiterals(source, version).length === 1;
+  return { from: version, to, files: definitionRaised ? ['package.json', DEFINITION] : ['package.json'], definitionRaised };
 }
 
 /**
@@ -51,7 +55,7 @@ export async function writeVersionBump(root: string, bump: VersionBump): Promise
   const text = await readFile(packagePath, 'utf8');
   const indent = /^\{\r?\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
   await writeFile(packagePath, `${JSON.stringify({ ...JSON.parse(text), version: bump.to }, null, indent)}\n`);
-  if (!bump.files.includes(DEFINITION)) return;
+  if (!bump.definitionRaised) return;
   const definitionPath = join(root, DEFINITION);
   const source = await readFile(definitionPath, 'utf8');
   const [literal] = versionLiterals(source, bump.from);

@@ -96,7 +96,7 @@ export async function publishActor(actorDir: string, options: PublishActorOption
     done.push([cli, ...probe]);
     const exists = (await probeContainerCommand(cli, probe, { cwd: root, env: io.env })) === 0;
     if (exists) warn(`${image} already exists in the registry; pushing replaces it`);
-    if (bump && !bump.files.includes('src/actor.ts')) {
+    if (bump && !bump.definitionRaised) {
       warn(`src/actor.ts holds no literal version '${bump.from}': set metadata.version to '${bump.to}' yourself, or the configuration keeps the old one`);
     }
     const commands = containerCommands(image, root);
