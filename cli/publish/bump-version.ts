@@ -5,10 +5,10 @@ import { ACTOR_PATHS } from '../../src/config/emit/load-actor-source.js';
 import { CliError } from '../cli-error.js';
 
 /** The parts of a version `--bump` raises. */
-export const BUMP_LEVELS = ['patch', 'minor', 'major'] as const;
+const BUMP_LEVELS = ['patch', 'minor', 'major'] as const;
 
 /** One of {@link BUMP_LEVELS}. */
-export type BumpLevel = (typeof BUMP_LEVELS)[number];
+type BumpLevel = (typeof BUMP_LEVELS)[number];
 
 /** A version raise `publish --bump` plans, then writes. */
 export interface VersionBump {

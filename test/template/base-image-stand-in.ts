@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The users the `node:*-bookworm-slim` base image has besides root: `node`, uid and gid 1000. */
-export const BASE_IMAGE_USERS = ['node', 'node:node', '1000', '1000:1000'] as const;
+const BASE_IMAGE_USERS = ['node', 'node:node', '1000', '1000:1000'] as const;
 
 /**
  * Writes `<dir>/bin/chown`, the one command the host cannot stand in for the base image with:
