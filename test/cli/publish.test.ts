@@ -210,7 +210,7 @@ describe('actorkit publish', () => {
   it('--help shows an example that names the actor folder and --bump', async () => {
     const run = memoryIo({ cwd: folder.dir });
     expect(await runCli(['publish', '--help'], run)).toBe(0);
-    expect(run.stdout()).toContain('\nExample: actorkit publish . --bump patch\n');
+    expect(run.stdout()).toMatch(/\nExample:\s+(\$ )?actorkit publish \. --bump patch\n/);
     expect(run.stdout()).toContain('--bump=<patch|minor|major>');
   });
 
