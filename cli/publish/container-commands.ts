@@ -22,6 +22,32 @@ export function containerCommands(image: string, actorDir: string): string[][] {
   ];
 }
 
+/**
+ * The container CLI call that asks the registry whether `image` already exists: `manifest inspect
+ * <repo>:<tag>`. Exit 0 means it does; any other exit is read as "not there" (or the registry
+ * could not say: no login, unreachable), and publish goes on without a warning.
+ * @param image `<repo>:<tag>`.
+ */
+export function tagExistsCommand(image: string): string[] {
+  return ['manifest', 'inspect', image];
+}
+
+/**
+ * Runs one container CLI call quietly (its output is read, not shown) and resolves with its exit
+ * code; a CLI that cannot be started at all resolves with `null`.
+ * @param cli the container CLI executable.
+ * @param args its arguments, e.g. from {@link tagExistsCommand}.
+ * @param options the working folder and environment.
+ */
+export async function probeContainerCommand(
+  cli: string,
+  args: readonly string[],
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<number | null> {
+  const result = await $({ cwd: options.cwd, env: { ...options.env }, quiet: true, verbose: false, nothrow: true, stdio: ['ignore', 'pipe', 'pipe'] })`${cli} ${args}`;
+  return result.exitCode;
+}
+
 /** Where a container command's output goes while it runs. */
 export interface ContainerOutput {
   readonly stdout: NodeJS.WritableStream;

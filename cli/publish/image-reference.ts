@@ -25,3 +25,18 @@ export function checkImageTag(tag: string): string {
   if (TAG.test(tag)) return tag;
   throw new CliError('refused', 'invalid_tag', `'${tag}' is not a valid image tag (letters, digits, _ . -; at most 128)`);
 }
+
+/**
+ * Refuses the tag `latest` (code `latest_tag_refused`), in any case: it moves with every push, so
+ * the platform could not tell which build it deploys, and a registered actor would change under
+ * its users. Returns the tag otherwise.
+ * @param tag a tag that passed {@link checkImageTag}.
+ */
+export function refuseMovingTag(tag: string): string {
+  if (tag.toLowerCase() !== 'latest') return tag;
+  throw new CliError(
+    'refused',
+    'latest_tag_refused',
+    "publish does not push 'latest': it moves with every push, so the platform could not tell which build it runs; use a version tag (the default is v<package.json version>, --bump raises it)",
+  );
+}

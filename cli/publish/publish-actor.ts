@@ -7,16 +7,20 @@ import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { validateActorDir, type ActorProblem } from '../validate/validate-actor-dir.js';
-import { CONTAINER_CLI_ENV, containerCommands, runContainerCommand, type ContainerOutput } from './container-commands.js';
-import { checkImageRepository, checkImageTag } from './image-reference.js';
+import { planVersionBump, writeVersionBump, type VersionBump } from './bump-version.js';
+import { CONTAINER_CLI_ENV, containerCommands, probeContainerCommand, runContainerCommand, tagExistsCommand, type ContainerOutput } from './container-commands.js';
+import { checkImageRepository, checkImageTag, refuseMovingTag } from './image-reference.js';
+import { refuseDependenciesOutsideBuildContext } from './outside-dependencies.js';
 import { platformUrl, registrationSteps } from './registration-steps.js';
 
 /** The inputs of `actorkit publish`. */
 export interface PublishActorOptions {
   /** `--repo`: the image repository; default `actorkit.deployment.image_repo` of package.json. */
   readonly repo?: string;
-  /** `--tag`: the image tag; default `v<version>` of package.json. */
+  /** `--tag`: the image tag; default `v<version>` of package.json (after `bump`); never `latest`. */
   readonly tag?: string;
+  /** `--bump`: raise the version (`patch`, `minor`, `major`) and emit the configuration again before building. */
+  readonly bump?: string;
   /** `--yes`: skip the confirmation (required without a terminal). */
   readonly yes?: boolean;
   /** Where the container CLI's output streams; default `io.stdout` and `io.stderr`. */
@@ -31,8 +35,12 @@ export interface PublishActorSuccess {
   readonly actorDir: string;
   /** The pushed `<repo>:<tag>`. */
   readonly image: string;
-  /** Every container CLI call made, executable first. */
+  /** Every container CLI call made, executable first: the registry probe, the build, the push. */
   readonly commands: readonly (readonly string[])[];
+  /** The version raise `--bump` wrote, if any. */
+  readonly bump?: VersionBump;
+  /** What publish warned about on standard error, e.g. that the push replaces an existing tag. */
+  readonly warnings: readonly string[];
   readonly registrationUrl: string;
   readonly steps: readonly string[];
 }
@@ -44,14 +52,16 @@ export type PublishActorFailure = CliFailure & {
 };
 
 /**
- * Publishes an actor (`actorkit publish`): refuses without a terminal unless `yes`, validates
- * (stopping on problems), asks for confirmation in a terminal, then builds and pushes
- * `<repo>:<tag>` with the container CLI (`docker`, or `ACTORKIT_CONTAINER_CLI`) through zx. It
- * never deletes an image, a tag or a file. Never throws.
+ * Publishes an actor (`actorkit publish`): refuses a dependency outside the build context, a
+ * `latest` tag, and — without a terminal — a run without `yes`; validates (stopping on
+ * problems); asks the registry whether the tag exists (a warning: the push replaces it); asks for
+ * confirmation in a terminal; with `bump`, raises the version and emits `src/platform/config.json`
+ * again; then builds and pushes `<repo>:<tag>` with the container CLI (`docker`, or
+ * `ACTORKIT_CONTAINER_CLI`) through zx. It never deletes an image, a tag or a file. Never throws.
  * @param actorDir the actor's folder, relative to `io.cwd`.
- * @param options `repo`, `tag`, `yes`, streams.
+ * @param options `repo`, `tag`, `bump`, `yes`, streams.
  * @example
- * const result = await publishActor('.', { yes: true });
+ * const result = await publishActor('.', { yes: true, bump: 'patch' });
  * if (result.status === 'ok') console.log(result.steps.join('\n'));
  */
 export async function publishActor(actorDir: string, options: PublishActorOptions = {}): Promise<PublishActorSuccess | PublishActorFailure> {
@@ -60,10 +70,18 @@ export async function publishActor(actorDir: string, options: PublishActorOption
   const output = options.output ?? { stdout: io.stdout, stderr: io.stderr };
   const root = resolve(io.cwd, actorDir);
   const done: string[][] = [];
+  const warnings: string[] = [];
+  const warn = (warning: string) => {
+    warnings.push(warning);
+    output.stderr.write(`warning: ${warning}\n`);
+  };
   try {
     const manifest = await readActorPackage(root);
+    refuseDependenciesOutsideBuildContext(manifest.json, root);
     const repo = checkImageRepository(options.repo ?? manifest.imageRepo ?? missing('no_image_repo', 'no --repo given and package.json has no actorkit.deployment.image_repo'));
-    const tag = checkImageTag(options.tag ?? (manifest.version ? `v${manifest.version}` : missing('no_version', 'no --tag given and package.json has no version')));
+    const bump = options.bump === undefined ? undefined : await planVersionBump(root, manifest.version, options.bump);
+    const version = bump?.to ?? manifest.version;
+    const tag = refuseMovingTag(checkImageTag(options.tag ?? (version ? `v${version}` : missing('no_version', 'no --tag given and package.json has no version'))));
     const image = `${repo}:${tag}`;
     if (!existsSync(join(root, 'Dockerfile'))) throw new CliError('refused', 'no_dockerfile', `${root} has no Dockerfile to build`);
     const baseUrl = platformUrl(io.env);
@@ -71,19 +89,34 @@ export async function publishActor(actorDir: string, options: PublishActorOption
       throw new CliError('refused', 'confirmation_required', `publish builds and pushes ${image}; confirm in a terminal, or pass --yes`);
     }
     const validation = await validateActorDir(root, { io, logger });
-    if (validation.status === 'refused') return validation;
-    if (validation.status === 'failed') {
-      const problems = 'problems' in validation ? validation.problems : [];
-      return { status: 'failed', code: 'validation_failed', message: `${root} does not validate; nothing was built or pushed`, problems };
-    }
+    const stopped = validationStop(validation, `${root} does not validate; nothing was built or pushed`);
+    if (stopped) return stopped;
     const cli = io.env[CONTAINER_CLI_ENV]?.trim() || 'docker';
+    const probe = tagExistsCommand(image);
+    done.push([cli, ...probe]);
+    const exists = (await probeContainerCommand(cli, probe, { cwd: root, env: io.env })) === 0;
+    if (exists) warn(`${image} already exists in the registry; pushing replaces it`);
+    if (bump && !bump.definitionRaised) {
+      warn(`src/actor.ts holds no literal version '${bump.from}': set metadata.version to '${bump.to}' yourself, or the configuration keeps the old one`);
+    }
     const commands = containerCommands(image, root);
     if (options.yes !== true) {
       const prompter = createLinePrompter(io);
-      const plan = commands.map((args) => `  ${[cli, ...args].join(' ')}`).join('\n');
-      prompter.say(`publish will run:\n${plan}`);
-      const agreed = await confirm(prompter, `Build and push ${image}?`).finally(() => prompter.close());
+      const plan = [
+        ...(bump ? [`  set the version ${bump.from} -> ${bump.to} in ${bump.files.join(' and ')}, then emit src/platform/config.json`] : []),
+        ...commands.map((args) => `  ${[cli, ...args].join(' ')}`),
+      ].join('\n');
+      prompter.say(`publish will:\n${plan}`);
+      const question = exists ? `Build and push ${image}, replacing the image the registry has under that tag?` : `Build and push ${image}?`;
+      const agreed = await confirm(prompter, question).finally(() => prompter.close());
       if (!agreed) throw new CliError('refused', 'not_confirmed', 'publish cancelled; nothing was built or pushed');
+    }
+    if (bump) {
+      await writeVersionBump(root, bump);
+      logger.info('actor_version_bumped', { from: bump.from, to: bump.to });
+      const emitted = await validateActorDir(root, { write: true, io, logger });
+      const failed = validationStop(emitted, `${root} does not validate after the version bump to ${bump.to} (${bump.files.join(' and ')} changed); nothing was built or pushed`);
+      if (failed) return failed;
     }
     for (const args of commands) {
       output.stderr.write(`$ ${[cli, ...args].join(' ')}\n`);
@@ -92,7 +125,16 @@ export async function publishActor(actorDir: string, options: PublishActorOption
       await runContainerCommand(cli, args, { cwd: root, env: io.env, output });
     }
     logger.info('actor_published', { image });
-    return { status: 'ok', actorDir: root, image, commands: done, registrationUrl: `${baseUrl}/home/creator/register-actor`, steps: registrationSteps(baseUrl, image) };
+    return {
+      status: 'ok',
+      actorDir: root,
+      image,
+      commands: done,
+      ...(bump ? { bump } : {}),
+      warnings,
+      registrationUrl: `${baseUrl}/home/creator/register-actor`,
+      steps: registrationSteps(baseUrl, image),
+    };
   } catch (error) {
     const failure = toCliFailure(error);
     logger.warn('actor_publish_stopped', { status: failure.status, code: failure.code });
@@ -100,15 +142,24 @@ export async function publishActor(actorDir: string, options: PublishActorOption
   }
 }
 
-async function readActorPackage(root: string): Promise<{ version?: string; imageRepo?: string }> {
+/** The failure to return when a validation did not pass, else `undefined`. */
+function validationStop(validation: Awaited<ReturnType<typeof validateActorDir>>, message: string): PublishActorFailure | undefined {
+  if (validation.status === 'refused') return validation;
+  if (validation.status !== 'failed') return undefined;
+  const problems = 'problems' in validation ? validation.problems : [];
+  return { status: 'failed', code: 'validation_failed', message, problems };
+}
+
+async function readActorPackage(root: string): Promise<{ json: Record<string, unknown>; version?: string; imageRepo?: string }> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   } catch (error) {
     throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder: cannot read package.json (${(error as Error).message})`);
   }
-  const record = (json ?? {}) as { version?: unknown; actorkit?: { deployment?: { image_repo?: unknown } } };
+  const record = (typeof json === 'object' && json !== null ? json : {}) as { version?: unknown; actorkit?: { deployment?: { image_repo?: unknown } } };
   return {
+    json: record as Record<string, unknown>,
     ...(typeof record.version === 'string' && record.version !== '' ? { version: record.version } : {}),
     ...(typeof record.actorkit?.deployment?.image_repo === 'string' ? { imageRepo: record.actorkit.deployment.image_repo } : {}),
   };

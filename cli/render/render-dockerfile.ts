@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TemplateEngine } from './template-engine.js';
 
 /** actorkit's container recipe, rendered into every actor that brings no Dockerfile of its own. */
-export const DOCKERFILE_TEMPLATE = 'Dockerfile.template';
+const DOCKERFILE_TEMPLATE = 'Dockerfile.template';
 
 /**
  * Renders `<package root>/Dockerfile.template` with the answers into `<actor>/Dockerfile` when the

@@ -88,6 +88,7 @@ describe('the built actorkit binary, end to end', () => {
     expect(published.code).toBe(0);
     expect(published.stdout).toContain('1. Open https://hub.example.org/home/creator/register-actor\n');
     expect(containerCli.calls()).toEqual([
+      ['manifest', 'inspect', 'registry.example.com/acme/demo-actor:v0.3.0'],
       ['build', '-f', join(actor, 'Dockerfile'), '-t', 'registry.example.com/acme/demo-actor:v0.3.0', actor],
       ['push', 'registry.example.com/acme/demo-actor:v0.3.0'],
     ]);

@@ -43,7 +43,7 @@ describe('actorkit help', () => {
   });
 
   it('ends the help of a verb with its meta.example under Example:', async () => {
-    for (const verb of ['new', 'validate', 'help'] as const) {
+    for (const verb of ['new', 'validate', 'publish', 'help'] as const) {
       const meta = (await commands[verb]()).meta as VerbMeta;
       const help = await actorkit([verb, '--help']);
       expect(help.stdout, verb).toMatch(new RegExp(`\\nExample:\\n\\n  \\$ ${meta.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n$`));

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
@@ -45,9 +45,11 @@ describe('actorkit publish', () => {
     expect(result.code).toBe(0);
     const image = 'registry.example.com/acme/weather:v1.2.0';
     expect(result.calls).toEqual([
+      ['manifest', 'inspect', image],
       ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
       ['push', image],
     ]);
+    expect(result.stderr).not.toContain('warning');
     expect(result.stdout).toContain('stand-in docker build output\n');
     expect(result.stderr).toContain('stand-in docker push progress\n');
     expect(result.stderr).toContain(`$ docker build -f ${join(context.actor, 'Dockerfile')} -t ${image} ${context.actor}\n`);
@@ -65,6 +67,7 @@ describe('actorkit publish', () => {
     expect(result.code).toBe(0);
     const image = 'ghcr.io/team/forecast:2024.06-rc1';
     expect(result.calls).toEqual([
+      ['manifest', 'inspect', image],
       ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
       ['push', image],
     ]);
@@ -102,7 +105,7 @@ describe('actorkit publish', () => {
     const result = await publish(context, [context.actor, '--yes'], { STAND_IN_FAIL: 'build' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('exited with 3');
-    expect(result.calls.map((argv) => argv[0])).toEqual(['build']);
+    expect(result.calls.map((argv) => argv[0])).toEqual(['manifest', 'build']);
   });
 
   it.each([
@@ -110,12 +113,105 @@ describe('actorkit publish', () => {
     ['no version for the default tag', { packageJson: { version: '' } }, [], 'no --tag given and package.json has no version'],
     ['a repository with a tag in it', {}, ['--repo', 'acme/weather:latest'], "'acme/weather:latest' is not a valid image repository (give the repository without a tag or digest; use --tag)"],
     ['an invalid tag', {}, ['--tag', '-rm'], "'-rm' is not a valid image tag"],
+    ['the tag latest', {}, ['--tag', 'latest'], "publish does not push 'latest': it moves with every push"],
+    ['the tag LATEST', {}, ['--tag=LATEST'], "publish does not push 'latest'"],
+    ['an unknown --bump level', {}, ['--bump', 'huge'], "--bump must be one of patch, minor, major, not 'huge'"],
+    ['--bump of a version semver cannot raise', { packageJson: { version: 'one' } }, ['--bump', 'patch'], "cannot bump the version 'one' of package.json"],
   ])('refuses (exit 2) %s', async (_what, fixture, extra, message) => {
     const context = await setup(fixture);
     const result = await publish(context, [context.actor, '--yes', ...extra]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.calls).toEqual([]);
+  });
+
+  it.each([
+    ['actorkit', 'dependencies', 'file:/opt/src/actorkit'],
+    ['actorkit', 'dependencies', 'link:../../actorkit'],
+    ['helper', 'devDependencies', 'file:..'],
+  ])('refuses (exit 2) %s in %s as %s, before validating or building, saying why', async (name, field, spec) => {
+    const context = await setup({ packageJson: { [field]: { [name]: spec } } });
+    writeFileSync(join(context.actor, 'src', 'platform', 'config.json'), '{}\n');
+    const result = await publish(context, [context.actor, '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: ${field}.${name} is '${spec}', outside ${context.actor}: the image is built with the actor folder as its build context`);
+    expect(result.stderr).toContain('Depend on');
+    expect(result.stderr).toContain('or vendor its tarball inside the actor folder');
+    expect(result.stderr).not.toContain('does not validate');
+    expect(result.calls).toEqual([]);
+  });
+
+  it('takes a file: dependency inside the actor folder (a vendored tarball)', async () => {
+    const context = await setup({ packageJson: { dependencies: { actorkit: 'file:vendor/actorkit-0.1.0.tgz' } } });
+    const result = await publish(context, [context.actor, '--yes']);
+    expect(result.stderr).not.toContain('outside');
+    expect(result.code).toBe(0);
+  });
+
+  it('warns on stderr and goes on with --yes when the tag already exists in the registry', async () => {
+    const context = await setup();
+    const image = 'registry.example.com/acme/weather:v1.2.0';
+    const result = await publish(context, [context.actor, '--yes', '--json'], { STAND_IN_EXISTING: image });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`warning: ${image} already exists in the registry; pushing replaces it\n`);
+    expect(JSON.parse(result.stdout).warnings).toEqual([`${image} already exists in the registry; pushing replaces it`]);
+    expect(result.calls.map((argv) => argv[0])).toEqual(['manifest', 'build', 'push']);
+  });
+
+  it('--bump patch raises the version in package.json and src/actor.ts, emits config.json again, and tags the new version', async () => {
+    const context = await setup();
+    const result = await publish(context, [context.actor, '--yes', '--bump', 'patch']);
+    expect(result.code, result.stderr).toBe(0);
+    const image = 'registry.example.com/acme/weather:v1.2.1';
+    expect(result.calls).toEqual([
+      ['manifest', 'inspect', image],
+      ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
+      ['push', image],
+    ]);
+    expect(result.stdout).toContain('Version 1.2.0 -> 1.2.1 (package.json, src/actor.ts, src/platform/config.json)\n');
+    const packageJson = readFileSync(join(context.actor, 'package.json'), 'utf8');
+    expect(JSON.parse(packageJson).version).toBe('1.2.1');
+    expect(packageJson.split('\n')[2]).toBe('  "version": "1.2.1",');
+    expect(readFileSync(join(context.actor, 'src', 'actor.ts'), 'utf8')).toContain("version: '1.2.1'");
+    const config = JSON.parse(readFileSync(join(context.actor, 'src', 'platform', 'config.json'), 'utf8'));
+    expect(config.actor.version).toBe('1.2.1');
+    expect(await runCli(['validate', context.actor], memoryIo({ cwd: context.root }))).toBe(0);
+  });
+
+  it.each([
+    ['minor', '1.3.0'],
+    ['major', '2.0.0'],
+  ])('--bump %s tags v%s', async (level, version) => {
+    const context = await setup();
+    const result = await publish(context, [context.actor, '--yes', `--bump=${level}`]);
+    expect(result.code).toBe(0);
+    expect(result.calls.at(-1)).toEqual(['push', `registry.example.com/acme/weather:v${version}`]);
+  });
+
+  it('--bump warns when src/actor.ts does not hold the version as a literal', async () => {
+    const context = await setup();
+    const source = readFileSync(join(context.actor, 'src', 'actor.ts'), 'utf8').replace("version: '1.2.0'", 'version: VERSION');
+    writeFileSync(join(context.actor, 'src', 'actor.ts'), `const VERSION = '1.2.0';\n${source}`);
+    await runCli(['validate', '--write', context.actor], memoryIo({ cwd: context.root }));
+    const result = await publish(context, [context.actor, '--yes', '--bump', 'patch']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("warning: src/actor.ts holds no literal version '1.2.0': set metadata.version to '1.2.1' yourself");
+    expect(JSON.parse(readFileSync(join(context.actor, 'package.json'), 'utf8')).version).toBe('1.2.1');
+  });
+
+  it('publishes the current folder when no actor_dir is given', async () => {
+    const context = await setup();
+    const run = memoryIo({ cwd: context.actor, env: context.cli.env() });
+    expect(await runCli(['publish', '--yes'], run)).toBe(0);
+    expect(context.cli.calls().at(-1)).toEqual(['push', 'registry.example.com/acme/weather:v1.2.0']);
+    everyCall.push(...context.cli.calls());
+  });
+
+  it('--help shows an example that names the actor folder and --bump', async () => {
+    const run = memoryIo({ cwd: folder.dir });
+    expect(await runCli(['publish', '--help'], run)).toBe(0);
+    expect(run.stdout()).toMatch(/\nExample:\n\n {2}\$ actorkit publish \. --bump patch\n\n$/);
+    expect(run.stdout()).toContain('--bump=<patch|minor|major>');
   });
 
   it('refuses (exit 2) an actor without a Dockerfile', async () => {
@@ -129,9 +225,9 @@ describe('actorkit publish', () => {
 });
 
 /** Runs `actorkit publish` in a pseudo-terminal, typing `answer` at the confirmation. */
-async function publishInTerminal(context: { root: string; actor: string; cli: StandInContainerCli }, answer: string) {
+async function publishInTerminal(context: { root: string; actor: string; cli: StandInContainerCli }, answer: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
   const steps = [{ after: '[y/N]', keys: `${answer}\r` }];
-  const result = await runInTerminal(['publish', context.actor], { cwd: context.root, env: context.cli.env(), steps });
+  const result = await runInTerminal(['publish', context.actor, ...extraArgs], { cwd: context.root, env: context.cli.env(env), steps });
   everyCall.push(...context.cli.calls());
   return result;
 }
@@ -144,11 +240,11 @@ describe('actorkit publish at a terminal', () => {
 
   it('shows the exact calls, asks, and publishes on y', async () => {
     const result = await publishInTerminal(context, 'y');
-    expect(result.output).toContain('publish will run:');
+    expect(result.output).toContain('publish will:');
     expect(result.output).toContain(`docker push registry.example.com/acme/weather:v1.2.0`);
     expect(result.output).toContain('Build and push registry.example.com/acme/weather:v1.2.0? [y/N]');
     expect(result.code).toBe(0);
-    expect(context.cli.calls().map((argv) => argv[0])).toEqual(['build', 'push']);
+    expect(context.cli.calls().map((argv) => argv[0])).toEqual(['manifest', 'build', 'push']);
   });
 
   it('refuses (exit 2) on any other answer, running nothing more', async () => {
@@ -156,6 +252,19 @@ describe('actorkit publish at a terminal', () => {
     const result = await publishInTerminal(context, 'n');
     expect(result.code).toBe(2);
     expect(result.output).toContain('publish cancelled; nothing was built or pushed');
-    expect(context.cli.calls()).toHaveLength(before);
+    expect(context.cli.calls().slice(before).map((argv) => argv[0])).toEqual(['manifest']);
+  });
+
+  it('says the push replaces the tag the registry already has, and with --bump shows the version change; n changes nothing', async () => {
+    const before = context.cli.calls().length;
+    const packageJson = readFileSync(join(context.actor, 'package.json'), 'utf8');
+    const image = 'registry.example.com/acme/weather:v1.2.1';
+    const result = await publishInTerminal(context, 'n', ['--bump', 'patch'], { STAND_IN_EXISTING: image });
+    expect(result.output).toContain(`warning: ${image} already exists in the registry; pushing replaces it`);
+    expect(result.output).toContain('set the version 1.2.0 -> 1.2.1 in package.json and src/actor.ts, then emit src/platform/config.json');
+    expect(result.output).toContain(`Build and push ${image}, replacing the image the registry has under that tag? [y/N]`);
+    expect(result.code).toBe(2);
+    expect(readFileSync(join(context.actor, 'package.json'), 'utf8')).toBe(packageJson);
+    expect(context.cli.calls().slice(before)).toEqual([['manifest', 'inspect', image]]);
   });
 });

@@ -7,14 +7,15 @@ export interface StandInContainerCli {
   readonly binDir: string;
   /** Every call so far, as argv arrays (without the executable). */
   calls(): string[][];
-  /** The environment to run the CLI with: PATH first, the log file, and `fail` making that verb exit 3. */
+  /** The environment to run the CLI with: PATH first, the log file, and `extra` (`STAND_IN_FAIL`, `STAND_IN_EXISTING`). */
   env(extra?: Record<string, string>): Record<string, string | undefined>;
 }
 
 /**
  * Writes stand-ins named `names` (default `docker`) into `root/bin`; each appends its argv to
  * `root/calls.jsonl`, prints a line on stdout and one on stderr, and exits 3 when its first
- * argument equals `STAND_IN_FAIL`.
+ * argument equals `STAND_IN_FAIL`. `manifest inspect <image>` plays a registry that holds the
+ * comma-separated images of `STAND_IN_EXISTING`: exit 0 for those, 1 ("no such manifest") otherwise.
  */
 export function createStandInContainerCli(root: string, names: readonly string[] = ['docker']): StandInContainerCli {
   const binDir = join(root, 'bin');
@@ -27,6 +28,10 @@ export function createStandInContainerCli(root: string, names: readonly string[]
       `#!${process.execPath}
 const args = process.argv.slice(2);
 require('node:fs').appendFileSync(process.env.STAND_IN_LOG, JSON.stringify(args) + '\\n');
+if (args[0] === 'manifest' && !(process.env.STAND_IN_EXISTING ?? '').split(',').includes(args[2])) {
+  console.error('no such manifest: ' + args[2]);
+  process.exit(1);
+}
 console.log('stand-in ${name} ' + args[0] + ' output');
 console.error('stand-in ${name} ' + args[0] + ' progress');
 if (process.env.STAND_IN_FAIL === args[0]) process.exit(3);
