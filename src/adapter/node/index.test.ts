@@ -1,4 +1,5 @@
 import { request as httpRequest, Agent } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
@@ -147,5 +148,24 @@ describe('serve on Node', () => {
     } finally {
       agent.destroy();
     }
+  });
+  it('a streamed reply to a request that says Connection: close closes the connection', async () => {
+    const { app } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: handle.port }, () => {
+        socket.end(`POST /agent/invoke HTTP/1.1\r\nHost: actor.test\r\nConnection: close\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(invokeBody)}\r\n\r\n${invokeBody}`);
+      });
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head).toContain('content-type: text/event-stream');
+    expect(head).not.toContain('keep-alive');
+    expect(head).toContain('connection: close');
   });
 });
