@@ -12,6 +12,15 @@ describe('API key authentication', () => {
     }
   });
 
+  it('lets the OAuth callback through (its single-use state guards it), but not the start of the flow', async () => {
+    const app = await createTestActor({ env });
+    const callback = await app.request('/oauth/callback?code=c&state=made-up');
+    expect(callback.status).toBe(400);
+    expect((await callback.json()).code).toBe('invalid_state');
+    expect((await app.request('/oauth/authorize?provider=github')).status).toBe(401);
+    expect((await app.request('/oauth/callback/')).status).toBe(401);
+  });
+
   it('asks for a key everywhere else, with WWW-Authenticate', async () => {
     const app = await createTestActor({ env });
     const response = await app.request('/stats');
