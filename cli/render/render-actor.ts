@@ -14,6 +14,7 @@ import { parseDataPairs } from './data-pairs.js';
 import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
+import { assertNoLinkOnPath } from './template-links.js';
 import { planTemplateFiles } from './plan-files.js';
 import { renderDockerfile } from './render-dockerfile.js';
 import { resolveAnswers } from './resolve-answers.js';
@@ -84,8 +85,10 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
     warnings.push(...source.warnings);
     logger.info('template_source_resolved', { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit });
+    assertNoLinkOnPath(source.dir, TEMPLATE_CONFIG_FILE, TEMPLATE_CONFIG_FILE);
     const config = await loadTemplateConfig(source.dir);
     const root = join(source.dir, config.subdirectory);
+    assertNoLinkOnPath(source.dir, config.subdirectory, `_subdirectory '${config.subdirectory}'`);
     if (!existsSync(root)) throw new CliError('failed', 'invalid_template', `_subdirectory '${config.subdirectory}' does not exist in the template`);
     const engine = createTemplateEngine(root);
     const prompter = io.interactive ? createLinePrompter(io) : undefined;

@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import nunjucks from 'nunjucks';
 import { CliError } from '../cli-error.js';
+import { assertNoLinkOnPath } from './template-links.js';
 
 /** Renders nunjucks sources for one template: autoescape off, undefined output is an error. */
 export interface TemplateEngine {
@@ -12,18 +15,37 @@ export interface TemplateEngine {
 
 /**
  * Creates the nunjucks environment of a template rooted at `root` (so `{% include %}` finds the
- * template's own files). Errors are {@link CliError}s with code `template_error` that name the
- * undefined variable.
+ * template's own files, and only those: an include that leaves `root` or passes a symbolic link
+ * is refused, code `path_escape` / `template_symlink`). Other errors are {@link CliError}s with
+ * code `template_error` that name the undefined variable.
  * @param root the template root folder, or `undefined` for sources that include nothing.
  */
 export function createTemplateEngine(root: string | undefined): TemplateEngine {
-  const loader = root === undefined ? null : new nunjucks.FileSystemLoader(root, { noCache: true });
+  const last: { refusal?: CliError } = {};
+  const loader: nunjucks.ILoader | null =
+    root === undefined
+      ? null
+      : {
+          getSource(name) {
+            const path = resolve(root, name);
+            try {
+              assertNoLinkOnPath(root, path, `{% include "${name}" %}`);
+            } catch (error) {
+              last.refusal = error as CliError;
+              throw error;
+            }
+            return existsSync(path) ? { src: readFileSync(path, 'utf8'), path, noCache: true } : (null as unknown as nunjucks.LoaderSource);
+          },
+        };
   const env = new nunjucks.Environment(loader, { autoescape: false, throwOnUndefined: true });
   return {
     render(source, context, label) {
+      delete last.refusal;
       try {
         return new nunjucks.Template(source, env, label, true).render(context);
       } catch (error) {
+        const refusal = last.refusal as CliError | undefined;
+        if (refusal !== undefined) throw new CliError(refusal.status, refusal.code, `${label}: ${refusal.message}`, { cause: refusal });
         throw new CliError('failed', 'template_error', `${label}: ${describeRenderError(source, error)}`, { cause: error });
       }
     },

@@ -4,6 +4,7 @@ import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
+import { refusedUnreadBody } from './unread-body.js';
 
 /** `fetch` as a runtime adapter calls it: the request, then what the adapter tells about it (`RuntimeBindings`). */
 export type ActorFetch = (request: Request, runtime?: RuntimeBindings, executionCtx?: ExecutionContext) => Response | Promise<Response>;
@@ -23,14 +24,21 @@ function routeTemplate(app: Hono<ActorEnv>, request: Request, bindings: ActorBin
   return matched[matched.length - 1]?.[0][1].path ?? '/*';
 }
 
-/** Sends the request id back on `response`; a response with immutable headers (a fetched one) is copied. */
-function withRequestId(response: Response, requestId: string): Response {
+/**
+ * Sends the request id back on `response`, with `Connection: close` when the request's body was
+ * refused unread (see `refusedUnreadBody`); a response with immutable headers (a fetched one) is copied.
+ */
+function withEdgeHeaders(response: Response, requestId: string, close: boolean): Response {
+  const set = (headers: Headers) => {
+    headers.set('X-Request-Id', requestId);
+    if (close) headers.set('Connection', 'close');
+  };
   try {
-    response.headers.set('X-Request-Id', requestId);
+    set(response.headers);
     return response;
   } catch {
     const headers = new Headers(response.headers);
-    headers.set('X-Request-Id', requestId);
+    set(headers);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 }
@@ -60,7 +68,7 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
     const answered = (response: Response): Response => {
       if (!kept) leave();
       metrics.observe(request.method, routeTemplate(app, request, bindings), response.status, (performance.now() - started) / 1000);
-      return withRequestId(response, bindings.requestId);
+      return withEdgeHeaders(response, bindings.requestId, refusedUnreadBody(request, response));
     };
     let answer: Response | Promise<Response>;
     try {

@@ -19,7 +19,8 @@ export interface RuntimeConfig {
 
 /**
  * Reads the runtime configuration from the typed environment. Mistakes throw here, at setup:
- * `API_KEY_ENABLED=true` without a key refuses to start.
+ * `API_KEY_ENABLED=true` without a key refuses to start; a key without `API_KEY_ENABLED=true`
+ * starts open with the warning `api_key_not_enabled`.
  */
 export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: string, fields: Record<string, unknown>) => void): RuntimeConfig {
   const platformMode = env.ACTOR_PLATFORM;
@@ -27,6 +28,9 @@ export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: string, 
   const apiKeys = env.API_KEY;
   if (apiKeyEnabled && apiKeys.length === 0 && !platformMode) {
     throw new StartupRefusal('API_KEY', 'API_KEY_ENABLED=true but API_KEY is empty: set API_KEY (comma-separated for rotation) or turn key authentication off');
+  }
+  if (!apiKeyEnabled && apiKeys.length > 0 && !platformMode) {
+    warn('api_key_not_enabled', { reason: 'API_KEY is set but API_KEY_ENABLED is not true: every route is open; set API_KEY_ENABLED=true to require the key' });
   }
   if (apiKeyEnabled && platformMode) {
     warn('api_key_ignored_on_platform', { reason: 'ACTOR_PLATFORM=true: the platform is the authorization boundary' });

@@ -74,6 +74,7 @@ describe('POST /agent/invoke as a UI message stream', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     expect(response.headers.get('x-request-id')).toBeTruthy();
+    for (const hopByHop of ['connection', 'keep-alive', 'transfer-encoding', 'upgrade']) expect(response.headers.get(hopByHop), hopByHop).toBeNull();
     const read = await readUiStream(response.body!);
     expect(read.text).toBe(json.message.content);
     expect(read.raw.endsWith('data: [DONE]\n\n')).toBe(true);

@@ -1,11 +1,14 @@
 import type { ChatEvent } from './chat-handler.js';
 import type { ChatReply, FinishReason, ToolCallRecord } from './chat-reply.js';
 
-/** Response headers of the AI SDK UI message stream (`useChat` reads the marker header). */
+/**
+ * Response headers of the AI SDK UI message stream (`useChat` reads the marker header). No
+ * hop-by-hop header (`Connection`, `Keep-Alive`): the server decides about the connection, and
+ * honours a client's `Connection: close`.
+ */
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',
-  Connection: 'keep-alive',
   'X-Vercel-AI-UI-Message-Stream': 'v1',
   'X-Accel-Buffering': 'no',
 };

@@ -45,4 +45,28 @@ describe('createOAuthFlow', () => {
     expect(stateStore.size).toBe(1);
     expect(await store.takeOAuthState(state)).toBeNull();
   });
+  it('caps pending states per tenant and overall: 429 with Retry-After past it, room again once they expire', async () => {
+    let clock = 1_000_000;
+    const stateStore = new MemoryOAuthStateStore();
+    const flow = createOAuthFlow({ providers, stateStore, stateTtlMs: 60_000, maxPendingStatesPerTenant: 2, maxPendingStates: 3, now: () => clock });
+    const app = await createTestActor({ oauth: flow });
+    const authorize = (tenant: string) => app.request(`/oauth/authorize?provider=github&tenant_id=${tenant}`);
+    expect((await authorize('acme')).status).toBe(302);
+    clock += 1_000;
+    expect((await authorize('acme')).status).toBe(302);
+    const perTenant = await authorize('acme');
+    expect(perTenant.status).toBe(429);
+    expect(perTenant.headers.get('content-type')).toContain('application/problem+json');
+    expect(perTenant.headers.get('retry-after')).toBe('59');
+    expect(await perTenant.json()).toMatchObject({ status: 429, code: 'too_many_pending_oauth_flows' });
+    expect((await authorize('globex')).status).toBe(302);
+    const overall = await authorize('initech');
+    expect(overall.status).toBe(429);
+    expect((await overall.json()).code).toBe('too_many_pending_oauth_flows');
+    expect(stateStore.size).toBe(3);
+    clock += 60_000;
+    expect((await authorize('acme')).status).toBe(302);
+    expect((await authorize('initech')).status).toBe(302);
+    expect(() => createOAuthFlow({ providers, maxPendingStates: 0 })).toThrow(/maxPendingStates/);
+  });
 });

@@ -7,6 +7,7 @@ import type { StoredOAuthToken } from '../store/store.js';
 import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
 import type { OAuthStateRecord, OAuthStateStore } from './oauth-state-store.js';
 import { oauthSuccessPage } from './oauth-success-page.js';
+import { PendingOAuthFlows } from './pending-oauth-flows.js';
 import { parseReturnTo } from './return-to.js';
 import { StoreOAuthStateStore } from './store-oauth-state-store.js';
 
@@ -29,6 +30,13 @@ export interface CreateOAuthFlowOptions {
   readonly providerTimeoutMs?: number;
   /** An access token this close to expiry is refreshed first, in ms; default 60 000. */
   readonly refreshMarginMs?: number;
+  /**
+   * Most flows one tenant may have started and not finished in this process (default 20); past
+   * it `/oauth/authorize` answers 429 `too_many_pending_oauth_flows` until one finishes or expires.
+   */
+  readonly maxPendingStatesPerTenant?: number;
+  /** Most flows all tenants together may have pending in this process (default 10 000); past it, 429 as above. */
+  readonly maxPendingStates?: number;
   /** The clock, in epoch ms; for tests. */
   readonly now?: () => number;
 }
@@ -50,7 +58,7 @@ export interface ActorOAuthFlow extends OAuthFlow {
   getAccessToken(tenantId: string, provider: string): Promise<string>;
 }
 
-const DEFAULTS = { stateTtlMs: 10 * 60_000, providerTimeoutMs: 10_000, refreshMarginMs: 60_000 } as const;
+const DEFAULTS = { stateTtlMs: 10 * 60_000, providerTimeoutMs: 10_000, refreshMarginMs: 60_000, maxPendingStatesPerTenant: 20, maxPendingStates: 10_000 } as const;
 const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
 
 const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
@@ -105,6 +113,10 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
   for (const key of ['stateTtlMs', 'providerTimeoutMs', 'refreshMarginMs'] as const) {
     if (!Number.isSafeInteger(settings[key]) || settings[key] < 0) throw new Error(`${key} must be a non-negative integer, got ${settings[key]}`);
   }
+  for (const key of ['maxPendingStatesPerTenant', 'maxPendingStates'] as const) {
+    if (!Number.isSafeInteger(settings[key]) || settings[key] < 1) throw new Error(`${key} must be a positive integer, got ${settings[key]}`);
+  }
+  const pendingFlows = new PendingOAuthFlows(settings.maxPendingStatesPerTenant, settings.maxPendingStates);
   if (options.redirectUri !== undefined && !/^https?:\/\//.test(options.redirectUri)) throw new Error(`redirectUri must be an absolute http(s) URL, got ${JSON.stringify(options.redirectUri)}`);
   const servers = new AuthorizationServers(settings.providerTimeoutMs);
   const now = options.now ?? Date.now;
@@ -176,9 +188,12 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       const state = oauth.generateRandomState();
       const codeVerifier = oauth.generateRandomCodeVerifier();
       const redirectUri = options.redirectUri ?? new URL('callback', url).href;
+      const expiresAt = now() + settings.stateTtlMs;
+      pendingFlows.admit(state, tenantId, expiresAt, now());
       try {
-        await states.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt: now() + settings.stateTtlMs }, now());
+        await states.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt }, now());
       } catch (error) {
+        pendingFlows.release(state);
         throw statesUnavailable(error);
       }
       const target = new URL(server.authorization_endpoint!);
@@ -200,7 +215,10 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       const state = url.searchParams.get('state');
       let record: OAuthStateRecord | null = null;
       try {
-        if (state !== null && state !== '') record = await states.take(state);
+        if (state !== null && state !== '') {
+          record = await states.take(state);
+          pendingFlows.release(state);
+        }
       } catch (error) {
         throw statesUnavailable(error);
       }

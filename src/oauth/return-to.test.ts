@@ -14,6 +14,12 @@ describe('parseReturnTo', () => {
     expect(parseReturnTo('')).toBeUndefined();
   });
 
+  it('percent-encodes characters outside ASCII as UTF-8, leaving escapes already there', () => {
+    expect(parseReturnTo('/caf\u00e9/\u20ac?q=\u{1f600}#\u0100')).toBe('/caf%C3%A9/%E2%82%AC?q=%F0%9F%98%80#%C4%80');
+    expect(parseReturnTo('/a%20b/\u00ff')).toBe('/a%20b/%C3%BF');
+    expect(() => parseReturnTo('/x\ud800')).toThrow(ActorError);
+  });
+
   it('refuses everything that could leave the site, with a 400 and a pointer', () => {
     const refused = ['//evil.example', '///evil.example', '/\\evil.example', '\\/evil.example', 'https://evil.example', 'HTTP://evil.example', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b', '/ok\r\nX: y', '/a\u0000b', ' /x', '/x\u2028', '/x\u00a0y', `/${'a'.repeat(2048)}`];
     for (const value of refused) {

@@ -95,7 +95,7 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
       operation: {
         operationId: 'oauthAuthorize', summary: 'Start an OAuth flow',
         parameters: ['provider', 'tenant_id', 'return_to'].map((name) => ({ name, in: 'query', required: name === 'provider', schema: { type: 'string' } })),
-        responses: { 302: { description: 'Redirect to the provider' }, 400: problem('Bad return_to'), 404: problem('Unknown provider') },
+        responses: { 302: { description: 'Redirect to the provider' }, 400: problem('Bad return_to'), 404: problem('Unknown provider'), 429: problem('Too many pending OAuth flows') },
       },
     },
     {

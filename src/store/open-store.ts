@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Kysely } from 'kysely';
 import pg from 'pg';
@@ -41,11 +41,22 @@ function describe(target: DatabaseTarget): string {
   return target.location === 'memory' ? 'in-memory SQLite' : `SQLite file ${target.path}`;
 }
 
+/**
+ * Creates the SQLite file's folders (0700) and the file itself (0600) when missing, before SQLite
+ * opens it: the database holds secret setting overrides, OAuth tokens and chat history. SQLite
+ * gives its WAL and shared-memory files the mode of the database file. Existing folders and files
+ * keep their modes.
+ */
+async function createPrivately(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await (await open(path, 'a', 0o600)).close();
+}
+
 async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>, busyTimeoutMs: number, logger: Logger): Promise<SqlStore> {
   let path = ':memory:';
   if (target.location === 'file') {
     path = resolve(target.path);
-    await mkdir(dirname(path), { recursive: true });
+    await createPrivately(path);
   }
   // One connection: the store runs its calls one at a time anyway (see SerialQueue).
   const database: CachedSqliteDatabase = openSqliteDatabase(path, { busyTimeoutMs });

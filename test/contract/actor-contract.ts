@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { expect, it } from 'vitest';
 
 /** The media type of every error (RFC 9457). */
@@ -214,5 +215,27 @@ export function actorContractSuite(baseUrl: () => string): void {
   it('POST /agent/invoke: 413 payload_too_large over the 1 MiB default limit', async () => {
     const huge = JSON.stringify(chatRequest({ message: 'x'.repeat(1024 * 1024 + 1) }));
     await expectProblem(await invoke(baseUrl(), huge), 413, 'payload_too_large');
+  });
+
+  it('POST /agent/invoke: after a 413 the same keep-alive client goes on (Connection: close, or a drained body)', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const headers = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length };
+        const request = httpRequest(`${baseUrl()}${path}`, { method, agent, headers }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        expect(await send('POST', '/agent/invoke', Buffer.alloc(3 * 1024 * 1024, 0x20))).toBe(413);
+        expect(await send('GET', '/health')).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 }

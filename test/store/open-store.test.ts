@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,28 @@ describe('openStore', () => {
     expect((await store.readStats()).invocations).toBe(0);
     await store.close();
     expect(sink.records.map((record) => record.event)).toEqual(['store_opened', 'store_migrated']);
+  });
+
+  it('creates the data folder 0700 and the SQLite files (database, WAL, shared memory) 0600', async () => {
+    const dataDir = join(root, 'private', 'data');
+    const store = await openStore({ dataDir, logger: silentLogger });
+    try {
+      await store.migrate();
+      await store.putOAuthState('s1', '{}', Date.now() + 60_000);
+      const files = (await readdir(dataDir)).sort();
+      expect(files).toEqual(['actor.db', 'actor.db-shm', 'actor.db-wal']);
+      const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
+      expect(await mode(join(root, 'private'))).toBe('700');
+      expect(await mode(dataDir)).toBe('700');
+      for (const file of files) expect(await mode(join(dataDir, file)), file).toBe('600');
+    } finally {
+      await store.close();
+    }
+    const named = join(root, 'named', 'x.db');
+    const fileStore = await openStore({ url: `file:${named}`, logger: silentLogger });
+    await fileStore.close();
+    expect(((await stat(named)).mode & 0o777).toString(8)).toBe('600');
+    expect(((await stat(join(root, 'named'))).mode & 0o777).toString(8)).toBe('700');
   });
 
   it('refuses a bad URL before touching anything', async () => {

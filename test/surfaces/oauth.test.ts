@@ -179,6 +179,18 @@ describe('OAuth flow against oauth2-mock-server', () => {
     expect(stateStore.size).toBe(before);
   });
 
+  it('returns to a return_to beyond Latin-1 with the path percent-encoded, never a bare 500', async () => {
+    const cases: [string, string][] = [
+      ['/caf\u00e9/\u20ac?q=\u{1f600}#\u0100', '/caf%C3%A9/%E2%82%AC?q=%F0%9F%98%80#%C4%80'],
+      ['/already%20encoded/\u00ff', '/already%20encoded/%C3%BF'],
+    ];
+    for (const [returnTo, expected] of cases) {
+      const done = await get(await throughProvider(`provider=mock&tenant_id=unicode&return_to=${encodeURIComponent(returnTo)}`));
+      expect(done.status, returnTo).toBe(302);
+      expect(location(done)).toBe(expected);
+    }
+  });
+
   it('answers 400 oauth_provider_error when the provider refuses, and the state is spent', async () => {
     provider.service.once('beforeAuthorizeRedirect', ({ url }: { url: URL }) => {
       url.searchParams.delete('code');
@@ -224,6 +236,32 @@ describe('OAuth flow against oauth2-mock-server', () => {
     const down = await get(`${actor.url}/oauth/authorize?provider=down`);
     expect(down.status).toBe(502);
     expect((await down.json()).code).toBe('oauth_provider_unavailable');
+  });
+});
+
+describe('OAuth flow on an actor with API_KEY_ENABLED', () => {
+  it('needs the key to start, and lets the provider\'s redirect to /oauth/callback through without one', async () => {
+    const keyed = createOAuthFlow({ providers: [mock.config()], stateStore: new MemoryOAuthStateStore() });
+    const keyedStore = new MemoryStore();
+    const app = createActorApp({ definition, env: { API_KEY_ENABLED: 'true', API_KEY: 'the-key' }, logger: createLogger({ sink: createMemorySink() }), store: keyedStore, oauth: keyed });
+    const server = await serveOnLoopback(app);
+    try {
+      const withoutKey = await get(`${server.url}/oauth/authorize?provider=mock&tenant_id=keyed`);
+      expect(withoutKey.status).toBe(401);
+      const start = await get(`${server.url}/oauth/authorize?provider=mock&tenant_id=keyed&return_to=/done`, { 'X-API-Key': 'the-key' });
+      expect(start.status).toBe(302);
+      const callback = location(await get(location(start)));
+      expect(new URL(callback).pathname).toBe('/oauth/callback');
+      const done = await get(callback);
+      expect(done.status, await done.clone().text()).toBe(302);
+      expect(location(done)).toBe('/done');
+      expect(await keyedStore.loadOAuthToken('keyed', 'mock')).not.toBeNull();
+      const replay = await get(callback);
+      expect(replay.status).toBe(400);
+      expect((await replay.json()).code).toBe('invalid_state');
+    } finally {
+      await server.close();
+    }
   });
 });
 

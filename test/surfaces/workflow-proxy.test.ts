@@ -2,9 +2,10 @@
 // large bodies streamed both ways, header hygiene, a slow upstream and a dead one.
 import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServeHandle } from '../../src/adapter/node/index.js';
+import { NODE_SERVER_TIMEOUTS, type ServeHandle } from '../../src/adapter/node/index.js';
 import { defaultActorFeatures } from '../../src/core/actor-definition.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -185,6 +186,29 @@ describe('workflow proxy on loopback', () => {
     expect(headers['keep-alive']).not.toBe('timeout=1');
   });
 
+  it('honours Expect: 100-continue (curl sends it for uploads) and does not forward it', async () => {
+    const payload = Buffer.from('upload after 100 Continue');
+    const answer = await new Promise<{ status: number; continued: boolean; body: string }>((resolve, reject) => {
+      let continued = false;
+      const request = httpRequest(`${actor.url}/workflow/echo`, { method: 'PUT', headers: { ...auth, Expect: '100-continue', 'Content-Type': 'text/plain', 'Content-Length': payload.length } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, continued, body }));
+      });
+      request.on('continue', () => {
+        continued = true;
+        request.end(payload);
+      });
+      request.on('error', reject);
+    });
+    expect(answer.status, answer.body).toBe(200);
+    expect(answer.continued).toBe(true);
+    const echoed = JSON.parse(answer.body) as { method: string; headers: Record<string, string>; body: string };
+    expect(echoed).toMatchObject({ method: 'PUT', body: payload.toString() });
+    expect(echoed.headers.expect).toBeUndefined();
+  });
+
   it(`streams a ${LARGE / MiB} MiB request body upstream without buffering it`, async () => {
     upstreamSawFirstChunk = signal();
     const chunks = LARGE / CHUNK;
@@ -269,6 +293,14 @@ describe('workflow proxy on loopback', () => {
 });
 
 describe('workflowProxyRouter setup', () => {
+  it('is documented with the upload cap the Node server puts on a whole request', () => {
+    const docs = readFileSync(new URL('../../docs/surfaces.md', import.meta.url), 'utf8');
+    const section = docs.slice(docs.indexOf('## Workflow proxy'), docs.indexOf('## OAuth'));
+    expect(section).toContain(`within ${NODE_SERVER_TIMEOUTS.requestTimeoutMs / 1000} s`);
+    expect(section).toContain('408');
+    expect(section).toContain('`Expect`');
+  });
+
   it('refuses to start without a usable WORKFLOW_BASE_URL', () => {
     expect(() => workflowProxyRouter({ baseUrl: undefined })).toThrow(/WORKFLOW_BASE_URL is unset/);
     expect(() => workflowProxyRouter({ baseUrl: ' ' })).toThrow(/unset/);

@@ -1,3 +1,5 @@
+import { request as httpRequest, Agent } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
@@ -117,5 +119,53 @@ describe('serve on Node', () => {
     const { app, sink } = buildActor();
     await expect(serve(app, { port: first.port, hostname: '127.0.0.1', signals: false })).rejects.toThrow(/EADDRINUSE/);
     expect(sink.records.find((record) => record.event === 'actor_listen_failed')).toMatchObject({ port: first.port });
+  });
+  it('a keep-alive client whose body was refused (413) before it was read can send its next request', async () => {
+    const { app } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+        const request = httpRequest(`${handle.url}${path}`, { method, agent, headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, text }));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const refused = await send('POST', '/agent/invoke', Buffer.alloc(3 * 1024 * 1024, 0x20));
+        expect(refused.status).toBe(413);
+        expect(refused.connection).toBe('close');
+        expect(JSON.parse(refused.text)).toMatchObject({ code: 'payload_too_large' });
+        const next = await send('GET', '/health');
+        expect(next.status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+  it('a streamed reply to a request that says Connection: close closes the connection', async () => {
+    const { app } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: handle.port }, () => {
+        socket.end(`POST /agent/invoke HTTP/1.1\r\nHost: actor.test\r\nConnection: close\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(invokeBody)}\r\n\r\n${invokeBody}`);
+      });
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head).toContain('content-type: text/event-stream');
+    expect(head).not.toContain('keep-alive');
+    expect(head).toContain('connection: close');
   });
 });

@@ -12,8 +12,13 @@ export interface ApiKeyAuthOptions {
   readonly headerName?: string;
 }
 
-/** Paths open without a key: probes, metrics and the API description. */
-export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.json', '/docs'] as const;
+/**
+ * Paths open without a key: probes, metrics, the API description, and the OAuth callback. The
+ * callback is the provider's redirect of the user's browser, which cannot carry the key; it is
+ * protected instead by its single-use, expiring `state`, which only a key holder can have started
+ * (`/oauth/authorize` needs the key).
+ */
+export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.json', '/docs', '/oauth/callback'] as const;
 
 /**
  * The path a request really asks for: the WHATWG-normalised pathname of the raw URL, with

@@ -37,15 +37,16 @@ function withoutHopByHop(headers: Headers, extra: readonly string[] = []): Heade
 }
 
 /**
- * The headers a proxied request carries upstream: hop-by-hop headers, `Host` and the actor's own
- * credentials dropped; `X-Forwarded-For/Proto/Host/Prefix` and `X-Request-Id` set. The body is
+ * The headers a proxied request carries upstream: hop-by-hop headers, `Host`, `Expect` and the
+ * actor's own credentials dropped (the server of this hop answers `Expect: 100-continue` itself,
+ * and the Fetch API refuses to send `Expect`); `X-Forwarded-For/Proto/Host/Prefix` and `X-Request-Id` set. The body is
  * asked for uncompressed, because the Fetch API decodes compressed bodies on its own.
  * @param incoming the headers the actor received
  * @param hop what this hop knows about the request
  */
 export function proxyRequestHeaders(incoming: Headers, hop: ForwardedHop): Headers {
   const forwardedNames = ['forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-prefix'];
-  const headers = withoutHopByHop(incoming, ['host', 'accept-encoding', 'x-request-id', ...ACTOR_CREDENTIAL_HEADERS, ...forwardedNames]);
+  const headers = withoutHopByHop(incoming, ['host', 'expect', 'accept-encoding', 'x-request-id', ...ACTOR_CREDENTIAL_HEADERS, ...forwardedNames]);
   const previous = (name: string) => (hop.trustIncoming ? incoming.get(name)?.trim() || undefined : undefined);
   const chain = [previous('x-forwarded-for'), hop.clientAddress].filter((part): part is string => part !== undefined && part !== '');
   if (chain.length > 0) headers.set('X-Forwarded-For', chain.join(', '));

@@ -12,7 +12,8 @@ export interface WorkflowProxyOptions {
   readonly baseUrl: string | undefined;
   /**
    * How long the upstream may take to start its response once it has the whole request, in ms;
-   * default 30 000. Request and response bodies stream without a limit.
+   * default 30 000. Request and response bodies stream without a size limit; on Node the whole
+   * request must still arrive within the server's request time-out (60 s, `NODE_SERVER_TIMEOUTS`).
    */
   readonly timeoutMs?: number;
   /**
