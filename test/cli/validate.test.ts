@@ -94,6 +94,8 @@ describe('actorkit validate', () => {
       actorkit: { origin: 'cli', version: ownPackage().version, root: ownPackage().root },
       configState: 'missing',
       problems: [],
+      emittedProblems: [],
+      fileProblems: [],
     });
   });
 
