@@ -20,6 +20,8 @@ export interface EmitOutcome {
   readonly state: 'up-to-date' | 'stale' | 'missing';
   readonly written?: boolean;
   readonly difference?: { readonly line: number; readonly expected?: string; readonly actual?: string };
+  /** Problems of the definition the file cannot show; absent from an older actorkit's emitter. */
+  readonly problems?: readonly ConfigProblem[];
 }
 
 /** The emitter and validator `validate` runs, and which actorkit they come from. */

@@ -90,7 +90,8 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
     const problems = [emitted, ...fileProblems.map(inTheFile)];
     return { status: 'failed', ...base, actorkit, configState: null, problems, emittedProblems: [], fileProblems };
   }
-  const emittedProblems = configProblems(typeof emitted.content === 'string' ? parseEmitted(emitted.content) : emitted.config, tools);
+  const emittedJson = typeof emitted.content === 'string' ? parseEmitted(emitted.content) : emitted.config;
+  const emittedProblems = [...(emitted.problems ?? []), ...configProblems(emittedJson, tools)];
   const stale = staleProblem(emitted, actorDir);
   const problems = [...(stale ? [stale] : []), ...emittedProblems, ...onlyInFile(fileProblems, emittedProblems).map(inTheFile)];
   logger.info('actor_validated', { actor_dir: root, problems: problems.length });
