@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { MemoryStore, silentLogger } from 'actorkit';
-import { assertNoForbiddenVerbs, assertPinnedPhrases, makeContractTests } from 'actorkit/testing';
+import { assertNoForbiddenVerbs, assertPinnedPhrases, makeConfigConsistencyTests, makeContractTests } from 'actorkit/testing';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import platformConfig from '../src/platform/config.json' with { type: 'json' };
 import { PINNED_RULES, SYSTEM_PROMPT } from '../src/prompts/system-prompt.js';
 
 const sourceRoot = fileURLToPath(new URL('../src', import.meta.url));
@@ -22,6 +23,7 @@ const invoke = (message: string) => ({
 });
 
 makeContractTests(async () => (await (await startedApp()).request('/openapi.json')).json());
+makeConfigConsistencyTests(startedApp, platformConfig);
 
 describe('Panel Workflow Actor', () => {
   it('answers with the offline model out of the box', async () => {
