@@ -43,6 +43,22 @@ describe('Mesh Actor', () => {
     expect(reply.message.content).toContain('testing');
   });
 
+  it('uses a setting changed by PUT /settings on the very next tool call', async () => {
+    const app = await startedApp();
+    const lookup = async () => {
+      const response = await app.request('/agent/invoke', invoke('use tool weather_lookup with {"topic": "settings"}'));
+      return JSON.stringify((await response.json()).tool_calls);
+    };
+    expect(await lookup()).toContain('Hello!');
+    const changed = await app.request('/settings', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ weather_greeting: 'Howdy' }),
+    });
+    expect(await changed.json()).toMatchObject({ applied: ['weather_greeting'], restart_required: [] });
+    expect(await lookup()).toContain('Howdy!');
+  });
+
   it('is ready and healthy', async () => {
     const app = await startedApp();
     expect((await app.request('/ready')).status).toBe(200);

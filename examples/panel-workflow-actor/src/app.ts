@@ -15,7 +15,9 @@ const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: Ac
  */
 export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
   let client: OrdersClient | undefined;
-  const getClient = () => (client ??= new OrdersClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
+  // The client reads the settings live, so a value changed by PUT /settings reaches its next call.
+  const settings = () => app.actor.context.settings.values as unknown as Settings;
+  const getClient = () => (client ??= new OrdersClient(settings, { logger: app.actor.logger }));
   const app: ActorApp = createActorApp({
     definition: actor,
     env,
