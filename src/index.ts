@@ -8,9 +8,11 @@ export {
   type ActorDefinition,
   type ActorFeatures,
   type ActorMetadata,
+  type PeerReadDeclaration,
   type SettingsSchema,
   type SettingsSection,
 } from './core/actor-definition.js';
+export type { PeerReadHandlers } from './app/definition-routers.js';
 export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks } from './context/actor-context.js';
 export type { StatsRecorder } from './invoke/stats-recorder.js';
 export type { ActorRouter } from './context/actor-router.js';

@@ -131,8 +131,12 @@ function usage(verb: string, message: string): CliError {
   return new CliError('refused', 'bad_usage', `${message} (see \`actorkit ${verb} --help\`)`);
 }
 
-/** Formats one validation problem as the bullet `- [rule name] /pointer: message (hint)`, e.g. `- [C order] /settings/…: …`. */
-export function problemBullet(problem: { rule: string; pointer: string; message: string; hint?: string }): string {
+/**
+ * Formats one validation problem as the bullet `- [rule name] /pointer: message (in file) (hint)`,
+ * e.g. `- [C order] /settings/…: …`; `(in file)` marks a problem only the file on disk has.
+ */
+export function problemBullet(problem: { rule: string; pointer: string; message: string; hint?: string; in?: string }): string {
+  const where = problem.in ? ` (in ${problem.in})` : '';
   const hint = problem.hint ? ` (hint: ${problem.hint})` : '';
-  return `- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: ${problem.message}${hint}`;
+  return `- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: ${problem.message}${where}${hint}`;
 }

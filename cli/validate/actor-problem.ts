@@ -7,4 +7,6 @@ export interface ActorProblem {
   readonly hint?: string;
   /** Where in the actor's code the problem is, relative to the actor folder (`src/actor.ts:12:5`). */
   readonly location?: string;
+  /** Set on a problem found only in the file on disk (`src/platform/config.json`), not in what the code emits. */
+  readonly in?: string;
 }

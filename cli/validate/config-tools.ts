@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ownPackage } from '../package-root.js';
+import { lendOwnPackages } from './lend-own-packages.js';
 
 /** One problem of a configuration, as `validatePlatformConfig` reports it. */
 export interface ConfigProblem {
@@ -19,6 +20,8 @@ export interface EmitOutcome {
   readonly state: 'up-to-date' | 'stale' | 'missing';
   readonly written?: boolean;
   readonly difference?: { readonly line: number; readonly expected?: string; readonly actual?: string };
+  /** Problems of the definition the file cannot show; absent from an older actorkit's emitter. */
+  readonly problems?: readonly ConfigProblem[];
 }
 
 /** The emitter and validator `validate` runs, and which actorkit they come from. */
@@ -40,12 +43,13 @@ export class ConfigToolsError extends Error {
 /**
  * Loads the configuration emitter and validator for an actor: from the actorkit installed for
  * the actor (`<actorDir>/node_modules/actorkit`, else in a `node_modules` above it) when there is
- * one, else from this CLI's own package.
+ * one, else from this CLI's own package — which then also lends the actor's code its own
+ * `actorkit` and the packages it depends on (`valibot`, …) that the actor has not installed.
  * @param actorDir the actor's root folder.
  */
 export async function loadConfigTools(actorDir: string): Promise<ConfigTools> {
   const manifest = installedActorkit(actorDir);
-  if (manifest === undefined) return ownConfigTools();
+  if (manifest === undefined) return ownConfigTools(actorDir);
   const root = dirname(manifest);
   const require = createRequire(manifest);
   const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? 'unknown';
@@ -78,11 +82,12 @@ function installedActorkit(actorDir: string): string | undefined {
   }
 }
 
-async function ownConfigTools(): Promise<ConfigTools> {
+async function ownConfigTools(actorDir: string): Promise<ConfigTools> {
+  const { root, version } = ownPackage();
+  await lendOwnPackages(actorDir, root);
   const [{ emitPlatformConfig }, { validatePlatformConfig }] = await Promise.all([
     import('../../src/config/emit/emit-platform-config.js'),
     import('../../src/config/validate/validate-platform-config.js'),
   ]);
-  const { root, version } = ownPackage();
   return { origin: 'cli', version, root, emitPlatformConfig, validatePlatformConfig };
 }

@@ -6,8 +6,9 @@ import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import type { ActorProblem } from './actor-problem.js';
 import { loadConfigTools, type ConfigTools, type EmitOutcome } from './config-tools.js';
+import { configFileProblems } from './config-file-problems.js';
+import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
-import { settingsDefaultProblems } from './settings-defaults.js';
 
 export type { ActorProblem } from './actor-problem.js';
 
@@ -30,7 +31,12 @@ export interface ValidateActorResult {
   readonly configState: EmitOutcome['state'] | null;
   /** Whether `write` rewrote the file. */
   readonly written: boolean;
+  /** Every problem, in the order printed: the emitter's, then the emitted configuration's, then those only the file on disk has. */
   readonly problems: readonly ActorProblem[];
+  /** The problems of the configuration the code emits (schema, rules A–H, settings defaults). */
+  readonly emittedProblems: readonly ActorProblem[];
+  /** The problems of `src/platform/config.json` as it is on disk, stale or not. */
+  readonly fileProblems: readonly ActorProblem[];
 }
 
 /** The inputs of {@link validateActorDir}. */
@@ -46,9 +52,10 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
 /**
  * Validates an actor folder (`actorkit validate`): emits the configuration from the actor's code
  * in check mode with the actor's own installed actorkit (else the CLI's own), flags a stale or
- * missing `src/platform/config.json`, then checks the configuration against the platform schema
- * and the rules A–H, and the settings schema's defaults against their own fields. An emitter
- * failure names its real cause: a missing package, or the file and line in the actor's code.
+ * missing `src/platform/config.json`, then checks the emitted configuration against the platform
+ * schema and the rules A–H, and the settings schema's defaults against their own fields; then
+ * checks the file on disk the same way, stale or not, and reports the problems only it has. An
+ * emitter failure names its real cause: a missing package, or the file and line in the actor's code.
  * Never throws; a folder that is not an actor is a `refused` result.
  * @param actorDir the actor's folder, relative to `io.cwd`.
  * @param options `write` to regenerate the file first.
@@ -71,23 +78,22 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
     tools = await loadConfigTools(root);
   } catch (error) {
     const problem = { rule: 'emitter', pointer: '', message: (error as Error).message, hint: `run \`npm install\` in ${shownDir}` };
-    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [problem] };
+    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [problem], emittedProblems: [], fileProblems: [] };
   }
   const actorkit: ActorkitUsed = { origin: tools.origin, version: tools.version, root: tools.root };
   logger.info('actor_validation_started', { actor_dir: root, actorkit_origin: tools.origin, actorkit_version: tools.version });
   const emitted = await withSourceMaps(() =>
     tools.emitPlatformConfig(root, { check: options.write !== true }).catch((error: unknown) => emitterFailureProblem(error, root, shownDir)),
   );
-  if ('rule' in emitted) return { status: 'failed', ...base, actorkit, configState: null, problems: [emitted] };
-  const problems: ActorProblem[] = [];
-  const stale = staleProblem(emitted, actorDir);
-  if (stale) problems.push(stale);
-  try {
-    const json = typeof emitted.content === 'string' ? JSON.parse(emitted.content) : emitted.config;
-    problems.push(...tools.validatePlatformConfig(json).problems, ...settingsDefaultProblems(json));
-  } catch (error) {
-    problems.push({ rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}` });
+  const fileProblems = await configFileProblems(configPath, tools);
+  if ('rule' in emitted) {
+    const problems = [emitted, ...fileProblems.map(inTheFile)];
+    return { status: 'failed', ...base, actorkit, configState: null, problems, emittedProblems: [], fileProblems };
   }
+  const emittedJson = typeof emitted.content === 'string' ? parseEmitted(emitted.content) : emitted.config;
+  const emittedProblems = [...(emitted.problems ?? []), ...configProblems(emittedJson, tools)];
+  const stale = staleProblem(emitted, actorDir);
+  const problems = [...(stale ? [stale] : []), ...emittedProblems, ...onlyInFile(fileProblems, emittedProblems).map(inTheFile)];
   logger.info('actor_validated', { actor_dir: root, problems: problems.length });
   return {
     status: problems.length === 0 ? 'ok' : 'failed',
@@ -96,7 +102,28 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
     actorkit,
     configState: emitted.state,
     problems,
+    emittedProblems,
+    fileProblems,
   };
+}
+
+function parseEmitted(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+}
+
+/** The file's problems the emitted configuration does not have too (a fresh file has none of its own). */
+function onlyInFile(fileProblems: readonly ActorProblem[], emittedProblems: readonly ActorProblem[]): ActorProblem[] {
+  const key = (problem: ActorProblem) => `${problem.rule}\u0000${problem.pointer}\u0000${problem.message}`;
+  const emitted = new Set(emittedProblems.map(key));
+  return fileProblems.filter((problem) => !emitted.has(key(problem)));
+}
+
+function inTheFile(problem: ActorProblem): ActorProblem {
+  return { ...problem, in: CONFIG_FILE };
 }
 
 function staleProblem(emitted: EmitOutcome, actorDir: string): ActorProblem | undefined {

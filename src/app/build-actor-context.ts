@@ -22,6 +22,8 @@ export interface BuiltActorContext {
   readonly agent: ActorAgent | undefined;
   /** The database health the lifecycle reports a successful start to. */
   readonly database: DatabaseMonitor;
+  /** The raw environment the context was built from (`options.env`, else the process's). */
+  readonly env: ActorEnvironment;
 }
 
 /**
@@ -74,5 +76,5 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
   };
-  return { ctx, agent, database };
+  return { ctx, agent, database, env };
 }

@@ -9,6 +9,7 @@ import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { Logger } from '../log/logger.js';
 import type { OAuthFlow } from '../oauth/oauth-flow.js';
 import type { Store } from '../store/store.js';
+import type { PeerReadHandlers } from './definition-routers.js';
 
 /** Options of `createActorApp`. */
 export interface CreateActorAppOptions {
@@ -32,8 +33,13 @@ export interface CreateActorAppOptions {
   readonly platformConfig?: unknown;
   /** Structured logger; defaults to JSON lines at `LOG_LEVEL`. */
   readonly logger?: Logger;
-  /** The OAuth flow; defaults to none configured. */
+  /** The OAuth flow; defaults to one over the providers `definition.oauth` declares (configured from the environment), else none. */
   readonly oauth?: OAuthFlow;
-  /** Conditional surfaces (panels, peer reads, workflow proxy) turned on by the template options. */
+  /** The handler of each peer read `definition.peerReads` declares, keyed by its path (`/lookup/:topic`). */
+  readonly peerReads?: PeerReadHandlers;
+  /**
+   * Routers built by hand, mounted after those the definition declares (panels, peer reads,
+   * workflow proxy); one named like a declared surface (`panel`, `mesh`, `workflow`) replaces it.
+   */
   readonly routers?: readonly ActorRouter[];
 }

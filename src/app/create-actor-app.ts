@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import type { ActorEnv } from '../context/actor-context.js';
 import { buildActorContext } from './build-actor-context.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
+import { definitionOAuthFlow } from './definition-oauth-flow.js';
+import { definitionRouters } from './definition-routers.js';
 import { mapActorErrors } from './map-actor-errors.js';
 import { mountActorRoutes } from './mount-actor-routes.js';
 import { observeRequests, type ActorFetch } from './observe-requests.js';
@@ -15,19 +17,23 @@ import { runActorLifecycle, type ActorRuntime } from './run-actor-lifecycle.js';
 export type ActorApp = Omit<Hono<ActorEnv>, 'fetch'> & { readonly fetch: ActorFetch; readonly actor: ActorRuntime };
 
 /**
- * Builds an actor: mounts the always-present HTTP surface on Hono (Fetch API only), plus
- * the conditional routers the template options turn on. Call `app.actor.start()` (the
- * adapters do) before serving invokes.
+ * Builds an actor: mounts the always-present HTTP surface on Hono (Fetch API only), plus what
+ * its definition declares — the OAuth providers, and the panels, peer reads and workflow proxy
+ * its template options turn on — so it serves what its emitted configuration says. Call
+ * `app.actor.start()` (the adapters do) before serving invokes.
  * @example
  * const app = createActorApp({ definition });
  * await app.actor.start();
  * const res = await app.request('/health');
  */
 export function createActorApp(options: CreateActorAppOptions): ActorApp {
-  const { ctx, agent, database } = buildActorContext(options);
-  options.oauth?.bind?.(ctx);
+  const { ctx, agent, database, env } = buildActorContext(options);
+  const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
+  oauth?.bind?.(ctx);
+  const explicit = options.routers ?? [];
+  const routers = [...definitionRouters(options.definition, env, options.peerReads ?? {}, explicit), ...explicit];
   const app = new Hono<ActorEnv>();
-  mountActorRoutes(app, ctx, options.oauth, options.routers ?? []);
+  mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
   const runtime = runActorLifecycle(ctx, database, agent);
   return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http }), actor: runtime });

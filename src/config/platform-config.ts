@@ -1,4 +1,13 @@
-import type { ActorMetadata, SettingsSection } from '../core/actor-definition.js';
+import type {
+  ActorDefinition,
+  ActorMetadata,
+  ConnectorDeclaration,
+  OAuthProviderDeclaration,
+  PanelDeclaration,
+  SettingsSection,
+} from '../core/actor-definition.js';
+
+export type { ConnectorDeclaration, OAuthProviderDeclaration, PanelDeclaration } from '../core/actor-definition.js';
 import type { JsonSchemaDocument } from './settings-json-schema.js';
 
 /** The `schema_version` of configurations this package writes and reads. */
@@ -41,36 +50,8 @@ export interface PlatformFeatures {
   readonly platform_expose_external_api: boolean;
 }
 
-/** An owner-facing panel the actor declares (`include_panel`). */
-export interface PanelDeclaration {
-  readonly slug: string;
-  readonly title: string;
-  readonly description?: string;
-}
-
-/** An OAuth provider the actor can connect to; client secrets live in settings, never here. */
-export interface OAuthProviderDeclaration {
-  readonly provider: string;
-  readonly title?: string;
-  readonly scopes?: readonly string[];
-}
-
-/** A platform connector that may feed settings (`x-platform-fed-by-connector`). */
-export interface ConnectorDeclaration {
-  readonly id: string;
-  readonly title: string;
-  readonly description?: string;
-}
-
-/**
- * What an actor may declare beside its `ActorDefinition` for the configuration: panels, OAuth
- * providers and connectors. The emitter reads these keys from the definition object when present.
- */
-export interface PlatformDeclarations {
-  readonly panels?: readonly PanelDeclaration[];
-  readonly oauth?: readonly OAuthProviderDeclaration[];
-  readonly connectors?: readonly ConnectorDeclaration[];
-}
+/** What an actor declares beside its card, options and settings for the configuration: panels, OAuth providers and connectors. */
+export type PlatformDeclarations = Pick<ActorDefinition, 'panels' | 'oauth' | 'connectors'>;
 
 /** The canonical actor configuration written to `src/platform/config.json` (DESIGN §7). */
 export interface PlatformConfig {

@@ -35,6 +35,42 @@ export interface SettingsSection {
   readonly order?: number;
 }
 
+/**
+ * An owner-facing panel (`include_panel`), served under `/panel/<slug>`. The definition holds the
+ * whole panel — `statsPanel()` or a `Panel` with its `data` loader, page and actions — and
+ * `createActorApp` checks that at setup; the configuration keeps the slug, title and description.
+ */
+export interface PanelDeclaration {
+  readonly slug: string;
+  readonly title: string;
+  readonly description?: string;
+}
+
+/** An OAuth provider the actor connects to; endpoints and client come from the environment or settings, never from here. */
+export interface OAuthProviderDeclaration {
+  readonly provider: string;
+  readonly title?: string;
+  readonly scopes?: readonly string[];
+}
+
+/** A platform connector that may feed settings (`x-platform-fed-by-connector`). */
+export interface ConnectorDeclaration {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+}
+
+/**
+ * A read-only route sibling actors may call (`fleet_mesh`), under `/api/<domain>`; the handler
+ * that answers it is wired in `app.ts` (`createActorApp({ peerReads })`), keyed by this path.
+ */
+export interface PeerReadDeclaration {
+  /** Path below `/api/<domain>`, e.g. `/lookup/:topic`. */
+  readonly path: string;
+  /** One line for `/openapi.json`. */
+  readonly summary?: string;
+}
+
 /** Any valibot object schema describing an actor's settings. */
 export type SettingsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
@@ -51,6 +87,14 @@ export interface ActorDefinition<TSettings extends SettingsSchema = SettingsSche
   readonly sections: readonly SettingsSection[];
   /** Settings keys that only take effect after a restart (reported by `PUT /settings`). */
   readonly restartRequired?: readonly (keyof v.InferOutput<TSettings> & string)[];
+  /** The owner panels, mounted when `features.includePanel` is on. */
+  readonly panels?: readonly PanelDeclaration[];
+  /** The peer-read routes, mounted under `/api/<domain>` when `features.fleetMesh` is on. */
+  readonly peerReads?: readonly PeerReadDeclaration[];
+  /** The OAuth providers `/oauth/authorize` offers. */
+  readonly oauth?: readonly OAuthProviderDeclaration[];
+  /** The platform connectors settings may be fed by. */
+  readonly connectors?: readonly ConnectorDeclaration[];
 }
 
 /** Default template options for a new actor. */

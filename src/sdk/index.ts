@@ -82,6 +82,7 @@ export {
   safeCall,
   type DomainClientErrorOptions,
   type DomainClientOptions,
+  type DomainSettingsSource,
   type DomainHealth,
   type SafeCallOptions,
 } from './domain-client/index.js';

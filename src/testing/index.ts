@@ -2,6 +2,8 @@
 
 export { createTestActor, testActorDefinition } from './create-test-actor.js';
 export { makeContractTests, type ContractTestRegistrar, type OpenApiSource } from './make-contract-tests.js';
+export { configDifferences } from './config-consistency.js';
+export { makeConfigConsistencyTests } from './make-config-consistency-tests.js';
 export {
   checkTopicContract,
   endpointLabel,

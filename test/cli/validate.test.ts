@@ -94,6 +94,8 @@ describe('actorkit validate', () => {
       actorkit: { origin: 'cli', version: ownPackage().version, root: ownPackage().root },
       configState: 'missing',
       problems: [],
+      emittedProblems: [],
+      fileProblems: [],
     });
   });
 
@@ -226,5 +228,41 @@ describe('actorkit validate: the settings schema checks its own defaults', () =>
     const result = await validate(actor, '--write');
     expect(result.stdout).toContain('OK\n');
     expect(result.code).toBe(0);
+  });
+});
+
+describe('actorkit validate: what the code declares that the emitted file cannot show', () => {
+  function bulletsOf(stdout: string): string[] {
+    return stdout.split('\n').filter((line) => line.startsWith('- '));
+  }
+
+  it('a secret field with a default in code is rule H at the pointer of that default, without the secret (exit 1)', async () => {
+    const actor = newActorDir({
+      actorSource: actorWithSettings(`{
+    api_key: v.optional(v.pipe(v.string(), v.metadata({ ...field(1), 'x-platform-widget': 'password', writeOnly: true })), 'sk-test-123'),
+  }`),
+    });
+    const result = await validate(actor, '--write');
+    expect(result.code).toBe(1);
+    expect(bulletsOf(result.stdout)).toEqual([
+      expect.stringMatching(/^- \[H deployment\] \/settings\/properties\/api_key\/default: secret setting 'api_key' has a default in the code/),
+    ]);
+    expect(result.stdout).not.toContain('sk-test-123');
+  });
+
+  it.each([
+    ['a duplicate section id', `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'behaviour', title: 'Again' }]`, '/sections/5', /section 'behaviour' is declared twice/],
+    ['a section id the template owns', `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'model', title: 'Mine' }]`, '/sections/5', /section 'model' is already declared by the template/],
+  ])('%s is rule A at its pointer, not dropped silently (exit 1)', async (_what, sections, pointer, message) => {
+    const source = actorWithSettings(`{ greeting: v.optional(v.pipe(v.string(), v.metadata(field(1))), 'Hello') }`).replace(
+      "sections: [{ id: 'behaviour', title: 'Behaviour', order: 10 }]",
+      `sections: ${sections}`,
+    );
+    const actor = newActorDir({ actorSource: source });
+    const result = await validate(actor, '--write');
+    expect(result.code).toBe(1);
+    const bullets = bulletsOf(result.stdout);
+    expect(bullets).toHaveLength(1);
+    expect(bullets[0]).toMatch(new RegExp(`^- \\[A sections\\] ${pointer}: ${message.source}`));
   });
 });

@@ -59,7 +59,11 @@ export const Settings = v.object({
 /** The settings as the actor's code sees them. */
 export type Settings = v.InferOutput<typeof Settings>;
 
-/** Hello Actor: its card, template options, settings and sections. */
+/**
+ * Hello Actor: its card, template options, settings and sections, and everything it exposes
+ * beside the routes every actor serves. `createActorApp` mounts from this definition and
+ * `actorkit validate` emits `src/platform/config.json` from it, so the two always agree.
+ */
 const actor = {
   metadata: {
     name: "Hello Actor",
@@ -79,6 +83,8 @@ const actor = {
   settings: Settings,
   sections: [{ id: "hello", title: "Hello", description: 'What Hello Actor does' }],
   restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+  // OAuth providers /oauth/authorize offers, each configured from OAUTH_<PROVIDER>_* variables, e.g.:
+  // oauth: [{ provider: 'github', title: 'GitHub', scopes: ['read:user'] }],
 } satisfies ActorDefinition<typeof Settings>;
 
 export default actor;

@@ -1,4 +1,4 @@
-import { createActorApp, type ActorApp, type ActorEnvironment, type ActorRouter, type CreateActorAppOptions } from 'actorkit';
+import { createActorApp, type ActorApp, type ActorEnvironment, type CreateActorAppOptions } from 'actorkit';
 import actor, { type Settings } from './actor.js';
 import { domainTools } from './agent/tools/index.js';
 import platformConfig from './platform/config.json' with { type: 'json' };
@@ -8,15 +8,16 @@ import { HelloClient } from './hello/client.js';
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 
 /**
- * Builds Hello Actor: the actor surface, its domain client and tools.
+ * Builds Hello Actor: wires its domain client and tools into the actor src/actor.ts
+ * declares; createActorApp mounts everything else from that definition.
  * @param env environment variables; the runtime's own by default
  * @param overrides options for tests, e.g. an in-memory store
  */
 export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
   let client: HelloClient | undefined;
-  const getClient = () => (client ??= new HelloClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
-  const routers: ActorRouter[] = [
-  ];
+  // The client reads the settings live, so a value changed by PUT /settings reaches its next call.
+  const settings = () => app.actor.context.settings.values as unknown as Settings;
+  const getClient = () => (client ??= new HelloClient(settings, { logger: app.actor.logger }));
   const app: ActorApp = createActorApp({
     definition: actor,
     env,
@@ -24,7 +25,6 @@ export function createApp(env: ActorEnvironment = processEnv(), overrides: Parti
     instructions: SYSTEM_PROMPT,
     tools: domainTools(getClient),
     readinessChecks: () => getClient().readinessChecks(),
-    routers,
     ...overrides,
   });
   return app;

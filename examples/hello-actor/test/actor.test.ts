@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { MemoryStore, silentLogger } from 'actorkit';
-import { assertNoForbiddenVerbs, assertPinnedPhrases, makeContractTests } from 'actorkit/testing';
+import { assertNoForbiddenVerbs, assertPinnedPhrases, makeConfigConsistencyTests, makeContractTests } from 'actorkit/testing';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import platformConfig from '../src/platform/config.json' with { type: 'json' };
 import { PINNED_RULES, SYSTEM_PROMPT } from '../src/prompts/system-prompt.js';
 
 const sourceRoot = fileURLToPath(new URL('../src', import.meta.url));
@@ -22,6 +23,7 @@ const invoke = (message: string) => ({
 });
 
 makeContractTests(async () => (await (await startedApp()).request('/openapi.json')).json());
+makeConfigConsistencyTests(startedApp, platformConfig);
 
 describe('Hello Actor', () => {
   it('answers with the offline model out of the box', async () => {
@@ -39,6 +41,22 @@ describe('Hello Actor', () => {
     const reply = await response.json();
     expect(reply.tool_calls).toMatchObject([{ name: 'hello_lookup', status: 'ok' }]);
     expect(reply.message.content).toContain('testing');
+  });
+
+  it('uses a setting changed by PUT /settings on the very next tool call', async () => {
+    const app = await startedApp();
+    const lookup = async () => {
+      const response = await app.request('/agent/invoke', invoke('use tool hello_lookup with {"topic": "settings"}'));
+      return JSON.stringify((await response.json()).tool_calls);
+    };
+    expect(await lookup()).toContain('Hello!');
+    const changed = await app.request('/settings', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ hello_greeting: 'Howdy' }),
+    });
+    expect(await changed.json()).toMatchObject({ applied: ['hello_greeting'], restart_required: [] });
+    expect(await lookup()).toContain('Howdy!');
   });
 
   it('is ready and healthy', async () => {

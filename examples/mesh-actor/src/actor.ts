@@ -59,7 +59,11 @@ export const Settings = v.object({
 /** The settings as the actor's code sees them. */
 export type Settings = v.InferOutput<typeof Settings>;
 
-/** Mesh Actor: its card, template options, settings and sections. */
+/**
+ * Mesh Actor: its card, template options, settings and sections, and everything it exposes
+ * beside the routes every actor serves. `createActorApp` mounts from this definition and
+ * `actorkit validate` emits `src/platform/config.json` from it, so the two always agree.
+ */
 const actor = {
   metadata: {
     name: "Mesh Actor",
@@ -79,6 +83,10 @@ const actor = {
   settings: Settings,
   sections: [{ id: "weather", title: "Weather", description: 'What Mesh Actor does' }],
   restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+  // Read-only routes sibling actors call under /api/weather with X-Mesh-Key; src/app.ts answers them.
+  peerReads: [{ path: '/lookup/:topic', summary: 'What this actor knows about a topic' }],
+  // OAuth providers /oauth/authorize offers, each configured from OAUTH_<PROVIDER>_* variables, e.g.:
+  // oauth: [{ provider: 'github', title: 'GitHub', scopes: ['read:user'] }],
 } satisfies ActorDefinition<typeof Settings>;
 
 export default actor;

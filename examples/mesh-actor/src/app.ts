@@ -1,5 +1,4 @@
-import { createActorApp, type ActorApp, type ActorEnvironment, type ActorRouter, type CreateActorAppOptions } from 'actorkit';
-import { meshRouter,  } from 'actorkit';
+import { createActorApp, type ActorApp, type ActorEnvironment, type CreateActorAppOptions } from 'actorkit';
 import actor, { type Settings } from './actor.js';
 import { domainTools } from './agent/tools/index.js';
 import platformConfig from './platform/config.json' with { type: 'json' };
@@ -9,19 +8,16 @@ import { WeatherClient } from './weather/client.js';
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 
 /**
- * Builds Mesh Actor: the actor surface, its domain client and tools, the fleet-mesh peer reads.
+ * Builds Mesh Actor: wires its domain client and tools, and the answers to its peer reads, into the actor src/actor.ts
+ * declares; createActorApp mounts everything else from that definition.
  * @param env environment variables; the runtime's own by default
  * @param overrides options for tests, e.g. an in-memory store
  */
 export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
   let client: WeatherClient | undefined;
-  const getClient = () => (client ??= new WeatherClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
-  const routers: ActorRouter[] = [
-    meshRouter({
-      meshKey: env.MESH_KEY,
-      routes: [{ path: '/lookup/:topic', summary: 'What this actor knows about a topic', handle: ({ params }) => getClient().lookup(params.topic ?? '') }],
-    }),
-  ];
+  // The client reads the settings live, so a value changed by PUT /settings reaches its next call.
+  const settings = () => app.actor.context.settings.values as unknown as Settings;
+  const getClient = () => (client ??= new WeatherClient(settings, { logger: app.actor.logger }));
   const app: ActorApp = createActorApp({
     definition: actor,
     env,
@@ -29,7 +25,7 @@ export function createApp(env: ActorEnvironment = processEnv(), overrides: Parti
     instructions: SYSTEM_PROMPT,
     tools: domainTools(getClient),
     readinessChecks: () => getClient().readinessChecks(),
-    routers,
+    peerReads: { '/lookup/:topic': ({ params }) => getClient().lookup(params.topic ?? '') },
     ...overrides,
   });
   return app;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ActorDefinition } from 'actorkit';
+import { statsPanel, type ActorDefinition } from 'actorkit';
 import { platformField } from 'actorkit/sdk';
 
 /** The settings of Panel Workflow Actor: each field carries its platform annotations. */
@@ -59,7 +59,11 @@ export const Settings = v.object({
 /** The settings as the actor's code sees them. */
 export type Settings = v.InferOutput<typeof Settings>;
 
-/** Panel Workflow Actor: its card, template options, settings and sections. */
+/**
+ * Panel Workflow Actor: its card, template options, settings and sections, and everything it exposes
+ * beside the routes every actor serves. `createActorApp` mounts from this definition and
+ * `actorkit validate` emits `src/platform/config.json` from it, so the two always agree.
+ */
 const actor = {
   metadata: {
     name: "Panel Workflow Actor",
@@ -79,6 +83,10 @@ const actor = {
   settings: Settings,
   sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],
   restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+  // Owner panels, under /panel/<slug>.
+  panels: [statsPanel()],
+  // OAuth providers /oauth/authorize offers, each configured from OAUTH_<PROVIDER>_* variables, e.g.:
+  // oauth: [{ provider: 'github', title: 'GitHub', scopes: ['read:user'] }],
 } satisfies ActorDefinition<typeof Settings>;
 
 export default actor;

@@ -1,5 +1,4 @@
-import { createActorApp, type ActorApp, type ActorEnvironment, type ActorRouter, type CreateActorAppOptions } from 'actorkit';
-import { panelRouter, statsPanel, workflowProxyRouter } from 'actorkit';
+import { createActorApp, type ActorApp, type ActorEnvironment, type CreateActorAppOptions } from 'actorkit';
 import actor, { type Settings } from './actor.js';
 import { domainTools } from './agent/tools/index.js';
 import platformConfig from './platform/config.json' with { type: 'json' };
@@ -9,17 +8,16 @@ import { OrdersClient } from './orders/client.js';
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 
 /**
- * Builds Panel Workflow Actor: the actor surface, its domain client and tools, the owner panel, the n8n workflow proxy.
+ * Builds Panel Workflow Actor: wires its domain client and tools into the actor src/actor.ts
+ * declares; createActorApp mounts everything else from that definition.
  * @param env environment variables; the runtime's own by default
  * @param overrides options for tests, e.g. an in-memory store
  */
 export function createApp(env: ActorEnvironment = processEnv(), overrides: Partial<CreateActorAppOptions> = {}): ActorApp {
   let client: OrdersClient | undefined;
-  const getClient = () => (client ??= new OrdersClient(app.actor.context.settings.values as unknown as Settings, { logger: app.actor.logger }));
-  const routers: ActorRouter[] = [
-    panelRouter({ panels: [statsPanel()] }),
-    workflowProxyRouter({ baseUrl: env.WORKFLOW_BASE_URL }),
-  ];
+  // The client reads the settings live, so a value changed by PUT /settings reaches its next call.
+  const settings = () => app.actor.context.settings.values as unknown as Settings;
+  const getClient = () => (client ??= new OrdersClient(settings, { logger: app.actor.logger }));
   const app: ActorApp = createActorApp({
     definition: actor,
     env,
@@ -27,7 +25,6 @@ export function createApp(env: ActorEnvironment = processEnv(), overrides: Parti
     instructions: SYSTEM_PROMPT,
     tools: domainTools(getClient),
     readinessChecks: () => getClient().readinessChecks(),
-    routers,
     ...overrides,
   });
   return app;

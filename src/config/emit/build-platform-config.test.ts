@@ -107,6 +107,14 @@ describe('buildPlatformConfig', () => {
     expect(base.some((path) => path.includes('/panel/') || path.includes('/workflow/') || path.includes('_peer_check'))).toBe(false);
     expect(paths({ includePanel: true }).slice(-3)).toEqual(['GET /panel/{slug}', 'GET /panel/{slug}/data', 'POST /panel/{slug}/action']);
     expect(paths({ fleetMesh: true }).at(-1)).toBe('GET /api/hello/_peer_check');
+    const peerReads = [{ path: '/lookup/:topic', summary: 'Lookup' }];
+    const mesh = buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, fleetMesh: true }, peerReads }), packageJson });
+    expect(mesh.contract.endpoints.slice(-2)).toEqual([
+      { method: 'GET', path: '/api/hello/_peer_check', presence: 'conditional' },
+      { method: 'GET', path: '/api/hello/lookup/{topic}', presence: 'conditional' },
+    ]);
+    const meshOff = buildPlatformConfig({ definition: definition({ peerReads }), packageJson });
+    expect(meshOff.contract.endpoints.some((endpoint) => endpoint.path.startsWith('/api/hello/'))).toBe(false);
     expect(paths({ integrationType: 'n8n' }).at(-1)).toBe('ANY /workflow/*');
   });
 
@@ -126,18 +134,24 @@ describe('buildPlatformConfig', () => {
   });
 
   it('puts the template sections first and copies only the declared fields of panels, OAuth providers and connectors', () => {
+    const panel = { slug: 'overview', title: 'Overview', render: () => '<p>' };
+    const provider = { provider: 'google', scopes: ['openid'], clientSecret: 'hunter2' };
+    const connector = { id: 'google_drive', title: 'Drive', token: 'x' };
     const config = buildPlatformConfig({
       definition: definition({
+        features: { ...defaultActorFeatures, includePanel: true },
         sections: [{ id: 'hello', title: 'Hello' }],
-        panels: [{ slug: 'overview', title: 'Overview', render: () => '<p>' }],
-        oauth: [{ provider: 'google', scopes: ['openid'], clientSecret: 'hunter2' }],
-        connectors: [{ id: 'google_drive', title: 'Drive', token: 'x' }],
+        panels: [panel],
+        oauth: [provider],
+        connectors: [connector],
       }),
       packageJson,
     });
     expect(config.sections.map((section) => section.id)).toEqual([...TEMPLATE_SECTIONS.map((section) => section.id), 'hello']);
     expect(config.panels).toEqual([{ slug: 'overview', title: 'Overview' }]);
     expect(config.oauth).toEqual([{ provider: 'google', scopes: ['openid'] }]);
+    const panelOff = buildPlatformConfig({ definition: definition({ panels: [panel] }), packageJson });
+    expect(panelOff.panels).toEqual([]);
     expect(config.connectors).toEqual([{ id: 'google_drive', title: 'Drive' }]);
     expect(serializePlatformConfig(config)).not.toContain('hunter2');
   });

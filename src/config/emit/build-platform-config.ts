@@ -2,7 +2,7 @@ import type { ActorDefinition } from '../../core/actor-definition.js';
 import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
 import { mergeSections } from '../sections/merge-sections.js';
 import { EXPOSABLE_OPERATIONS } from '../platform-annotations.js';
-import { PLATFORM_CONFIG_SCHEMA_VERSION, type PlatformConfig, type PlatformDeclarations } from '../platform-config.js';
+import { PLATFORM_CONFIG_SCHEMA_VERSION, type PlatformConfig } from '../platform-config.js';
 import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../settings-json-schema.js';
 import { contractEndpoints } from './contract-endpoints.js';
 import { deploymentBlock } from './deployment-block.js';
@@ -21,13 +21,15 @@ export interface ActorPackageJson {
 
 /** What `buildPlatformConfig` reads: the actor's definition (with optional declarations) and its `package.json`. */
 export interface PlatformConfigSource {
-  readonly definition: ActorDefinition & PlatformDeclarations;
+  readonly definition: ActorDefinition;
   readonly packageJson: ActorPackageJson;
 }
 
 /**
- * Builds the canonical configuration (DESIGN §7) of an actor in memory. Keys come out in a
- * fixed order so the serialised file is deterministic; secret settings lose their `default`.
+ * Builds the canonical configuration (DESIGN §7) of an actor in memory, from the same definition
+ * `createActorApp` mounts from: the endpoints and panels are those it serves with these options.
+ * Keys come out in a fixed order so the serialised file is deterministic; secret settings lose
+ * their `default`.
  * @param source the actor's definition and `package.json`
  * @example
  * const config = buildPlatformConfig({ definition: actor, packageJson });
@@ -39,7 +41,7 @@ export function buildPlatformConfig(source: PlatformConfigSource): PlatformConfi
   return {
     schema_version: PLATFORM_CONFIG_SCHEMA_VERSION,
     actor: pickDefined(metadata, ['name', 'slug', 'version', 'description', 'domain', 'tags', 'icon']),
-    contract: { topic: 'actor', version: '1.0', endpoints: contractEndpoints(features, metadata.domain) },
+    contract: { topic: 'actor', version: '1.0', endpoints: contractEndpoints(definition) },
     deployment: deploymentBlock(packageJson.actorkit?.deployment, features) as unknown as PlatformConfig['deployment'],
     features: {
       declare_readiness_probe: features.declareReadinessProbe,
@@ -54,7 +56,7 @@ export function buildPlatformConfig(source: PlatformConfigSource): PlatformConfi
     },
     sections: mergeSections(TEMPLATE_SECTIONS, definition.sections).map((section) => pickDefined(section, ['id', 'title', 'description', 'order'])),
     settings: emittedSettings(settingsJsonSchema(definition.settings)),
-    panels: (definition.panels ?? []).map((panel) => pickDefined(panel, ['slug', 'title', 'description'])),
+    panels: (features.includePanel ? (definition.panels ?? []) : []).map((panel) => pickDefined(panel, ['slug', 'title', 'description'])),
     oauth: (definition.oauth ?? []).map((provider) => pickDefined(provider, ['provider', 'title', 'scopes'])),
     connectors: (definition.connectors ?? []).map((connector) => pickDefined(connector, ['id', 'title', 'description'])),
   };

@@ -1,4 +1,4 @@
-import type { ActorFeatures } from '../../core/actor-definition.js';
+import type { ActorDefinition } from '../../core/actor-definition.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS, type ContractEndpoint as TopicEndpoint } from '../topic-contract.js';
 import type { ContractEndpoint, EndpointPresence } from '../platform-config.js';
 
@@ -8,6 +8,7 @@ const ALWAYS_ENDPOINTS: readonly ContractEndpoint[] = [
   { method: 'GET', path: '/oauth/callback', presence: 'always' },
   { method: 'GET', path: '/openapi.json', presence: 'always' },
   { method: 'GET', path: '/docs', presence: 'always' },
+  { method: 'GET', path: '/', presence: 'always' },
 ];
 
 function declared(endpoints: readonly TopicEndpoint[], presence: EndpointPresence): ContractEndpoint[] {
@@ -15,13 +16,14 @@ function declared(endpoints: readonly TopicEndpoint[], presence: EndpointPresenc
 }
 
 /**
- * Lists the routes an actor with these template options mounts, in a fixed order: required and
+ * Lists the routes an actor with this definition mounts, in a fixed order: required and
  * recommended by topic contract v1.0 (the lists `makeContractTests` checks), always present,
- * then the conditional ones (panel, peer reads, workflow proxy).
- * @param features the actor's template options
- * @param domain the actor's domain module, which prefixes its peer-read routes
+ * then the conditional ones its template options turn on: the panel routes, the peer check and
+ * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy.
+ * @param definition the actor's template options, domain and peer reads
  */
-export function contractEndpoints(features: ActorFeatures, domain: string): ContractEndpoint[] {
+export function contractEndpoints(definition: Pick<ActorDefinition, 'features' | 'metadata' | 'peerReads'>): ContractEndpoint[] {
+  const { features } = definition;
   const endpoints = [...declared(REQUIRED_ENDPOINTS, 'required'), ...declared(RECOMMENDED_ENDPOINTS, 'recommended'), ...ALWAYS_ENDPOINTS];
   if (features.includePanel) {
     endpoints.push(
@@ -30,7 +32,12 @@ export function contractEndpoints(features: ActorFeatures, domain: string): Cont
       { method: 'POST', path: '/panel/{slug}/action', presence: 'conditional' },
     );
   }
-  if (features.fleetMesh) endpoints.push({ method: 'GET', path: `/api/${domain}/_peer_check`, presence: 'conditional' });
+  if (features.fleetMesh) {
+    const prefix = `/api/${definition.metadata.domain}`;
+    for (const path of ['/_peer_check', ...(definition.peerReads ?? []).map((read) => read.path)]) {
+      endpoints.push({ method: 'GET', path: `${prefix}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`, presence: 'conditional' });
+    }
+  }
   if (features.integrationType === 'n8n') endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
   return endpoints;
 }

@@ -1,7 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { PlatformConfig } from '../platform-config.js';
+import type { ValidationProblem } from '../validate/validation-problem.js';
 import { buildPlatformConfig } from './build-platform-config.js';
+import { definitionProblems } from './definition-problems.js';
 import { ACTOR_PATHS, loadActorSource } from './load-actor-source.js';
 import { serializePlatformConfig } from './serialize-platform-config.js';
 
@@ -30,6 +32,8 @@ export interface EmitResult {
   /** Whether the file was (re)written; never in check mode, nor when it was up to date. */
   readonly written: boolean;
   readonly difference?: ConfigDifference;
+  /** Problems of the definition the emitted file cannot show (a secret's default, a dropped section); see `definitionProblems`. */
+  readonly problems: readonly ValidationProblem[];
 }
 
 /**
@@ -45,7 +49,8 @@ export interface EmitResult {
  */
 export async function emitPlatformConfig(actorDir: string, options: EmitOptions = {}): Promise<EmitResult> {
   const root = resolve(actorDir);
-  const config = buildPlatformConfig(await loadActorSource(root));
+  const source = await loadActorSource(root);
+  const config = buildPlatformConfig(source);
   const content = serializePlatformConfig(config);
   const path = join(root, ACTOR_PATHS.config);
   const previous = await readFile(path, 'utf8').catch(() => undefined);
@@ -58,7 +63,8 @@ export async function emitPlatformConfig(actorDir: string, options: EmitOptions 
     await writeFile(temporary, content, 'utf8');
     await rename(temporary, path);
   }
-  return { path, config, content, state, written, ...(difference === undefined ? {} : { difference }) };
+  const problems = definitionProblems(source.definition);
+  return { path, config, content, state, written, problems, ...(difference === undefined ? {} : { difference }) };
 }
 
 function firstDifference(expected: string, actual: string): ConfigDifference {

@@ -50,6 +50,16 @@ describe('DomainClient', () => {
     expect(client.eventPrefix).toBe('weather');
   });
 
+  it('reads the settings live through a function source, and keeps a fixed object as given', async () => {
+    let current: WeatherSettings = { weather_url: 'https://one.example' };
+    const live = new WeatherClient(() => current, { logger: silentLogger });
+    const fixed = new WeatherClient({ weather_url: 'https://fixed.example' }, { logger: silentLogger });
+    expect(await live.forecast(false)).toBe('sunny at https://one.example');
+    current = { weather_url: 'https://two.example' };
+    expect(await live.forecast(false)).toBe('sunny at https://two.example');
+    expect(await fixed.forecast(false)).toBe('sunny at https://fixed.example');
+  });
+
   it('uses a static eventPrefix when a bundler renames the class', () => {
     const sink = createMemorySink();
     class Mangled extends DomainClient {

@@ -17,8 +17,15 @@ export interface DomainClientOptions {
 }
 
 /**
+ * Where a domain client reads the actor's settings: a function returning the current values,
+ * read again on every access (pass `() => app.actor.context.settings.values`, so a value changed
+ * by `PUT /settings` reaches the very next call), or a fixed settings object.
+ */
+export type DomainSettingsSource<TSettings> = TSettings | (() => TSettings);
+
+/**
  * The base of an actor's domain client (the code that talks to its domain's services). It is
- * constructed from the actor's settings only and logs `<prefix>_client_initialized`, the prefix
+ * constructed from the actor's settings only — a live view of them when given a function — and logs `<prefix>_client_initialized`, the prefix
  * being the snake_case class name without its `Client` suffix (`WeatherClient` →
  * `weather_client_initialized`; set `static eventPrefix` when a bundler renames classes).
  * Override `healthCheck()`; list system binaries in `requiredBinaries` and `/ready` reports them.
@@ -36,15 +43,20 @@ export abstract class DomainClient<TSettings = unknown> {
   /** Overrides the event prefix derived from the class name. */
   static readonly eventPrefix?: string;
 
-  protected readonly settings: TSettings;
   protected readonly logger: Logger;
+  readonly #settings: () => TSettings;
   readonly #env: Readonly<Record<string, string | undefined>> | undefined;
 
-  constructor(settings: TSettings, options: DomainClientOptions = {}) {
-    this.settings = settings;
+  constructor(settings: DomainSettingsSource<TSettings>, options: DomainClientOptions = {}) {
+    this.#settings = typeof settings === 'function' ? (settings as () => TSettings) : () => settings;
     this.logger = options.logger ?? createLogger();
     this.#env = options.env;
     this.logger.info(`${this.eventPrefix}_client_initialized`, { client: this.constructor.name });
+  }
+
+  /** The actor's settings as they are now: read through the source on every access, so never stale. */
+  protected get settings(): TSettings {
+    return this.#settings();
   }
 
   /** The snake_case prefix of this client's log events, e.g. `weather`. */
