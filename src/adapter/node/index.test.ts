@@ -7,6 +7,7 @@ import { MemoryStore } from '../../store/memory-store.js';
 import { testActorDefinition } from '../../testing/create-test-actor.js';
 import type { ServeHandle } from '../serve-options.js';
 import { serve } from './index.js';
+import { exchange } from '../../../test/reliability/support/raw-http.js';
 
 /** A promise with its resolve function, to hold a step of the actor until the test releases it. */
 function gate() {
@@ -117,5 +118,18 @@ describe('serve on Node', () => {
     const { app, sink } = buildActor();
     await expect(serve(app, { port: first.port, hostname: '127.0.0.1', signals: false })).rejects.toThrow(/EADDRINUSE/);
     expect(sink.records.find((record) => record.event === 'actor_listen_failed')).toMatchObject({ port: first.port });
+  });
+
+  it('answers a request target that is no URL path with a 400 problem, and a request without Host on its path', async () => {
+    const { app } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const backslash = await exchange(handle.url, ['GET /health\\..\\stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n']);
+    expect(backslash.response?.status, backslash.raw).toBe(400);
+    expect(backslash.response?.header('content-type')).toBe('application/problem+json');
+    expect(JSON.parse(backslash.response!.body)).toMatchObject({ status: 400, code: 'bad_request', request_id: backslash.response?.header('x-request-id') });
+    const noHost = await exchange(handle.url, ['GET /health HTTP/1.0\r\n\r\n']);
+    expect(noHost.response?.status, noHost.raw).toBe(200);
+    expect(JSON.parse(noHost.response!.body)).toHaveProperty('instance_id');
   });
 });
