@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { RUNTIMES_UNDER_TEST, type RuntimeUnderTest } from '../test/contract/runtimes-under-test.js';
+import { RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../test/contract/runtimes-under-test.js';
 
 /** The runtimes the bench compares. */
 export type BenchRuntime = 'node' | 'bun';
@@ -14,7 +14,7 @@ export interface BenchServer {
   /** The actor's store; none for bare Hono. */
   readonly store: BenchStore | null;
   /** How test/contract/spawn-actor.ts starts it. */
-  readonly process: RuntimeUnderTest;
+  readonly process: RuntimeProcess;
   /** Environment on top of spawnActor's minimal one. */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -22,7 +22,7 @@ export interface BenchServer {
 const bareEntry = (runtime: BenchRuntime) => fileURLToPath(new URL(`./bare-hono/main.${runtime}.mjs`, import.meta.url));
 
 /** The built example actor under `runtime` (node: the Node running the bench; bun: test/runtimes). */
-export function actorProcess(runtime: BenchRuntime): RuntimeUnderTest {
+export function actorProcess(runtime: BenchRuntime): RuntimeProcess {
   const name = runtime === 'node' ? 'node-system' : 'bun';
   const found = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`test/contract/runtimes-under-test.ts lists no ${name}`);
