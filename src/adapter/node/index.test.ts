@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
 import { createActorApp } from '../../app/create-actor-app.js';
@@ -131,5 +131,29 @@ describe('serve on Node', () => {
     const noHost = await exchange(handle.url, ['GET /health HTTP/1.0\r\n\r\n']);
     expect(noHost.response?.status, noHost.raw).toBe(200);
     expect(JSON.parse(noHost.response!.body)).toHaveProperty('instance_id');
+  });
+
+  it('aborts the turn of a JSON invoke whose client goes away: an error in /stats, a 499 in /metrics, nothing left in flight', async () => {
+    const entered = gate();
+    const aborted = gate();
+    const { app } = buildActor({
+      chatHandler: async (input) => {
+        entered.open();
+        await new Promise((resolve) => input.signal.addEventListener('abort', resolve, { once: true }));
+        aborted.open();
+        throw input.signal.reason;
+      },
+    });
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const client = new AbortController();
+    const request = fetch(`${handle.url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody, signal: client.signal });
+    await entered.opened;
+    client.abort();
+    await expect(request).rejects.toThrow();
+    await aborted.opened;
+    await vi.waitFor(() => expect(app.actor.lifecycle.inFlight).toBe(0));
+    expect(await (await fetch(`${handle.url}/stats`)).json()).toMatchObject({ invocations: 1, errors: 1 });
+    expect(await (await fetch(`${handle.url}/metrics`)).text()).toContain('http_requests_total{method="POST",route="/agent/invoke",status="499",ok="false"} 1');
   });
 });
