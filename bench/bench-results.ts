@@ -1,4 +1,4 @@
-import type { BenchRuntime, BenchStore } from './bench-servers.js';
+import type { BenchRuntime, BenchStack, BenchStore } from './bench-servers.js';
 import type { LoadFigures, LoadRoute } from './load/run-wrk.js';
 import type { CliTiming } from './measure/cli-timing.js';
 
@@ -20,7 +20,7 @@ export interface BenchMachine {
 /** One load cell: a route on one server at fixed connections for a fixed time. */
 export interface ThroughputCell {
   readonly runtime: BenchRuntime;
-  readonly stack: 'actor' | 'bare';
+  readonly stack: BenchStack;
   readonly store: BenchStore | null;
   readonly route: LoadRoute;
   readonly connections: number;

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { RUNTIMES_UNDER_TEST, type RuntimeUnderTest } from '../test/contract/runtimes-under-test.js';
+import { RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../test/contract/runtimes-under-test.js';
+import type { LoadRoute } from './load/run-wrk.js';
 
 /** The runtimes the bench compares. */
 export type BenchRuntime = 'node' | 'bun';
@@ -7,22 +8,31 @@ export type BenchRuntime = 'node' | 'bun';
 /** The stores the full stack is measured on. */
 export type BenchStore = 'sqlite' | 'postgres';
 
+/**
+ * What a bench server runs: the actor, bare Hono answering invokes with a reply of the actor's
+ * shape (`bare`, the floor of the ratios), or bare Hono echoing the request (`bare-echo`, no
+ * reply-shape work: the lowest floor there is).
+ */
+export type BenchStack = 'actor' | 'bare' | 'bare-echo';
+
 /** One server the bench starts: the full actor stack on a store, or bare Hono on the same runtime. */
 export interface BenchServer {
   readonly runtime: BenchRuntime;
-  readonly stack: 'actor' | 'bare';
+  readonly stack: BenchStack;
   /** The actor's store; none for bare Hono. */
   readonly store: BenchStore | null;
   /** How test/contract/spawn-actor.ts starts it. */
-  readonly process: RuntimeUnderTest;
+  readonly process: RuntimeProcess;
   /** Environment on top of spawnActor's minimal one. */
   readonly env: Readonly<Record<string, string>>;
+  /** The routes it is loaded on; every route when absent. */
+  readonly routes?: readonly LoadRoute[];
 }
 
 const bareEntry = (runtime: BenchRuntime) => fileURLToPath(new URL(`./bare-hono/main.${runtime}.mjs`, import.meta.url));
 
 /** The built example actor under `runtime` (node: the Node running the bench; bun: test/runtimes). */
-export function actorProcess(runtime: BenchRuntime): RuntimeUnderTest {
+export function actorProcess(runtime: BenchRuntime): RuntimeProcess {
   const name = runtime === 'node' ? 'node-system' : 'bun';
   const found = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`test/contract/runtimes-under-test.ts lists no ${name}`);
@@ -40,8 +50,9 @@ export function storeEnv(store: BenchStore, postgresUrl: string): Record<string,
 }
 
 /**
- * The servers of one runtime, bare Hono first: bare Hono, the actor on an SQLite file, the
- * actor on PostgreSQL (left out when `postgresUrl` is null).
+ * The servers of one runtime, bare Hono first: bare Hono, on Node bare Hono echoing invokes
+ * (loaded on the invoke only), the actor on an SQLite file, the actor on PostgreSQL (left out
+ * when `postgresUrl` is null).
  * @param runtime node or bun
  * @param postgresUrl the bench database, or null when PostgreSQL is unreachable
  */
@@ -54,11 +65,15 @@ export function benchServers(runtime: BenchRuntime, postgresUrl: string | null):
     process: { name: `bare-${runtime}`, command: actor.command, args: [bareEntry(runtime)] },
     env: {},
   };
+  const echo: BenchServer[] =
+    runtime === 'node' ? [{ ...bare, stack: 'bare-echo', process: { ...bare.process, name: `bare-echo-${runtime}`, args: [bareEntry(runtime), 'echo'] }, routes: ['invoke'] }] : [];
   const stores: BenchStore[] = postgresUrl === null ? ['sqlite'] : ['sqlite', 'postgres'];
-  return [bare, ...stores.map((store): BenchServer => ({ runtime, stack: 'actor', store, process: actor, env: storeEnv(store, postgresUrl ?? '') }))];
+  return [bare, ...echo, ...stores.map((store): BenchServer => ({ runtime, stack: 'actor', store, process: actor, env: storeEnv(store, postgresUrl ?? '') }))];
 }
 
-/** A short label: `node bare Hono`, `bun actor (postgres)`. */
+/** A short label: `node bare Hono`, `node bare Hono echo`, `bun actor (postgres)`. */
 export function serverLabel(server: Pick<BenchServer, 'runtime' | 'stack' | 'store'>): string {
-  return server.stack === 'bare' ? `${server.runtime} bare Hono` : `${server.runtime} actor (${server.store})`;
+  if (server.stack === 'bare') return `${server.runtime} bare Hono`;
+  if (server.stack === 'bare-echo') return `${server.runtime} bare Hono echo`;
+  return `${server.runtime} actor (${server.store})`;
 }

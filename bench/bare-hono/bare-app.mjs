@@ -1,16 +1,19 @@
-// The floor the full stack is measured against: bare Hono answering GET /health and
+// The floors the full stack is measured against: bare Hono answering GET /health and
 // POST /agent/invoke with bodies of the same shape and size as the actor's, and nothing else
-// (no middleware, no validation, no store, no model). Plain JavaScript so Node runs it
-// without a build step or a loader.
+// (no middleware, no validation, no store, no model) — or, as the `echo` floor, answering the
+// invoke with the parsed request itself (no reply-shape work at all). Plain JavaScript so Node
+// runs it without a build step or a loader.
 import { Hono } from 'hono';
 
 const OFFLINE_REPLY = '[offline model] No language model is configured for this actor, so this is a fixed local reply. You said: ';
 
 /**
  * Builds the bare Hono app of the bench.
+ * @param {'shaped' | 'echo'} [invoke] `shaped` (default): the invoke answers a reply of the
+ *   actor's shape and size; `echo`: it answers the parsed request body as it came
  * @returns {Hono}
  */
-export function createBareApp() {
+export function createBareApp(invoke = 'shaped') {
   const app = new Hono();
   const startedAt = Date.now();
   const instanceId = crypto.randomUUID();
@@ -28,6 +31,10 @@ export function createBareApp() {
     ),
   );
   app.get('/ready', (c) => c.json({ status: 'ready', checks: {} }, 200, { 'Cache-Control': 'no-store' }));
+  if (invoke === 'echo') {
+    app.post('/agent/invoke', async (c) => c.json(await c.req.json()));
+    return app;
+  }
   app.post('/agent/invoke', async (c) => {
     const request = await c.req.json();
     const content = `${OFFLINE_REPLY}${request.message}`;
@@ -45,6 +52,15 @@ export function createBareApp() {
     });
   });
   return app;
+}
+
+/**
+ * The invoke answer a bare server's command line asks for: `echo` as its first argument, else `shaped`.
+ * @param {readonly string[]} argv the process's arguments
+ * @returns {'shaped' | 'echo'}
+ */
+export function invokeKind(argv) {
+  return argv[2] === 'echo' ? 'echo' : 'shaped';
 }
 
 /**

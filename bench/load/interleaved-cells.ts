@@ -76,7 +76,8 @@ function medianCell(server: BenchServer, route: LoadRoute, connections: number, 
 
 /**
  * Loads several servers side by side: starts them all, then measures `GET /health` and
- * `POST /agent/invoke` at `settings.connections`, and the invoke at one connection, each cell
+ * `POST /agent/invoke` at `settings.connections`, and the invoke at one connection (each
+ * server on its `routes` only), each cell
  * in `settings.rounds` rounds that take the servers in turn (in a new order each round), so
  * whatever else loads the machine falls on all of them alike. Figures are the rounds' medians.
  * @param servers the servers, started in this order
@@ -103,13 +104,14 @@ export async function measureThroughput(
     for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
     const cells: ThroughputCell[] = [];
     for (const [route, connections, warmup] of [['health', settings.connections, true], ['invoke', settings.connections, true], ['invoke', 1, false]] as const) {
-      if (warmup) for (const actor of actors.values()) await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS: settings.warmupS });
-      const rounds = new Map<BenchServer, Round[]>(servers.map((server) => [server, []]));
+      const loaded = servers.filter((server) => server.routes === undefined || server.routes.includes(route));
+      if (warmup) for (const server of loaded) await runWrk({ baseUrl: actors.get(server)!.baseUrl, route, connections, durationS: settings.warmupS });
+      const rounds = new Map<BenchServer, Round[]>(loaded.map((server) => [server, []]));
       for (let round = 0; round < settings.rounds; round += 1) {
-        const order = servers.map((_, index) => servers[(index + round) % servers.length]!);
+        const order = loaded.map((_, index) => loaded[(index + round) % loaded.length]!);
         for (const server of order) rounds.get(server)!.push(await loadRound(actors.get(server)!, route, connections, settings.durationS));
       }
-      for (const server of servers) {
+      for (const server of loaded) {
         const cell = medianCell(server, route, connections, settings, rounds.get(server)!);
         log.info('bench_cell_measured', { server: label(server), route, connections, req_s: cell.figures.requestsPerSecond, p50_ms: cell.figures.latencyMs.p50, p99_ms: cell.figures.latencyMs.p99, cpu_us_per_request: cell.cpuUsPerRequest, failures: cell.figures.non2xx + cell.figures.socketErrors });
         cells.push(cell);

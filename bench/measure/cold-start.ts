@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RuntimeUnderTest } from '../../test/contract/runtimes-under-test.js';
+import type { RuntimeProcess } from '../../test/contract/runtimes-under-test.js';
 import { spawnActor, type SpawnedActor } from '../../test/contract/spawn-actor.js';
 
 /** A started server and how long it took from spawning the process to the first 200 from `/ready`. */
@@ -26,7 +26,7 @@ function readyStatus(baseUrl: string): Promise<number> {
  * @param env extra environment of the process
  * @param timeoutMs how long to wait for readiness
  */
-export async function measureColdStart(runtime: RuntimeUnderTest, env: Record<string, string>, timeoutMs = 30_000): Promise<ColdStart> {
+export async function measureColdStart(runtime: RuntimeProcess, env: Record<string, string>, timeoutMs = 30_000): Promise<ColdStart> {
   const started = performance.now();
   const actor = await spawnActor(runtime, env);
   while ((await readyStatus(actor.baseUrl)) !== 200) {

@@ -1,6 +1,7 @@
 /**
- * Where the actor's `GET /health` time goes: starts bare Hono, then adds the actor's
- * middleware one at a time (bench/profile/health-variant.mjs), then the real actor, each in
+ * Where the actor's `GET /health` time goes: starts bare Hono, bare Hono behind
+ * `@hono/prometheus`'s counting middleware, bare Hono behind the actor's request observer
+ * (bench/profile/health-variant.mjs), then the real actor, each in
  * its own Node process under the same wrk load, and prints CPU µs per request per step.
  * CPU per request (from /proc) is used rather than req/s because it holds steady when other
  * work shares the machine. Run: `npx tsx bench/profile/health-cost-ladder.ts [--runtime bun]
@@ -14,8 +15,8 @@ import { runWrk } from '../load/run-wrk.js';
 import { median } from '../measure/median.js';
 import { readCpuMs } from '../measure/process-usage.js';
 
-/** The steps; the index is the depth health-variant.mjs takes. */
-const LADDER = ['bare', 'observer', 'actor'] as const;
+/** The steps, by the names health-variant.mjs takes; each is measured against `bare`. */
+const LADDER = ['bare', 'hono-prometheus', 'observer', 'actor'] as const;
 const variantEntry = fileURLToPath(new URL('./health-variant.mjs', import.meta.url));
 
 const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '4' } } });
@@ -25,7 +26,7 @@ const rounds = Number(values.rounds);
 const durationS = Number(values.duration);
 
 async function cpuPerRequest(step: (typeof LADDER)[number]): Promise<{ cpuUs: number; requestsPerSecond: number }> {
-  const server = await spawnActor({ name: `health-${step}`, command, args: [variantEntry, String(LADDER.indexOf(step))] });
+  const server = await spawnActor({ name: `health-${step}`, command, args: [variantEntry, step] });
   try {
     const baseUrl = server.baseUrl;
     await runWrk({ baseUrl, route: 'health', connections: 32, durationS: 1 });
@@ -49,10 +50,8 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 const bare = median(samples.get('bare')!.cpuUs);
-let previous = bare;
-process.stdout.write('| step | CPU µs/req (median) | added by this step | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n');
+process.stdout.write('| step | CPU µs/req (median) | added to bare | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n');
 for (const step of LADDER) {
   const cpu = median(samples.get(step)!.cpuUs);
-  process.stdout.write(`| ${step} | ${cpu.toFixed(1)} | ${step === 'bare' ? '—' : `${(cpu - previous).toFixed(1)}`} | ${Math.round((bare / cpu) * 100)}% | ${Math.round(median(samples.get(step)!.rps))} |\n`);
-  previous = cpu;
+  process.stdout.write(`| ${step} | ${cpu.toFixed(1)} | ${step === 'bare' ? '—' : `${(cpu - bare).toFixed(1)}`} | ${Math.round((bare / cpu) * 100)}% | ${Math.round(median(samples.get(step)!.rps))} |\n`);
 }

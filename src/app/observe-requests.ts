@@ -1,6 +1,8 @@
 import type { ExecutionContext, Hono } from 'hono';
 import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
-import type { RuntimeBindings } from '../core/runtime-bindings.js';
+import { readRequestHeader, type RuntimeBindings } from '../core/runtime-bindings.js';
+import { invalidHostError, isAcceptableHost } from '../core/host-header.js';
+import { problemResponse } from '../core/problem-response.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
@@ -43,10 +45,15 @@ function withEdgeHeaders(response: Response, requestId: string, close: boolean):
   }
 }
 
+/** The route label of a request refused at the edge, before any route saw it. */
+const REFUSED_AT_EDGE = '/*';
+
 /**
  * Wraps an actor app's `fetch` with what every request gets, outside Hono's middleware chain:
  * an id (`c.env.requestId` below, `X-Request-Id` on the response), in-flight tracking for the
- * graceful shutdown, and the HTTP metrics. A route that answers synchronously (such as
+ * graceful shutdown, and the HTTP metrics. A request whose `Host` is not a plain host gets a 400
+ * `invalid_host` problem here: runtimes build the URL Hono routes on from `Host`, so only a
+ * plain one leaves the path of the request line as the routed path. A route that answers synchronously (such as
  * `/health`) stays synchronous: a middleware would turn every request into a chain of promises,
  * which cost a fifth of a bare `/health` answer on Node.
  * @param app the actor's Hono app, whose own `fetch` is wrapped
@@ -57,6 +64,11 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
   const honoFetch = app.fetch;
   const { lifecycle, metrics } = options;
   return function observedFetch(request, runtime, executionCtx) {
+    if (!isAcceptableHost(readRequestHeader(request, runtime, 'host'))) {
+      const refused = problemResponse(invalidHostError(), requestIdFor(request, runtime));
+      metrics.observe(request.method, REFUSED_AT_EDGE, refused.status, 0);
+      return refused;
+    }
     const leave = lifecycle.enter();
     let kept = false;
     const keepInFlight = () => {

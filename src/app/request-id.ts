@@ -1,17 +1,9 @@
-import type { RuntimeBindings } from '../core/runtime-bindings.js';
+import { readRequestHeader, type RuntimeBindings } from '../core/runtime-bindings.js';
 
 /** Longest caller `X-Request-Id` echoed back; a longer one is replaced. */
 const REQUEST_ID_MAX_LENGTH = 128;
 
 const SANE_ID = /^[\w=-]+$/;
-
-/**
- * The caller's `X-Request-Id`, through the runtime's header reader when its adapter offers one
- * (on Node, asking the Fetch `Request` for a header builds a whole `Headers` copy).
- */
-function callerRequestId(request: Request, runtime: RuntimeBindings | undefined): string | null {
-  return typeof runtime?.requestHeader === 'function' ? runtime.requestHeader('x-request-id') : request.headers.get('X-Request-Id');
-}
 
 /**
  * The id of a request: the caller's `X-Request-Id` when it is 1–128 characters of
@@ -20,6 +12,6 @@ function callerRequestId(request: Request, runtime: RuntimeBindings | undefined)
  * @param runtime what the runtime's adapter passed to `fetch` next to it
  */
 export function requestIdFor(request: Request, runtime: RuntimeBindings | undefined): string {
-  const given = callerRequestId(request, runtime);
+  const given = readRequestHeader(request, runtime, 'x-request-id');
   return given !== null && given.length <= REQUEST_ID_MAX_LENGTH && SANE_ID.test(given) ? given : crypto.randomUUID();
 }

@@ -1,3 +1,5 @@
+import { prometheus } from '@hono/prometheus';
+import type { Context } from 'hono';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { HttpMetrics } from './http-metrics.js';
 
@@ -9,12 +11,23 @@ const TOKEN_USAGE_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144
 
 const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
+/** What `GET /metrics` sends, whatever `@hono/prometheus` sets: Prometheus text format 0.0.4. */
+const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 /**
  * The Prometheus registry of one actor and the metrics it writes. Labels are bounded:
  * route templates, methods, statuses and outcomes — never user, session or tenant ids.
+ * `@hono/prometheus` serves the registry (`printMetrics`); its request-counting middleware is
+ * left off — `http_requests_total` and `http_request_duration_seconds`, in its names, labels
+ * and buckets, are counted at the fetch edge (`HttpMetrics`, fed by `observeRequests`), which
+ * keeps `/health` synchronous (docs/performance.md has the figures).
  */
 export class ActorMetrics {
   readonly registry = new Registry();
+  readonly #exposition = prometheus({
+    registry: this.registry,
+    metricOptions: { requestDuration: { disabled: true }, requestsTotal: { disabled: true } },
+  });
   /** HTTP requests by method, route template and status (fed by `observeRequests`). */
   readonly http: HttpMetrics;
   readonly invocations = new Counter({
@@ -60,5 +73,17 @@ export class ActorMetrics {
   /** The exposition text, `text/plain; version=0.0.4`. */
   async render(): Promise<string> {
     return this.registry.metrics();
+  }
+
+  /**
+   * Answers `GET /metrics` with the registry through `@hono/prometheus`'s `printMetrics`, as
+   * `text/plain; version=0.0.4` and never cached.
+   * @param c the request's Hono context
+   */
+  async respond(c: Context): Promise<Response> {
+    const response = await this.#exposition.printMetrics(c);
+    response.headers.set('Content-Type', EXPOSITION_CONTENT_TYPE);
+    response.headers.set('Cache-Control', 'no-store');
+    return response;
   }
 }

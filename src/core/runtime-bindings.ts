@@ -10,3 +10,14 @@ export interface RuntimeBindings {
   /** The network address of the client, when the runtime knows it. */
   clientAddress?(): string | undefined;
 }
+
+/**
+ * One header of `request`, through the runtime's header reader when its adapter offers one (on
+ * Node, asking the Fetch `Request` for a header builds a whole `Headers` copy).
+ * @param request the incoming request
+ * @param runtime what the runtime's adapter passed to `fetch` next to it
+ * @param name the header's lower-case name
+ */
+export function readRequestHeader(request: Request, runtime: RuntimeBindings | undefined, name: string): string | null {
+  return typeof runtime?.requestHeader === 'function' ? runtime.requestHeader(name) : request.headers.get(name);
+}

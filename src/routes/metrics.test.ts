@@ -9,6 +9,7 @@ describe('GET /metrics', () => {
     const response = await app.request('/metrics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const text = await response.text();
     expect(text).toContain('http_requests_total{method="GET",route="/stats/:tenant_id",status="200",ok="true"} 1');
     expect(text).toContain('actor_invocations_total{outcome="success"} 1');

@@ -7,7 +7,7 @@ import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './database-url.js';
 import { SchemaLockedPostgresDialect } from './schema-locked-postgres-dialect.js';
 import { SqlStore } from './sql-store.js';
-import { openSqliteDatabase, type CachedSqliteDatabase } from './sqlite-database.js';
+import { openRuntimeSqlite, type SqliteDriverName } from './sqlite-driver.js';
 import type { Store } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
@@ -52,14 +52,14 @@ async function createPrivately(path: string): Promise<void> {
   await (await open(path, 'a', 0o600)).close();
 }
 
-async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>, busyTimeoutMs: number, logger: Logger): Promise<SqlStore> {
+async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>, busyTimeoutMs: number, logger: Logger): Promise<{ store: SqlStore; driver: SqliteDriverName }> {
   let path = ':memory:';
   if (target.location === 'file') {
     path = resolve(target.path);
     await createPrivately(path);
   }
   // One connection: the store runs its calls one at a time anyway (see SerialQueue).
-  const database: CachedSqliteDatabase = openSqliteDatabase(path, { busyTimeoutMs });
+  const { database, driver } = await openRuntimeSqlite(path, { busyTimeoutMs });
   try {
     if (target.location === 'file') {
       const [mode] = database.prepare('PRAGMA journal_mode = WAL').all([]) as { journal_mode?: unknown }[];
@@ -74,7 +74,7 @@ async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
     throw error;
   }
   const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
-  return new SqlStore({ db, engine: 'sqlite', logger });
+  return { store: new SqlStore({ db, engine: 'sqlite', logger }), driver };
 }
 
 function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number }, logger: Logger): SqlStore {
@@ -119,21 +119,22 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     const store = openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs }, logger);
     try {
       await store.ping();
-      logger.info('store_opened', { store: store.kind, database });
+      logger.info('store_opened', { store: store.kind, driver: 'pg', database });
     } catch (error) {
       logger.warn('store_database_unreachable', { store: store.kind, database, error });
     }
     return store;
   }
   let store: SqlStore | undefined;
+  let driver: SqliteDriverName | undefined;
   try {
-    store = await openSqlite(target, statementTimeoutMs, logger);
+    ({ store, driver } = await openSqlite(target, statementTimeoutMs, logger));
     await store.ping();
   } catch (error) {
     await store?.close().catch(() => {});
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open ${database}: ${reason}`, { cause: error });
   }
-  logger.info('store_opened', { store: store.kind, database });
+  logger.info('store_opened', { store: store.kind, driver, database });
   return store;
 }

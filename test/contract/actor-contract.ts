@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { expect, it } from 'vitest';
+import { exchange } from '../reliability/support/raw-http.js';
 
 /** The media type of every error (RFC 9457). */
 const PROBLEM = 'application/problem+json';
@@ -236,6 +237,29 @@ export function actorContractSuite(baseUrl: () => string): void {
       }
     } finally {
       agent.destroy();
+    }
+  });
+
+  it('HEAD /health: 200 with the GET headers and no body', async () => {
+    const response = await fetch(`${baseUrl()}/health`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(await response.text()).toBe('');
+  });
+
+  it('routes on the request-line path only: a Host with / ? # @ \\ or a space gets a 400 problem', async () => {
+    const hostile = ['a\xc3/stats?', 'evil/stats', 'localhost/stats?', 'a?b', 'a#b', 'user@localhost', 'a b', 'a\\stats', 'localhost:80/stats#'];
+    for (const host of hostile) {
+      const { response, raw } = await exchange(baseUrl(), [`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(400);
+      expect(response?.header('content-type'), `Host ${JSON.stringify(host)}: ${raw}`).toContain(PROBLEM);
+      expect(JSON.parse(response!.body)).toMatchObject({ status: 400, code: 'invalid_host', request_id: response?.header('x-request-id') });
+    }
+    for (const host of ['localhost', '127.0.0.1:8080', '[::1]:8080', 'actor.example.com', 'my_actor.internal:1234']) {
+      const { response, raw } = await exchange(baseUrl(), [`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(200);
+      expect(JSON.parse(response!.body)).toHaveProperty('instance_id');
     }
   });
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorContractSuite } from './actor-contract.js';
 import { checkRuntime, RUNTIMES_UNDER_TEST } from './runtimes-under-test.js';
 import { spawnActor, type SpawnedActor, waitUntilReady } from './spawn-actor.js';
@@ -17,6 +17,11 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
 
     afterAll(async () => {
       await actor?.dispose();
+    });
+
+    it(`opens SQLite with ${runtime.sqliteDriver}`, () => {
+      const opened = actor?.logs.find((record) => record.event === 'store_opened');
+      expect(opened, actor?.output()).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
     });
 
     actorContractSuite(() => {

@@ -2,13 +2,19 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { INSTALLED_RUNTIMES, runtimeVersion } from '../runtimes/runtime-binaries.mjs';
 
-/** One runtime the contract suite runs the example actor under. */
-export interface RuntimeUnderTest {
-  /** `node-system`, `node24`, `bun` or `deno`. */
+/** A command that starts a server process (an actor, or a bench's bare server). */
+export interface RuntimeProcess {
+  /** `node-system`, `node24`, `bun` or `deno` for the runtimes under test. */
   readonly name: string;
   readonly command: string;
-  /** Arguments that run the built example entry for this runtime. */
+  /** Arguments that run the built entry for this runtime. */
   readonly args: readonly string[];
+}
+
+/** One runtime the contract suite runs the example actor under. */
+export interface RuntimeUnderTest extends RuntimeProcess {
+  /** The SQLite driver the store must choose on this runtime. */
+  readonly sqliteDriver: 'libsql' | 'bun:sqlite';
 }
 
 const exampleEntry = (runtime: 'node' | 'bun' | 'deno') =>
@@ -27,17 +33,17 @@ const installed = (name: string): string => {
  * found next to it), and writes no lockfile.
  */
 export const RUNTIMES_UNDER_TEST: readonly RuntimeUnderTest[] = [
-  { name: 'node-system', command: process.execPath, args: [exampleEntry('node')] },
-  { name: 'node24', command: installed('node24'), args: [exampleEntry('node')] },
-  { name: 'bun', command: installed('bun'), args: [exampleEntry('bun')] },
-  { name: 'deno', command: installed('deno'), args: ['run', '--allow-all', '--no-lock', '--unstable-no-legacy-abort', exampleEntry('deno')] },
+  { name: 'node-system', command: process.execPath, args: [exampleEntry('node')], sqliteDriver: 'libsql' },
+  { name: 'node24', command: installed('node24'), args: [exampleEntry('node')], sqliteDriver: 'libsql' },
+  { name: 'bun', command: installed('bun'), args: [exampleEntry('bun')], sqliteDriver: 'bun:sqlite' },
+  { name: 'deno', command: installed('deno'), args: ['run', '--allow-all', '--no-lock', '--unstable-no-legacy-abort', exampleEntry('deno')], sqliteDriver: 'libsql' },
 ];
 
 /**
  * Checks that the runtime and the built entry exist, and returns the runtime's version.
  * Throws with the command that fixes it otherwise: a missing runtime is a failure, not a skip.
  */
-export function checkRuntime(runtime: RuntimeUnderTest): string {
+export function checkRuntime(runtime: RuntimeProcess): string {
   const entry = runtime.args.at(-1) ?? '';
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm test does)`);
   const version = runtimeVersion(runtime.command);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuntimeUnderTest } from './runtimes-under-test.js';
+import type { RuntimeProcess } from './runtimes-under-test.js';
 
 /** How a spawned actor process ended. */
 export interface ActorExit {
@@ -44,7 +44,7 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
  * @param runtime what to run
  * @param env extra environment variables
  */
-export async function spawnActor(runtime: RuntimeUnderTest, env: Record<string, string> = {}): Promise<SpawnedActor> {
+export async function spawnActor(runtime: RuntimeProcess, env: Record<string, string> = {}): Promise<SpawnedActor> {
   const dataDir = mkdtempSync(join(tmpdir(), `actorkit-contract-${runtime.name}-`));
   const child = spawn(runtime.command, [...runtime.args], {
     cwd: repositoryRoot,

@@ -88,4 +88,24 @@ describe('bad input over a real socket (Node adapter)', () => {
     expect(unexpectedErrors(actor.logs)).toEqual([]);
     expect(((await (await fetch(`${server.url}/stats`)).json()) as { errors: number }).errors).toBe(0);
   });
+
+  it('a hostile Host never changes the routed path: GET /health answers /health or a 400', async () => {
+    const hostChar = fc.oneof(fc.constantFrom('/', '?', '#', '@', '\\', ' ', '%', ':', '.', '[', ']', 'a', '1', '\u00c3'), anyByte);
+    const host = fc.tuple(fc.string({ unit: hostChar, maxLength: 24 }), fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?')).map(([start, end]) => start + end);
+    await fc.assert(
+      fc.asyncProperty(host, async (value) => {
+        const { response, raw } = await exchange(actor.server.url, [`GET /health HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`], { timeoutMs: 3_000 });
+        if (response === null) {
+          expect(raw, 'a partial response').toBe('');
+        } else if (response.status === 200) {
+          expect(JSON.parse(response.body)).toHaveProperty('instance_id');
+        } else {
+          expect(response.status, raw).toBe(400);
+          if (response.body !== '') expect(JSON.parse(response.body)).toMatchObject({ status: 400, code: expect.stringMatching(/^(invalid_host|bad_request)$/) });
+        }
+      }),
+      // The Host of issue 16: its punycode form is as long as the Host itself, so 1.x's URL check let it through.
+      { numRuns: 300, examples: [['a\u00c3/stats?'], ['a\u00c3/api/actor/metadata?']] },
+    );
+  });
 });

@@ -68,6 +68,7 @@ for (const runtime of RUNTIMES) {
       const actor = await spawnActor(runtime, env);
       actors.push(actor);
       await waitUntilReady(actor);
+      expect(actor.logs.find((record) => record.event === 'store_opened')).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
 
       const url = new URL('/agent/invoke', actor.baseUrl);
       const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });

@@ -1,6 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
 import { createActorApp } from '../../app/create-actor-app.js';
@@ -9,6 +9,7 @@ import { MemoryStore } from '../../store/memory-store.js';
 import { testActorDefinition } from '../../testing/create-test-actor.js';
 import type { ServeHandle } from '../serve-options.js';
 import { serve } from './index.js';
+import { exchange } from '../../../test/reliability/support/raw-http.js';
 
 /** A promise with its resolve function, to hold a step of the actor until the test releases it. */
 function gate() {
@@ -167,5 +168,42 @@ describe('serve on Node', () => {
     expect(head).toContain('content-type: text/event-stream');
     expect(head).not.toContain('keep-alive');
     expect(head).toContain('connection: close');
+  });
+
+  it('answers a request target that is no URL path with a 400 problem, and a request without Host on its path', async () => {
+    const { app } = buildActor();
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const backslash = await exchange(handle.url, ['GET /health\\..\\stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n']);
+    expect(backslash.response?.status, backslash.raw).toBe(400);
+    expect(backslash.response?.header('content-type')).toBe('application/problem+json');
+    expect(JSON.parse(backslash.response!.body)).toMatchObject({ status: 400, code: 'bad_request', request_id: backslash.response?.header('x-request-id') });
+    const noHost = await exchange(handle.url, ['GET /health HTTP/1.0\r\n\r\n']);
+    expect(noHost.response?.status, noHost.raw).toBe(200);
+    expect(JSON.parse(noHost.response!.body)).toHaveProperty('instance_id');
+  });
+
+  it('aborts the turn of a JSON invoke whose client goes away: an error in /stats, a 499 in /metrics, nothing left in flight', async () => {
+    const entered = gate();
+    const aborted = gate();
+    const { app } = buildActor({
+      chatHandler: async (input) => {
+        entered.open();
+        await new Promise((resolve) => input.signal.addEventListener('abort', resolve, { once: true }));
+        aborted.open();
+        throw input.signal.reason;
+      },
+    });
+    const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
+    handles.push(handle);
+    const client = new AbortController();
+    const request = fetch(`${handle.url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody, signal: client.signal });
+    await entered.opened;
+    client.abort();
+    await expect(request).rejects.toThrow();
+    await aborted.opened;
+    await vi.waitFor(() => expect(app.actor.lifecycle.inFlight).toBe(0));
+    expect(await (await fetch(`${handle.url}/stats`)).json()).toMatchObject({ invocations: 1, errors: 1 });
+    expect(await (await fetch(`${handle.url}/metrics`)).text()).toContain('http_requests_total{method="POST",route="/agent/invoke",status="499",ok="false"} 1');
   });
 });

@@ -1,6 +1,9 @@
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { ActorApp } from '../../app/create-actor-app.js';
+import { ActorError } from '../../core/actor-error.js';
+import { isAcceptableHost } from '../../core/host-header.js';
+import { problemResponse } from '../../core/problem-response.js';
 import { processSignals } from '../signal-host.js';
 import { NodeRequestBindings } from './node-request-bindings.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
@@ -28,11 +31,41 @@ export const NODE_SERVER_TIMEOUTS = {
   checkIntervalMs: 1_000,
 } as const;
 
+/** The authority of the URL `@hono/node-server` builds for a request whose `Host` is absent or not a plain host. */
+const FALLBACK_HOST = 'localhost';
+
+/**
+ * The answer to a request `@hono/node-server` could not turn into a Fetch `Request` (a request
+ * target that is no URL path): a 400 problem, where the server alone would send an empty 400.
+ * Any other failure before the app answered is a 500 problem.
+ */
+function unservableRequest(error: unknown): Response {
+  const requestId = crypto.randomUUID();
+  if (error instanceof RequestError) {
+    return problemResponse(new ActorError(400, 'bad_request', 'Bad request', { detail: 'The request target is not a valid URL path' }), requestId);
+  }
+  return problemResponse(new ActorError(500, 'internal_error', 'Internal server error', { detail: `Something went wrong; quote request id ${requestId} when reporting it` }), requestId);
+}
+
+/**
+ * The Node request handler: `@hono/node-server`'s listener around `app.fetch`. It builds the
+ * request URL from `Host`, so a `Host` that is not a plain host is hidden from it (the URL
+ * gets `FALLBACK_HOST`, the path stays the request line's); the actor's fetch edge reads the
+ * real one from the raw headers and answers 400 `invalid_host`.
+ */
+function nodeRequestHandler(app: ServableApp): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
+  const listener = getRequestListener((request, bindings) => app.fetch(request, new NodeRequestBindings(bindings.incoming)), {
+    hostname: FALLBACK_HOST,
+    errorHandler: unservableRequest,
+  });
+  return (incoming, outgoing) => {
+    if (!isAcceptableHost(incoming.headers.host ?? null)) delete incoming.headers.host;
+    return listener(incoming, outgoing);
+  };
+}
+
 function listenOnNode(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
-  const server = createAdaptorServer({
-    fetch: (request, bindings) => app.fetch(request, new NodeRequestBindings(bindings.incoming)),
-    serverOptions: { connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs },
-  }) as Server;
+  const server = createServer({ connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs }, nodeRequestHandler(app));
   server.headersTimeout = NODE_SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = NODE_SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = NODE_SERVER_TIMEOUTS.keepAliveTimeoutMs;
