@@ -16,7 +16,7 @@ import { McpToolSource } from './mcp-tool-source.js';
 import { createOfflineModel } from './offline-model.js';
 import { createOpenAICompatibleModel } from './openai-compatible-model.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
-import { withoutCredentials } from './without-credentials.js';
+import { withoutCredentials } from '../core/without-credentials.js';
 
 /** Options of `createActorAgent`. */
 export interface ActorAgentOptions {

@@ -5,7 +5,7 @@ import type { ChatMessage, ChatModel, ModelRequest, ModelStreamPart, ModelToolCa
 import type { Logger } from '../log/logger.js';
 import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
-import { withoutCredentials } from './without-credentials.js';
+import { withoutCredentials } from '../core/without-credentials.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 
 /** Options of the OpenAI-compatible model. */
