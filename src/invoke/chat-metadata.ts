@@ -10,6 +10,8 @@ interface MetadataProblem {
   /** Where the problem is, inside `metadata`. */
   readonly path: readonly v.IssuePathItem[];
   readonly detail: string;
+  /** Named at `/metadata` itself: past the depth limit a pointer would be as deep as the hostile nesting. */
+  readonly atTop?: boolean;
 }
 
 function pathItem(input: unknown, key: string | number, value: unknown): v.IssuePathItem {
@@ -26,13 +28,12 @@ function pathItem(input: unknown, key: string | number, value: unknown): v.Issue
 function metadataProblem(value: unknown, depth: number): MetadataProblem | undefined {
   if (typeof value === 'string') return isStorableText(value) ? undefined : { path: [], detail: UNSTORABLE_TEXT_DETAIL };
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth > MAX_METADATA_DEPTH) return { path: [], detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep` };
+  if (depth > MAX_METADATA_DEPTH) return { path: [], detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep`, atTop: true };
   for (const [key, item] of Object.entries(value)) {
     if (!isStorableText(key)) return { path: [], detail: `keys ${UNSTORABLE_TEXT_DETAIL}` };
     const problem = metadataProblem(item, depth + 1);
     if (problem === undefined) continue;
-    // Past the depth limit the pointer would be as deep as the hostile nesting: name the top.
-    if (problem.detail.startsWith('must nest')) return problem;
+    if (problem.atTop) return problem;
     return { path: [pathItem(value, Array.isArray(value) ? Number(key) : key, item), ...problem.path], detail: problem.detail };
   }
   return undefined;
