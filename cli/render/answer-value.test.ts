@@ -64,4 +64,16 @@ describe('convertAnswer', () => {
   it('refuses a non-text value for a string question', () => {
     expect(convertAnswer(question({}), true)).toMatchObject({ ok: false });
   });
+
+  it('never quotes the answer of a secret question in its reason (issue #16 item 4)', () => {
+    const secret = 'sk-live-0123456789';
+    for (const type of ['int', 'bool'] as const) {
+      const check = convertAnswer(question({ type, secret: true }), secret);
+      expect(check.ok).toBe(false);
+      expect(JSON.stringify(check)).not.toContain(secret);
+    }
+    const choice = convertAnswer(question({ type: 'choice', secret: true, choices: [{ label: 'A', value: 'a' }] }), secret);
+    expect(choice).toEqual({ ok: false, reason: "'********' is not one of: a" });
+    expect(convertAnswer(question({ type: 'int', secret: false }), 'ten')).toMatchObject({ reason: "expected an integer, got 'ten'" });
+  });
 });

@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '../../src/context/actor-settings.js';
 import { passesValidator } from './answer-validator.js';
 import type { TemplateQuestion } from './template-config.js';
 
@@ -16,12 +17,14 @@ const FALSE_WORDS = new Set(['false', 'no', 'n', 'off', '0']);
  * convertAnswer({ name: 'replicas', type: 'int', secret: false }, '3'); // { ok: true, value: 3 }
  */
 export function convertAnswer(question: TemplateQuestion, raw: unknown): AnswerCheck {
-  const converted = convertType(question, raw);
+  // A reason is printed: the answer to a secret question is never quoted in it.
+  const shown = question.secret ? SECRET_MASK : String(raw);
+  const converted = convertType(question, raw, shown);
   if (!converted.ok) return converted;
   const { value } = converted;
   if (question.choices && !question.choices.some((choice) => choice.value === value)) {
     const allowed = question.choices.map((choice) => String(choice.value)).join(', ');
-    return { ok: false, reason: `'${String(raw)}' is not one of: ${allowed}` };
+    return { ok: false, reason: `'${shown}' is not one of: ${allowed}` };
   }
   if (question.validator && !passesValidator(question.validator, String(value))) {
     return { ok: false, reason: question.validator.message };
@@ -29,22 +32,22 @@ export function convertAnswer(question: TemplateQuestion, raw: unknown): AnswerC
   return converted;
 }
 
-function convertType(question: TemplateQuestion, raw: unknown): AnswerCheck {
+function convertType(question: TemplateQuestion, raw: unknown, shown: string): AnswerCheck {
   switch (question.type) {
     case 'str':
-      return typeof raw === 'string' || typeof raw === 'number' ? { ok: true, value: String(raw) } : expected('a string', raw);
+      return typeof raw === 'string' || typeof raw === 'number' ? { ok: true, value: String(raw) } : expected('a string', shown);
     case 'int': {
-      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? { ok: true, value: raw } : expected('an integer', raw);
-      if (typeof raw !== 'string' || !/^[+-]?\d+$/.test(raw.trim())) return expected('an integer', raw);
+      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? { ok: true, value: raw } : expected('an integer', shown);
+      if (typeof raw !== 'string' || !/^[+-]?\d+$/.test(raw.trim())) return expected('an integer', shown);
       const value = Number(raw.trim());
-      return Number.isSafeInteger(value) ? { ok: true, value } : expected('an integer', raw);
+      return Number.isSafeInteger(value) ? { ok: true, value } : expected('an integer', shown);
     }
     case 'bool': {
       if (typeof raw === 'boolean') return { ok: true, value: raw };
       const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
       if (TRUE_WORDS.has(word)) return { ok: true, value: true };
       if (FALSE_WORDS.has(word)) return { ok: true, value: false };
-      return expected('true or false (also yes/no, y/n, on/off, 1/0)', raw);
+      return expected('true or false (also yes/no, y/n, on/off, 1/0)', shown);
     }
     case 'choice': {
       const wanted = String(raw).trim().toLowerCase();
@@ -54,6 +57,6 @@ function convertType(question: TemplateQuestion, raw: unknown): AnswerCheck {
   }
 }
 
-function expected(what: string, raw: unknown): AnswerCheck {
-  return { ok: false, reason: `expected ${what}, got '${String(raw)}'` };
+function expected(what: string, shown: string): AnswerCheck {
+  return { ok: false, reason: `expected ${what}, got '${shown}'` };
 }

@@ -16,6 +16,7 @@ import { McpToolSource } from './mcp-tool-source.js';
 import { createOfflineModel } from './offline-model.js';
 import { createOpenAICompatibleModel } from './openai-compatible-model.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
+import { withoutCredentials } from '../core/without-credentials.js';
 
 /** Options of `createActorAgent`. */
 export interface ActorAgentOptions {
@@ -47,13 +48,6 @@ export interface ActorAgent {
   start(): Promise<void>;
   /** Closes the MCP connections. */
   close(): Promise<void>;
-}
-
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.href;
 }
 
 function modelKey(config: AgentConfig): string {

@@ -34,4 +34,19 @@ describe('readAgentConfig', () => {
   ])('refuses %j', (env, message) => {
     expect(() => readAgentConfig(env, {})).toThrow(message);
   });
+
+  it('never echoes the credentials of a bad LLM_BASE_URL (issue #16 item 4)', () => {
+    for (const url of ['ftp://user:SECRETPW@host/v1', 'http//user:SECRETPW@host/v1', 'http://user:SECRETPW@[bad/v1']) {
+      for (const [env, settings] of [[{ LLM_BASE_URL: url }, {}], [{}, { llm_base_url: url }]] as const) {
+        let message = '';
+        try {
+          readAgentConfig(env, settings);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(/LLM_BASE_URL|llm_base_url/);
+        expect(message).not.toContain('SECRETPW');
+      }
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 import { environmentOf } from '../environment/parse-environment.js';
+import { withoutCredentials } from '../core/without-credentials.js';
 
 /** Which built-in model answers. */
 export type ModelProvider = 'openai-compatible' | 'offline';
@@ -96,7 +97,7 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
   if (provider === 'openai-compatible' && model === '') refuse('LLM_MODEL', settingValue(settings, 'LLM_MODEL') !== undefined, 'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL');
   const baseUrlSetting = settingValue(settings, 'LLM_BASE_URL')?.trim() || undefined;
   if (baseUrlSetting !== undefined && !(/^https?:\/\//i.test(baseUrlSetting) && URL.canParse(baseUrlSetting))) {
-    refuse('LLM_BASE_URL', true, `must be an http(s) URL, got ${JSON.stringify(baseUrlSetting)}`);
+    refuse('LLM_BASE_URL', true, `must be an http(s) URL, got ${JSON.stringify(withoutCredentials(baseUrlSetting))}`);
   }
   return {
     provider,

@@ -5,6 +5,7 @@ import type { ChatMessage, ChatModel, ModelRequest, ModelStreamPart, ModelToolCa
 import type { Logger } from '../log/logger.js';
 import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
+import { withoutCredentials } from '../core/without-credentials.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 
 /** Options of the OpenAI-compatible model. */
@@ -123,14 +124,25 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
   });
-  const where = baseUrl ?? 'the OpenAI API';
+  const where = baseUrl === undefined ? 'the OpenAI API' : withoutCredentials(baseUrl);
+  /** Upstream text fit for the log: no `user:password@`, no API key. */
+  const forTheLog = (text: string) => {
+    const scrubbed = withoutCredentials(text);
+    return shorten(options.apiKey ? scrubbed.replaceAll(options.apiKey, '[redacted]') : scrubbed);
+  };
 
+  // The caller learns what happened in general terms; the server's address and its own words
+  // (which may quote a key or a URL with credentials) go to the log only.
   const failure = (error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
     if (caller.aborted) return abortReason(caller);
     if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
-    if (error instanceof APIError && error.status !== undefined) return modelUpstreamError(`The model server at ${where} answered ${error.status}: ${shorten(error.message)}`, error);
-    if (error instanceof APIConnectionError) return modelUpstreamError(`The model server at ${where} could not be reached`, error);
-    return modelUpstreamError(`The model server at ${where} sent an unusable answer: ${shorten(error instanceof Error ? error.message : String(error))}`, error);
+    const status = error instanceof APIError ? error.status : undefined;
+    const upstream = forTheLog(error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error));
+    options.logger?.warn('model_call_failed', { model: options.model, base_url: where, status: status ?? null, error: upstream });
+    const cause = new Error(upstream);
+    if (status !== undefined) return modelUpstreamError(`The model server answered with HTTP status ${status}`, cause);
+    if (error instanceof APIConnectionError) return modelUpstreamError('The model server could not be reached', cause);
+    return modelUpstreamError('The model server sent an answer that could not be used', cause);
   };
 
   return {

@@ -68,7 +68,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     settings,
     lifecycle: new ActorLifecycle(),
     store,
-    stats: new InvocationBuffer(store, { logger, monitor: database }),
+    stats: new InvocationBuffer(store, { logger, monitor: database, onSetAside: () => metrics.invocationRecordsSetAside.inc() }),
     database,
     metrics,
     logger,

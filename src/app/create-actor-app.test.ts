@@ -83,8 +83,8 @@ describe('createActorApp', () => {
     const document = await (await app.request('/openapi.json')).json();
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
-      '/', '/agent/invoke', '/api/actor/metadata', '/api/actor/platform-config', '/health', '/metrics', '/oauth/authorize', '/oauth/callback',
-      '/ready', '/settings', '/settings/schema', '/stats', '/stats/{tenant_id}',
+      '/', '/agent/invoke', '/api/actor/metadata', '/api/actor/platform-config', '/docs', '/health', '/metrics', '/oauth/authorize', '/oauth/callback',
+      '/openapi.json', '/ready', '/settings', '/settings/schema', '/stats', '/stats/{tenant_id}',
     ]);
     const schema = document.paths['/agent/invoke'].post.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(['user_identifier', 'session_id', 'message']);

@@ -59,6 +59,13 @@ export class ActorMetrics {
     registers: [this.registry],
   });
 
+  /** Invocation records set aside because the database refused their values (see `InvocationBuffer.setAside`). */
+  readonly invocationRecordsSetAside = new Counter({
+    name: 'actor_invocation_records_set_aside_total',
+    help: 'Invocation records the database refused and that were set aside, uncounted, so the rest flow',
+    registers: [this.registry],
+  });
+
   constructor() {
     try {
       collectDefaultMetrics({ register: this.registry });

@@ -4,7 +4,8 @@ import { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '
 import type { ActorDefinition } from '../core/actor-definition.js';
 import { ActorError } from '../core/actor-error.js';
 import type { ActorEnvironment } from '../environment/runtime-config.js';
-import { validationError, validationFailed } from '../core/validation-problem.js';
+import type { FieldProblem } from '../core/actor-error.js';
+import { fieldProblems, invalidFieldCount, validationFailed } from '../core/validation-problem.js';
 import { parseOnOff } from '../environment/parse-on-off.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
 
@@ -17,6 +18,19 @@ export interface SettingsUpdateResult {
 
 /** The mask shown instead of a secret value that is set. */
 export const SECRET_MASK = '********';
+
+/** The setting a valibot issue is about: the first key of its path, '' for the whole object. */
+function settingKeyOf(issue: v.BaseIssue<unknown>): string {
+  return v.getDotPath(issue)?.split('.')[0] ?? '';
+}
+
+/**
+ * What is wrong with a secret setting, without the value received: valibot's own messages
+ * quote it (`Invalid format: Expected /^sk-/ but received "sk-live-…"`).
+ */
+function secretIssueDetail(issue: v.BaseIssue<unknown>): string {
+  return `is not valid (${issue.kind === 'schema' ? `expected ${issue.expected ?? issue.type}` : issue.type}; the secret value is not shown)`;
+}
 
 function coerceEnvValue(raw: string, property: Record<string, unknown> | undefined): unknown {
   const type = property?.type;
@@ -59,14 +73,18 @@ export class ActorSettings {
     this.#base = fromEnv;
     const result = v.safeParse(this.#schema, fromEnv);
     if (!result.success) {
-      const problems = result.issues.map((issue) => {
-        const key = v.getDotPath(issue)?.split('.')[0] ?? '';
-        const detail = this.secretKeys.has(key) ? `is not valid (${issue.kind === 'schema' ? `expected ${issue.expected ?? issue.type}` : issue.type}; the secret value is not shown)` : issue.message;
-        return `setting ${key || '(root)'} from ${this.sourceOf(key)} ${detail}`;
+      const problems = this.#withSecretsMasked(result.issues).map((issue) => {
+        const key = settingKeyOf(issue);
+        return `setting ${key || '(root)'} from ${this.sourceOf(key)} ${issue.message}`;
       });
-      throw new StartupRefusal(v.getDotPath(result.issues[0]!)?.split('.')[0] ?? 'settings', `Invalid settings: ${problems.join('; ')}`);
+      throw new StartupRefusal(settingKeyOf(result.issues[0]!) || 'settings', `Invalid settings: ${problems.join('; ')}`);
     }
     this.#current = result.output as Record<string, unknown>;
+  }
+
+  /** The issues, each about a secret setting with its message replaced by `secretIssueDetail`. */
+  #withSecretsMasked(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
+    return issues.map((issue) => (this.secretKeys.has(settingKeyOf(issue)) ? { ...issue, message: secretIssueDetail(issue), received: SECRET_MASK } : issue));
   }
 
   /**
@@ -126,16 +144,14 @@ export class ActorSettings {
       throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
     }
     const changes = body as Record<string, unknown>;
-    const unknownKeys = Object.keys(changes).filter((key) => !Object.hasOwn(this.#schema.entries, key));
-    if (unknownKeys.length > 0) {
-      throw validationFailed(
-        unknownKeys.map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' })),
-        `Unknown setting${unknownKeys.length === 1 ? '' : 's'}: ${unknownKeys.join(', ')}`,
-      );
-    }
-    const overrides = { ...this.#overrides, ...changes };
+    // Every bad field of the body in one answer: the unknown keys, then the known ones' issues.
+    const problems: FieldProblem[] = Object.keys(changes)
+      .filter((key) => !Object.hasOwn(this.#schema.entries, key))
+      .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
+    const overrides = Object.fromEntries(Object.entries({ ...this.#overrides, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
     const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
-    if (!result.success) throw validationError(result.issues, 'The settings');
+    if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
+    if (!result.success || problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
     try {
       await save(overrides);
     } catch (error) {

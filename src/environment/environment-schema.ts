@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { withoutCredentials } from '../core/without-credentials.js';
 import { parseLogLevel } from '../log/logger.js';
 import { ENVIRONMENT_VARIABLES as VARIABLES } from './environment-variables.js';
 import { parseOnOff } from './parse-on-off.js';
@@ -76,7 +77,7 @@ const keyList = v.optional(
 /** An http(s) URL; undefined when unset or blank. */
 const httpUrl = v.pipe(
   trimmed,
-  v.check((url) => url === undefined || (/^https?:\/\//i.test(url) && URL.canParse(url)), (issue) => `must be an http(s) URL, got ${shown(String(issue.input))}`),
+  v.check((url) => url === undefined || (/^https?:\/\//i.test(url) && URL.canParse(url)), (issue) => `must be an http(s) URL, got ${shown(withoutCredentials(String(issue.input)))}`),
 );
 
 /** One of the built-in model providers; undefined when unset or blank. */

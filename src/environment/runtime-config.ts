@@ -3,6 +3,9 @@ import { StartupRefusal } from './startup-refusal.js';
 
 export type { ActorEnvironment } from './environment-schema.js';
 
+/** What a running idempotency claim holds beyond the invoke's model calls: history, tools, the store. */
+const CLAIM_MARGIN_MS = 60_000;
+
 /** Runtime knobs read from the environment once, at setup. */
 export interface RuntimeConfig {
   /** `ACTOR_PLATFORM=true`: the platform is the authorization boundary; no auth layer, settings read-only. */
@@ -13,6 +16,11 @@ export interface RuntimeConfig {
   readonly bodyLimitBytes: number;
   /** How long a completed `Idempotency-Key` is remembered (`IDEMPOTENCY_TTL_S`, default 24 h). */
   readonly idempotencyTtlMs: number;
+  /**
+   * How long a running `Idempotency-Key` holds when its invoke never finishes (the instance
+   * died mid-invoke): the invoke deadline, `LLM_TIMEOUT_MS` × (`MAX_TOOL_STEPS` + 1) plus a minute.
+   */
+  readonly idempotencyClaimTtlMs: number;
   /** Reported by `/health` and the metadata card when the definition gives none. */
   readonly instanceId: string;
 }
@@ -40,6 +48,7 @@ export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: string, 
     apiKeys: apiKeyEnabled && !platformMode ? apiKeys : [],
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     idempotencyTtlMs: env.IDEMPOTENCY_TTL_S * 1000,
+    idempotencyClaimTtlMs: env.LLM_TIMEOUT_MS * (env.MAX_TOOL_STEPS + 1) + CLAIM_MARGIN_MS,
     instanceId: env.INSTANCE_ID ?? env.HOSTNAME ?? crypto.randomUUID(),
   };
 }

@@ -1,16 +1,16 @@
 import * as v from 'valibot';
 import { TenantId } from '../core/tenant-id.js';
-
-const MAX_METADATA_BYTES = 16 * 1024;
+import { ChatMetadata } from './chat-metadata.js';
+import { storableText } from './storable-text.js';
 
 /** Session ids follow the rule of tenant ids: 1–128 characters of letters, digits and `._:-`. */
 export const SessionId = TenantId;
 
 const Attachment = v.pipe(
   v.strictObject({
-    name: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+    name: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
     mime_type: v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png')),
-    url: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'), v.maxLength(4096, 'must be at most 4096 characters'))),
+    url: v.optional(v.pipe(v.string(), storableText, v.url('must be an absolute URL'), v.maxLength(4096, 'must be at most 4096 characters'))),
     data: v.optional(v.pipe(v.string(), v.base64('must be base64'))),
     size: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must not be negative'))),
   }),
@@ -22,16 +22,11 @@ const Attachment = v.pipe(
  * The JSON Schema in `/openapi.json` is generated from this schema.
  */
 export const ChatRequest = v.strictObject({
-  user_identifier: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+  user_identifier: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
   session_id: SessionId,
-  message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(32_768, 'must be at most 32768 characters')),
+  message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(32_768, 'must be at most 32768 characters'), storableText),
   role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
-  metadata: v.optional(
-    v.pipe(
-      v.record(v.string(), v.unknown()),
-      v.check((metadata) => new TextEncoder().encode(JSON.stringify(metadata)).length <= MAX_METADATA_BYTES, 'must be at most 16 KiB when serialised'),
-    ),
-  ),
+  metadata: v.optional(ChatMetadata),
   attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
   stream: v.optional(v.boolean()),
 });

@@ -46,7 +46,9 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
   const fingerprint = await requestFingerprint(request);
   let existing;
   try {
-    existing = await ctx.store.claimIdempotencyKey(key, fingerprint, ctx.config.idempotencyTtlMs);
+    // A claim whose instance dies mid-invoke frees itself after the invoke deadline; the reply
+    // that completes it is kept for the whole TTL.
+    existing = await ctx.store.claimIdempotencyKey(key, fingerprint, ctx.config.idempotencyClaimTtlMs);
   } catch (error) {
     ctx.logger.warn('idempotency_unavailable', { error });
     return { kind: 'run', unavailable: true };
@@ -54,7 +56,7 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
   if (existing === null) {
     return {
       kind: 'claimed',
-      complete: (reply) => ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply)).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
+      complete: (reply) => ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
       release: () => ctx.store.releaseIdempotencyKey(key).catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
     };
   }

@@ -20,5 +20,5 @@ export interface TurnServices {
   readonly settings: { readonly values: Readonly<Record<string, unknown>> };
   readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter'>;
   readonly store: Pick<Store, 'claimIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
-  readonly config: { readonly idempotencyTtlMs: number };
+  readonly config: { readonly idempotencyTtlMs: number; readonly idempotencyClaimTtlMs: number };
 }

@@ -14,6 +14,9 @@ const schemaOf = (schema: v.GenericSchema) => {
 const problem = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } });
 const json = (description: string, schema: Record<string, unknown> = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
 
+/** What an operation says when no API key is asked for it (the paths the key check lets through). */
+const OPEN = { security: [] } as const;
+
 const STATS_SCHEMA = {
   type: 'object',
   required: ['scope', 'instance_id', 'since', 'invocations', 'errors', 'sessions', 'users', 'tenants', 'input_tokens', 'output_tokens', 'tool_calls', 'latency_ms', 'last_invoked_at'],
@@ -59,9 +62,9 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
         },
       },
     },
-    { method: 'get', path: '/health', operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', responses: { 200: json('`ok` or `degraded`') } } },
-    { method: 'get', path: '/ready', operation: { operationId: 'ready', summary: 'Readiness', responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') } } },
-    { method: 'get', path: '/metrics', operation: { operationId: 'metrics', summary: 'Prometheus metrics', responses: { 200: { description: 'Text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+    { method: 'get', path: '/health', operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', ...OPEN, responses: { 200: json('`ok` or `degraded`') } } },
+    { method: 'get', path: '/ready', operation: { operationId: 'ready', summary: 'Readiness', ...OPEN, responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') } } },
+    { method: 'get', path: '/metrics', operation: { operationId: 'metrics', summary: 'Prometheus metrics', ...OPEN, responses: { 200: { description: 'Text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
     { method: 'get', path: '/stats', operation: { operationId: 'stats', summary: 'Statistics of the whole actor', responses: { 200: json('Counters', STATS_SCHEMA), 503: problem('Database unreachable') } } },
     { method: 'get', path: '/stats/{tenant_id}', operation: { operationId: 'tenantStats', summary: 'Statistics of one tenant', parameters: [tenantParameter], responses: { 200: json('Counters', STATS_SCHEMA), 422: problem('Malformed tenant id') } } },
     {
@@ -88,6 +91,8 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
         },
       },
     },
+    { method: 'get', path: '/openapi.json', operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', ...OPEN, responses: { 200: json('OpenAPI 3.1 of every mounted route') } } },
+    { method: 'get', path: '/docs', operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', ...OPEN, responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
     { method: 'get', path: '/api/actor/metadata', operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } } },
     { method: 'get', path: '/api/actor/platform-config', operation: { operationId: 'platformConfig', summary: 'The baked canonical configuration', responses: { 200: json('src/platform/config.json'), 304: { description: 'Not modified' }, 404: problem('No configuration baked') } } },
     {

@@ -35,7 +35,10 @@ describe('PUT /settings', () => {
     const response = await app.request('/settings', put({ greeting: 'Ok', max_items: 1000, colour: 'red' }));
     expect(response.status).toBe(422);
     const body = await response.json();
-    expect(body.errors).toEqual([{ pointer: '/colour', detail: 'is not a known setting' }]);
+    expect(body.errors).toEqual([
+      { pointer: '/colour', detail: 'is not a known setting' },
+      { pointer: '/max_items', detail: expect.stringContaining('100') },
+    ]);
     const second = await (await app.request('/settings', put({ greeting: '', max_items: 1000 }))).json();
     expect(second.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/greeting', '/max_items']);
     expect(await store.loadSettingsOverrides()).toEqual({});

@@ -17,6 +17,8 @@ export interface InvocationBufferOptions {
   readonly batchSize?: number;
   /** Most snapshots kept for reading stats during an outage, one per tenant asked for (default 1,000). */
   readonly cachedSnapshots?: number;
+  /** Told about every record set aside because the database refused its values (a metric). */
+  readonly onSetAside?: () => void;
 }
 
 interface PendingEntry {
@@ -48,6 +50,16 @@ function isTimeout(error: unknown): boolean {
 }
 
 /**
+ * Whether `error` says the database refused the values of what was written rather than being
+ * away: a PostgreSQL data exception (SQLSTATE class 22, e.g. 22021 for a NUL in `text`). Written
+ * again, such a record would be refused again, for ever.
+ */
+function isRefusedValue(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
  * The store's one batching layer: group commit, outage queue, retry and flush on shutdown.
  * Records finished invokes without ever losing one: `record()` writes through to the store
  * (records arriving while a write is in flight share the next one); when the write fails it
@@ -70,6 +82,8 @@ export class InvocationBuffer {
   readonly #timeoutMs: number;
   readonly #batchSize: number;
   readonly #cachedSnapshots: number;
+  readonly #onSetAside: (() => void) | undefined;
+  #setAside = 0;
   #pending: PendingEntry[] = [];
   /** Records waiting for the write in flight to finish, to go together in the next one. */
   #queued: QueuedEntry[] = [];
@@ -91,11 +105,17 @@ export class InvocationBuffer {
     this.#timeoutMs = options.timeoutMs ?? 3_000;
     this.#batchSize = options.batchSize ?? 500;
     this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
+    this.#onSetAside = options.onSetAside;
   }
 
   /** Records waiting in memory for the database. */
   get pending(): number {
     return this.#pending.length;
+  }
+
+  /** Records set aside since start because the database refused their values (never counted, never retried). */
+  get setAside(): number {
+    return this.#setAside;
   }
 
   /**
@@ -183,7 +203,8 @@ export class InvocationBuffer {
    * away, after deferring the records not written and everything still queued. A record whose
    * write fails is written once more without its messages — the messages of a turn may be what
    * the database refused (PostgreSQL takes no NUL in text) — and only when that fails too is the
-   * database taken for away. Never after a time-out: the write may still commit, and a silent
+   * database taken for away — unless the database refused the record's values: then that record
+   * is set aside (see `#putAside`) and the rest flow. Never after a time-out: the write may still commit, and a silent
    * database would be waited for again.
    */
   async #writeEachAlone(group: readonly QueuedEntry[], groupError: unknown): Promise<boolean> {
@@ -207,6 +228,11 @@ export class InvocationBuffer {
         } catch (withoutHistoryError) {
           error = withoutHistoryError;
         }
+      }
+      if (isRefusedValue(error)) {
+        this.#putAside(entry.record, error);
+        settle({ persisted: false, historySaved: false });
+        continue;
       }
       this.#failed(error);
       // The database is away: what is still queued waits in memory too, without a doomed write.
@@ -309,6 +335,16 @@ export class InvocationBuffer {
     this.#scheduleRetry();
   }
 
+  /**
+   * Gives up on a record the database refused (see `isRefusedValue`), so it never blocks the
+   * records behind it: counted in `setAside`, told to `onSetAside`, and logged as an error once.
+   */
+  #putAside(record: InvocationRecord, error: unknown): void {
+    this.#setAside += 1;
+    this.#onSetAside?.();
+    this.#logger.error('invocation_record_set_aside', { store: this.#store.kind, tenant_id: record.tenantId, record_id: record.id ?? null, error });
+  }
+
   #failed(error: unknown): void {
     this.#monitor?.noteFailure(error);
     if (this.#outage === undefined) {
@@ -326,6 +362,24 @@ export class InvocationBuffer {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
+  /**
+   * Writes a refused batch of waiting records one by one, setting aside each the database
+   * refuses; true when every record was written or set aside, false (written ones removed from
+   * `pending`) when the database went away on the way.
+   */
+  async #drainEachAlone(batch: readonly PendingEntry[]): Promise<boolean> {
+    for (const entry of batch) {
+      try {
+        await this.#write([entry.record]);
+      } catch (error) {
+        if (!isRefusedValue(error)) return false;
+        this.#putAside(entry.record, error);
+      }
+      this.#pending = this.#pending.filter((waiting) => waiting !== entry);
+    }
+    return true;
+  }
+
   #drain(): Promise<void> {
     this.#draining ??= this.#drainAll().finally(() => {
       this.#draining = undefined;
@@ -339,9 +393,11 @@ export class InvocationBuffer {
       try {
         await this.#write(batch.map((entry) => entry.record));
       } catch (error) {
-        this.#failed(error);
-        this.#scheduleRetry();
-        return;
+        if (!isRefusedValue(error) || !(await this.#drainEachAlone(batch))) {
+          this.#failed(error);
+          this.#scheduleRetry();
+          return;
+        }
       }
       const written = new Set(batch);
       this.#pending = this.#pending.filter((entry) => !written.has(entry));

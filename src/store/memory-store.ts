@@ -165,11 +165,13 @@ export class MemoryStore implements Store {
     return null;
   }
 
-  async completeIdempotencyKey(key: string, status: number, body: string): Promise<void> {
+  async completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void> {
+    if (ttlMs !== undefined) assertTtl(ttlMs);
     this.check();
     const existing = this.idempotency.get(key);
     if (!existing) return;
     existing.record = { state: 'completed', fingerprint: existing.record.fingerprint, status, body };
+    if (ttlMs !== undefined) existing.expiresAt = Date.now() + ttlMs;
   }
 
   async releaseIdempotencyKey(key: string): Promise<void> {

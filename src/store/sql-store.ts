@@ -486,11 +486,13 @@ export class SqlStore implements Store {
     return claimed;
   }
 
-  async completeIdempotencyKey(key: string, status: number, body: string): Promise<void> {
+  async completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void> {
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new TypeError('status must be an HTTP status code');
     if (typeof body !== 'string') throw new TypeError('body must be a string');
+    if (ttlMs !== undefined) assertTtl(ttlMs);
+    const expiry = ttlMs === undefined ? {} : { expires_at_ms: Date.now() + Math.ceil(ttlMs) };
     await this.#run(() =>
-      this.#db.updateTable('actorkit_idempotency_keys').set({ state: 'completed', status, body }).where('key', '=', key).execute(),
+      this.#db.updateTable('actorkit_idempotency_keys').set({ state: 'completed', status, body, ...expiry }).where('key', '=', key).execute(),
     );
   }
 

@@ -120,8 +120,11 @@ export interface Store {
    * otherwise the existing record. Expired records count as free.
    */
   claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null>;
-  /** Stores the reply of a claimed key. */
-  completeIdempotencyKey(key: string, status: number, body: string): Promise<void>;
+  /**
+   * Stores the reply of a claimed key; with `ttlMs`, keeps it that long from now (a running
+   * claim holds only as long as its invoke may run).
+   */
+  completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void>;
   /** Frees a claimed key whose request failed, so a retry may run. */
   releaseIdempotencyKey(key: string): Promise<void>;
   /** Flushes and closes connections. */

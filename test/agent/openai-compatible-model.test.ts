@@ -122,7 +122,9 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
 
   it('turns an answer without choices into 502', async () => {
     server.reply({ kind: 'json', body: { id: 'x', object: 'chat.completion', choices: [] } });
-    expect((await failure(model().generate(ask()))).detail).toContain('no choices');
+    const error = await failure(model().generate(ask()));
+    expect(error.detail).toBe('The model server sent an answer that could not be used');
+    expect((error.cause as Error).message).toContain('no choices');
   });
 
   it('turns an unreachable server into 502', async () => {

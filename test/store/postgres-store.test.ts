@@ -169,18 +169,18 @@ if (baseUrl !== undefined) {
   });
 
   describe('an actor on PostgreSQL', () => {
-    it('answers a message PostgreSQL cannot store (a NUL character): counted, history_saved false, health ok', async () => {
+    it('refuses a message PostgreSQL cannot store (a NUL character) with a 422, and keeps counting and storing the rest, health ok', async () => {
       const store = await open(await schemas.create());
       const app = await createTestActor({ store });
       try {
         const send = (message: string) =>
           app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }) });
         const refused = await send('before\u0000after');
-        expect(refused.status).toBe(200);
-        expect((await refused.json()).metadata).toEqual({ history_saved: false });
+        expect(refused.status).toBe(422);
+        expect((await refused.json()).errors).toEqual([{ pointer: '/message', detail: expect.stringContaining('NUL') }]);
         const stored = await send('plain');
         expect((await stored.json()).metadata).toBeUndefined();
-        expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 2 });
+        expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });
         expect((await (await app.request('/health')).json()).status).toBe('ok');
         expect((await store.loadHistory('default', 's', 10)).map((m) => m.content)[0]).toBe('plain');
       } finally {

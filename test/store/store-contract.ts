@@ -436,6 +436,16 @@ export function describeStoreContract(harness: StoreHarness): void {
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
       });
 
+      it('keeps a completed reply for the time-to-live it is completed with, not the claim\'s', async () => {
+        const store = await freshStore();
+        await store.claimIdempotencyKey('key-1', 'fp-1', 1);
+        await store.completeIdempotencyKey('key-1', 200, 'kept', 60_000);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: 'kept' });
+        await store.claimIdempotencyKey('key-2', 'fp-1', 60_000);
+        await expect(store.completeIdempotencyKey('key-2', 200, 'x', 0)).rejects.toThrow(TypeError);
+      });
+
       it('lets exactly one of many concurrent claims win', async () => {
         const store = await freshStore();
         const claims = await Promise.all(Array.from({ length: 12 }, (_, index) => store.claimIdempotencyKey('contested', `fp-${index}`, 60_000)));

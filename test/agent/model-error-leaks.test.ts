@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger, createMemorySink, type LogRecord } from '../../src/log/logger.js';
+import { createTestActor } from '../../src/testing/create-test-actor.js';
+import { fakeOpenAIForThisFile } from './fake-openai-server.js';
+import { readUiStream } from './ui-stream-reader.js';
+
+// Issue #16 item 3: a model failure tells the API caller what happened in general terms; the
+// model server's URL (credentials removed) and its own words go to the log only.
+
+const server = await fakeOpenAIForThisFile();
+
+const PASSWORD = 'hunter2-PASSWORD';
+const API_KEY = 'sk-live-SECRETKEY123';
+const UPSTREAM_TEXT = `Incorrect API key provided: Bearer ${API_KEY}`;
+
+/** Strings no reply may contain: the credentials, the server's address and its own words. */
+function leaks(text: string, address: string): string[] {
+  return [PASSWORD, API_KEY, 'Incorrect API key', address, 'user:'].filter((secret) => text.includes(secret));
+}
+
+async function actorOn(baseUrl: string) {
+  const sink = createMemorySink();
+  const app = await createTestActor({
+    env: { LLM_BASE_URL: baseUrl, LLM_MODEL: 'm', LLM_API_KEY: API_KEY, LLM_MAX_RETRIES: '0', LLM_TIMEOUT_MS: '2000' },
+    logger: createLogger({ sink, level: 'debug' }),
+  });
+  return { app, logs: sink.records };
+}
+
+const post = (stream: boolean) =>
+  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi', stream }) });
+
+/** The whole answer as text: the JSON problem, or every frame of the stream. */
+async function answer(app: Awaited<ReturnType<typeof actorOn>>['app'], stream: boolean): Promise<{ status: number; text: string; detail: string }> {
+  const response = await app.request(post(stream));
+  if (!stream) {
+    const text = await response.text();
+    return { status: response.status, text, detail: (JSON.parse(text) as { detail: string }).detail };
+  }
+  const read = await readUiStream(response.body!);
+  const error = read.chunks.find((chunk) => chunk.type === 'error');
+  return { status: response.status, text: read.raw, detail: error?.errorText ?? '' };
+}
+
+function logged(logs: readonly LogRecord[]): string {
+  return JSON.stringify(logs);
+}
+
+describe('model failures reach the caller in general terms only', () => {
+  for (const stream of [false, true]) {
+    const how = stream ? 'streamed' : 'as JSON';
+    it(`an unreachable server with credentials in its URL, ${how}: no URL, no password; the log has the URL without them`, async () => {
+      const { app, logs } = await actorOn(`http://user:${PASSWORD}@127.0.0.1:9/v1`);
+      const { status, text, detail } = await answer(app, stream);
+      if (!stream) expect(status).toBe(502);
+      expect(detail).toMatch(/could not be reached/);
+      expect(leaks(text, '127.0.0.1:9')).toEqual([]);
+      expect(logged(logs)).toContain('http://127.0.0.1:9/v1');
+      expect(logged(logs)).not.toContain(PASSWORD);
+    });
+
+    it(`a server that refuses the key and quotes it, ${how}: the status in general terms, its words in the log only`, async () => {
+      const { app, logs } = await actorOn(server.baseUrl);
+      server.reply({ kind: 'raw', status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: UPSTREAM_TEXT, type: 'invalid_request_error' } }) });
+      const { status, text, detail } = await answer(app, stream);
+      if (!stream) expect(status).toBe(502);
+      expect(detail).toMatch(/401/);
+      expect(leaks(text, new URL(server.baseUrl).host)).toEqual([]);
+      expect(logged(logs)).toContain('Incorrect API key provided');
+    });
+
+    it(`a server that sends an unusable answer, ${how}: no upstream text in the reply`, async () => {
+      const { app, logs } = await actorOn(server.baseUrl);
+      const body = `{"choices": [ ${API_KEY}`;
+      server.reply(stream ? { kind: 'stream', chunks: [body] } : { kind: 'raw', status: 200, contentType: 'application/json', body });
+      const { text, detail } = await answer(app, stream);
+      expect(detail).toMatch(/model_error|could not be used/);
+      expect(leaks(text, new URL(server.baseUrl).host)).toEqual([]);
+      expect(logged(logs)).toContain('model_call_failed');
+    });
+  }
+});
