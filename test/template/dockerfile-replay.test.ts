@@ -89,7 +89,10 @@ async function readyOfRuntime(stage: ReplayedStage, env: Record<string, string> 
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((wait) => setTimeout(wait, 200))) {
       if (child.exitCode !== null) throw new Error(`the CMD exited with ${child.exitCode}:\n${output}`);
       const response = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
-      if (response !== undefined) return { status: response.status, body: await response.json() };
+      if (response === undefined) continue;
+      const ready = { status: response.status, body: (await response.json()) as { reason?: unknown } };
+      // A 503 "starting" is the actor migrating its store: wait for the answer it settles on.
+      if (ready.status !== 503 || ready.body.reason !== 'starting') return ready;
     }
     throw new Error(`the CMD did not answer /ready within 60 s:\n${output}`);
   } finally {
