@@ -1,5 +1,8 @@
 import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { OAuthProviderDeclaration } from '../config/platform-config.js';
+import { parseOnOff } from '../environment/parse-on-off.js';
+import { StartupRefusal } from '../environment/startup-refusal.js';
+import { isLoopbackUrl } from './loopback-url.js';
 import type { OAuthProviderConfig } from './oauth-provider.js';
 
 /** The environment variable prefix of a provider, e.g. `OAUTH_GOOGLE_WORKSPACE_` for `google-workspace`. */
@@ -7,12 +10,26 @@ export function providerEnvPrefix(provider: string): string {
   return `OAUTH_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
 }
 
+/** Reads an `OAUTH_<P>_ALLOW_INSECURE` value: on only for endpoints that are all on loopback, else a `StartupRefusal`. */
+function allowsInsecureLoopback(raw: string | undefined, variable: string, endpoints: readonly (string | undefined)[]): boolean {
+  if (raw === undefined) return false;
+  const on = parseOnOff(raw);
+  if (on === undefined) throw new StartupRefusal(variable, `${variable} must be true or false, got ${JSON.stringify(raw)}`);
+  if (!on) return false;
+  const remote = endpoints.find((endpoint) => endpoint !== undefined && !isLoopbackUrl(endpoint));
+  if (remote !== undefined) throw new StartupRefusal(variable, `${variable}=true is for loopback providers only (localhost, 127.0.0.0/8, [::1]), not ${remote}: unset it and use https`);
+  return true;
+}
+
 /**
  * Builds the provider configurations of the providers an actor declares (`definition.oauth`)
  * from the environment: `OAUTH_<P>_ISSUER`, or `OAUTH_<P>_AUTHORIZATION_ENDPOINT` with
  * `OAUTH_<P>_TOKEN_ENDPOINT`; `OAUTH_<P>_CLIENT_ID`, `OAUTH_<P>_CLIENT_SECRET` (else the settings
  * `oauth_<p>_client_id` / `_client_secret` are read per request); `OAUTH_<P>_SCOPES` (space or
- * comma separated) over the declared scopes. A declared provider without endpoints refuses to start.
+ * comma separated) over the declared scopes; `OAUTH_<P>_ALLOW_INSECURE=true` allows plain-http
+ * endpoints, for a provider on loopback only (`localhost`, 127.0.0.0/8, `[::1]`), e.g. a local
+ * mock in tests. A declared provider without endpoints, or with the switch on for another host,
+ * refuses to start (`StartupRefusal`).
  * @param env the environment
  * @param declarations the providers the actor declares
  */
@@ -24,8 +41,9 @@ export function oauthProvidersFromEnv(env: ActorEnvironment, declarations: reado
     const authorizationEndpoint = read('AUTHORIZATION_ENDPOINT');
     const tokenEndpoint = read('TOKEN_ENDPOINT');
     if (issuer === undefined && (authorizationEndpoint === undefined || tokenEndpoint === undefined)) {
-      throw new Error(`OAuth provider ${declaration.provider} is declared but not configured: set ${prefix}ISSUER, or ${prefix}AUTHORIZATION_ENDPOINT and ${prefix}TOKEN_ENDPOINT`);
+      throw new StartupRefusal(`${prefix}ISSUER`, `OAuth provider ${declaration.provider} is declared but not configured: set ${prefix}ISSUER, or ${prefix}AUTHORIZATION_ENDPOINT and ${prefix}TOKEN_ENDPOINT`);
     }
+    const allowInsecureRequests = allowsInsecureLoopback(read('ALLOW_INSECURE'), `${prefix}ALLOW_INSECURE`, [issuer, authorizationEndpoint, tokenEndpoint]);
     const scopes = read('SCOPES')?.split(/[\s,]+/).filter(Boolean) ?? declaration.scopes;
     return {
       provider: declaration.provider,
@@ -36,6 +54,7 @@ export function oauthProvidersFromEnv(env: ActorEnvironment, declarations: reado
       ...(read('CLIENT_ID') === undefined ? {} : { clientId: read('CLIENT_ID') }),
       ...(read('CLIENT_SECRET') === undefined ? {} : { clientSecret: read('CLIENT_SECRET') }),
       ...(scopes === undefined ? {} : { scopes }),
+      ...(allowInsecureRequests ? { allowInsecureRequests } : {}),
     };
   });
 }
