@@ -220,21 +220,30 @@ export function actorContractSuite(baseUrl: () => string): void {
 
   it('POST /agent/invoke: after a 413 the same keep-alive client goes on (Connection: close, or a drained body)', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    // A server that answers 413 and closes while the 3 MiB body is still being written may cut
+    // the upload short (EPIPE/ECONNRESET on the writing side, Bun does this under load): allowed,
+    // as long as the 413 was answered at least once and the next request on the client works.
     const send = (method: string, path: string, body?: Buffer) =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<number | 'closed while uploading'>((resolve, reject) => {
         const headers = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length };
         const request = httpRequest(`${baseUrl()}${path}`, { method, agent, headers }, (response) => {
           response.resume();
           response.on('end', () => resolve(response.statusCode ?? 0));
         });
-        request.on('error', reject);
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          if (body !== undefined && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) resolve('closed while uploading');
+          else reject(error);
+        });
         request.end(body);
       });
     try {
+      const refused: (number | string)[] = [];
       for (let round = 0; round < 3; round += 1) {
-        expect(await send('POST', '/agent/invoke', Buffer.alloc(3 * 1024 * 1024, 0x20))).toBe(413);
+        refused.push(await send('POST', '/agent/invoke', Buffer.alloc(3 * 1024 * 1024, 0x20)));
         expect(await send('GET', '/health')).toBe(200);
       }
+      expect(refused.every((outcome) => outcome === 413 || outcome === 'closed while uploading'), String(refused)).toBe(true);
+      expect(refused).toContain(413);
     } finally {
       agent.destroy();
     }
