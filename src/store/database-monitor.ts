@@ -1,3 +1,4 @@
+import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { Store } from './store.js';
 
@@ -85,18 +86,13 @@ export class DatabaseMonitor {
   }
 
   async #pingOnce(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`ping timed out after ${this.#pingTimeoutMs} ms`)), this.#pingTimeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-    });
     try {
-      await Promise.race([(async () => this.#store.ping())(), timeout]);
+      await withTimeout((async () => this.#store.ping())(), this.#pingTimeoutMs, () => {
+        throw new Error(`ping timed out after ${this.#pingTimeoutMs} ms`);
+      });
       this.noteSuccess();
     } catch (error) {
       this.noteFailure(error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

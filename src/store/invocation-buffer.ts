@@ -1,3 +1,4 @@
+import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
@@ -286,17 +287,10 @@ export class InvocationBuffer {
     }
   }
 
-  async #withTimeout<T>(work: Promise<T>): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`), { code: STORE_TIMEOUT })), this.#timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
+  #withTimeout<T>(work: Promise<T>): Promise<T> {
+    return withTimeout(work, this.#timeoutMs, () => {
+      throw Object.assign(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`), { code: STORE_TIMEOUT });
     });
-    try {
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   async #write(records: readonly (InvocationRecord & { id: string })[]): Promise<void> {
