@@ -84,4 +84,5 @@ export type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredM
 export { MemoryStore } from './store/memory-store.js';
 
 // Logging
-export { createLogger, jsonLinesSink, silentLogger, createMemorySink, type Logger, type LogLevel, type LogRecord, type LogSink } from './log/logger.js';
+export { jsonLinesSink } from './log/json-lines-sink.js';
+export { createLogger, silentLogger, createMemorySink, type Logger, type LogLevel, type LogRecord, type LogSink } from './log/logger.js';

@@ -95,7 +95,7 @@ export async function measureThroughput(
   const actors = new Map<BenchServer, SpawnedActor>();
   try {
     for (const server of servers) {
-      const actor = await spawnActor(server.process, { ...server.env });
+      const actor = await spawnActor(server.process, { ...server.env }, { drainAfterListening: true });
       actors.set(server, actor);
       await waitUntilReady(actor);
     }

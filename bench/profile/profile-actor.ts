@@ -40,6 +40,7 @@ const node = values.stack === 'bare' ? benchServers('node', null)[0]!.process : 
 const actor = await spawnActor(
   { name: 'node-profiled', command: node.command, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...node.args] },
   storeEnv(values.store, process.env.DATABASE_URL ?? ''),
+  { drainAfterListening: true },
 );
 await waitUntilReady(actor);
 await runWrk({ baseUrl: actor.baseUrl, route, connections: Number(values.connections), durationS: 2 });

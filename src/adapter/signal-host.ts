@@ -1,3 +1,5 @@
+import { flushPendingLines } from '../log/json-lines-sink.js';
+
 /** The signals that shut an actor down gracefully. */
 export type ShutdownSignal = 'SIGTERM' | 'SIGINT';
 
@@ -15,7 +17,7 @@ export interface SignalHost {
  * Builds a `SignalHost` from a runtime's own subscribe, unsubscribe and exit functions.
  * @param on subscribes a listener to a signal
  * @param off removes it again
- * @param exit ends the process
+ * @param exit ends the process; the log lines still held are written first
  */
 export function signalHost(
   on: (signal: ShutdownSignal, listener: () => void) => void,
@@ -33,7 +35,10 @@ export function signalHost(
         for (const [signal, listener] of listeners) off(signal, listener);
       };
     },
-    exit,
+    exit(code) {
+      flushPendingLines();
+      exit(code);
+    },
   };
 }
 

@@ -1,16 +1,7 @@
-/** Severity of a log line, lowest first. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+import { jsonLinesSink } from './json-lines-sink.js';
+import type { LogLevel, LogRecord, LogSink } from './log-record.js';
 
-/** One structured log line: the event name is a field, never part of free text. */
-export interface LogRecord {
-  readonly time: string;
-  readonly level: LogLevel;
-  readonly event: string;
-  readonly [field: string]: unknown;
-}
-
-/** Where log records go; the default writes one JSON line per record to the console. */
-export type LogSink = (record: LogRecord) => void;
+export type { LogLevel, LogRecord, LogSink } from './log-record.js';
 
 /** A structured logger: every call names an event and may carry fields. */
 export interface Logger {
@@ -23,25 +14,6 @@ export interface Logger {
 }
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-/** Field names whose values never reach a log line. */
-const SECRET_FIELD = /(pass(word)?|secret|token|api[_-]?key|authorization|cookie|mesh[_-]?key)$/i;
-
-/**
- * Writes a record as one JSON line on standard output (standard error for warnings and errors).
- * Uses only `console`, so it works the same on Node, Bun and Deno.
- */
-export const jsonLinesSink: LogSink = function jsonLinesSink(record) {
-  const line = JSON.stringify(record, redactErrors);
-  if (LEVEL_RANK[record.level] >= LEVEL_RANK.warn) console.error(line);
-  else console.log(line);
-};
-
-function redactErrors(key: string, value: unknown): unknown {
-  if (key !== '' && SECRET_FIELD.test(key) && value !== undefined && value !== null) return '[redacted]';
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  return value;
-}
 
 /**
  * Creates a structured logger.

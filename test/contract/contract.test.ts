@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorContractSuite } from './actor-contract.js';
 import { checkRuntime, RUNTIMES_UNDER_TEST } from './runtimes-under-test.js';
-import { spawnActor, type SpawnedActor, waitUntilReady } from './spawn-actor.js';
+import { spawnActor, type SpawnedActor, waitForLogEvent, waitUntilReady } from './spawn-actor.js';
 
 // The same contract, against the built example actor listening for real, under every runtime.
 for (const runtime of RUNTIMES_UNDER_TEST) {
@@ -19,9 +19,10 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       await actor?.dispose();
     });
 
-    it(`opens SQLite with ${runtime.sqliteDriver}`, () => {
-      const opened = actor?.logs.find((record) => record.event === 'store_opened');
-      expect(opened, actor?.output()).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
+    it(`opens SQLite with ${runtime.sqliteDriver}`, async () => {
+      if (actor === undefined) throw new Error(`${runtime.name} did not start`);
+      const opened = await waitForLogEvent(actor, 'store_opened');
+      expect(opened, actor.output()).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
     });
 
     actorContractSuite(() => {

@@ -20,11 +20,14 @@ export interface SpawnedActor {
   readonly logs: Record<string, unknown>[];
   /** Everything the process wrote, for failure messages. */
   output(): string;
-  /** Resolves when the process has exited. */
+  /** Resolves when the process has exited and its output has been read to the end. */
   readonly exited: Promise<ActorExit>;
   /** Kills the process (SIGKILL) if it still runs and removes its data folder. */
   dispose(): Promise<void>;
 }
+
+/** Characters of output a draining spawn keeps for failure messages. */
+const DRAINED_OUTPUT_KEPT = 64 * 1024;
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -43,8 +46,11 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
  * port. The child gets a minimal environment, so nothing of the test host leaks in.
  * @param runtime what to run
  * @param env extra environment variables
+ * @param options `drainAfterListening`: once listening, read the output without parsing it and keep
+ * only its last 64 KiB (benchmarks: parsing a log line per request would take CPU from the actor
+ * on the same cores, and `logs` stops growing).
  */
-export async function spawnActor(runtime: RuntimeProcess, env: Record<string, string> = {}): Promise<SpawnedActor> {
+export async function spawnActor(runtime: RuntimeProcess, env: Record<string, string> = {}, options: { drainAfterListening?: boolean } = {}): Promise<SpawnedActor> {
   const dataDir = mkdtempSync(join(tmpdir(), `actorkit-contract-${runtime.name}-`));
   const child = spawn(runtime.command, [...runtime.args], {
     cwd: repositoryRoot,
@@ -65,13 +71,21 @@ export async function spawnActor(runtime: RuntimeProcess, env: Record<string, st
   const logs: Record<string, unknown>[] = [];
   let output = '';
   let onListening: ((url: string) => void) | undefined;
+  let draining = false;
   const listening = new Promise<string>((resolve) => {
-    onListening = resolve;
+    onListening = (url) => {
+      draining = options.drainAfterListening === true;
+      resolve(url);
+    };
   });
   const collect = (stream: NodeJS.ReadableStream) => {
     let partial = '';
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
+      if (draining) {
+        output = (output + chunk).slice(-DRAINED_OUTPUT_KEPT);
+        return;
+      }
       output += chunk;
       const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
@@ -89,7 +103,7 @@ export async function spawnActor(runtime: RuntimeProcess, env: Record<string, st
   };
   collect(child.stdout);
   collect(child.stderr);
-  const exited = new Promise<ActorExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<ActorExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   const dispose = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
@@ -124,4 +138,19 @@ export async function waitUntilReady(actor: SpawnedActor, timeoutMs = 15_000): P
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`/ready never answered 200 within ${timeoutMs} ms; last: ${last}\n${actor.output()}`);
+}
+
+/**
+ * Resolves with the first log record of `event`, waiting for it up to `timeoutMs`: an actor
+ * writes its info lines at the end of an event-loop turn, so a line may reach the pipe just
+ * after the HTTP answer that followed it.
+ */
+export async function waitForLogEvent(actor: SpawnedActor, event: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const record = actor.logs.find((candidate) => candidate.event === event);
+    if (record !== undefined) return record;
+    if (Date.now() > deadline) throw new Error(`no ${event} log line within ${timeoutMs} ms\n${actor.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRuntime, RUNTIMES_UNDER_TEST } from '../contract/runtimes-under-test.js';
-import { spawnActor, type SpawnedActor, waitUntilReady, within } from '../contract/spawn-actor.js';
+import { spawnActor, type SpawnedActor, waitForLogEvent, waitUntilReady, within } from '../contract/spawn-actor.js';
 import { NoAnswerError, postJson } from './support/post-json.js';
 import { openSocket, parseFirstResponse } from './support/raw-http.js';
 import { assertWellFormedAnswer } from './support/response-invariants.js';
@@ -68,7 +68,7 @@ for (const runtime of RUNTIMES) {
       const actor = await spawnActor(runtime, env);
       actors.push(actor);
       await waitUntilReady(actor);
-      expect(actor.logs.find((record) => record.event === 'store_opened')).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
+      expect(await waitForLogEvent(actor, 'store_opened')).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
 
       const url = new URL('/agent/invoke', actor.baseUrl);
       const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });

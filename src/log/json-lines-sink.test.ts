@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPendingLines, jsonLinesSink } from './json-lines-sink.js';
+import { createLogger } from './logger.js';
+
+const record = (level: 'info' | 'warn' | 'error', event: string, fields: Record<string, unknown> = {}) => ({ time: 't', level, event, ...fields });
+
+describe('jsonLinesSink', () => {
+  afterEach(() => {
+    flushPendingLines();
+    vi.restoreAllMocks();
+  });
+
+  it('writes the info lines of one turn as one write, at the end of the turn', async () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    jsonLinesSink(record('info', 'first'));
+    jsonLinesSink(record('info', 'second'));
+    expect(out).not.toHaveBeenCalled();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(out).toHaveBeenCalledTimes(1);
+    expect(String(out.mock.calls[0]![0]).split('\n').map((line) => JSON.parse(line).event)).toEqual(['first', 'second']);
+  });
+
+  it('writes a warning at once, after the info lines held before it', () => {
+    const order: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((text: string) => order.push(...text.split('\n').map((line) => JSON.parse(line).event)));
+    vi.spyOn(console, 'error').mockImplementation((text: string) => order.push(JSON.parse(text).event));
+    jsonLinesSink(record('info', 'held'));
+    jsonLinesSink(record('warn', 'warned'));
+    expect(order).toEqual(['held', 'warned']);
+  });
+
+  it('writes at once when 256 lines are held', () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    for (let index = 0; index < 256; index += 1) jsonLinesSink(record('info', `line_${index}`));
+    expect(out).toHaveBeenCalledTimes(1);
+    expect(String(out.mock.calls[0]![0]).split('\n')).toHaveLength(256);
+  });
+
+  it('redacts secret fields and reduces errors to name and message', () => {
+    const out = vi.spyOn(console, 'error').mockImplementation(() => {});
+    jsonLinesSink(record('error', 'failed', { api_key: 'k-123', error: new TypeError('boom') }));
+    expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({ api_key: '[redacted]', error: { name: 'TypeError', message: 'boom' } });
+  });
+});
+
+describe('a process that exits right after logging', () => {
+  it('still writes the held lines (process.exit in the same turn)', () => {
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL('./logger.ts', import.meta.url).pathname)});
+      const log = createLogger();
+      log.info('before_exit', { n: 1 });
+      log.info('before_exit', { n: 2 });
+      process.exit(3);
+    `;
+    let output = '';
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    } catch (error) {
+      const failed = error as { status: number; stdout: string };
+      expect(failed.status).toBe(3);
+      output = failed.stdout;
+    }
+    expect(output.trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ event: 'before_exit', n: 1 }, { event: 'before_exit', n: 2 }]);
+  });
+
+  it('is the default sink of createLogger', async () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    createLogger().info('via_logger');
+    flushPendingLines();
+    expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({ event: 'via_logger', level: 'info' });
+    vi.restoreAllMocks();
+  });
+});
