@@ -18,7 +18,7 @@ export class DatabaseUrlError extends StartupRefusal {
 }
 
 /** The SQLite file used when `DATABASE_URL` is unset. */
-export const DEFAULT_SQLITE_FILE = 'actor.db';
+const DEFAULT_SQLITE_FILE = 'actor.db';
 
 /**
  * Replaces the password of a URL with `***` so it can appear in errors and logs.

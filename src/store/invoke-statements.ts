@@ -41,7 +41,7 @@ export interface InvokeStatements {
 }
 
 /** The columns of `actorkit_stats_counters`, in the order `upsertCounters` binds them. */
-export const COUNTER_COLUMNS = [
+const COUNTER_COLUMNS = [
   'tenant_id',
   'invocations',
   'errors',

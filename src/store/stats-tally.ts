@@ -113,7 +113,7 @@ export function snapshotFromTally(tally: StatsTally, distinct: DistinctCounts, s
 }
 
 /** Converts a snapshot's additive counters back to a tally, so more records can be added to it. */
-export function tallyFromSnapshot(snapshot: StatsSnapshot): StatsTally {
+function tallyFromSnapshot(snapshot: StatsSnapshot): StatsTally {
   return {
     invocations: snapshot.invocations,
     errors: snapshot.errors,

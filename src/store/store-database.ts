@@ -4,22 +4,22 @@ import type { ColumnType } from 'kysely';
  * A 64-bit integer column: PostgreSQL's driver reads `bigint` as a string, SQLite's as a
  * number, so reads go through `Number()` (and increments computed in SQL are typed alike).
  */
-export type BigIntColumn = ColumnType<number | string, number, number | string>;
+type BigIntColumn = ColumnType<number | string, number, number | string>;
 
 /** Key-value facts about the store itself, such as when it was created. */
-export interface MetaTable {
+interface MetaTable {
   key: string;
   value: string;
 }
 
 /** The store's migrations that have run, in the layout of Kysely's `Migrator` (`timestamp` is ISO 8601 text). */
-export interface MigrationsTable {
+interface MigrationsTable {
   name: string;
   timestamp: string;
 }
 
 /** Additive counters of one tenant, plus its distinct session and user counts. */
-export interface StatsCountersTable {
+interface StatsCountersTable {
   tenant_id: string;
   invocations: BigIntColumn;
   errors: BigIntColumn;
@@ -35,36 +35,36 @@ export interface StatsCountersTable {
 }
 
 /** Counters that span tenants: the number of distinct users across all of them. */
-export interface StatsTotalsTable {
+interface StatsTotalsTable {
   id: number;
   users: BigIntColumn;
 }
 
 /** Every (tenant, session) pair counted once. */
-export interface StatsSessionsTable {
+interface StatsSessionsTable {
   tenant_id: string;
   session_id: string;
 }
 
 /** Every (tenant, user) pair counted once. */
-export interface StatsUsersTable {
+interface StatsUsersTable {
   tenant_id: string;
   user_identifier: string;
 }
 
 /** Every user counted once across tenants. */
-export interface StatsAllUsersTable {
+interface StatsAllUsersTable {
   user_identifier: string;
 }
 
 /** Ids of invocation records already counted, so a retried write counts once; pruned after a day. */
-export interface StatsAppliedTable {
+interface StatsAppliedTable {
   id: string;
   applied_at_ms: BigIntColumn;
 }
 
 /** One conversation of a tenant; `message_count` numbers its messages. */
-export interface ChatSessionsTable {
+interface ChatSessionsTable {
   tenant_id: string;
   session_id: string;
   message_count: BigIntColumn;
@@ -73,7 +73,7 @@ export interface ChatSessionsTable {
 }
 
 /** One message of a conversation; `position` orders a session's messages from 0. */
-export interface ChatMessagesTable {
+interface ChatMessagesTable {
   tenant_id: string;
   session_id: string;
   position: BigIntColumn;
@@ -86,14 +86,14 @@ export interface ChatMessagesTable {
 }
 
 /** Settings overrides saved by `PUT /settings`, as one JSON document per scope. */
-export interface SettingsOverridesTable {
+interface SettingsOverridesTable {
   scope: string;
   overrides: string;
   updated_at: string;
 }
 
 /** OAuth token sets per tenant and provider. */
-export interface OAuthTokensTable {
+interface OAuthTokensTable {
   tenant_id: string;
   provider: string;
   access_token: string;
@@ -105,7 +105,7 @@ export interface OAuthTokensTable {
 }
 
 /** `Idempotency-Key` records; a row whose `expires_at_ms` has passed counts as free. */
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   key: string;
   fingerprint: string;
   state: 'running' | 'completed';
@@ -115,7 +115,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** Pending OAuth flows by `state` (migration `0002_oauth_states`); `record` is JSON text. */
-export interface OAuthStatesTable {
+interface OAuthStatesTable {
   state: string;
   record: string;
   expires_at_ms: BigIntColumn;

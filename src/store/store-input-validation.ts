@@ -1,7 +1,7 @@
 import type { InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
 
 /** Longest tenant id, session id, user identifier, record id or provider name a store accepts. */
-export const MAX_STORE_KEY_LENGTH = 512;
+const MAX_STORE_KEY_LENGTH = 512;
 
 const MESSAGE_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'tool']);
 
@@ -90,7 +90,7 @@ export function withoutHistory<T extends InvocationRecord>(record: T): T {
 }
 
 /** Throws a `TypeError` naming the first bad field of a history message. */
-export function assertStoredMessage(message: StoredMessage): void {
+function assertStoredMessage(message: StoredMessage): void {
   if (typeof message !== 'object' || message === null) throw new TypeError('a message must be an object');
   assertStoreKey(message.id, 'message.id');
   if (!MESSAGE_ROLES.has(message.role)) throw new TypeError('message.role must be one of user, assistant, system, tool');
@@ -134,7 +134,7 @@ export function serialiseMessageData(data: unknown): string | null {
 }
 
 /** Longest OAuth state record (JSON text) a store accepts. */
-export const MAX_OAUTH_STATE_RECORD_LENGTH = 16_384;
+const MAX_OAUTH_STATE_RECORD_LENGTH = 16_384;
 
 /** Throws a `TypeError` naming the first bad argument of `Store.putOAuthState`. */
 export function assertOAuthStateInput(state: string, record: string, expiresAtMs: number): void {

@@ -130,21 +130,3 @@ export interface Store {
   /** Flushes and closes connections. */
   close(): Promise<void>;
 }
-
-/** An all-zero snapshot, for a tenant never seen. */
-export function emptyStats(since: string): StatsSnapshot {
-  return {
-    since,
-    invocations: 0,
-    errors: 0,
-    sessions: 0,
-    users: 0,
-    tenants: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    toolCalls: 0,
-    latencyMsTotal: 0,
-    latencyMsMax: 0,
-    lastInvokedAt: null,
-  };
-}
