@@ -1,10 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
 import { writeActorFixture } from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
 import { runInTerminal } from './support/pseudo-terminal.js';
+import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { createStandInContainerCli, type StandInContainerCli } from './support/stand-in-container-cli.js';
 import { temporaryFolder } from './support/template-repo.js';
 
@@ -266,5 +267,25 @@ describe('actorkit publish at a terminal', () => {
     expect(result.code).toBe(2);
     expect(readFileSync(join(context.actor, 'package.json'), 'utf8')).toBe(packageJson);
     expect(context.cli.calls().slice(before)).toEqual([['manifest', 'inspect', image]]);
+  });
+});
+
+describe('a freshly rendered actor from this checkout: what its README says of publish is what publish does', () => {
+  it('README warns that the local actorkit dependency is refused, and publish refuses it (exit 2, nothing built)', async () => {
+    const root = join(folder.dir, `fresh-${++counter}`);
+    mkdirSync(root);
+    const rendered = await runInFreshFolder(root, ['new', 'weather', '--defaults']);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    const actor = join(rendered.cwd, 'weather');
+    const dependency = (JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.actorkit!;
+    expect(dependency).toMatch(/^file:\//);
+    const readme = readFileSync(join(actor, 'README.md'), 'utf8');
+    expect(readme).toContain("This actor depends on a local actorkit checkout (a `file:` dependency)");
+    expect(readme).toContain('`publish` refuses it');
+    const cli = createStandInContainerCli(root, ['docker']);
+    const result = await publish({ root, cli }, [actor, '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: dependencies.actorkit is '${dependency}', outside ${actor}`);
+    expect(result.calls).toEqual([]);
   });
 });
