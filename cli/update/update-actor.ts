@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,7 +61,7 @@ export interface UpdateActorReport {
   /** The answers now recorded in `.actorkit-answers.yml`. */
   readonly answers: Record<string, unknown>;
   readonly plan: UpdatePlan;
-  /** The `validate --write` run after a clean update; `null` on a dry run or with conflicts. */
+  /** The `validate --write` run after a clean update; `null` on a dry run, with conflicts, or for a folder without `src/actor.ts`. */
   readonly validation: { readonly status: 'ok' | 'failed'; readonly problems: readonly ActorProblem[] } | null;
   readonly warnings: readonly string[];
 }
@@ -127,6 +128,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };
     }
+    if (!existsSync(join(actorDir, 'src', 'actor.ts'))) return { status: 'ok', dryRun: false, validation: null, ...report };
     progress('validating: emitting src/platform/config.json and checking it');
     const validated = await validateActorDir(actorDir, { write: true, io, logger });
     if (!('problems' in validated)) throw new CliError(validated.status, validated.code, validated.message);
