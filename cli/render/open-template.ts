@@ -30,35 +30,40 @@ export async function openTemplate(templateDir: string): Promise<OpenedTemplate>
   return { config, root, engine: createTemplateEngine(root) };
 }
 
-/** What {@link renderTemplateInto} wrote. */
-export interface RenderedFiles {
-  readonly plan: RenderPlan;
-  /** Files written besides the template's own (the Dockerfile from the package's recipe). */
-  readonly generated: readonly string[];
-}
-
 /**
- * Renders an opened template with the given variables into a folder: the template's files, then
- * the package's Dockerfile when the actor brings none. The one renderer `new` and `update` share.
+ * Computes every path an opened template renders with the given variables, before anything is
+ * written (a path that escapes the target is refused here).
  * @param template the opened template.
  * @param context the answers and built-in variables.
- * @param outputDir the (empty, staging) folder to write into.
- * @param packageRoot the actorkit package root (for `Dockerfile.template`).
  */
-export async function renderTemplateInto(
-  template: OpenedTemplate,
-  context: Record<string, unknown>,
-  outputDir: string,
-  packageRoot: string,
-): Promise<RenderedFiles> {
+export function planTemplate(template: OpenedTemplate, context: Record<string, unknown>): Promise<RenderPlan> {
   const { config, engine, root } = template;
   const excluded = createExcludeMatcher(config.exclude);
-  const plan = await planTemplateFiles(root, {
+  return planTemplateFiles(root, {
     engine,
     context,
     isExcluded: (path) => path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
   });
-  await writeRenderPlan(plan, outputDir, engine, context);
-  const generated = (await renderDockerfile(outputDir, packageRoot, engine, context)) ? ['Dockerfile'] : [];
-  return { plan, generated };
+}
+
+/**
+ * Writes a planned render of an opened template into a folder: the template's files, then the
+ * package's Dockerfile when the actor brings none. The one renderer `new` and `update` share.
+ * @param template the opened template.
+ * @param plan the paths {@link planTemplate} computed with the same variables.
+ * @param context the answers and built-in variables.
+ * @param outputDir the (empty, staging) folder to write into.
+ * @param packageRoot the actorkit package root (for `Dockerfile.template`).
+ * @returns every file written, relative to `outputDir`.
+ */
+export async function renderTemplateInto(
+  template: OpenedTemplate,
+  plan: RenderPlan,
+  context: Record<string, unknown>,
+  outputDir: string,
+  packageRoot: string,
+): Promise<string[]> {
+  await writeRenderPlan(plan, outputDir, template.engine, context);
+  const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
+  return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];
 }

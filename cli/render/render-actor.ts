@@ -14,7 +14,7 @@ import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
 import { resolveAnswers } from './resolve-answers.js';
 import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
-import { openTemplate, renderTemplateInto } from './open-template.js';
+import { openTemplate, planTemplate, renderTemplateInto } from './open-template.js';
 import { fetchTemplateSource, type TemplateSource } from './template-source.js';
 
 /** The inputs of `actorkit new`. */
@@ -92,13 +92,13 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     const targetDir = resolve(io.cwd, options.targetDir ?? slugOf(answers.context));
     if (options.targetDir === undefined) await assertEmptyTarget(targetDir);
     answers.context.actorkit_dependency = actorkitDependency(ownPackage(), targetDir);
+    const plan = await planTemplate(template, answers.context);
     await mkdir(dirname(targetDir), { recursive: true });
     const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
     const targets: string[] = [];
     try {
       await chmod(staging, 0o755);
-      const rendered = await renderTemplateInto(template, answers.context, staging, ownPackage().root);
-      targets.push(...rendered.plan.files.map((file) => file.target), ...rendered.generated);
+      targets.push(...(await renderTemplateInto(template, plan, answers.context, staging, ownPackage().root)));
       const emitted = await emitRenderedConfig(staging, ownPackage().root);
       if (emitted !== undefined) targets.push(emitted);
       await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, answers.context));

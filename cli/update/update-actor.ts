@@ -12,7 +12,7 @@ import { actorkitDependency } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
 import { git } from '../render/git.js';
-import { openTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
+import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
 import { highestReleaseTag } from '../render/release-tag.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
 import { fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
@@ -253,9 +253,9 @@ function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Reco
 }
 
 async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string): Promise<{ dir: string; files: string[] }> {
+  const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
-  const rendered = await renderTemplateInto(template, context, dir, ownPackage().root);
-  return { dir, files: [...rendered.plan.files.map((file) => file.target), ...rendered.generated] };
+  return { dir, files: await renderTemplateInto(template, plan, context, dir, ownPackage().root) };
 }
 
 /** `v1.1.0 (1a2b3c4)`, or the short commit alone when the ref is a SHA or missing. */
