@@ -9,6 +9,7 @@ import { runCli } from '../../cli/run-cli.js';
 import { ensureBuilt } from '../support/built-package.js';
 import { createEvolvingTemplate, PROMPT_LINE_V1, PROMPT_LINE_V1_1, V1_1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
+import { runInTerminal } from './support/pseudo-terminal.js';
 import { gitIn, temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder('actorkit-update-test-');
@@ -219,6 +220,20 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     expect(answered.code, answered.stderr).toBe(0);
     expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toMatch(/^# Weather news\n/);
   }, 60_000);
+
+  it('at a terminal, asks only the question new in the target, offering its default', async () => {
+    const actor = actorCopy();
+    const result = await runInTerminal(['update', actor], {
+      cwd: folder.dir,
+      env: env(),
+      steps: [{ after: `${V1_1.newQuestion} [Weather Bot changelog]: `, keys: 'Desk log\r' }],
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('  Title of CHANGELOG.md');
+    expect(result.output).not.toMatch(/actor_slug.*: /);
+    expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toMatch(/^# Desk log\n/);
+  }, 90_000);
 
   it('--data changes a recorded answer: the change reaches every file that uses it', async () => {
     const actor = actorCopy();
