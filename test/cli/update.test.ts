@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -10,7 +10,7 @@ import { ensureBuilt } from '../support/built-package.js';
 import { createEvolvingTemplate, PROMPT_LINE_V1, PROMPT_LINE_V1_1, V1_1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
 import { runInTerminal } from './support/pseudo-terminal.js';
-import { gitIn, temporaryFolder } from './support/template-repo.js';
+import { createTemplateRepository, gitIn, temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder('actorkit-update-test-');
 let template: ReturnType<typeof createEvolvingTemplate>;
@@ -253,6 +253,28 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     const result = await actorkit(args, cwd);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Dry run: nothing was written.');
+  }, 60_000);
+});
+
+describe('actorkit update: template sources', () => {
+  it('updates an actor rendered from a --local checkout to its highest release tag (v0.10.0 beats v0.9.0, the rc skipped); --ref pins another', async () => {
+    mkdirSync(join(folder.dir, 'sources'));
+    const repo = createTemplateRepository(join(folder.dir, 'sources'));
+    const created = await actorkit(['new', 'weather', 'sources/local-actor', '--local', repo.dir, '--ref', 'v0.2.0', '--defaults']);
+    expect(created.code, created.stderr).toBe(0);
+    const actor = join(folder.dir, 'sources', 'local-actor');
+    expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.2.0\n');
+    const pinned = await actorkit(['update', actor, '--ref', 'v0.9.0', '--json']);
+    expect(pinned.code, pinned.stdout).toBe(0);
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ to: { ref: 'v0.9.0', commit: repo.commits['v0.9.0'] }, plan: { updated: ['VERSION'] }, validation: null });
+    const latest = await actorkit(['update', actor]);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stderr).toContain('is not in a git working tree');
+    expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.10.0\n');
+    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ source: 'local', location: repo.dir, ref: 'v0.10.0', commit: repo.commits['v0.10.0'] });
+    const again = await actorkit(['update', actor]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing to change');
   }, 60_000);
 });
 
