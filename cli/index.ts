@@ -6,6 +6,7 @@ export { commands, type CommandName } from './commands/index.js';
 export { default as newCommand } from './commands/new.js';
 export { default as validateCommand } from './commands/validate.js';
 export { default as publishCommand } from './commands/publish.js';
+export { default as updateCommand } from './commands/update.js';
 export { default as helpCommand } from './commands/help.js';
 export { runCli, EXIT_CODES } from './run-cli.js';
 export { renderHelp } from './help-text.js';
@@ -31,6 +32,16 @@ export {
   type ActorProblem,
   type ActorkitUsed,
 } from './validate/validate-actor-dir.js';
+
+// update
+export {
+  updateActor,
+  type UpdateActorOptions,
+  type UpdateActorResult,
+  type UpdateActorReport,
+  type TemplateVersion,
+} from './update/update-actor.js';
+export type { UpdatePlan, KeptFile } from './update/plan-update.js';
 
 // publish
 export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -13,16 +12,10 @@ import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
 import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
-import { createExcludeMatcher } from './exclude-matcher.js';
-import { assertNoLinkOnPath } from './template-links.js';
-import { planTemplateFiles } from './plan-files.js';
-import { renderDockerfile } from './render-dockerfile.js';
 import { resolveAnswers } from './resolve-answers.js';
 import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
-import { loadTemplateConfig, TEMPLATE_CONFIG_FILE } from './template-config.js';
-import { createTemplateEngine } from './template-engine.js';
+import { openTemplate, planTemplate, renderTemplateInto } from './open-template.js';
 import { fetchTemplateSource, type TemplateSource } from './template-source.js';
-import { writeRenderPlan } from './write-render-plan.js';
 
 /** The inputs of `actorkit new`. */
 export interface RenderActorOptions {
@@ -85,12 +78,8 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
     warnings.push(...source.warnings);
     logger.info('template_source_resolved', { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit });
-    assertNoLinkOnPath(source.dir, TEMPLATE_CONFIG_FILE, TEMPLATE_CONFIG_FILE);
-    const config = await loadTemplateConfig(source.dir);
-    const root = join(source.dir, config.subdirectory);
-    assertNoLinkOnPath(source.dir, config.subdirectory, `_subdirectory '${config.subdirectory}'`);
-    if (!existsSync(root)) throw new CliError('failed', 'invalid_template', `_subdirectory '${config.subdirectory}' does not exist in the template`);
-    const engine = createTemplateEngine(root);
+    const template = await openTemplate(source.dir);
+    const { config, engine } = template;
     const prompter = io.interactive ? createLinePrompter(io) : undefined;
     const answers = await resolveAnswers(config.questions, {
       actorName: options.actorName,
@@ -103,27 +92,21 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     const targetDir = resolve(io.cwd, options.targetDir ?? slugOf(answers.context));
     if (options.targetDir === undefined) await assertEmptyTarget(targetDir);
     answers.context.actorkit_dependency = actorkitDependency(ownPackage(), targetDir);
-    const excluded = createExcludeMatcher(config.exclude);
-    const plan = await planTemplateFiles(root, {
-      engine,
-      context: answers.context,
-      isExcluded: (path) => path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
-    });
+    const plan = await planTemplate(template, answers.context);
     await mkdir(dirname(targetDir), { recursive: true });
     const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
-    const generated: string[] = [];
+    const targets: string[] = [];
     try {
       await chmod(staging, 0o755);
-      await writeRenderPlan(plan, staging, engine, answers.context);
-      if (await renderDockerfile(staging, ownPackage().root, engine, answers.context)) generated.push('Dockerfile');
+      targets.push(...(await renderTemplateInto(template, plan, answers.context, staging, ownPackage().root)));
       const emitted = await emitRenderedConfig(staging, ownPackage().root);
-      if (emitted !== undefined) generated.push(emitted);
-      await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, ownPackage().version));
+      if (emitted !== undefined) targets.push(emitted);
+      await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, answers.context));
       await moveIntoPlace(staging, targetDir);
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    const files = [...new Set([...plan.files.map((file) => file.target), ...generated, ANSWERS_FILE])].sort();
+    const files = [...new Set([...targets, ANSWERS_FILE])].sort();
     logger.info('actor_rendered', { target: targetDir, files: files.length });
     const fromCwd = relative(io.cwd, targetDir);
     const shown = fromCwd.startsWith('..') || isAbsolute(fromCwd) ? targetDir : fromCwd || '.';

@@ -29,6 +29,8 @@ export interface TemplateSourceOptions {
   readonly local?: string;
   /** `--ref <git_ref>`: a tag, branch or SHA of the template repository. */
   readonly ref?: string;
+  /** The template repository (git URL or path), instead of the one in `ACTORKIT_TEMPLATE_REPO` (`update` passes the recorded one). */
+  readonly repository?: string;
   /** An empty folder the checkout may be written to; the caller removes it. */
   readonly workDir: string;
   readonly io: Pick<CliIo, 'env' | 'cwd'>;
@@ -49,7 +51,7 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
     throw new CliError('refused', 'invalid_ref', `--ref needs a tag, branch or commit SHA, got '${ref}'`);
   }
   if (local !== undefined) return fetchLocalCheckout(resolve(io.cwd, local), ref, options);
-  const repository = io.env[TEMPLATE_REPO_ENV]?.trim();
+  const repository = options.repository ?? io.env[TEMPLATE_REPO_ENV]?.trim();
   if (repository) return fetchRepository(repository, ref, options);
   if (ref !== undefined) {
     throw new CliError(

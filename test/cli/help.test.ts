@@ -38,7 +38,7 @@ describe('actorkit help', () => {
   it('refuses an unknown verb (exit 2), naming the verbs', async () => {
     const result = await actorkit(['help', 'deploy']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("error: unknown command 'deploy' (the verbs are new, validate, publish, help; see `actorkit --help`)\n");
+    expect(result.stderr).toBe("error: unknown command 'deploy' (the verbs are new, validate, publish, update, help; see `actorkit --help`)\n");
     expect((await actorkit(['help', 'new', 'extra'])).code).toBe(2);
   });
 

@@ -94,6 +94,7 @@ describe('actorkit new: rendering', () => {
       ref: 'HEAD',
       commit,
       actorkit_version: expect.any(String),
+      rendered_with: { actorkit_dependency: expect.any(String) },
       answers: { actor_name: 'weather', domain: 'weather', replicas: 1, include_panel: false },
     });
   });

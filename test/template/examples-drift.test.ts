@@ -20,8 +20,13 @@ function listFiles(dir: string, base = dir): string[] {
   });
 }
 
-/** The one line that differs by where an actor is rendered: its `file:` link to this checkout. */
-const normalise = (file: string, text: string) => (file === 'package.json' ? text.replace(/"actorkit": "file:[^"]*"/, '"actorkit": "file:<actorkit>"') : text);
+/** The one value that differs by where an actor is rendered: its `file:` link to this checkout (in package.json, and recorded in the answers file). */
+const normalise = (file: string, text: string) =>
+  file === 'package.json'
+    ? text.replace(/"actorkit": "file:[^"]*"/, '"actorkit": "file:<actorkit>"')
+    : file === '.actorkit-answers.yml'
+      ? text.replace(/actorkit_dependency: file:\S*/, 'actorkit_dependency: file:<actorkit>')
+      : text;
 
 describe('the checked-in examples', () => {
   const examples = readdirSync(EXAMPLES).filter((name) => statSync(join(EXAMPLES, name)).isDirectory());

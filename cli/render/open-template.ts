@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from '../cli-error.js';
+import { createExcludeMatcher } from './exclude-matcher.js';
+import { planTemplateFiles, type RenderPlan } from './plan-files.js';
+import { renderDockerfile } from './render-dockerfile.js';
+import { assertNoLinkOnPath } from './template-links.js';
+import { loadTemplateConfig, TEMPLATE_CONFIG_FILE, type TemplateConfig } from './template-config.js';
+import { createTemplateEngine, type TemplateEngine } from './template-engine.js';
+import { writeRenderPlan } from './write-render-plan.js';
+
+/** A fetched template, checked and ready to answer and render. */
+export interface OpenedTemplate {
+  readonly config: TemplateConfig;
+  /** The folder whose files are rendered (the checkout, or its `_subdirectory`). */
+  readonly root: string;
+  readonly engine: TemplateEngine;
+}
+
+/**
+ * Reads a fetched template's template.yml and checks its `_subdirectory` (no links, present).
+ * @param templateDir the folder holding template.yml.
+ */
+export async function openTemplate(templateDir: string): Promise<OpenedTemplate> {
+  assertNoLinkOnPath(templateDir, TEMPLATE_CONFIG_FILE, TEMPLATE_CONFIG_FILE);
+  const config = await loadTemplateConfig(templateDir);
+  const root = join(templateDir, config.subdirectory);
+  assertNoLinkOnPath(templateDir, config.subdirectory, `_subdirectory '${config.subdirectory}'`);
+  if (!existsSync(root)) throw new CliError('failed', 'invalid_template', `_subdirectory '${config.subdirectory}' does not exist in the template`);
+  return { config, root, engine: createTemplateEngine(root) };
+}
+
+/**
+ * Computes every path an opened template renders with the given variables, before anything is
+ * written (a path that escapes the target is refused here).
+ * @param template the opened template.
+ * @param context the answers and built-in variables.
+ */
+export function planTemplate(template: OpenedTemplate, context: Record<string, unknown>): Promise<RenderPlan> {
+  const { config, engine, root } = template;
+  const excluded = createExcludeMatcher(config.exclude);
+  return planTemplateFiles(root, {
+    engine,
+    context,
+    isExcluded: (path) => path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
+  });
+}
+
+/**
+ * Writes a planned render of an opened template into a folder: the template's files, then the
+ * package's Dockerfile when the actor brings none. The one renderer `new` and `update` share.
+ * @param template the opened template.
+ * @param plan the paths {@link planTemplate} computed with the same variables.
+ * @param context the answers and built-in variables.
+ * @param outputDir the (empty, staging) folder to write into.
+ * @param packageRoot the actorkit package root (for `Dockerfile.template`).
+ * @returns every file written, relative to `outputDir`.
+ */
+export async function renderTemplateInto(
+  template: OpenedTemplate,
+  plan: RenderPlan,
+  context: Record<string, unknown>,
+  outputDir: string,
+  packageRoot: string,
+): Promise<string[]> {
+  await writeRenderPlan(plan, outputDir, template.engine, context);
+  const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
+  return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];
+}

@@ -1,0 +1,266 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Logger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { resolveCliIo, type CliIo } from '../cli-io.js';
+import { ownPackage } from '../package-root.js';
+import { createLinePrompter } from '../prompt/line-prompter.js';
+import { actorkitDependency } from '../render/actorkit-dependency.js';
+import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
+import { parseDataPairs } from '../render/data-pairs.js';
+import { git } from '../render/git.js';
+import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
+import { highestReleaseTag } from '../render/release-tag.js';
+import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
+import { fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
+import type { ActorProblem } from '../validate/actor-problem.js';
+import { validateActorDir } from '../validate/validate-actor-dir.js';
+import { applyUpdate } from './apply-update.js';
+import { planUpdate, type UpdatePlan } from './plan-update.js';
+import { workingTreeState } from './working-tree.js';
+
+/** The inputs of `actorkit update`. */
+export interface UpdateActorOptions {
+  /** The actor folder, relative to `io.cwd`; default `.`. */
+  readonly actorDir?: string;
+  /** `--ref`: the template tag, branch or SHA to update to; default the highest release tag. */
+  readonly ref?: string;
+  /** `--data KEY=VALUE` changes to the recorded answers, as typed. */
+  readonly data?: readonly string[];
+  /** `--defaults`: questions new in the target take their defaults. */
+  readonly defaults?: boolean;
+  /** `--dry-run`: compute and return the plan, write nothing. */
+  readonly dryRun?: boolean;
+  /** `--force`: update even when the actor's git working tree has uncommitted changes. */
+  readonly force?: boolean;
+  readonly io?: Partial<CliIo>;
+  readonly logger?: Logger;
+}
+
+/** One template version an update goes from or to. */
+export interface TemplateVersion {
+  readonly ref: string | null;
+  readonly commit: string | null;
+}
+
+/** What `actorkit update` did (or, with `dryRun`, would do). */
+export interface UpdateActorReport {
+  /** `ok`: clean (or a dry run); `failed` with `merge_conflicts` or `validation_failed`. */
+  readonly status: 'ok' | 'failed';
+  readonly code?: 'merge_conflicts' | 'validation_failed';
+  readonly message?: string;
+  readonly actorDir: string;
+  readonly dryRun: boolean;
+  readonly from: TemplateVersion;
+  readonly to: TemplateVersion;
+  /** Questions the target asks that the recorded template did not. */
+  readonly newQuestions: readonly string[];
+  /** The answers now recorded in `.actorkit-answers.yml`. */
+  readonly answers: Record<string, unknown>;
+  readonly plan: UpdatePlan;
+  /** The `validate --write` run after a clean update; `null` on a dry run, with conflicts, or for a folder without `src/actor.ts`. */
+  readonly validation: { readonly status: 'ok' | 'failed'; readonly problems: readonly ActorProblem[] } | null;
+  readonly warnings: readonly string[];
+}
+
+/** The result of {@link updateActor}. */
+export type UpdateActorResult = UpdateActorReport | (CliFailure & { readonly warnings: readonly string[] });
+
+/** Paths an update never merges: it rewrites the answers file and re-emits the configuration. */
+const NEVER_MERGED = new Set([ANSWERS_FILE, 'src/platform/config.json']);
+
+/**
+ * Brings an actor up to a newer template (`actorkit update`), keeping the author's changes: renders
+ * the template at the commit `.actorkit-answers.yml` records and at the target with the recorded
+ * answers (plus `--data` changes, and new questions answered), merges the change between the two
+ * renders into each of the actor's files three ways, then writes the new answers file, re-emits
+ * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`.
+ * Never throws: refusals come back as result objects.
+ * @param options the actor folder and the `update` flags.
+ * @example
+ * const result = await updateActor({ actorDir: 'weather', defaults: true });
+ * if ('plan' in result) console.log(result.plan.conflicted);
+ */
+export async function updateActor(options: UpdateActorOptions = {}): Promise<UpdateActorResult> {
+  const io = resolveCliIo(options.io);
+  const logger = options.logger ?? silentLogger;
+  const warnings: string[] = [];
+  const progress = (line: string) => io.stderr.write(`${line}\n`);
+  const workDir = await mkdtemp(join(tmpdir(), 'actorkit-update-'));
+  try {
+    const actorDir = resolve(io.cwd, options.actorDir ?? '.');
+    const data = parseDataPairs(options.data ?? []);
+    const record = await readAnswersFile(actorDir);
+    if (record.source === 'bundled' || record.commit === null) throw notUpdatable(record);
+    if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
+
+    progress(`fetching the template ${record.location}`);
+    const oldSource = await fetchAt(record, record.commit, join(workDir, 'old'), io);
+    const newSource = await fetchAt(record, options.ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
+    const [oldTemplate, newTemplate] = await Promise.all([openTemplate(oldSource.dir), openTemplate(newSource.dir)]);
+    const from: TemplateVersion = { ref: record.ref, commit: record.commit };
+    const to: TemplateVersion = { ref: newSource.ref, commit: newSource.commit };
+
+    const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
+    const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
+    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, versionLabel(to));
+    newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
+    const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
+    oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
+
+    progress(`rendering the recorded template ${versionLabel(from)} and the target ${versionLabel(to)}`);
+    const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'));
+    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'));
+
+    progress(`merging ${new Set([...oldRender.files, ...newRender.files]).size} template files into ${actorDir}`);
+    const labels = { current: 'yours', base: `template ${versionLabel(from)}`, other: `template ${versionLabel(to)}` };
+    const { plan, writes } = await planUpdate({ actorDir, oldRender, newRender, labels, skip: NEVER_MERGED, env: io.env });
+    const report = { actorDir, from, to, newQuestions, answers: newAnswers.recorded, plan, warnings };
+    logger.info('actor_update_planned', { actor_dir: actorDir, from: from.commit, to: to.commit, dry_run: options.dryRun === true, writes: writes.length });
+    if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
+
+    await applyUpdate(actorDir, writes);
+    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile({ kind: record.source, location: record.location, ...to }, newAnswers.recorded, newAnswers.context));
+    if (plan.conflicted.length > 0) {
+      const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
+      return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };
+    }
+    if (!existsSync(join(actorDir, 'src', 'actor.ts'))) return { status: 'ok', dryRun: false, validation: null, ...report };
+    progress('validating: emitting src/platform/config.json and checking it');
+    const validated = await validateActorDir(actorDir, { write: true, io, logger });
+    if (!('problems' in validated)) throw new CliError(validated.status, validated.code, validated.message);
+    const validation = { status: validated.status, problems: validated.problems };
+    if (validated.status === 'ok') return { status: 'ok', dryRun: false, validation, ...report };
+    const message = `the updated actor does not validate: ${validated.problems.length} problem${validated.problems.length === 1 ? '' : 's'}`;
+    return { status: 'failed', code: 'validation_failed', message, dryRun: false, validation, ...report };
+  } catch (error) {
+    const failure = toCliFailure(error);
+    logger.warn('actor_update_stopped', { status: failure.status, code: failure.code });
+    return { ...failure, warnings };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function notUpdatable(record: AnswersRecord): CliError {
+  return new CliError(
+    'refused',
+    'not_updatable',
+    `this actor was rendered from ${record.location}, which records no commit to compare with; ` +
+      'update needs an actor rendered from a template repository (ACTORKIT_TEMPLATE_REPO) or a --local checkout',
+  );
+}
+
+async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: string[]): Promise<void> {
+  const state = await workingTreeState(actorDir, env);
+  if (!state.tracked) {
+    warnings.push(`${actorDir} is not in a git working tree: nothing can undo this update (commit the actor first to review it)`);
+    return;
+  }
+  if (state.changes.length === 0) return;
+  const shown = state.changes.slice(0, 10).join('; ') + (state.changes.length > 10 ? `; and ${state.changes.length - 10} more` : '');
+  throw new CliError(
+    'refused',
+    'dirty_working_tree',
+    `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`,
+  );
+}
+
+/** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
+async function fetchAt(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo): Promise<TemplateSource> {
+  await mkdir(workDir, { recursive: true });
+  return record.source === 'local'
+    ? fetchTemplateSource({ local: record.location, ref, workDir, io })
+    : fetchTemplateSource({ repository: record.location, ref, workDir, io });
+}
+
+/**
+ * The target when `--ref` is not given: for a repository `undefined` (the source picks its highest
+ * release tag, as `new` does); for a local checkout its highest release tag, else its HEAD.
+ */
+async function defaultTarget(record: AnswersRecord, io: CliIo): Promise<string | undefined> {
+  if (record.source !== 'local') return undefined;
+  const tags = await git(['-C', resolve(io.cwd, record.location), 'tag', '--list'], io.env).catch(() => '');
+  return highestReleaseTag(tags.split('\n'));
+}
+
+/**
+ * Answers the target template: the recorded answers it still asks, `--data` over them, then new
+ * questions by default, prompt or refusal (the refusal names the new questions).
+ */
+async function answerTarget(
+  template: OpenedTemplate,
+  record: AnswersRecord,
+  data: Readonly<Record<string, string>>,
+  newQuestions: readonly string[],
+  options: UpdateActorOptions,
+  io: CliIo,
+  warnings: string[],
+  targetLabel: string,
+): Promise<ResolvedAnswers> {
+  const asked = new Set(template.config.questions.map((question) => question.name));
+  const recorded = recordedAsData(record, asked);
+  for (const name of Object.keys(record.answers)) {
+    if (!asked.has(name)) warnings.push(`the template at ${targetLabel} no longer asks '${name}'; its recorded answer is dropped`);
+  }
+  const prompter = io.interactive ? createLinePrompter(io) : undefined;
+  try {
+    return await resolveAnswers(template.config.questions, {
+      actorName: String(record.answers.actor_name ?? ''),
+      data: { ...recorded, ...data },
+      useDefaults: options.defaults === true,
+      engine: template.engine,
+      builtins: { actorkit_version: ownPackage().version },
+      ...(prompter ? { prompter } : {}),
+    });
+  } catch (error) {
+    if (error instanceof CliError && (error.code === 'no_terminal' || error.code === 'missing_answers') && newQuestions.length > 0) {
+      const which = `the template at ${targetLabel} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
+      throw new CliError(error.status, error.code, `${which}; ${error.message}`);
+    }
+    throw error;
+  } finally {
+    prompter?.close();
+  }
+}
+
+/** Answers the recorded template exactly as it was rendered; secrets (never recorded) come from the target's answers. */
+async function answerRecorded(template: OpenedTemplate, record: AnswersRecord, target: ResolvedAnswers): Promise<ResolvedAnswers> {
+  const asked = new Set(template.config.questions.map((question) => question.name));
+  const secrets: Record<string, string> = {};
+  for (const question of template.config.questions) {
+    if (question.secret && question.name in target.context) secrets[question.name] = String(target.context[question.name]);
+  }
+  return resolveAnswers(template.config.questions, {
+    actorName: String(record.answers.actor_name ?? ''),
+    data: { ...recordedAsData(record, asked), ...secrets },
+    useDefaults: true,
+    engine: template.engine,
+    builtins: { actorkit_version: record.actorkit_version },
+  });
+}
+
+/** The recorded answers a template still asks, as `--data` text (`actor_name` apart). */
+function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const [name, value] of Object.entries(record.answers)) {
+    if (name !== 'actor_name' && asked.has(name) && value !== null && value !== undefined) data[name] = String(value);
+  }
+  return data;
+}
+
+async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string): Promise<{ dir: string; files: string[] }> {
+  const plan = await planTemplate(template, context);
+  await mkdir(dir, { recursive: true });
+  return { dir, files: await renderTemplateInto(template, plan, context, dir, ownPackage().root) };
+}
+
+/** `v1.1.0 (1a2b3c4)`, or the short commit alone when the ref is a SHA or missing. */
+function versionLabel(version: TemplateVersion): string {
+  const short = version.commit?.slice(0, 7) ?? 'unknown';
+  if (version.ref === null || version.ref === 'HEAD' || version.commit?.startsWith(version.ref)) return short;
+  return `${version.ref} (${short})`;
+}
