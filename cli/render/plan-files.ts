@@ -7,7 +7,7 @@ import type { TemplateEngine } from './template-engine.js';
 export const RENDER_SUFFIX = '.njk';
 
 /** One file of the output: where it comes from, where it goes, and whether it is rendered. */
-export interface PlannedFile {
+interface PlannedFile {
   /** Absolute path of the template file. */
   readonly source: string;
   /** POSIX path inside the target folder. */

@@ -8,7 +8,7 @@ import { ANSWER_FORMATS, formatMessage, type AnswerFormat, type AnswerValidator 
 export type QuestionType = 'str' | 'int' | 'bool' | 'choice';
 
 /** One allowed value of a question, with the text shown for it. */
-export interface QuestionChoice {
+interface QuestionChoice {
   readonly label: string;
   readonly value: string | number | boolean;
 }

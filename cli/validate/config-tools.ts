@@ -6,7 +6,7 @@ import { ownPackage } from '../package-root.js';
 import { lendOwnPackages } from './lend-own-packages.js';
 
 /** One problem of a configuration, as `validatePlatformConfig` reports it. */
-export interface ConfigProblem {
+interface ConfigProblem {
   readonly rule: string;
   readonly pointer: string;
   readonly message: string;
@@ -36,7 +36,7 @@ export interface ConfigTools {
 }
 
 /** The installed actorkit could not be loaded (too old, broken install). */
-export class ConfigToolsError extends Error {
+class ConfigToolsError extends Error {
   override readonly name = 'ConfigToolsError';
 }
 
