@@ -94,7 +94,11 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         '/mcp',
         bodyLimit({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
       );
-      const handle = async function mcp(c: Context<ActorEnv>): Promise<Response> {
+      app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
+        if (c.req.method !== 'POST' && c.req.method !== 'DELETE') {
+          // No server-initiated messages: the optional GET stream is not offered (the specification allows 405).
+          throw new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed on /mcp`, headers: { Allow: 'POST, DELETE' } });
+        }
         refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const authInfo = asAuthInfo({
@@ -119,9 +123,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         const response = await session.transport.handleRequest(c.req.raw, { authInfo });
         if (session.transport.sessionId === undefined) await session.close();
         return response;
-      };
-      app.post('/mcp', handle);
-      app.delete('/mcp', handle);
+      });
     },
   };
 }
