@@ -50,14 +50,16 @@ function mcpTenant(header: string | undefined): string {
  */
 export function mcpRouter(options: McpRouterOptions): ActorRouter {
   let sdk: McpServerSdk | undefined;
-  let sessions: McpSessions<McpSession> | undefined;
+  let mounted: { readonly sessions: McpSessions<McpSession>; readonly ctx: ActorContext } | undefined;
   return {
     name: 'mcp',
     async start() {
       sdk ??= await loadMcpServerSdk(options.importSdk);
     },
     async close() {
-      await sessions?.closeAll();
+      if (mounted === undefined) return;
+      const closed = await mounted.sessions.closeAll();
+      mounted.ctx.logger.info('mcp_sessions_closed', { sessions: closed });
     },
     operations: () => [
       {
@@ -74,7 +76,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
     mount(app, ctx: ActorContext) {
       const { MCP_MAX_SESSIONS: maxSessions, MCP_SESSION_IDLE_MS: idleMs } = ctx.environment;
       const table = new McpSessions<McpSession>({ maxSessions, idleMs });
-      sessions = table;
+      mounted = { sessions: table, ctx };
       const maxSize = ctx.config.bodyLimitBytes;
 
       const openSession = (loaded: McpServerSdk): McpSession => {

@@ -67,10 +67,11 @@ export class McpSessions<TSession extends ClosableSession> {
     }
   }
 
-  /** Closes every session (on shutdown). */
-  async closeAll(): Promise<void> {
+  /** Closes every session (on shutdown) and says how many there were. */
+  async closeAll(): Promise<number> {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((entry) => entry.session.close()));
+    return sessions.length;
   }
 }
