@@ -103,7 +103,7 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
   it('answers an unknown tool with JSON-RPC -32602', async () => {
     const error = await rejectionOf(client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(error.code).toBe(-32602);
-    expect(error.message).toContain('Unknown tool: no_such_tool');
+    expect(error.message).toBe('MCP error -32602: Unknown tool: no_such_tool');
   });
 
   it('answers bad arguments with -32602 naming each failing JSON pointer, and counts nothing', async () => {

@@ -11,8 +11,18 @@ import type { McpServerSdk } from './load-mcp-server-sdk.js';
 import { McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
 
-/** JSON-RPC code the MCP specification gives an unknown resource. */
+/** JSON-RPC codes: invalid params, internal error, and the MCP specification's unknown resource. */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * An error the SDK answers as a JSON-RPC error with this code and message as they are (an
+ * `McpError` would send its message prefixed with `MCP error <code>:`, and the client prefixes again).
+ */
+function jsonRpcFailure(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
+}
 
 /** What an MCP server of the actor needs besides its context. */
 export interface McpActorServerOptions {
@@ -68,14 +78,13 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  * @param options the tools and the session id
  */
 export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
-  const { McpError, ErrorCode } = sdk;
   const { metadata } = ctx.definition;
   const server = new sdk.Server(
     { name: metadata.slug, title: metadata.name, version: metadata.version },
     { capabilities: { tools: {}, resources: {} }, instructions: metadata.description },
   );
   const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
-  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
+  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => jsonRpcFailure(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: [
@@ -106,7 +115,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
       }
     }
     const tool = readOnlyTools().find((candidate) => candidate.name === name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (tool === undefined) throw jsonRpcFailure(INVALID_PARAMS, `Unknown tool: ${name}`);
     const args = v.safeParse(tool.argsSchema, input);
     if (!args.success) throw invalidArguments(name, args.issues);
     try {
@@ -135,10 +144,10 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     try {
       body = await readResource(ctx, uri, requestContextOf(extra.authInfo));
     } catch (error) {
-      if (error instanceof ActorError) throw new McpError(ErrorCode.InternalError, `${error.title}: ${error.detail ?? error.code}`);
+      if (error instanceof ActorError) throw jsonRpcFailure(INTERNAL_ERROR, `${error.title}: ${error.detail ?? error.code}`);
       throw error;
     }
-    if (body === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    if (body === undefined) throw jsonRpcFailure(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
   });
 
