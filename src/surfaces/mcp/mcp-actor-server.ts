@@ -8,7 +8,7 @@ import { metadataCard } from '../../routes/actor-info.js';
 import { healthBody } from '../../routes/health.js';
 import { readStats, statsBody } from '../../routes/stats.js';
 import type { McpServerSdk } from './load-mcp-server-sdk.js';
-import { McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
+import { MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
 
 /** JSON-RPC codes: invalid params, internal error, and the MCP specification's unknown resource. */
@@ -123,7 +123,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
         signal,
         tenantId: request.tenantId,
         sessionId: options.sessionId(),
-        userIdentifier: 'mcp',
+        userIdentifier: MCP_USER,
         requestId: request.requestId,
         settings: ctx.settings.values,
       });

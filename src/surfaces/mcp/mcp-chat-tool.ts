@@ -4,7 +4,6 @@ import type { ActorContext } from '../../context/actor-context.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
 import { ChatRequest } from '../../invoke/chat-request.js';
-import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
 import type { McpRequestContext } from './mcp-request-context.js';
 
 /** The arguments of the MCP tool `chat`: the chat request's own fields, so they validate alike. */
@@ -17,8 +16,8 @@ export const McpChatArguments = v.strictObject({
 /** Validated arguments of the MCP tool `chat`. */
 export type McpChatArguments = v.InferOutput<typeof McpChatArguments>;
 
-/** The user an MCP chat is recorded under when the client names none. */
-const MCP_USER = 'mcp';
+/** The user an MCP chat or tool call is recorded under when the client names none. */
+export const MCP_USER = 'mcp';
 
 /** The tool `chat` as `tools/list` shows it. */
 export function mcpChatToolListing(ctx: ActorContext) {
@@ -42,8 +41,7 @@ export function mcpChatToolListing(ctx: ActorContext) {
  * @param request what the HTTP request to `/mcp` carried
  * @returns the chat reply; an invalid request throws the 422 `ActorError` invoke would answer
  */
-export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, mcpSessionId: string, request: McpRequestContext & { readonly signal: AbortSignal }): Promise<ChatReply> {
-  refuseWhenNotServing(ctx.lifecycle);
+export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, mcpSessionId: string, request: McpRequestContext): Promise<ChatReply> {
   const chatRequest = v.parse(ChatRequest, {
     message: args.message,
     session_id: args.session_id ?? mcpSessionId,

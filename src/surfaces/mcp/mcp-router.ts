@@ -6,8 +6,9 @@ import type { ActorTool } from '../../agent/actor-tool.js';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import { ActorError } from '../../core/actor-error.js';
-import { DEFAULT_TENANT, tenantIdIssue } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT } from '../../core/tenant-id.js';
 import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
+import { headerTenant } from '../../invoke/request-tenant.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
@@ -30,14 +31,6 @@ interface McpSession {
 /** A JSON-RPC error answered at the HTTP level (no request id is known yet), as the SDK's transport answers its own. */
 function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413 | 503, code: number, message: string, headers: Record<string, string> = {}): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
-}
-
-/** The tenant of an MCP request: `X-Tenant-Id`, else `default`; a malformed header is the 400 invoke answers. */
-function mcpTenant(header: string | undefined): string {
-  if (header === undefined) return DEFAULT_TENANT;
-  const issue = tenantIdIssue(header);
-  if (issue !== undefined) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${issue}` });
-  return header;
 }
 
 /**
@@ -78,6 +71,8 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       const table = new McpSessions<McpSession>({ maxSessions, idleMs });
       mounted = { sessions: table, ctx };
       const maxSize = ctx.config.bodyLimitBytes;
+      // Sessions being initialized now: they count against the cap before the table holds them.
+      let opening = 0;
 
       const openSession = (loaded: McpServerSdk): McpSession => {
         const transport: WebStandardStreamableHTTPServerTransport = new loaded.WebStandardStreamableHTTPServerTransport({
@@ -105,7 +100,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const authInfo = asAuthInfo({
           requestId: c.env.requestId,
-          tenantId: mcpTenant(c.req.header('X-Tenant-Id')),
+          tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
         });
@@ -116,15 +111,20 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
           return session.transport.handleRequest(c.req.raw, { authInfo });
         }
         if (c.req.method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        if (!table.hasRoom()) {
+        if (!table.hasRoom(opening)) {
           ctx.logger.warn('mcp_sessions_full', { max_sessions: maxSessions });
           return jsonRpcError(c, 503, -32000, `Too many MCP sessions (MCP_MAX_SESSIONS=${maxSessions}); end one with DELETE /mcp or try again later`, { 'Retry-After': '5' });
         }
         const session = openSession(sdk);
-        await session.server.connect(session.transport);
-        const response = await session.transport.handleRequest(c.req.raw, { authInfo });
-        if (session.transport.sessionId === undefined) await session.close();
-        return response;
+        opening += 1;
+        try {
+          await session.server.connect(session.transport);
+          const response = await session.transport.handleRequest(c.req.raw, { authInfo });
+          if (session.transport.sessionId === undefined) await session.close();
+          return response;
+        } finally {
+          opening -= 1;
+        }
       });
     },
   };

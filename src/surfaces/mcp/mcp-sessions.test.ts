@@ -7,10 +7,12 @@ function fakeSession() {
 }
 
 describe('McpSessions', () => {
-  it('caps the number of open sessions', () => {
+  it('caps the number of open sessions, counting those still being opened', () => {
     const sessions = new McpSessions<ReturnType<typeof fakeSession>>({ maxSessions: 2, idleMs: 1_000, now: () => 0 });
     expect(sessions.hasRoom()).toBe(true);
+    expect(sessions.hasRoom(2)).toBe(false);
     sessions.add('a', fakeSession());
+    expect(sessions.hasRoom(1)).toBe(false);
     sessions.add('b', fakeSession());
     expect(sessions.hasRoom()).toBe(false);
     sessions.remove('a');

@@ -41,10 +41,13 @@ export class McpSessions<TSession extends ClosableSession> {
     return entry.session;
   }
 
-  /** Whether one more session fits, after the idle ones are closed. */
-  hasRoom(): boolean {
+  /**
+   * Whether one more session fits, after the idle ones are closed.
+   * @param pending sessions being opened that the table does not hold yet
+   */
+  hasRoom(pending = 0): boolean {
     this.closeIdle();
-    return this.#sessions.size < this.#limits.maxSessions;
+    return this.#sessions.size + pending < this.#limits.maxSessions;
   }
 
   /** Records a new session. */
