@@ -55,6 +55,7 @@ describe('/mcp', () => {
     const result = await client.callTool({ name: 'chat', arguments: { message: 'hi', session_id: 'my-session', user_identifier: 'ada' } });
     expect(result.structuredContent).toMatchObject({ session_id: 'my-session' });
     expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 1, sessions: 1, users: 1 });
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^actor_invocations_total\{outcome="success"\} 1$/m);
     await client.close();
   });
 
