@@ -17,6 +17,12 @@ describe('ActorTool', () => {
     expect(tool.jsonSchema).not.toHaveProperty('$schema');
   });
 
+  it('is not read-only unless built with readOnly: true (only read-only tools are offered at /mcp)', () => {
+    const base = { description: 'Looks up', argsSchema: v.object({}), run: () => 'ok' };
+    expect(new ActorTool({ name: 'demo_lookup', ...base }).readOnly).toBe(false);
+    expect(new ActorTool({ name: 'demo_lookup', ...base, readOnly: true }).readOnly).toBe(true);
+  });
+
   it('runs synchronously and asynchronously; runAsync falls back to run', async () => {
     const tool = greet();
     expect(tool.run({ name: 'Ada', times: 2 })).toBe('Hello, Ada!Hello, Ada!');

@@ -29,6 +29,8 @@ export interface ActorToolOptions<TSchema extends v.GenericSchema, TOutput> {
   readonly argsSchema: TSchema;
   run?(args: v.InferOutput<TSchema>, context: ToolRunContext): TOutput;
   runAsync?(args: v.InferOutput<TSchema>, context: ToolRunContext): Promise<TOutput>;
+  /** True when the tool only reads: `/mcp` offers read-only tools to MCP clients (annotation `readOnlyHint`). */
+  readonly readOnly?: boolean;
   /** The JSON Schema shown to the model, when `argsSchema` cannot be converted (e.g. a tool from an MCP server). */
   readonly jsonSchema?: Record<string, unknown>;
 }
@@ -76,6 +78,8 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
   readonly name: string;
   readonly description: string;
   readonly argsSchema: TSchema;
+  /** True when the tool only reads (see `ActorToolOptions.readOnly`). */
+  readonly readOnly: boolean;
   /** The arguments as JSON Schema, as the model sees them. */
   readonly jsonSchema: Record<string, unknown>;
   readonly #functions: Pick<ActorToolOptions<TSchema, TOutput>, 'run' | 'runAsync'>;
@@ -89,6 +93,7 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
     this.name = options.name;
     this.description = options.description;
     this.argsSchema = options.argsSchema;
+    this.readOnly = options.readOnly === true;
     this.jsonSchema = jsonSchema;
     this.#functions = { run: options.run, runAsync: options.runAsync };
   }

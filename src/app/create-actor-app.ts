@@ -31,10 +31,11 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
   oauth?.bind?.(ctx);
   const explicit = options.routers ?? [];
-  const routers = [...definitionRouters(options.definition, env, options.peerReads ?? {}, explicit), ...explicit];
+  const tools = () => agent?.tools ?? (Array.isArray(options.tools) ? options.tools : []);
+  const routers = [...definitionRouters(options.definition, env, { peerReads: options.peerReads ?? {}, tools }, explicit), ...explicit];
   const app = new Hono<ActorEnv>();
   mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
-  const runtime = runActorLifecycle(ctx, database, agent);
+  const runtime = runActorLifecycle(ctx, database, agent, routers);
   return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http }), actor: runtime });
 }

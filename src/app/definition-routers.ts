@@ -1,6 +1,8 @@
+import type { ActorTool } from '../agent/actor-tool.js';
 import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorEnvironment } from '../environment/runtime-config.js';
+import { mcpRouter } from '../surfaces/mcp/mcp-router.js';
 import { meshRouter, type PeerRoute } from '../surfaces/mesh/mesh-router.js';
 import type { Panel } from '../surfaces/panel/panel-definition.js';
 import { panelRouter } from '../surfaces/panel/panel-router.js';
@@ -9,21 +11,30 @@ import { workflowProxyRouter } from '../surfaces/workflow/workflow-proxy-router.
 /** The handlers of the peer reads a definition declares, keyed by the declared path (`/lookup/:topic`). */
 export type PeerReadHandlers = Readonly<Record<string, PeerRoute['handle']>>;
 
+/** What the definition's surfaces are wired to in `app.ts`. */
+export interface DefinitionWiring {
+  /** The handler of each declared peer read. */
+  readonly peerReads: PeerReadHandlers;
+  /** The actor's tools now, for `/mcp`. */
+  readonly tools: () => readonly ActorTool[];
+}
+
 /**
  * The conditional surfaces an actor's definition declares, as routers for `createActorApp`: the
  * owner panels when `includePanel` is on, the peer reads (with `MESH_KEY`) when `fleetMesh` is
- * on, the workflow proxy (with `WORKFLOW_BASE_URL`) when `integrationType` is `n8n`. A surface
+ * on, the workflow proxy (with `WORKFLOW_BASE_URL`) when `integrationType` is `n8n`, the MCP server
+ * `/mcp` when `exposeMcp` is on. A surface
  * whose option is off is not mounted; one that is on but misses its environment or its handlers
  * throws here, at setup. A router of the same name among `explicit` replaces the definition's.
  * @param definition the actor's definition.
  * @param env the raw environment.
- * @param peerReads the handler of each declared peer read.
+ * @param wiring the handler of each declared peer read, and the actor's tools.
  * @param explicit the routers passed to `createActorApp` by hand.
  */
 export function definitionRouters(
   definition: ActorDefinition,
   env: ActorEnvironment,
-  peerReads: PeerReadHandlers,
+  wiring: DefinitionWiring,
   explicit: readonly ActorRouter[],
 ): ActorRouter[] {
   const handMounted = new Set(explicit.map((router) => router.name));
@@ -34,11 +45,12 @@ export function definitionRouters(
     routers.push(panelRouter({ panels: definition.panels as readonly Panel[] }));
   }
   if (features.fleetMesh && !handMounted.has('mesh')) {
-    routers.push(meshRouter({ meshKey: env.MESH_KEY, routes: peerRoutes(definition, peerReads) }));
+    routers.push(meshRouter({ meshKey: env.MESH_KEY, routes: peerRoutes(definition, wiring.peerReads) }));
   }
   if (features.integrationType === 'n8n' && !handMounted.has('workflow')) {
     routers.push(workflowProxyRouter({ baseUrl: env.WORKFLOW_BASE_URL }));
   }
+  if (features.exposeMcp === true && !handMounted.has('mcp')) routers.push(mcpRouter({ tools: wiring.tools }));
   return routers;
 }
 

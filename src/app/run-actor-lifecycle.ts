@@ -1,5 +1,6 @@
 import type { ActorAgent } from '../agent/actor-agent.js';
 import type { ActorContext } from '../context/actor-context.js';
+import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { Logger } from '../log/logger.js';
 import type { DatabaseMonitor } from '../store/database-monitor.js';
@@ -28,8 +29,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param ctx the actor's context
  * @param database told when the store answered at start
  * @param agent the default agent, started and closed with the actor
+ * @param routers the mounted routers, started before the actor turns ready and closed after the drain
  */
-export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, agent: ActorAgent | undefined): ActorRuntime {
+export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, agent: ActorAgent | undefined, routers: readonly ActorRouter[] = []): ActorRuntime {
   const { store, settings, logger } = ctx;
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
@@ -53,6 +55,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
             await sleep(Math.min(5000, 250 * attempt));
           }
         }
+        for (const router of routers) await router.start?.();
         await agent?.start();
         ctx.lifecycle.markReady();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
@@ -69,6 +72,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
           ctx.lifecycle.abortInFlight();
           await ctx.lifecycle.waitForIdle(1_000);
         }
+        await Promise.allSettled(routers.map((router) => router.close?.()));
         await agent?.close();
         try {
           await ctx.stats.flush();

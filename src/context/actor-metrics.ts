@@ -32,7 +32,7 @@ export class ActorMetrics {
   readonly http: HttpMetrics;
   readonly invocations = new Counter({
     name: 'actor_invocations_total',
-    help: 'Invocations of POST /agent/invoke by outcome',
+    help: 'Invocations of POST /agent/invoke and of the MCP tool chat, by outcome',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -12,6 +12,10 @@ export interface ActorRouter {
   readonly name: string;
   /** Adds the router's routes to the app; throw here for configuration mistakes. */
   mount(app: Hono<ActorEnv>, ctx: ActorContext): void;
+  /** Loads what the router needs before the actor turns ready; a `StartupRefusal` stops the start. */
+  start?(): Promise<void>;
+  /** Releases what the router holds (open sessions), on shutdown after the requests in flight. */
+  close?(): Promise<void>;
   /** The routes it adds, for `/openapi.json`. */
   operations?(ctx: ActorContext): DocumentedOperation[];
 }

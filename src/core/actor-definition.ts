@@ -25,6 +25,8 @@ export interface ActorFeatures {
   readonly integrationType: 'none' | 'n8n';
   /** Default true: the platform may expose `chat`, `status` and `health` on its public edge. */
   readonly exposeExternalApi: boolean;
+  /** Default false: mounts `/mcp`, the actor as an MCP server (needs `@modelcontextprotocol/sdk` installed). */
+  readonly exposeMcp?: boolean;
 }
 
 /** A group of settings shown together in the platform's UI. */
@@ -104,4 +106,5 @@ export const defaultActorFeatures: ActorFeatures = {
   fleetMesh: false,
   integrationType: 'none',
   exposeExternalApi: true,
+  exposeMcp: false,
 };

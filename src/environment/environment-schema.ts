@@ -115,6 +115,8 @@ export const EnvironmentConfig = v.object({
   HISTORY_LIMIT: integer(VARIABLES.HISTORY_LIMIT.default, 0),
   MAX_TOOL_STEPS: integer(VARIABLES.MAX_TOOL_STEPS.default, 0),
   MCP_SERVERS: trimmed,
+  MCP_MAX_SESSIONS: integer(VARIABLES.MCP_MAX_SESSIONS.default, 1),
+  MCP_SESSION_IDLE_MS: integer(VARIABLES.MCP_SESSION_IDLE_MS.default, 1),
   MESH_KEY: text,
   WORKFLOW_BASE_URL: text,
   PLAYGROUND_ENABLED: flag(VARIABLES.PLAYGROUND_ENABLED.default),

@@ -39,6 +39,8 @@ export const ENVIRONMENT_VARIABLES = {
   HISTORY_LIMIT: { default: 20, meaning: 'earlier messages of the session sent to the model (`0` sends none)', secret: false },
   MAX_TOOL_STEPS: { default: 5, meaning: 'model calls whose tool calls run in one turn (`0` turns tools off)', secret: false },
   MCP_SERVERS: { default: undefined, shownDefault: 'none', meaning: 'JSON object of MCP servers (Streamable HTTP or stdio) whose tools the agent may call', secret: false },
+  MCP_MAX_SESSIONS: { default: 100, meaning: 'most open sessions of `/mcp` (`expose_mcp`); a new one beyond it answers 503', secret: false },
+  MCP_SESSION_IDLE_MS: { default: 1_800_000, meaning: 'how long an idle `/mcp` session is kept before it is closed', secret: false },
   MESH_KEY: { default: undefined, shownDefault: 'none', meaning: 'the fleet-mesh group key (comma-separated for rotation); required when the actor mounts peer reads', secret: true },
   WORKFLOW_BASE_URL: { default: undefined, shownDefault: 'none', meaning: 'the n8n base URL; required when the actor mounts the workflow proxy', secret: false },
   PLAYGROUND_ENABLED: { default: false, meaning: 'serve the playground at `/playground` (linked from `GET /`)', secret: false },

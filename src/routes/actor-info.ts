@@ -7,8 +7,8 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The marketplace card of `GET /api/actor/metadata`. */
-function metadataCard(ctx: ActorContext) {
+/** The marketplace card of `GET /api/actor/metadata` (also the MCP resource `actor://metadata`). */
+export function metadataCard(ctx: ActorContext) {
   const { metadata, features } = ctx.definition;
   return {
     name: metadata.name,

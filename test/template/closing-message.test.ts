@@ -45,7 +45,7 @@ async function renderExample(name: string): Promise<Example> {
 
 /** The `METHOD /path` lines of the message's route list. */
 function printedRoutes(message: string): { method: string; path: string }[] {
-  return [...message.matchAll(/^ {2}(GET|POST|PUT|ANY) +(\/\S*)/gm)].map((match) => ({ method: match[1] as string, path: match[2] as string }));
+  return [...message.matchAll(/^ {2}(GET|POST|PUT|DELETE|ANY) +(\/\S*)/gm)].map((match) => ({ method: match[1] as string, path: match[2] as string }));
 }
 
 /** The variable names of the message's environment list. */
@@ -84,6 +84,7 @@ describe("new's closing message tells the truth about the actor it rendered", ()
     expect(all.some((example) => example.answers.include_panel === true)).toBe(true);
     expect(all.some((example) => example.answers.fleet_mesh === true)).toBe(true);
     expect(all.some((example) => example.answers.integration_type === 'n8n')).toBe(true);
+    expect(all.some((example) => example.answers.expose_mcp === true)).toBe(true);
     expect(all.some((example) => example.answers.include_panel === false && example.answers.fleet_mesh === false && example.answers.integration_type === 'none')).toBe(true);
   });
 

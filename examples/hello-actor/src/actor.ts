@@ -79,6 +79,7 @@ const actor = {
     fleetMesh: false,
     integrationType: "none",
     exposeExternalApi: true,
+    exposeMcp: false,
   },
   settings: Settings,
   sections: [{ id: "hello", title: "Hello", description: 'What Hello Actor does' }],

@@ -79,6 +79,7 @@ const actor = {
     fleetMesh: true,
     integrationType: "none",
     exposeExternalApi: true,
+    exposeMcp: true,
   },
   settings: Settings,
   sections: [{ id: "weather", title: "Weather", description: 'What Mesh Actor does' }],

@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MemoryStore, silentLogger } from 'actorkit';
 import { assertNoForbiddenVerbs, assertPinnedPhrases, makeConfigConsistencyTests, makeContractTests } from 'actorkit/testing';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +43,20 @@ describe('Mesh Actor', () => {
     const reply = await response.json();
     expect(reply.tool_calls).toMatchObject([{ name: 'weather_lookup', status: 'ok' }]);
     expect(reply.message.content).toContain('testing');
+  });
+
+  it('serves MCP clients at /mcp: chat, and weather_lookup as a read-only tool', async () => {
+    const app = await startedApp();
+    const client = new Client({ name: 'actor-test', version: '1.0.0' });
+    // The SDK client's requests go straight to app.request: no server needed.
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://actor.test/mcp'), { fetch: async (url, init) => app.request(String(url), init) }));
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([['chat', false], ['weather_lookup', true]]);
+    const chat = await client.callTool({ name: 'chat', arguments: { message: 'hello' } });
+    expect(chat.structuredContent).toMatchObject({ model: 'offline' });
+    const lookup = await client.callTool({ name: 'weather_lookup', arguments: { topic: 'testing' } });
+    expect(lookup.structuredContent).toMatchObject({ topic: 'testing' });
+    await client.close();
   });
 
   it('uses a setting changed by PUT /settings on the very next tool call', async () => {

@@ -79,6 +79,7 @@ const actor = {
     fleetMesh: false,
     integrationType: "n8n",
     exposeExternalApi: true,
+    exposeMcp: false,
   },
   settings: Settings,
   sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],

@@ -116,6 +116,8 @@ describe('buildPlatformConfig', () => {
     const meshOff = buildPlatformConfig({ definition: definition({ peerReads }), packageJson });
     expect(meshOff.contract.endpoints.some((endpoint) => endpoint.path.startsWith('/api/hello/'))).toBe(false);
     expect(paths({ integrationType: 'n8n' }).at(-1)).toBe('ANY /workflow/*');
+    expect(base).not.toContain('ANY /mcp');
+    expect(paths({ exposeMcp: true }).at(-1)).toBe('ANY /mcp');
   });
 
   it('maps the template options to snake_case and follows them in external_api', () => {

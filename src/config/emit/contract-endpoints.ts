@@ -19,7 +19,8 @@ function declared(endpoints: readonly TopicEndpoint[], presence: EndpointPresenc
  * Lists the routes an actor with this definition mounts, in a fixed order: required and
  * recommended by topic contract v1.0 (the lists `makeContractTests` checks), always present,
  * then the conditional ones its template options turn on: the panel routes, the peer check and
- * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy.
+ * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy,
+ * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path).
  * @param definition the actor's template options, domain and peer reads
  */
 export function contractEndpoints(definition: Pick<ActorDefinition, 'features' | 'metadata' | 'peerReads'>): ContractEndpoint[] {
@@ -39,5 +40,6 @@ export function contractEndpoints(definition: Pick<ActorDefinition, 'features' |
     }
   }
   if (features.integrationType === 'n8n') endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
+  if (features.exposeMcp === true) endpoints.push({ method: 'ANY', path: '/mcp', presence: 'conditional' });
   return endpoints;
 }

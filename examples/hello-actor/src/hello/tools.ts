@@ -12,6 +12,8 @@ export function helloTools(client: () => HelloClient): ActorTool[] {
     new ActorTool({
       name: 'hello_lookup',
       description: 'Looks up what Hello Actor knows about a topic. Use it whenever the user asks about a hello topic.',
+      // Only reads: an MCP client of /mcp (expose_mcp) may call it directly.
+      readOnly: true,
       argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('The topic to look up')) }),
       runAsync: ({ topic }) => client().lookup(topic),
     }),

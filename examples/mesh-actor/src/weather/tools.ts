@@ -12,6 +12,8 @@ export function weatherTools(client: () => WeatherClient): ActorTool[] {
     new ActorTool({
       name: 'weather_lookup',
       description: 'Looks up what Mesh Actor knows about a topic. Use it whenever the user asks about a weather topic.',
+      // Only reads: an MCP client of /mcp (expose_mcp) may call it directly.
+      readOnly: true,
       argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('The topic to look up')) }),
       runAsync: ({ topic }) => client().lookup(topic),
     }),

@@ -12,6 +12,8 @@ export function ordersTools(client: () => OrdersClient): ActorTool[] {
     new ActorTool({
       name: 'orders_lookup',
       description: 'Looks up what Panel Workflow Actor knows about a topic. Use it whenever the user asks about a orders topic.',
+      // Only reads: an MCP client of /mcp (expose_mcp) may call it directly.
+      readOnly: true,
       argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description('The topic to look up')) }),
       runAsync: ({ topic }) => client().lookup(topic),
     }),

@@ -5,9 +5,18 @@ import { asObject } from './setting-fields.js';
 
 const NEVER_EXPOSABLE = /^(settings|oauth)\b/i;
 
+/** `mcp` may be exposed too, but only by an actor that serves `/mcp` (its chat, status and health, as MCP). */
+const MCP_OPERATION = 'mcp';
+
+function servesMcp(root: Record<string, unknown> | undefined): boolean {
+  const endpoints = asObject(root?.contract)?.endpoints;
+  return Array.isArray(endpoints) && endpoints.some((endpoint) => asObject(endpoint)?.path === '/mcp');
+}
+
 /**
  * Rule G: `external_api.operations` is a subset of `chat`, `status`, `health` (settings and OAuth
- * are never exposable), and the edge is only enabled, and only lists operations, when
+ * are never exposable), plus `mcp` when `contract.endpoints` lists `/mcp`: the MCP surface offers
+ * only chat, the read-only domain tools and the status, health and card resources. The edge is only enabled, and only lists operations, when
  * `platform_expose_external_api` allows it.
  */
 export const ruleGExternalApi: PlatformRule = function ruleGExternalApi(config) {
@@ -18,7 +27,12 @@ export const ruleGExternalApi: PlatformRule = function ruleGExternalApi(config) 
   const operations = Array.isArray(api.operations) ? api.operations : [];
   operations.forEach((operation, index) => {
     if (typeof operation !== 'string' || (EXPOSABLE_OPERATIONS as readonly string[]).includes(operation)) return;
-    const why = NEVER_EXPOSABLE.test(operation) ? 'settings and OAuth are never exposable' : `only ${EXPOSABLE_OPERATIONS.join(', ')} may be exposed`;
+    if (operation === MCP_OPERATION && servesMcp(root)) return;
+    const why = NEVER_EXPOSABLE.test(operation)
+      ? 'settings and OAuth are never exposable'
+      : operation === MCP_OPERATION
+        ? 'the actor does not serve /mcp (turn expose_mcp on)'
+        : `only ${EXPOSABLE_OPERATIONS.join(', ')} may be exposed (and mcp when the actor serves /mcp)`;
     problems.push({ rule: 'G', pointer: jsonPointer('external_api', 'operations', index), message: `operation '${operation}' cannot be exposed: ${why}` });
   });
   const allowed = asObject(root?.features)?.platform_expose_external_api;

@@ -1,0 +1,37 @@
+import { StartupRefusal } from '../../environment/startup-refusal.js';
+
+/** The parts of `@modelcontextprotocol/sdk` the `/mcp` surface uses: the low-level server, its Fetch transport and the request schemas. */
+export type McpServerSdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
+  typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js') &
+  typeof import('@modelcontextprotocol/sdk/types.js');
+
+/** What `loadMcpServerSdk` imports; a test swaps it to play an actor without the package. */
+export type McpSdkImporter = () => Promise<McpServerSdk>;
+
+/** Imports the SDK's server modules; only an actor with `expose_mcp` on ever calls this. */
+const importMcpServerSdk: McpSdkImporter = async () => {
+  const [server, transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { ...server, ...transport, ...types };
+};
+
+/**
+ * Loads `@modelcontextprotocol/sdk` (an optional peer) for `/mcp`. A missing package is a
+ * `StartupRefusal` that says how to install it, so the actor exits with one line instead of
+ * serving a route that cannot work.
+ * @param importer what imports the SDK (the real dynamic import by default)
+ */
+export async function loadMcpServerSdk(importer: McpSdkImporter = importMcpServerSdk): Promise<McpServerSdk> {
+  try {
+    return await importer();
+  } catch (error) {
+    throw new StartupRefusal(
+      'expose_mcp',
+      `features.exposeMcp is on but @modelcontextprotocol/sdk cannot be loaded (${(error as Error).message.split('\n', 1)[0]}): run \`npm install @modelcontextprotocol/sdk\` in the actor, or turn expose_mcp off`,
+      { cause: error },
+    );
+  }
+}

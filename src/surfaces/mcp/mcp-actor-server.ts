@@ -1,0 +1,155 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import * as v from 'valibot';
+import type { ActorTool } from '../../agent/actor-tool.js';
+import type { ActorContext } from '../../context/actor-context.js';
+import { ActorError } from '../../core/actor-error.js';
+import { fieldProblems } from '../../core/validation-problem.js';
+import { metadataCard } from '../../routes/actor-info.js';
+import { healthBody } from '../../routes/health.js';
+import { readStats, statsBody } from '../../routes/stats.js';
+import type { McpServerSdk } from './load-mcp-server-sdk.js';
+import { MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
+import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
+
+/** JSON-RPC codes: invalid params, internal error, and the MCP specification's unknown resource. */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * An error the SDK answers as a JSON-RPC error with this code and message as they are (an
+ * `McpError` would send its message prefixed with `MCP error <code>:`, and the client prefixes again).
+ */
+function jsonRpcFailure(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
+}
+
+/** What an MCP server of the actor needs besides its context. */
+export interface McpActorServerOptions {
+  /** The actor's tools now; the read-only ones are offered. */
+  readonly tools: () => readonly ActorTool[];
+  /** The `Mcp-Session-Id` of the session this server answers. */
+  readonly sessionId: () => string;
+}
+
+const RESOURCES = [
+  { uri: 'actor://metadata', name: 'metadata', title: 'Actor card', description: 'The marketplace card (GET /api/actor/metadata)' },
+  { uri: 'actor://health', name: 'health', title: 'Health', description: 'Liveness and the last known database state (GET /health)' },
+  { uri: 'actor://stats', name: 'stats', title: 'Statistics', description: "The calling tenant's invocation statistics (GET /stats/{tenant_id})" },
+] as const;
+
+/** One line per bad argument, each naming its JSON pointer: `/message is required`. */
+function argumentProblems(issues: readonly v.BaseIssue<unknown>[]): string {
+  return fieldProblems(issues)
+    .map((problem) => `${problem.pointer || '/'} ${problem.detail}`)
+    .join('; ');
+}
+
+/** A tool's output as MCP content: text always, and the object itself as structured content. */
+function toolResult(output: unknown) {
+  const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+  const structured = typeof output === 'object' && output !== null && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {};
+  return { content: [{ type: 'text' as const, text }], ...structured };
+}
+
+/** A failed call the client's model may read and act on (MCP's tool execution error). */
+function toolError(message: string) {
+  return { content: [{ type: 'text' as const, text: message }], isError: true };
+}
+
+async function readResource(ctx: ActorContext, uri: string, request: McpRequestContext): Promise<unknown> {
+  if (uri === 'actor://metadata') return metadataCard(ctx);
+  if (uri === 'actor://health') return healthBody(ctx);
+  if (uri === 'actor://stats') {
+    const snapshot = await readStats(ctx, request.tenantId);
+    return { scope: 'tenant', tenant_id: request.tenantId, instance_id: ctx.config.instanceId, ...statsBody(snapshot) };
+  }
+  return undefined;
+}
+
+/**
+ * Builds the MCP server of one `/mcp` session: the tool `chat`, the actor's read-only domain tools
+ * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
+ * `actor://health` and `actor://stats`. An unknown tool or invalid arguments are JSON-RPC
+ * errors -32602 naming the failing JSON pointer; an unknown resource is -32002; a turn or tool
+ * that fails is a tool result with `isError`.
+ * @param sdk the loaded MCP SDK
+ * @param ctx the actor's context
+ * @param options the tools and the session id
+ */
+export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
+  const { metadata } = ctx.definition;
+  const server = new sdk.Server(
+    { name: metadata.slug, title: metadata.name, version: metadata.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: metadata.description },
+  );
+  const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
+  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => jsonRpcFailure(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
+
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
+    tools: [
+      mcpChatToolListing(ctx),
+      ...readOnlyTools().map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.jsonSchema as { type: 'object'; [key: string]: unknown },
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+      })),
+    ],
+  }));
+
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (call, extra) => {
+    const request = requestContextOf(extra.authInfo);
+    const signal = AbortSignal.any([request.signal, extra.signal]);
+    const { name, arguments: input = {} } = call.params;
+    if (name === 'chat') {
+      const args = v.safeParse(McpChatArguments, input);
+      if (!args.success) throw invalidArguments(name, args.issues);
+      try {
+        const reply = await runMcpChat(ctx, args.output, options.sessionId(), { ...request, signal });
+        return { content: [{ type: 'text' as const, text: reply.message.content }], structuredContent: reply as unknown as Record<string, unknown> };
+      } catch (error) {
+        if (error instanceof v.ValiError) throw invalidArguments(name, error.issues);
+        if (error instanceof ActorError) return toolError(`${error.title}: ${error.detail ?? error.code}`);
+        throw error;
+      }
+    }
+    const tool = readOnlyTools().find((candidate) => candidate.name === name);
+    if (tool === undefined) throw jsonRpcFailure(INVALID_PARAMS, `Unknown tool: ${name}`);
+    const args = v.safeParse(tool.argsSchema, input);
+    if (!args.success) throw invalidArguments(name, args.issues);
+    try {
+      const output = await tool.runAsync(args.output, {
+        signal,
+        tenantId: request.tenantId,
+        sessionId: options.sessionId(),
+        userIdentifier: MCP_USER,
+        requestId: request.requestId,
+        settings: ctx.settings.values,
+      });
+      return toolResult(output);
+    } catch (error) {
+      ctx.logger.warn('mcp_tool_failed', { tool: name, error });
+      return toolError(`Tool ${name} failed: ${error instanceof ActorError ? (error.detail ?? error.title) : (error as Error).message}`);
+    }
+  });
+
+  server.setRequestHandler(sdk.ListResourcesRequestSchema, () => ({
+    resources: RESOURCES.map((resource) => ({ ...resource, mimeType: 'application/json' })),
+  }));
+
+  server.setRequestHandler(sdk.ReadResourceRequestSchema, async (read, extra) => {
+    const { uri } = read.params;
+    let body: unknown;
+    try {
+      body = await readResource(ctx, uri, requestContextOf(extra.authInfo));
+    } catch (error) {
+      if (error instanceof ActorError) throw jsonRpcFailure(INTERNAL_ERROR, `${error.title}: ${error.detail ?? error.code}`);
+      throw error;
+    }
+    if (body === undefined) throw jsonRpcFailure(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
+  });
+
+  return server;
+}

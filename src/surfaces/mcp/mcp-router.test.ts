@@ -1,0 +1,134 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcpClient, rejectionOf } from '../../../test/contract/mcp-contract.js';
+import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import type { ServeHandle } from '../../adapter/serve-options.js';
+import { ActorTool } from '../../agent/actor-tool.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
+import { createLogger, createMemorySink } from '../../log/logger.js';
+import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+
+const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
+
+const lookup = new ActorTool({
+  name: 'test_lookup',
+  description: 'Looks a topic up',
+  readOnly: true,
+  argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1)) }),
+  run: ({ topic }) => ({ topic, text: `about ${topic}` }),
+});
+const failing = new ActorTool({ name: 'test_broken', description: 'Always fails', readOnly: true, argsSchema: v.object({}), run: () => { throw new Error('upstream down'); } });
+const writer = new ActorTool({ name: 'test_write', description: 'Writes something', argsSchema: v.object({}), run: () => 'written' });
+
+const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+let served: ServeHandle[] = [];
+afterEach(async () => {
+  await Promise.all(served.map((handle) => handle.close()));
+  served = [];
+});
+
+async function serveMcpActor(env: Record<string, string> = {}, logger = createLogger({ sink: () => {} })) {
+  const app = await createTestActor({ definition: mcpDefinition, env, tools: [lookup, failing, writer], logger });
+  const handle = await serveOnLoopback(app);
+  served.push(handle);
+  return { app, url: handle.url, handle };
+}
+
+describe('/mcp', () => {
+  it('offers chat and only the read-only tools; a tool that throws is a tool error, not a crash', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['chat', 'test_lookup', 'test_broken']);
+    const unknown = await rejectionOf(client.callTool({ name: 'test_write', arguments: {} }));
+    expect(unknown.code).toBe(-32602);
+    const broken = await client.callTool({ name: 'test_broken', arguments: {} });
+    expect(broken).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool test_broken failed: upstream down' }] });
+    await client.close();
+  });
+
+  it('chats under the session_id and user the arguments name', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const result = await client.callTool({ name: 'chat', arguments: { message: 'hi', session_id: 'my-session', user_identifier: 'ada' } });
+    expect(result.structuredContent).toMatchObject({ session_id: 'my-session' });
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 1, sessions: 1, users: 1 });
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^actor_invocations_total\{outcome="success"\} 1$/m);
+    await client.close();
+  });
+
+  it('sits behind the API key like /agent/invoke', async () => {
+    const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('X-API-Key');
+    expect(await refused.json()).toMatchObject({ code: 'missing_api_key' });
+    const client = await connectMcpClient(url, { 'X-API-Key': 'mcp-test-key-1' });
+    expect((await client.listResources()).resources).toHaveLength(3);
+    await client.close();
+  });
+
+  it('answers 400 invalid_header for a malformed X-Tenant-Id, as invoke does', async () => {
+    const { url } = await serveMcpActor();
+    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'invalid_header' });
+  });
+
+  it('answers malformed JSON with JSON-RPC -32700 and a GET with 405 (no server-sent stream)', async () => {
+    const { url } = await serveMcpActor();
+    const malformed = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc":' });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const get = await fetch(`${url}/mcp`, { headers: { Accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, DELETE');
+    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    expect(noSession.status).toBe(400);
+    expect(await noSession.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
+  it('refuses a session beyond MCP_MAX_SESSIONS with 503, and has room again after a DELETE', async () => {
+    const { url } = await serveMcpActor({ MCP_MAX_SESSIONS: '1' });
+    const first = await connectMcpClient(url);
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('MCP_MAX_SESSIONS=1') } });
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    await first.close();
+    const second = await connectMcpClient(url);
+    expect((await second.listTools()).tools[0]?.name).toBe('chat');
+    await second.close();
+  });
+
+  it('answers 503 draining while the actor drains, like /agent/invoke', async () => {
+    const { url, app } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    app.actor.lifecycle.beginDraining();
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'draining' });
+  });
+
+  it('closes its open sessions on shutdown', async () => {
+    const sink = createMemorySink();
+    const { url, handle } = await serveMcpActor({}, createLogger({ sink }));
+    await connectMcpClient(url);
+    await connectMcpClient(url);
+    await handle.close();
+    served = [];
+    expect(sink.records.find((record) => record.event === 'mcp_sessions_closed')).toMatchObject({ sessions: 2 });
+  });
+
+  it('is not mounted when exposeMcp is off', async () => {
+    const app = await createTestActor({ tools: [lookup] });
+    expect((await app.request('/mcp', { method: 'POST', headers: MCP_HEADERS, body: initialize })).status).toBe(404);
+  });
+});
