@@ -10,6 +10,7 @@ export const commands = {
   new: () => import('./new.js').then(defaultExport),
   validate: () => import('./validate.js').then(defaultExport),
   publish: () => import('./publish.js').then(defaultExport),
+  dev: () => import('./dev.js').then(defaultExport),
   help: () => import('./help.js').then(defaultExport),
 } as const;
 
