@@ -127,7 +127,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
         return;
       }
       const tools = new Map();
-      let text = null;
+      let textPart = null;
       const usage = {};
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
@@ -144,9 +144,9 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
           if (data === '' || data === '[DONE]') continue;
           let chunk;
           try { chunk = JSON.parse(data); } catch { continue; }
-          if (chunk.type === 'text-start') { text = { kind: 'text', text: '' }; reply.parts.push(text); }
-          else if (chunk.type === 'text-delta') { if (!text) { text = { kind: 'text', text: '' }; reply.parts.push(text); } text.text += chunk.delta; }
-          else if (chunk.type === 'text-end') text = null;
+          if (chunk.type === 'text-start') { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); }
+          else if (chunk.type === 'text-delta') { if (!textPart) { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); } textPart.text += chunk.delta; }
+          else if (chunk.type === 'text-end') textPart = null;
           else if (chunk.type === 'tool-input-available') { const part = { kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input }; tools.set(chunk.toolCallId, part); reply.parts.push(part); }
           else if (chunk.type === 'tool-output-available') { const part = tools.get(chunk.toolCallId); if (part) part.output = chunk.output; }
           else if (chunk.type === 'tool-output-error') { const part = tools.get(chunk.toolCallId); if (part) part.error = chunk.errorText; }
