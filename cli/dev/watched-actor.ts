@@ -151,7 +151,12 @@ export class WatchedActor {
     const event = logEvent(line);
     if (event === 'actor_listening') {
       this.#errorLines = [];
+      // Bun's watcher restarts in place, without waiting for the shutdown to finish: a second
+      // `actor_listening` is a restart.
+      if (this.#state === 'running') this.#set('starting');
       this.#set('running');
+    } else if (event === 'actor_shutdown_started') {
+      if (!this.#stopping) this.#set('starting');
     } else if (event === 'actor_stopped') {
       // A restart (or the end): under Bun the watcher restarts in place, without a marker line.
       this.#storeClosed = true;
