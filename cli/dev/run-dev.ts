@@ -33,7 +33,7 @@ export interface DevUrls {
 
 /** How `actorkit dev` ended. */
 export interface RunDevResult {
-  /** `ok` when it was stopped and the actor shut down cleanly; `failed` when the actor's watcher ended by itself or did not stop cleanly. */
+  /** `ok` when it was stopped and the running actor closed its store; `failed` when the actor's watcher ended by itself or a running actor did not report its store closed. */
   readonly status: 'ok' | 'failed';
   readonly actorDir: string;
   readonly runtime: DevRuntime;
@@ -164,9 +164,11 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     const how = await untilStopped(options.signal, actor.exited);
     configWatcher.close();
     if (how === 'stopped') say('actorkit dev: stopping the actor…', { event: 'dev_stopping' });
+    const wasRunning = actor.state === 'running';
     const exit = await actor.stop(STOP_GRACE_MS);
     await proxy.close();
-    const clean = how === 'stopped' && exit.code === 0 && exit.storeClosed;
+    // An actor that was not running (still starting, or failed to start) has no store to close.
+    const clean = how === 'stopped' && (exit.storeClosed || !wasRunning);
     say(
       how === 'ended' ? `actorkit dev: the actor's watcher exited by itself (code ${exit.code})` : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
       { event: 'dev_stopped', exit_code: exit.code, store_closed: exit.storeClosed },

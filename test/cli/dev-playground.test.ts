@@ -220,6 +220,32 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
   }, 30_000);
 });
 
+describe('actorkit dev without a browser', () => {
+  it('with --json, writes only JSON lines of dev events on stdout, the actor\'s log on stderr', async () => {
+    const actorDir = renderActor('jsony');
+    const port = await freePort();
+    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--port', String(port), '--json'], { cwd: actorDir, env: { ...process.env, LLM_API_KEY: 'sk-hidden' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await waitUntil(() => stdout.includes('"state":"running"'), 60_000, () => `never running:\n${stdout}\n${stderr}`);
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events[0]).toMatchObject({
+      event: 'dev_started', runtime: 'node', port,
+      urls: { api: `http://127.0.0.1:${port}/`, playground: `http://127.0.0.1:${port}/playground`, docs: `http://127.0.0.1:${port}/docs` },
+      environment: { PORT: String(port), LLM_API_KEY: '********', PLAYGROUND_ENABLED: 'true' },
+    });
+    expect(events.at(-1)).toEqual({ event: 'dev_stopped', exit_code: 0, store_closed: true });
+    expect(stdout).not.toContain('sk-hidden');
+    expect(stderr).toContain('"event":"actor_listening"');
+  }, 90_000);
+});
+
 describe('actorkit dev refusals', () => {
   let blocker: Server;
   afterAll(() => blocker?.close());
