@@ -57,7 +57,9 @@ function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, body: Buffe
       },
     );
     // A client that goes away aborts the actor's work (a streamed model call stops).
-    outgoing.on('close', () => upstream.destroy());
+    const abort = () => upstream.destroy();
+    outgoing.once('close', abort);
+    upstream.once('close', () => outgoing.off('close', abort));
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (!outgoing.headersSent && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) resolve(false);
       else {

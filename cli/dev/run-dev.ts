@@ -33,14 +33,14 @@ export interface DevUrls {
 
 /** How `actorkit dev` ended. */
 export interface RunDevResult {
-  /** `ok` when it was stopped and the running actor closed its store; `failed` when the actor's watcher ended by itself or a running actor did not report its store closed. */
+  /** `ok` when it was stopped and the running actor closed its store; `failed` when Bun's watcher ended by itself or a running actor did not report its store closed. */
   readonly status: 'ok' | 'failed';
   readonly actorDir: string;
   readonly runtime: DevRuntime;
   readonly urls: DevUrls;
   /** Whether the actor logged `actor_stopped` (its store closed) on the way out. */
   readonly storeClosed: boolean;
-  /** The watcher's exit code. */
+  /** The exit code of the actor's process (Bun: its watcher). */
   readonly exitCode: number | null;
 }
 
@@ -83,8 +83,8 @@ function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>):
 }
 
 /**
- * `actorkit dev`: runs the actor in `actorDir` from its TypeScript source under the runtime's
- * watcher (restart on every change under `src/`, the SQLite file kept), behind a small proxy on
+ * `actorkit dev`: runs the actor in `actorDir` from its TypeScript source, restarted on every
+ * change under `src/` (see `WatchedActor`; the SQLite file kept), behind a small proxy on
  * `port` that holds requests while it restarts and shows a failed start (see `startDevProxy`);
  * the playground is on. Prints the URLs and the environment (secrets masked), checks the
  * platform configuration at start and on every change of `src/actor.ts` (problems printed, the
@@ -170,7 +170,7 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     // An actor that was not running (still starting, or failed to start) has no store to close.
     const clean = how === 'stopped' && (exit.storeClosed || !wasRunning);
     say(
-      how === 'ended' ? `actorkit dev: the actor's watcher exited by itself (code ${exit.code})` : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
+      how === 'ended' ? `actorkit dev: Bun's watcher exited by itself (code ${exit.code})` : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
       { event: 'dev_stopped', exit_code: exit.code, store_closed: exit.storeClosed },
     );
     return { status: clean ? 'ok' : 'failed', actorDir: root, runtime, urls, storeClosed: exit.storeClosed, exitCode: exit.code };

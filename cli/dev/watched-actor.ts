@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import type { WatchCommand } from './dev-runtime.js';
 
 /** Where the watched actor is: `starting` (or restarting), `running` (its server listens), `failed` (waits for the next save), `stopped`. */
@@ -13,7 +15,7 @@ export interface WatchedActorEvents {
   readonly onState: (state: WatchedActorState, failure: string | undefined) => void;
 }
 
-/** How `WatchedActor.stop` ended: the exit code of the watcher and whether the actor logged `actor_stopped` (store closed). */
+/** How `WatchedActor.stop` ended: the exit code of the process and whether the actor logged `actor_stopped` (store closed). */
 export interface WatchedActorExit {
   readonly code: number | null;
   readonly storeClosed: boolean;
@@ -21,12 +23,13 @@ export interface WatchedActorExit {
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-/** The marker lines of Node's watch mode. */
-const NODE_RESTARTING = /^Restarting '/;
-const NODE_FAILED = /^Failed running '/;
 const FAILURE_LIMIT = 2_000;
-/** How long error output may keep coming before a failed start is announced with all of it. */
+/** How long error output may keep coming before a failed start is announced with all of it (Bun, whose watcher keeps running). */
 const FAILURE_SETTLE_MS = 300;
+/** The events one save makes (write, rename, editor swap files) within this window are one change. */
+const CHANGE_SETTLE_MS = 100;
+/** How long a restart waits for the old process to finish its graceful shutdown before killing it. */
+const RESTART_GRACE_MS = 5_000;
 
 /** The event of a JSON log line, or undefined for any other line. */
 function logEvent(line: string): string | undefined {
@@ -50,44 +53,62 @@ function condensedFailure(lines: readonly string[]): string {
   return text.length > FAILURE_LIMIT ? `${text.slice(0, FAILURE_LIMIT)}…` : text;
 }
 
+/** Signals the process, or with SIGKILL its whole group (tsx's esbuild service included). */
+function signalProcess(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(signal === 'SIGKILL' ? -child.pid : child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /**
- * The actor under its runtime's watcher, in its own process group (so a Ctrl-C in the terminal
- * reaches only `actorkit dev`, which stops it once and cleanly). It follows the actor's state from
- * its output: the JSON log line `actor_listening` means running; Node's `Restarting '…'` means
- * restarting, as does the log line `actor_stopped`; Node's `Failed running '…'`, or text on stderr while the actor is not listening,
- * means failed with that text.
+ * The actor process under `actorkit dev`, in its own process group (so a Ctrl-C in the terminal
+ * reaches only `actorkit dev`, which stops it once and cleanly). Under Node, `actorkit dev`
+ * watches `src/` itself and restarts the process once per save, one restart at a time; under
+ * Bun, Bun's watcher restarts it in place. The state follows the actor's output: the JSON log
+ * line `actor_listening` means running, `actor_shutdown_started` restarting; a process that
+ * exits by itself, or text on stderr while the actor is not listening, means failed with that
+ * text, until the next save.
  */
 export class WatchedActor {
-  #child: ChildProcess;
+  readonly #watch: WatchCommand;
+  readonly #cwd: string;
+  readonly #env: Record<string, string | undefined>;
+  readonly #events: WatchedActorEvents;
+  #child!: ChildProcess;
+  #childClosed!: Promise<number | null>;
   #state: WatchedActorState = 'starting';
   #errorLines: string[] = [];
   #storeClosed = false;
   #stopping = false;
+  #restarting: Promise<void> | undefined;
+  #restartAgain = false;
   #failing: NodeJS.Timeout | undefined;
-  readonly #exited: Promise<number | null>;
-  readonly #events: WatchedActorEvents;
+  #changeTimer: NodeJS.Timeout | undefined;
+  #sourceWatcher: FSWatcher | undefined;
+  readonly #ended: Promise<number | null>;
+  #end!: (code: number | null) => void;
 
   /**
-   * Starts the watcher.
-   * @param watch the command line, see `watchCommand`
+   * Starts the actor.
+   * @param command the command line, see `watchCommand`
    * @param options the actor's folder, the environment it runs with, and the event handlers
    */
-  constructor(watch: WatchCommand, options: { readonly cwd: string; readonly env: Record<string, string | undefined> } & WatchedActorEvents) {
+  constructor(command: WatchCommand, options: { readonly cwd: string; readonly env: Record<string, string | undefined> } & WatchedActorEvents) {
+    this.#watch = command;
+    this.#cwd = options.cwd;
+    this.#env = options.env;
     this.#events = options;
-    this.#child = spawn(watch.command, [...watch.args], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.#exited = new Promise((resolve) => {
-      this.#child.once('error', (error) => {
-        this.#errorLines.push(error.message);
-        this.#set('failed');
-        resolve(null);
+    this.#ended = new Promise((resolve) => (this.#end = resolve));
+    if (command.restartedBy === 'dev') {
+      this.#sourceWatcher = watch(join(options.cwd, 'src'), { recursive: true }, () => {
+        clearTimeout(this.#changeTimer);
+        this.#changeTimer = setTimeout(() => void this.restart(), CHANGE_SETTLE_MS);
       });
-      this.#child.once('exit', (code) => {
-        this.#set('stopped');
-        resolve(code);
-      });
-    });
-    this.#follow(this.#child.stdout, 'stdout');
-    this.#follow(this.#child.stderr, 'stderr');
+    }
+    this.#spawn();
   }
 
   /** The actor's current state. */
@@ -95,9 +116,9 @@ export class WatchedActor {
     return this.#state;
   }
 
-  /** Settles with the watcher's exit code when it exits, by itself or stopped. */
+  /** Settles with the exit code when `actorkit dev` is over for this actor: stopped, or (Bun) its watcher exited by itself. */
   get exited(): Promise<number | null> {
-    return this.#exited;
+    return this.#ended;
   }
 
   /** The condensed error output since the actor last started listening ('' when there is none). */
@@ -106,44 +127,83 @@ export class WatchedActor {
   }
 
   /**
-   * Stops the actor gracefully: SIGINT to the watcher (Node's watch mode passes it on; under Bun
-   * the watcher is the actor), SIGKILL to the group when it has not exited within `graceMs`.
+   * Restarts the process (Node): one restart at a time; a change during a restart restarts once
+   * more after it. The old process gets SIGTERM, so it shuts down gracefully and closes its store.
+   */
+  restart(): Promise<void> {
+    if (this.#stopping) return Promise.resolve();
+    if (this.#restarting !== undefined) {
+      this.#restartAgain = true;
+      return this.#restarting;
+    }
+    this.#restarting = (async () => {
+      do {
+        this.#restartAgain = false;
+        this.#errorLines = [];
+        this.#set('starting');
+        await this.#stopChild('SIGTERM', RESTART_GRACE_MS);
+        if (this.#stopping) return;
+        this.#spawn();
+      } while (this.#restartAgain);
+    })().finally(() => (this.#restarting = undefined));
+    return this.#restarting;
+  }
+
+  /**
+   * Stops the actor gracefully: SIGINT (under Bun the watcher is the actor), then SIGKILL to its group when it has not exited within `graceMs`.
    * @param graceMs how long to wait before killing
    */
   async stop(graceMs: number): Promise<WatchedActorExit> {
     this.#stopping = true;
     this.#storeClosed = false;
-    if (this.#child.exitCode === null && this.#child.signalCode === null) {
-      this.#signal('SIGINT', false);
-      const timer = setTimeout(() => this.#signal('SIGKILL', true), graceMs);
-      const code = await this.#exited;
-      clearTimeout(timer);
-      return { code, storeClosed: this.#storeClosed };
-    }
-    return { code: await this.#exited, storeClosed: this.#storeClosed };
+    this.#sourceWatcher?.close();
+    clearTimeout(this.#changeTimer);
+    await this.#restarting;
+    const code = await this.#stopChild('SIGINT', graceMs);
+    this.#set('stopped');
+    this.#end(code);
+    return { code, storeClosed: this.#storeClosed };
   }
 
-  /** Kills the whole group at once (used when `actorkit dev` itself is ending abruptly). */
-  kill(): void {
-    this.#signal('SIGKILL', true);
+  async #stopChild(signal: NodeJS.Signals, graceMs: number): Promise<number | null> {
+    const child = this.#child;
+    signalProcess(child, signal);
+    const timer = setTimeout(() => signalProcess(child, 'SIGKILL'), graceMs);
+    const code = await this.#childClosed;
+    clearTimeout(timer);
+    return code;
   }
 
-  #signal(signal: NodeJS.Signals, group: boolean): void {
-    const pid = this.#child.pid;
-    if (pid === undefined || this.#child.exitCode !== null) return;
-    try {
-      process.kill(group ? -pid : pid, signal);
-    } catch {
-      // already gone
-    }
+  #spawn(): void {
+    const child = spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#child = child;
+    this.#childClosed = new Promise((resolve) => {
+      child.once('error', (error) => {
+        this.#errorLines.push(error.message);
+        resolve(null);
+      });
+      // 'close' comes after the last output line, so a failure is announced with all of it.
+      child.once('close', (code) => resolve(code));
+    });
+    void this.#childClosed.then((code) => {
+      if (this.#stopping || this.#child !== child || this.#restarting !== undefined) return;
+      if (this.#watch.restartedBy === 'runtime') {
+        this.#set('stopped');
+        this.#end(code);
+        return;
+      }
+      if (this.#errorLines.length === 0) this.#errorLines.push(`the actor exited with code ${code} before a change asked for it`);
+      this.#set('failed');
+    });
+    this.#follow(child.stdout, 'stdout');
+    this.#follow(child.stderr, 'stderr');
   }
 
   #follow(stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr'): void {
     if (stream === null) return;
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (raw) => {
-      const line = raw.replace(ANSI, '');
       this.#events.onLine(raw, name);
-      this.#observe(line, name);
+      this.#observe(raw.replace(ANSI, ''), name);
     });
   }
 
@@ -158,19 +218,12 @@ export class WatchedActor {
     } else if (event === 'actor_shutdown_started') {
       if (!this.#stopping) this.#set('starting');
     } else if (event === 'actor_stopped') {
-      // A restart (or the end): under Bun the watcher restarts in place, without a marker line.
       this.#storeClosed = true;
-      if (!this.#stopping) this.#set('starting');
-    } else if (NODE_RESTARTING.test(line)) {
-      this.#errorLines = [];
-      this.#storeClosed = false;
-      this.#set('starting');
-    } else if (NODE_FAILED.test(line)) {
-      this.#failSoon();
     } else if (stream === 'stderr' && event === undefined && line.trim() !== '') {
       this.#errorLines.push(line);
       this.#errorLines.splice(0, Math.max(0, this.#errorLines.length - 200));
-      if (this.#state !== 'running') this.#failSoon();
+      // Under Node the process exit announces the failure; Bun's watcher stays alive.
+      if (this.#state !== 'running' && this.#watch.restartedBy === 'runtime') this.#failSoon();
     }
   }
 

@@ -196,17 +196,49 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     const client = join(actorDir, 'src', 'demo', 'client.ts');
     const good = readFileSync(client, 'utf8');
     writeFileSync(client, `${good}\nexport const broken = (;\n`);
-    await page.locator('#banner[data-code="actor_failed_to_start"]').waitFor({ timeout: 20_000 });
+    await page.locator('#banner[data-code="actor_failed_to_start"]').waitFor({ timeout: 20_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
+    });
     expect(await page.locator('#banner .problem-title').textContent()).toBe('Actor failed to start');
     expect(await page.locator('#banner .problem-detail').textContent()).toContain('client.ts');
     expect(dev.output()).toContain('actorkit dev: actor failed to start');
     await shot(page, '6a-syntax-error');
     writeFileSync(client, good);
-    await page.locator('#banner').waitFor({ state: 'hidden', timeout: 20_000 });
+    await page.locator('#banner').waitFor({ state: 'hidden', timeout: 20_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
+    });
     const reply = await send(page, 'use tool demo_lookup with {"topic": "recovery"}');
     expect(await reply.locator('.tool-output').textContent()).toContain('EDITED WHILE RUNNING');
     await shot(page, '6b-recovered');
   }, 60_000);
+
+  it('keeps sessions in the picker and sends the tenant field as X-Tenant-Id', async () => {
+    const earlier = await page.locator('#session').inputValue();
+    const earlierCount = await page.locator('#messages .msg').count();
+    await page.locator('#tenant').fill('acme');
+    await page.locator('#tenant').press('Tab');
+    await page.locator('#new-session').click();
+    expect(await page.locator('#messages .msg').count()).toBe(0);
+    await send(page, 'hello acme');
+    await page.locator('[data-stat="invocations"]').filter({ hasText: /^1$/ }).waitFor({ timeout: 10_000 });
+    const acme = await fetch(`${dev.base}/stats/acme`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) => response.json());
+    expect(acme).toMatchObject({ tenant_id: 'acme', invocations: 1 });
+    await shot(page, '7a-tenant-acme');
+    await page.locator('#session').selectOption(earlier);
+    expect(await page.locator('#messages .msg').count()).toBe(earlierCount);
+    expect(await page.locator('#tenant').inputValue()).toBe('default');
+    await shot(page, '7b-earlier-session');
+  }, 30_000);
+
+  it('checks the configuration again when src/actor.ts changes, and keeps running', async () => {
+    const actorFile = join(actorDir, 'src', 'actor.ts');
+    const source = readFileSync(actorFile, 'utf8');
+    writeFileSync(actorFile, source.replace("    'Hello',\n", "    'Hi there',\n"));
+    await waitUntil(() => dev.output().includes('configuration check found 1 problem(s) (the actor keeps running)'), 30_000, () => `no config check:\n${dev.output()}`);
+    expect(dev.output()).toMatch(/- \[emitter\] \/: src\/platform\/config\.json is stale.*"default": "Hi there"/);
+    const reply = await send(page, 'still there?');
+    expect(await reply.locator('.text').first().textContent()).toContain('still there?');
+  }, 40_000);
 
   it('loaded nothing from outside the actor (no CDN)', () => {
     expect(outside).toEqual([]);
