@@ -176,28 +176,34 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     return options.map((option) => (option !== null && typeof option === 'object' ? { value: option.value, label: option.label || String(option.value) } : { value: option, label: String(option) }));
   }
   function control(key, schema) {
-    const widget = schema['x-platform-widget'] || (schema.enum ? 'select' : schema.type === 'boolean' ? 'toggle' : schema.type === 'integer' || schema.type === 'number' ? 'number' : 'text');
+    const type = schema.type;
+    const widget = schema['x-platform-widget'] || (schema.enum ? 'select' : type === 'boolean' ? 'checkbox' : type === 'integer' || type === 'number' ? 'number' : type === 'array' ? 'tags' : type === 'object' ? 'json' : 'text');
     let input;
     if (widget === 'select' || widget === 'radio' || widget === 'multiselect') {
       input = el('select', { multiple: widget === 'multiselect' });
       for (const option of optionsOf(schema)) input.append(el('option', { value: JSON.stringify(option.value), textContent: option.label }));
       input.dataset.kind = widget === 'multiselect' ? 'multi' : 'json';
-    } else if (widget === 'toggle' || widget === 'checkbox' || schema.type === 'boolean') {
-      input = el('input', { type: 'checkbox' });
+    } else if (widget === 'checkbox' || widget === 'switch' || type === 'boolean') {
+      input = el('input', { type: 'checkbox', role: widget === 'switch' ? 'switch' : 'checkbox' });
       input.dataset.kind = 'boolean';
-    } else if (widget === 'textarea') {
+    } else if (widget === 'json' || widget === 'textarea') {
       input = el('textarea', { rows: 3 });
-      input.dataset.kind = schema.type === 'string' ? 'string' : 'jsontext';
-    } else if (widget === 'slider' || schema.type === 'integer' || schema.type === 'number') {
+      input.dataset.kind = widget === 'json' || type !== 'string' ? 'jsontext' : 'string';
+    } else if (widget === 'tags') {
+      input = el('input', { type: 'text', placeholder: 'comma, separated' });
+      input.dataset.kind = 'tags';
+    } else if (widget === 'slider' || widget === 'number' || type === 'integer' || type === 'number') {
       input = el('input', { type: widget === 'slider' ? 'range' : 'number' });
       if (schema.minimum !== undefined) input.min = schema.minimum;
       if (schema.maximum !== undefined) input.max = schema.maximum;
-      input.step = schema['x-platform-step'] || (schema.type === 'integer' ? 1 : 'any');
+      input.step = schema['x-platform-step'] || (type === 'integer' ? 1 : 'any');
       input.dataset.kind = 'number';
     } else {
-      input = el('input', { type: widget === 'password' || schema.writeOnly ? 'password' : 'text', placeholder: schema['x-platform-placeholder'] || '' });
+      const inputType = widget === 'password' || schema.writeOnly ? 'password' : widget === 'url' || widget === 'email' ? widget : 'text';
+      input = el('input', { type: inputType, placeholder: schema['x-platform-placeholder'] || '', autocomplete: 'off' });
       input.dataset.kind = 'string';
     }
+    input.dataset.widget = widget;
     input.name = key;
     input.id = 'setting-' + key;
     setValue(input, schema.default);
@@ -211,6 +217,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     else if (input.dataset.kind === 'multi') for (const option of input.options) option.selected = Array.isArray(value) && value.map((item) => JSON.stringify(item)).includes(option.value);
     else if (input.dataset.kind === 'json') input.value = JSON.stringify(value);
     else if (input.dataset.kind === 'jsontext') input.value = JSON.stringify(value, null, 2);
+    else if (input.dataset.kind === 'tags') input.value = Array.isArray(value) ? value.join(', ') : String(value);
     else if (input.type === 'password') return;
     else input.value = String(value);
   }
@@ -220,6 +227,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     if (kind === 'multi') return [...input.selectedOptions].map((option) => JSON.parse(option.value));
     if (kind === 'json') return JSON.parse(input.value);
     if (kind === 'jsontext') return JSON.parse(input.value);
+    if (kind === 'tags') return input.value.split(',').map((tag) => tag.trim()).filter(Boolean);
     if (kind === 'number') return input.value === '' ? undefined : Number(input.value);
     return input.value;
   }
@@ -326,6 +334,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
 const PLAYGROUND_STYLE = `
   :root { color-scheme: light dark; font-family: system-ui, sans-serif; --line: color-mix(in srgb, CanvasText 18%, transparent); }
   * { box-sizing: border-box; }
+  [hidden] { display: none !important; }
   body { margin: 0; display: grid; grid-template-rows: auto auto 1fr; height: 100vh; }
   header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
   header h1 { margin: 0; font-size: 1.1rem; }
@@ -393,7 +402,7 @@ export async function renderPlaygroundPage(view: { readonly name: string; readon
 </section>
 <aside>
 <section aria-labelledby="stats-heading"><h2 id="stats-heading">Tenant stats</h2><dl id="stats"></dl></section>
-<section aria-labelledby="settings-heading"><h2 id="settings-heading">Settings</h2><form id="settings-form"></form><p id="settings-status" role="status"></p></section>
+<section aria-labelledby="settings-heading"><h2 id="settings-heading">Settings</h2><form id="settings-form" novalidate></form><p id="settings-status" role="status"></p></section>
 </aside>
 </main>
 <script nonce="${view.nonce}">${raw(PLAYGROUND_SCRIPT)}</script>
