@@ -49,6 +49,14 @@ describe('GET /playground', () => {
     expect((await actor.request('/playground/')).status).toBe(401);
   });
 
+  it('is documented in /openapi.json (open, no key) only when it is on', async () => {
+    const on = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
+    const document = await (await on.request('/openapi.json')).json();
+    expect(document.paths['/playground'].get).toMatchObject({ operationId: 'playground', security: [] });
+    const off = await createTestActor();
+    expect((await (await off.request('/openapi.json')).json()).paths['/playground']).toBeUndefined();
+  });
+
   it('is not public under API keys when the playground is off', async () => {
     const actor = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1' } });
     expect((await actor.request('/playground')).status).toBe(401);
