@@ -22,7 +22,7 @@ export interface DevProxy {
 }
 
 /** How long a request waits for a (re)starting actor before it is answered 503 `actor_starting`. */
-const START_WAIT_MS = 15_000;
+const START_WAIT_MS = 30_000;
 /** How long a request waits when the actor has failed: a save may be fixing it right now. */
 const FAILED_WAIT_MS = 500;
 const RETRY_EVERY_MS = 100;
