@@ -7,6 +7,7 @@ export { default as newCommand } from './commands/new.js';
 export { default as validateCommand } from './commands/validate.js';
 export { default as publishCommand } from './commands/publish.js';
 export { default as updateCommand } from './commands/update.js';
+export { default as devCommand } from './commands/dev.js';
 export { default as helpCommand } from './commands/help.js';
 export { runCli, EXIT_CODES } from './run-cli.js';
 export { renderHelp } from './help-text.js';
@@ -42,6 +43,9 @@ export {
   type TemplateVersion,
 } from './update/update-actor.js';
 export type { UpdatePlan, KeptFile } from './update/plan-update.js';
+// dev
+export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './dev/run-dev.js';
+export type { DevRuntime } from './dev/dev-runtime.js';
 
 // publish
 export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';

@@ -11,6 +11,7 @@ export const commands = {
   validate: () => import('./validate.js').then(defaultExport),
   publish: () => import('./publish.js').then(defaultExport),
   update: () => import('./update.js').then(defaultExport),
+  dev: () => import('./dev.js').then(defaultExport),
   help: () => import('./help.js').then(defaultExport),
 } as const;
 

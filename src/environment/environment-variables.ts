@@ -43,7 +43,7 @@ export const ENVIRONMENT_VARIABLES = {
   MCP_SESSION_IDLE_MS: { default: 1_800_000, meaning: 'how long an idle `/mcp` session is kept before it is closed', secret: false },
   MESH_KEY: { default: undefined, shownDefault: 'none', meaning: 'the fleet-mesh group key (comma-separated for rotation); required when the actor mounts peer reads', secret: true },
   WORKFLOW_BASE_URL: { default: undefined, shownDefault: 'none', meaning: 'the n8n base URL; required when the actor mounts the workflow proxy', secret: false },
-  PLAYGROUND_ENABLED: { default: false, meaning: 'serve the playground at `/playground` (linked from `GET /`)', secret: false },
+  PLAYGROUND_ENABLED: { default: false, meaning: 'serve the chat playground at `/playground` (linked from `GET /`; on under `actorkit dev`); the page is open, every call it makes needs the key', secret: false },
 } as const satisfies Record<string, EnvironmentVariable>;
 
 /** The name of a variable of the environment table. */

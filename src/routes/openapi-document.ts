@@ -91,6 +91,9 @@ export function coreOperations(ctx: ActorContext): DocumentedOperation[] {
         },
       },
     },
+    ...(ctx.environment.PLAYGROUND_ENABLED
+      ? [{ method: 'get' as const, path: '/playground', operation: { operationId: 'playground', summary: 'The chat playground page (PLAYGROUND_ENABLED); every call it makes needs the key', ...OPEN, responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } }]
+      : []),
     { method: 'get', path: '/openapi.json', operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', ...OPEN, responses: { 200: json('OpenAPI 3.1 of every mounted route') } } },
     { method: 'get', path: '/docs', operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', ...OPEN, responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
     { method: 'get', path: '/api/actor/metadata', operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } } },

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
+import { htmlPageHeaders, randomNonce } from '../../core/html-page.js';
 import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { readJsonBody } from '../../core/read-json-body.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
@@ -52,20 +53,6 @@ function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
     prepared.set(panel.slug, { panel, actions });
   }
   return prepared;
-}
-
-function randomNonce(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-}
-
-function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'same-origin',
-    'Cache-Control': 'no-store',
-  };
 }
 
 function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
@@ -126,7 +113,7 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
           const nonce = randomNonce();
           const view: PanelPageView = { slug: panel.slug, title: panel.title, ...(panel.description === undefined ? {} : { description: panel.description }), nonce, actions };
           const page = typeof panel.page === 'string' ? panel.page : await (panel.page ?? renderPanelPage)(view);
-          return c.body(page, 200, pageHeaders(nonce));
+          return c.body(page, 200, htmlPageHeaders(nonce));
         })
         .get('/panel/:slug/data', async function panelData(c) {
           const { panel } = find(c.req.param('slug'));

@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { resolveCliIo, type CliIo } from '../cli-io.js';
+import { checkActorConfig, recheckConfigOnChange, type ConfigCheck } from './config-recheck.js';
+import { devEnvironment, shownEnvironment } from './dev-environment.js';
+import { startDevProxy } from './dev-proxy.js';
+import { watchCommand, type DevRuntime } from './dev-runtime.js';
+import { WatchedActor, type WatchedActorState } from './watched-actor.js';
+
+/** The inputs of {@link runDev}. */
+export interface RunDevOptions {
+  /** The port to answer on; default `PORT`, else 8080. `0` picks a free one. */
+  readonly port?: number;
+  /** The address to listen on; default `127.0.0.1`. */
+  readonly host?: string;
+  /** `node` (default) or `bun`. */
+  readonly runtime?: DevRuntime | string;
+  /** Print JSON lines of the dev events on standard output (the actor's own output goes to standard error). */
+  readonly json?: boolean;
+  /** Stops the run like Ctrl-C (tests); without it, SIGINT and SIGTERM stop it. */
+  readonly signal?: AbortSignal;
+  readonly io?: Partial<CliIo>;
+}
+
+/** The URLs `actorkit dev` prints. */
+export interface DevUrls {
+  readonly api: string;
+  readonly playground: string;
+  readonly docs: string;
+}
+
+/** How `actorkit dev` ended. */
+export interface RunDevResult {
+  /** `ok` when it was stopped and the running actor closed its store; `failed` when Bun's watcher ended by itself or a running actor did not report its store closed. */
+  readonly status: 'ok' | 'failed';
+  readonly actorDir: string;
+  readonly runtime: DevRuntime;
+  readonly urls: DevUrls;
+  /** Whether the actor logged `actor_stopped` (its store closed) on the way out. */
+  readonly storeClosed: boolean;
+  /** The exit code of the actor's process (Bun: its watcher). */
+  readonly exitCode: number | null;
+}
+
+const STOP_GRACE_MS = 15_000;
+
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port'))));
+    });
+    server.once('error', reject);
+  });
+}
+
+function defaultPort(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.PORT?.trim();
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 8080;
+}
+
+/** Resolves when SIGINT or SIGTERM arrives (or `signal` aborts), or when `ended` settles first. */
+function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>): Promise<'stopped' | 'ended'> {
+  return new Promise((resolveStop) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop('stopped');
+    };
+    if (signal === undefined) {
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    } else if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    void ended.then(() => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop('ended');
+    });
+  });
+}
+
+/**
+ * `actorkit dev`: runs the actor in `actorDir` from its TypeScript source, restarted on every
+ * change under `src/` (see `WatchedActor`; the SQLite file kept), behind a small proxy on
+ * `port` that holds requests while it restarts and shows a failed start (see `startDevProxy`);
+ * the playground is on. Prints the URLs and the environment (secrets masked), checks the
+ * platform configuration at start and on every change of `src/actor.ts` (problems printed, the
+ * actor keeps running). Runs until SIGINT or SIGTERM, then stops the actor gracefully (store
+ * closed). Never throws: a folder that is not an actor or a bad runtime is `refused`, a port in
+ * use `failed`.
+ * @param actorDir the actor's folder, relative to `io.cwd`
+ * @param options port, host, runtime, JSON output
+ * @example
+ * const result = await runDev('.', { port: 3000 });
+ */
+export async function runDev(actorDir: string, options: RunDevOptions = {}): Promise<RunDevResult | CliFailure> {
+  const io = resolveCliIo(options.io);
+  const root = resolve(io.cwd, actorDir);
+  try {
+    if (!existsSync(join(root, 'package.json'))) throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`);
+    const runtime = (options.runtime ?? 'node') as DevRuntime;
+    const watch = watchCommand(runtime, root, io.env);
+    const host = options.host ?? '127.0.0.1';
+    const actorPort = await freeLocalPort();
+    let actor: WatchedActor | undefined;
+    const proxy = await startDevProxy(
+      {
+        port: actorPort,
+        get state(): WatchedActorState {
+          return actor?.state ?? 'starting';
+        },
+        get failure() {
+          return actor?.failure ?? '';
+        },
+      },
+      { port: options.port ?? defaultPort(io.env), host },
+    );
+    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${proxy.port}`;
+    const urls: DevUrls = { api: `${base}/`, playground: `${base}/playground`, docs: `${base}/docs` };
+    const env = devEnvironment(io.env, actorPort);
+    const say = (text: string, event: Record<string, unknown>) => io.stdout.write(options.json ? `${JSON.stringify(event)}\n` : `${text}\n`);
+
+    const shown = shownEnvironment(env, proxy.port);
+    say(
+      [
+        `actorkit dev: ${root} on ${runtime}, restarting on every change under src/`,
+        `  API         ${urls.api}`,
+        `  playground  ${urls.playground}`,
+        `  docs        ${urls.docs}`,
+        '  environment:',
+        ...Object.entries(shown).map(([name, value]) => `    ${name}=${value}`),
+        '  Ctrl-C stops it.',
+      ].join('\n'),
+      { event: 'dev_started', actor_dir: root, runtime, port: proxy.port, urls, environment: shown },
+    );
+
+    let everRan = false;
+    actor = new WatchedActor(watch, {
+      cwd: root,
+      env,
+      onLine: (line, stream) => (options.json || stream === 'stderr' ? io.stderr : io.stdout).write(`${line}\n`),
+      onState: (state, failure) => {
+        if (state === 'running') {
+          say(everRan ? `actorkit dev: actor restarted — ${urls.playground}` : `actorkit dev: actor listening — open ${urls.playground}`, { event: 'actor_state', state });
+          everRan = true;
+        } else if (state === 'failed') {
+          say(`actorkit dev: actor failed to start:\n${failure ?? ''}\nactorkit dev: fix it and save; it restarts on the next change under src/`, { event: 'actor_state', state, failure });
+        } else if (state === 'starting' && everRan) say('actorkit dev: change under src/, restarting the actor', { event: 'actor_state', state });
+      },
+    });
+
+    const reportCheck = (check: ConfigCheck) =>
+      say(
+        check.status === 'ok' ? 'actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules A–H pass)' : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
+        { event: 'config_check', status: check.status, problems: check.problems },
+      );
+    void checkActorConfig(root, io).then(reportCheck, () => undefined);
+    const configWatcher = recheckConfigOnChange(root, io, reportCheck);
+
+    const how = await untilStopped(options.signal, actor.exited);
+    configWatcher.close();
+    if (how === 'stopped') say('actorkit dev: stopping the actor…', { event: 'dev_stopping' });
+    const wasRunning = actor.state === 'running';
+    const exit = await actor.stop(STOP_GRACE_MS);
+    await proxy.close();
+    // An actor that was not running (still starting, or failed to start) has no store to close.
+    const clean = how === 'stopped' && (exit.storeClosed || !wasRunning);
+    say(
+      how === 'ended' ? `actorkit dev: Bun's watcher exited by itself (code ${exit.code})` : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
+      { event: 'dev_stopped', exit_code: exit.code, store_closed: exit.storeClosed },
+    );
+    return { status: clean ? 'ok' : 'failed', actorDir: root, runtime, urls, storeClosed: exit.storeClosed, exitCode: exit.code };
+  } catch (error) {
+    return toCliFailure(error);
+  }
+}

@@ -1,0 +1,413 @@
+import { html, raw } from 'hono/html';
+
+// Runs in the browser. Every URL is derived from the page's own location (the page sits at
+// `<base>/playground`), so it works behind a relay under any path prefix; every value reaches
+// the DOM through textContent only. Sessions and their transcripts live in localStorage: the
+// actor has no route that lists sessions.
+const PLAYGROUND_SCRIPT = String.raw`(() => {
+  const base = location.pathname.replace(/\/playground\/?$/, '');
+  const $ = (id) => document.getElementById(id);
+  const STORE = 'actorkit.playground';
+  const saved = (() => { try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch { return {}; } })();
+  const state = { sessions: Array.isArray(saved.sessions) ? saved.sessions : [], apiKey: saved.apiKey || '', tenant: saved.tenant || 'default', current: saved.current || null };
+  const persist = () => localStorage.setItem(STORE, JSON.stringify(state));
+
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (key === 'class') node.className = value;
+      else if (key === 'data') Object.assign(node.dataset, value);
+      else node[key] = value;
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+  const pretty = (value) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+  function headers(extra) {
+    const all = { Accept: 'application/json', 'X-Tenant-Id': state.tenant || 'default', ...(extra || {}) };
+    if (state.apiKey) all['X-API-Key'] = state.apiKey;
+    return all;
+  }
+
+  /** A problem+json body (or a stand-in) as {status, title, detail, code, errors}. */
+  async function problemOf(response) {
+    const body = await response.json().catch(() => null);
+    const problem = body && typeof body === 'object' ? body : {};
+    return { status: response.status, title: problem.title || 'HTTP ' + response.status, detail: problem.detail || '', code: problem.code || '', errors: Array.isArray(problem.errors) ? problem.errors : [] };
+  }
+
+  function explain(problem) {
+    if (problem.status === 401) return { ...problem, title: '401 Unauthorized: ' + (state.apiKey ? 'the API key was refused' : 'this actor needs an API key') + ' (' + problem.title + ')', detail: (problem.detail ? problem.detail + '. ' : '') + 'Enter the key in the API key field.' };
+    return problem;
+  }
+
+  function showBanner(problem) {
+    const banner = $('banner');
+    if (!problem) { banner.hidden = true; banner.replaceChildren(); return; }
+    banner.hidden = false;
+    banner.dataset.code = problem.code || '';
+    banner.replaceChildren(el('strong', { className: 'problem-title', textContent: problem.title }), ' ', el('span', { className: 'problem-detail', textContent: problem.detail }));
+  }
+
+  // ---- sessions -------------------------------------------------------------------------
+  function newSession() {
+    const id = 'pg-' + Date.now().toString(36) + '-' + Math.random().toString(36).slice(2, 8);
+    const session = { id, tenant: state.tenant, title: 'New session', at: new Date().toISOString(), entries: [] };
+    state.sessions.unshift(session);
+    state.sessions = state.sessions.slice(0, 50);
+    state.current = id;
+    persist();
+    drawSessions();
+    drawTranscript();
+  }
+  const currentSession = () => state.sessions.find((session) => session.id === state.current);
+  function drawSessions() {
+    const picker = $('session');
+    picker.replaceChildren(...state.sessions.map((session) => el('option', { value: session.id, textContent: session.title + ' · ' + session.tenant + ' · ' + session.id, selected: session.id === state.current })));
+  }
+
+  // ---- transcript -----------------------------------------------------------------------
+  function drawEntry(entry) {
+    const node = el('article', { class: 'msg ' + entry.role, data: { role: entry.role } });
+    if (entry.role === 'error') {
+      node.append(el('strong', { className: 'problem-title', textContent: entry.title }), el('p', { className: 'problem-detail', textContent: entry.detail }));
+      for (const problem of entry.errors || []) node.append(el('p', { className: 'problem-field', textContent: (problem.pointer || '/') + ': ' + problem.detail }));
+      return node;
+    }
+    for (const part of entry.parts || []) {
+      if (part.kind === 'text') node.append(el('div', { className: 'text', textContent: part.text }));
+      else {
+        const status = part.error !== undefined ? 'error' : part.output !== undefined ? 'done' : 'running';
+        node.append(el('details', { className: 'tool', open: true, data: { tool: part.name, status } },
+          el('summary', { textContent: 'tool ' + part.name + ' (' + status + ')' }),
+          el('div', { className: 'label', textContent: 'arguments' }), el('pre', { className: 'tool-args', textContent: pretty(part.input) }),
+          part.output !== undefined ? el('div', { className: 'label', textContent: 'output' }) : null,
+          part.output !== undefined ? el('pre', { className: 'tool-output', textContent: pretty(part.output) }) : null,
+          part.error !== undefined ? el('pre', { className: 'tool-error', textContent: part.error }) : null));
+      }
+    }
+    if (entry.meta) node.append(el('footer', { className: 'meta', textContent: entry.meta }));
+    return node;
+  }
+  function drawTranscript() {
+    const session = currentSession();
+    $('messages').replaceChildren(...(session ? session.entries.map(drawEntry) : []));
+    $('messages').scrollTop = $('messages').scrollHeight;
+  }
+
+  // ---- chat -----------------------------------------------------------------------------
+  async function send() {
+    const box = $('message');
+    const text = box.value;
+    if (text.trim() === '') return;
+    if (!currentSession() || currentSession().tenant !== state.tenant) newSession();
+    const session = currentSession();
+    if (session.entries.length === 0) { session.title = text.slice(0, 40); drawSessions(); }
+    box.value = '';
+    session.entries.push({ role: 'user', parts: [{ kind: 'text', text }] });
+    const reply = { role: 'assistant', parts: [] };
+    session.entries.push(reply);
+    drawTranscript();
+    let live = $('messages').lastElementChild;
+    const update = () => { const next = drawEntry(reply); live.replaceWith(next); live = next; $('messages').scrollTop = $('messages').scrollHeight; };
+    $('send').disabled = true;
+    $('chat-status').textContent = 'Streaming…';
+    try {
+      const response = await fetch(base + '/agent/invoke', {
+        method: 'POST',
+        headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
+        body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, message: text, stream: true }),
+      });
+      if (!response.ok) {
+        const problem = explain(await problemOf(response));
+        session.entries[session.entries.length - 1] = { role: 'error', ...problem };
+        if (problem.status === 401) showBanner(problem);
+        drawTranscript();
+        return;
+      }
+      const tools = new Map();
+      let textPart = null;
+      const usage = {};
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
+          if (data === '' || data === '[DONE]') continue;
+          let chunk;
+          try { chunk = JSON.parse(data); } catch { continue; }
+          if (chunk.type === 'text-start') { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); }
+          else if (chunk.type === 'text-delta') { if (!textPart) { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); } textPart.text += chunk.delta; }
+          else if (chunk.type === 'text-end') textPart = null;
+          else if (chunk.type === 'tool-input-available') { const part = { kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input }; tools.set(chunk.toolCallId, part); reply.parts.push(part); }
+          else if (chunk.type === 'tool-output-available') { const part = tools.get(chunk.toolCallId); if (part) part.output = chunk.output; }
+          else if (chunk.type === 'tool-output-error') { const part = tools.get(chunk.toolCallId); if (part) part.error = chunk.errorText; }
+          else if (chunk.type === 'data-usage') Object.assign(usage, chunk.data);
+          else if (chunk.type === 'data-session') { usage.model = chunk.data.model; $('model').textContent = 'model: ' + chunk.data.model; }
+          else if (chunk.type === 'error') reply.parts.push({ kind: 'text', text: 'Error: ' + chunk.errorText });
+          reply.meta = (usage.model ? 'model ' + usage.model : '') + (usage.total_tokens !== undefined ? ' · tokens in ' + usage.input_tokens + ' / out ' + usage.output_tokens + ' / total ' + usage.total_tokens : '');
+          update();
+        }
+      }
+      showBanner(null);
+    } catch (error) {
+      session.entries[session.entries.length - 1] = { role: 'error', title: 'The request failed', detail: String(error && error.message || error) };
+      drawTranscript();
+    } finally {
+      persist();
+      $('send').disabled = false;
+      $('chat-status').textContent = '';
+      refreshStats();
+    }
+  }
+
+  // ---- settings -------------------------------------------------------------------------
+  const fields = new Map();
+  function optionsOf(schema) {
+    const options = schema['x-platform-options'] || schema.enum || (schema.items && schema.items.enum) || [];
+    return options.map((option) => (option !== null && typeof option === 'object' ? { value: option.value, label: option.label || String(option.value) } : { value: option, label: String(option) }));
+  }
+  function control(key, schema) {
+    const type = schema.type;
+    const widget = schema['x-platform-widget'] || (schema.enum ? 'select' : type === 'boolean' ? 'checkbox' : type === 'integer' || type === 'number' ? 'number' : type === 'array' ? 'tags' : type === 'object' ? 'json' : 'text');
+    let input;
+    if (widget === 'select' || widget === 'radio' || widget === 'multiselect') {
+      input = el('select', { multiple: widget === 'multiselect' });
+      for (const option of optionsOf(schema)) input.append(el('option', { value: JSON.stringify(option.value), textContent: option.label }));
+      input.dataset.kind = widget === 'multiselect' ? 'multi' : 'json';
+    } else if (widget === 'checkbox' || widget === 'switch' || type === 'boolean') {
+      input = el('input', { type: 'checkbox', role: widget === 'switch' ? 'switch' : 'checkbox' });
+      input.dataset.kind = 'boolean';
+    } else if (widget === 'json' || widget === 'textarea') {
+      input = el('textarea', { rows: 3 });
+      input.dataset.kind = widget === 'json' || type !== 'string' ? 'jsontext' : 'string';
+    } else if (widget === 'tags') {
+      input = el('input', { type: 'text', placeholder: 'comma, separated' });
+      input.dataset.kind = 'tags';
+    } else if (widget === 'slider' || widget === 'number' || type === 'integer' || type === 'number') {
+      input = el('input', { type: widget === 'slider' ? 'range' : 'number' });
+      if (schema.minimum !== undefined) input.min = schema.minimum;
+      if (schema.maximum !== undefined) input.max = schema.maximum;
+      input.step = schema['x-platform-step'] || (type === 'integer' ? 1 : 'any');
+      input.dataset.kind = 'number';
+    } else {
+      const inputType = widget === 'password' || schema.writeOnly ? 'password' : widget === 'url' || widget === 'email' ? widget : 'text';
+      input = el('input', { type: inputType, placeholder: schema['x-platform-placeholder'] || '', autocomplete: 'off' });
+      input.dataset.kind = 'string';
+    }
+    input.dataset.widget = widget;
+    input.name = key;
+    input.id = 'setting-' + key;
+    setValue(input, schema.default);
+    input.addEventListener('input', () => { input.dataset.dirty = 'true'; applyShowIf(); });
+    input.addEventListener('change', () => { input.dataset.dirty = 'true'; applyShowIf(); });
+    return input;
+  }
+  function setValue(input, value) {
+    if (value === undefined || value === null) return;
+    if (input.dataset.kind === 'boolean') input.checked = value === true;
+    else if (input.dataset.kind === 'multi') for (const option of input.options) option.selected = Array.isArray(value) && value.map((item) => JSON.stringify(item)).includes(option.value);
+    else if (input.dataset.kind === 'json') input.value = JSON.stringify(value);
+    else if (input.dataset.kind === 'jsontext') input.value = JSON.stringify(value, null, 2);
+    else if (input.dataset.kind === 'tags') input.value = Array.isArray(value) ? value.join(', ') : String(value);
+    else if (input.type === 'password') return;
+    else input.value = String(value);
+  }
+  function valueOf(input) {
+    const kind = input.dataset.kind;
+    if (kind === 'boolean') return input.checked;
+    if (kind === 'multi') return [...input.selectedOptions].map((option) => JSON.parse(option.value));
+    if (kind === 'json') return JSON.parse(input.value);
+    if (kind === 'jsontext') return JSON.parse(input.value);
+    if (kind === 'tags') return input.value.split(',').map((tag) => tag.trim()).filter(Boolean);
+    if (kind === 'number') return input.value === '' ? undefined : Number(input.value);
+    return input.value;
+  }
+  function applyShowIf() {
+    for (const [key, field] of fields) {
+      const rule = field.schema['x-platform-show-if'];
+      if (!rule || !fields.has(rule.field)) continue;
+      let other;
+      try { other = valueOf(fields.get(rule.field).input); } catch { other = undefined; }
+      const visible = rule.in ? rule.in.some((value) => JSON.stringify(value) === JSON.stringify(other)) : rule.equals !== undefined ? JSON.stringify(rule.equals) === JSON.stringify(other) : Boolean(other);
+      field.row.hidden = !visible;
+      field.row.dataset.shown = String(visible);
+    }
+  }
+  async function loadSettings() {
+    const form = $('settings-form');
+    const response = await fetch(base + '/settings/schema', { headers: headers() });
+    if (!response.ok) { const problem = explain(await problemOf(response)); $('settings-status').textContent = problem.title + ': ' + problem.detail; return; }
+    const schema = await response.json();
+    fields.clear();
+    const sections = new Map();
+    const entries = Object.entries(schema.properties || {}).sort(([, a], [, b]) => (a['x-platform-order'] ?? 1e9) - (b['x-platform-order'] ?? 1e9));
+    for (const [key, property] of entries) {
+      const section = property['x-platform-section'] || 'general';
+      if (!sections.has(section)) sections.set(section, el('fieldset', { data: { section } }, el('legend', { textContent: section })));
+      const input = control(key, property);
+      const managed = property['x-platform-managed-by'] === 'platform' ? el('small', { textContent: ' (set by the platform in production)' }) : null;
+      const row = el('div', { className: 'field', data: { key } },
+        el('label', { htmlFor: input.id, textContent: property.title || key }, managed),
+        input,
+        property.description ? el('small', { className: 'hint', textContent: property.description }) : null,
+        el('div', { className: 'field-error', data: { for: key }, role: 'alert' }));
+      fields.set(key, { input, row, schema: property });
+      sections.get(section).append(row);
+    }
+    form.replaceChildren(...sections.values(), el('button', { type: 'submit', id: 'save-settings', textContent: 'Save settings' }));
+    applyShowIf();
+  }
+  async function saveSettings(event) {
+    event.preventDefault();
+    const body = {};
+    for (const [key, field] of fields) {
+      field.row.querySelector('.field-error').textContent = '';
+      field.input.removeAttribute('aria-invalid');
+      if (field.input.dataset.dirty !== 'true') continue;
+      try { body[key] = valueOf(field.input); } catch { body[key] = field.input.value; }
+    }
+    $('settings-status').textContent = 'Saving…';
+    const response = await fetch(base + '/settings', { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) });
+    if (!response.ok) {
+      const problem = explain(await problemOf(response));
+      $('settings-status').dataset.state = 'failed';
+      $('settings-status').textContent = problem.title + (problem.detail ? ': ' + problem.detail : '');
+      for (const issue of problem.errors) {
+        const key = (issue.pointer || '').split('/')[1] || '';
+        const field = fields.get(key.replaceAll('~1', '/').replaceAll('~0', '~'));
+        if (field) { field.row.querySelector('.field-error').textContent = issue.detail; field.input.setAttribute('aria-invalid', 'true'); }
+        else $('settings-status').textContent += ' · ' + (issue.pointer || '/') + ': ' + issue.detail;
+      }
+      return;
+    }
+    const result = await response.json();
+    for (const [key, value] of Object.entries(result.settings || {})) { const field = fields.get(key); if (field) { setValue(field.input, value); field.input.dataset.dirty = 'false'; } }
+    $('settings-status').dataset.state = 'saved';
+    $('settings-status').textContent = 'Saved. Applied: ' + (result.applied.join(', ') || 'nothing') + (result.restart_required.length ? '. Restart required: ' + result.restart_required.join(', ') : '');
+  }
+
+  // ---- live state -----------------------------------------------------------------------
+  async function refreshStats() {
+    try {
+      const ready = await fetch(base + '/ready', { headers: headers() });
+      const body = await ready.json().catch(() => ({}));
+      $('ready').dataset.state = ready.ok ? 'ready' : 'not-ready';
+      if (ready.ok) { $('ready').textContent = 'ready'; if ($('banner').dataset.code === 'actor_failed_to_start' || $('banner').dataset.code === 'actor_starting') showBanner(null); }
+      else if (body && body.code) { $('ready').textContent = body.title || 'not ready'; showBanner({ code: body.code, title: body.title, detail: body.detail || '' }); }
+      else $('ready').textContent = 'not ready: ' + (body.reason || ready.status);
+    } catch { $('ready').dataset.state = 'unreachable'; $('ready').textContent = 'unreachable'; }
+    try {
+      const response = await fetch(base + '/stats/' + encodeURIComponent(state.tenant || 'default'), { headers: headers() });
+      if (!response.ok) { const problem = explain(await problemOf(response)); $('stats').replaceChildren(el('p', { className: 'problem', textContent: problem.title })); return; }
+      const stats = await response.json();
+      const keys = ['invocations', 'errors', 'sessions', 'users', 'input_tokens', 'output_tokens', 'tool_calls', 'last_invoked_at'];
+      $('stats').replaceChildren(...keys.flatMap((key) => [el('dt', { textContent: key }), el('dd', { data: { stat: key }, textContent: stats[key] === null || stats[key] === undefined ? '—' : String(stats[key]) })]));
+    } catch { /* the ready badge says it */ }
+  }
+
+  // ---- wiring ---------------------------------------------------------------------------
+  $('api-key').value = state.apiKey;
+  $('tenant').value = state.tenant;
+  $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); });
+  $('tenant').addEventListener('change', () => { state.tenant = $('tenant').value.trim() || 'default'; persist(); refreshStats(); });
+  $('session').addEventListener('change', () => { state.current = $('session').value; const session = currentSession(); if (session) { state.tenant = session.tenant; $('tenant').value = session.tenant; } persist(); drawTranscript(); refreshStats(); });
+  $('new-session').addEventListener('click', newSession);
+  $('message').addEventListener('keydown', (event) => { if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); send(); } });
+  $('composer').addEventListener('submit', (event) => { event.preventDefault(); send(); });
+  $('settings-form').addEventListener('submit', saveSettings);
+  if (!currentSession()) newSession(); else { drawSessions(); drawTranscript(); }
+  loadSettings();
+  refreshStats();
+  setInterval(refreshStats, 3000);
+  document.body.dataset.loaded = 'true';
+})();`;
+
+const PLAYGROUND_STYLE = `
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; --line: color-mix(in srgb, CanvasText 18%, transparent); }
+  * { box-sizing: border-box; }
+  [hidden] { display: none !important; }
+  body { margin: 0; display: grid; grid-template-rows: auto auto 1fr; height: 100vh; }
+  header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
+  header h1 { margin: 0; font-size: 1.1rem; }
+  header label { font-size: .85rem; display: flex; gap: .3rem; align-items: center; }
+  #ready { font-size: .8rem; padding: .1rem .5rem; border-radius: 1rem; border: 1px solid var(--line); }
+  #ready[data-state="ready"] { background: #2e7d3233; }
+  #ready[data-state="not-ready"], #ready[data-state="unreachable"] { background: #c6282833; }
+  #banner { margin: 0; padding: .6rem 1rem; background: #c6282826; border-bottom: 2px solid #c62828; white-space: pre-wrap; }
+  main { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; min-height: 0; }
+  #chat { display: grid; grid-template-rows: 1fr auto; min-height: 0; border-right: 1px solid var(--line); }
+  #messages { overflow: auto; padding: 1rem; display: flex; flex-direction: column; gap: .6rem; }
+  .msg { padding: .5rem .8rem; border-radius: .6rem; max-width: 90%; white-space: pre-wrap; }
+  .msg.user { align-self: flex-end; background: color-mix(in srgb, #1565c0 18%, Canvas); }
+  .msg.assistant { align-self: flex-start; background: color-mix(in srgb, CanvasText 6%, Canvas); }
+  .msg.error { align-self: stretch; background: #c628281f; outline: 1px solid #c62828; }
+  .msg .meta { font-size: .75rem; color: GrayText; margin-top: .3rem; }
+  .tool { margin: .3rem 0; border: 1px dashed var(--line); border-radius: .4rem; padding: .3rem .5rem; }
+  .tool pre { margin: .2rem 0; font-size: .8rem; overflow: auto; }
+  .label { font-size: .7rem; text-transform: uppercase; color: GrayText; }
+  #composer { display: grid; grid-template-columns: 1fr auto; gap: .5rem; padding: .6rem; border-top: 1px solid var(--line); }
+  #composer textarea { resize: vertical; min-height: 2.6rem; font: inherit; }
+  aside { overflow: auto; padding: .6rem 1rem; display: grid; gap: 1rem; align-content: start; }
+  aside h2 { font-size: 1rem; margin: 0; }
+  fieldset { border: 1px solid var(--line); border-radius: .4rem; display: grid; gap: .5rem; }
+  .field { display: grid; gap: .15rem; font-size: .85rem; }
+  .field-error { color: #c62828; font-size: .8rem; }
+  .hint { color: GrayText; }
+  dl { display: grid; grid-template-columns: auto 1fr; gap: .1rem .8rem; font-size: .85rem; margin: 0; }
+  dd { margin: 0; font-variant-numeric: tabular-nums; }
+  #settings-status[data-state="failed"] { color: #c62828; }
+`;
+
+/**
+ * The chat playground: one self-contained page (inline script and style carrying `nonce`, no
+ * external resource) that talks to the actor through relative URLs: `POST /agent/invoke` as a
+ * UI message stream, `GET /settings/schema` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
+ * @param view the actor's name and the response's CSP nonce
+ */
+export async function renderPlaygroundPage(view: { readonly name: string; readonly nonce: string }): Promise<string> {
+  const page = await html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${view.name} · playground</title>
+<link rel="icon" href="data:,">
+<style nonce="${view.nonce}">${raw(PLAYGROUND_STYLE)}</style>
+</head>
+<body>
+<header>
+<h1>${view.name} · playground</h1>
+<span id="ready" role="status">…</span>
+<span id="model"></span>
+<label>API key <input id="api-key" type="password" autocomplete="off" placeholder="X-API-Key"></label>
+<label>Tenant <input id="tenant" size="12" placeholder="default"></label>
+<label>User <input id="user" size="10" value="playground"></label>
+<label>Session <select id="session"></select></label>
+<button type="button" id="new-session">New session</button>
+</header>
+<p id="banner" role="alert" hidden></p>
+<main>
+<section id="chat" aria-label="Chat">
+<div id="messages" aria-live="polite"></div>
+<form id="composer"><textarea id="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><div><button type="submit" id="send">Send</button><div id="chat-status" role="status"></div></div></form>
+</section>
+<aside>
+<section aria-labelledby="stats-heading"><h2 id="stats-heading">Tenant stats</h2><dl id="stats"></dl></section>
+<section aria-labelledby="settings-heading"><h2 id="settings-heading">Settings</h2><form id="settings-form" novalidate></form><p id="settings-status" role="status"></p></section>
+</aside>
+</main>
+<script nonce="${view.nonce}">${raw(PLAYGROUND_SCRIPT)}</script>
+</body>
+</html>
+`;
+  return page.toString();
+}
