@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gt } from 'semver';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
@@ -15,11 +16,13 @@ import { git } from '../render/git.js';
 import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
 import { highestReleaseTag } from '../render/release-tag.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
-import { fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
+import { bundledTemplateSource, fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
 import { applyUpdate } from './apply-update.js';
+import { fetchBundledTemplate } from './fetch-bundled-template.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
+import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
 import { workingTreeState } from './working-tree.js';
 
 /** The inputs of `actorkit update`. */
@@ -38,12 +41,6 @@ export interface UpdateActorOptions {
   readonly force?: boolean;
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
-}
-
-/** One template version an update goes from or to. */
-export interface TemplateVersion {
-  readonly ref: string | null;
-  readonly commit: string | null;
 }
 
 /** What `actorkit update` did (or, with `dryRun`, would do). */
@@ -94,36 +91,39 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
     const record = await readAnswersFile(actorDir);
-    if (record.source === 'bundled' || record.commit === null) throw notUpdatable(record);
+    if (record.source === 'bundled' && options.ref !== undefined) throw refBundledRef(options.ref);
+    if (record.source !== 'bundled' && record.commit === null) throw notUpdatable(record);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
 
-    progress(`fetching the template ${record.location}`);
-    const oldSource = await fetchAt(record, record.commit, join(workDir, 'old'), io);
-    const newSource = await fetchAt(record, options.ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
-    const [oldTemplate, newTemplate] = await Promise.all([openTemplate(oldSource.dir), openTemplate(newSource.dir)]);
-    const from: TemplateVersion = { ref: record.ref, commit: record.commit };
-    const to: TemplateVersion = { ref: newSource.ref, commit: newSource.commit };
+    const { old, target } =
+      record.source === 'bundled'
+        ? await bundledTemplates(record, workDir, io, progress, warnings)
+        : await repositoryTemplates(record, options.ref, workDir, io, progress);
+    const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
+    const { version: from } = old;
+    const { version: to } = target;
 
     const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
     const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
-    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, versionLabel(to));
+    const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
+    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
     newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
     oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
 
     progress(`rendering the recorded template ${versionLabel(from)} and the target ${versionLabel(to)}`);
-    const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'));
-    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'));
+    const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'), old.packageRoot);
+    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'), target.packageRoot);
 
     progress(`merging ${new Set([...oldRender.files, ...newRender.files]).size} template files into ${actorDir}`);
-    const labels = { current: 'yours', base: `template ${versionLabel(from)}`, other: `template ${versionLabel(to)}` };
+    const labels = { current: 'yours', base: templateLabel(from), other: templateLabel(to) };
     const { plan, writes } = await planUpdate({ actorDir, oldRender, newRender, labels, skip: NEVER_MERGED, env: io.env });
     const report = { actorDir, from, to, newQuestions, answers: newAnswers.recorded, plan, warnings };
-    logger.info('actor_update_planned', { actor_dir: actorDir, from: from.commit, to: to.commit, dry_run: options.dryRun === true, writes: writes.length });
+    logger.info('actor_update_planned', { actor_dir: actorDir, from: versionLabel(from), to: versionLabel(to), dry_run: options.dryRun === true, writes: writes.length });
     if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
 
     await applyUpdate(actorDir, writes);
-    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile({ kind: record.source, location: record.location, ...to }, newAnswers.recorded, newAnswers.context));
+    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context));
     if (plan.conflicted.length > 0) {
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };
@@ -149,8 +149,17 @@ function notUpdatable(record: AnswersRecord): CliError {
   return new CliError(
     'refused',
     'not_updatable',
-    `this actor was rendered from ${record.location}, which records no commit to compare with; ` +
-      'update needs an actor rendered from a template repository (ACTORKIT_TEMPLATE_REPO) or a --local checkout',
+    `this actor was rendered from ${record.location}, but its .actorkit-answers.yml records no commit to compare with; ` +
+      'render it again with `actorkit new`, or add the commit it was rendered from as `commit:`',
+  );
+}
+
+function refBundledRef(ref: string): CliError {
+  return new CliError(
+    'refused',
+    'ref_with_bundled_template',
+    `--ref ${ref} does not apply: this actor was rendered from the template bundled with actorkit, which follows the installed actorkit; ` +
+      'install the actorkit version whose template you want (npm install actorkit@<version>), then run update without --ref',
   );
 }
 
@@ -167,6 +176,58 @@ async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: st
     'dirty_working_tree',
     `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`,
   );
+}
+
+/** A template an update renders: its folder, the package root its `Dockerfile.template` comes from, and its version. */
+interface TemplateAt {
+  readonly dir: string;
+  readonly packageRoot: string;
+  readonly version: TemplateVersion;
+  /** What the answers file records for it. */
+  readonly source: Pick<TemplateSource, 'kind' | 'location' | 'ref' | 'commit'>;
+}
+
+/** The recorded commit and the target (`--ref`, else the highest release tag) of a repository or `--local` checkout. */
+async function repositoryTemplates(
+  record: AnswersRecord,
+  ref: string | undefined,
+  workDir: string,
+  io: CliIo,
+  progress: (line: string) => void,
+): Promise<{ old: TemplateAt; target: TemplateAt }> {
+  progress(`fetching the template ${record.location}`);
+  const oldSource = await fetchAt(record, record.commit ?? undefined, join(workDir, 'old'), io);
+  const newSource = await fetchAt(record, ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
+  const packageRoot = ownPackage().root;
+  return {
+    old: { dir: oldSource.dir, packageRoot, version: { ref: record.ref, commit: record.commit }, source: oldSource },
+    target: { dir: newSource.dir, packageRoot, version: { ref: newSource.ref, commit: newSource.commit }, source: { ...newSource, location: record.location } },
+  };
+}
+
+/**
+ * The template bundled with the actorkit version the answers file records (from the npm registry,
+ * unless it is the running one) and the one bundled with the running actorkit, the target.
+ */
+async function bundledTemplates(
+  record: AnswersRecord,
+  workDir: string,
+  io: CliIo,
+  progress: (line: string) => void,
+  warnings: string[],
+): Promise<{ old: TemplateAt; target: TemplateAt }> {
+  const own = ownPackage();
+  const current = bundledTemplateSource();
+  const target: TemplateAt = { dir: current.dir, packageRoot: own.root, version: { ref: null, commit: null, actorkit: own.version }, source: current };
+  const recorded = record.actorkit_version;
+  if (recorded === own.version) return { old: target, target };
+  progress(`fetching the template of actorkit@${recorded} from the npm registry`);
+  const fetched = await fetchBundledTemplate(recorded, join(workDir, 'old'), io);
+  if (gt(recorded, own.version)) {
+    warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
+  }
+  const version = { ref: null, commit: null, actorkit: recorded };
+  return { old: { dir: fetched.templateDir, packageRoot: fetched.packageRoot, version, source: { kind: 'bundled', location: record.location, ref: null, commit: null } }, target };
 }
 
 /** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
@@ -199,12 +260,12 @@ async function answerTarget(
   options: UpdateActorOptions,
   io: CliIo,
   warnings: string[],
-  targetLabel: string,
+  targetPhrase: string,
 ): Promise<ResolvedAnswers> {
   const asked = new Set(template.config.questions.map((question) => question.name));
   const recorded = recordedAsData(record, asked);
   for (const name of Object.keys(record.answers)) {
-    if (!asked.has(name)) warnings.push(`the template at ${targetLabel} no longer asks '${name}'; its recorded answer is dropped`);
+    if (!asked.has(name)) warnings.push(`${targetPhrase} no longer asks '${name}'; its recorded answer is dropped`);
   }
   const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
@@ -218,7 +279,7 @@ async function answerTarget(
     });
   } catch (error) {
     if (error instanceof CliError && (error.code === 'no_terminal' || error.code === 'missing_answers') && newQuestions.length > 0) {
-      const which = `the template at ${targetLabel} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
+      const which = `${targetPhrase} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
       throw new CliError(error.status, error.code, `${which}; ${error.message}`);
     }
     throw error;
@@ -252,15 +313,8 @@ function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Reco
   return data;
 }
 
-async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string): Promise<{ dir: string; files: string[] }> {
+async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string, packageRoot: string): Promise<{ dir: string; files: string[] }> {
   const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
-  return { dir, files: await renderTemplateInto(template, plan, context, dir, ownPackage().root) };
-}
-
-/** `v1.1.0 (1a2b3c4)`, or the short commit alone when the ref is a SHA or missing. */
-function versionLabel(version: TemplateVersion): string {
-  const short = version.commit?.slice(0, 7) ?? 'unknown';
-  if (version.ref === null || version.ref === 'HEAD' || version.commit?.startsWith(version.ref)) return short;
-  return `${version.ref} (${short})`;
+  return { dir, files: await renderTemplateInto(template, plan, context, dir, packageRoot) };
 }
