@@ -26,7 +26,7 @@ export async function extractTarball(tarball: string, destDir: string, keep: (pa
   const archive = await promisify(gunzip)(await readFile(tarball));
   const extracted: string[] = [];
   for (const entry of readTarEntries(archive)) {
-    const path = entry.path.replace(/^\.?\/?[^/]+\//, '');
+    const path = entry.path.replace(/^[^/]+\//, '');
     if (entry.type !== '0' || path === entry.path || !keep(path)) continue;
     const target = resolve(destDir, path);
     if (!target.startsWith(resolve(destDir) + sep)) continue;

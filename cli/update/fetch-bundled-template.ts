@@ -36,7 +36,9 @@ export async function fetchBundledTemplate(version: string, workDir: string, io:
   await mkdir(downloads, { recursive: true });
   const packed = await npmPack(`actorkit@${version}`, downloads, io);
   const packageRoot = join(workDir, 'package');
-  const extracted = await extractTarball(join(downloads, packed), packageRoot, (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH);
+  const extracted = await extractTarball(join(downloads, packed), packageRoot, (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH).catch((error: unknown) => {
+    throw new CliError('failed', 'npm_pack_failed', `the tarball npm fetched for actorkit@${version} cannot be read: ${(error as Error).message}`, { cause: error });
+  });
   const templateDir = join(packageRoot, 'templates', 'actor');
   if (!extracted.some((path) => path.startsWith(TEMPLATE_PREFIX)) || !existsSync(join(templateDir, 'template.yml'))) {
     throw new CliError('failed', 'bundled_template_missing', `actorkit@${version} from the npm registry has no templates/actor/template.yml: its template cannot be rendered again`);

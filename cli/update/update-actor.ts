@@ -71,7 +71,9 @@ const NEVER_MERGED = new Set([ANSWERS_FILE, 'src/platform/config.json']);
 
 /**
  * Brings an actor up to a newer template (`actorkit update`), keeping the author's changes: renders
- * the template at the commit `.actorkit-answers.yml` records and at the target with the recorded
+ * the template at the commit `.actorkit-answers.yml` records (for the bundled template: the one
+ * bundled with the recorded actorkit version, fetched with `npm pack`) and at the target (the
+ * bundled template of the running actorkit) with the recorded
  * answers (plus `--data` changes, and new questions answered), merges the change between the two
  * renders into each of the actor's files three ways, then writes the new answers file, re-emits
  * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`.
@@ -97,7 +99,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
 
     const { old, target } =
       record.source === 'bundled'
-        ? await bundledTemplates(record, workDir, io, progress, warnings)
+        ? await bundledTemplates(record, actorDir, workDir, io, progress, warnings)
         : await repositoryTemplates(record, options.ref, workDir, io, progress);
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
     const { version: from } = old;
@@ -211,6 +213,7 @@ async function repositoryTemplates(
  */
 async function bundledTemplates(
   record: AnswersRecord,
+  actorDir: string,
   workDir: string,
   io: CliIo,
   progress: (line: string) => void,
@@ -222,7 +225,7 @@ async function bundledTemplates(
   const recorded = record.actorkit_version;
   if (recorded === own.version) return { old: target, target };
   progress(`fetching the template of actorkit@${recorded} from the npm registry`);
-  const fetched = await fetchBundledTemplate(recorded, join(workDir, 'old'), io);
+  const fetched = await fetchBundledTemplate(recorded, join(workDir, 'old'), { env: io.env, cwd: actorDir });
   if (gt(recorded, own.version)) {
     warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
   }

@@ -222,6 +222,24 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     expect(treeHash(actor)).toEqual(before);
   }, 60_000);
 
+  it('says so when the tarball of the recorded version holds no template (exit 1)', async () => {
+    const dir = join(folder.dir, 'templateless-actorkit');
+    mkdirSync(dir);
+    const manifest = { name: 'actorkit', version: '0.0.7' };
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest)}\n`);
+    writeFileSync(join(dir, 'README.md'), '# actorkit 0.0.7, before templates\n');
+    execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: dir, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const other = await startFakeNpmRegistry({ manifest, tarball: join(dir, 'actorkit-0.0.7.tgz') }, 'http://127.0.0.1:9/');
+    try {
+      const actor = actorCopy((copy) => recordBundled(copy, '0.0.7'));
+      const result = await actorkit(['update', actor], { npm_config_registry: `${other.url}/` });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error: actorkit@0.0.7 from the npm registry has no templates/actor/template.yml');
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('says npm is missing (exit 1)', async () => {
     const bin = join(folder.dir, 'git-only-bin');
     mkdirSync(bin, { recursive: true });
