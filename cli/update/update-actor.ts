@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gt } from 'semver';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
@@ -12,16 +11,13 @@ import { createLinePrompter } from '../prompt/line-prompter.js';
 import { actorkitDependency } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
-import { git } from '../render/git.js';
 import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
-import { highestReleaseTag } from '../render/release-tag.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
-import { bundledTemplateSource, fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
 import { applyUpdate } from './apply-update.js';
-import { fetchBundledTemplate } from './fetch-bundled-template.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
+import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
 import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
 import { workingTreeState } from './working-tree.js';
 
@@ -93,14 +89,10 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
     const record = await readAnswersFile(actorDir);
-    if (record.source === 'bundled' && options.ref !== undefined) throw refBundledRef(options.ref);
-    if (record.source !== 'bundled' && record.commit === null) throw notUpdatable(record);
+    refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
 
-    const { old, target } =
-      record.source === 'bundled'
-        ? await bundledTemplates(record, actorDir, workDir, io, progress, warnings)
-        : await repositoryTemplates(record, options.ref, workDir, io, progress);
+    const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
     const { version: from } = old;
     const { version: to } = target;
@@ -147,24 +139,6 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   }
 }
 
-function notUpdatable(record: AnswersRecord): CliError {
-  return new CliError(
-    'refused',
-    'not_updatable',
-    `this actor was rendered from ${record.location}, but its .actorkit-answers.yml records no commit to compare with; ` +
-      'render it again with `actorkit new`, or add the commit it was rendered from as `commit:`',
-  );
-}
-
-function refBundledRef(ref: string): CliError {
-  return new CliError(
-    'refused',
-    'ref_with_bundled_template',
-    `--ref ${ref} does not apply: this actor was rendered from the template bundled with actorkit, which follows the installed actorkit; ` +
-      'install the actorkit version whose template you want (npm install actorkit@<version>), then run update without --ref',
-  );
-}
-
 async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: string[]): Promise<void> {
   const state = await workingTreeState(actorDir, env);
   if (!state.tracked) {
@@ -178,77 +152,6 @@ async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: st
     'dirty_working_tree',
     `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`,
   );
-}
-
-/** A template an update renders: its folder, the package root its `Dockerfile.template` comes from, and its version. */
-interface TemplateAt {
-  readonly dir: string;
-  readonly packageRoot: string;
-  readonly version: TemplateVersion;
-  /** What the answers file records for it. */
-  readonly source: Pick<TemplateSource, 'kind' | 'location' | 'ref' | 'commit'>;
-}
-
-/** The recorded commit and the target (`--ref`, else the highest release tag) of a repository or `--local` checkout. */
-async function repositoryTemplates(
-  record: AnswersRecord,
-  ref: string | undefined,
-  workDir: string,
-  io: CliIo,
-  progress: (line: string) => void,
-): Promise<{ old: TemplateAt; target: TemplateAt }> {
-  progress(`fetching the template ${record.location}`);
-  const oldSource = await fetchAt(record, record.commit ?? undefined, join(workDir, 'old'), io);
-  const newSource = await fetchAt(record, ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
-  const packageRoot = ownPackage().root;
-  return {
-    old: { dir: oldSource.dir, packageRoot, version: { ref: record.ref, commit: record.commit }, source: oldSource },
-    target: { dir: newSource.dir, packageRoot, version: { ref: newSource.ref, commit: newSource.commit }, source: { ...newSource, location: record.location } },
-  };
-}
-
-/**
- * The template bundled with the actorkit version the answers file records (from the npm registry,
- * unless it is the running one) and the one bundled with the running actorkit, the target.
- */
-async function bundledTemplates(
-  record: AnswersRecord,
-  actorDir: string,
-  workDir: string,
-  io: CliIo,
-  progress: (line: string) => void,
-  warnings: string[],
-): Promise<{ old: TemplateAt; target: TemplateAt }> {
-  const own = ownPackage();
-  const current = bundledTemplateSource();
-  const target: TemplateAt = { dir: current.dir, packageRoot: own.root, version: { ref: null, commit: null, actorkit: own.version }, source: current };
-  const recorded = record.actorkit_version;
-  if (recorded === own.version) return { old: target, target };
-  progress(`fetching the template of actorkit@${recorded} from the npm registry`);
-  const fetched = await fetchBundledTemplate(recorded, join(workDir, 'old'), { env: io.env, cwd: actorDir });
-  if (gt(recorded, own.version)) {
-    warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
-  }
-  const version = { ref: null, commit: null, actorkit: recorded };
-  return { old: { dir: fetched.templateDir, packageRoot: fetched.packageRoot, version, source: { kind: 'bundled', location: record.location, ref: null, commit: null } }, target };
-}
-
-/** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
-async function fetchAt(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo): Promise<TemplateSource> {
-  await mkdir(workDir, { recursive: true });
-  return record.source === 'local'
-    ? fetchTemplateSource({ local: record.location, ref, workDir, io })
-    : fetchTemplateSource({ repository: record.location, ref, workDir, io });
-}
-
-/**
- * The target when `--ref` is not given: for a repository `undefined` (the source picks its highest
- * release tag, as `new` does); for a local checkout its highest release tag, else its HEAD.
- */
-async function defaultTarget(record: AnswersRecord, io: CliIo): Promise<string | undefined> {
-  if (record.source !== 'local') return undefined;
-  const tags = await git(['-C', resolve(io.cwd, record.location), 'tag', '--list'], io.env).catch(() => '');
-  return highestReleaseTag(tags.split('\n'));
 }
 
 /**
