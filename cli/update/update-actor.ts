@@ -105,7 +105,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
     oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
 
-    progress(`rendering the recorded template ${versionLabel(from)} and the target ${versionLabel(to)}`);
+    progress(`rendering the recorded ${from.actorkit === undefined ? 'template ' : ''}${versionLabel(from)} and the target ${versionLabel(to)}`);
     const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'), old.packageRoot);
     const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'), target.packageRoot);
 
