@@ -40,8 +40,8 @@ export {
   type UpdateActorOptions,
   type UpdateActorResult,
   type UpdateActorReport,
-  type TemplateVersion,
 } from './update/update-actor.js';
+export type { TemplateVersion } from './update/template-version.js';
 export type { UpdatePlan, KeptFile } from './update/plan-update.js';
 // dev
 export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './dev/run-dev.js';

@@ -60,7 +60,7 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
       `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
     );
   }
-  return bundledTemplate();
+  return bundledTemplateSource();
 }
 
 async function fetchLocalCheckout(path: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
@@ -113,7 +113,8 @@ export function bundledTemplateDir(): string {
   return join(ownPackage().root, 'templates', 'actor');
 }
 
-function bundledTemplate(): TemplateSource {
+/** The template bundled with this package as a source, `actorkit@<version>/templates/actor`; `failed` when the folder is missing. */
+export function bundledTemplateSource(): TemplateSource {
   const dir = bundledTemplateDir();
   if (!existsSync(dir)) {
     throw new CliError('failed', 'bundled_template_missing', `the bundled template is missing at ${dir}; reinstall actorkit`);

@@ -1,4 +1,5 @@
 import { problemBullet } from '../commands/_shared.js';
+import { templateLabel, versionLabel } from './template-version.js';
 import type { UpdateActorReport } from './update-actor.js';
 
 /**
@@ -9,8 +10,9 @@ import type { UpdateActorReport } from './update-actor.js';
  */
 export function formatUpdateReport(report: UpdateActorReport, shownDir: string): string {
   const { plan } = report;
-  const version = (v: UpdateActorReport['from']) => (v.ref && v.ref !== 'HEAD' && !v.commit?.startsWith(v.ref) ? `${v.ref} (${v.commit?.slice(0, 7)})` : (v.commit?.slice(0, 7) ?? '?'));
-  const lines = [`${report.dryRun ? 'Plan to update' : 'Updated'} ${shownDir}: template ${version(report.from)} → ${version(report.to)}`];
+  const lines = [`${report.dryRun ? 'Plan to update' : 'Updated'} ${shownDir}: ${templateLabel(report.from)} → ${versionLabel(report.to)}`];
+  const sameBundled = report.from.actorkit !== undefined && report.from.actorkit === report.to.actorkit;
+  if (sameBundled) lines.push(`  already at actorkit ${report.to.actorkit}'s template`);
   if (report.newQuestions.length > 0) lines.push(`  new questions: ${report.newQuestions.map((name) => `${name}=${String(report.answers[name])}`).join(', ')}`);
   const row = (what: string, path: string) => lines.push(`  ${what.padEnd(11)} ${path}`);
   for (const path of plan.created) row('created', path);
@@ -20,7 +22,7 @@ export function formatUpdateReport(report: UpdateActorReport, shownDir: string):
   for (const path of plan.deleted) row('deleted', path);
   for (const kept of plan.kept) row('kept', `${kept.path} (${kept.reason})`);
   const changes = plan.created.length + plan.updated.length + plan.merged.length + plan.conflicted.length + plan.deleted.length;
-  if (changes + plan.kept.length === 0) lines.push('  nothing to change: the actor already has every change of the template');
+  if (changes + plan.kept.length === 0) lines.push(`  nothing to change: ${sameBundled ? 'no answer changed' : 'the actor already has every change of the template'}`);
   if (report.dryRun) {
     lines.push(`Dry run: nothing was written.${plan.conflicted.length > 0 ? ` ${plan.conflicted.length} file(s) would get conflict markers.` : ''}`);
   } else if (plan.conflicted.length > 0) {

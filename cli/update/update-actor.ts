@@ -11,15 +11,14 @@ import { createLinePrompter } from '../prompt/line-prompter.js';
 import { actorkitDependency } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
-import { git } from '../render/git.js';
 import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
-import { highestReleaseTag } from '../render/release-tag.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
-import { fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
 import { applyUpdate } from './apply-update.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
+import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
+import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
 import { workingTreeState } from './working-tree.js';
 
 /** The inputs of `actorkit update`. */
@@ -38,12 +37,6 @@ export interface UpdateActorOptions {
   readonly force?: boolean;
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
-}
-
-/** One template version an update goes from or to. */
-export interface TemplateVersion {
-  readonly ref: string | null;
-  readonly commit: string | null;
 }
 
 /** What `actorkit update` did (or, with `dryRun`, would do). */
@@ -74,7 +67,9 @@ const NEVER_MERGED = new Set([ANSWERS_FILE, 'src/platform/config.json']);
 
 /**
  * Brings an actor up to a newer template (`actorkit update`), keeping the author's changes: renders
- * the template at the commit `.actorkit-answers.yml` records and at the target with the recorded
+ * the template at the commit `.actorkit-answers.yml` records (for the bundled template: the one
+ * bundled with the recorded actorkit version, fetched with `npm pack`) and at the target (the
+ * bundled template of the running actorkit) with the recorded
  * answers (plus `--data` changes, and new questions answered), merges the change between the two
  * renders into each of the actor's files three ways, then writes the new answers file, re-emits
  * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`.
@@ -94,36 +89,35 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
     const record = await readAnswersFile(actorDir);
-    if (record.source === 'bundled' || record.commit === null) throw notUpdatable(record);
+    refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
 
-    progress(`fetching the template ${record.location}`);
-    const oldSource = await fetchAt(record, record.commit, join(workDir, 'old'), io);
-    const newSource = await fetchAt(record, options.ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
-    const [oldTemplate, newTemplate] = await Promise.all([openTemplate(oldSource.dir), openTemplate(newSource.dir)]);
-    const from: TemplateVersion = { ref: record.ref, commit: record.commit };
-    const to: TemplateVersion = { ref: newSource.ref, commit: newSource.commit };
+    const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
+    const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
+    const { version: from } = old;
+    const { version: to } = target;
 
     const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
     const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
-    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, versionLabel(to));
+    const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
+    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
     newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
     oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
 
-    progress(`rendering the recorded template ${versionLabel(from)} and the target ${versionLabel(to)}`);
-    const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'));
-    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'));
+    progress(`rendering the recorded ${from.actorkit === undefined ? 'template ' : ''}${versionLabel(from)} and the target ${versionLabel(to)}`);
+    const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'), old.packageRoot);
+    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'), target.packageRoot);
 
     progress(`merging ${new Set([...oldRender.files, ...newRender.files]).size} template files into ${actorDir}`);
-    const labels = { current: 'yours', base: `template ${versionLabel(from)}`, other: `template ${versionLabel(to)}` };
+    const labels = { current: 'yours', base: templateLabel(from), other: templateLabel(to) };
     const { plan, writes } = await planUpdate({ actorDir, oldRender, newRender, labels, skip: NEVER_MERGED, env: io.env });
     const report = { actorDir, from, to, newQuestions, answers: newAnswers.recorded, plan, warnings };
-    logger.info('actor_update_planned', { actor_dir: actorDir, from: from.commit, to: to.commit, dry_run: options.dryRun === true, writes: writes.length });
+    logger.info('actor_update_planned', { actor_dir: actorDir, from: versionLabel(from), to: versionLabel(to), dry_run: options.dryRun === true, writes: writes.length });
     if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
 
     await applyUpdate(actorDir, writes);
-    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile({ kind: record.source, location: record.location, ...to }, newAnswers.recorded, newAnswers.context));
+    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context));
     if (plan.conflicted.length > 0) {
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };
@@ -145,15 +139,6 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   }
 }
 
-function notUpdatable(record: AnswersRecord): CliError {
-  return new CliError(
-    'refused',
-    'not_updatable',
-    `this actor was rendered from ${record.location}, which records no commit to compare with; ` +
-      'update needs an actor rendered from a template repository (ACTORKIT_TEMPLATE_REPO) or a --local checkout',
-  );
-}
-
 async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: string[]): Promise<void> {
   const state = await workingTreeState(actorDir, env);
   if (!state.tracked) {
@@ -169,24 +154,6 @@ async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: st
   );
 }
 
-/** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
-async function fetchAt(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo): Promise<TemplateSource> {
-  await mkdir(workDir, { recursive: true });
-  return record.source === 'local'
-    ? fetchTemplateSource({ local: record.location, ref, workDir, io })
-    : fetchTemplateSource({ repository: record.location, ref, workDir, io });
-}
-
-/**
- * The target when `--ref` is not given: for a repository `undefined` (the source picks its highest
- * release tag, as `new` does); for a local checkout its highest release tag, else its HEAD.
- */
-async function defaultTarget(record: AnswersRecord, io: CliIo): Promise<string | undefined> {
-  if (record.source !== 'local') return undefined;
-  const tags = await git(['-C', resolve(io.cwd, record.location), 'tag', '--list'], io.env).catch(() => '');
-  return highestReleaseTag(tags.split('\n'));
-}
-
 /**
  * Answers the target template: the recorded answers it still asks, `--data` over them, then new
  * questions by default, prompt or refusal (the refusal names the new questions).
@@ -199,12 +166,12 @@ async function answerTarget(
   options: UpdateActorOptions,
   io: CliIo,
   warnings: string[],
-  targetLabel: string,
+  targetPhrase: string,
 ): Promise<ResolvedAnswers> {
   const asked = new Set(template.config.questions.map((question) => question.name));
   const recorded = recordedAsData(record, asked);
   for (const name of Object.keys(record.answers)) {
-    if (!asked.has(name)) warnings.push(`the template at ${targetLabel} no longer asks '${name}'; its recorded answer is dropped`);
+    if (!asked.has(name)) warnings.push(`${targetPhrase} no longer asks '${name}'; its recorded answer is dropped`);
   }
   const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
@@ -218,7 +185,7 @@ async function answerTarget(
     });
   } catch (error) {
     if (error instanceof CliError && (error.code === 'no_terminal' || error.code === 'missing_answers') && newQuestions.length > 0) {
-      const which = `the template at ${targetLabel} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
+      const which = `${targetPhrase} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
       throw new CliError(error.status, error.code, `${which}; ${error.message}`);
     }
     throw error;
@@ -252,15 +219,8 @@ function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Reco
   return data;
 }
 
-async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string): Promise<{ dir: string; files: string[] }> {
+async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string, packageRoot: string): Promise<{ dir: string; files: string[] }> {
   const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
-  return { dir, files: await renderTemplateInto(template, plan, context, dir, ownPackage().root) };
-}
-
-/** `v1.1.0 (1a2b3c4)`, or the short commit alone when the ref is a SHA or missing. */
-function versionLabel(version: TemplateVersion): string {
-  const short = version.commit?.slice(0, 7) ?? 'unknown';
-  if (version.ref === null || version.ref === 'HEAD' || version.commit?.startsWith(version.ref)) return short;
-  return `${version.ref} (${short})`;
+  return { dir, files: await renderTemplateInto(template, plan, context, dir, packageRoot) };
 }
