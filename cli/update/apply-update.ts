@@ -1,5 +1,5 @@
 import { copyFile, mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { UpdateWrite } from './plan-update.js';
 
 /**
