@@ -11,8 +11,8 @@ const DEV_DEFAULTS = {
 
 /**
  * The environment the actor runs with under `actorkit dev`: the caller's, the dev defaults
- * (playground on, a short shutdown grace) where the caller set nothing, and `PORT` set to the
- * actor's own port behind the dev proxy.
+ * (playground on, a short shutdown grace) where the caller set nothing, and `PORT` and `HOST` set
+ * to the actor's own loopback port behind the dev proxy (only the proxy is reachable from outside).
  * @param env the caller's environment
  * @param actorPort the port the actor listens on
  */
@@ -20,6 +20,7 @@ export function devEnvironment(env: Readonly<Record<string, string | undefined>>
   const merged: Record<string, string | undefined> = { ...env };
   for (const [name, value] of Object.entries(DEV_DEFAULTS)) if (merged[name] === undefined || merged[name] === '') merged[name] = value;
   merged.PORT = String(actorPort);
+  merged.HOST = '127.0.0.1';
   return merged;
 }
 
@@ -32,7 +33,7 @@ export function devEnvironment(env: Readonly<Record<string, string | undefined>>
 export function shownEnvironment(env: Readonly<Record<string, string | undefined>>, shownPort: number): Record<string, string> {
   const shown: Record<string, string> = {};
   for (const name of Object.keys(ENVIRONMENT_VARIABLES)) {
-    const value = name === 'PORT' ? String(shownPort) : env[name];
+    const value = name === 'PORT' ? String(shownPort) : name === 'HOST' ? undefined : env[name];
     if (value === undefined || value === '' || name === 'HOSTNAME') continue;
     shown[name] = SECRET_ENVIRONMENT_VARIABLES.has(name) ? SECRET_MASK : value;
   }

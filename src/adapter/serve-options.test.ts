@@ -8,8 +8,10 @@ describe('resolveServeOptions', () => {
     expect(DEFAULT_GRACE_MS).toBe(10_000);
   });
 
-  it('reads PORT and SHUTDOWN_GRACE_MS from the environment', () => {
+  it('reads PORT, HOST and SHUTDOWN_GRACE_MS from the environment', () => {
     expect(resolveServeOptions({}, { PORT: '3000', SHUTDOWN_GRACE_MS: '2500' })).toMatchObject({ port: 3000, graceMs: 2500 });
+    expect(resolveServeOptions({}, { HOST: '127.0.0.1' }).hostname).toBe('127.0.0.1');
+    expect(resolveServeOptions({ hostname: '::1' }, { HOST: '127.0.0.1' }).hostname).toBe('::1');
     expect(resolveServeOptions({}, { PORT: ' 0 ' }).port).toBe(0);
     expect(resolveServeOptions({}, { PORT: '', SHUTDOWN_GRACE_MS: '' })).toMatchObject({ port: 8080, graceMs: 10_000 });
   });

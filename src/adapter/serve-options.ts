@@ -7,7 +7,7 @@ import { environmentOf } from '../environment/parse-environment.js';
 export interface ServeOptions {
   /** TCP port; default `PORT`, else 8080. `0` picks a free port (the real one is returned and logged). */
   readonly port?: number;
-  /** Interface to listen on; default `0.0.0.0` (every IPv4 interface, as a container needs). */
+  /** Interface to listen on; default `HOST`, else `0.0.0.0` (every IPv4 interface, as a container needs). */
   readonly hostname?: string;
   /** How long a shutdown waits for in-flight requests, in ms; default `SHUTDOWN_GRACE_MS`, else 10 000. */
   readonly graceMs?: number;
@@ -47,7 +47,7 @@ function checkPort(value: number, source: string): number {
 }
 
 /**
- * Applies defaults and the environment (`PORT`, `SHUTDOWN_GRACE_MS`) to serve options.
+ * Applies defaults and the environment (`PORT`, `HOST`, `SHUTDOWN_GRACE_MS`) to serve options.
  * Explicit options win over the environment; a malformed value throws at once.
  * @param options what the caller passed to `serve`
  * @param env the app's typed environment (or a raw one, parsed here)
@@ -59,7 +59,7 @@ export function resolveServeOptions(options: ServeOptions, env: ActorEnvironment
   if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
     throw new RangeError(`graceMs must be a non-negative integer, got ${JSON.stringify(graceMs)}`);
   }
-  const hostname = options.hostname ?? '0.0.0.0';
+  const hostname = options.hostname ?? environment.HOST;
   if (hostname.trim() === '') throw new RangeError('hostname must not be empty');
   return { port, hostname, graceMs, signals: options.signals ?? true };
 }

@@ -56,6 +56,21 @@ const port = v.optional(
   String(VARIABLES.PORT.default),
 );
 
+/** A listening address: an IP address or a host name; unset or blank is the default. */
+const listenAddress = v.optional(
+  v.pipe(
+    v.string(),
+    v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
+      const raw = dataset.value.trim();
+      if (raw === '') return VARIABLES.HOST.default;
+      if (/^[A-Za-z0-9.:[\]-]{1,253}$/.test(raw)) return raw;
+      addIssue({ message: `must be an IP address or a host name, got ${shown(dataset.value)}` });
+      return NEVER;
+    }),
+  ),
+  VARIABLES.HOST.default,
+);
+
 /** Free text kept as given; undefined when unset. */
 const text = v.optional(v.string());
 
@@ -93,6 +108,7 @@ const provider = v.pipe(
  */
 export const EnvironmentConfig = v.object({
   PORT: port,
+  HOST: listenAddress,
   ACTOR_PLATFORM: flag(VARIABLES.ACTOR_PLATFORM.default),
   API_KEY_ENABLED: flag(VARIABLES.API_KEY_ENABLED.default),
   API_KEY: keyList,

@@ -21,7 +21,7 @@ describe('parseEnvironment', () => {
   it('gives every variable of the table its default when the environment is empty', () => {
     const environment = parseEnvironment({});
     expect(environment).toEqual({
-      PORT: 8080, ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
+      PORT: 8080, HOST: '0.0.0.0', ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
       DATABASE_POOL_SIZE: 10, DATABASE_STATEMENT_TIMEOUT_MS: 10_000, BODY_LIMIT_BYTES: 1_048_576, IDEMPOTENCY_TTL_S: 86_400, SHUTDOWN_GRACE_MS: 10_000,
       LOG_LEVEL: 'info', INSTANCE_ID: undefined, HOSTNAME: undefined, LLM_PROVIDER: undefined, LLM_BASE_URL: undefined, LLM_API_KEY: undefined,
       LLM_MODEL: undefined, LLM_TIMEOUT_MS: 60_000, LLM_MAX_RETRIES: 2, HISTORY_LIMIT: 20, MAX_TOOL_STEPS: 5, MCP_SERVERS: undefined, MCP_MAX_SESSIONS: 100, MCP_SESSION_IDLE_MS: 1_800_000,
@@ -32,11 +32,11 @@ describe('parseEnvironment', () => {
 
   it('reads every typed value, with the on/off spellings of parseOnOff', () => {
     const environment = parseEnvironment({
-      PORT: ' 0 ', ACTOR_PLATFORM: 'YES', API_KEY_ENABLED: 'on', API_KEY: ' a , ,b ', DATABASE_POOL_SIZE: '3', BODY_LIMIT_BYTES: '', LOG_LEVEL: 'debug',
+      PORT: ' 0 ', HOST: ' 127.0.0.1 ', ACTOR_PLATFORM: 'YES', API_KEY_ENABLED: 'on', API_KEY: ' a , ,b ', DATABASE_POOL_SIZE: '3', BODY_LIMIT_BYTES: '', LOG_LEVEL: 'debug',
       LLM_PROVIDER: ' offline ', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: '  ', HISTORY_LIMIT: '0', PLAYGROUND_ENABLED: '1', GREETING: 'kept out',
     });
     expect(environment).toMatchObject({
-      PORT: 0, ACTOR_PLATFORM: true, API_KEY_ENABLED: true, API_KEY: ['a', 'b'], DATABASE_POOL_SIZE: 3, BODY_LIMIT_BYTES: 1_048_576, LOG_LEVEL: 'debug',
+      PORT: 0, HOST: '127.0.0.1', ACTOR_PLATFORM: true, API_KEY_ENABLED: true, API_KEY: ['a', 'b'], DATABASE_POOL_SIZE: 3, BODY_LIMIT_BYTES: 1_048_576, LOG_LEVEL: 'debug',
       LLM_PROVIDER: 'offline', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: undefined, HISTORY_LIMIT: 0, PLAYGROUND_ENABLED: true,
     });
     expect(environment).not.toHaveProperty('GREETING');
@@ -49,6 +49,7 @@ describe('parseEnvironment', () => {
 
   it.each([
     [{ PORT: '65536' }, 'PORT', 'PORT must be an integer from 0 to 65535, got "65536"'],
+    [{ HOST: 'my host' }, 'HOST', 'HOST must be an IP address or a host name, got "my host"'],
     [{ ACTOR_PLATFORM: 'maybe' }, 'ACTOR_PLATFORM', 'ACTOR_PLATFORM must be true or false, got "maybe"'],
     [{ SHUTDOWN_GRACE_MS: '0' }, 'SHUTDOWN_GRACE_MS', 'SHUTDOWN_GRACE_MS must be a positive integer, got "0"'],
     [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE', 'DATABASE_POOL_SIZE must be a positive integer, got "many"'],

@@ -277,7 +277,9 @@ describe('actorkit dev without a browser', () => {
     });
     expect(events.at(-1)).toEqual({ event: 'dev_stopped', exit_code: 0, store_closed: true });
     expect(stdout).not.toContain('sk-hidden');
-    expect(stderr).toContain('"event":"actor_listening"');
+    const listening = stderr.split('\n').filter((line) => line.includes('"event":"actor_listening"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    // Only the dev proxy answers from outside: the actor behind it listens on loopback.
+    expect(listening[0]).toMatchObject({ hostname: '127.0.0.1' });
   }, 90_000);
 });
 
