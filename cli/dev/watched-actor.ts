@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { WatchCommand } from './dev-runtime.js';
+import { type TreeWatch, watchTree } from './watch-tree.js';
 
 /** Where the watched actor is: `starting` (or restarting), `running` (its server listens), `failed` (waits for the next save), `stopped`. */
 export type WatchedActorState = 'starting' | 'running' | 'failed' | 'stopped';
@@ -87,7 +87,7 @@ export class WatchedActor {
   #restartAgain = false;
   #failing: NodeJS.Timeout | undefined;
   #changeTimer: NodeJS.Timeout | undefined;
-  #sourceWatcher: FSWatcher | undefined;
+  #sourceWatcher: TreeWatch | undefined;
   readonly #ended: Promise<number | null>;
   #end!: (code: number | null) => void;
 
@@ -103,7 +103,7 @@ export class WatchedActor {
     this.#events = options;
     this.#ended = new Promise((resolve) => (this.#end = resolve));
     if (command.restartedBy === 'dev') {
-      this.#sourceWatcher = watch(join(options.cwd, 'src'), { recursive: true }, () => {
+      this.#sourceWatcher = watchTree(join(options.cwd, 'src'), () => {
         clearTimeout(this.#changeTimer);
         this.#changeTimer = setTimeout(() => void this.restart(), CHANGE_SETTLE_MS);
       });
