@@ -14,6 +14,11 @@ export interface WatchCommand {
   readonly args: readonly string[];
   /** `runtime`: the runtime's own watcher restarts the actor in place (Bun); `dev`: `actorkit dev` restarts the process (Node). */
   readonly restartedBy: 'runtime' | 'dev';
+  /**
+   * The arguments of a warm spare (`dev` only): a process that has loaded actorkit and starts the
+   * actor when a line arrives on its standard input (see `warm-start.ts`).
+   */
+  readonly spareArgs?: readonly string[];
 }
 
 /**
@@ -38,7 +43,8 @@ export function watchCommand(runtime: string, actorDir: string, env: Readonly<Re
   if (runtime === 'bun') return { command: findOnPath('bun', env), args: ['--watch', '--no-clear-screen', entry], restartedBy: 'runtime' };
   // tsx is actorkit's own dependency: its loader is passed by URL, so the actor need not install it.
   const tsxLoader = import.meta.resolve('tsx/esm');
-  return { command: process.execPath, args: ['--import', tsxLoader, entry], restartedBy: 'dev' };
+  const warmStart = new URL('./warm-start.js', import.meta.url).pathname;
+  return { command: process.execPath, args: ['--import', tsxLoader, entry], restartedBy: 'dev', spareArgs: ['--import', tsxLoader, warmStart, entry] };
 }
 
 function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string {

@@ -88,6 +88,8 @@ export class WatchedActor {
   #failing: NodeJS.Timeout | undefined;
   #changeTimer: NodeJS.Timeout | undefined;
   #sourceWatcher: TreeWatch | undefined;
+  /** A process with actorkit loaded, waiting to become the next actor (Node). */
+  #spare: ChildProcess | undefined;
   readonly #ended: Promise<number | null>;
   #end!: (code: number | null) => void;
 
@@ -158,6 +160,7 @@ export class WatchedActor {
     this.#storeClosed = false;
     this.#sourceWatcher?.close();
     clearTimeout(this.#changeTimer);
+    this.#dropSpare();
     await this.#restarting;
     const code = await this.#stopChild('SIGINT', graceMs);
     this.#set('stopped');
@@ -175,7 +178,7 @@ export class WatchedActor {
   }
 
   #spawn(): void {
-    const child = spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = this.#takeSpare() ?? spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.#child = child;
     this.#childClosed = new Promise((resolve) => {
       child.once('error', (error) => {
@@ -199,6 +202,33 @@ export class WatchedActor {
     this.#follow(child.stderr, 'stderr');
   }
 
+  /** Starts a warm spare (Node), once the actor runs, so it does not slow the start it follows. */
+  #prepareSpare(): void {
+    if (this.#watch.spareArgs === undefined || this.#spare !== undefined || this.#stopping) return;
+    const spare = spawn(this.#watch.command, [...this.#watch.spareArgs], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    spare.once('error', () => undefined);
+    spare.stdin?.on('error', () => undefined);
+    this.#spare = spare;
+  }
+
+  /** The warm spare, told to start the actor; undefined when there is none or it has died (then a fresh process starts). */
+  #takeSpare(): ChildProcess | undefined {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare === undefined) return undefined;
+    if (spare.exitCode !== null || spare.signalCode !== null || spare.stdin === null || spare.stdin.destroyed) {
+      signalProcess(spare, 'SIGKILL');
+      return undefined;
+    }
+    spare.stdin.end('start\n');
+    return spare;
+  }
+
+  #dropSpare(): void {
+    if (this.#spare !== undefined) signalProcess(this.#spare, 'SIGKILL');
+    this.#spare = undefined;
+  }
+
   #follow(stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr'): void {
     if (stream === null) return;
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (raw) => {
@@ -215,6 +245,7 @@ export class WatchedActor {
       // `actor_listening` is a restart.
       if (this.#state === 'running') this.#set('starting');
       this.#set('running');
+      this.#prepareSpare();
     } else if (event === 'actor_shutdown_started') {
       if (!this.#stopping) this.#set('starting');
     } else if (event === 'actor_stopped') {
