@@ -221,8 +221,9 @@ export function actorContractSuite(baseUrl: () => string): void {
   it('POST /agent/invoke: after a 413 the same keep-alive client goes on (Connection: close, or a drained body)', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     // A server that answers 413 and closes while the 3 MiB body is still being written may cut
-    // the upload short (EPIPE/ECONNRESET on the writing side, Bun does this under load): allowed,
-    // as long as the 413 was answered at least once and the next request on the client works.
+    // the upload short (EPIPE/ECONNRESET on the writing side, before the client reads the 413; Bun
+    // does this, on a loaded machine every time): allowed, as long as the next request on the same
+    // client works. The 413 itself is asserted by the test above, with a body just over the limit.
     const send = (method: string, path: string, body?: Buffer) =>
       new Promise<number | 'closed while uploading'>((resolve, reject) => {
         const headers = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length };
@@ -243,7 +244,6 @@ export function actorContractSuite(baseUrl: () => string): void {
         expect(await send('GET', '/health')).toBe(200);
       }
       expect(refused.every((outcome) => outcome === 413 || outcome === 'closed while uploading'), String(refused)).toBe(true);
-      expect(refused).toContain(413);
     } finally {
       agent.destroy();
     }
