@@ -9,9 +9,8 @@
  * `new` writes it for the bundled template: `source: bundled`, no ref or commit.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { renderActor } from '../../cli/render/render-actor.js';
@@ -21,6 +20,7 @@ import type { LoopbackServer } from '../surfaces/loopback.js';
 import { startFakeNpmRegistry } from '../template/fake-npm-registry.js';
 import { PROMPT_LINE_V1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
+import { treeHash } from './support/tree-hash.js';
 import { gitIn, temporaryFolder } from './support/template-repo.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -80,16 +80,6 @@ function recordBundled(dir: string, version: string): void {
   const record = parse(readFileSync(path, 'utf8'));
   Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version });
   writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
-}
-
-function treeHash(dir: string): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true })) {
-    const path = join(dir, String(entry));
-    if (String(entry).split('/')[0] === '.git' || !statSync(path).isFile()) continue;
-    hashes[relative(dir, path)] = `${statSync(path).mode}:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
-  }
-  return hashes;
 }
 
 /** Packs "actorkit 0.0.9": this checkout's template and Dockerfile recipe, with the old prompt line and NOTES.md. */

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,6 +8,7 @@ import { runCli } from '../../cli/run-cli.js';
 import { ensureBuilt } from '../support/built-package.js';
 import { createEvolvingTemplate, PROMPT_LINE_V1, PROMPT_LINE_V1_1, V1_1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
+import { treeHash } from './support/tree-hash.js';
 import { runInTerminal } from './support/pseudo-terminal.js';
 import { createTemplateRepository, gitIn, temporaryFolder } from './support/template-repo.js';
 
@@ -55,17 +55,6 @@ function authorEditsOtherLines(dir: string): void {
   writeFileSync(prompt, readFileSync(prompt, 'utf8').replace(/^.*\n/, `${AUTHOR_COMMENT}\n`));
   replaceIn(join(dir, 'package.json'), '"version": "0.1.0"', '"version": "0.4.2"');
   rmSync(join(dir, V1_1.changedFile));
-}
-
-/** Every file under a folder (but .git) with a hash of its bytes and mode. */
-function treeHash(dir: string): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true })) {
-    const path = join(dir, String(entry));
-    if (String(entry).split('/')[0] === '.git' || !statSync(path).isFile()) continue;
-    hashes[relative(dir, path)] = `${statSync(path).mode}:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
-  }
-  return hashes;
 }
 
 beforeAll(async () => {
