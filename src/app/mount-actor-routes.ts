@@ -1,9 +1,8 @@
 import type { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 import type { ActorRouter } from '../context/actor-router.js';
-import { ActorError } from '../core/actor-error.js';
 import { apiKeyAuth, DEFAULT_PUBLIC_PATHS } from '../middleware/api-key/index.js';
+import { limitRequestBody } from '../middleware/body-limit/index.js';
 import { noOAuthProviders, type OAuthFlow } from '../oauth/oauth-flow.js';
 import { actorIndexRoutes } from '../routes/actor-index.js';
 import { actorInfoRoutes } from '../routes/actor-info.js';
@@ -29,12 +28,7 @@ export function mountActorRoutes(app: Hono<ActorEnv>, ctx: ActorContext, oauth: 
   if (config.apiKeys.length > 0) {
     app.use(apiKeyAuth({ keys: config.apiKeys, publicPaths: playground ? [...DEFAULT_PUBLIC_PATHS, PLAYGROUND_PATH] : DEFAULT_PUBLIC_PATHS }));
   }
-  const limitBody = bodyLimit({
-    maxSize: config.bodyLimitBytes,
-    onError: () => {
-      throw new ActorError(413, 'payload_too_large', 'Payload too large', { detail: `The body must be at most ${config.bodyLimitBytes} bytes` });
-    },
-  });
+  const limitBody = limitRequestBody({ maxSize: config.bodyLimitBytes });
   app.use('/agent/*', limitBody);
   app.use('/settings', limitBody);
 

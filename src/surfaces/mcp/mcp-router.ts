@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ActorTool } from '../../agent/actor-tool.js';
@@ -9,6 +8,7 @@ import { ActorError } from '../../core/actor-error.js';
 import { DEFAULT_TENANT } from '../../core/tenant-id.js';
 import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
 import { headerTenant } from '../../invoke/request-tenant.js';
+import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
@@ -89,7 +89,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
 
       app.use(
         '/mcp',
-        bodyLimit({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
+        limitRequestBody({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
       );
       app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
         if (c.req.method !== 'POST' && c.req.method !== 'DELETE') {

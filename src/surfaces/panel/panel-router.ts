@@ -1,6 +1,5 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
@@ -10,6 +9,7 @@ import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { readJsonBody } from '../../core/read-json-body.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
+import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { PanelActionRequest } from './panel-action-request.js';
 import type { Panel, PanelActionView, PanelPageView } from './panel-definition.js';
 import { renderPanelPage } from './panel-page.js';
@@ -101,12 +101,7 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
       if (!ctx.definition.features.includePanel) {
         throw new Error('panelRouter is mounted but features.includePanel is false: turn include_panel on or do not mount the panels');
       }
-      const limitBody = bodyLimit({
-        maxSize: ctx.config.bodyLimitBytes,
-        onError: () => {
-          throw new ActorError(413, 'payload_too_large', 'Payload too large', { detail: `The body must be at most ${ctx.config.bodyLimitBytes} bytes` });
-        },
-      });
+      const limitBody = limitRequestBody({ maxSize: ctx.config.bodyLimitBytes });
       const routes = new Hono<ActorEnv>()
         .get('/panel/:slug', async function panelPage(c) {
           const { panel, actions } = find(c.req.param('slug'));
