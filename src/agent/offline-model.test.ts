@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest, ModelStreamPart } from './chat-model.js';
 import { createOfflineModel } from './offline-model.js';
@@ -14,6 +15,18 @@ describe('the offline model', () => {
     expect(response.text).toContain('use tool <name> with {JSON arguments}. Tools: hello_greet.');
     expect(response).toMatchObject({ toolCalls: [], finishReason: 'stop', model: 'offline' });
     expect(response.usage.outputTokens).toBe(response.text.split(/\s+/).filter(Boolean).length);
+  });
+
+  it('counts input tokens as the words `split(/\\s+/)` finds, for every kind of space JavaScript knows', async () => {
+    const spaces = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', '\u200b', '\u0085'];
+    const text = fc.array(fc.oneof(fc.constantFrom(...spaces), fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 30 }).map((parts) => parts.join(''));
+    await fc.assert(
+      fc.asyncProperty(text, async (content) => {
+        const response = await model.generate({ messages: [{ role: 'assistant', content }], tools: [], signal: new AbortController().signal });
+        expect(response.usage.inputTokens).toBe(content.split(/\s+/).filter(Boolean).length);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('is deterministic', async () => {

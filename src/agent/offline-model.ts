@@ -12,7 +12,27 @@ export const OFFLINE_TOOL_SYNTAX = /\buse tool ([a-z][a-z0-9_]*)(?:\s+with\s+([\
 
 const PREFIX = '[offline model]';
 
-const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+/** True for the characters JavaScript's `\s` matches (the same set, checked by code unit). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/**
+ * The number of runs of non-space characters in `text`, as `text.split(/\s+/).filter(Boolean)`
+ * counts them, without building the array: every turn counts the whole history.
+ */
+function countWords(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const space = isSpace(text.charCodeAt(index));
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return words;
+}
 
 function lastTurnStart(messages: readonly ChatMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
