@@ -26,6 +26,7 @@ export interface AllocationSummary {
 
 const sorted = (totals: Map<string, number>, limit: number): AllocationEntry[] =>
   [...totals.entries()]
+    .filter(([, bytes]) => bytes > 0)
     .sort(([, a], [, b]) => b - a)
     .slice(0, limit)
     .map(([name, bytes]) => ({ name, bytes }));
