@@ -11,12 +11,12 @@
  *
  * Run: `npx tsx bench/profile/memory-growth.ts [--stack actor|bare] [--store sqlite|postgres]
  * [--checkpoints 10000,20000,50000] [--connections 32] [--node-options="--max-semi-space-size=1"]
- * [--env MALLOC_ARENA_MAX=2,...] [--no-gc] [--snapshots] [--allocations] [--top 20] [--settle 5,15,30]`. PostgreSQL: `--store
- * postgres` with DATABASE_URL set. `--no-gc` skips the forced collections (the RSS then follows
+ * [--env MALLOC_ARENA_MAX=2,...] [--no-gc] [--snapshots] [--allocations] [--top 20]
+ * [--settle 5,15,30]`. PostgreSQL: `--store postgres` with DATABASE_URL set. `--no-gc` skips the forced collections (the RSS then follows
  * the bench's method exactly); `--snapshots` also writes a heap snapshot at idle and at each
  * checkpoint and prints what grew from the first checkpoint to the last (a snapshot costs RSS
  * itself, so take the RSS figures from a run without it); `--settle` reads RSS again that many
- * seconds after the last invoke, with no load (V8 gives freed pages back only once idle);
+ * seconds after the last invoke, with no load (does V8 give the slack back once idle?);
  * `--allocations` samples every allocation up to the first checkpoint and prints the KiB per
  * invoke by code area and function (the sampling costs CPU: take CPU figures from a run without it).
  */
