@@ -45,7 +45,8 @@ export function codeArea(url: string): string {
   return own ? `actorkit ${own[1]}` : url.replace(/^file:\/\//, '');
 }
 
-function frameName(node: ProfileNode): string {
+/** A function's name with its file and line (`createApp hello-actor/src/app.js:12`), as the profile summaries list it. */
+export function frameName(node: Pick<ProfileNode, 'callFrame'>): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url === '' ? '' : ` ${url.replace(/^.*\/(node_modules|dist)\//, '').replace(/^file:\/\//, '')}:${lineNumber + 1}`;
   return `${functionName || '(anonymous)'}${where}`;
