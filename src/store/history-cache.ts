@@ -117,7 +117,7 @@ export class HistoryCache {
    * undefined when the cache cannot tell them (read the database, then `fill`).
    */
   read(tenantId: string, sessionId: string, limit: number): HistoryRow[] | undefined {
-    this.#keep = Math.max(this.#keep, Math.min(limit, this.#maxMessages));
+    this.#asked(limit);
     const key = this.#key(tenantId, sessionId);
     const entry = key === undefined ? undefined : this.#entries.get(key);
     if (key === undefined || entry === undefined) return undefined;
@@ -128,6 +128,7 @@ export class HistoryCache {
 
   /** Keeps what the database answered to a read of the last `limit` messages (`rows`, oldest first). */
   fill(tenantId: string, sessionId: string, limit: number, rows: readonly HistoryRow[]): void {
+    this.#asked(limit);
     const key = this.#key(tenantId, sessionId);
     if (key === undefined || !rows.every(keptAsIs)) return;
     this.#delete(key);
@@ -162,6 +163,11 @@ export class HistoryCache {
   clear(): void {
     this.#entries.clear();
     this.#characters = 0;
+  }
+
+  /** Keeps `limit` messages of each session from now on, up to `maxMessages`. */
+  #asked(limit: number): void {
+    this.#keep = Math.max(this.#keep, Math.min(limit, this.#maxMessages));
   }
 
   /** The map key of a session; undefined for one SQLite would not keep as given. */
