@@ -24,6 +24,11 @@ export interface InvokeStatements {
    * or null), created_at; then now (ISO).
    */
   readonly recordInvocations: string;
+  /**
+   * SQLite: the connection's `PRAGMA data_version`, which changes when another connection (of
+   * this process or another) commits; this connection's own commits leave it as it is.
+   */
+  readonly dataVersion: string;
   /** SQLite: bumps a session's message count by the param and returns the new count. Params: tenant, session, count, now (ISO), now (ISO). */
   readonly upsertChatSession: string;
   /** SQLite: `rows` messages, 8 params each: tenant, session, position, id, role, content, data, created_at. */
@@ -189,6 +194,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
       loadHistory: loadHistory(engine),
       appendMessages: postgresAppendMessages,
       recordInvocations: postgresRecordInvocations,
+      dataVersion: '',
       upsertChatSession: '',
       insertMessages: notOnPostgres('insertMessages'),
       insertAppliedIds: notOnPostgres('insertAppliedIds'),
@@ -210,6 +216,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     loadHistory: loadHistory(engine),
     appendMessages: '',
     recordInvocations: '',
+    dataVersion: 'PRAGMA data_version',
     upsertChatSession: `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values (?, ?, ?, ?, ?)
 on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
 returning message_count`,

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
+import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
 import { SerialQueue } from './serial-queue.js';
 import { snapshotFromTally, tallyByTenant } from './stats-tally.js';
 import type {
@@ -49,6 +50,11 @@ export interface SqlStoreOptions {
    * those statements go through Kysely like the others.
    */
   readonly prepared?: (name: string, text: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+  /**
+   * SQLite only: bounds of the cache of recent history (`HistoryCache`), on by default; false
+   * turns it off. PostgreSQL has none: replicas write the same database.
+   */
+  readonly historyCache?: HistoryCacheOptions | false;
   /** Called after the Kysely instance is destroyed, to close what it does not own. */
   readonly onClose?: () => void | Promise<void>;
 }
@@ -118,12 +124,10 @@ async function query<Row = unknown>(executor: Kysely<StoreDatabase>, text: strin
   return [...result.rows];
 }
 
-interface HistoryRow {
-  readonly id: string;
-  readonly role: string;
-  readonly content: string;
-  readonly data: string | null;
-  readonly created_at: string;
+/** A history row as the message `loadHistory` returns, `data` parsed anew. */
+function messageFromRow(row: HistoryRow): StoredMessage {
+  const message: StoredMessage = { id: row.id, role: row.role as StoredMessage['role'], content: row.content, createdAt: row.created_at };
+  return row.data === null ? message : { ...message, data: JSON.parse(row.data) as unknown };
 }
 
 function countBy(values: Iterable<string>): Map<string, number> {
@@ -138,7 +142,9 @@ function countBy(values: Iterable<string>): Map<string, number> {
  * fixed order so replicas writing at once neither lose updates nor deadlock. On SQLite,
  * calls run one at a time (see `SerialQueue`). Each call is its own transaction: invokes
  * share one by sharing a `recordInvocations` call, which the `InvocationBuffer` arranges. The
- * statements every invoke runs skip Kysely's query compilation (see `invokeStatements`).
+ * statements every invoke runs skip Kysely's query compilation (see `invokeStatements`). On
+ * SQLite, recent history is also kept in memory (`HistoryCache`), exact across connections and
+ * processes through `PRAGMA data_version`.
  */
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
@@ -148,6 +154,7 @@ export class SqlStore implements Store {
   readonly #queue: SerialQueue | undefined;
   readonly #statements: InvokeStatements;
   readonly #prepared: SqlStoreOptions['prepared'];
+  readonly #historyCache: HistoryCache | undefined;
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -161,6 +168,11 @@ export class SqlStore implements Store {
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
+    const historyCache = options.historyCache ?? {};
+    if (options.engine === 'postgres' && historyCache !== false && options.historyCache !== undefined) {
+      throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
+    }
+    this.#historyCache = options.engine === 'sqlite' && historyCache !== false ? new HistoryCache(historyCache) : undefined;
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
@@ -168,9 +180,32 @@ export class SqlStore implements Store {
     return this.#queue === undefined ? task() : this.#queue.run(task);
   }
 
-  /** Runs `work` in a transaction of its own, queued like every call. */
-  #transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T> {
-    return this.#run(() => this.#db.transaction().execute(work));
+  /**
+   * Runs `work` in a transaction of its own, queued like every call. The history `work` appends
+   * (to `appended`) reaches the history cache once the transaction has committed, before the
+   * next call runs; none of it when `work` fails and is rolled back. Any other failure (to
+   * begin, commit or roll back) leaves the outcome unknown: the cache is emptied.
+   */
+  #transaction<T>(work: (trx: Tx, appended: HistoryAppend[]) => Promise<T>): Promise<T> {
+    return this.#run(async () => {
+      const appended: HistoryAppend[] = [];
+      let workFailure: { readonly error: unknown } | undefined;
+      try {
+        const result = await this.#db.transaction().execute(async (trx) => {
+          try {
+            return await work(trx, appended);
+          } catch (error) {
+            workFailure = { error };
+            throw error;
+          }
+        });
+        this.#historyCache?.append(appended);
+        return result;
+      } catch (error) {
+        if (workFailure?.error !== error) this.#historyCache?.clear();
+        throw error;
+      }
+    });
   }
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
@@ -181,7 +216,13 @@ export class SqlStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const applied = await this.#run(() => migrateStore(this.#db, this.kind));
+    const applied = await this.#run(async () => {
+      try {
+        return await migrateStore(this.#db, this.kind);
+      } finally {
+        this.#historyCache?.clear();
+      }
+    });
     if (applied.length > 0) this.#logger.info('store_migrated', { store: this.kind, applied });
   }
 
@@ -197,20 +238,20 @@ export class SqlStore implements Store {
     if (this.kind === 'postgres') {
       await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs, ...historyColumns(distinct), new Date(nowMs).toISOString()]);
     } else {
-      await this.#transaction((trx) => this.#recordOnSqlite(trx, distinct, nowMs));
+      await this.#transaction((trx, appended) => this.#recordOnSqlite(trx, distinct, nowMs, appended));
     }
     this.#maintainNow(nowMs);
   }
 
-  /** SQLite's `recordInvocations`: one statement per table, plus each counted record's history, in one transaction. */
-  async #recordOnSqlite(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+  /** SQLite's `recordInvocations`: one statement per table, plus each counted record's history (noted in `appended`), in one transaction. */
+  async #recordOnSqlite(trx: Tx, records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): Promise<void> {
     const fresh = await this.#keepUncounted(trx, records, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
     const now = new Date(nowMs).toISOString();
     for (const record of records) {
       if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
-      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now);
+      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now, appended);
     }
     const newSessions = await this.#insertNewPairs(trx, 'actorkit_stats_sessions', fresh.map((r) => [r.tenantId, r.sessionId]));
     const newUsers = await this.#insertNewPairs(trx, 'actorkit_stats_users', fresh.map((r) => [r.tenantId, r.userIdentifier]));
@@ -330,26 +371,54 @@ export class SqlStore implements Store {
       ]);
       return;
     }
-    await this.#transaction((trx) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, now));
+    await this.#transaction((trx, appended) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, now, appended));
   }
 
-  /** SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages at the positions before it. */
-  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
+  /**
+   * SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages
+   * at the positions before it; notes the append in `appended` for the history cache.
+   */
+  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string, appended: HistoryAppend[]): Promise<void> {
     const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
     if (session === undefined) throw new Error('The chat session upsert returned no row');
-    const firstPosition = Number(session.message_count) - messages.length;
-    const rows = messages.map((m, index) => [tenantId, sessionId, firstPosition + index, m.id, m.role, m.content, serialiseMessageData(m.data), m.createdAt]);
-    for (const chunk of chunks(rows)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
+    const messageCount = Number(session.message_count);
+    const firstPosition = messageCount - messages.length;
+    // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
+    const rows: HistoryRow[] = messages.map((m) => ({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt }));
+    const values = rows.map((r, index) => [tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]);
+    for (const chunk of chunks(values)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
+    appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {
     assertHistoryLimit(limit);
     if (limit === 0) return [];
-    const rows = await this.#statement<HistoryRow>('loadHistory', [tenantId, sessionId, limit]);
-    return rows.reverse().map((row) => {
-      const message: StoredMessage = { id: row.id, role: row.role as StoredMessage['role'], content: row.content, createdAt: row.created_at };
-      return row.data === null ? message : { ...message, data: JSON.parse(row.data) as unknown };
-    });
+    const cache = this.#historyCache;
+    const rows =
+      cache === undefined
+        ? (await this.#statement<HistoryRow>('loadHistory', [tenantId, sessionId, limit])).reverse()
+        : await this.#run(() => this.#historyThroughCache(cache, tenantId, sessionId, limit));
+    return rows.map(messageFromRow);
+  }
+
+  /**
+   * The last `limit` history rows of a session, oldest first, from the cache when it holds
+   * them: it is emptied first when another connection has committed since the last read
+   * (`PRAGMA data_version`), and whenever a statement here fails.
+   */
+  async #historyThroughCache(cache: HistoryCache, tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
+    try {
+      const [version] = await query<{ data_version: number | string }>(this.#db, this.#statements.dataVersion, []);
+      cache.syncDataVersion(Number(version?.data_version));
+      const cached = cache.read(tenantId, sessionId, limit);
+      if (cached !== undefined) return cached;
+      const rows = (await query<HistoryRow>(this.#db, this.#statements.loadHistory, [tenantId, sessionId, limit])).reverse();
+      cache.fill(tenantId, sessionId, limit, rows);
+      return rows;
+    } catch (error) {
+      cache.clear();
+      throw error;
+    }
   }
 
   async loadSettingsOverrides(): Promise<Record<string, unknown>> {
@@ -514,6 +583,7 @@ export class SqlStore implements Store {
     this.#closing ??= (async () => {
       await this.#maintenance;
       await (this.#queue?.run(async () => {}) ?? Promise.resolve());
+      this.#historyCache?.clear();
       await this.#db.destroy();
       await this.#onClose?.();
     })();
