@@ -132,8 +132,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
   };
-  let connection: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
-  const connect = () => (connection ??= importOpenAISdk().then((sdk) => ({ sdk, client: new sdk.OpenAI(clientOptions) })));
+  let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
+  const loadClient = () => (loaded ??= importOpenAISdk().then((sdk) => ({ sdk, client: new sdk.OpenAI(clientOptions) })));
   const where = baseUrl === undefined ? 'the OpenAI API' : withoutCredentials(baseUrl);
   /** Upstream text fit for the log: no `user:password@`, no API key. */
   const forTheLog = (text: string) => {
@@ -159,7 +159,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     name: options.model,
 
     async generate(request) {
-      const { sdk, client } = await connect();
+      const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       try {
         const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal });
@@ -183,7 +183,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     },
 
     async *stream(request): AsyncGenerator<ModelStreamPart> {
-      const { sdk, client } = await connect();
+      const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       const calls = new Map<number, { id: string; name: string; arguments: string }>();
       let text = '';
