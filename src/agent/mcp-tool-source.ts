@@ -1,4 +1,4 @@
-import { Validator } from '@cfworker/json-schema';
+import type { Validator } from '@cfworker/json-schema';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as v from 'valibot';
@@ -48,8 +48,8 @@ function outputOf(result: Record<string, unknown>): unknown {
   return content.every((block) => typeof block === 'object' && block !== null && block.type === 'text') ? textOf(content) : content;
 }
 
-function argumentsValidator(inputSchema: Record<string, unknown>) {
-  const validator = new Validator(inputSchema as never, '2020-12', false);
+function argumentsValidator(JsonSchemaValidator: typeof Validator, inputSchema: Record<string, unknown>) {
+  const validator = new JsonSchemaValidator(inputSchema as never, '2020-12', false);
   return v.pipe(
     v.record(v.string(), v.unknown()),
     v.rawCheck(({ dataset, addIssue }) => {
@@ -126,7 +126,7 @@ export class McpToolSource {
 
   async #listTools(server: string, config: McpServerConfig): Promise<ActorTool[]> {
     const { client } = await this.#connect(server, config);
-    const { ResultSchema, ToolSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const [{ ResultSchema, ToolSchema }, { Validator }] = await Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@cfworker/json-schema')]);
     const tools: ActorTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -141,7 +141,7 @@ export class McpToolSource {
           continue;
         }
         try {
-          tools.push(this.#toActorTool(server, client, parsed.data));
+          tools.push(this.#toActorTool(server, client, Validator, parsed.data));
         } catch (error) {
           this.#logger.warn('mcp_tool_dropped', { server, tool: rawName, reason: (error as Error).message });
         }
@@ -153,13 +153,13 @@ export class McpToolSource {
     return tools;
   }
 
-  #toActorTool(server: string, client: Client, tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }): ActorTool {
+  #toActorTool(server: string, client: Client, JsonSchemaValidator: typeof Validator, tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }): ActorTool {
     const description = tool.description?.trim() || tool.title?.trim() || `Tool ${tool.name} of the MCP server ${server}`;
     const callTimeoutMs = this.#callTimeoutMs;
     return new ActorTool({
       name: `${server}_${snakeCase(tool.name)}`,
       description,
-      argsSchema: argumentsValidator(tool.inputSchema),
+      argsSchema: argumentsValidator(JsonSchemaValidator, tool.inputSchema),
       jsonSchema: tool.inputSchema,
       async runAsync(args, context) {
         const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, { signal: context.signal, timeout: callTimeoutMs })) as Record<string, unknown>;

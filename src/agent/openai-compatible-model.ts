@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { FinishReason } from '../invoke/chat-reply.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelStreamPart, ModelToolCall } from './chat-model.js';
@@ -73,6 +73,13 @@ const sdkLogger = (logger: Logger) => {
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 };
 
+type OpenAISdk = typeof import('openai');
+
+let openAISdk: Promise<OpenAISdk> | undefined;
+
+/** Imports the `openai` SDK on the first model call, so an actor on the offline model never loads it. */
+const importOpenAISdk = (): Promise<OpenAISdk> => (openAISdk ??= import('openai'));
+
 /** Aborts a model call when the caller's signal aborts or when `timeoutMs` passes without `touch()`. */
 class CallDeadline {
   readonly #link: LinkedAbort;
@@ -108,7 +115,8 @@ class CallDeadline {
 /**
  * A model served over the OpenAI chat-completions API, through the official `openai` SDK:
  * OpenAI itself, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Groq… A time-out becomes a
- * 504 `model_timeout`, anything else the server gets wrong a 502 `model_error`.
+ * 504 `model_timeout`, anything else the server gets wrong a 502 `model_error`. The SDK is
+ * imported on the first call, not when the actor starts.
  * @example
  * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
  */
@@ -116,14 +124,16 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   if (options.model.trim() === '') throw new Error('The OpenAI-compatible model needs a model name (LLM_MODEL)');
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const baseUrl = options.baseUrl || undefined;
-  const client = new OpenAI({
+  const clientOptions: ClientOptions = {
     apiKey: options.apiKey || 'not-set',
     baseURL: baseUrl ?? null,
     timeout: timeoutMs,
     maxRetries: options.maxRetries ?? 2,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
-  });
+  };
+  let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
+  const loadClient = () => (loaded ??= importOpenAISdk().then((sdk) => ({ sdk, client: new sdk.OpenAI(clientOptions) })));
   const where = baseUrl === undefined ? 'the OpenAI API' : withoutCredentials(baseUrl);
   /** Upstream text fit for the log: no `user:password@`, no API key. */
   const forTheLog = (text: string) => {
@@ -133,7 +143,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 
   // The caller learns what happened in general terms; the server's address and its own words
   // (which may quote a key or a URL with credentials) go to the log only.
-  const failure = (error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
+  const failure = ({ APIConnectionError, APIConnectionTimeoutError, APIError }: OpenAISdk, error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
     if (caller.aborted) return abortReason(caller);
     if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
     const status = error instanceof APIError ? error.status : undefined;
@@ -149,6 +159,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     name: options.model,
 
     async generate(request) {
+      const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       try {
         const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal });
@@ -165,13 +176,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
           model: completion.model || options.model,
         };
       } catch (error) {
-        throw failure(error, deadline, request.signal);
+        throw failure(sdk, error, deadline, request.signal);
       } finally {
         deadline.clear();
       }
     },
 
     async *stream(request): AsyncGenerator<ModelStreamPart> {
+      const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       const calls = new Map<number, { id: string; name: string; arguments: string }>();
       let text = '';
@@ -207,7 +219,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         // The SDK ends a stream quietly when its signal aborts: that is a time-out or the caller leaving, not an answer.
         if (deadline.signal.aborted) throw deadline.signal.reason;
       } catch (error) {
-        throw failure(error, deadline, request.signal);
+        throw failure(sdk, error, deadline, request.signal);
       } finally {
         deadline.clear();
       }

@@ -1,11 +1,9 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Kysely } from 'kysely';
-import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './database-url.js';
-import { SchemaLockedPostgresDialect } from './schema-locked-postgres-dialect.js';
 import { SqlStore } from './sql-store.js';
 import { openRuntimeSqlite, type SqliteDriverName } from './sqlite-driver.js';
 import type { Store } from './store.js';
@@ -77,7 +75,9 @@ async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
   return { store: new SqlStore({ db, engine: 'sqlite', logger }), driver };
 }
 
-function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number }, logger: Logger): SqlStore {
+async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number }, logger: Logger): Promise<SqlStore> {
+  // Imported here, so an actor on SQLite never loads the PostgreSQL driver.
+  const [{ default: pg }, { SchemaLockedPostgresDialect }] = await Promise.all([import('pg'), import('./schema-locked-postgres-dialect.js')]);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
@@ -116,7 +116,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const target = parseDatabaseUrl(options.url, options.dataDir ?? DEFAULT_DATA_DIR);
   const database = describe(target);
   if (target.engine === 'postgres') {
-    const store = openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs }, logger);
+    const store = await openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs }, logger);
     try {
       await store.ping();
       logger.info('store_opened', { store: store.kind, driver: 'pg', database });

@@ -1,0 +1,90 @@
+// What a start loads (issue #17, cold start): the default actor — offline model, SQLite — must not
+// import the packages only some actors need (openai, pg, the MCP SDK); an actor that needs one
+// loads it, so each check can fail both ways. Runs the built example actor under Node with
+// test/support/record-loaded-modules.mjs, which writes down every module the process loads.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/built-package.js';
+import { checkRuntime, RUNTIMES_UNDER_TEST } from './runtimes-under-test.js';
+import { spawnActor, waitForLogEvent, waitUntilReady, type SpawnedActor } from './spawn-actor.js';
+
+const recorder = fileURLToPath(new URL('../support/record-loaded-modules.mjs', import.meta.url));
+const surfaceActor = fileURLToPath(new URL('../fixtures/startup-refusal/surface-actor.mjs', import.meta.url));
+const node = RUNTIMES_UNDER_TEST.find((runtime) => runtime.name === 'node-system')!;
+const exampleEntry = node.args.at(-1)!;
+const recordsDir = mkdtempSync(join(tmpdir(), 'actorkit-start-imports-'));
+
+/** The packages only some actors need, as they appear in a loaded module's URL. */
+const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk'] as const;
+
+const started: SpawnedActor[] = [];
+let runs = 0;
+
+/** Starts `args` under Node with the recorder; `loaded()` names the packages the process has loaded so far. */
+async function startRecorded(args: readonly string[], env: Record<string, string>) {
+  const file = join(recordsDir, `run-${(runs += 1)}.txt`);
+  const actor = await spawnActor({ name: 'node-system', command: node.command, args: ['--import', recorder, ...args] }, { LOADED_MODULES_FILE: file, ...env });
+  started.push(actor);
+  const loaded = (): Set<string> => {
+    const packages = new Set<string>();
+    for (const url of readFileSync(file, 'utf8').split('\n')) {
+      const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+      if (match) packages.add(match[1]!);
+    }
+    return packages;
+  };
+  return { actor, loaded };
+}
+
+const invoke = (actor: SpawnedActor) =>
+  fetch(`${actor.baseUrl}/agent/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello' }) });
+
+beforeAll(() => {
+  ensureBuilt();
+  checkRuntime(node);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(started.map((actor) => actor.dispose()));
+  rmSync(recordsDir, { recursive: true, force: true });
+});
+
+describe('what a start loads', () => {
+  it('the example actor on an SQLite file with the offline model loads neither openai, pg nor the MCP SDK, not even to answer an invoke', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
+    await waitUntilReady(actor);
+    const response = await invoke(actor);
+    expect(response.status, await response.text()).toBe(200);
+    const packages = loaded();
+    // The recorder sees packages the start does need.
+    expect(packages).toContain('kysely');
+    expect(packages).toContain('hono');
+    for (const name of OPTIONAL_PACKAGES) expect(packages, `${name} was loaded`).not.toContain(name);
+  });
+
+  it('the example actor on PostgreSQL loads pg at start (an unreachable server is enough)', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: 'postgres://actorkit@127.0.0.1:1/unreachable' });
+    await waitForLogEvent(actor, 'store_database_unreachable');
+    expect(loaded()).toContain('pg');
+    expect(loaded()).not.toContain('openai');
+  });
+
+  it('the example actor with a model configured loads openai on its first model call, not at start', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '', LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'absent-model', LLM_MAX_RETRIES: '0' });
+    await waitUntilReady(actor);
+    expect(loaded()).not.toContain('openai');
+    const response = await invoke(actor);
+    expect(response.status, await response.text()).toBe(502);
+    expect(loaded()).toContain('openai');
+  });
+
+  it('an actor with expose_mcp on loads the MCP SDK at start', async () => {
+    const { actor, loaded } = await startRecorded([surfaceActor, 'node'], { SURFACE: 'mcp' });
+    await waitUntilReady(actor);
+    expect(loaded()).toContain('@modelcontextprotocol/sdk');
+    expect(loaded()).not.toContain('openai');
+  });
+});
