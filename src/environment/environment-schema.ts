@@ -9,66 +9,58 @@ export type ActorEnvironment = Readonly<Record<string, string | undefined>>;
 
 const shown = (raw: string) => JSON.stringify(raw);
 
-/** An on/off variable: `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case; empty is false. */
-const flag = (fallback: boolean) =>
+/**
+ * A variable read by `parse`, which returns undefined for a value it refuses; the refusal is
+ * reported as `problem(raw)`. Unset is `fallback`.
+ */
+const parsedVariable = <T>(fallback: string, parse: (raw: string) => T | undefined, problem: (raw: string) => string) =>
   v.optional(
     v.pipe(
       v.string(),
-      v.rawTransform<string, boolean>(({ dataset, addIssue, NEVER }) => {
-        const value = parseOnOff(dataset.value);
+      v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
+        const value = parse(dataset.value);
         if (value !== undefined) return value;
-        addIssue({ message: `must be true or false, got ${shown(dataset.value)}` });
+        addIssue({ message: problem(dataset.value) });
         return NEVER;
       }),
     ),
-    String(fallback),
+    fallback,
   );
+
+/** `parse` of the trimmed value, or `fallback` when it is blank. */
+const blankIs =
+  <T>(fallback: T, parse: (trimmed: string) => T | undefined) =>
+  (raw: string): T | undefined => {
+    const trimmed = raw.trim();
+    return trimmed === '' ? fallback : parse(trimmed);
+  };
+
+/** An on/off variable: `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case; empty is false. */
+const flag = (fallback: boolean) => parsedVariable(String(fallback), parseOnOff, (raw) => `must be true or false, got ${shown(raw)}`);
 
 /** A whole number of at least `min` (`min` 1: a positive integer); unset or blank is `fallback`. */
 const integer = (fallback: number, min: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform<string, number>(({ dataset, addIssue, NEVER }) => {
-        const raw = dataset.value.trim();
-        if (raw === '') return fallback;
-        const value = Number(raw);
-        if (Number.isSafeInteger(value) && value >= min) return value;
-        addIssue({ message: min === 1 ? `must be a positive integer, got ${shown(dataset.value)}` : `must be an integer of at least ${min}, got ${shown(raw)}` });
-        return NEVER;
-      }),
-    ),
+  parsedVariable(
     String(fallback),
+    blankIs(fallback, (trimmed) => {
+      const value = Number(trimmed);
+      return Number.isSafeInteger(value) && value >= min ? value : undefined;
+    }),
+    (raw) => (min === 1 ? `must be a positive integer, got ${shown(raw)}` : `must be an integer of at least ${min}, got ${shown(raw.trim())}`),
   );
 
 /** A TCP port: digits only, 0 to 65535; unset or blank is the default. */
-const port = v.optional(
-  v.pipe(
-    v.string(),
-    v.rawTransform<string, number>(({ dataset, addIssue, NEVER }) => {
-      const raw = dataset.value.trim();
-      if (raw === '') return VARIABLES.PORT.default;
-      if (/^\d+$/.test(raw) && Number(raw) <= 65_535) return Number(raw);
-      addIssue({ message: `must be an integer from 0 to 65535, got ${shown(dataset.value)}` });
-      return NEVER;
-    }),
-  ),
+const port = parsedVariable(
   String(VARIABLES.PORT.default),
+  blankIs(VARIABLES.PORT.default, (trimmed) => (/^\d+$/.test(trimmed) && Number(trimmed) <= 65_535 ? Number(trimmed) : undefined)),
+  (raw) => `must be an integer from 0 to 65535, got ${shown(raw)}`,
 );
 
 /** A listening address: an IP address or a host name; unset or blank is the default. */
-const listenAddress = v.optional(
-  v.pipe(
-    v.string(),
-    v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
-      const raw = dataset.value.trim();
-      if (raw === '') return VARIABLES.HOST.default;
-      if (/^[A-Za-z0-9.:[\]-]{1,253}$/.test(raw)) return raw;
-      addIssue({ message: `must be an IP address or a host name, got ${shown(dataset.value)}` });
-      return NEVER;
-    }),
-  ),
+const listenAddress = parsedVariable(
   VARIABLES.HOST.default,
+  blankIs(VARIABLES.HOST.default, (trimmed) => (/^[A-Za-z0-9.:[\]-]{1,253}$/.test(trimmed) ? trimmed : undefined)),
+  (raw) => `must be an IP address or a host name, got ${shown(raw)}`,
 );
 
 /** Free text kept as given; undefined when unset. */
