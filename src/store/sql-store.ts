@@ -168,11 +168,11 @@ export class SqlStore implements Store {
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
-    const historyCache = options.historyCache ?? {};
-    if (options.engine === 'postgres' && historyCache !== false && options.historyCache !== undefined) {
+    const historyCache = options.historyCache ?? (options.engine === 'sqlite' ? {} : false);
+    if (options.engine === 'postgres' && historyCache !== false) {
       throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
     }
-    this.#historyCache = options.engine === 'sqlite' && historyCache !== false ? new HistoryCache(historyCache) : undefined;
+    this.#historyCache = historyCache === false ? undefined : new HistoryCache(historyCache);
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
