@@ -141,14 +141,17 @@ export class HistoryCache {
    * would not come back from SQLite as given.
    */
   append(appends: readonly HistoryAppend[]): void {
+    const keys: string[] = [];
     for (const append of appends) {
-      if (this.#key(append.tenantId, append.sessionId) === undefined || !append.rows.every(keptAsIs)) {
+      const key = this.#key(append.tenantId, append.sessionId);
+      if (key === undefined || !append.rows.every(keptAsIs)) {
         this.clear();
         return;
       }
+      keys.push(key);
     }
-    for (const { tenantId, sessionId, rows, createdSession } of appends) {
-      const key = this.#key(tenantId, sessionId) as string;
+    for (const [index, { rows, createdSession }] of appends.entries()) {
+      const key = keys[index]!;
       const entry = this.#entries.get(key);
       if (entry !== undefined) {
         this.#delete(key);
