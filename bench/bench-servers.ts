@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../test/contract/runtimes-under-test.js';
 import type { LoadRoute } from './load/run-wrk.js';
@@ -37,6 +39,18 @@ export function actorProcess(runtime: BenchRuntime): RuntimeProcess {
   const found = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`test/contract/runtimes-under-test.ts lists no ${name}`);
   return found;
+}
+
+/**
+ * The example actor of another checkout (`dir`, built with `npm run build`) on the Node running
+ * the bench, for before/after comparisons; throws when its build is missing.
+ * @param dir the checkout
+ * @param name the process name spawnActor reports
+ */
+export function checkoutActorProcess(dir: string, name: string): RuntimeProcess {
+  const entry = join(resolve(dir), 'dist', 'examples', 'hello-actor', 'src', 'main.node.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm install && npm run build in ${dir}`);
+  return { name, command: process.execPath, args: [entry] };
 }
 
 /**

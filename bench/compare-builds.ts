@@ -9,13 +9,12 @@
  * Run: `npx tsx bench/compare-builds.ts --before ../before [--stores sqlite,postgres]
  * [--rounds 5] [--duration 3] [--warmup 2] [--connections 32]`.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../src/log/logger.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { ThroughputCell } from './bench-results.js';
-import { actorProcess, type BenchServer, benchServers, type BenchStore, storeEnv } from './bench-servers.js';
+import { actorProcess, type BenchServer, benchServers, type BenchStore, checkoutActorProcess, storeEnv } from './bench-servers.js';
 import { measureThroughput } from './load/interleaved-cells.js';
 
 const { values: options } = parseArgs({
@@ -35,8 +34,7 @@ const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections') => {
 };
 if (options.before === undefined) throw new Error('--before <dir> is required: a checkout of the commit to compare with, built (npm run build)');
 const beforeDir = resolve(options.before);
-const beforeEntry = join(beforeDir, 'dist', 'examples', 'hello-actor', 'src', 'main.node.js');
-if (!existsSync(beforeEntry)) throw new Error(`${beforeEntry} is missing: run npm install && npm run build in ${beforeDir}`);
+const beforeProcess = checkoutActorProcess(beforeDir, 'node-before');
 const stores = options.stores.split(',').map((name) => {
   if (name !== 'sqlite' && name !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${name}`);
   return name as BenchStore;
@@ -60,7 +58,7 @@ labels.set(bare!, 'bare Hono');
 const servers: BenchServer[] = [bare!];
 for (const store of stores) {
   for (const build of ['before', 'after'] as const) {
-    const entry = build === 'after' ? actorProcess('node') : { name: 'node-before', command: process.execPath, args: [beforeEntry] };
+    const entry = build === 'after' ? actorProcess('node') : beforeProcess;
     const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: storeEnv(store, databases[build]) };
     labels.set(server, `${build} (${store})`);
     servers.push(server);

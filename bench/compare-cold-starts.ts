@@ -8,11 +8,11 @@
  *
  * Run: `npx tsx bench/compare-cold-starts.ts --before ../before [--runs 10]`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { actorProcess } from './bench-servers.js';
+import { actorProcess, checkoutActorProcess } from './bench-servers.js';
 import { measureColdStart } from './measure/cold-start.js';
 import { median } from './measure/median.js';
 import type { RuntimeProcess } from '../test/contract/runtimes-under-test.js';
@@ -24,9 +24,7 @@ if (options.before === undefined) throw new Error('--before <dir>[,<dir>…] is 
 
 const builds: { label: string; process: RuntimeProcess }[] = [{ label: 'this checkout', process: actorProcess('node') }];
 for (const dir of options.before.split(',')) {
-  const entry = join(resolve(dir), 'dist', 'examples', 'hello-actor', 'src', 'main.node.js');
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm install && npm run build in ${dir}`);
-  builds.push({ label: dir, process: { name: `node-${builds.length}`, command: process.execPath, args: [entry] } });
+  builds.push({ label: dir, process: checkoutActorProcess(dir, `node-${builds.length}`) });
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'actorkit-cold-starts-'));
