@@ -49,5 +49,5 @@ export type { DevRuntime } from './dev/dev-runtime.js';
 
 // publish
 export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';
-export { containerCommands, CONTAINER_CLI_ENV } from './publish/container-commands.js';
+export { chooseContainerCli, containerCommands, CONTAINER_CLI_ENV, CONTAINER_CLIS } from './publish/container-commands.js';
 export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';

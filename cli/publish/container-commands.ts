@@ -1,9 +1,42 @@
-import { join } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 import { $ } from 'zx';
 import { CliError } from '../cli-error.js';
 
-/** The environment variable naming the container CLI (default `docker`; `podman` works too). */
+/** The environment variable naming the container CLI; without it, the first of {@link CONTAINER_CLIS} on PATH. */
 export const CONTAINER_CLI_ENV = 'ACTORKIT_CONTAINER_CLI';
+
+/** The container CLIs publish looks for on PATH, in this order; each takes the same `build` and `push` calls. */
+export const CONTAINER_CLIS = ['docker', 'podman', 'buildah'] as const;
+
+/**
+ * The container CLI publish runs: `ACTORKIT_CONTAINER_CLI` when set, else the first of `docker`,
+ * `podman` and `buildah` found on PATH; none is a `refused` {@link CliError} (`no_container_cli`).
+ * @param env the environment (its `PATH` and `ACTORKIT_CONTAINER_CLI`).
+ */
+export function chooseContainerCli(env: Readonly<Record<string, string | undefined>>): string {
+  const named = env[CONTAINER_CLI_ENV]?.trim();
+  if (named) return named;
+  const found = CONTAINER_CLIS.find((name) => onPath(name, env.PATH ?? ''));
+  if (found) return found;
+  throw new CliError(
+    'refused',
+    'no_container_cli',
+    `publish builds with a container CLI and found none of ${CONTAINER_CLIS.join(', ')} on PATH: install one, or name it in ${CONTAINER_CLI_ENV}; nothing was built or pushed`,
+  );
+}
+
+function onPath(name: string, path: string): boolean {
+  return path.split(delimiter).some((dir) => {
+    if (dir === '') return false;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return statSync(join(dir, name)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
 
 /**
  * The exact container CLI calls `publish` makes, in order: build the image from the actor's
@@ -23,13 +56,17 @@ export function containerCommands(image: string, actorDir: string): string[][] {
 }
 
 /**
- * The container CLI call that asks the registry whether `image` already exists: `manifest inspect
- * <repo>:<tag>`. Exit 0 means it does; any other exit is read as "not there" (or the registry
- * could not say: no login, unreachable), and publish goes on without a warning.
+ * The call that asks the registry whether `image` already exists, executable first: `docker
+ * manifest inspect <repo>:<tag>`; for podman and buildah, whose `manifest inspect` reads only
+ * manifest lists, `skopeo inspect --raw docker://<repo>:<tag>` (same registry configuration and
+ * logins). Exit 0 means it does; any other exit is read as "not there" (or the registry could not
+ * say: no login, unreachable), and publish goes on without a warning.
+ * @param cli the container CLI publish runs.
  * @param image `<repo>:<tag>`.
  */
-export function tagExistsCommand(image: string): string[] {
-  return ['manifest', 'inspect', image];
+export function tagExistsCommand(cli: string, image: string): string[] {
+  const engine = basename(cli);
+  return engine === 'podman' || engine === 'buildah' ? ['skopeo', 'inspect', '--raw', `docker://${image}`] : [cli, 'manifest', 'inspect', image];
 }
 
 /**
@@ -45,8 +82,11 @@ export async function probeContainerCommand(
   options: { cwd: string; env: Readonly<Record<string, string | undefined>> },
 ): Promise<number | null> {
   const result = await $({ cwd: options.cwd, env: { ...options.env }, quiet: true, verbose: false, nothrow: true, stdio: ['ignore', 'pipe', 'pipe'] })`${cli} ${args}`;
-  return result.exitCode;
+  return result.exitCode === COMMAND_NOT_FOUND ? null : result.exitCode;
 }
+
+/** The shell's exit code for a command it cannot find. */
+const COMMAND_NOT_FOUND = 127;
 
 /** Where a container command's output goes while it runs. */
 export interface ContainerOutput {
@@ -79,7 +119,12 @@ export async function runContainerCommand(
   forward(child.stderr, options.output.stderr);
   const result = await child;
   if (result.exitCode !== 0) {
-    throw new CliError('failed', 'container_command_failed', `\`${cli} ${args.join(' ')}\` exited with ${result.exitCode ?? result.signal}`);
+    const other = CONTAINER_CLIS.filter((name) => name !== basename(cli)).join(' or ');
+    throw new CliError(
+      'failed',
+      'container_command_failed',
+      `\`${cli} ${args.join(' ')}\` exited with ${result.exitCode ?? result.signal} (to build with ${other}, set ${CONTAINER_CLI_ENV})`,
+    );
   }
 }
 

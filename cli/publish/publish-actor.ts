@@ -8,7 +8,7 @@ import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { validateActorDir, type ActorProblem } from '../validate/validate-actor-dir.js';
 import { planVersionBump, writeVersionBump, type VersionBump } from './bump-version.js';
-import { CONTAINER_CLI_ENV, containerCommands, probeContainerCommand, runContainerCommand, tagExistsCommand, type ContainerOutput } from './container-commands.js';
+import { chooseContainerCli, containerCommands, probeContainerCommand, runContainerCommand, tagExistsCommand, type ContainerOutput } from './container-commands.js';
 import { checkImageRepository, checkImageTag, refuseMovingTag } from './image-reference.js';
 import { refuseDependenciesOutsideBuildContext } from './outside-dependencies.js';
 import { platformUrl, registrationSteps } from './registration-steps.js';
@@ -85,17 +85,19 @@ export async function publishActor(actorDir: string, options: PublishActorOption
     const image = `${repo}:${tag}`;
     if (!existsSync(join(root, 'Dockerfile'))) throw new CliError('refused', 'no_dockerfile', `${root} has no Dockerfile to build`);
     const baseUrl = platformUrl(io.env);
+    const cli = chooseContainerCli(io.env);
     if (options.yes !== true && !io.interactive) {
       throw new CliError('refused', 'confirmation_required', `publish builds and pushes ${image}; confirm in a terminal, or pass --yes`);
     }
     const validation = await validateActorDir(root, { io, logger });
     const stopped = validationStop(validation, `${root} does not validate; nothing was built or pushed`);
     if (stopped) return stopped;
-    const cli = io.env[CONTAINER_CLI_ENV]?.trim() || 'docker';
-    const probe = tagExistsCommand(image);
-    done.push([cli, ...probe]);
-    const exists = (await probeContainerCommand(cli, probe, { cwd: root, env: io.env })) === 0;
+    const [prober, ...probe] = tagExistsCommand(cli, image) as [string, ...string[]];
+    done.push([prober, ...probe]);
+    const probed = await probeContainerCommand(prober, probe, { cwd: root, env: io.env });
+    const exists = probed === 0;
     if (exists) warn(`${image} already exists in the registry; pushing replaces it`);
+    if (probed === null) warn(`cannot tell whether ${image} exists in the registry (${prober} could not be run); pushing replaces it if it does`);
     if (bump && !bump.definitionRaised) {
       warn(`src/actor.ts holds no literal version '${bump.from}': set metadata.version to '${bump.to}' yourself, or the configuration keeps the old one`);
     }

@@ -1,18 +1,45 @@
-import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { OwnPackage } from '../package-root.js';
+import { actorkitOrigin } from './actorkit-origin.js';
+
+/** The folder of an actor that holds the actorkit tarball it depends on, when actorkit does not come from a registry. */
+export const VENDOR_FOLDER = 'vendor';
+
+/** The dependency of an actor on an actorkit tarball vendored inside it: `file:vendor/actorkit-<version>.tgz`. */
+const VENDORED = new RegExp(`^file:(${VENDOR_FOLDER}/actorkit-([^/]+)\\.tgz)$`);
 
 /**
- * The `actorkit` dependency a rendered actor gets. When this CLI runs from a source checkout,
- * `file:` the checkout — relative when the actor lives inside it (the checked-in examples),
- * absolute otherwise — so the actor installs offline against exactly this code. Otherwise a
- * caret range of the installed version.
+ * The `actorkit` dependency a rendered actor gets. From a registry: a caret range of the running
+ * version. Otherwise (a checkout, a link, a tarball) the actor is made self-contained:
+ * `file:vendor/actorkit-<version>.tgz`, a tarball `new` and `update` pack into the actor, so
+ * `npm ci`, `publish` and the Dockerfile need nothing outside the actor folder. An actor rendered
+ * inside a checkout (the checked-in examples) keeps a relative `file:` link to it.
  * @param own the package this CLI belongs to
  * @param targetDir where the actor is rendered (absolute)
  */
 export function actorkitDependency(own: OwnPackage, targetDir: string): string {
-  const fromSource = existsSync(join(own.root, 'cli', 'main.ts')) && existsSync(join(own.root, '.git'));
-  if (!fromSource) return `^${own.version}`;
-  const inside = targetDir.startsWith(own.root + sep);
-  return `file:${inside ? relative(targetDir, own.root).split(sep).join('/') : own.root}`;
+  const origin = actorkitOrigin(own);
+  if (origin === 'registry') return `^${own.version}`;
+  if (origin === 'checkout' && targetDir.startsWith(own.root + sep)) return `file:${relative(targetDir, own.root).split(sep).join('/')}`;
+  return `file:${VENDOR_FOLDER}/actorkit-${own.version}.tgz`;
+}
+
+/**
+ * The vendored tarball an `actorkit` dependency names, as a path inside the actor and the version
+ * in its name; `undefined` for any other dependency (a range, a link to a checkout).
+ * @param dependency the dependency, e.g. `file:vendor/actorkit-0.1.0.tgz`.
+ */
+export function vendoredActorkit(dependency: string | undefined): { readonly path: string; readonly version: string } | undefined {
+  const match = dependency === undefined ? null : VENDORED.exec(dependency);
+  return match ? { path: match[1] as string, version: match[2] as string } : undefined;
+}
+
+/**
+ * The template variables a render derives from the actorkit dependency: the dependency itself and
+ * `actorkit_vendor_folder` (`vendor` when the actor vendors actorkit, else empty), which the
+ * Dockerfile's install stages copy.
+ * @param dependency from {@link actorkitDependency}, or as an answers file records it.
+ */
+export function dependencyContext(dependency: string): { actorkit_dependency: string; actorkit_vendor_folder: string } {
+  return { actorkit_dependency: dependency, actorkit_vendor_folder: vendoredActorkit(dependency) ? VENDOR_FOLDER : '' };
 }

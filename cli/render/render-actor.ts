@@ -7,7 +7,7 @@ import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
 import { createLinePrompter } from '../prompt/line-prompter.js';
-import { actorkitDependency } from './actorkit-dependency.js';
+import { actorkitDependency, dependencyContext } from './actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
 import { closingMessage } from './closing-message.js';
@@ -16,6 +16,7 @@ import { resolveAnswers } from './resolve-answers.js';
 import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
 import { openTemplate, planTemplate, renderTemplateInto } from './open-template.js';
 import { fetchTemplateSource, type TemplateSource } from './template-source.js';
+import { vendorActorkit } from './pack-actorkit.js';
 
 /** The inputs of `actorkit new`. */
 export interface RenderActorOptions {
@@ -91,7 +92,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     }).finally(() => prompter?.close());
     const targetDir = resolve(io.cwd, options.targetDir ?? slugOf(answers.context));
     if (options.targetDir === undefined) await assertEmptyTarget(targetDir);
-    answers.context.actorkit_dependency = actorkitDependency(ownPackage(), targetDir);
+    Object.assign(answers.context, dependencyContext(actorkitDependency(ownPackage(), targetDir)));
     const plan = await planTemplate(template, answers.context);
     await mkdir(dirname(targetDir), { recursive: true });
     const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
@@ -99,6 +100,9 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     try {
       await chmod(staging, 0o755);
       targets.push(...(await renderTemplateInto(template, plan, answers.context, staging, ownPackage().root)));
+      const progress = (line: string) => io.stderr.write(`${line}\n`);
+      const vendored = await vendorActorkit(staging, String(answers.context.actorkit_dependency), ownPackage(), io, progress);
+      if (vendored !== undefined) targets.push(vendored);
       const emitted = await emitRenderedConfig(staging, ownPackage().root);
       if (emitted !== undefined) targets.push(emitted);
       await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, answers.context));

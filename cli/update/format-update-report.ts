@@ -1,4 +1,5 @@
 import { problemBullet } from '../commands/_shared.js';
+import { VENDOR_FOLDER } from '../render/actorkit-dependency.js';
 import { templateLabel, versionLabel } from './template-version.js';
 import type { UpdateActorReport } from './update-actor.js';
 
@@ -23,6 +24,8 @@ export function formatUpdateReport(report: UpdateActorReport, shownDir: string):
   for (const kept of plan.kept) row('kept', `${kept.path} (${kept.reason})`);
   const changes = plan.created.length + plan.updated.length + plan.merged.length + plan.conflicted.length + plan.deleted.length;
   if (changes + plan.kept.length === 0) lines.push(`  nothing to change: ${sameBundled ? 'no answer changed' : 'the actor already has every change of the template'}`);
+  const installs = [...plan.created, ...plan.updated, ...plan.merged, ...plan.deleted].some((path) => path === 'package.json' || path.startsWith(`${VENDOR_FOLDER}/`));
+  if (installs && !report.dryRun) lines.push('package.json or the vendored actorkit changed: run `npm install` to bring node_modules and package-lock.json along');
   if (report.dryRun) {
     lines.push(`Dry run: nothing was written.${plan.conflicted.length > 0 ? ` ${plan.conflicted.length} file(s) would get conflict markers.` : ''}`);
   } else if (plan.conflicted.length > 0) {

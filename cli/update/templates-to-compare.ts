@@ -8,7 +8,9 @@ import type { AnswersRecord } from '../render/answers-file.js';
 import { git } from '../render/git.js';
 import { highestReleaseTag } from '../render/release-tag.js';
 import { bundledTemplateSource, fetchTemplateSource, type TemplateSource } from '../render/template-source.js';
-import { fetchBundledTemplate } from './fetch-bundled-template.js';
+import { existsSync } from 'node:fs';
+import { vendoredActorkit } from '../render/actorkit-dependency.js';
+import { fetchBundledTemplate, templateFromTarball, type FetchedBundledTemplate } from './fetch-bundled-template.js';
 import type { TemplateVersion } from './template-version.js';
 
 /** Where and how the two templates are fetched. */
@@ -91,14 +93,44 @@ async function bundledTemplates(
   const current = bundledTemplateSource();
   const target: TemplateAt = { dir: current.dir, packageRoot: own.root, version: { ref: null, commit: null, actorkit: own.version }, source: current };
   const recorded = record.actorkit_version;
-  if (recorded === own.version) return { old: target, target };
-  progress(`fetching the template of actorkit@${recorded} from the npm registry`);
-  const fetched = await fetchBundledTemplate(recorded, join(workDir, 'old'), { env: io.env, cwd: actorDir });
+  const vendored = vendoredActorkit(record.rendered_with?.actorkit_dependency);
+  if (vendored === undefined && recorded === own.version) return { old: target, target };
+  const fetched = await recordedBundledTemplate(record, vendored, actorDir, join(workDir, 'old'), io, progress);
   if (gt(recorded, own.version)) {
     warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
   }
   const version = { ref: null, commit: null, actorkit: recorded };
   return { old: { dir: fetched.templateDir, packageRoot: fetched.packageRoot, version, source: { kind: 'bundled', location: record.location, ref: null, commit: null } }, target };
+}
+
+/**
+ * The template bundled with the actorkit that rendered the actor: from the tarball vendored in the
+ * actor when its dependency names one (never from a registry, which may not have that package, or
+ * have another package of that name), else from the npm registry.
+ */
+async function recordedBundledTemplate(
+  record: AnswersRecord,
+  vendored: { readonly path: string; readonly version: string } | undefined,
+  actorDir: string,
+  workDir: string,
+  io: CliIo,
+  progress: (line: string) => void,
+): Promise<FetchedBundledTemplate> {
+  if (vendored === undefined) {
+    progress(`fetching the template of actorkit@${record.actorkit_version} from the npm registry`);
+    return fetchBundledTemplate(record.actorkit_version, workDir, { env: io.env, cwd: actorDir });
+  }
+  const tarball = join(actorDir, vendored.path);
+  if (!existsSync(tarball)) {
+    throw new CliError(
+      'failed',
+      'vendored_actorkit_missing',
+      `this actor depends on ${vendored.path}, which is missing: its template cannot be rendered again to compare. ` +
+        `Restore it (e.g. \`git checkout -- ${vendored.path}\`); update never fetches a vendored actorkit from a registry`,
+    );
+  }
+  progress(`reading the template of actorkit@${vendored.version} from ${vendored.path}`);
+  return templateFromTarball(tarball, workDir, vendored.path);
 }
 
 /** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */

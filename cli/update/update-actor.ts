@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
 import { createLinePrompter } from '../prompt/line-prompter.js';
-import { actorkitDependency } from '../render/actorkit-dependency.js';
+import { actorkitDependency, dependencyContext, vendoredActorkit } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
 import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
+import { vendorActorkit } from '../render/pack-actorkit.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
@@ -101,13 +102,16 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
     const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
     const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
-    newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
+    Object.assign(newAnswers.context, dependencyContext(actorkitDependency(ownPackage(), actorDir)));
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
-    oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
+    Object.assign(oldAnswers.context, dependencyContext(record.rendered_with?.actorkit_dependency ?? String(newAnswers.context.actorkit_dependency)));
 
     progress(`rendering the recorded ${from.actorkit === undefined ? 'template ' : ''}${versionLabel(from)} and the target ${versionLabel(to)}`);
     const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'), old.packageRoot);
+    await keepVendoredActorkit(actorDir, oldRender, String(oldAnswers.context.actorkit_dependency));
     const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'), target.packageRoot);
+    const vendored = await vendorActorkit(newRender.dir, String(newAnswers.context.actorkit_dependency), ownPackage(), io, progress);
+    if (vendored !== undefined) newRender.files.push(vendored);
 
     progress(`merging ${new Set([...oldRender.files, ...newRender.files]).size} template files into ${actorDir}`);
     const labels = { current: 'yours', base: templateLabel(from), other: templateLabel(to) };
@@ -217,6 +221,19 @@ function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Reco
     if (name !== 'actor_name' && asked.has(name) && value !== null && value !== undefined) data[name] = String(value);
   }
   return data;
+}
+
+/**
+ * Puts the actor's own vendored actorkit tarball into the render of the recorded template, as
+ * `new` put it there: the merge then replaces (or deletes) it only as the target render does, and
+ * never reports a change the actor did not make.
+ */
+async function keepVendoredActorkit(actorDir: string, render: { dir: string; files: string[] }, dependency: string): Promise<void> {
+  const vendored = vendoredActorkit(dependency);
+  if (vendored === undefined || !existsSync(join(actorDir, vendored.path))) return;
+  await mkdir(dirname(join(render.dir, vendored.path)), { recursive: true });
+  await copyFile(join(actorDir, vendored.path), join(render.dir, vendored.path));
+  render.files.push(vendored.path);
 }
 
 async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string, packageRoot: string): Promise<{ dir: string; files: string[] }> {

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseContainerCli } from '../../cli/publish/container-commands.js';
 import { runCli } from '../../cli/run-cli.js';
 import { writeActorFixture } from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
@@ -9,6 +10,7 @@ import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { createStandInContainerCli, type StandInContainerCli } from './support/stand-in-container-cli.js';
 import { temporaryFolder } from './support/template-repo.js';
 
+const ROOT = resolve(import.meta.dirname, '../..');
 const folder = temporaryFolder();
 const everyCall: string[][] = [];
 let counter = 0;
@@ -81,6 +83,40 @@ describe('actorkit publish', () => {
     });
     expect(json.steps[0]).toBe('Open https://hub.example.org/home/creator/register-actor');
     expect(result.stderr).toContain('stand-in podman-standin build output');
+  });
+
+  it('with podman (or buildah) builds and pushes with the same calls and asks skopeo whether the tag exists', async () => {
+    for (const engine of ['podman', 'buildah']) {
+      const context = await setup();
+      const cli = createStandInContainerCli(context.root, [engine, 'skopeo']);
+      const image = 'registry.example.com/acme/weather:v1.2.0';
+      const result = await publish({ root: context.root, cli }, [context.actor, '--yes'], { ACTORKIT_CONTAINER_CLI: join(cli.binDir, engine), STAND_IN_EXISTING: image });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.calls).toEqual([
+        ['inspect', '--raw', `docker://${image}`],
+        ['build', '-f', join(context.actor, 'Dockerfile'), '-t', image, context.actor],
+        ['push', image],
+      ]);
+      expect(result.stderr).toContain(`warning: ${image} already exists in the registry; pushing replaces it\n`);
+      expect(result.stdout).toContain(`stand-in ${engine} build output`);
+    }
+  });
+
+  it('without ACTORKIT_CONTAINER_CLI takes the first of docker, podman and buildah on PATH, and refuses (exit 2) when there is none', async () => {
+    const context = await setup();
+    const only = (names: string[]) => {
+      const dir = join(context.root, names.join('-'));
+      createStandInContainerCli(dir, names);
+      return join(dir, 'bin');
+    };
+    expect(chooseContainerCli({ PATH: `${only(['buildah'])}:${only(['podman'])}` })).toBe('podman');
+    expect(chooseContainerCli({ PATH: only(['buildah', 'podman', 'docker']) })).toBe('docker');
+    expect(chooseContainerCli({ PATH: only(['buildah']), ACTORKIT_CONTAINER_CLI: 'nerdctl' })).toBe('nerdctl');
+    const run = memoryIo({ cwd: context.root, env: { PATH: only(['skopeo']), HOME: process.env.HOME } });
+    expect(await runCli(['publish', context.actor, '--yes'], run)).toBe(2);
+    expect(run.stderr()).toBe(
+      'error: publish builds with a container CLI and found none of docker, podman, buildah on PATH: install one, or name it in ACTORKIT_CONTAINER_CLI; nothing was built or pushed\n',
+    );
   });
 
   it('refuses (exit 2) without a terminal and without --yes, before running anything', async () => {
@@ -271,21 +307,24 @@ describe('actorkit publish at a terminal', () => {
 });
 
 describe('a freshly rendered actor from this checkout: what its README says of publish is what publish does', () => {
-  it('README warns that the local actorkit dependency is refused, and publish refuses it (exit 2, nothing built)', async () => {
+  it('carries actorkit as vendor/actorkit-<version>.tgz, says so in its README, and publish builds and pushes it (exit 0)', async () => {
     const root = join(folder.dir, `fresh-${++counter}`);
     mkdirSync(root);
     const rendered = await runInFreshFolder(root, ['new', 'weather', '--defaults']);
     expect(rendered.code, rendered.stderr).toBe(0);
     const actor = join(rendered.cwd, 'weather');
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     const dependency = (JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.actorkit!;
-    expect(dependency).toMatch(/^file:\//);
+    expect(dependency).toBe(`file:vendor/actorkit-${version}.tgz`);
+    expect(statSync(join(actor, 'vendor', `actorkit-${version}.tgz`)).size).toBeGreaterThan(100_000);
     const readme = readFileSync(join(actor, 'README.md'), 'utf8');
-    expect(readme).toContain("This actor depends on a local actorkit checkout (a `file:` dependency)");
-    expect(readme).toContain('`publish` refuses it');
+    expect(readme).toContain(`\`package.json\` depends on \`vendor/actorkit-${version}.tgz\`. Keep that file committed`);
+    expect(readme).not.toContain('`publish` refuses it');
+    const dockerfile = readFileSync(join(actor, 'Dockerfile'), 'utf8');
+    expect(dockerfile.match(/^COPY vendor \.\/vendor$/gm)).toHaveLength(2);
     const cli = createStandInContainerCli(root, ['docker']);
     const result = await publish({ root, cli }, [actor, '--yes']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`error: dependencies.actorkit is '${dependency}', outside ${actor}`);
-    expect(result.calls).toEqual([]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.calls.map((argv) => argv[0])).toEqual(['manifest', 'build', 'push']);
   });
 });

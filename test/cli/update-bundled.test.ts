@@ -9,7 +9,7 @@
  * `new` writes it for the bundled template: `source: bundled`, no ref or commit.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -74,11 +74,20 @@ function actorCopy(edits: (dir: string) => void = () => {}): string {
   return dir;
 }
 
-/** Rewrites the answers file as if actorkit `version`'s `new` had rendered the actor from its bundled template. */
+/**
+ * Rewrites the answers file, the actorkit dependency and the vendor folder as if actorkit
+ * `version`, installed from a registry, had rendered the actor from its bundled template.
+ */
 function recordBundled(dir: string, version: string): void {
   const path = join(dir, '.actorkit-answers.yml');
   const record = parse(readFileSync(path, 'utf8'));
-  Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version });
+  const dependency = `^${version}`;
+  Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version, rendered_with: { actorkit_dependency: dependency } });
+  const manifestPath = join(dir, 'package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
+  manifest.dependencies.actorkit = dependency;
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  rmSync(join(dir, 'vendor'), { recursive: true, force: true });
   writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
 }
 
@@ -237,7 +246,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     const actor = actorCopy();
     const result = await actorkit(['update', actor], { PATH: bin });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`error: npm is not on PATH: it is needed to fetch the template of actorkit@${OLD} from the npm registry`);
+    expect(result.stderr).toContain(`error: npm is not on PATH: it is needed to pack actorkit@${OLD}`);
   });
 
   it('refuses an answers file whose actorkit_version is not a version (exit 2)', async () => {

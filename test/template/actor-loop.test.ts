@@ -72,7 +72,7 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
   it('renders with --defaults', () => {
     const created = run(process.execPath, [BINARY, 'new', 'demo', '--defaults'], scratch);
     expect(created.output).toContain('1. cd demo && npm install && npm start');
-    expect(created.output).toContain('3. npx actorkit validate .');
+    expect(created.output).toContain('3. npm run validate');
     expect(created.code).toBe(0);
   });
 

@@ -127,7 +127,7 @@ describe("new's closing message tells the truth about the actor it rendered", ()
       const { message, answers } = await closingMessageOf(name);
       const install = message.indexOf('npm install && ');
       const curl = message.indexOf(`curl -s localhost:${DEFAULT_PORT}/agent/invoke`);
-      const validate = message.indexOf('npx actorkit validate .');
+      const validate = message.indexOf('npm run validate');
       expect(install).toBeGreaterThan(-1);
       expect(curl).toBeGreaterThan(install);
       expect(validate).toBeGreaterThan(curl);

@@ -14,8 +14,9 @@ export interface StandInContainerCli {
 /**
  * Writes stand-ins named `names` (default `docker`) into `root/bin`; each appends its argv to
  * `root/calls.jsonl`, prints a line on stdout and one on stderr, and exits 3 when its first
- * argument equals `STAND_IN_FAIL`. `manifest inspect <image>` plays a registry that holds the
- * comma-separated images of `STAND_IN_EXISTING`: exit 0 for those, 1 ("no such manifest") otherwise.
+ * argument equals `STAND_IN_FAIL`. `manifest inspect <image>` (docker) and `inspect --raw
+ * docker://<image>` (skopeo) play a registry that holds the comma-separated images of
+ * `STAND_IN_EXISTING`: exit 0 for those, 1 ("no such manifest") otherwise.
  */
 export function createStandInContainerCli(root: string, names: readonly string[] = ['docker']): StandInContainerCli {
   const binDir = join(root, 'bin');
@@ -28,8 +29,9 @@ export function createStandInContainerCli(root: string, names: readonly string[]
       `#!${process.execPath}
 const args = process.argv.slice(2);
 require('node:fs').appendFileSync(process.env.STAND_IN_LOG, JSON.stringify(args) + '\\n');
-if (args[0] === 'manifest' && !(process.env.STAND_IN_EXISTING ?? '').split(',').includes(args[2])) {
-  console.error('no such manifest: ' + args[2]);
+const probed = args[0] === 'manifest' ? args[2] : args[0] === 'inspect' ? args[2].replace(/^docker:\\/\\//, '') : undefined;
+if (probed !== undefined && !(process.env.STAND_IN_EXISTING ?? '').split(',').includes(probed)) {
+  console.error('no such manifest: ' + probed);
   process.exit(1);
 }
 console.log('stand-in ${name} ' + args[0] + ' output');
