@@ -65,13 +65,14 @@ interface ProbeAnswer {
 }
 
 describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in and the loopback registry', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'actorkit-image-base-'));
+  let dir = '';
   const run = randomUUID().slice(0, 8);
   let registry: LoopbackRegistry | undefined;
   let env: Record<string, string | undefined> = {};
   const cleanups: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'actorkit-image-base-'));
     await ensureBaseImage();
     registry = await startLoopbackRegistry(join(dir, 'registry'));
     env = writeEngineConfig(join(dir, 'engine'), { insecureRegistries: [registry.host] });
@@ -80,7 +81,7 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     await registry?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
 
   it('runs Node 20.19 and npm as the user node (uid 1000, gid 1000, home /home/node)', async () => {

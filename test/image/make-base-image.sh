@@ -44,7 +44,7 @@ for tool in debootstrap buildah npm; do
 done
 
 # Two test files (or two checkouts) may ask at once: one builds, the other waits and finds it.
-exec 9>"${TMPDIR:-/tmp}/actorkit-node-stand-in.lock"
+exec 9>/tmp/actorkit-node-stand-in.lock  # one lock per machine, as the image storage is
 flock 9
 
 if [ "$(existing_recipe)" = "$RECIPE" ]; then

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /** The programs the image tests run, and the Debian packages that bring them. */
 const IMAGE_TOOLS = [
@@ -14,12 +15,14 @@ const IMAGE_TOOLS = [
 export const IMAGE_TOOLS_INSTALL = `apt-get install ${IMAGE_TOOLS.map((tool) => tool.package).join(' ')}`;
 
 function onPath(program: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What keeps the image tests from running here: missing programs, or not being root (debootstrap, the engines' configuration). */
