@@ -6,7 +6,7 @@ import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
 import { defaultActorFeatures } from '../../core/actor-definition.js';
-import { createLogger, createMemorySink } from '../../log/logger.js';
+import { createLogger } from '../../log/logger.js';
 import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
 
 const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
@@ -90,18 +90,20 @@ describe('/mcp', () => {
     expect(await noSession.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
 
-  it('refuses a session beyond MCP_MAX_SESSIONS with 503, and has room again after a DELETE', async () => {
-    const { url } = await serveMcpActor({ MCP_MAX_SESSIONS: '1' });
-    const first = await connectMcpClient(url);
-    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('5');
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('MCP_MAX_SESSIONS=1') } });
-    await (first.transport as StreamableHTTPClientTransport).terminateSession();
-    await first.close();
-    const second = await connectMcpClient(url);
-    expect((await second.listTools()).tools[0]?.name).toBe('chat');
-    await second.close();
+  it('answers DELETE with 200 (nothing to end), and 404 for an Mcp-Session-Id the actor never issues', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const transport = client.transport as StreamableHTTPClientTransport;
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const foreign = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
+    await client.close();
+    const again = await connectMcpClient(url);
+    expect((await again.listTools()).tools[0]?.name).toBe('chat');
+    await again.close();
   });
 
   it('answers 503 draining while the actor drains, like /agent/invoke', async () => {
@@ -117,14 +119,51 @@ describe('/mcp', () => {
     expect(await response.json()).toMatchObject({ code: 'draining' });
   });
 
-  it('closes its open sessions on shutdown', async () => {
-    const sink = createMemorySink();
-    const { url, handle } = await serveMcpActor({}, createLogger({ sink }));
-    await connectMcpClient(url);
-    await connectMcpClient(url);
-    await handle.close();
-    served = [];
-    expect(sink.records.find((record) => record.event === 'mcp_sessions_closed')).toMatchObject({ sessions: 2 });
+  it('answers tool arguments that are not an object with -32602 invalid params', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    for (const name of ['chat', 'test_lookup']) {
+      for (const args of [[], ['hi'], 'hi', 7, null]) {
+        const refused = await rejectionOf(client.callTool({ name, arguments: args as unknown as Record<string, unknown> }));
+        expect([name, args, refused.code]).toEqual([name, args, -32602]);
+        expect(refused.message).toContain('arguments must be a JSON object');
+      }
+    }
+    await client.close();
+  });
+
+  it('refuses __proto__, constructor and prototype keys in tool arguments, at any depth, with -32602', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      for (const [name, json] of [
+        ['chat', `{"message":"hi","${key}":{"polluted":true}}`],
+        ['test_lookup', `{"topic":"tides","${key}":{"polluted":true}}`],
+        ['test_lookup', `{"topic":"tides","nested":{"${key}":{"polluted":true}}}`],
+      ] as const) {
+        const refused = await rejectionOf(client.callTool({ name, arguments: JSON.parse(json) as Record<string, unknown> }));
+        expect([json, refused.code]).toEqual([json, -32602]);
+        expect(refused.message).toContain(key);
+      }
+    }
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
+    await client.close();
+  });
+
+  it('refuses a JSON-RPC batch of more than MCP_MAX_BATCH messages whole, before any of it runs', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const headers = { ...MCP_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' };
+    const chats = (count: number) => Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'chat', arguments: { message: `turn ${id}` } } }));
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(100)) });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('MCP_MAX_BATCH=10') } });
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
+    const atTheCap = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(10)) });
+    expect(atTheCap.status).toBe(200);
+    expect(await atTheCap.json()).toHaveLength(10);
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 10 });
+    await client.close();
   });
 
   it('is not mounted when exposeMcp is off', async () => {
