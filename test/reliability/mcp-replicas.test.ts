@@ -4,27 +4,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as v from 'valibot';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ActorTool } from '../../src/agent/actor-tool.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
-import { defaultActorFeatures } from '../../src/core/actor-definition.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
-import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { connectMcpClient } from '../contract/mcp-contract.js';
 import { TestSchemas } from '../store/postgres-schemas.js';
 import { postgresTestUrl } from '../store/postgres-test-database.js';
 import { serveOnLoopback } from '../surfaces/loopback.js';
+import { lookupTool, mcpTestDefinition } from '../surfaces/mcp-test-actor.js';
 import { startRoundRobinProxy } from './support/round-robin-proxy.js';
-
-const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
-const lookup = new ActorTool({
-  name: 'test_lookup',
-  description: 'Looks a topic up',
-  readOnly: true,
-  argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1)) }),
-  run: ({ topic }) => ({ topic, text: `about ${topic}` }),
-});
 
 const CONNECTIONS = 20;
 const closers: (() => Promise<void>)[] = [];
@@ -38,7 +26,7 @@ async function twoReplicasBehindProxy(env: Record<string, string>): Promise<stri
   const replicas: string[] = [];
   // One after the other: replicas migrating one SQLite file at the same moment wait on its lock (and log it).
   for (const _replica of [1, 2]) {
-    const app = createActorApp({ definition: mcpDefinition, env, tools: [lookup], logger: createLogger({ level: 'warn', sink }) });
+    const app = createActorApp({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ level: 'warn', sink }) });
     const handle = await serveOnLoopback(app);
     await app.actor.start();
     closers.push(() => handle.close());

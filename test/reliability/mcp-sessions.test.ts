@@ -5,14 +5,11 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import type { ServeHandle } from '../../src/adapter/serve-options.js';
-import { defaultActorFeatures } from '../../src/core/actor-definition.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
-import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { connectMcpClient } from '../contract/mcp-contract.js';
 import { serveOnLoopback } from '../surfaces/loopback.js';
+import { MCP_POST_HEADERS, mcpTestDefinition } from '../surfaces/mcp-test-actor.js';
 
-const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
-const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 /** An `initialize` whose client capabilities carry `padding` characters of experimental data. */
 function initialize(padding = 0): string {
@@ -28,7 +25,7 @@ afterEach(async () => {
 
 async function serveMcpActor(env: Record<string, string> = {}) {
   const sink = createMemorySink();
-  const app = createActorApp({ definition: mcpDefinition, env: { DATABASE_URL: 'memory://', ...env }, logger: createLogger({ level: 'warn', sink }) });
+  const app = createActorApp({ definition: mcpTestDefinition, env: { DATABASE_URL: 'memory://', ...env }, logger: createLogger({ level: 'warn', sink }) });
   handle = await serveOnLoopback(app);
   await app.actor.start();
   return { url: handle.url, logs: sink.records };
@@ -45,7 +42,7 @@ describe('/mcp under a flood of initialize calls', () => {
   it('150 initialize calls that never come back do not lock out the next client, and log no warning', async () => {
     const { url, logs } = await serveMcpActor();
     for (let call = 0; call < 150; call += 1) {
-      const response = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize() });
+      const response = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize() });
       expect(response.status, `initialize ${call}`).toBe(200);
       await response.body?.cancel();
     }
@@ -58,7 +55,7 @@ describe('/mcp under a flood of initialize calls', () => {
   it('keeps nothing of 40 initialize calls with 1 MB of client capabilities each', async () => {
     const { url } = await serveMcpActor({ BODY_LIMIT_BYTES: String(2 * 1024 * 1024) });
     const send = async () => {
-      const response = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize(1024 * 1024) });
+      const response = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize(1024 * 1024) });
       expect(response.status).toBe(200);
       await response.body?.cancel();
     };

@@ -3,25 +3,15 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcpClient, rejectionOf } from '../../../test/contract/mcp-contract.js';
 import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { lookupTool, MCP_POST_HEADERS, mcpTestDefinition } from '../../../test/surfaces/mcp-test-actor.js';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
-import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { createLogger } from '../../log/logger.js';
-import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+import { createTestActor } from '../../testing/create-test-actor.js';
 
-const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
-
-const lookup = new ActorTool({
-  name: 'test_lookup',
-  description: 'Looks a topic up',
-  readOnly: true,
-  argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1)) }),
-  run: ({ topic }) => ({ topic, text: `about ${topic}` }),
-});
 const failing = new ActorTool({ name: 'test_broken', description: 'Always fails', readOnly: true, argsSchema: v.object({}), run: () => { throw new Error('upstream down'); } });
 const writer = new ActorTool({ name: 'test_write', description: 'Writes something', argsSchema: v.object({}), run: () => 'written' });
 
-const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 let served: ServeHandle[] = [];
@@ -31,7 +21,7 @@ afterEach(async () => {
 });
 
 async function serveMcpActor(env: Record<string, string> = {}, logger = createLogger({ sink: () => {} })) {
-  const app = await createTestActor({ definition: mcpDefinition, env, tools: [lookup, failing, writer], logger });
+  const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool, failing, writer], logger });
   const handle = await serveOnLoopback(app);
   served.push(handle);
   return { app, url: handle.url, handle };
@@ -61,7 +51,7 @@ describe('/mcp', () => {
 
   it('sits behind the API key like /agent/invoke', async () => {
     const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
-    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('X-API-Key');
     expect(await refused.json()).toMatchObject({ code: 'missing_api_key' });
@@ -72,20 +62,20 @@ describe('/mcp', () => {
 
   it('answers 400 invalid_header for a malformed X-Tenant-Id, as invoke does', async () => {
     const { url } = await serveMcpActor();
-    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
+    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'invalid_header' });
   });
 
   it('answers malformed JSON with JSON-RPC -32700 and a GET with 405 (no server-sent stream)', async () => {
     const { url } = await serveMcpActor();
-    const malformed = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc":' });
+    const malformed = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: '{"jsonrpc":' });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     const get = await fetch(`${url}/mcp`, { headers: { Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, DELETE');
-    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
     expect(await noSession.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
@@ -95,7 +85,7 @@ describe('/mcp', () => {
     const client = await connectMcpClient(url);
     const transport = client.transport as StreamableHTTPClientTransport;
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const foreign = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const foreign = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
     await transport.terminateSession();
@@ -112,7 +102,7 @@ describe('/mcp', () => {
     app.actor.lifecycle.beginDraining();
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { ...MCP_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
+      headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(response.status).toBe(503);
@@ -153,7 +143,7 @@ describe('/mcp', () => {
   it('refuses a JSON-RPC batch of more than MCP_MAX_BATCH messages whole, before any of it runs', async () => {
     const { url } = await serveMcpActor();
     const client = await connectMcpClient(url);
-    const headers = { ...MCP_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' };
+    const headers = { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' };
     const chats = (count: number) => Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'chat', arguments: { message: `turn ${id}` } } }));
     const refused = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(100)) });
     expect(refused.status).toBe(400);
@@ -167,7 +157,7 @@ describe('/mcp', () => {
   });
 
   it('is not mounted when exposeMcp is off', async () => {
-    const app = await createTestActor({ tools: [lookup] });
-    expect((await app.request('/mcp', { method: 'POST', headers: MCP_HEADERS, body: initialize })).status).toBe(404);
+    const app = await createTestActor({ tools: [lookupTool] });
+    expect((await app.request('/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: initialize })).status).toBe(404);
   });
 });
