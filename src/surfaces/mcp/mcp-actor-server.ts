@@ -69,9 +69,9 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  * Builds the MCP server that answers one request to `/mcp`: the tool `chat`, the actor's read-only domain tools
  * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
  * `actor://health` and `actor://stats`. An unknown tool or invalid arguments are JSON-RPC
- * errors -32602 naming the failing JSON pointer (arguments that are not an object, or hold a
- * prototype key, were refused by `screenToolCalls`); an unknown resource is -32002; a turn or
- * tool that fails is a tool result with `isError`.
+ * errors -32602 naming the failing JSON pointer (params the SDK's schemas refuse, arguments that
+ * are not an object or hold a prototype key, never get here: see `screenMcpRequests`); an
+ * unknown resource is -32002; a turn or tool that fails is a tool result with `isError`.
  * @param sdk the loaded MCP SDK
  * @param ctx the actor's context
  * @param options the tools
@@ -101,8 +101,6 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     const request = requestContextOf(extra.authInfo);
     const signal = AbortSignal.any([request.signal, extra.signal]);
     const { name, arguments: input = {} } = call.params;
-    const refused = request.refusedArguments.get(extra.requestId);
-    if (refused !== undefined) throw jsonRpcFailure(INVALID_PARAMS, `Invalid arguments for tool ${name}: ${refused}`);
     if (name === 'chat') {
       const args = v.safeParse(McpChatArguments, input);
       if (!args.success) throw invalidArguments(name, args.issues);

@@ -1,5 +1,4 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { JsonRpcId } from './screen-tool-calls.js';
 
 /** What one HTTP request to `/mcp` tells the tool and resource handlers it carries. */
 export interface McpRequestContext {
@@ -9,8 +8,6 @@ export interface McpRequestContext {
   readonly tenantId: string;
   /** The `Mcp-Session-Id` the request carries: the chat session of a `chat` call that names none. */
   readonly sessionId: string;
-  /** The `tools/call` requests whose arguments were refused before the SDK parsed them, with why (`screenToolCalls`). */
-  readonly refusedArguments: ReadonlyMap<JsonRpcId, string>;
   /** The HTTP request's signal: aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** Keeps the request in flight past its response (see `ActorBindings.keepInFlight`). */

@@ -122,6 +122,18 @@ describe('/mcp', () => {
     await client.close();
   });
 
+  it('answers params the SDK schemas refuse with -32602 invalid params, not -32603', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const noName = await rejectionOf(client.callTool({ arguments: {} } as unknown as { name: string }));
+    expect(noName.code).toBe(-32602);
+    expect(noName.message).toContain('Invalid params for tools/call: /params/name');
+    const numericUri = await rejectionOf(client.readResource({ uri: 5 as unknown as string }));
+    expect(numericUri.code).toBe(-32602);
+    expect(numericUri.message).toContain('Invalid params for resources/read: /params/uri');
+    await client.close();
+  });
+
   it('refuses __proto__, constructor and prototype keys in tool arguments, at any depth, with -32602', async () => {
     const { url } = await serveMcpActor();
     const client = await connectMcpClient(url);

@@ -12,7 +12,7 @@ import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
-import { screenToolCalls } from './screen-tool-calls.js';
+import { screenMcpRequests } from './screen-mcp-requests.js';
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
@@ -26,6 +26,9 @@ export interface McpRouterOptions {
 function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413, code: number, message: string): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 }
+
+/** The 400 of a request after `initialize` that carries no `Mcp-Session-Id` (the specification requires it). */
+const withoutSessionId = (c: Context<ActorEnv>): Response => jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
 const isInitialize = (message: unknown): boolean => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
 
@@ -78,19 +81,19 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       const maxSize = ctx.config.bodyLimitBytes;
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
 
-      const answer = async (c: Context<ActorEnv>, loaded: McpServerSdk, messages: unknown[], body: unknown, sessionId: string): Promise<Response> => {
+      const answer = async (c: Context<ActorEnv>, loaded: McpServerSdk, body: unknown, sessionId: string): Promise<Response> => {
         const transport = new loaded.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         const server = createMcpActorServer(loaded, ctx, { tools: options.tools });
         const authInfo = asAuthInfo({
           requestId: c.env.requestId,
           tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
           sessionId,
-          refusedArguments: screenToolCalls(messages),
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
         });
         try {
           await server.connect(transport);
+          screenMcpRequests(loaded, transport);
           return await transport.handleRequest(c.req.raw, { authInfo, parsedBody: body });
         } finally {
           await server.close();
@@ -111,7 +114,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         const sessionId = c.req.header('Mcp-Session-Id');
         if (sessionId !== undefined && !v.is(SessionId, sessionId)) return jsonRpcError(c, 404, -32001, 'Session not found: this actor never issues such an Mcp-Session-Id; initialize a new session');
         if (c.req.method === 'DELETE') {
-          if (sessionId === undefined) return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+          if (sessionId === undefined) return withoutSessionId(c);
           return c.body(null, 200);
         }
         let body: unknown;
@@ -124,11 +127,11 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         const messages = Array.isArray(body) ? body : [body];
         if (messages.length > maxBatch) return jsonRpcError(c, 400, -32600, `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`);
         if (!messages.some(isInitialize)) {
-          if (sessionId === undefined) return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-          return answer(c, sdk, messages, body, sessionId);
+          if (sessionId === undefined) return withoutSessionId(c);
+          return answer(c, sdk, body, sessionId);
         }
         const issued = crypto.randomUUID();
-        const response = await answer(c, sdk, messages, body, issued);
+        const response = await answer(c, sdk, body, issued);
         if (response.ok) response.headers.set('Mcp-Session-Id', issued);
         return response;
       });
