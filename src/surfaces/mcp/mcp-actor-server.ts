@@ -28,8 +28,6 @@ function jsonRpcFailure(code: number, message: string, data?: unknown): Error {
 export interface McpActorServerOptions {
   /** The actor's tools now; the read-only ones are offered. */
   readonly tools: () => readonly ActorTool[];
-  /** The `Mcp-Session-Id` of the session this server answers. */
-  readonly sessionId: () => string;
 }
 
 const RESOURCES = [
@@ -68,14 +66,15 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
 }
 
 /**
- * Builds the MCP server of one `/mcp` session: the tool `chat`, the actor's read-only domain tools
+ * Builds the MCP server that answers one request to `/mcp`: the tool `chat`, the actor's read-only domain tools
  * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
  * `actor://health` and `actor://stats`. An unknown tool or invalid arguments are JSON-RPC
- * errors -32602 naming the failing JSON pointer; an unknown resource is -32002; a turn or tool
- * that fails is a tool result with `isError`.
+ * errors -32602 naming the failing JSON pointer (params the SDK's schemas refuse, arguments that
+ * are not an object or hold a prototype key, never get here: see `screenMcpRequests`); an
+ * unknown resource is -32002; a turn or tool that fails is a tool result with `isError`.
  * @param sdk the loaded MCP SDK
  * @param ctx the actor's context
- * @param options the tools and the session id
+ * @param options the tools
  */
 export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
   const { metadata } = ctx.definition;
@@ -106,7 +105,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
       const args = v.safeParse(McpChatArguments, input);
       if (!args.success) throw invalidArguments(name, args.issues);
       try {
-        const reply = await runMcpChat(ctx, args.output, options.sessionId(), { ...request, signal });
+        const reply = await runMcpChat(ctx, args.output, { ...request, signal });
         return { content: [{ type: 'text' as const, text: reply.message.content }], structuredContent: reply as unknown as Record<string, unknown> };
       } catch (error) {
         if (error instanceof v.ValiError) throw invalidArguments(name, error.issues);
@@ -122,7 +121,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
       const output = await tool.runAsync(args.output, {
         signal,
         tenantId: request.tenantId,
-        sessionId: options.sessionId(),
+        sessionId: request.sessionId,
         userIdentifier: MCP_USER,
         requestId: request.requestId,
         settings: ctx.settings.values,

@@ -37,14 +37,13 @@ export function mcpChatToolListing(ctx: ActorContext) {
  * the MCP session unless the arguments name one.
  * @param ctx the actor's context
  * @param args the validated tool arguments
- * @param mcpSessionId the `Mcp-Session-Id` of the calling session
- * @param request what the HTTP request to `/mcp` carried
+ * @param request what the HTTP request to `/mcp` carried, its `Mcp-Session-Id` included
  * @returns the chat reply; an invalid request throws the 422 `ActorError` invoke would answer
  */
-export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, mcpSessionId: string, request: McpRequestContext): Promise<ChatReply> {
+export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, request: McpRequestContext): Promise<ChatReply> {
   const chatRequest = v.parse(ChatRequest, {
     message: args.message,
-    session_id: args.session_id ?? mcpSessionId,
+    session_id: args.session_id ?? request.sessionId,
     user_identifier: args.user_identifier ?? MCP_USER,
   });
   const answer = await answerInvoke(ctx, {

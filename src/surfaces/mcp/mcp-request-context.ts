@@ -6,6 +6,8 @@ export interface McpRequestContext {
   readonly requestId: string;
   /** The tenant from `X-Tenant-Id`, else `default`. */
   readonly tenantId: string;
+  /** The `Mcp-Session-Id` the request carries: the chat session of a `chat` call that names none. */
+  readonly sessionId: string;
   /** The HTTP request's signal: aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** Keeps the request in flight past its response (see `ActorBindings.keepInFlight`). */

@@ -3,25 +3,15 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcpClient, rejectionOf } from '../../../test/contract/mcp-contract.js';
 import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { lookupTool, MCP_POST_HEADERS, mcpTestDefinition } from '../../../test/surfaces/mcp-test-actor.js';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
-import { defaultActorFeatures } from '../../core/actor-definition.js';
-import { createLogger, createMemorySink } from '../../log/logger.js';
-import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+import { createLogger } from '../../log/logger.js';
+import { createTestActor } from '../../testing/create-test-actor.js';
 
-const mcpDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
-
-const lookup = new ActorTool({
-  name: 'test_lookup',
-  description: 'Looks a topic up',
-  readOnly: true,
-  argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1)) }),
-  run: ({ topic }) => ({ topic, text: `about ${topic}` }),
-});
 const failing = new ActorTool({ name: 'test_broken', description: 'Always fails', readOnly: true, argsSchema: v.object({}), run: () => { throw new Error('upstream down'); } });
 const writer = new ActorTool({ name: 'test_write', description: 'Writes something', argsSchema: v.object({}), run: () => 'written' });
 
-const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 let served: ServeHandle[] = [];
@@ -31,7 +21,7 @@ afterEach(async () => {
 });
 
 async function serveMcpActor(env: Record<string, string> = {}, logger = createLogger({ sink: () => {} })) {
-  const app = await createTestActor({ definition: mcpDefinition, env, tools: [lookup, failing, writer], logger });
+  const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool, failing, writer], logger });
   const handle = await serveOnLoopback(app);
   served.push(handle);
   return { app, url: handle.url, handle };
@@ -61,7 +51,7 @@ describe('/mcp', () => {
 
   it('sits behind the API key like /agent/invoke', async () => {
     const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
-    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('X-API-Key');
     expect(await refused.json()).toMatchObject({ code: 'missing_api_key' });
@@ -72,36 +62,38 @@ describe('/mcp', () => {
 
   it('answers 400 invalid_header for a malformed X-Tenant-Id, as invoke does', async () => {
     const { url } = await serveMcpActor();
-    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
+    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'invalid_header' });
   });
 
   it('answers malformed JSON with JSON-RPC -32700 and a GET with 405 (no server-sent stream)', async () => {
     const { url } = await serveMcpActor();
-    const malformed = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: '{"jsonrpc":' });
+    const malformed = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: '{"jsonrpc":' });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     const get = await fetch(`${url}/mcp`, { headers: { Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, DELETE');
-    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
     expect(await noSession.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
 
-  it('refuses a session beyond MCP_MAX_SESSIONS with 503, and has room again after a DELETE', async () => {
-    const { url } = await serveMcpActor({ MCP_MAX_SESSIONS: '1' });
-    const first = await connectMcpClient(url);
-    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: initialize });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('5');
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('MCP_MAX_SESSIONS=1') } });
-    await (first.transport as StreamableHTTPClientTransport).terminateSession();
-    await first.close();
-    const second = await connectMcpClient(url);
-    expect((await second.listTools()).tools[0]?.name).toBe('chat');
-    await second.close();
+  it('answers DELETE with 200 (nothing to end), and 404 for an Mcp-Session-Id the actor never issues', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const transport = client.transport as StreamableHTTPClientTransport;
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const foreign = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
+    await client.close();
+    const again = await connectMcpClient(url);
+    expect((await again.listTools()).tools[0]?.name).toBe('chat');
+    await again.close();
   });
 
   it('answers 503 draining while the actor drains, like /agent/invoke', async () => {
@@ -110,25 +102,74 @@ describe('/mcp', () => {
     app.actor.lifecycle.beginDraining();
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { ...MCP_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
+      headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ code: 'draining' });
   });
 
-  it('closes its open sessions on shutdown', async () => {
-    const sink = createMemorySink();
-    const { url, handle } = await serveMcpActor({}, createLogger({ sink }));
-    await connectMcpClient(url);
-    await connectMcpClient(url);
-    await handle.close();
-    served = [];
-    expect(sink.records.find((record) => record.event === 'mcp_sessions_closed')).toMatchObject({ sessions: 2 });
+  it('answers tool arguments that are not an object with -32602 invalid params', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    for (const name of ['chat', 'test_lookup']) {
+      for (const args of [[], ['hi'], 'hi', 7, null]) {
+        const refused = await rejectionOf(client.callTool({ name, arguments: args as unknown as Record<string, unknown> }));
+        expect([name, args, refused.code]).toEqual([name, args, -32602]);
+        expect(refused.message).toContain('arguments must be a JSON object');
+      }
+    }
+    await client.close();
+  });
+
+  it('answers params the SDK schemas refuse with -32602 invalid params, not -32603', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const noName = await rejectionOf(client.callTool({ arguments: {} } as unknown as { name: string }));
+    expect(noName.code).toBe(-32602);
+    expect(noName.message).toContain('Invalid params for tools/call: /params/name');
+    const numericUri = await rejectionOf(client.readResource({ uri: 5 as unknown as string }));
+    expect(numericUri.code).toBe(-32602);
+    expect(numericUri.message).toContain('Invalid params for resources/read: /params/uri');
+    await client.close();
+  });
+
+  it('refuses __proto__, constructor and prototype keys in tool arguments, at any depth, with -32602', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      for (const [name, json] of [
+        ['chat', `{"message":"hi","${key}":{"polluted":true}}`],
+        ['test_lookup', `{"topic":"tides","${key}":{"polluted":true}}`],
+        ['test_lookup', `{"topic":"tides","nested":{"${key}":{"polluted":true}}}`],
+      ] as const) {
+        const refused = await rejectionOf(client.callTool({ name, arguments: JSON.parse(json) as Record<string, unknown> }));
+        expect([json, refused.code]).toEqual([json, -32602]);
+        expect(refused.message).toContain(key);
+      }
+    }
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
+    await client.close();
+  });
+
+  it('refuses a JSON-RPC batch of more than MCP_MAX_BATCH messages whole, before any of it runs', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const headers = { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' };
+    const chats = (count: number) => Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'chat', arguments: { message: `turn ${id}` } } }));
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(100)) });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('MCP_MAX_BATCH=10') } });
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
+    const atTheCap = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(10)) });
+    expect(atTheCap.status).toBe(200);
+    expect(await atTheCap.json()).toHaveLength(10);
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 10 });
+    await client.close();
   });
 
   it('is not mounted when exposeMcp is off', async () => {
-    const app = await createTestActor({ tools: [lookup] });
-    expect((await app.request('/mcp', { method: 'POST', headers: MCP_HEADERS, body: initialize })).status).toBe(404);
+    const app = await createTestActor({ tools: [lookupTool] });
+    expect((await app.request('/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: initialize })).status).toBe(404);
   });
 });

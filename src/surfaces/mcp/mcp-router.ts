@@ -1,18 +1,18 @@
 import type { Context } from 'hono';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as v from 'valibot';
 import type { ActorTool } from '../../agent/actor-tool.js';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
-import { ActorError } from '../../core/actor-error.js';
+import { ActorError, clientClosedError } from '../../core/actor-error.js';
 import { DEFAULT_TENANT } from '../../core/tenant-id.js';
+import { SessionId } from '../../invoke/chat-request.js';
 import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
 import { headerTenant } from '../../invoke/request-tenant.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
-import { McpSessions } from './mcp-sessions.js';
+import { screenMcpRequests } from './screen-mcp-requests.js';
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
@@ -22,37 +22,42 @@ export interface McpRouterOptions {
   readonly importSdk?: McpSdkImporter;
 }
 
-interface McpSession {
-  readonly server: Server;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  close(): Promise<void>;
+/** A JSON-RPC error answered at the HTTP level (no request id is known yet), as the SDK's transport answers its own. */
+function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413, code: number, message: string): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 }
 
-/** A JSON-RPC error answered at the HTTP level (no request id is known yet), as the SDK's transport answers its own. */
-function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413 | 503, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+/** The 400 of a request after `initialize` that carries no `Mcp-Session-Id` (the specification requires it). */
+const withoutSessionId = (c: Context<ActorEnv>): Response => jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+
+const isInitialize = (message: unknown): boolean => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
+
+async function readBodyText(c: Context<ActorEnv>): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    if (error instanceof ActorError) throw error;
+    throw clientClosedError(error);
+  }
 }
 
 /**
  * `/mcp` (`expose_mcp`): the actor as an MCP server over Streamable HTTP, on the SDK's Fetch
- * transport (JSON responses, so a call stays in flight until answered). Each `initialize` opens a
- * session (`Mcp-Session-Id`), at most `MCP_MAX_SESSIONS` at once (503 beyond), closed after
- * `MCP_SESSION_IDLE_MS` unused, on `DELETE`, and on shutdown. It sits behind the API key like
- * `/agent/invoke`, answers 503 while the actor starts or drains, and refuses bodies over
- * `BODY_LIMIT_BYTES` with 413. The SDK is imported at start, so an actor without it refuses to start.
+ * transport in stateless mode (JSON responses, so a call stays in flight until answered). Every
+ * request gets a server and transport of its own, dropped once answered, so no replica holds
+ * anything of a session and any replica answers any request. `initialize` answers a fresh
+ * `Mcp-Session-Id`, which later requests must carry and which names the chat history of a `chat`
+ * call that names no `session_id`; `DELETE` has nothing to end. A batch holds at most
+ * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, answers 503 while
+ * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. The SDK is
+ * imported at start, so an actor without it refuses to start.
  */
 export function mcpRouter(options: McpRouterOptions): ActorRouter {
   let sdk: McpServerSdk | undefined;
-  let mounted: { readonly sessions: McpSessions<McpSession>; readonly ctx: ActorContext } | undefined;
   return {
     name: 'mcp',
     async start() {
       sdk ??= await loadMcpServerSdk(options.importSdk);
-    },
-    async close() {
-      if (mounted === undefined) return;
-      const closed = await mounted.sessions.closeAll();
-      mounted.ctx.logger.info('mcp_sessions_closed', { sessions: closed });
     },
     operations: () => [
       {
@@ -61,30 +66,38 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         operation: {
           operationId: 'mcp',
           summary: 'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
-          responses: { 200: { description: 'A JSON-RPC response, with Mcp-Session-Id after initialize' }, 404: { description: 'Unknown or expired session' }, 413: { description: 'Body over BODY_LIMIT_BYTES' }, 503: { description: 'Starting, draining, or MCP_MAX_SESSIONS reached' } },
+          responses: {
+            200: { description: 'A JSON-RPC response, with Mcp-Session-Id after initialize' },
+            400: { description: 'Malformed JSON, no Mcp-Session-Id, or a batch over MCP_MAX_BATCH messages' },
+            404: { description: 'An Mcp-Session-Id the actor never issues' },
+            413: { description: 'Body over BODY_LIMIT_BYTES' },
+            503: { description: 'Starting or draining' },
+          },
         },
       },
-      { method: 'delete', path: '/mcp', operation: { operationId: 'mcpEndSession', summary: 'Ends the MCP session named by Mcp-Session-Id', responses: { 200: { description: 'Session ended' } } } },
+      { method: 'delete', path: '/mcp', operation: { operationId: 'mcpEndSession', summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)', responses: { 200: { description: 'Session ended' } } } },
     ],
     mount(app, ctx: ActorContext) {
-      const { MCP_MAX_SESSIONS: maxSessions, MCP_SESSION_IDLE_MS: idleMs } = ctx.environment;
-      const table = new McpSessions<McpSession>({ maxSessions, idleMs });
-      mounted = { sessions: table, ctx };
       const maxSize = ctx.config.bodyLimitBytes;
-      // Sessions being initialized now: they count against the cap before the table holds them.
-      let opening = 0;
+      const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
 
-      const openSession = (loaded: McpServerSdk): McpSession => {
-        const transport: WebStandardStreamableHTTPServerTransport = new loaded.WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          enableJsonResponse: true,
-          maxRequestBodySize: maxSize,
-          onsessioninitialized: (id) => table.add(id, session),
-          onsessionclosed: (id) => table.remove(id),
+      const answer = async (c: Context<ActorEnv>, loaded: McpServerSdk, body: unknown, sessionId: string): Promise<Response> => {
+        const transport = new loaded.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const server = createMcpActorServer(loaded, ctx, { tools: options.tools });
+        const authInfo = asAuthInfo({
+          requestId: c.env.requestId,
+          tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
+          sessionId,
+          signal: c.req.raw.signal,
+          keepInFlight: c.env.keepInFlight,
         });
-        const server = createMcpActorServer(loaded, ctx, { tools: options.tools, sessionId: () => transport.sessionId ?? '' });
-        const session: McpSession = { server, transport, close: () => server.close() };
-        return session;
+        try {
+          await server.connect(transport);
+          screenMcpRequests(loaded, transport);
+          return await transport.handleRequest(c.req.raw, { authInfo, parsedBody: body });
+        } finally {
+          await server.close();
+        }
       };
 
       app.use(
@@ -98,33 +111,29 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         }
         refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
-        const authInfo = asAuthInfo({
-          requestId: c.env.requestId,
-          tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
-          signal: c.req.raw.signal,
-          keepInFlight: c.env.keepInFlight,
-        });
         const sessionId = c.req.header('Mcp-Session-Id');
-        if (sessionId !== undefined) {
-          const session = table.use(sessionId);
-          if (session === undefined) return jsonRpcError(c, 404, -32001, 'Session not found: it ended, expired or never existed; initialize a new one');
-          return session.transport.handleRequest(c.req.raw, { authInfo });
+        if (sessionId !== undefined && !v.is(SessionId, sessionId)) return jsonRpcError(c, 404, -32001, 'Session not found: this actor never issues such an Mcp-Session-Id; initialize a new session');
+        if (c.req.method === 'DELETE') {
+          if (sessionId === undefined) return withoutSessionId(c);
+          return c.body(null, 200);
         }
-        if (c.req.method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        if (!table.hasRoom(opening)) {
-          ctx.logger.warn('mcp_sessions_full', { max_sessions: maxSessions });
-          return jsonRpcError(c, 503, -32000, `Too many MCP sessions (MCP_MAX_SESSIONS=${maxSessions}); end one with DELETE /mcp or try again later`, { 'Retry-After': '5' });
-        }
-        const session = openSession(sdk);
-        opening += 1;
+        let body: unknown;
         try {
-          await session.server.connect(session.transport);
-          const response = await session.transport.handleRequest(c.req.raw, { authInfo });
-          if (session.transport.sessionId === undefined) await session.close();
-          return response;
-        } finally {
-          opening -= 1;
+          body = JSON.parse(await readBodyText(c));
+        } catch (error) {
+          if (error instanceof ActorError) throw error;
+          return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
         }
+        const messages = Array.isArray(body) ? body : [body];
+        if (messages.length > maxBatch) return jsonRpcError(c, 400, -32600, `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`);
+        if (!messages.some(isInitialize)) {
+          if (sessionId === undefined) return withoutSessionId(c);
+          return answer(c, sdk, body, sessionId);
+        }
+        const issued = crypto.randomUUID();
+        const response = await answer(c, sdk, body, issued);
+        if (response.ok) response.headers.set('Mcp-Session-Id', issued);
+        return response;
       });
     },
   };
