@@ -35,6 +35,8 @@ const folder = temporaryFolder('actorkit-update-bundled-');
 let registry: LoopbackServer;
 /** The actor rendered from actorkit 0.0.9's template, committed; each test works on a copy. */
 let pristine: string;
+/** The packed "actorkit 0.0.9". */
+let oldTarball: string;
 let copies = 0;
 
 function env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
@@ -91,6 +93,26 @@ function recordBundled(dir: string, version: string): void {
   writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
 }
 
+/**
+ * Rewrites the actor as if actorkit `version`, not installed from a registry, had rendered it:
+ * its tarball alone in vendor/, named by package.json, the README and the answers file.
+ */
+function recordVendored(dir: string, version: string, tarball: string): void {
+  const path = join(dir, '.actorkit-answers.yml');
+  const record = parse(readFileSync(path, 'utf8'));
+  const vendored = `vendor/actorkit-${version}.tgz`;
+  Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version, rendered_with: { actorkit_dependency: `file:${vendored}` } });
+  writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
+  const manifestPath = join(dir, 'package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
+  manifest.dependencies.actorkit = `file:${vendored}`;
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  replaceIn(join(dir, 'README.md'), `vendor/actorkit-${CURRENT}.tgz`, vendored);
+  rmSync(join(dir, 'vendor'), { recursive: true, force: true });
+  mkdirSync(join(dir, 'vendor'));
+  cpSync(tarball, join(dir, vendored));
+}
+
 /** Packs "actorkit 0.0.9": this checkout's template and Dockerfile recipe, with the old prompt line and NOTES.md. */
 function packOldActorkit(): { dir: string; tarball: string; manifest: { name: string; version: string } } {
   const dir = join(folder.dir, 'old-actorkit');
@@ -111,6 +133,7 @@ function packOldActorkit(): { dir: string; tarball: string; manifest: { name: st
 beforeAll(async () => {
   ensureBuilt();
   const old = packOldActorkit();
+  oldTarball = old.tarball;
   registry = await startFakeNpmRegistry({ manifest: old.manifest, tarball: old.tarball }, 'http://127.0.0.1:9/');
   pristine = join(folder.dir, 'pristine');
   const rendered = await renderActor({ actorName: 'Weather Bot', targetDir: pristine, local: join(old.dir, 'templates', 'actor'), defaults: true, io: { cwd: folder.dir, env: env(), interactive: false } });
@@ -200,6 +223,39 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
     expect(treeHash(actor)).toEqual(before);
     expect(gitIn(actor, 'status', '--porcelain')).toBe('');
   }, 90_000);
+});
+
+describe('actorkit update: an actor that carries the actorkit that rendered it (vendor/)', () => {
+  it('reads the recorded template from the vendored tarball, never from a registry, and replaces the tarball with the running actorkit (exit 0)', async () => {
+    const actor = actorCopy((dir) => recordVendored(dir, OLD, oldTarball));
+    const result = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(result.stderr).toContain(`reading the template of actorkit@${OLD} from vendor/actorkit-${OLD}.tgz\n`);
+    expect(result.stderr).not.toContain('fetching');
+    expect(result.stdout).toContain(`: actorkit ${OLD} template → actorkit ${CURRENT} template\n`);
+    expect(result.stdout).toMatch(new RegExp(` {2}created {5}vendor/actorkit-${CURRENT.replace(/\./g, '\\.')}\\.tgz\n`));
+    expect(result.stdout).toMatch(new RegExp(` {2}deleted {5}vendor/actorkit-${OLD.replace(/\./g, '\\.')}\\.tgz\n`));
+    expect(result.stdout).toContain('run `npm install` to bring node_modules and package-lock.json along');
+    expect(result.stdout).toMatch(/OK\n$/);
+    expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${CURRENT}.tgz`]);
+    const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies.actorkit).toBe(`file:vendor/actorkit-${CURRENT}.tgz`);
+    expect(readFileSync(join(actor, 'README.md'), 'utf8')).toContain(`depends on \`vendor/actorkit-${CURRENT}.tgz\``);
+    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ actorkit_version: CURRENT, rendered_with: { actorkit_dependency: `file:vendor/actorkit-${CURRENT}.tgz` } });
+    expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(PROMPT_LINE_V1);
+  }, 90_000);
+
+  it('says how to restore a vendored tarball that is missing (exit 1), fetches nothing and changes nothing', async () => {
+    const actor = actorCopy((dir) => {
+      recordVendored(dir, OLD, oldTarball);
+      rmSync(join(dir, 'vendor'), { recursive: true });
+    });
+    const before = treeHash(actor);
+    const result = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: this actor depends on vendor/actorkit-${OLD}.tgz, which is missing: its template cannot be rendered again to compare. Restore it (e.g. \`git checkout -- vendor/actorkit-${OLD}.tgz\`); update never fetches a vendored actorkit from a registry\n`);
+    expect(treeHash(actor)).toEqual(before);
+  });
 });
 
 describe('actorkit update: bundled-template refusals and failures', () => {
