@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +7,13 @@ import { renderActor } from '../../cli/render/render-actor.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
 const IGNORED = new Set(['node_modules', 'dist', '.actorkit', 'package-lock.json']);
-const scratch = mkdtempSync(join(tmpdir(), 'actorkit-drift-'));
+/**
+ * Inside the checkout, as the examples are: an actor rendered there links to the checkout
+ * (`file:…`) instead of carrying it packed in vendor/, which an actor rendered elsewhere does.
+ */
+const scratchParent = join(ROOT, 'node_modules', '.cache');
+mkdirSync(scratchParent, { recursive: true });
+const scratch = mkdtempSync(join(scratchParent, 'actorkit-drift-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function listFiles(dir: string, base = dir): string[] {
