@@ -24,7 +24,7 @@ const packed = new Map<string, Promise<Buffer>>();
  * @param io the environment npm runs with.
  * @param progress where a line about a build goes.
  */
-export function packActorkit(own: OwnPackage, io: Pick<CliIo, 'env'>, progress: (line: string) => void): Promise<Buffer> {
+function packActorkit(own: OwnPackage, io: Pick<CliIo, 'env'>, progress: (line: string) => void): Promise<Buffer> {
   let tarball = packed.get(own.root);
   if (tarball === undefined) {
     tarball = pack(own, io, progress);

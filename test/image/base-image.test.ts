@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BASE_IMAGE,
-  ENSURE_BASE_IMAGE_TIMEOUT_MS,
-  ensureBaseImage,
-  imageEnginesReady,
-  runCommand,
-  runContainer,
-  startLoopbackRegistry,
-  writeEngineConfig,
-  type LoopbackRegistry,
-} from './support/index.js';
+import { describe, expect, it } from 'vitest';
+import { BASE_IMAGE, imageEnginesReady, runCommand, runContainer, useImageWorkspace } from './support/index.js';
 
 /** A tiny server: answers what the build put in the image, counts visits in the /data volume, stops cleanly on SIGTERM. */
 const PROBE_SERVER = `const fs = require('node:fs');
@@ -65,27 +54,11 @@ interface ProbeAnswer {
 }
 
 describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in and the loopback registry', () => {
-  let dir = '';
+  const workspace = useImageWorkspace('actorkit-image-base-');
   const run = randomUUID().slice(0, 8);
-  let registry: LoopbackRegistry | undefined;
-  let env: Record<string, string | undefined> = {};
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'actorkit-image-base-'));
-    await ensureBaseImage();
-    registry = await startLoopbackRegistry(join(dir, 'registry'));
-    env = writeEngineConfig(join(dir, 'engine'), { insecureRegistries: [registry.host] });
-  }, ENSURE_BASE_IMAGE_TIMEOUT_MS);
-
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    await registry?.stop();
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
 
   it('runs Node 20.19 and npm as the user node (uid 1000, gid 1000, home /home/node)', async () => {
-    const output = await runCommand('podman', ['run', '--rm', '--user', 'node', BASE_IMAGE, 'sh', '-c', 'node --version; npm --version; id -u; id -g; echo "$HOME"'], { env });
+    const output = await runCommand('podman', ['run', '--rm', '--user', 'node', BASE_IMAGE, 'sh', '-c', 'node --version; npm --version; id -u; id -g; echo "$HOME"'], { env: workspace.env });
     const [node, npm, uid, gid, home] = output.trim().split('\n');
     expect(node).toMatch(/^v20\.19\.\d+$/);
     expect(npm).toMatch(/^10\.\d+\.\d+$/);
@@ -95,19 +68,18 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
   it.each(['podman', 'buildah'])(
     '%s builds FROM it (a RUN step reaches the npm registry), pushes to the loopback registry; pulled back, the image serves, keeps its volume across a restart and stops on SIGTERM',
     async (engine) => {
+      const { dir, registry, env } = workspace;
       const name = `base-image-probe-${run}`;
-      const tag = `${registry?.host}/${name}:${engine}`;
+      const tag = `${registry.host}/${name}:${engine}`;
       const volume = `${name}-${engine}-data`;
       const context = join(dir, `context-${engine}`);
       writeProbeContext(context, `hello from ${engine} ${run}`);
-      cleanups.push(
-        () => runCommand('podman', ['rmi', '--force', '--ignore', tag], { env }),
-        () => runCommand('podman', ['volume', 'rm', '--force', volume], { env }),
-      );
+      workspace.cleanup(() => runCommand('podman', ['rmi', '--force', '--ignore', tag], { env }));
+      workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env }));
 
       await runCommand(engine, ['build', '-f', join(context, 'Dockerfile'), '-t', tag, context], { env, timeoutMs: 300_000 });
       await runCommand(engine, ['push', tag], { env, timeoutMs: 300_000 });
-      const tags = (await (await fetch(`${registry?.url}/v2/${name}/tags/list`)).json()) as { tags: string[] };
+      const tags = (await (await fetch(`${registry.url}/v2/${name}/tags/list`)).json()) as { tags: string[] };
       expect(tags.tags).toContain(engine);
 
       await runCommand('podman', ['rmi', '--force', tag], { env });

@@ -20,3 +20,4 @@ export { IMAGE_TOOLS_INSTALL, imageEnginesReady } from './image-engines.js';
 export { startLoopbackRegistry, type LoopbackRegistry } from './loopback-registry.js';
 export { runCommand, type RunCommandOptions } from './run-command.js';
 export { waitForHttp, type WaitForHttpOptions } from './wait-for-http.js';
+export { useImageWorkspace, type ImageWorkspace } from './image-workspace.js';

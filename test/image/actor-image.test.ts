@@ -1,0 +1,138 @@
+/**
+ * A real image of a rendered actor, the way an author ships it: `actorkit new` (from this
+ * checkout, so the actor carries actorkit as `vendor/actorkit-<version>.tgz`), `npm install`, then
+ * the actor's own `npx actorkit publish . --yes` builds its unchanged Dockerfile with podman and
+ * pushes it to a real OCI registry on loopback. The image is removed locally, pulled back and run:
+ * it must answer `/ready` and an invoke, run as a non-root user, keep its SQLite file in the data
+ * volume across a restart, stop on SIGTERM within the grace period, and carry no test toolchain.
+ *
+ * Machine facts (not the user's): `node:20.19-bookworm-slim` is a local stand-in (see
+ * make-base-image.sh), and podman runs with the runtime and limits of `writeEngineConfig`.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
+import { imageEnginesReady, runCommand, runContainer, useImageWorkspace, type RunningContainer } from './support/index.js';
+
+const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** What the production stage must not carry: the test and build toolchain. */
+const TOOLCHAIN = ['vitest', 'vite', 'typescript', 'rolldown', '@vitest', '@rolldown', 'lightningcss'];
+const MESH_KEY = 'image-test-mesh-key-0123456789';
+
+/** One way to render the actor, with the environment its options need and what it must serve. */
+interface ActorOptions {
+  readonly name: string;
+  readonly data: readonly string[];
+  readonly environment: Readonly<Record<string, string>>;
+  readonly check?: (container: RunningContainer, domain: string) => Promise<void>;
+}
+
+const CASES: readonly ActorOptions[] = [
+  { name: 'img-defaults', data: [], environment: {} },
+  {
+    name: 'img-panel-n8n',
+    data: ['include_panel=true', 'integration_type=n8n'],
+    environment: { WORKFLOW_BASE_URL: 'http://127.0.0.1:9' },
+    check: async (container) => {
+      const panel = await fetch(`${container.url}/panel/stats`);
+      expect(panel.status).toBe(200);
+      expect(panel.headers.get('content-type')).toMatch(/^text\/html/);
+    },
+  },
+  {
+    name: 'img-mesh-mcp',
+    data: ['fleet_mesh=true', 'expose_mcp=true'],
+    environment: { MESH_KEY },
+    check: async (container, domain) => {
+      const paths = Object.keys(((await (await fetch(`${container.url}/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths);
+      const peerRead = paths.find((path) => path.startsWith(`/api/${domain}/`) && !path.includes('{'));
+      expect(peerRead, paths.join(' ')).toBeDefined();
+      expect((await fetch(`${container.url}${peerRead}`)).status).toBe(401);
+      expect((await fetch(`${container.url}${peerRead}`, { headers: { 'x-mesh-key': MESH_KEY } })).status).toBe(200);
+      const client = new Client({ name: 'image-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${container.url}/mcp`)));
+      try {
+        const tools = await client.listTools();
+        expect(tools.tools.map((tool) => tool.name)).toContain('chat');
+      } finally {
+        await client.close();
+      }
+    },
+  },
+];
+
+describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: new, npm install, publish with podman, pull, run', () => {
+  const workspace = useImageWorkspace('actorkit-actor-image-');
+  const run = randomUUID().slice(0, 8);
+  beforeAll(() => ensureBuilt());
+
+  it.each(CASES)(
+    '$name: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
+    async ({ name, data, environment, check }) => {
+      const { dir, registry, env: engineEnv } = workspace;
+      const repo = `${registry.host}/actors/${name}`;
+      const image = `${repo}:v0.1.0`;
+      const volume = `${name}-${run}-data`;
+      workspace.cleanup(() => runCommand('podman', ['rmi', '--force', '--ignore', image], { env: engineEnv }));
+      workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env: engineEnv }));
+      const actor = join(dir, name);
+      const cli = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
+      execFileSync(process.execPath, [cli, 'new', name, actor, '--defaults', '--data', `image_repo=${repo}`, ...data.flatMap((pair) => ['--data', pair])], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+      expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${VERSION}.tgz`]);
+      await runCommand('npm', ['install', '--no-audit', '--no-fund'], { cwd: actor, env: process.env, timeoutMs: 300_000 });
+
+      const published = await runCommand('npx', ['actorkit', 'publish', '.', '--yes'], {
+        cwd: actor,
+        env: { ...engineEnv, ACTORKIT_CONTAINER_CLI: 'podman' },
+        timeoutMs: 600_000,
+      });
+      expect(published).toContain(`Pushed ${image}`);
+      const tags = (await (await fetch(`${registry.url}/v2/actors/${name}/tags/list`)).json()) as { tags: string[] };
+      expect(tags.tags).toEqual(['v0.1.0']);
+      await runCommand('podman', ['rmi', '--force', image], { env: engineEnv });
+      await runCommand('podman', ['pull', '--quiet', image], { env: engineEnv, timeoutMs: 300_000 });
+
+      const modules = await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules'], { env: engineEnv });
+      const installed = modules.trim().split('\n');
+      expect(installed).toContain('actorkit');
+      expect(installed.filter((entry) => TOOLCHAIN.includes(entry))).toEqual([]);
+
+      const container = await runContainer({ image, engineEnv, port: 8080, environment, volumes: [{ source: volume, target: '/app/data' }] });
+      workspace.cleanup(() => container.remove());
+      await container.waitForHttp('/ready', { timeoutMs: 60_000 });
+      const invoke = await fetch(`${container.url}/agent/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user_identifier: 'me', session_id: 's1', message: 'hello from the image test' }),
+      });
+      expect(invoke.status, await invoke.clone().text()).toBe(200);
+      expect(((await invoke.json()) as { status: string }).status).toBe('completed');
+      expect(await container.inspect('{{.Config.User}}')).toBe('node');
+      const processUser = await runCommand('podman', ['exec', container.id, 'sh', '-c', 'grep ^Uid: /proc/1/status'], { env: engineEnv });
+      expect(processUser).toMatch(/^Uid:\s+1000\s/);
+      await check?.(container, name.replace(/-/g, ''));
+
+      const mountpoint = (await runCommand('podman', ['volume', 'inspect', '--format', '{{.Mountpoint}}', volume], { env: engineEnv })).trim();
+      expect(readdirSync(mountpoint).some((file) => file.endsWith('.db') || file.endsWith('.sqlite'))).toBe(true);
+
+      const stopped = await container.stop(15);
+      expect(stopped.exitCode).toBe(0);
+      expect(stopped.elapsedMs).toBeLessThan(15_000);
+      expect(await container.logs()).toMatch(/shutdown|drain|stopp/i);
+      await container.start();
+      await container.waitForHttp('/ready', { timeoutMs: 60_000 });
+      const stats = (await (await fetch(`${container.url}/stats`)).json()) as { invocations: number };
+      expect(stats.invocations).toBe(1);
+      expect(existsSync(mountpoint)).toBe(true);
+    },
+    900_000,
+  );
+});
