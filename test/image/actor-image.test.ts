@@ -1,8 +1,8 @@
 /**
  * A real image of a rendered actor, the way an author ships it: `actorkit new` (from this
  * checkout, so the actor carries actorkit as `vendor/actorkit-<version>.tgz`), `npm install`, then
- * the actor's own `npx actorkit publish . --yes` builds its unchanged Dockerfile with podman and
- * pushes it to a real OCI registry on loopback. The image is removed locally, pulled back and run:
+ * the actor's own `npx actorkit publish . --yes` builds its unchanged Dockerfile with podman (or
+ * buildah) and pushes it to a real OCI registry on loopback. The image is removed locally, pulled back and run:
  * it must answer `/ready` and an invoke, run as a non-root user, keep its SQLite file in the data
  * volume across a restart, stop on SIGTERM within the grace period, and carry no test toolchain.
  *
@@ -27,15 +27,18 @@ const MESH_KEY = 'image-test-mesh-key-0123456789';
 /** One way to render the actor, with the environment its options need and what it must serve. */
 interface ActorOptions {
   readonly name: string;
+  /** The container CLI `publish` builds and pushes with. */
+  readonly engine: 'podman' | 'buildah';
   readonly data: readonly string[];
   readonly environment: Readonly<Record<string, string>>;
   readonly check?: (container: RunningContainer, domain: string) => Promise<void>;
 }
 
 const CASES: readonly ActorOptions[] = [
-  { name: 'img-defaults', data: [], environment: {} },
+  { name: 'img-defaults', engine: 'podman', data: [], environment: {} },
   {
     name: 'img-panel-n8n',
+    engine: 'buildah',
     data: ['include_panel=true', 'integration_type=n8n'],
     environment: { WORKFLOW_BASE_URL: 'http://127.0.0.1:9' },
     check: async (container) => {
@@ -46,6 +49,7 @@ const CASES: readonly ActorOptions[] = [
   },
   {
     name: 'img-mesh-mcp',
+    engine: 'podman',
     data: ['fleet_mesh=true', 'expose_mcp=true'],
     environment: { MESH_KEY },
     check: async (container, domain) => {
@@ -72,8 +76,8 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
   beforeAll(() => ensureBuilt());
 
   it.each(CASES)(
-    '$name: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
-    async ({ name, data, environment, check }) => {
+    '$name, published with $engine: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
+    async ({ name, engine, data, environment, check }) => {
       const { dir, registry, env: engineEnv } = workspace;
       const repo = `${registry.host}/actors/${name}`;
       const image = `${repo}:v0.1.0`;
@@ -91,7 +95,7 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
 
       const published = await runCommand('npx', ['actorkit', 'publish', '.', '--yes'], {
         cwd: actor,
-        env: { ...engineEnv, ACTORKIT_CONTAINER_CLI: 'podman' },
+        env: { ...engineEnv, ACTORKIT_CONTAINER_CLI: engine },
         timeoutMs: 600_000,
       });
       expect(published).toContain(`Pushed ${image}`);
