@@ -78,8 +78,9 @@ async function repositoryTemplates(
 }
 
 /**
- * The template bundled with the actorkit version the answers file records (from the npm registry,
- * unless it is the running one) and the one bundled with the running actorkit, the target.
+ * The template bundled with the actorkit version the answers file records (unless it is the running
+ * one: from the tarball the actor vendors, else from the npm registry) and the one bundled with the
+ * running actorkit, the target.
  */
 async function bundledTemplates(
   record: AnswersRecord,
@@ -93,8 +94,8 @@ async function bundledTemplates(
   const current = bundledTemplateSource();
   const target: TemplateAt = { dir: current.dir, packageRoot: own.root, version: { ref: null, commit: null, actorkit: own.version }, source: current };
   const recorded = record.actorkit_version;
+  if (recorded === own.version) return { old: target, target };
   const vendored = vendoredActorkit(record.rendered_with?.actorkit_dependency);
-  if (vendored === undefined && recorded === own.version) return { old: target, target };
   const fetched = await recordedBundledTemplate(record, vendored, actorDir, join(workDir, 'old'), io, progress);
   if (gt(recorded, own.version)) {
     warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
