@@ -3,7 +3,8 @@
  * image carries. Renders an actor with this checkout's CLI (defaults), runs its `npm install`, then
  * in two fresh folders with its package.json, package-lock.json and vendor/:
  *
- * - `npm ci --omit=dev --ignore-scripts` — the install line of the Dockerfile before issue 25;
+ * - `npm ci --omit=dev --ignore-scripts` — the install line of the Dockerfile's deps stage before issue 25
+ *   (with today's actorkit, which no longer names vitest as a peer);
  * - the `RUN` line of the rendered Dockerfile's `deps` stage, as written there;
  *
  * and prints, side by side, the bytes (file sizes added up), the package count and which packages
@@ -71,7 +72,7 @@ try {
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: actor, stdio: 'pipe' });
   const dockerfileLine = depsStageCommand(readFileSync(join(actor, 'Dockerfile'), 'utf8'));
   const rows = [
-    { label: 'npm ci --omit=dev (before issue 25)', ...installInto(actor, 'npm ci --omit=dev --ignore-scripts --no-audit --no-fund') },
+    { label: 'npm ci --omit=dev (the line the deps stage ran before)', ...installInto(actor, 'npm ci --omit=dev --ignore-scripts --no-audit --no-fund') },
     { label: "the Dockerfile's deps stage", ...installInto(actor, dockerfileLine) },
   ];
   const npmVersion = execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim();
