@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isAcceptableHost } from '../core/host-header.js';
 import { withoutCredentials } from '../core/without-credentials.js';
 import { parseLogLevel } from '../log/logger.js';
 import { ENVIRONMENT_VARIABLES as VARIABLES } from './environment-variables.js';
@@ -81,6 +82,16 @@ const keyList = v.optional(
   '',
 );
 
+/** A comma-separated list of plain hosts with optional ports (`isAcceptableHost`), trimmed, empty entries dropped. */
+const hostList = parsedVariable<string[]>(
+  '',
+  (raw) => {
+    const hosts = raw.split(',').map((host) => host.trim()).filter(Boolean);
+    return hosts.every((host) => isAcceptableHost(host)) ? hosts : undefined;
+  },
+  (raw) => `must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got ${shown(raw)}`,
+);
+
 /** An http(s) URL; undefined when unset or blank. */
 const httpUrl = v.pipe(
   trimmed,
@@ -101,6 +112,7 @@ const provider = v.pipe(
 export const EnvironmentConfig = v.object({
   PORT: port,
   HOST: listenAddress,
+  ALLOWED_HOSTS: hostList,
   ACTOR_PLATFORM: flag(VARIABLES.ACTOR_PLATFORM.default),
   API_KEY_ENABLED: flag(VARIABLES.API_KEY_ENABLED.default),
   API_KEY: keyList,

@@ -21,7 +21,7 @@ describe('parseEnvironment', () => {
   it('gives every variable of the table its default when the environment is empty', () => {
     const environment = parseEnvironment({});
     expect(environment).toEqual({
-      PORT: 8080, HOST: '0.0.0.0', ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
+      PORT: 8080, HOST: '0.0.0.0', ALLOWED_HOSTS: [], ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
       DATABASE_POOL_SIZE: 10, DATABASE_STATEMENT_TIMEOUT_MS: 10_000, BODY_LIMIT_BYTES: 1_048_576, IDEMPOTENCY_TTL_S: 86_400, SHUTDOWN_GRACE_MS: 10_000,
       LOG_LEVEL: 'info', INSTANCE_ID: undefined, HOSTNAME: undefined, LLM_PROVIDER: undefined, LLM_BASE_URL: undefined, LLM_API_KEY: undefined,
       LLM_MODEL: undefined, LLM_TIMEOUT_MS: 60_000, LLM_MAX_RETRIES: 2, HISTORY_LIMIT: 20, MAX_TOOL_STEPS: 5, MCP_SERVERS: undefined, MCP_MAX_SESSIONS: 100, MCP_SESSION_IDLE_MS: 1_800_000,

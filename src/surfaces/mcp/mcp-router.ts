@@ -9,6 +9,7 @@ import { DEFAULT_TENANT } from '../../core/tenant-id.js';
 import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
 import { headerTenant } from '../../invoke/request-tenant.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
+import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
@@ -38,7 +39,7 @@ function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413 | 503, code:
  * transport (JSON responses, so a call stays in flight until answered). Each `initialize` opens a
  * session (`Mcp-Session-Id`), at most `MCP_MAX_SESSIONS` at once (503 beyond), closed after
  * `MCP_SESSION_IDLE_MS` unused, on `DELETE`, and on shutdown. It sits behind the API key like
- * `/agent/invoke`, answers 503 while the actor starts or drains, and refuses bodies over
+ * `/agent/invoke`, refuses a browser `Origin` that is not the actor's own on every method (403), answers 503 while the actor starts or drains, and refuses bodies over
  * `BODY_LIMIT_BYTES` with 413. The SDK is imported at start, so an actor without it refuses to start.
  */
 export function mcpRouter(options: McpRouterOptions): ActorRouter {
@@ -89,6 +90,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
 
       app.use(
         '/mcp',
+        refuseForeignOrigin({ trustForwardedHost: ctx.config.platformMode }),
         limitRequestBody({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
       );
       app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
