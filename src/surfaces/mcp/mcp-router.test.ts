@@ -71,9 +71,10 @@ describe('/mcp', () => {
   });
 
   it("refuses a browser Origin that is not the actor's own on every method (403), in every mode; its own Origin and none pass", async () => {
-    for (const env of [{}, { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' }, { ACTOR_PLATFORM: 'true' }]) {
+    const modes: Record<string, string>[] = [{}, { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' }, { ACTOR_PLATFORM: 'true' }];
+    for (const env of modes) {
       const app = await createTestActor({ definition: mcpDefinition, env, tools: [lookup], logger: createLogger({ sink: () => {} }) });
-      const key: Record<string, string> = 'API_KEY' in env ? { 'X-API-Key': env.API_KEY } : {};
+      const key: Record<string, string> = env.API_KEY === undefined ? {} : { 'X-API-Key': env.API_KEY };
       const send = (method: string, origin: string | undefined) =>
         app.fetch(new Request('http://127.0.0.1:8080/mcp', { method, headers: { ...MCP_HEADERS, ...key, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) }, ...(method === 'POST' ? { body: initialize } : {}) }));
       for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
