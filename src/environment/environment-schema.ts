@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isAcceptableHost } from '../core/host-header.js';
-import { withoutCredentials } from '../core/without-credentials.js';
+import { httpUrlProblem } from '../core/http-url.js';
 import { parseLogLevel } from '../log/logger.js';
 import { ENVIRONMENT_VARIABLES as VARIABLES } from './environment-variables.js';
 import { parseOnOff } from './parse-on-off.js';
@@ -95,7 +95,10 @@ const hostList = parsedVariable<string[]>(
 /** An http(s) URL; undefined when unset or blank. */
 const httpUrl = v.pipe(
   trimmed,
-  v.check((url) => url === undefined || (/^https?:\/\//i.test(url) && URL.canParse(url)), (issue) => `must be an http(s) URL, got ${shown(withoutCredentials(String(issue.input)))}`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed && dataset.value !== undefined ? httpUrlProblem(dataset.value) : undefined;
+    if (problem !== undefined) addIssue({ message: problem });
+  }),
 );
 
 /** One of the built-in model providers; undefined when unset or blank. */

@@ -56,6 +56,9 @@ describe('parseEnvironment', () => {
     [{ MAX_TOOL_STEPS: '-1' }, 'MAX_TOOL_STEPS', 'MAX_TOOL_STEPS must be an integer of at least 0, got "-1"'],
     [{ MCP_MAX_SESSIONS: '0' }, 'MCP_MAX_SESSIONS', 'MCP_MAX_SESSIONS must be a positive integer, got "0"'],
     [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL', 'LLM_BASE_URL must be an http(s) URL, got "not a url"'],
+    [{ LLM_BASE_URL: 'http://[' }, 'LLM_BASE_URL', 'LLM_BASE_URL must be an http(s) URL, got "http://["'],
+    [{ LLM_BASE_URL: 'https://alice:pw-123@models.example/v1' }, 'LLM_BASE_URL', 'LLM_BASE_URL must not hold a user name or password (user:password@), got "https://models.example/v1"; give the server\'s key on its own'],
+    [{ ALLOWED_HOSTS: 'actor.example,http://x/' }, 'ALLOWED_HOSTS', 'ALLOWED_HOSTS must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got "actor.example,http://x/"'],
     [{ LLM_PROVIDER: 'anthropic' }, 'LLM_PROVIDER', 'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"'],
   ])('refuses %j with one line naming the variable', (env, variable, message) => {
     const error = refusal(env);

@@ -1,6 +1,13 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
-import { createTestActor } from '../testing/create-test-actor.js';
+import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
+
+/** The test actor with the agent's model knobs as plain settings, as a template's actor has them (its own checks loose). */
+const agentKnobsDefinition = {
+  ...testActorDefinition,
+  settings: v.object({ ...testActorDefinition.settings.entries, llm_base_url: v.optional(v.string(), ''), llm_model: v.optional(v.string(), '') }),
+};
 
 const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -76,6 +83,35 @@ describe('PUT /settings', () => {
     const saved = await store.loadSettingsOverrides();
     expect(Number(String(saved.greeting).slice(1)) + 1).toBe(saved.max_items);
     expect(app.actor.context.settings.values).toMatchObject(saved);
+  });
+});
+
+describe('PUT /settings of the agent knobs', () => {
+  const invoke = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }) };
+
+  it('refuses an llm_base_url the agent would refuse (422 at /llm_base_url), saves nothing, and invokes keep working', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store, definition: agentKnobsDefinition });
+    for (const url of ['http://[', 'ftp://models.example/v1', 'http://']) {
+      const response = await app.request('/settings', put({ llm_base_url: url, greeting: 'changed' }));
+      const body = await response.json();
+      expect(response.status, url).toBe(422);
+      expect(body.errors, url).toEqual([{ pointer: '/llm_base_url', detail: expect.stringContaining('http(s) URL') }]);
+    }
+    expect(await store.loadSettingsOverrides()).toEqual({});
+    expect((await app.request('/agent/invoke', invoke)).status).toBe(200);
+  });
+
+  it('refuses an llm_base_url holding a user name or password, and never shows them', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store, definition: agentKnobsDefinition });
+    const response = await app.request('/settings', put({ llm_base_url: 'http://alice:s3cret-pw@127.0.0.1:9/v1' }));
+    const text = await response.text();
+    expect(response.status).toBe(422);
+    expect(JSON.parse(text).errors).toEqual([{ pointer: '/llm_base_url', detail: expect.stringContaining('user name or password') }]);
+    expect(text).not.toContain('s3cret-pw');
+    expect(text).not.toContain('alice');
+    expect(await store.loadSettingsOverrides()).toEqual({});
   });
 });
 
