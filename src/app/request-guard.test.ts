@@ -104,6 +104,16 @@ describe('the Origin check on state-changing requests', () => {
     expect(read.status).toBe(200);
   });
 
+  it("trusts the browser's Sec-Fetch-Site over Origin and Host: same-origin and none pass (a relay that rewrites Host), same-site and cross-site do not", async () => {
+    const app = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-123' } });
+    const post = (site: string, origin: string) =>
+      app.fetch(new Request('http://127.0.0.1:8080/nowhere', { method: 'POST', headers: { Host: '127.0.0.1:8080', 'X-API-Key': 'k-123', 'Sec-Fetch-Site': site, Origin: origin } }));
+    expect((await post('same-origin', 'http://127.0.0.1:3000')).status).toBe(404);
+    expect((await post('none', 'null')).status).toBe(404);
+    expect((await post('same-site', 'http://127.0.0.1:8080')).status).toBe(403);
+    expect((await post('cross-site', 'http://127.0.0.1:8080')).status).toBe(403);
+  });
+
   it('on the platform, compares the Origin with the X-Forwarded-Host its relay sends', async () => {
     const app = await createTestActor({ env: { ACTOR_PLATFORM: 'true' } });
     const relayed = (origin: string) =>

@@ -9,17 +9,25 @@ function addressedHost(request: Request, runtime: RuntimeBindings | undefined, t
   return forwarded || readRequestHeader(request, runtime, 'host') || new URL(request.url).host;
 }
 
+/** `Sec-Fetch-Site` values of a request a browser made from the target's own origin, or at the user's own hand (a typed URL, a bookmark). */
+const OWN_FETCH_SITES: ReadonlySet<string> = new Set(['same-origin', 'none']);
+
 /**
- * Whether the request carries a browser `Origin` that is not the actor's own: an `Origin` that
- * is not an http(s) origin (`null` included), or whose host and port differ from the host the
- * request addressed (see `addressedHost`; the scheme is left out, since a TLS-terminating proxy
- * in front of the actor makes an `https` page call it over `http`). A request without `Origin`
- * (curl, SDKs, a same-origin `GET`) has none.
+ * Whether a browser made the request from a page of another origin. Browsers say so themselves
+ * in `Sec-Fetch-Site` (a header no page can set): anything but `same-origin` or `none` is
+ * foreign. A browser that does not send it is judged by `Origin`: foreign when it is not an
+ * http(s) origin (`null` included) or its host and port differ from the host the request
+ * addressed (see `addressedHost`; the scheme is left out, since a TLS-terminating proxy in front
+ * of the actor makes an `https` page call it over `http`). A request with neither header (curl,
+ * SDKs, servers) is not a browser's from elsewhere. `Sec-Fetch-Site` comes first because a relay
+ * or proxy in front of the actor may rewrite `Host` but not what the browser saw.
  * @param request the incoming request
  * @param runtime what the runtime's adapter passed beside it
  * @param trustForwardedHost whether a trusted relay's `X-Forwarded-Host` names the addressed host (on the platform)
  */
 export function hasForeignOrigin(request: Request, runtime: RuntimeBindings | undefined, trustForwardedHost: boolean): boolean {
+  const site = readRequestHeader(request, runtime, 'sec-fetch-site');
+  if (site !== null) return !OWN_FETCH_SITES.has(site.trim().toLowerCase());
   const origin = readRequestHeader(request, runtime, 'origin');
   if (origin === null) return false;
   if (!URL.canParse(origin)) return true;
