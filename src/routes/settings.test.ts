@@ -102,6 +102,19 @@ describe('PUT /settings of the agent knobs', () => {
     expect((await app.request('/agent/invoke', invoke)).status).toBe(200);
   });
 
+  it('saves a restart-required model server but keeps invoking the one the actor started with (the issue: the next invoke used the new URL)', async () => {
+    const store = new MemoryStore();
+    const definition = { ...agentKnobsDefinition, restartRequired: ['llm_base_url', 'llm_model'] };
+    const app = await createTestActor({ store, definition });
+    const saved = await app.request('/settings', put({ llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }));
+    expect(await saved.json()).toMatchObject({ settings: { llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }, applied: [], restart_required: ['llm_base_url', 'llm_model'] });
+    const reply = await app.request('/agent/invoke', invoke);
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toMatchObject({ model: expect.stringContaining('offline') });
+    const restarted = await createTestActor({ store, definition });
+    expect((await restarted.request('/agent/invoke', invoke)).status).toBe(502);
+  });
+
   it('refuses an llm_base_url holding a user name or password, and never shows them', async () => {
     const store = new MemoryStore();
     const app = await createTestActor({ store, definition: agentKnobsDefinition });
