@@ -27,8 +27,8 @@ function hostNotAllowedError(host: string): ActorError {
  *   re-pointed to the actor's address (DNS rebinding) reaches it under its own name;
  * - in every mode, a request of any method but `GET`, `HEAD` and `OPTIONS` from a browser page of
  *   another origin gets 403 `origin_not_allowed`.
- * A request without `Host` (HTTP/1.0, `app.request`) or without `Origin` (curl, SDKs) is not a
- * browser's and passes those checks.
+ * A request without `Host` (HTTP/1.0, `app.request`), or without `Sec-Fetch-Site` and `Origin`
+ * (curl, SDKs), is not a browser's and passes the respective check (see `hasForeignOrigin`).
  * @param config the runtime configuration (`allowedHosts`, `platformMode`)
  */
 export function requestGuard(config: Pick<RuntimeConfig, 'allowedHosts' | 'platformMode'>): RequestGuard {
