@@ -8,6 +8,10 @@ import { devEnvironment, shownEnvironment } from './dev-environment.js';
 import { startDevProxy } from './dev-proxy.js';
 import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
+import { servedBaseUrls } from './served-urls.js';
+import { isLoopbackHostname } from '../../src/core/loopback-host.js';
+import { parseEnvironment } from '../../src/environment/parse-environment.js';
+import { readRuntimeConfig } from '../../src/environment/runtime-config.js';
 
 /** The inputs of {@link runDev}. */
 export interface RunDevOptions {
@@ -29,6 +33,8 @@ export interface DevUrls {
   readonly api: string;
   readonly playground: string;
   readonly docs: string;
+  /** Every base URL it answers on: one per interface address when it listens on `0.0.0.0` or `::`. */
+  readonly served: readonly string[];
 }
 
 /** How `actorkit dev` ended. */
@@ -83,6 +89,27 @@ function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>):
 }
 
 /**
+ * What `actorkit dev` says when `host` serves beyond this machine (undefined on loopback). Such a
+ * host needs the actor's API key on (`API_KEY_ENABLED=true`, `API_KEY`, not `ACTOR_PLATFORM`):
+ * without it, anyone who reaches the port could call the actor, change its settings and spend
+ * its model key, so it is refused.
+ */
+function exposureOf(host: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (isLoopbackHostname(host.toLowerCase())) return undefined;
+  const { ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY } = env;
+  let keyed = false;
+  try {
+    keyed = readRuntimeConfig(parseEnvironment({ ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY }), () => {}).apiKeys.length > 0;
+  } catch {
+    // A bad or incomplete key setting is no key; the refusal below says what to set.
+  }
+  if (!keyed) {
+    throw new CliError('refused', 'api_key_required', `--host ${host} serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY=<a long random key> (every call then needs X-API-Key), or leave --host at 127.0.0.1`);
+  }
+  return `--host ${host} is reachable from other machines; every call needs X-API-Key`;
+}
+
+/**
  * `actorkit dev`: runs the actor in `actorDir` from its TypeScript source, restarted on every
  * change under `src/` (see `WatchedActor`; the SQLite file kept), behind a small proxy on
  * `port` that holds requests while it restarts and shows a failed start (see `startDevProxy`);
@@ -104,6 +131,7 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     const runtime = (options.runtime ?? 'node') as DevRuntime;
     const watch = watchCommand(runtime, root, io.env);
     const host = options.host ?? '127.0.0.1';
+    const exposure = exposureOf(host, io.env);
     const actorPort = await freeLocalPort();
     let actor: WatchedActor | undefined;
     const proxy = await startDevProxy(
@@ -118,9 +146,9 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
       },
       { port: options.port ?? defaultPort(io.env), host },
     );
-    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const base = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${proxy.port}`;
-    const urls: DevUrls = { api: `${base}/`, playground: `${base}/playground`, docs: `${base}/docs` };
+    const served = servedBaseUrls(host, proxy.port);
+    const base = (served[0] ?? `http://127.0.0.1:${proxy.port}/`).slice(0, -1);
+    const urls: DevUrls = { api: `${base}/`, playground: `${base}/playground`, docs: `${base}/docs`, served };
     const env = devEnvironment(io.env, actorPort);
     const say = (text: string, event: Record<string, unknown>) => io.stdout.write(options.json ? `${JSON.stringify(event)}\n` : `${text}\n`);
 
@@ -131,11 +159,13 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
         `  API         ${urls.api}`,
         `  playground  ${urls.playground}`,
         `  docs        ${urls.docs}`,
+        ...(served.length > 1 ? [`  served on   ${served.join(', ')}`] : []),
+        ...(exposure === undefined ? [] : [`  warning: ${exposure}`]),
         '  environment:',
         ...Object.entries(shown).map(([name, value]) => `    ${name}=${value}`),
         '  Ctrl-C stops it.',
       ].join('\n'),
-      { event: 'dev_started', actor_dir: root, runtime, port: proxy.port, urls, environment: shown },
+      { event: 'dev_started', actor_dir: root, runtime, port: proxy.port, urls, environment: shown, ...(exposure === undefined ? {} : { warning: exposure }) },
     );
 
     let everRan = false;

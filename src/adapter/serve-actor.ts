@@ -1,6 +1,8 @@
 import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import { ALLOWED_HOSTS, guardsHostNames } from '../environment/runtime-config.js';
+import { isLoopbackHostname } from '../core/loopback-host.js';
 import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
 import { refuseStart } from './refuse-start.js';
 import { localUrl, resolveServeOptions, type ServeHandle, type ServeOptions } from './serve-options.js';
@@ -35,6 +37,20 @@ export interface ServeRuntime extends SignalHost {
 }
 
 /**
+ * Logs `allowed_hosts_needed` once when a keyless actor off the platform listens beyond loopback
+ * with an empty `ALLOWED_HOSTS`: it answers only loopback `Host` names (see `guardsHostNames`),
+ * so callers reaching it by another name or address (a container's port mapping, a load
+ * balancer) get 421 until their name is listed.
+ */
+function warnWhenOnlyLoopbackNamesAnswer(environment: EnvironmentConfig | undefined, hostname: string, logger: ServableApp['actor']['logger']): void {
+  if (environment === undefined || !guardsHostNames(environment) || environment[ALLOWED_HOSTS].length > 0 || isLoopbackHostname(hostname.toLowerCase())) return;
+  logger.warn('allowed_hosts_needed', {
+    hostname,
+    reason: `listening on ${hostname} without an API key: only loopback Host names are answered (others get 421); set ${ALLOWED_HOSTS} to the names callers use (e.g. ${ALLOWED_HOSTS}=actor.example,10.0.0.5:8080), or turn API keys on`,
+  });
+}
+
+/**
  * The body of every adapter's `serve`: listens first (so `/health` answers and `/ready` says
  * `starting` during start-up), logs `actor_listening`, then starts the actor. With `signals`
  * on, SIGTERM or SIGINT drains the actor, closes the server and exits 0 (1 if the shutdown
@@ -65,6 +81,7 @@ export async function serveActor(source: ServableApp | (() => ServableApp), opti
   }
   const url = localUrl(resolved.hostname, listener.port);
   logger.info('actor_listening', { runtime: runtime.name, hostname: resolved.hostname, port: listener.port, url });
+  warnWhenOnlyLoopbackNamesAnswer(app.actor.environment, resolved.hostname, logger);
 
   const shutdown = createGracefulShutdown(app.actor, listener, resolved.graceMs);
   let removeSignalHandlers = () => {};

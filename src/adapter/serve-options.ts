@@ -64,6 +64,9 @@ export function resolveServeOptions(options: ServeOptions, env: ActorEnvironment
   return { port, hostname, graceMs, signals: options.signals ?? true };
 }
 
+/** The authority of a request's URL when its `Host` is absent, empty or not a plain host (every adapter uses it). */
+export const FALLBACK_HOST = 'localhost';
+
 /** A URL that reaches a server listening on `hostname:port` from this machine. */
 export function localUrl(hostname: string, port: number): string {
   const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname === '::' ? '[::1]' : hostname.includes(':') ? `[${hostname}]` : hostname;

@@ -36,6 +36,10 @@ describe('createActorAgent', () => {
     settings.llm_model = 'gpt-test';
     settings.llm_base_url = 'http://user:secret@127.0.0.1:9/v1';
     settings.llm_max_retries = 0;
+    const withCredentials = await agent.chatHandler(input(settings)).catch((error: unknown) => error);
+    expect(withCredentials).toMatchObject({ status: 500, code: 'agent_misconfigured', detail: expect.stringContaining('user name or password') });
+    expect(JSON.stringify(withCredentials)).not.toContain('secret');
+    settings.llm_base_url = 'http://127.0.0.1:9/v1';
     const failure = await agent.chatHandler(input(settings)).catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 502, code: 'model_error' });
     const selected = sink.records.filter((record) => record.event === 'chat_model_selected');

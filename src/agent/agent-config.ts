@@ -3,7 +3,10 @@ import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 import { environmentOf } from '../environment/parse-environment.js';
-import { withoutCredentials } from '../core/without-credentials.js';
+import type { FieldProblem } from '../core/actor-error.js';
+import { httpUrlProblem } from '../core/http-url.js';
+import { jsonPointer } from '../core/json-pointer.js';
+import { parseMcpServers } from './mcp-server-config.js';
 
 /** Which built-in model answers. */
 export type ModelProvider = 'openai-compatible' | 'offline';
@@ -44,9 +47,10 @@ export class AgentConfigError extends Error {
   constructor(
     readonly variable: AgentVariable,
     readonly setting: string | undefined,
-    message: string,
+    /** What is wrong, without the name: `must be an http(s) URL, got "…"`. */
+    readonly problem: string,
   ) {
-    super(message);
+    super(`${setting === undefined ? variable : `setting ${setting} (${variable})`} ${problem}`);
     this.name = 'AgentConfigError';
   }
 }
@@ -69,8 +73,7 @@ export function agentValue(env: ActorEnvironment | EnvironmentConfig, settings: 
 }
 
 function refuse(name: AgentVariable, fromSetting: boolean, problem: string): never {
-  const setting = fromSetting ? name.toLowerCase() : undefined;
-  throw new AgentConfigError(name, setting, `${setting === undefined ? name : `setting ${setting} (${name})`} ${problem}`);
+  throw new AgentConfigError(name, fromSetting ? name.toLowerCase() : undefined, problem);
 }
 
 function integer(environment: EnvironmentConfig, settings: Readonly<Record<string, unknown>>, name: 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS', min: number): number {
@@ -96,9 +99,8 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
   if (provider !== 'openai-compatible' && provider !== 'offline') refuse('LLM_PROVIDER', true, `must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
   if (provider === 'openai-compatible' && model === '') refuse('LLM_MODEL', settingValue(settings, 'LLM_MODEL') !== undefined, 'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL');
   const baseUrlSetting = settingValue(settings, 'LLM_BASE_URL')?.trim() || undefined;
-  if (baseUrlSetting !== undefined && !(/^https?:\/\//i.test(baseUrlSetting) && URL.canParse(baseUrlSetting))) {
-    refuse('LLM_BASE_URL', true, `must be an http(s) URL, got ${JSON.stringify(withoutCredentials(baseUrlSetting))}`);
-  }
+  const baseUrlProblem = baseUrlSetting === undefined ? undefined : httpUrlProblem(baseUrlSetting);
+  if (baseUrlProblem !== undefined) refuse('LLM_BASE_URL', true, baseUrlProblem);
   return {
     provider,
     baseUrl: baseUrlSetting ?? environment.LLM_BASE_URL,
@@ -109,4 +111,32 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
     historyLimit: integer(environment, settings, 'HISTORY_LIMIT', 0),
     maxToolSteps: integer(environment, settings, 'MAX_TOOL_STEPS', 0),
   };
+}
+
+/**
+ * The field problems the agent would find in a configuration of settings (`PUT /settings`
+ * checks them before saving, so a saved value never makes every invoke fail, nor the next
+ * start refuse): its knobs as `readAgentConfig` reads them, and `MCP_SERVERS`. A problem with
+ * a value from the environment, which the body cannot change, is not reported here.
+ * @param env the typed environment
+ * @param settings the whole configuration that would be saved
+ */
+export function agentSettingsProblems(env: EnvironmentConfig, settings: Readonly<Record<string, unknown>>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  try {
+    readAgentConfig(env, settings);
+  } catch (error) {
+    if (!(error instanceof AgentConfigError)) throw error;
+    if (error.setting !== undefined) problems.push({ pointer: jsonPointer(error.setting), detail: error.problem });
+  }
+  const servers: AgentVariable = 'MCP_SERVERS';
+  const serversSetting = settingValue(settings, servers);
+  if (serversSetting !== undefined) {
+    try {
+      parseMcpServers(serversSetting);
+    } catch (error) {
+      problems.push({ pointer: jsonPointer(servers.toLowerCase()), detail: (error as Error).message });
+    }
+  }
+  return problems;
 }

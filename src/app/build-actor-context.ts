@@ -1,4 +1,5 @@
 import { createActorAgent, type ActorAgent } from '../agent/actor-agent.js';
+import { agentSettingsProblems } from '../agent/agent-config.js';
 import type { ActorContext } from '../context/actor-context.js';
 import { ActorMetrics } from '../context/actor-metrics.js';
 import { ActorSettings } from '../context/actor-settings.js';
@@ -36,7 +37,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const environment = parseEnvironment(env, { settingKeys: Object.keys(options.definition.settings.entries) });
   const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
   const config = readRuntimeConfig(environment, logger.warn);
-  const settings = new ActorSettings(options.definition, env);
+  const settings = new ActorSettings(options.definition, env, options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) });
   const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs } = environment;
   const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
   const store =

@@ -7,6 +7,7 @@ import { definitionRouters } from './definition-routers.js';
 import { mapActorErrors } from './map-actor-errors.js';
 import { mountActorRoutes } from './mount-actor-routes.js';
 import { observeRequests, type ActorFetch } from './observe-requests.js';
+import { requestGuard } from './request-guard.js';
 import { runActorLifecycle, type ActorRuntime } from './run-actor-lifecycle.js';
 
 /**
@@ -37,5 +38,5 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
   const runtime = runActorLifecycle(ctx, database, agent, routers);
-  return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http }), actor: runtime });
+  return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config) }), actor: runtime });
 }

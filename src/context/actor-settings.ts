@@ -47,8 +47,22 @@ function coerceEnvValue(raw: string, property: Record<string, unknown> | undefin
 }
 
 /**
- * The live settings of an actor: defaults from the schema, then environment variables
- * (the upper-case key, e.g. `llm_model` ← `LLM_MODEL`), then overrides saved by `PUT /settings`.
+ * Field problems an update would cause beyond the settings schema, judged on the whole saved
+ * configuration (`values`): the agent's own reading of its knobs, for example.
+ */
+export type SettingsCheck = (values: Readonly<Record<string, unknown>>) => readonly FieldProblem[];
+
+/** Options of `ActorSettings`. */
+export interface ActorSettingsOptions {
+  /** Checks a saved configuration before it is stored (see `SettingsCheck`); a problem refuses the update with 422. */
+  readonly check?: SettingsCheck;
+}
+
+/**
+ * The settings of an actor: defaults from the schema, then environment variables (the
+ * upper-case key, e.g. `llm_model` ← `LLM_MODEL`), then overrides saved by `PUT /settings`.
+ * The live values (`values`) take a saved override at once, except a key the definition lists
+ * in `restartRequired`: its new value is saved and becomes live at the next start.
  */
 export class ActorSettings {
   readonly jsonSchema: JsonSchemaDocument;
@@ -56,13 +70,16 @@ export class ActorSettings {
   readonly #schema: ActorDefinition['settings'];
   readonly #restartRequired: ReadonlySet<string>;
   readonly #base: Record<string, unknown>;
+  readonly #check: SettingsCheck;
   #overrides: Record<string, unknown> = {};
+  /** What the actor runs with now: the stored overrides, but restart-required keys as they were at the start. */
   #current: Record<string, unknown>;
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>, env: ActorEnvironment) {
+  constructor(definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>, env: ActorEnvironment, options: ActorSettingsOptions = {}) {
     this.#schema = definition.settings;
     this.#restartRequired = new Set(definition.restartRequired ?? []);
+    this.#check = options.check ?? (() => []);
     this.jsonSchema = settingsJsonSchema(definition.settings);
     this.secretKeys = new Set(secretSettingKeys(this.jsonSchema));
     const fromEnv: Record<string, unknown> = {};
@@ -102,10 +119,10 @@ export class ActorSettings {
     return this.#current;
   }
 
-  /** The current values with every secret replaced by a mask (or null when unset). */
-  redacted(): Record<string, unknown> {
+  /** `values` (the live ones unless told otherwise) with every secret replaced by a mask (or null when unset). */
+  redacted(values: Readonly<Record<string, unknown>> = this.#current): Record<string, unknown> {
     const shown: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(this.#current)) {
+    for (const [key, value] of Object.entries(values)) {
       shown[key] = this.secretKeys.has(key) ? (value === undefined || value === null || value === '' ? null : SECRET_MASK) : value;
     }
     return shown;
@@ -130,8 +147,11 @@ export class ActorSettings {
   }
 
   /**
-   * Validates a partial update, persists it through `save` and applies it — all or nothing.
-   * Concurrent updates run one after another, so the stored overrides always form a valid whole.
+   * Validates a partial update (the settings schema, then the `check` of the options), persists
+   * it through `save` and applies it — all or nothing; a restart-required key is saved, reported
+   * under `restart_required` and left at its live value until the next start. The answer's
+   * `settings` are the saved ones (secrets masked). Concurrent updates run one after another, so
+   * the stored overrides always form a valid whole.
    */
   update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
     const run = this.#queue.then(() => this.#update(body, save));
@@ -151,6 +171,7 @@ export class ActorSettings {
     const overrides = Object.fromEntries(Object.entries({ ...this.#overrides, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
     const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
     if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
+    else if (problems.length === 0) problems.push(...this.#check(result.output as Record<string, unknown>));
     if (!result.success || problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
     try {
       await save(overrides);
@@ -158,13 +179,20 @@ export class ActorSettings {
       throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
     }
     const previous = this.#current;
+    const saved = result.output as Record<string, unknown>;
+    const live = { ...saved };
+    for (const key of this.#restartRequired) {
+      if (Object.hasOwn(previous, key)) live[key] = previous[key];
+      else delete live[key];
+    }
     this.#overrides = overrides;
-    this.#current = result.output as Record<string, unknown>;
-    const changed = Object.keys(changes).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+    this.#current = live;
+    const differs = (key: string, from: Readonly<Record<string, unknown>>) => JSON.stringify(from[key]) !== JSON.stringify(saved[key]);
+    const sent = Object.keys(changes);
     return {
-      settings: this.redacted(),
-      applied: changed.filter((key) => !this.#restartRequired.has(key)),
-      restart_required: changed.filter((key) => this.#restartRequired.has(key)),
+      settings: this.redacted(saved),
+      applied: sent.filter((key) => !this.#restartRequired.has(key) && differs(key, previous)),
+      restart_required: sent.filter((key) => this.#restartRequired.has(key) && differs(key, live)),
     };
   }
 }

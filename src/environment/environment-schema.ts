@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { withoutCredentials } from '../core/without-credentials.js';
+import { isAcceptableHost } from '../core/host-header.js';
+import { httpUrlProblem } from '../core/http-url.js';
 import { parseLogLevel } from '../log/logger.js';
 import { ENVIRONMENT_VARIABLES as VARIABLES } from './environment-variables.js';
 import { parseOnOff } from './parse-on-off.js';
@@ -81,10 +82,23 @@ const keyList = v.optional(
   '',
 );
 
+/** A comma-separated list of plain hosts with optional ports (`isAcceptableHost`), trimmed, empty entries dropped. */
+const hostList = parsedVariable<string[]>(
+  '',
+  (raw) => {
+    const hosts = raw.split(',').map((host) => host.trim()).filter(Boolean);
+    return hosts.every((host) => isAcceptableHost(host)) ? hosts : undefined;
+  },
+  (raw) => `must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got ${shown(raw)}`,
+);
+
 /** An http(s) URL; undefined when unset or blank. */
 const httpUrl = v.pipe(
   trimmed,
-  v.check((url) => url === undefined || (/^https?:\/\//i.test(url) && URL.canParse(url)), (issue) => `must be an http(s) URL, got ${shown(withoutCredentials(String(issue.input)))}`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed && dataset.value !== undefined ? httpUrlProblem(dataset.value) : undefined;
+    if (problem !== undefined) addIssue({ message: problem });
+  }),
 );
 
 /** One of the built-in model providers; undefined when unset or blank. */
@@ -101,6 +115,7 @@ const provider = v.pipe(
 export const EnvironmentConfig = v.object({
   PORT: port,
   HOST: listenAddress,
+  ALLOWED_HOSTS: hostList,
   ACTOR_PLATFORM: flag(VARIABLES.ACTOR_PLATFORM.default),
   API_KEY_ENABLED: flag(VARIABLES.API_KEY_ENABLED.default),
   API_KEY: keyList,

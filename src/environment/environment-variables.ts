@@ -18,6 +18,7 @@ export interface EnvironmentVariable {
 export const ENVIRONMENT_VARIABLES = {
   PORT: { default: 8080, meaning: 'listening port (`0` picks a free one)', secret: false },
   HOST: { default: '0.0.0.0', meaning: 'listening address (`127.0.0.1` keeps the actor to this machine; `actorkit dev` sets it for the actor behind its proxy)', secret: false },
+  ALLOWED_HOSTS: { default: undefined, shownDefault: 'none (loopback names only)', meaning: 'without an API key and off the platform, the `Host` names the actor answers besides loopback ones (DNS-rebinding guard): comma-separated, each `name` (any port) or `name:port`; a container run without a key needs it', secret: false },
   ACTOR_PLATFORM: { default: false, meaning: '`true` on the platform: no auth layer, `PUT /settings` answers 403', secret: false },
   API_KEY_ENABLED: { default: false, meaning: 'standalone key auth on `X-API-Key`; refuses to start without `API_KEY`', secret: false },
   API_KEY: { default: undefined, shownDefault: 'none', meaning: 'the accepted keys, comma-separated for rotation', secret: true },

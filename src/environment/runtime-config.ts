@@ -1,4 +1,6 @@
+import { hostAllowList, type HostAllowList } from '../core/host-allow-list.js';
 import type { EnvironmentConfig } from './environment-schema.js';
+import type { ENVIRONMENT_VARIABLES } from './environment-variables.js';
 import { StartupRefusal } from './startup-refusal.js';
 
 export type { ActorEnvironment } from './environment-schema.js';
@@ -12,6 +14,11 @@ export interface RuntimeConfig {
   readonly platformMode: boolean;
   /** Accepted API keys (`API_KEY`, comma-separated for rotation) when `API_KEY_ENABLED=true`, else empty. */
   readonly apiKeys: readonly string[];
+  /**
+   * The `Host` values the actor answers when it guards against DNS rebinding (no key, not on the
+   * platform: see `guardsHostNames`): loopback names and `ALLOWED_HOSTS`; undefined when any `Host` is answered.
+   */
+  readonly allowedHosts: HostAllowList | undefined;
   /** Largest accepted request body in bytes (`BODY_LIMIT_BYTES`, default 1 MiB). */
   readonly bodyLimitBytes: number;
   /** How long a completed `Idempotency-Key` is remembered (`IDEMPOTENCY_TTL_S`, default 24 h). */
@@ -23,6 +30,21 @@ export interface RuntimeConfig {
   readonly idempotencyClaimTtlMs: number;
   /** Reported by `/health` and the metadata card when the definition gives none. */
   readonly instanceId: string;
+}
+
+/** The variable listing the `Host` names a keyless actor answers besides loopback ones (see `guardsHostNames`). */
+export const ALLOWED_HOSTS = 'ALLOWED_HOSTS' satisfies keyof typeof ENVIRONMENT_VARIABLES;
+
+/**
+ * Whether an actor answers only the `Host` names it knows (loopback ones and `ALLOWED_HOSTS`):
+ * when it has no API key and is not on the platform. Without a key, a web page whose name a
+ * DNS server re-points to the actor's address could otherwise call it from the user's browser;
+ * with a key, the key is the boundary (the page cannot know it); on the platform, the platform
+ * is, and it calls from its own network with any `Host`.
+ * @param env the typed environment
+ */
+export function guardsHostNames(env: Pick<EnvironmentConfig, 'ACTOR_PLATFORM' | 'API_KEY_ENABLED' | 'API_KEY'>): boolean {
+  return !env.ACTOR_PLATFORM && !(env.API_KEY_ENABLED && env.API_KEY.length > 0);
 }
 
 /**
@@ -46,6 +68,7 @@ export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: string, 
   return {
     platformMode,
     apiKeys: apiKeyEnabled && !platformMode ? apiKeys : [],
+    allowedHosts: guardsHostNames(env) ? hostAllowList(env.ALLOWED_HOSTS) : undefined,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     idempotencyTtlMs: env.IDEMPOTENCY_TTL_S * 1000,
     idempotencyClaimTtlMs: env.LLM_TIMEOUT_MS * (env.MAX_TOOL_STEPS + 1) + CLAIM_MARGIN_MS,

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { framedPageHeaders, STATIC_PAGE_POLICY } from '../core/html-page.js';
 
 /**
  * The small page shown after a successful callback without `return_to`. It carries no script
@@ -16,7 +17,7 @@ export async function oauthSuccessPage(providerTitle: string): Promise<Response>
     status: 200,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'",
+      ...framedPageHeaders(STATIC_PAGE_POLICY),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',

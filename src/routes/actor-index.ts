@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { accepts } from 'hono/accepts';
 import { html } from 'hono/html';
 import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import { framedPageHeaders, STATIC_PAGE_POLICY } from '../core/html-page.js';
 
 /** The body of `GET /` as JSON: who the actor is and where its documented routes are. */
 interface ActorIndex {
@@ -57,7 +58,7 @@ export function actorIndexRoutes(ctx: ActorContext): Hono<ActorEnv> {
     if (type !== 'text/html') return c.json(index);
     return c.body(await page, 200, {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'",
+      ...framedPageHeaders(STATIC_PAGE_POLICY),
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept',
     });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 import type { DocumentedOperation } from '../context/documented-operation.js';
+import { framedPageHeaders } from '../core/html-page.js';
 import { openApiDocument } from './openapi-document.js';
 
 const DOCS_PAGE = `<!doctype html>
@@ -31,6 +32,6 @@ export function openApiRoutes(ctx: ActorContext, operations: () => readonly Docu
       return c.json(document);
     })
     .get('/docs', function docs(c) {
-      return c.html(DOCS_PAGE);
+      return c.html(DOCS_PAGE, 200, framedPageHeaders(''));
     });
 }

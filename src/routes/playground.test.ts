@@ -13,6 +13,17 @@ describe('GET /playground', () => {
     expect((await off.request('/playground')).status).toBe(404);
   });
 
+  it('cannot be framed by any page: frame-ancestors none and X-Frame-Options DENY', async () => {
+    const actor = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
+    const response = await actor.request('/playground');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    for (const page of [await actor.request('/', { headers: { Accept: 'text/html' } }), await actor.request('/docs')]) {
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
   it('serves one self-contained page under a strict CSP whose nonce is fresh per response', async () => {
     const actor = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
     const first = await actor.request('/playground');

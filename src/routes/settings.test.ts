@@ -1,6 +1,13 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
-import { createTestActor } from '../testing/create-test-actor.js';
+import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
+
+/** The test actor with the agent's model knobs as plain settings, as a template's actor has them (its own checks loose). */
+const agentKnobsDefinition = {
+  ...testActorDefinition,
+  settings: v.object({ ...testActorDefinition.settings.entries, llm_base_url: v.optional(v.string(), ''), llm_model: v.optional(v.string(), '') }),
+};
 
 const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -76,6 +83,48 @@ describe('PUT /settings', () => {
     const saved = await store.loadSettingsOverrides();
     expect(Number(String(saved.greeting).slice(1)) + 1).toBe(saved.max_items);
     expect(app.actor.context.settings.values).toMatchObject(saved);
+  });
+});
+
+describe('PUT /settings of the agent knobs', () => {
+  const invoke = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }) };
+
+  it('refuses an llm_base_url the agent would refuse (422 at /llm_base_url), saves nothing, and invokes keep working', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store, definition: agentKnobsDefinition });
+    for (const url of ['http://[', 'ftp://models.example/v1', 'http://']) {
+      const response = await app.request('/settings', put({ llm_base_url: url, greeting: 'changed' }));
+      const body = await response.json();
+      expect(response.status, url).toBe(422);
+      expect(body.errors, url).toEqual([{ pointer: '/llm_base_url', detail: expect.stringContaining('http(s) URL') }]);
+    }
+    expect(await store.loadSettingsOverrides()).toEqual({});
+    expect((await app.request('/agent/invoke', invoke)).status).toBe(200);
+  });
+
+  it('saves a restart-required model server but keeps invoking the one the actor started with (the issue: the next invoke used the new URL)', async () => {
+    const store = new MemoryStore();
+    const definition = { ...agentKnobsDefinition, restartRequired: ['llm_base_url', 'llm_model'] };
+    const app = await createTestActor({ store, definition });
+    const saved = await app.request('/settings', put({ llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }));
+    expect(await saved.json()).toMatchObject({ settings: { llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }, applied: [], restart_required: ['llm_base_url', 'llm_model'] });
+    const reply = await app.request('/agent/invoke', invoke);
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toMatchObject({ model: expect.stringContaining('offline') });
+    const restarted = await createTestActor({ store, definition });
+    expect((await restarted.request('/agent/invoke', invoke)).status).toBe(502);
+  });
+
+  it('refuses an llm_base_url holding a user name or password, and never shows them', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store, definition: agentKnobsDefinition });
+    const response = await app.request('/settings', put({ llm_base_url: 'http://alice:s3cret-pw@127.0.0.1:9/v1' }));
+    const text = await response.text();
+    expect(response.status).toBe(422);
+    expect(JSON.parse(text).errors).toEqual([{ pointer: '/llm_base_url', detail: expect.stringContaining('user name or password') }]);
+    expect(text).not.toContain('s3cret-pw');
+    expect(text).not.toContain('alice');
+    expect(await store.loadSettingsOverrides()).toEqual({});
   });
 });
 

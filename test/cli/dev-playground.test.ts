@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -295,6 +295,35 @@ describe('actorkit dev refusals', () => {
     const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--port', String(port)], { cwd: actorDir, encoding: 'utf8', timeout: 30_000 });
     expect(result.stderr).toBe(`error: port ${port} is already in use on 127.0.0.1: stop what listens there or pick another port with --port\n`);
     expect(result.status).toBe(1);
+  }, 60_000);
+
+  let exposed: string | undefined;
+  const exposedActor = () => (exposed ??= renderActor('exposed'));
+
+  it('refuses a non-loopback --host without an API key, with exit 2 and what to set', () => {
+    const actorDir = exposedActor();
+    for (const env of [{}, { API_KEY_ENABLED: 'true' }, { API_KEY: 'k-123' }, { API_KEY_ENABLED: 'true', API_KEY: 'k-123', ACTOR_PLATFORM: 'true' }]) {
+      const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', '0'], { cwd: actorDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+      expect(result.stderr, JSON.stringify(env)).toContain('--host 0.0.0.0 serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY');
+      expect(result.status, JSON.stringify(env)).toBe(2);
+    }
+  }, 60_000);
+
+  it('on a non-loopback --host with an API key, warns and prints every URL it serves', async () => {
+    const actorDir = exposedActor();
+    const port = await freePort();
+    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', String(port), '--json'], { cwd: actorDir, env: { ...process.env, API_KEY_ENABLED: 'true', API_KEY: 'k-123' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.push(child);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await waitUntil(() => stdout.includes('"event":"dev_started"'), 60_000, () => `never started:\n${stdout}`);
+    child.kill('SIGINT');
+    await exit;
+    const started = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.event === 'dev_started')!;
+    const addresses = Object.values(networkInterfaces()).flat().filter((entry) => entry !== undefined && entry.family === 'IPv4').map((entry) => `http://${entry!.address}:${port}/`);
+    expect([...(started.urls as { served: string[] }).served].sort()).toEqual([...addresses].sort());
+    expect(String(started.warning)).toContain('reachable from other machines');
   }, 60_000);
 
   it('refuses a folder that is no actor, and a bad --port or --runtime, with exit 2', () => {

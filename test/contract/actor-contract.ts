@@ -265,10 +265,32 @@ export function actorContractSuite(baseUrl: () => string): void {
       expect(response?.header('content-type'), `Host ${JSON.stringify(host)}: ${raw}`).toContain(PROBLEM);
       expect(JSON.parse(response!.body)).toMatchObject({ status: 400, code: 'invalid_host', request_id: response?.header('x-request-id') });
     }
-    for (const host of ['localhost', '127.0.0.1:8080', '[::1]:8080', 'actor.example.com', 'my_actor.internal:1234']) {
+    for (const host of ['localhost', '127.0.0.1:8080', '[::1]:8080', 'actor.localhost:1234', '']) {
       const { response, raw } = await exchange(baseUrl(), [`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
       expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(200);
       expect(JSON.parse(response!.body)).toHaveProperty('instance_id');
+    }
+  });
+
+  it('a Host no URL parser accepts (port over 65535, a malformed address) gets 400 invalid_host on every route, never a 500', async () => {
+    for (const host of ['127.0.0.1:99999', 'localhost:65536', '[::1]:99999', '1.2.3.256', '[:::]']) {
+      for (const path of ['/health', '/stats', '/nowhere', '/agent/invoke']) {
+        const { response, raw } = await exchange(baseUrl(), [`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+        expect(response?.status, `Host ${JSON.stringify(host)} ${path}: ${raw}`).toBe(400);
+        expect(JSON.parse(response!.body), `Host ${JSON.stringify(host)} ${path}`).toMatchObject({ status: 400, code: 'invalid_host', request_id: response?.header('x-request-id') });
+      }
+    }
+    for (const path of ['/nowhere', '/stats']) {
+      const { response, raw } = await exchange(baseUrl(), [`GET ${path} HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`]);
+      expect(response?.status, `empty Host ${path}: ${raw}`).toBe(path === '/stats' ? 200 : 404);
+    }
+  });
+
+  it('without an API key, a Host that is not a loopback name gets 421 host_not_allowed (DNS rebinding)', async () => {
+    for (const host of ['actor.example.com', 'my_actor.internal:1234', '192.0.2.7:8080']) {
+      const { response, raw } = await exchange(baseUrl(), [`GET /stats HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(421);
+      expect(JSON.parse(response!.body)).toMatchObject({ status: 421, code: 'host_not_allowed', request_id: response?.header('x-request-id') });
     }
   });
 }

@@ -5,7 +5,7 @@ import { SECRET_MASK } from '../../src/context/actor-settings.js';
 import type { ActorApp } from '../../src/app/create-actor-app.js';
 import { DEFAULT_PUBLIC_PATHS } from '../../src/middleware/api-key/index.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
-import { bodyText, method, mutatedChatRequest, plausibleHeaders, readHeaders, routePath } from './support/http-arbitraries.js';
+import { bodyText, method, mutatedChatRequest, plausibleHeaders, readHeaders, routePath, routePatterns } from './support/http-arbitraries.js';
 import { type ReliabilityActor, startReliabilityActor, unexpectedErrors } from './support/reliability-actor.js';
 import { assertResponseInvariants, observe } from './support/response-invariants.js';
 
@@ -16,11 +16,6 @@ import { assertResponseInvariants, observe } from './support/response-invariants
 interface Sent {
   readonly response: Response;
   readonly text: string;
-}
-
-/** The route patterns of an app, e.g. `/stats/:tenant_id` (middleware-only `ALL` entries left out). */
-function routePatterns(app: ActorApp): string[] {
-  return [...new Set(app.routes.filter((route) => route.method !== 'ALL').map((route) => route.path))];
 }
 
 async function send(app: ActorApp, request: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<Sent> {

@@ -69,7 +69,7 @@ describe('bad input over a real socket (Node adapter)', () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ method, target, headers, body, framing }) => {
         const framed = frame(body, framing);
-        const head = [`${method} ${target} HTTP/1.1`, 'Host: actor.test', ...headers, ...framed.headers].join('\r\n');
+        const head = [`${method} ${target} HTTP/1.1`, 'Host: actor.localhost', ...headers, ...framed.headers].join('\r\n');
         const { response, raw } = await exchange(server.url, [`${head}\r\n\r\n${framed.payload}`], { timeoutMs: 3_000 });
         if (response === null) {
           expect(raw, 'a partial response').toBe('');
@@ -89,7 +89,7 @@ describe('bad input over a real socket (Node adapter)', () => {
     expect(((await (await fetch(`${server.url}/stats`)).json()) as { errors: number }).errors).toBe(0);
   });
 
-  it('a hostile Host never changes the routed path: GET /health answers /health or a 400', async () => {
+  it('a hostile Host never changes the routed path: GET /health answers /health, a 400, or (a plain name not on loopback) a 421', async () => {
     const hostChar = fc.oneof(fc.constantFrom('/', '?', '#', '@', '\\', ' ', '%', ':', '.', '[', ']', 'a', '1', '\u00c3'), anyByte);
     const host = fc.tuple(fc.string({ unit: hostChar, maxLength: 24 }), fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?')).map(([start, end]) => start + end);
     await fc.assert(
@@ -99,6 +99,8 @@ describe('bad input over a real socket (Node adapter)', () => {
           expect(raw, 'a partial response').toBe('');
         } else if (response.status === 200) {
           expect(JSON.parse(response.body)).toHaveProperty('instance_id');
+        } else if (response.status === 421) {
+          expect(JSON.parse(response.body)).toMatchObject({ status: 421, code: 'host_not_allowed' });
         } else {
           expect(response.status, raw).toBe(400);
           if (response.body !== '') expect(JSON.parse(response.body)).toMatchObject({ status: 400, code: expect.stringMatching(/^(invalid_host|bad_request)$/) });

@@ -155,7 +155,7 @@ describe('secrets never echoed by an error', () => {
 
   describe('model failures', () => {
     const server = fakeOpenAIForThisFile();
-    it('credentials in LLM_BASE_URL, keys quoted by the server: never in the reply or the stream', async () => {
+    it('keys quoted by the server: never in the reply or the stream (credentials in LLM_BASE_URL refuse the start, unshown)', async () => {
       const fake = await server;
       const failures = fc.oneof(
         secret.map((text) => ({ kind: 'raw' as const, status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: `Incorrect API key provided: ${text}` } }) })),
@@ -169,11 +169,17 @@ describe('secrets never echoed by an error', () => {
           const url = new URL(base);
           url.username = 'user';
           url.password = `pw${MARKER}`;
+          const refused = await createTestActor({ env: { LLM_BASE_URL: url.href, LLM_MODEL: 'm' }, logger: createLogger({ sink }) }).catch((error: unknown) => String(error));
+          expect(refused).toContain('LLM_BASE_URL');
+          expect(refused).not.toContain(MARKER);
+          url.username = '';
+          url.password = '';
           const app = await createTestActor({
             env: { LLM_BASE_URL: url.href, LLM_MODEL: 'm', LLM_API_KEY: `sk-${MARKER}`, LLM_MAX_RETRIES: '0', LLM_TIMEOUT_MS: '2000' },
             logger: createLogger({ sink }),
           });
-          if (!unreachable) fake.reply(reply);
+          // A streamed call gets its unusable answer as a stream (a JSON answer to stream: true is another matter).
+          if (!unreachable) fake.reply(stream && reply.status === 200 ? { kind: 'stream', chunks: [reply.body] } : reply);
           const response = await app.request('/agent/invoke', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },

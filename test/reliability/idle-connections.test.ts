@@ -36,7 +36,7 @@ for (const runtime of RUNTIMES) {
         socket.on('error', () => {});
         if (index >= IDLE) {
           halfSentClosed.push(new Promise((resolve) => socket.once('close', () => resolve())));
-          socket.write('POST /agent/invoke HTTP/1.1\r\nHost: actor.test\r\nContent-Type: application/js');
+          socket.write('POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nContent-Type: application/js');
         }
         sockets.push(socket);
       }

@@ -34,7 +34,7 @@ async function heldBackInvoke(baseUrl: string) {
   socket.on('data', (chunk: string) => (raw += chunk));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   socket.on('error', () => {});
-  socket.write(`POST /agent/invoke HTTP/1.1\r\nHost: actor.test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`);
+  socket.write(`POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`);
   return {
     async finish() {
       socket.end(body.slice(half));

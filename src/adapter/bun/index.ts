@@ -1,7 +1,7 @@
 import type { ActorApp } from '../../app/create-actor-app.js';
 import { processSignals } from '../signal-host.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
-import type { ServeHandle, ServeOptions } from '../serve-options.js';
+import { FALLBACK_HOST, type ServeHandle, type ServeOptions } from '../serve-options.js';
 import { settleWithin } from '../settle-within.js';
 import type { BunGlobal } from './bun-global.js';
 import { bunRequestBindings } from './bun-request-bindings.js';
@@ -18,13 +18,23 @@ declare const Bun: BunGlobal;
  */
 export const BUN_IDLE_TIMEOUT_S = 65;
 
+/**
+ * The request with an absolute URL: Bun hands a request whose `Host` is empty over with a bare
+ * path as its `url` (`/health`), which routing and every `new URL(request.url)` would misread;
+ * such a request gets `http://` and `FALLBACK_HOST` in front, as Node's adapter does. Any other request is
+ * passed on as it is.
+ */
+function withAbsoluteUrl(request: Request): Request {
+  return request.url.startsWith('/') ? new Request(`http://${FALLBACK_HOST}${request.url}`, request) : request;
+}
+
 async function listenOnBun(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
   const server = Bun.serve({
     port: address.port,
     hostname: address.hostname,
     idleTimeout: BUN_IDLE_TIMEOUT_S,
     development: false,
-    fetch: (request, bunServer) => app.fetch(request, bunRequestBindings(bunServer, request)),
+    fetch: (request, bunServer) => app.fetch(withAbsoluteUrl(request), bunRequestBindings(bunServer, request)),
   });
   return {
     port: server.port,

@@ -7,7 +7,7 @@ import { problemResponse } from '../../core/problem-response.js';
 import { processSignals } from '../signal-host.js';
 import { NodeRequestBindings } from './node-request-bindings.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
-import type { ServeHandle, ServeOptions } from '../serve-options.js';
+import { FALLBACK_HOST, type ServeHandle, type ServeOptions } from '../serve-options.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
@@ -30,9 +30,6 @@ export const NODE_SERVER_TIMEOUTS = {
   /** How often Node enforces the header and request limits (its default, 30 s, lets them overrun). */
   checkIntervalMs: 1_000,
 } as const;
-
-/** The authority of the URL `@hono/node-server` builds for a request whose `Host` is absent or not a plain host. */
-const FALLBACK_HOST = 'localhost';
 
 /**
  * The answer to a request `@hono/node-server` could not turn into a Fetch `Request` (a request

@@ -60,6 +60,24 @@ describe('/mcp', () => {
     await client.close();
   });
 
+  it("refuses a browser Origin that is not the actor's own on every method (403), in every mode; its own Origin and none pass", async () => {
+    const modes: Record<string, string>[] = [{}, { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' }, { ACTOR_PLATFORM: 'true' }];
+    for (const env of modes) {
+      const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ sink: () => {} }) });
+      const key: Record<string, string> = env.API_KEY === undefined ? {} : { 'X-API-Key': env.API_KEY };
+      const send = (method: string, origin: string | undefined) =>
+        app.fetch(new Request('http://127.0.0.1:8080/mcp', { method, headers: { ...MCP_POST_HEADERS, ...key, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) }, ...(method === 'POST' ? { body: initialize } : {}) }));
+      for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
+        const refused = await send(method, 'http://attacker.example');
+        expect(refused.status, `${method} ${JSON.stringify(env)}`).toBe(403);
+        expect(await refused.json()).toMatchObject({ code: 'origin_not_allowed' });
+      }
+      expect((await send('POST', 'http://127.0.0.1:8080')).status).toBe(200);
+      expect((await send('POST', undefined)).status).toBe(200);
+      await app.actor.shutdown();
+    }
+  });
+
   it('answers 400 invalid_header for a malformed X-Tenant-Id, as invoke does', async () => {
     const { url } = await serveMcpActor();
     const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });

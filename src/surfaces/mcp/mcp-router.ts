@@ -9,6 +9,7 @@ import { SessionId } from '../../invoke/chat-request.js';
 import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
 import { headerTenant } from '../../invoke/request-tenant.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
+import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
@@ -48,7 +49,8 @@ async function readBodyText(c: Context<ActorEnv>): Promise<string> {
  * anything of a session and any replica answers any request. `initialize` answers a fresh
  * `Mcp-Session-Id`, which later requests must carry and which names the chat history of a `chat`
  * call that names no `session_id`; `DELETE` has nothing to end. A batch holds at most
- * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, answers 503 while
+ * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, refuses a browser
+ * `Origin` that is not the actor's own on every method (403), answers 503 while
  * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. The SDK is
  * imported at start, so an actor without it refuses to start.
  */
@@ -102,6 +104,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
 
       app.use(
         '/mcp',
+        refuseForeignOrigin({ trustForwardedHost: ctx.config.platformMode }),
         limitRequestBody({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
       );
       app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {

@@ -50,6 +50,13 @@ describe('panelRouter', () => {
     expect(again.headers.get('content-security-policy')).not.toBe(csp);
   });
 
+  it("may be framed only by a page of its own origin (behind the platform's relay: the relay's)", async () => {
+    const app = await actor();
+    const response = await app.request('/panel/echo');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
   it('answers the data as JSON', async () => {
     const app = await actor();
     const response = await app.request('/panel/echo/data');

@@ -108,7 +108,7 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
           const nonce = randomNonce();
           const view: PanelPageView = { slug: panel.slug, title: panel.title, ...(panel.description === undefined ? {} : { description: panel.description }), nonce, actions };
           const page = typeof panel.page === 'string' ? panel.page : await (panel.page ?? renderPanelPage)(view);
-          return c.body(page, 200, htmlPageHeaders(nonce));
+          return c.body(page, 200, htmlPageHeaders(nonce, 'self'));
         })
         .get('/panel/:slug/data', async function panelData(c) {
           const { panel } = find(c.req.param('slug'));

@@ -77,6 +77,18 @@ export const method: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/).filter((name) => !['CONNECT', 'TRACE', 'TRACK'].includes(name)) },
 );
 
+/**
+ * The route patterns of an app, from its own route list, e.g. `/stats/:tenant_id`: by default
+ * without its `ALL` entries (middleware, mostly); with `all`, those too (a route such as `/mcp`
+ * answers every method), wildcard middleware patterns left out.
+ * @param app an actor app (anything with Hono's `routes`)
+ * @param options `all`: include the `ALL` entries
+ */
+export function routePatterns(app: { readonly routes: readonly { readonly method: string; readonly path: string }[] }, options: { all?: boolean } = {}): string[] {
+  const kept = app.routes.filter((route) => (options.all === true ? !route.path.includes('*') : route.method !== 'ALL'));
+  return [...new Set(kept.map((route) => route.path))];
+}
+
 /** A path segment: plain, percent-encoded arbitrary text, dot segments, or long. */
 const segment: fc.Arbitrary<string> = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9._:-]{1,20}$/),
