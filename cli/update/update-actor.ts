@@ -15,6 +15,7 @@ import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } f
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
+import { ActorLinks } from './actor-links.js';
 import { applyUpdate } from './apply-update.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
 import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
@@ -88,6 +89,9 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   try {
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
+    const answersLink = new ActorLinks(actorDir);
+    answersLink.passable(ANSWERS_FILE);
+    answersLink.refuseAny();
     const record = await readAnswersFile(actorDir);
     refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);

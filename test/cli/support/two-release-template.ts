@@ -1,0 +1,23 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitIn, writeFiles } from './template-repo.js';
+
+/**
+ * Creates a template repository with two release tags: `v1.0.0` holding `v1`'s files and `v1.1.0`
+ * holding `v2`'s (files `v1` has and `v2` lacks are deleted). Both get a template.yml asking only
+ * `actor_name`. Returns the repository's path.
+ */
+export function twoReleaseTemplate(root: string, name: string, v1: Record<string, string>, v2: Record<string, string>): string {
+  const dir = join(root, name);
+  gitIn(root, 'init', '--quiet', '--initial-branch=main', dir);
+  const release = (files: Record<string, string>, tag: string) => {
+    writeFiles(dir, { 'template.yml': 'actor_name:\n  type: str\n', ...files });
+    gitIn(dir, 'add', '--all');
+    gitIn(dir, 'commit', '--quiet', '-m', tag);
+    gitIn(dir, 'tag', tag);
+  };
+  release(v1, 'v1.0.0');
+  for (const path of Object.keys(v1)) if (!(path in v2)) rmSync(join(dir, path));
+  release(v2, 'v1.1.0');
+  return dir;
+}
