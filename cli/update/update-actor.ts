@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
-import { createLinePrompter } from '../prompt/line-prompter.js';
+import { createLinePrompter, type Prompter } from '../prompt/line-prompter.js';
 import { actorkitDependency } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
@@ -19,6 +19,7 @@ import { ActorLinks } from './actor-links.js';
 import { applyUpdate } from './apply-update.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
 import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
+import { confirmTemplateTrust, templatesNeedingTrust } from './template-trust.js';
 import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
 import { workingTreeState } from './working-tree.js';
 
@@ -36,6 +37,8 @@ export interface UpdateActorOptions {
   readonly dryRun?: boolean;
   /** `--force`: update even when the actor's git working tree has uncommitted changes. */
   readonly force?: boolean;
+  /** `--trust`: render a template the answers file names without asking (see `templatesNeedingTrust`). */
+  readonly trust?: boolean;
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
 }
@@ -86,6 +89,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   const warnings: string[] = [];
   const progress = (line: string) => io.stderr.write(`${line}\n`);
   const workDir = await mkdtemp(join(tmpdir(), 'actorkit-update-'));
+  const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
@@ -95,6 +99,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const record = await readAnswersFile(actorDir);
     refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
+    await confirmTemplateTrust(templatesNeedingTrust(record, io), { trust: options.trust === true, prompter, progress });
 
     const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
@@ -104,7 +109,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
     const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
     const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
-    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
+    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, prompter, warnings, targetPhrase);
     newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
     oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
@@ -139,6 +144,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     logger.warn('actor_update_stopped', { status: failure.status, code: failure.code });
     return { ...failure, warnings };
   } finally {
+    prompter?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -168,7 +174,7 @@ async function answerTarget(
   data: Readonly<Record<string, string>>,
   newQuestions: readonly string[],
   options: UpdateActorOptions,
-  io: CliIo,
+  prompter: Prompter | undefined,
   warnings: string[],
   targetPhrase: string,
 ): Promise<ResolvedAnswers> {
@@ -177,7 +183,6 @@ async function answerTarget(
   for (const name of Object.keys(record.answers)) {
     if (!asked.has(name)) warnings.push(`${targetPhrase} no longer asks '${name}'; its recorded answer is dropped`);
   }
-  const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
     return await resolveAnswers(template.config.questions, {
       actorName: String(record.answers.actor_name ?? ''),
@@ -193,8 +198,6 @@ async function answerTarget(
       throw new CliError(error.status, error.code, `${which}; ${error.message}`);
     }
     throw error;
-  } finally {
-    prompter?.close();
   }
 }
 

@@ -121,7 +121,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
       const prompt = join(dir, PROMPT_FILE);
       writeFileSync(prompt, readFileSync(prompt, 'utf8').replace(/^.*\n/, `${AUTHOR_COMMENT}\n`));
     });
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stderr).toContain(`fetching the template of actorkit@${OLD} from the npm registry\n`);
     expect(result.stdout).toContain(`: actorkit ${OLD} template → actorkit ${CURRENT} template\n`);
@@ -154,7 +154,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
   it('marks an author edit on the line the template changed, labelled with the actorkit versions, and exits 1', async () => {
     const mine = "  'When a tool fails, apologise twice and answer with what you know.',";
     const actor = actorCopy((dir) => replaceIn(join(dir, PROMPT_FILE), OLD_PROMPT_LINE, mine));
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/ {2}conflicted {2}src\/prompts\/system-prompt\.ts\n/);
     expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(['<<<<<<< yours', mine, '=======', PROMPT_LINE_V1, `>>>>>>> actorkit ${CURRENT} template`].join('\n'));
@@ -179,7 +179,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
   it('--dry-run prints the plan and writes nothing', async () => {
     const actor = actorCopy();
     const before = treeHash(actor);
-    const result = await actorkit(['update', actor, '--dry-run', '--json']);
+    const result = await actorkit(['update', actor, '--trust', '--dry-run', '--json']);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       status: 'ok',
@@ -205,7 +205,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
   it('says which version the registry lacks (exit 1) and changes nothing', async () => {
     const actor = actorCopy((dir) => recordBundled(dir, '0.0.8'));
     const before = treeHash(actor);
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: the npm registry has no actorkit@0.0.8');
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -222,7 +222,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     const other = await startFakeNpmRegistry({ manifest, tarball: join(dir, 'actorkit-0.0.7.tgz') }, 'http://127.0.0.1:9/');
     try {
       const actor = actorCopy((copy) => recordBundled(copy, '0.0.7'));
-      const result = await actorkit(['update', actor], { npm_config_registry: `${other.url}/` });
+      const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: `${other.url}/` });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('error: actorkit@0.0.7 from the npm registry has no templates/actor/template.yml');
     } finally {
@@ -235,7 +235,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     mkdirSync(bin, { recursive: true });
     cpSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
     const actor = actorCopy();
-    const result = await actorkit(['update', actor], { PATH: bin });
+    const result = await actorkit(['update', actor, '--trust'], { PATH: bin });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`error: npm is not on PATH: it is needed to fetch the template of actorkit@${OLD} from the npm registry`);
   });

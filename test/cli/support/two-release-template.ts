@@ -1,13 +1,14 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gitIn, writeFiles } from './template-repo.js';
 
 /**
  * Creates a template repository with two release tags: `v1.0.0` holding `v1`'s files and `v1.1.0`
- * holding `v2`'s (files `v1` has and `v2` lacks are deleted). Both get a template.yml asking only
- * `actor_name`. Returns the repository's path.
+ * holding `v2`'s (files `v1` has and `v2` lacks are deleted) and `v2Links` (path → link target).
+ * Both get a template.yml asking only `actor_name`, unless the files bring their own. Returns the
+ * repository's path.
  */
-export function twoReleaseTemplate(root: string, name: string, v1: Record<string, string>, v2: Record<string, string>): string {
+export function twoReleaseTemplate(root: string, name: string, v1: Record<string, string>, v2: Record<string, string>, v2Links: Record<string, string> = {}): string {
   const dir = join(root, name);
   gitIn(root, 'init', '--quiet', '--initial-branch=main', dir);
   const release = (files: Record<string, string>, tag: string) => {
@@ -18,6 +19,10 @@ export function twoReleaseTemplate(root: string, name: string, v1: Record<string
   };
   release(v1, 'v1.0.0');
   for (const path of Object.keys(v1)) if (!(path in v2)) rmSync(join(dir, path));
+  for (const [path, target] of Object.entries(v2Links)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    symlinkSync(target, join(dir, path));
+  }
   release(v2, 'v1.1.0');
   return dir;
 }
