@@ -6,12 +6,11 @@
 import { cpSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderActor } from '../../cli/render/render-actor.js';
 import { runCli } from '../../cli/run-cli.js';
 import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
 import { treeHash } from './support/tree-hash.js';
-import { twoReleaseTemplate } from './support/two-release-template.js';
+import { actorAtFirstRelease, templateRepoEnv } from './support/two-release-template.js';
 
 const folder = temporaryFolder('actorkit-update-links-');
 let repository: string;
@@ -21,15 +20,10 @@ let copies = 0;
 const V1 = { 'sub/old.txt': 'old\n', 'sub/keep.txt': 'keep v1\n', 'top.txt': 'top v1\n' };
 const V2 = { 'sub/new.txt': 'new\n', 'sub/keep.txt': 'keep v2\n', 'top.txt': 'top v2\n' };
 
-function env(): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ACTORKIT_TEMPLATE_REPO: repository };
-}
+const env = () => templateRepoEnv(repository);
 
 beforeAll(async () => {
-  repository = twoReleaseTemplate(folder.dir, 'template', V1, V2);
-  pristine = join(folder.dir, 'pristine');
-  const rendered = await renderActor({ actorName: 'linked', targetDir: pristine, ref: 'v1.0.0', io: { cwd: folder.dir, env: env(), interactive: false } });
-  expect(rendered.status, JSON.stringify(rendered)).toBe('ok');
+  ({ repository, pristine } = await actorAtFirstRelease(folder.dir, V1, V2));
 }, 60_000);
 afterAll(() => folder.cleanup());
 

@@ -8,14 +8,13 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { renderActor } from '../../cli/render/render-actor.js';
 import { runCli } from '../../cli/run-cli.js';
 import { updateActor } from '../../cli/update/update-actor.js';
 import { memoryIo } from './support/memory-io.js';
 import { runInTerminal } from './support/pseudo-terminal.js';
 import { gitIn, temporaryFolder } from './support/template-repo.js';
 import { treeHash } from './support/tree-hash.js';
-import { twoReleaseTemplate } from './support/two-release-template.js';
+import { renderFirstRelease, templateRepoEnv, twoReleaseTemplate } from './support/two-release-template.js';
 
 const folder = temporaryFolder('actorkit-update-trust-');
 /** The template repository the user names in ACTORKIT_TEMPLATE_REPO. */
@@ -26,9 +25,7 @@ let marker: string;
 let pristine: string;
 let copies = 0;
 
-function env(): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ACTORKIT_TEMPLATE_REPO: trusted };
-}
+const env = () => templateRepoEnv(trusted);
 
 async function actorkit(args: string[]) {
   const io = memoryIo({ cwd: folder.dir, env: env() });
@@ -54,8 +51,7 @@ beforeAll(async () => {
   const payload = `{{ range.constructor("process.getBuiltinModule('node:fs').writeFileSync('${marker}', 'pwned'); return 'ran'")() }}\n`;
   hostile = twoReleaseTemplate(folder.dir, 'hostile', { 'NOTES.md.njk': '{{ actor_name }} v1\n' }, { 'NOTES.md.njk': payload });
   pristine = join(folder.dir, 'pristine');
-  const rendered = await renderActor({ actorName: 'trusting', targetDir: pristine, ref: 'v1.0.0', io: { cwd: folder.dir, env: env(), interactive: false } });
-  expect(rendered.status, JSON.stringify(rendered)).toBe('ok');
+  await renderFirstRelease(trusted, pristine, 'trusting');
 }, 60_000);
 afterAll(() => folder.cleanup());
 
@@ -137,11 +133,9 @@ describe('actorkit update: a trusted template still cannot write outside the act
     const name = `escaping-${++copies}`;
     const repository = twoReleaseTemplate(folder.dir, name, { 'template.yml': QUESTIONS, 'NOTES.md': 'v1\n' }, { 'template.yml': QUESTIONS, 'NOTES.md': 'v2\n', ...added }, links);
     const actor = join(folder.dir, `${name}-actor`);
-    const io = { cwd: folder.dir, env: { ...env(), ACTORKIT_TEMPLATE_REPO: repository }, interactive: false };
-    const rendered = await renderActor({ actorName: 'escaping', targetDir: actor, ref: 'v1.0.0', data: [`place=${join(folder.dir, `${name}-absolute`)}`], io });
-    expect(rendered.status, JSON.stringify(rendered)).toBe('ok');
+    await renderFirstRelease(repository, actor, 'escaping', [`place=${join(folder.dir, `${name}-absolute`)}`]);
     const before = { actor: treeHash(actor), around: readdirSync(folder.dir).sort() };
-    const result = await updateActor({ actorDir: actor, trust: true, io: memoryIo(io).io });
+    const result = await updateActor({ actorDir: actor, trust: true, io: memoryIo({ cwd: folder.dir, env: templateRepoEnv(repository) }).io });
     expect(result).toMatchObject({ status: expect.stringMatching(/^(refused|failed)$/), message: expect.stringContaining(message) });
     expect(treeHash(actor)).toEqual(before.actor);
     expect(readdirSync(folder.dir).sort()).toEqual(before.around);

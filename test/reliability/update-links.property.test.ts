@@ -8,12 +8,11 @@ import fc from 'fast-check';
 import { cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderActor } from '../../cli/render/render-actor.js';
 import { updateActor } from '../../cli/update/update-actor.js';
 import { memoryIo } from '../cli/support/memory-io.js';
 import { temporaryFolder } from '../cli/support/template-repo.js';
 import { treeHash } from '../cli/support/tree-hash.js';
-import { twoReleaseTemplate } from '../cli/support/two-release-template.js';
+import { actorAtFirstRelease, templateRepoEnv } from '../cli/support/two-release-template.js';
 
 const V1 = { 'a/x.txt': 'x1\n', 'a/b/y.txt': 'y1\n', 'a/b/gone.txt': 'gone\n', 'c/z.txt': 'z\n', 'top.txt': 'top1\n' };
 const V2 = { 'a/x.txt': 'x2\n', 'a/b/y.txt': 'y2\n', 'a/b/added.txt': 'added\n', 'c/z.txt': 'z\n', 'd/e/new.txt': 'new\n', 'top.txt': 'top2\n' };
@@ -29,15 +28,10 @@ let repository: string;
 let pristine: string;
 let runs = 0;
 
-function env(): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ACTORKIT_TEMPLATE_REPO: repository };
-}
+const env = () => templateRepoEnv(repository);
 
 beforeAll(async () => {
-  repository = twoReleaseTemplate(folder.dir, 'template', V1, V2);
-  pristine = join(folder.dir, 'pristine');
-  const rendered = await renderActor({ actorName: 'linked', targetDir: pristine, ref: 'v1.0.0', io: { cwd: folder.dir, env: env(), interactive: false } });
-  expect(rendered.status, JSON.stringify(rendered)).toBe('ok');
+  ({ repository, pristine } = await actorAtFirstRelease(folder.dir, V1, V2));
 }, 60_000);
 afterAll(() => folder.cleanup());
 

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { renderActor } from '../../../cli/render/render-actor.js';
 import { gitIn, writeFiles } from './template-repo.js';
 
 /**
@@ -25,4 +26,26 @@ export function twoReleaseTemplate(root: string, name: string, v1: Record<string
   }
   release(v2, 'v1.1.0');
   return dir;
+}
+
+/** The environment of a CLI run whose `ACTORKIT_TEMPLATE_REPO` names `repository`. */
+export function templateRepoEnv(repository: string): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ACTORKIT_TEMPLATE_REPO: repository };
+}
+
+/**
+ * Renders an actor from `repository` at `v1.0.0` into `targetDir`, as `new --ref v1.0.0` does with
+ * `ACTORKIT_TEMPLATE_REPO` naming it; throws when the render does not succeed.
+ */
+export async function renderFirstRelease(repository: string, targetDir: string, actorName: string, data: readonly string[] = []): Promise<void> {
+  const rendered = await renderActor({ actorName, targetDir, ref: 'v1.0.0', data, io: { cwd: dirname(targetDir), env: templateRepoEnv(repository), interactive: false } });
+  if (rendered.status !== 'ok') throw new Error(`rendering ${repository} at v1.0.0 failed: ${JSON.stringify(rendered)}`);
+}
+
+/** A {@link twoReleaseTemplate} named `template` under `root`, and the actor `linked` rendered from its `v1.0.0` into `root/pristine`. */
+export async function actorAtFirstRelease(root: string, v1: Record<string, string>, v2: Record<string, string>): Promise<{ repository: string; pristine: string }> {
+  const repository = twoReleaseTemplate(root, 'template', v1, v2);
+  const pristine = join(root, 'pristine');
+  await renderFirstRelease(repository, pristine, 'linked');
+  return { repository, pristine };
 }
