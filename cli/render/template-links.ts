@@ -22,7 +22,8 @@ export function assertNoLinkOnPath(base: string, path: string, label: string): v
 /**
  * The first symbolic link met walking a relative path down from `base` (a linked folder on the
  * way, or the last part itself), as a POSIX path relative to `base`; `undefined` when there is
- * none or the path stops existing first. `base` itself is not checked.
+ * none, or the path stops existing (or meets a file where it needs a folder) first. `base` itself
+ * is not checked.
  * @param base the folder the walk starts from
  * @param inside a path relative to `base` that does not leave it
  */
@@ -33,6 +34,7 @@ export function firstLinkOnPath(base: string, inside: string): string | undefine
     const stats = lstatSync(current, { throwIfNoEntry: false });
     if (stats === undefined) return undefined;
     if (stats.isSymbolicLink()) return relative(base, current).split(sep).join('/');
+    if (!stats.isDirectory()) return undefined;
   }
   return undefined;
 }

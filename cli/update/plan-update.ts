@@ -28,7 +28,7 @@ export interface UpdatePlan {
 /** One write the plan calls for. */
 export type UpdateWrite =
   | { readonly kind: 'copy'; readonly path: string; readonly from: string }
-  | { readonly kind: 'merge'; readonly path: string; readonly text: string }
+  | { readonly kind: 'write'; readonly path: string; readonly text: string }
   | { readonly kind: 'delete'; readonly path: string };
 
 /** The three folders compared, the files each render holds, and the marker labels. */
@@ -103,7 +103,7 @@ export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: Update
       input.env,
     );
     (merged.conflicts > 0 ? plan.conflicted : plan.merged).push(path);
-    writes.push({ kind: 'merge', path, text: merged.text });
+    writes.push({ kind: 'write', path, text: merged.text });
   }
   links.refuseAny();
   return { plan, writes };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../../src/log/logger.js';
@@ -125,8 +125,8 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     logger.info('actor_update_planned', { actor_dir: actorDir, from: versionLabel(from), to: versionLabel(to), dry_run: options.dryRun === true, writes: writes.length });
     if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
 
-    await applyUpdate(actorDir, writes);
-    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context));
+    const answersFile = formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context);
+    await applyUpdate(actorDir, [...writes, { kind: 'write', path: ANSWERS_FILE, text: answersFile }]);
     if (plan.conflicted.length > 0) {
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };

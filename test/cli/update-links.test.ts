@@ -3,7 +3,7 @@
  * folder anywhere on a path, a linked file the update would replace, a linked answers file), and
  * it decides so before its first write: a refused update leaves the actor byte for byte as it was.
  */
-import { cpSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
@@ -18,7 +18,7 @@ let pristine: string;
 let copies = 0;
 
 const V1 = { 'sub/old.txt': 'old\n', 'sub/keep.txt': 'keep v1\n', 'top.txt': 'top v1\n' };
-const V2 = { 'sub/new.txt': 'new\n', 'sub/keep.txt': 'keep v2\n', 'top.txt': 'top v2\n' };
+const V2 = { 'sub/new.txt': 'new\n', 'sub/keep.txt': 'keep v2\n', 'top.txt': 'top v2\n', 'zz/last.txt': 'last\n' };
 
 const env = () => templateRepoEnv(repository);
 
@@ -65,6 +65,16 @@ describe('actorkit update: symbolic links in the actor', () => {
     expect(result.stderr).toContain('nothing was written');
     expect(result.code).toBe(2);
     expect(readlinkSync(join(actor, linkedPath))).toBe(join(outside, linkedPath.replaceAll('/', '_')));
+  });
+
+  it('stops before changing anything when its last write fails (a file stands where the template adds a folder): no file updated, the answers file as it was', async () => {
+    const { actor } = linkedActor((dir) => writeFileSync(join(dir, 'zz'), 'a file, not a folder\n'));
+    const before = treeHash(actor);
+    const result = await update(actor);
+    expect(treeHash(actor)).toEqual(before);
+    expect(result.stderr).toContain('could not write zz/last.txt');
+    expect(result.stderr).toContain('nothing was changed');
+    expect(result.code).toBe(1);
   });
 
   it('updates an actor whose links lie where the update does not go (a linked folder of the author’s own)', async () => {

@@ -35,12 +35,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => folder.cleanup());
 
-/** Places the links in a fresh copy of the actor; returns the links really placed (one under a linked folder is skipped). */
+/** Places the links in a fresh copy of the actor; returns the links really placed (one under or above a link placed before is skipped). */
 function placeLinks(actor: string, outside: string, placements: readonly Placement[]): Map<string, string> {
   const placed = new Map<string, string>();
   placements.forEach(({ place, kind }, index) => {
     const path = join(actor, place);
-    if ([...placed.keys()].some((link) => place === link || place.startsWith(`${link}/`))) return;
+    if ([...placed.keys()].some((link) => place === link || place.startsWith(`${link}/`) || link.startsWith(`${place}/`))) return;
     mkdirSync(dirname(path), { recursive: true });
     const target = join(outside, `${index}-${kind}`);
     const exists = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -70,6 +70,7 @@ describe('actorkit update: links at random places in the actor', () => {
 
         expect(treeHash(outside)).toEqual(before.outside);
         for (const [place, target] of placed) expect(readlinkSync(join(actor, place))).toBe(target);
+        expect(Object.keys(treeHash(actor)).filter((path) => path.includes('.actorkit-update-'))).toEqual([]);
         if (result.status !== 'ok') {
           expect(result).toMatchObject({ status: 'refused', code: 'actor_symlink' });
           expect(treeHash(actor)).toEqual(before.actor);
