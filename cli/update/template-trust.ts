@@ -2,7 +2,7 @@ import { valid } from 'semver';
 import { CliError } from '../cli-error.js';
 import type { CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
-import { confirm, type Prompter } from '../prompt/line-prompter.js';
+import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { ANSWERS_FILE, type AnswersRecord } from '../render/answers-file.js';
 import { namedTemplateRepository, TEMPLATE_REPO_ENV } from '../render/template-source.js';
 
@@ -33,8 +33,8 @@ export function templatesNeedingTrust(record: AnswersRecord, io: Pick<CliIo, 'en
 export interface TrustConsent {
   /** `--trust`: render without asking. */
   readonly trust: boolean;
-  /** A terminal to ask at, if there is one. */
-  readonly prompter: Prompter | undefined;
+  /** The streams of this run; a question is asked only when `interactive`. */
+  readonly io: Pick<CliIo, 'interactive' | 'stdin' | 'stderr'>;
   readonly progress: (line: string) => void;
 }
 
@@ -50,10 +50,15 @@ export async function confirmTemplateTrust(sources: readonly string[], consent: 
   const named = sources.join('; and ');
   const why = 'a template is code: rendering it runs it with your rights';
   if (consent.trust) return consent.progress(`rendering ${named}: trusted with --trust`);
-  if (consent.prompter !== undefined) {
-    consent.prompter.say(`update renders ${named}.`);
-    consent.prompter.say(`${why[0]?.toUpperCase()}${why.slice(1)}; render it only if you trust where it comes from.`);
-    if (await confirm(consent.prompter, 'Render it?')) return;
+  if (consent.io.interactive) {
+    const prompter = createLinePrompter(consent.io);
+    try {
+      prompter.say(`update renders ${named}.`);
+      prompter.say(`${why[0]?.toUpperCase()}${why.slice(1)}; render it only if you trust where it comes from.`);
+      if (await confirm(prompter, 'Render it?')) return;
+    } finally {
+      prompter.close();
+    }
     throw new CliError('refused', 'untrusted_template', `not trusted at the prompt: ${named}; nothing was written`);
   }
   throw new CliError(

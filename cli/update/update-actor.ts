@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
-import { createLinePrompter, type Prompter } from '../prompt/line-prompter.js';
+import { createLinePrompter } from '../prompt/line-prompter.js';
 import { actorkitDependency } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
@@ -76,7 +76,9 @@ const NEVER_MERGED = new Set([ANSWERS_FILE, 'src/platform/config.json']);
  * bundled template of the running actorkit) with the recorded
  * answers (plus `--data` changes, and new questions answered), merges the change between the two
  * renders into each of the actor's files three ways, then writes the new answers file, re-emits
- * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`.
+ * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`, a
+ * template the actor folder chose unless trusted (`trust`, or a yes at a terminal), and any
+ * symbolic link on a path it would touch; every refusal comes before the first write.
  * Never throws: refusals come back as result objects.
  * @param options the actor folder and the `update` flags.
  * @example
@@ -89,7 +91,6 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   const warnings: string[] = [];
   const progress = (line: string) => io.stderr.write(`${line}\n`);
   const workDir = await mkdtemp(join(tmpdir(), 'actorkit-update-'));
-  const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
@@ -99,7 +100,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const record = await readAnswersFile(actorDir);
     refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
-    await confirmTemplateTrust(templatesNeedingTrust(record, io), { trust: options.trust === true, prompter, progress });
+    await confirmTemplateTrust(templatesNeedingTrust(record, io), { trust: options.trust === true, io, progress });
 
     const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
@@ -109,7 +110,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
     const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
     const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
-    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, prompter, warnings, targetPhrase);
+    const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
     newAnswers.context.actorkit_dependency = actorkitDependency(ownPackage(), actorDir);
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
     oldAnswers.context.actorkit_dependency = record.rendered_with?.actorkit_dependency ?? newAnswers.context.actorkit_dependency;
@@ -144,7 +145,6 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     logger.warn('actor_update_stopped', { status: failure.status, code: failure.code });
     return { ...failure, warnings };
   } finally {
-    prompter?.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -174,7 +174,7 @@ async function answerTarget(
   data: Readonly<Record<string, string>>,
   newQuestions: readonly string[],
   options: UpdateActorOptions,
-  prompter: Prompter | undefined,
+  io: CliIo,
   warnings: string[],
   targetPhrase: string,
 ): Promise<ResolvedAnswers> {
@@ -183,6 +183,7 @@ async function answerTarget(
   for (const name of Object.keys(record.answers)) {
     if (!asked.has(name)) warnings.push(`${targetPhrase} no longer asks '${name}'; its recorded answer is dropped`);
   }
+  const prompter = io.interactive ? createLinePrompter(io) : undefined;
   try {
     return await resolveAnswers(template.config.questions, {
       actorName: String(record.answers.actor_name ?? ''),
@@ -198,6 +199,8 @@ async function answerTarget(
       throw new CliError(error.status, error.code, `${which}; ${error.message}`);
     }
     throw error;
+  } finally {
+    prompter?.close();
   }
 }
 
