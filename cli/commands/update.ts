@@ -9,6 +9,7 @@ const args = {
   defaults: { type: 'boolean', description: 'Questions new in the target take their defaults instead of being asked' },
   'dry-run': { type: 'boolean', description: 'Print the plan (created, updated, merged, conflicted, deleted, kept) and write nothing' },
   force: { type: 'boolean', description: "Update even when the actor's git working tree has uncommitted changes" },
+  trust: { type: 'boolean', description: 'Render the template .actorkit-answers.yml names without asking (a template is code); needed without a terminal unless it is the bundled one or ACTORKIT_TEMPLATE_REPO' },
   ...sharedArgs,
 } as const;
 
@@ -30,6 +31,7 @@ export default defineCommand({
       defaults: context.args.defaults === true,
       dryRun: context.args['dry-run'] === true,
       force: context.args.force === true,
+      trust: context.args.trust === true,
       io,
       logger,
     });

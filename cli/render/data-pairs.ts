@@ -7,13 +7,15 @@ export const ACTOR_ID_REFUSAL =
 /**
  * Parses repeated `--data KEY=VALUE` options into answers. Refuses a pair without `=`, a key
  * given twice, `actor_id` (identity comes from the platform) and `actor_name` (it is the first
- * argument of `new`).
+ * argument of `new`). Every other key, `__proto__` and `constructor` included, is kept as given
+ * for the template's questions to accept or refuse.
  * @param pairs the raw option values, in the order given.
  * @example
  * parseDataPairs(['domain=weather', 'replicas=2']); // { domain: 'weather', replicas: '2' }
  */
 export function parseDataPairs(pairs: readonly string[]): Record<string, string> {
-  const answers: Record<string, string> = {};
+  // No prototype: `__proto__=x` must become a key (and be refused as unknown), not a prototype change.
+  const answers: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const pair of pairs) {
     const split = pair.indexOf('=');
     const key = split < 0 ? pair.trim() : pair.slice(0, split).trim();

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { CliError } from '../cli-error.js';
 
 /**
@@ -15,13 +15,26 @@ export function assertNoLinkOnPath(base: string, path: string, label: string): v
   if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
     throw new CliError('failed', 'path_escape', `${label} leaves the template`);
   }
+  const link = firstLinkOnPath(base, inside);
+  if (link !== undefined) throw new CliError('failed', 'template_symlink', `${label}: ${link} is a symbolic link, which templates may not contain`);
+}
+
+/**
+ * The first symbolic link met walking a relative path down from `base` (a linked folder on the
+ * way, or the last part itself), as a POSIX path relative to `base`; `undefined` when there is
+ * none, or the path stops existing (or meets a file where it needs a folder) first. `base` itself
+ * is not checked.
+ * @param base the folder the walk starts from
+ * @param inside a path relative to `base` that does not leave it
+ */
+export function firstLinkOnPath(base: string, inside: string): string | undefined {
   let current = base;
-  for (const part of inside.split(sep).filter((segment) => segment !== '' && segment !== '.')) {
+  for (const part of normalize(inside).split(sep).filter((segment) => segment !== '' && segment !== '.')) {
     current = join(current, part);
     const stats = lstatSync(current, { throwIfNoEntry: false });
-    if (stats === undefined) return;
-    if (stats.isSymbolicLink()) {
-      throw new CliError('failed', 'template_symlink', `${label}: ${relative(base, current).split(sep).join('/')} is a symbolic link, which templates may not contain`);
-    }
+    if (stats === undefined) return undefined;
+    if (stats.isSymbolicLink()) return relative(base, current).split(sep).join('/');
+    if (!stats.isDirectory()) return undefined;
   }
+  return undefined;
 }

@@ -51,7 +51,7 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
     throw new CliError('refused', 'invalid_ref', `--ref needs a tag, branch or commit SHA, got '${ref}'`);
   }
   if (local !== undefined) return fetchLocalCheckout(resolve(io.cwd, local), ref, options);
-  const repository = options.repository ?? io.env[TEMPLATE_REPO_ENV]?.trim();
+  const repository = options.repository ?? namedTemplateRepository(io);
   if (repository) return fetchRepository(repository, ref, options);
   if (ref !== undefined) {
     throw new CliError(
@@ -88,7 +88,7 @@ async function fetchLocalCheckout(path: string, ref: string | undefined, options
 
 async function fetchRepository(repository: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
   const { env, cwd } = options.io;
-  const location = isGitUrl(repository) ? repository : resolve(cwd, repository);
+  const location = repositoryLocation(repository, cwd);
   const clone = await cloneInto(options.workDir, location, env);
   let chosen = ref;
   if (chosen === undefined) {
@@ -106,6 +106,21 @@ async function fetchRepository(repository: string, ref: string | undefined, opti
   if (commit === undefined) throw unknownRef(chosen, location);
   await checkout(clone, commit, env);
   return { kind: 'repository', location, ref: chosen, commit, dir: clone, warnings: [] };
+}
+
+/**
+ * The template repository the user names in `ACTORKIT_TEMPLATE_REPO`, as `new` records it (a git
+ * URL as written, a path made absolute from `io.cwd`); `undefined` when the variable is unset or blank.
+ * @param io the environment and working folder of this run.
+ */
+export function namedTemplateRepository(io: Pick<CliIo, 'env' | 'cwd'>): string | undefined {
+  const named = io.env[TEMPLATE_REPO_ENV]?.trim();
+  return named ? repositoryLocation(named, io.cwd) : undefined;
+}
+
+/** A repository as recorded: a git URL as written, a path made absolute from `cwd`. */
+function repositoryLocation(repository: string, cwd: string): string {
+  return isGitUrl(repository) ? repository : resolve(cwd, repository);
 }
 
 /** The folder of the template bundled with this package, `<package root>/templates/actor`. */

@@ -1,5 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ActorLinks } from './actor-links.js';
 import { mergeThreeWay, type ThreeWayInput } from './merge-three-way.js';
 
 /** A file the update leaves as the author has it, and why. */
@@ -27,7 +28,7 @@ export interface UpdatePlan {
 /** One write the plan calls for. */
 export type UpdateWrite =
   | { readonly kind: 'copy'; readonly path: string; readonly from: string }
-  | { readonly kind: 'merge'; readonly path: string; readonly text: string }
+  | { readonly kind: 'write'; readonly path: string; readonly text: string }
   | { readonly kind: 'delete'; readonly path: string };
 
 /** The three folders compared, the files each render holds, and the marker labels. */
@@ -36,7 +37,7 @@ export interface PlanUpdateInput {
   readonly oldRender: { readonly dir: string; readonly files: readonly string[] };
   readonly newRender: { readonly dir: string; readonly files: readonly string[] };
   readonly labels: ThreeWayInput['labels'];
-  /** Paths the update never merges (the answers file, the emitted configuration). */
+  /** Paths the update never merges but rewrites itself (the answers file, the emitted configuration); checked for links like the rest. */
   readonly skip: ReadonlySet<string>;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -46,7 +47,10 @@ export interface PlanUpdateInput {
  * untouched files are replaced, files both sides changed are merged three ways (conflicts marked
  * like git), added files are created (an author's different file there is a conflict), dropped
  * files are deleted only when the author never changed them, and a file the author deleted stays
- * deleted. Binary files are never merged: the author's copy is kept and reported. Reads only.
+ * deleted. Binary files are never merged: the author's copy is kept and reported. Reads only, and
+ * nothing through a symbolic link: a linked folder or file on any path the update would read,
+ * write or delete (the skipped paths it rewrites included) is a `refused` {@link CliError}
+ * (`actor_symlink`) naming every such link, raised before the caller writes anything.
  * @param input the actor, the two renders, the marker labels and the paths to leave alone.
  */
 export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: UpdatePlan; writes: UpdateWrite[] }> {
@@ -55,10 +59,13 @@ export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: Update
   const oldFiles = new Set(input.oldRender.files);
   const newFiles = new Set(input.newRender.files);
   const paths = [...new Set([...oldFiles, ...newFiles])].filter((path) => !input.skip.has(path)).sort();
+  const links = new ActorLinks(input.actorDir);
+  for (const path of input.skip) links.passable(path);
   for (const path of paths) {
     const base = oldFiles.has(path) ? await readFile(join(input.oldRender.dir, path)) : undefined;
     const other = newFiles.has(path) ? await readFile(join(input.newRender.dir, path)) : undefined;
     if (base !== undefined && other !== undefined && base.equals(other)) continue;
+    if (!links.passable(path)) continue;
     const current = await readActorFile(input.actorDir, path);
     if (current === 'not-a-file') {
       plan.kept.push({ path, reason: 'not a regular file in the actor; left alone' });
@@ -96,12 +103,13 @@ export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: Update
       input.env,
     );
     (merged.conflicts > 0 ? plan.conflicted : plan.merged).push(path);
-    writes.push({ kind: 'merge', path, text: merged.text });
+    writes.push({ kind: 'write', path, text: merged.text });
   }
+  links.refuseAny();
   return { plan, writes };
 }
 
-/** The actor's file, `undefined` when it is missing, `not-a-file` for a folder or link. */
+/** The actor's file, `undefined` when it is missing, `not-a-file` for a folder or anything else not a regular file. */
 async function readActorFile(actorDir: string, path: string): Promise<Buffer | undefined | 'not-a-file'> {
   const stats = await lstat(join(actorDir, path)).catch(() => undefined);
   if (stats === undefined) return undefined;

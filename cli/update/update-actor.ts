@@ -16,9 +16,11 @@ import { vendorActorkit } from '../render/pack-actorkit.js';
 import { resolveAnswers, type ResolvedAnswers } from '../render/resolve-answers.js';
 import type { ActorProblem } from '../validate/actor-problem.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
+import { ActorLinks } from './actor-links.js';
 import { applyUpdate } from './apply-update.js';
 import { planUpdate, type UpdatePlan } from './plan-update.js';
 import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
+import { confirmTemplateTrust, templatesNeedingTrust } from './template-trust.js';
 import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
 import { workingTreeState } from './working-tree.js';
 
@@ -36,6 +38,8 @@ export interface UpdateActorOptions {
   readonly dryRun?: boolean;
   /** `--force`: update even when the actor's git working tree has uncommitted changes. */
   readonly force?: boolean;
+  /** `--trust`: render a template the answers file names without asking (see `templatesNeedingTrust`). */
+  readonly trust?: boolean;
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
 }
@@ -73,7 +77,9 @@ const NEVER_MERGED = new Set([ANSWERS_FILE, 'src/platform/config.json']);
  * bundled template of the running actorkit) with the recorded
  * answers (plus `--data` changes, and new questions answered), merges the change between the two
  * renders into each of the actor's files three ways, then writes the new answers file, re-emits
- * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`.
+ * `src/platform/config.json` and validates. Refuses a dirty git working tree unless `force`, a
+ * template the actor folder chose unless trusted (`trust`, or a yes at a terminal), and any
+ * symbolic link on a path it would touch; every refusal comes before the first write.
  * Never throws: refusals come back as result objects.
  * @param options the actor folder and the `update` flags.
  * @example
@@ -89,9 +95,13 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
   try {
     const actorDir = resolve(io.cwd, options.actorDir ?? '.');
     const data = parseDataPairs(options.data ?? []);
+    const answersLink = new ActorLinks(actorDir);
+    answersLink.passable(ANSWERS_FILE);
+    answersLink.refuseAny();
     const record = await readAnswersFile(actorDir);
     refuseUnupdatable(record, options.ref);
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
+    await confirmTemplateTrust(templatesNeedingTrust(record, io), { trust: options.trust === true, io, progress });
 
     const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
@@ -120,8 +130,8 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     logger.info('actor_update_planned', { actor_dir: actorDir, from: versionLabel(from), to: versionLabel(to), dry_run: options.dryRun === true, writes: writes.length });
     if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
 
-    await applyUpdate(actorDir, writes);
-    await writeFile(join(actorDir, ANSWERS_FILE), formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context));
+    const answersFile = formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context);
+    await applyUpdate(actorDir, [...writes, { kind: 'write', path: ANSWERS_FILE, text: answersFile }]);
     if (plan.conflicted.length > 0) {
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };

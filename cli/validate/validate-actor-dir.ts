@@ -7,6 +7,7 @@ import { resolveCliIo, type CliIo } from '../cli-io.js';
 import type { ActorProblem } from './actor-problem.js';
 import { loadConfigTools, type ConfigTools, type EmitOutcome } from './config-tools.js';
 import { configFileProblems } from './config-file-problems.js';
+import { configFileShapeProblem } from './config-file-shape.js';
 import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
 
@@ -56,7 +57,8 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
  * schema and the rules A–H, and the settings schema's defaults against their own fields; then
  * checks the file on disk the same way, stale or not, and reports the problems only it has. An
  * emitter failure names its real cause: a missing package, or the file and line in the actor's code.
- * Never throws; a folder that is not an actor is a `refused` result.
+ * A `config.json` that is a link, not a regular file or over 1 MiB is one problem, and then
+ * nothing is emitted, read or written. Never throws; a folder that is not an actor is a `refused` result.
  * @param actorDir the actor's folder, relative to `io.cwd`.
  * @param options `write` to regenerate the file first.
  * @example
@@ -73,6 +75,10 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
   }
   const shownDir = relative(io.cwd, root) || '.';
   const base = { actorDir: root, configPath, written: false };
+  const unreadable = configFileShapeProblem(root, CONFIG_FILE);
+  if (unreadable !== undefined) {
+    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [unreadable], emittedProblems: [], fileProblems: [unreadable] };
+  }
   let tools: ConfigTools;
   try {
     tools = await loadConfigTools(root);

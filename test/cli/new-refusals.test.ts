@@ -31,6 +31,13 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     expect(result.left).toEqual([]);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses --data %s=x like any other unknown key', async (key) => {
+    const result = await run(['new', 'weather', 'out', '--local', template, '--defaults', '--data', `${key}=x`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: this template has no question '${key}' (its questions: domain, replicas, include_panel, panel_title)\n`);
+    expect(result.left).toEqual([]);
+  });
+
   it('refuses --data values that do not convert or validate, listing all of them', async () => {
     const result = await run(['new', 'Bad_Name', 'out', '--local', template, '--defaults', '--data', 'replicas=many', '--data', 'domain=sports']);
     expect(result.code).toBe(2);

@@ -153,7 +153,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
       const prompt = join(dir, PROMPT_FILE);
       writeFileSync(prompt, readFileSync(prompt, 'utf8').replace(/^.*\n/, `${AUTHOR_COMMENT}\n`));
     });
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stderr).toContain(`fetching the template of actorkit@${OLD} from the npm registry\n`);
     expect(result.stdout).toContain(`: actorkit ${OLD} template → actorkit ${CURRENT} template\n`);
@@ -186,7 +186,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
   it('marks an author edit on the line the template changed, labelled with the actorkit versions, and exits 1', async () => {
     const mine = "  'When a tool fails, apologise twice and answer with what you know.',";
     const actor = actorCopy((dir) => replaceIn(join(dir, PROMPT_FILE), OLD_PROMPT_LINE, mine));
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/ {2}conflicted {2}src\/prompts\/system-prompt\.ts\n/);
     expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(['<<<<<<< yours', mine, '=======', PROMPT_LINE_V1, `>>>>>>> actorkit ${CURRENT} template`].join('\n'));
@@ -211,7 +211,7 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
   it('--dry-run prints the plan and writes nothing', async () => {
     const actor = actorCopy();
     const before = treeHash(actor);
-    const result = await actorkit(['update', actor, '--dry-run', '--json']);
+    const result = await actorkit(['update', actor, '--trust', '--dry-run', '--json']);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       status: 'ok',
@@ -228,7 +228,12 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
 describe('actorkit update: an actor that carries the actorkit that rendered it (vendor/)', () => {
   it('reads the recorded template from the vendored tarball, never from a registry, and replaces the tarball with the running actorkit (exit 0)', async () => {
     const actor = actorCopy((dir) => recordVendored(dir, OLD, oldTarball));
-    const result = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
+    const before = treeHash(actor);
+    const untrusted = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
+    expect(untrusted.code).toBe(2);
+    expect(untrusted.stderr).toContain(`update would render the template of actorkit ${OLD} in vendor/actorkit-${OLD}.tgz, which .actorkit-answers.yml records`);
+    expect(treeHash(actor)).toEqual(before);
+    const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stderr).toContain(`reading the template of actorkit@${OLD} from vendor/actorkit-${OLD}.tgz\n`);
     expect(result.stderr).not.toContain('fetching');
@@ -251,7 +256,7 @@ describe('actorkit update: an actor that carries the actorkit that rendered it (
       rmSync(join(dir, 'vendor'), { recursive: true });
     });
     const before = treeHash(actor);
-    const result = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
+    const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`error: this actor depends on vendor/actorkit-${OLD}.tgz, which is missing: its template cannot be rendered again to compare. Restore it (e.g. \`git checkout -- vendor/actorkit-${OLD}.tgz\`); update never fetches a vendored actorkit from a registry\n`);
     expect(treeHash(actor)).toEqual(before);
@@ -270,7 +275,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
   it('says which version the registry lacks (exit 1) and changes nothing', async () => {
     const actor = actorCopy((dir) => recordBundled(dir, '0.0.8'));
     const before = treeHash(actor);
-    const result = await actorkit(['update', actor]);
+    const result = await actorkit(['update', actor, '--trust']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: the npm registry has no actorkit@0.0.8');
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -287,7 +292,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     const other = await startFakeNpmRegistry({ manifest, tarball: join(dir, 'actorkit-0.0.7.tgz') }, 'http://127.0.0.1:9/');
     try {
       const actor = actorCopy((copy) => recordBundled(copy, '0.0.7'));
-      const result = await actorkit(['update', actor], { npm_config_registry: `${other.url}/` });
+      const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: `${other.url}/` });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('error: actorkit@0.0.7 from the npm registry has no templates/actor/template.yml');
     } finally {
@@ -300,7 +305,7 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     mkdirSync(bin, { recursive: true });
     cpSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
     const actor = actorCopy();
-    const result = await actorkit(['update', actor], { PATH: bin });
+    const result = await actorkit(['update', actor, '--trust'], { PATH: bin });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`error: npm is not on PATH: it is needed to pack actorkit@${OLD}`);
   });

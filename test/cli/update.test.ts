@@ -246,22 +246,22 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
 });
 
 describe('actorkit update: template sources', () => {
-  it('updates an actor rendered from a --local checkout to its highest release tag (v0.10.0 beats v0.9.0, the rc skipped); --ref pins another', async () => {
+  it('updates an actor rendered from a --local checkout (with --trust: the checkout is named by the answers file only) to its highest release tag (v0.10.0 beats v0.9.0, the rc skipped); --ref pins another', async () => {
     mkdirSync(join(folder.dir, 'sources'));
     const repo = createTemplateRepository(join(folder.dir, 'sources'));
     const created = await actorkit(['new', 'weather', 'sources/local-actor', '--local', repo.dir, '--ref', 'v0.2.0', '--defaults']);
     expect(created.code, created.stderr).toBe(0);
     const actor = join(folder.dir, 'sources', 'local-actor');
     expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.2.0\n');
-    const pinned = await actorkit(['update', actor, '--ref', 'v0.9.0', '--json']);
+    const pinned = await actorkit(['update', actor, '--ref', 'v0.9.0', '--json', '--trust']);
     expect(pinned.code, pinned.stdout).toBe(0);
     expect(JSON.parse(pinned.stdout)).toMatchObject({ to: { ref: 'v0.9.0', commit: repo.commits['v0.9.0'] }, plan: { updated: ['VERSION'] }, validation: null });
-    const latest = await actorkit(['update', actor]);
+    const latest = await actorkit(['update', actor, '--trust']);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stderr).toContain('is not in a git working tree');
     expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.10.0\n');
     expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ source: 'local', location: repo.dir, ref: 'v0.10.0', commit: repo.commits['v0.10.0'] });
-    const again = await actorkit(['update', actor]);
+    const again = await actorkit(['update', actor, '--trust']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to change');
   }, 60_000);

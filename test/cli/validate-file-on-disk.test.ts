@@ -1,11 +1,11 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli.js';
 import { ruleLabel } from '../../cli/validate/rule-names.js';
 import { loadPlatformConfigFixtures } from '../fixtures/platform-config/platform-config-fixtures.js';
-import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
-import { writeActorFixture } from './support/actor-fixture.js';
+import { ensureBuilt } from '../support/built-package.js';
+import { writeInstalledActorFixture } from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
 
@@ -18,9 +18,8 @@ let emitted = '';
 /** An actor with this checkout installed as its actorkit (`npm install` stands in for the link). */
 beforeAll(async () => {
   ensureBuilt();
-  actor = writeActorFixture(join(folder.dir, 'installed'));
-  symlinkSync(REPOSITORY_ROOT, join(actor, 'node_modules', 'actorkit'), 'dir');
-  configPath = join(actor, 'src', 'platform', 'config.json');
+  actor = join(folder.dir, 'installed');
+  configPath = writeInstalledActorFixture(actor);
   expect((await validate('--write')).code).toBe(0);
   emitted = readFileSync(configPath, 'utf8');
 }, 120_000);

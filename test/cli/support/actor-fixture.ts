@@ -48,6 +48,16 @@ export function writeActorFixture(dir: string, options: ActorFixtureOptions = {}
 }
 
 /**
+ * Writes the small actor of {@link writeActorFixture} with this checkout installed as its
+ * actorkit (a link stands in for `npm install`); returns the path of its `src/platform/config.json`.
+ */
+export function writeInstalledActorFixture(dir: string): string {
+  writeActorFixture(dir);
+  symlinkSync(REPOSITORY_ROOT, join(dir, 'node_modules', 'actorkit'), 'dir');
+  return join(dir, 'src', 'platform', 'config.json');
+}
+
+/**
  * Installs a stand-in `actorkit` package in the actor's node_modules whose emitter reports the
  * options it got and whose validator reports one schema problem naming what it was given.
  */

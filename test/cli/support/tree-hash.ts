@@ -1,14 +1,27 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** Every file under a folder (but .git) with a hash of its bytes and mode: equal before and after means nothing was written. */
+/**
+ * Every entry under a folder (but .git), never following a link: a file by its mode and a hash of
+ * its bytes, a folder by its mode, a link by where it points. Equal before and after means nothing
+ * was written, deleted or relinked.
+ */
 export function treeHash(dir: string): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true })) {
-    const path = join(dir, String(entry));
-    if (String(entry).split('/')[0] === '.git' || !statSync(path).isFile()) continue;
-    hashes[relative(dir, path)] = `${statSync(path).mode}:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
-  }
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      const key = relative(dir, path);
+      if (key.split('/')[0] === '.git') continue;
+      const stats = lstatSync(path);
+      if (stats.isSymbolicLink()) hashes[key] = `link:${readlinkSync(path)}`;
+      else if (stats.isDirectory()) {
+        hashes[key] = `dir:${stats.mode}`;
+        walk(path);
+      } else hashes[key] = `${stats.mode}:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    }
+  };
+  walk(dir);
   return hashes;
 }
