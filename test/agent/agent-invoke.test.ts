@@ -115,6 +115,16 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
     expect(storedStream.at(-1)).toMatchObject({ role: 'assistant', id: streamed.message!.id, content: 'Hi there' });
   });
 
+  it('streams the answer of a model server that ignores stream: true and stores it, not an empty reply', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ env: llmEnv(), store });
+    server.reply({ kind: 'json', body: completion('A plain JSON answer.') });
+    const streamed = await readUiStream((await app.request(post({ message: 'hello', session_id: 'ignores-stream', stream: true }))).body!);
+    expect(server.requests[0]!.body.stream).toBe(true);
+    expect(streamed.text).toBe('A plain JSON answer.');
+    expect((await store.loadHistory('default', 'ignores-stream', 10)).at(-1)).toMatchObject({ role: 'assistant', content: 'A plain JSON answer.' });
+  });
+
   it('refuses to start with a malformed agent setting in the environment', async () => {
     await expect(createTestActor({ env: { LLM_TIMEOUT_MS: 'soon' } })).rejects.toThrow(/LLM_TIMEOUT_MS/);
     await expect(createTestActor({ env: { MCP_SERVERS: '{"x": 1}' } })).rejects.toThrow(/MCP_SERVERS/);
