@@ -43,9 +43,23 @@ async function startProxyProcess(actorPort: number): Promise<ProxyProcess> {
   };
 }
 
+/** Writes `bytes` bytes into `stream`, one reused megabyte at a time, waiting for it to drain; then ends it. */
+function writeGenerated(stream: NodeJS.WritableStream & { once(event: 'drain', listener: () => void): unknown }, bytes: number): void {
+  const megabyte = Buffer.alloc(MB, 'x');
+  let left = bytes;
+  const pump = () => {
+    while (left > 0) {
+      const piece = megabyte.subarray(0, Math.min(MB, left));
+      left -= piece.length;
+      if (!stream.write(piece)) return void stream.once('drain', pump);
+    }
+    stream.end();
+  };
+  pump();
+}
+
 /** A server that counts the bytes of `POST /upload` and sends `GET /download/<bytes>` bytes, one reused megabyte at a time. */
 function startByteServer(): Promise<Server> {
-  const megabyte = Buffer.alloc(MB, 'x');
   const server = createServer((incoming, outgoing) => {
     if (incoming.method === 'POST') {
       let received = 0;
@@ -53,24 +67,15 @@ function startByteServer(): Promise<Server> {
       incoming.on('end', () => outgoing.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ received })));
       return;
     }
-    let left = Number(incoming.url?.split('/').at(-1));
-    outgoing.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(left) });
-    const pump = () => {
-      while (left > 0) {
-        const piece = megabyte.subarray(0, Math.min(MB, left));
-        left -= piece.length;
-        if (!outgoing.write(piece)) return void outgoing.once('drain', pump);
-      }
-      outgoing.end();
-    };
-    pump();
+    const bytes = Number(incoming.url?.split('/').at(-1));
+    outgoing.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) });
+    writeGenerated(outgoing, bytes);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** Sends `bytes` generated on the fly as the body of a POST, with backpressure; resolves with the answer's status and text. */
 function upload(url: string, bytes: number): Promise<{ status: number; text: string }> {
-  const megabyte = Buffer.alloc(MB, 'y');
   return new Promise((resolve, reject) => {
     const outgoing = request(`${url}/upload`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) } }, (answer) => {
       let text = '';
@@ -79,16 +84,7 @@ function upload(url: string, bytes: number): Promise<{ status: number; text: str
       answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
     });
     outgoing.on('error', reject);
-    let left = bytes;
-    const pump = () => {
-      while (left > 0) {
-        const piece = megabyte.subarray(0, Math.min(MB, left));
-        left -= piece.length;
-        if (!outgoing.write(piece)) return void outgoing.once('drain', pump);
-      }
-      outgoing.end();
-    };
-    pump();
+    writeGenerated(outgoing, bytes);
   });
 }
 
