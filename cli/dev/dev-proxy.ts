@@ -1,6 +1,8 @@
+import { connect, type Socket } from 'node:net';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { html, raw } from 'hono/html';
 import { htmlPageHeaders, randomNonce } from '../../src/core/html-page.js';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../../src/core/problem-response.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 
@@ -34,46 +36,107 @@ function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())));
 }
 
-function readBody(incoming: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => resolve(Buffer.concat(chunks)));
-    incoming.on('error', reject);
-  });
+/** How one attempt to pass a request on ended. */
+type Forwarded =
+  /** The actor answered (its answer is passed on), or the client went away. */
+  | 'answered'
+  /** Nothing listens on the actor's port yet, and nothing of the request was sent: it may be tried again. */
+  | 'not_listening'
+  /** The actor's connection broke after part of the request was passed on: it cannot be sent again. */
+  | 'lost';
+
+/**
+ * A connection to the actor whose failed writes are dropped instead of tearing it down: an actor
+ * that answers before reading the whole body (413) closes its connection, and the rest of the
+ * body written into it fails — Node would then close the socket with that answer unread in it
+ * (the client got nothing). The answer is read, then the close; the request's own error follows
+ * from the close when no answer came.
+ */
+function connectToActor(port: number): Socket {
+  const socket = connect({ host: '127.0.0.1', port });
+  const write = socket._write.bind(socket);
+  let failed = false;
+  socket._write = (chunk: unknown, encoding: BufferEncoding, done: (error?: Error | null) => void) => {
+    if (failed) return done();
+    write(chunk, encoding, (error?: Error | null) => {
+      if (error) failed = true;
+      done();
+    });
+  };
+  return socket;
 }
 
-/** Sends one request to the actor; resolves false when nothing listens (so the caller may retry). */
-function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse): Promise<boolean> {
+/** How long the rest of a body the actor answered early is read (and dropped) before the client's connection is closed. */
+const LINGER_MS = 5_000;
+
+/**
+ * Reads and drops the rest of a body the actor answered before reading it all (a 413), so the
+ * client reads that answer rather than a reset connection; a body that has not ended within
+ * `LINGER_MS` (a client that waits for `100 Continue`, or sends on and on) ends the connection.
+ */
+function dropRestOfBody(incoming: IncomingMessage): void {
+  const timer = setTimeout(() => incoming.socket.destroy(), LINGER_MS);
+  incoming.once('end', () => clearTimeout(timer));
+  incoming.once('close', () => clearTimeout(timer));
+  incoming.resume();
+}
+
+/**
+ * Sends one request to the actor, its body streamed through as it arrives (never held in
+ * memory). The body starts once the connection is open (or the actor sent `100 Continue`), so a
+ * refused connection leaves the request untouched for the next try. An answer that comes before
+ * the body was passed on in full (a 413) goes to the client at once, however the actor closes
+ * its connection (see `connectToActor`); the rest of the body is dropped (see `dropRestOfBody`).
+ */
+function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, outgoing: ServerResponse): Promise<Forwarded> {
   return new Promise((resolve) => {
-    const upstream = request(
-      { host: '127.0.0.1', port: actor.port, method: incoming.method, path: incoming.url, headers: { ...withoutHopByHop(incoming.headers), 'content-length': String(body.length) } },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
-        outgoing.flushHeaders();
-        answer.pipe(outgoing);
-        answer.on('end', () => resolve(true));
-        answer.on('error', () => resolve(true));
-      },
-    );
+    const expectsContinue = incoming.headers.expect !== undefined;
+    let bodyStarted = false;
+    let answered = false;
+    const upstream = request({ host: '127.0.0.1', port: actor.port, method: incoming.method, path: incoming.url, headers: withoutHopByHop(incoming.headers), createConnection: () => connectToActor(actor.port) }, (answer) => {
+      answered = true;
+      if (!incoming.complete) {
+        incoming.unpipe(upstream);
+        dropRestOfBody(incoming);
+      }
+      outgoing.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
+      outgoing.flushHeaders();
+      answer.pipe(outgoing);
+      answer.on('end', () => resolve('answered'));
+      // The actor's connection may break right after a whole answer (a 413 closing it): pass that answer on.
+      answer.on('error', () => {
+        if (answer.complete) outgoing.end();
+        else outgoing.destroy();
+        resolve('answered');
+      });
+    });
+    const sendBody = () => {
+      if (answered || upstream.destroyed) return;
+      bodyStarted = true;
+      if (expectsContinue) outgoing.writeContinue();
+      incoming.pipe(upstream);
+    };
+    // `Expect: 100-continue` goes on to the actor, whose `100 Continue` goes back to the client.
+    if (expectsContinue) upstream.once('continue', sendBody);
+    else upstream.once('socket', (socket) => socket.once('connect', sendBody));
     // A client that goes away aborts the actor's work (a streamed model call stops).
     const abort = () => upstream.destroy();
     outgoing.once('close', abort);
     upstream.once('close', () => outgoing.off('close', abort));
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (!outgoing.headersSent && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) resolve(false);
-      else {
-        outgoing.destroy();
-        resolve(true);
-      }
+      // Writing the rest of a body the actor refused may fail: its answer is already on its way.
+      if (answered) return;
+      if (outgoing.destroyed) resolve('answered');
+      else if (!bodyStarted && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) resolve('not_listening');
+      else resolve('lost');
     });
-    upstream.end(body);
   });
 }
 
-function problem(outgoing: ServerResponse, code: string, title: string, detail: string): void {
-  const body = JSON.stringify({ type: `https://actorkit.dev/problems/${code.replaceAll('_', '-')}`, title, status: 503, detail, code, request_id: crypto.randomUUID() });
-  outgoing.writeHead(503, { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'Retry-After': '1' }).end(body);
+function problem(outgoing: ServerResponse, status: number, code: string, title: string, detail: string): void {
+  const body = JSON.stringify({ type: problemType(code), title, status, detail, code, request_id: crypto.randomUUID() });
+  // The request's body may be left unread: the connection closes after this answer.
+  outgoing.writeHead(status, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' }).end(body);
 }
 
 // Polls /ready and reloads once the actor answers with anything but this page's own failure.
@@ -102,10 +165,14 @@ async function failurePage(outgoing: ServerResponse, failure: string): Promise<v
 }
 
 async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  const body = await readBody(incoming);
   const started = Date.now();
   for (;;) {
-    if (await forwardOnce(actor, incoming, body, outgoing)) return;
+    const forwarded = await forwardOnce(actor, incoming, outgoing);
+    if (forwarded === 'answered') return;
+    if (forwarded === 'lost') {
+      problem(outgoing, 502, 'actor_connection_lost', 'Actor connection lost', 'the actor closed the connection while the request was sent (it restarted or exited); send it again');
+      return;
+    }
     const waited = Date.now() - started;
     if (actor.state === 'failed' && waited >= FAILED_WAIT_MS) break;
     if (waited >= START_WAIT_MS || actor.state === 'stopped') break;
@@ -115,14 +182,15 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
     const failure = actor.failure || 'the actor exited; see the terminal';
     const wantsPage = incoming.method === 'GET' && (incoming.headers.accept ?? '').includes('text/html');
     if (wantsPage) await failurePage(outgoing, failure);
-    else problem(outgoing, 'actor_failed_to_start', 'Actor failed to start', failure);
+    else problem(outgoing, 503, 'actor_failed_to_start', 'Actor failed to start', failure);
     return;
   }
-  problem(outgoing, 'actor_starting', 'Actor is starting', 'actorkit dev is (re)starting the actor; try again in a moment');
+  problem(outgoing, 503, 'actor_starting', 'Actor is starting', 'actorkit dev is (re)starting the actor; try again in a moment');
 }
 
 /**
- * The server `actorkit dev` answers on: it passes every request to the actor (streams included)
+ * The server `actorkit dev` answers on: it passes every request to the actor, bodies and
+ * answers streamed through in both directions (nothing held in memory; see `forwardOnce`),
  * and, while the actor restarts, holds the request until it listens again. While the actor has
  * failed to start, it answers 503: the problem `actor_failed_to_start` with the error as its
  * detail, or, to a browser asking for a page, a page showing the error that reloads itself once
@@ -131,9 +199,12 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
  * @param address where to listen
  */
 export function startDevProxy(actor: ProxiedActor, address: { readonly port: number; readonly host: string }): Promise<DevProxy> {
-  const server: Server = createServer((incoming, outgoing) => {
+  const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     answer(actor, incoming, outgoing).catch(() => outgoing.destroy());
-  });
+  };
+  const server: Server = createServer(handle);
+  // `Expect: 100-continue` is answered by the actor, not at once by Node (see `forwardOnce`).
+  server.on('checkContinue', handle);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

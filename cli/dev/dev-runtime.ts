@@ -40,11 +40,13 @@ export function watchCommand(runtime: string, actorDir: string, env: Readonly<Re
   if (!existsSync(join(actorDir, entry))) {
     throw new CliError('refused', 'no_entry', `${join(actorDir, entry)} does not exist: actorkit dev runs an actor rendered by \`actorkit new\``);
   }
-  if (runtime === 'bun') return { command: findOnPath('bun', env), args: ['--watch', '--no-clear-screen', entry], restartedBy: 'runtime' };
+  // Loaded first into the actor: it ends with `actorkit dev` (see `exit-with-parent.ts`).
+  const exitWithParent = new URL('./exit-with-parent.js', import.meta.url);
+  if (runtime === 'bun') return { command: findOnPath('bun', env), args: ['--watch', '--no-clear-screen', '--preload', exitWithParent.pathname, entry], restartedBy: 'runtime' };
   // tsx is actorkit's own dependency: its loader is passed by URL, so the actor need not install it.
   const tsxLoader = import.meta.resolve('tsx/esm');
   const warmStart = new URL('./warm-start.js', import.meta.url).pathname;
-  return { command: process.execPath, args: ['--import', tsxLoader, entry], restartedBy: 'dev', spareArgs: ['--import', tsxLoader, warmStart, entry] };
+  return { command: process.execPath, args: ['--import', exitWithParent.href, '--import', tsxLoader, entry], restartedBy: 'dev', spareArgs: ['--import', tsxLoader, warmStart, entry] };
 }
 
 function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string {

@@ -67,25 +67,33 @@ function defaultPort(env: Readonly<Record<string, string | undefined>>): number 
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 8080;
 }
 
-/** Resolves when SIGINT or SIGTERM arrives (or `signal` aborts), or when `ended` settles first. */
-function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>): Promise<'stopped' | 'ended'> {
-  return new Promise((resolveStop) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveStop('stopped');
-    };
-    if (signal === undefined) {
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    } else if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    void ended.then(() => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveStop('ended');
-    });
-  });
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Resolves when SIGINT or SIGTERM arrives (or `signal` aborts), or when `ended` settles first.
+ * From the first signal on, later ones are caught too, until `release()`: a second Ctrl-C, or a
+ * signal to the whole process group after the first, must not end `actorkit dev` before its
+ * actor has stopped.
+ */
+function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>): { readonly how: Promise<'stopped' | 'ended'>; release(): void } {
+  let settle: (how: 'stopped' | 'ended') => void = () => undefined;
+  const how = new Promise<'stopped' | 'ended'>((resolveStop) => (settle = resolveStop));
+  const stop = () => settle('stopped');
+  if (signal === undefined) for (const name of STOP_SIGNALS) process.on(name, stop);
+  else if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  void ended.then(() => settle('ended'));
+  return {
+    how,
+    release: () => {
+      for (const name of STOP_SIGNALS) process.off(name, stop);
+    },
+  };
+}
+
+/** Keeps a write to a closed output (the reader of a pipe went away with the process group) from ending `actorkit dev` before its actor has stopped. */
+function ignoreClosedOutput(stream: NodeJS.WritableStream): void {
+  stream.on('error', () => undefined);
 }
 
 /**
@@ -150,6 +158,8 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     const base = (served[0] ?? `http://127.0.0.1:${proxy.port}/`).slice(0, -1);
     const urls: DevUrls = { api: `${base}/`, playground: `${base}/playground`, docs: `${base}/docs`, served };
     const env = devEnvironment(io.env, actorPort);
+    ignoreClosedOutput(io.stdout);
+    ignoreClosedOutput(io.stderr);
     const say = (text: string, event: Record<string, unknown>) => io.stdout.write(options.json ? `${JSON.stringify(event)}\n` : `${text}\n`);
 
     const shown = shownEnvironment(env, proxy.port);
@@ -191,11 +201,12 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     void checkActorConfig(root, io).then(reportCheck, () => undefined);
     const configWatcher = recheckConfigOnChange(root, io, reportCheck);
 
-    const how = await untilStopped(options.signal, actor.exited);
+    const stopped = untilStopped(options.signal, actor.exited);
+    const how = await stopped.how;
     configWatcher.close();
     if (how === 'stopped') say('actorkit dev: stopping the actor…', { event: 'dev_stopping' });
     const wasRunning = actor.state === 'running';
-    const exit = await actor.stop(STOP_GRACE_MS);
+    const exit = await actor.stop(STOP_GRACE_MS).finally(() => stopped.release());
     await proxy.close();
     // An actor that was not running (still starting, or failed to start) has no store to close.
     const clean = how === 'stopped' && (exit.storeClosed || !wasRunning);

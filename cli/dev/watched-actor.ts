@@ -65,7 +65,8 @@ function signalProcess(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /**
  * The actor process under `actorkit dev`, in its own process group (so a Ctrl-C in the terminal
- * reaches only `actorkit dev`, which stops it once and cleanly). Under Node, `actorkit dev`
+ * reaches only `actorkit dev`, which stops it once and cleanly), watching a pipe from
+ * `actorkit dev` that ends it when `actorkit dev` is gone, even killed (see `exit-with-parent.ts`). Under Node, `actorkit dev`
  * watches `src/` itself and restarts the process once per save, one restart at a time; under
  * Bun, Bun's watcher restarts it in place. The state follows the actor's output: the JSON log
  * line `actor_listening` means running, `actor_shutdown_started` restarting; a process that
@@ -178,7 +179,9 @@ export class WatchedActor {
   }
 
   #spawn(): void {
-    const child = this.#takeSpare() ?? spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its standard input is a pipe it watches: the process ends when `actorkit dev` is gone (see `exit-with-parent.ts`).
+    const child = this.#takeSpare() ?? spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin?.on('error', () => undefined);
     this.#child = child;
     this.#childClosed = new Promise((resolve) => {
       child.once('error', (error) => {
@@ -220,7 +223,7 @@ export class WatchedActor {
       signalProcess(spare, 'SIGKILL');
       return undefined;
     }
-    spare.stdin.end('start\n');
+    spare.stdin.write('start\n');
     return spare;
   }
 

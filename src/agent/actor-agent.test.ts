@@ -11,6 +11,7 @@ const input = (settings: Record<string, unknown> = {}, message = 'hello'): ChatI
   request: { user_identifier: 'u', session_id: 's', message, role: 'user' },
   tenantId: 't',
   requestId: 'r',
+  messageId: 'msg_r',
   signal: new AbortController().signal,
   settings,
 });

@@ -35,7 +35,7 @@ export interface AgentChatHandlerOptions {
  */
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
   const { history, logger } = options;
-  return async function agentChatHandler({ request, tenantId, requestId, signal, settings, onEvent }) {
+  return async function agentChatHandler({ request, tenantId, requestId, messageId, signal, settings, onEvent }) {
     const turn = options.configure(settings);
     let historyLoaded = true;
     let earlier: StoredMessage[] = [];
@@ -64,7 +64,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       finishReason: result.finishReason,
       usage: result.usage,
       model: result.model,
-      history: historyFromMessages([incoming, ...result.added], new Date().toISOString()),
+      history: historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
       ...(historyLoaded ? {} : { historyLoaded }),
     };
   };

@@ -14,21 +14,22 @@ const turn: ChatMessage[] = [
 
 describe('chat history', () => {
   it('round-trips a turn with tool calls through stored messages', () => {
-    const stored = historyFromMessages(turn, at);
+    const stored = historyFromMessages(turn, at, 'msg_answer');
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
     expect(new Set(stored.map((message) => message.id)).size).toBe(5);
+    expect(stored.at(-1)!.id).toBe('msg_answer');
     expect(stored[1]!.data).toEqual({ tool_calls: [{ id: 'c1', name: 'hello_greet', arguments: '{"name":"Ada"}' }, { id: 'c2', name: 'hello_time', arguments: '{}' }] });
     expect(stored[2]!.data).toEqual({ tool_call_id: 'c1', name: 'hello_greet' });
     expect(messagesFromHistory(stored)).toEqual(turn);
   });
 
   it('drops tool results whose call fell out of the window', () => {
-    const stored = historyFromMessages(turn, at).slice(2);
+    const stored = historyFromMessages(turn, at, 'msg_answer').slice(2);
     expect(messagesFromHistory(stored)).toEqual([{ role: 'assistant', content: 'Done: Hello, Ada!' }]);
   });
 
   it('drops tool calls whose results are missing, keeping their text', () => {
-    const stored = historyFromMessages([{ role: 'assistant', content: 'Let me look', toolCalls: [{ id: 'c1', name: 'a_b', arguments: '{}' }, { id: 'c2', name: 'a_c', arguments: '{}' }] }, { role: 'tool', toolCallId: 'c1', name: 'a_b', content: 'x' }], at);
+    const stored = historyFromMessages([{ role: 'assistant', content: 'Let me look', toolCalls: [{ id: 'c1', name: 'a_b', arguments: '{}' }, { id: 'c2', name: 'a_c', arguments: '{}' }] }, { role: 'tool', toolCallId: 'c1', name: 'a_b', content: 'x' }], at, 'msg_answer');
     expect(messagesFromHistory(stored)).toEqual([{ role: 'assistant', content: 'Let me look' }]);
     expect(messagesFromHistory(stored.slice(0, 1).map((message) => ({ ...message, content: '' })))).toEqual([]);
   });

@@ -57,10 +57,13 @@ export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessa
   return messages;
 }
 
-/** Turns the messages of one turn into history records, in order, all stamped `createdAt`. */
-export function historyFromMessages(messages: readonly ChatMessage[], createdAt: string): StoredMessage[] {
-  return messages.map((message) => {
-    const id = `msg_${crypto.randomUUID()}`;
+/**
+ * Turns the messages of one turn into history records, in order, all stamped `createdAt`; the
+ * last one (the answer) gets `answerId`, the id the reply gives its message.
+ */
+export function historyFromMessages(messages: readonly ChatMessage[], createdAt: string, answerId: string): StoredMessage[] {
+  return messages.map((message, index) => {
+    const id = index === messages.length - 1 ? answerId : `msg_${crypto.randomUUID()}`;
     switch (message.role) {
       case 'tool':
         return { id, role: 'tool', content: message.content, data: { tool_call_id: message.toolCallId, name: message.name }, createdAt };

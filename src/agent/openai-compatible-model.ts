@@ -1,7 +1,7 @@
 import type { ClientOptions, OpenAI } from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { FinishReason } from '../invoke/chat-reply.js';
-import type { ChatMessage, ChatModel, ModelRequest, ModelStreamPart, ModelToolCall } from './chat-model.js';
+import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from './chat-model.js';
 import type { Logger } from '../log/logger.js';
 import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
@@ -64,6 +64,25 @@ function toParams(model: string, request: ModelRequest): ChatCompletionCreatePar
 
 const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason =>
   (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+
+/** The model's answer in a whole (non-streamed) chat completion; an answer without choices throws. */
+function responseFromCompletion(completion: ChatCompletion, fallbackModel: string): ModelResponse {
+  const choice = completion.choices?.[0];
+  if (choice === undefined) throw new Error('the answer has no choices');
+  const toolCalls: ModelToolCall[] = (choice.message?.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
+  );
+  return {
+    text: choice.message?.content ?? '',
+    toolCalls,
+    usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+    finishReason: finishReason(choice.finish_reason, toolCalls),
+    model: completion.model || fallbackModel,
+  };
+}
+
+/** Whether a streamed call was answered as a stream: some servers ignore `stream: true` and send one JSON completion. */
+const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 
 const shorten = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
@@ -163,18 +182,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       const deadline = new CallDeadline(request.signal, timeoutMs);
       try {
         const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal });
-        const choice = completion.choices?.[0];
-        if (choice === undefined) throw new Error('the answer has no choices');
-        const toolCalls: ModelToolCall[] = (choice.message.tool_calls ?? []).flatMap((call) =>
-          call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
-        );
-        return {
-          text: choice.message.content ?? '',
-          toolCalls,
-          usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
-          finishReason: finishReason(choice.finish_reason, toolCalls),
-          model: completion.model || options.model,
-        };
+        return responseFromCompletion(completion, options.model);
       } catch (error) {
         throw failure(sdk, error, deadline, request.signal);
       } finally {
@@ -190,17 +198,26 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       let rawFinish: string | null | undefined;
       let usage = { inputTokens: 0, outputTokens: 0 };
       let model = options.model;
+      let answered = false;
       try {
-        const chunks = await client.chat.completions.create(
-          { ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } },
-          { signal: deadline.signal },
-        );
+        const { data: chunks, response } = await client.chat.completions
+          .create({ ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } }, { signal: deadline.signal })
+          .withResponse();
+        if (!isEventStream(response)) {
+          // The SDK would read a JSON body as a stream without events: an empty answer.
+          options.logger?.warn('model_stream_ignored', { model: options.model, base_url: where, content_type: response.headers.get('content-type') });
+          const whole = responseFromCompletion((await response.json()) as ChatCompletion, options.model);
+          if (whole.text !== '') yield { type: 'text-delta', delta: whole.text };
+          yield { type: 'finish', response: whole };
+          return;
+        }
         for await (const chunk of chunks as AsyncIterable<ChatCompletionChunk>) {
           deadline.touch();
           if (chunk.model) model = chunk.model;
           if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
           const choice = chunk.choices?.[0];
           if (choice === undefined) continue;
+          answered = true;
           if (choice.finish_reason) rawFinish = choice.finish_reason;
           for (const [position, delta] of (choice.delta?.tool_calls ?? []).entries()) {
             const index = delta.index ?? position;
@@ -218,6 +235,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         }
         // The SDK ends a stream quietly when its signal aborts: that is a time-out or the caller leaving, not an answer.
         if (deadline.signal.aborted) throw deadline.signal.reason;
+        if (!answered) throw new Error('the stream ended with no answer (no choice in any chunk)');
       } catch (error) {
         throw failure(sdk, error, deadline, request.signal);
       } finally {

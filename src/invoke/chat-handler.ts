@@ -17,6 +17,8 @@ export interface ChatInput {
   readonly request: ChatRequest;
   readonly tenantId: string;
   readonly requestId: string;
+  /** The id of the reply's message: a handler that keeps history stores its answer under this id, so the reply and the history name the message alike. */
+  readonly messageId: string;
   /** Aborted when the client goes away or the actor shuts down. */
   readonly signal: AbortSignal;
   /** The actor's current settings. */
@@ -36,6 +38,7 @@ export interface ChatResult {
    * The turn's messages to keep in the session's history (the new message, tool calls and
    * results, the answer). They are stored with the invoke's stats record, in one transaction;
    * the reply says `history_saved: false` when they could not be. Without them nothing is kept.
+   * The answer is stored under the input's `messageId`.
    */
   readonly history?: readonly StoredMessage[];
   /** False when the session's earlier messages could not be read: the reply says `history_loaded: false`. */

@@ -34,6 +34,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       request,
       tenantId: turn.tenantId,
       requestId: turn.requestId,
+      messageId: turn.messageId,
       signal: turn.signal,
       settings: services.settings.values,
       ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),

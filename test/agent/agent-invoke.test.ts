@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { ActorTool } from '../../src/agent/actor-tool.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { completion, fakeOpenAIForThisFile, textChunks, toolCallChunks } from './fake-openai-server.js';
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
@@ -94,6 +95,34 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
     expect(await response.json()).toMatchObject({ status, code });
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1, errors: 1 });
     expect((await app.request('/health')).status).toBe(200);
+  });
+
+  it("gives the reply's message the id the session history stores it under, JSON and streamed", async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ env: llmEnv(), tools: [greet], store });
+    server.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: '{"name":"Ada"}' }] }) },
+      { kind: 'json', body: completion('I greeted Ada.') },
+    );
+    const json = await (await app.request(post({ message: 'Greet Ada', session_id: 'ids-json' }))).json();
+    const storedJson = await store.loadHistory('default', 'ids-json', 10);
+    expect(storedJson.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(storedJson.at(-1)).toMatchObject({ id: json.message.id, content: 'I greeted Ada.' });
+    expect(new Set(storedJson.map((message) => message.id)).size).toBe(4);
+    server.reply({ kind: 'stream', chunks: textChunks(['Hi ', 'there']) });
+    const streamed = await readUiStream((await app.request(post({ message: 'hello', session_id: 'ids-stream', stream: true }))).body!);
+    const storedStream = await store.loadHistory('default', 'ids-stream', 10);
+    expect(storedStream.at(-1)).toMatchObject({ role: 'assistant', id: streamed.message!.id, content: 'Hi there' });
+  });
+
+  it('streams the answer of a model server that ignores stream: true and stores it, not an empty reply', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ env: llmEnv(), store });
+    server.reply({ kind: 'json', body: completion('A plain JSON answer.') });
+    const streamed = await readUiStream((await app.request(post({ message: 'hello', session_id: 'ignores-stream', stream: true }))).body!);
+    expect(server.requests[0]!.body.stream).toBe(true);
+    expect(streamed.text).toBe('A plain JSON answer.');
+    expect((await store.loadHistory('default', 'ignores-stream', 10)).at(-1)).toMatchObject({ role: 'assistant', content: 'A plain JSON answer.' });
   });
 
   it('refuses to start with a malformed agent setting in the environment', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ModelStreamPart } from '../../src/agent/chat-model.js';
 import { createOpenAICompatibleModel } from '../../src/agent/openai-compatible-model.js';
 import { ActorError } from '../../src/core/actor-error.js';
+import { createLogger, createMemorySink } from '../../src/log/logger.js';
 import { completion, fakeOpenAIForThisFile, textChunks, toolCallChunks } from './fake-openai-server.js';
 
 const server = await fakeOpenAIForThisFile();
@@ -72,6 +73,28 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
     expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.delta)).toEqual(['Hel', 'lo', ' world']);
     expect(parts.at(-1)).toEqual({ type: 'finish', response: { text: 'Hello world', toolCalls: [], usage: { inputTokens: 5, outputTokens: 4 }, finishReason: 'stop', model: 'fake-model-1' } });
     expect(server.requests[0]!.body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('uses a plain JSON answer to a streamed call (a server that ignores stream: true), and logs that it did', async () => {
+    const sink = createMemorySink();
+    server.reply({ kind: 'json', body: completion('Whole answer', { usage: [6, 2], toolCalls: [{ id: 'c3', name: 'hello_greet', arguments: '{}' }] }) });
+    const parts = await collect(createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: 'sk-test', maxRetries: 0, logger: createLogger({ sink }) }).stream(ask()));
+    expect(server.requests[0]!.body.stream).toBe(true);
+    expect(parts).toEqual([
+      { type: 'text-delta', delta: 'Whole answer' },
+      { type: 'finish', response: { text: 'Whole answer', toolCalls: [{ id: 'c3', name: 'hello_greet', arguments: '{}' }], usage: { inputTokens: 6, outputTokens: 2 }, finishReason: 'tool_calls', model: 'fake-model-1' } },
+    ]);
+    expect(sink.records.filter((record) => record.event === 'model_stream_ignored')).toEqual([
+      expect.objectContaining({ level: 'warn', model: 'fake-model', content_type: 'application/json' }),
+    ]);
+  });
+
+  it('fails a streamed call whose stream ends without any answer (502, logged), rather than answering nothing', async () => {
+    const sink = createMemorySink();
+    server.reply({ kind: 'stream', chunks: [] });
+    const error = await failure(collect(createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: 'sk-test', maxRetries: 0, logger: createLogger({ sink }) }).stream(ask())));
+    expect(error).toMatchObject({ status: 502, code: 'model_error', detail: 'The model server sent an answer that could not be used' });
+    expect(sink.records.find((record) => record.event === 'model_call_failed')).toMatchObject({ error: expect.stringContaining('no answer') });
   });
 
   it('assembles a tool call whose name and arguments are split across chunks', async () => {

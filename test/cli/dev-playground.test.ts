@@ -3,7 +3,7 @@
 // an edit reloaded without restarting dev, a syntax error shown and recovered; then Ctrl-C, a
 // port in use, and the same loop under Bun. Screenshots of each step go to test-results/.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,27 +11,19 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALLED_RUNTIMES } from '../runtimes/runtime-binaries.mjs';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
+import { ACTORKIT_BINARY, renderActor as renderInScratch } from './support/rendered-actor.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumMissing = !existsSync(CHROMIUM);
 if (chromiumMissing && process.env.CI === 'true') throw new Error(`The playground browser test needs chromium at ${CHROMIUM}; CI must not skip it`);
 
-const BINARY = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
+const BINARY = ACTORKIT_BINARY;
 const SCREENSHOTS = join(REPOSITORY_ROOT, 'test-results', 'dev-playground');
 const scratch = mkdtempSync(join(tmpdir(), 'actorkit-dev-'));
 const running: ChildProcess[] = [];
 let browser: Browser | undefined;
 
-/** Renders a fresh actor with `actorkit new` and links its dependencies from this checkout (no npm install). */
-function renderActor(name: string): string {
-  const created = spawnSync(process.execPath, [BINARY, 'new', name, '--defaults'], { cwd: scratch, encoding: 'utf8' });
-  expect(created.status, created.stderr).toBe(0);
-  const dir = join(scratch, name);
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(REPOSITORY_ROOT, join(dir, 'node_modules', 'actorkit'), 'dir');
-  symlinkSync(join(REPOSITORY_ROOT, 'node_modules', 'valibot'), join(dir, 'node_modules', 'valibot'), 'dir');
-  return dir;
-}
+const renderActor = (name: string) => renderInScratch(scratch, name);
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {

@@ -5,6 +5,7 @@ import { settleWithin } from '../settle-within.js';
 import { signalHost } from '../signal-host.js';
 import type { DenoGlobal } from './deno-global.js';
 import { denoRequestBindings } from './deno-request-bindings.js';
+import { withSingleConnectionHeader } from './single-connection-header.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
@@ -14,7 +15,10 @@ async function listenOnDeno(app: ServableApp, address: { port: number; hostname:
   const abort = new AbortController();
   const server = Deno.serve(
     { port: address.port, hostname: address.hostname, signal: abort.signal, onListen: () => {} },
-    (request, info) => app.fetch(request, denoRequestBindings(info)),
+    (request, info) => {
+      const answer = app.fetch(request, denoRequestBindings(info));
+      return answer instanceof Promise ? answer.then((response) => withSingleConnectionHeader(request, response)) : withSingleConnectionHeader(request, answer);
+    },
   );
   return {
     port: server.addr.port,
