@@ -4,6 +4,7 @@ import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
+import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
@@ -42,13 +43,6 @@ interface QueuedEntry {
 }
 
 const TOTAL_SCOPE = '';
-/** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
-const STORE_TIMEOUT = 'store_timeout';
-
-/** Whether `error` says a store call outlived `timeoutMs` (it may still commit). */
-function isTimeout(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === STORE_TIMEOUT;
-}
 
 /**
  * Whether `error` says the database refused the values of what was written rather than being
@@ -211,7 +205,7 @@ export class InvocationBuffer {
   async #writeEachAlone(group: readonly QueuedEntry[], groupError: unknown): Promise<boolean> {
     for (const [index, { entry, settle }] of group.entries()) {
       let error = groupError;
-      if (group.length > 1 && !isTimeout(groupError)) {
+      if (group.length > 1 && !isStoreTimeout(groupError)) {
         try {
           await this.#write([entry.record]);
           settle({ persisted: true, historySaved: true });
@@ -220,7 +214,7 @@ export class InvocationBuffer {
           error = aloneError;
         }
       }
-      if (!isTimeout(error) && entry.record.history !== undefined) {
+      if (!isStoreTimeout(error) && entry.record.history !== undefined) {
         try {
           await this.#write([withoutHistory(entry.record)]);
           this.#logger.error('history_write_failed', { tenant_id: entry.record.tenantId, error });
@@ -289,7 +283,7 @@ export class InvocationBuffer {
 
   #withTimeout<T>(work: Promise<T>): Promise<T> {
     return withTimeout(work, this.#timeoutMs, () => {
-      throw Object.assign(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`), { code: STORE_TIMEOUT });
+      throw storeTimeoutError(this.#store.kind, this.#timeoutMs);
     });
   }
 

@@ -42,6 +42,8 @@ const OAUTH_STATE_SWEEP_ROWS = 100;
 /** Options of a `SqlStore`. */
 export interface SqlStoreOptions {
   readonly db: Kysely<StoreDatabase>;
+  /** Runs the migrations when given (on PostgreSQL: the same pool without the per-query deadline); not destroyed by `close()`. */
+  readonly migrationDb?: Kysely<StoreDatabase>;
   readonly engine: StoreEngine;
   readonly logger: Logger;
   /**
@@ -149,6 +151,7 @@ function countBy(values: Iterable<string>): Map<string, number> {
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
   readonly #db: Kysely<StoreDatabase>;
+  readonly #migrationDb: Kysely<StoreDatabase>;
   readonly #logger: Logger;
   readonly #onClose: (() => void | Promise<void>) | undefined;
   readonly #queue: SerialQueue | undefined;
@@ -162,6 +165,7 @@ export class SqlStore implements Store {
   constructor(options: SqlStoreOptions) {
     this.kind = options.engine;
     this.#db = options.db;
+    this.#migrationDb = options.migrationDb ?? options.db;
     this.#logger = options.logger;
     this.#onClose = options.onClose;
     this.#prepared = options.prepared;
@@ -218,7 +222,7 @@ export class SqlStore implements Store {
   async migrate(): Promise<void> {
     const applied = await this.#run(async () => {
       try {
-        return await migrateStore(this.#db, this.kind);
+        return await migrateStore(this.#migrationDb, this.kind);
       } finally {
         this.#historyCache?.clear();
       }
