@@ -4,6 +4,7 @@ import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { Logger } from '../log/logger.js';
 import type { DatabaseMonitor } from '../store/database-monitor.js';
+import { mergeSpilledInvocations, spillInvocations } from '../store/spilled-invocations.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 
 /** Start-up and shutdown of an actor, driven by a runtime adapter or a test. */
@@ -49,6 +50,9 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
             database.noteSuccess();
             const dropped = settings.applySavedOverrides(await store.loadSettingsOverrides());
             if (dropped.length > 0) logger.warn('saved_settings_dropped', { keys: dropped, reason: 'no longer valid for the settings schema' });
+            const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, store);
+            if (spill.files > 0) logger.info('stats_spill_merged', { records: spill.records, files: spill.files });
+            if (spill.unreadable.length > 0) logger.error('stats_spill_unreadable', { files: spill.unreadable });
             break;
           } catch (error) {
             logger.error('store_start_failed', { attempt, error, retry_in_ms: Math.min(5000, 250 * attempt) });
@@ -77,7 +81,17 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
         try {
           await ctx.stats.flush();
         } catch (error) {
-          logger.error('stats_flush_failed', { error, pending: ctx.stats.pending });
+          // The database is away: what cannot be written goes to a file, merged at the next start.
+          const pending = ctx.stats.pending;
+          let path: string | undefined;
+          try {
+            await ctx.stats.spillPending(async (records) => {
+              path = await spillInvocations(ctx.environment.DATA_DIR, records);
+            });
+            logger.warn('stats_spilled', { pending, path, reason: error });
+          } catch (spillError) {
+            logger.error('stats_flush_failed', { error, spill_error: spillError, pending });
+          }
         }
         await store.close().catch((error: unknown) => logger.error('store_close_failed', { error }));
         ctx.lifecycle.markStopped();

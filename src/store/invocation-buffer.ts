@@ -251,6 +251,20 @@ export class InvocationBuffer {
   }
 
   /**
+   * Hands every record still waiting to `keep` (durable storage, on shutdown when `flush()`
+   * failed) and forgets them once it resolved; when it rejects, they stay waiting.
+   * @returns how many records were handed over
+   */
+  async spillPending(keep: (records: readonly InvocationRecord[]) => Promise<void>): Promise<number> {
+    const spilled = [...this.#pending];
+    if (spilled.length === 0) return 0;
+    await keep(spilled.map((entry) => entry.record));
+    const kept = new Set(spilled);
+    this.#pending = this.#pending.filter((entry) => !kept.has(entry));
+    return spilled.length;
+  }
+
+  /**
    * The store's counters (all tenants, or one) plus the records waiting in memory. When the
    * store cannot be read, the last snapshot read for that scope plus this process's writes
    * since; rejects only when there is none.
