@@ -20,6 +20,37 @@ export interface ActorRuntime {
   shutdown(options?: { graceMs?: number }): Promise<void>;
 }
 
+/**
+ * Reads the saved settings back every `intervalMs` (none when 0), one read at a time, so this
+ * replica serves what another one saved; a read that fails is retried at the next tick.
+ */
+function refreshSettingsEvery(ctx: ActorContext, intervalMs: number): { start(): void; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let reading = false;
+  const tick = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const changed = await ctx.settings.refresh(() => ctx.store.loadSettingsOverrides());
+      if (changed.length > 0) ctx.logger.info('settings_reloaded', { changed });
+    } catch (error) {
+      ctx.logger.debug('settings_refresh_failed', { error });
+    } finally {
+      reading = false;
+    }
+  };
+  return {
+    start() {
+      if (intervalMs === 0 || timer !== undefined) return;
+      timer = setInterval(() => void tick(), intervalMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -36,6 +67,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
   const { store, settings, logger } = ctx;
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
+  const settingsRefresh = refreshSettingsEvery(ctx, ctx.environment.SETTINGS_REFRESH_MS);
   return {
     lifecycle: ctx.lifecycle,
     logger,
@@ -62,6 +94,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
         for (const router of routers) await router.start?.();
         await agent?.start();
         ctx.lifecycle.markReady();
+        settingsRefresh.start();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
       })();
       return starting;
@@ -69,6 +102,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
     shutdown({ graceMs = ctx.environment.SHUTDOWN_GRACE_MS } = {}) {
       stopping ??= (async () => {
         ctx.lifecycle.beginDraining();
+        settingsRefresh.stop();
         logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });
         const idle = await ctx.lifecycle.waitForIdle(graceMs);
         if (!idle) {

@@ -16,6 +16,9 @@ export interface SettingsUpdateResult {
   readonly restart_required: string[];
 }
 
+/** Saves settings overrides: replaces what is saved with `merge(saved)` atomically and returns the result (`Store.updateSettingsOverrides`). */
+export type SettingsPersistence = (merge: (saved: Record<string, unknown>) => Record<string, unknown>) => Promise<Record<string, unknown>>;
+
 /** The mask shown instead of a secret value that is set. */
 export const SECRET_MASK = '********';
 
@@ -130,36 +133,74 @@ export class ActorSettings {
   }
 
   /**
-   * Validates a partial update, persists it through `save` and applies it — all or nothing.
-   * Concurrent updates run one after another, so the stored overrides always form a valid whole.
+   * Reads the saved overrides through `load` and applies them when they differ from the ones
+   * in use (another replica saved a change), queued like updates so it never undoes one.
+   * @returns the settings whose value changed
    */
-  update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
-    const run = this.#queue.then(() => this.#update(body, save));
+  refresh(load: () => Promise<Record<string, unknown>>): Promise<string[]> {
+    return this.#enqueue(async () => {
+      const saved = await load();
+      const previous = this.#current;
+      this.applySavedOverrides(saved);
+      return Object.keys({ ...previous, ...this.#current }).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+    });
+  }
+
+  /**
+   * Validates a partial update, persists it and applies it — all or nothing. `persist` merges
+   * it into the overrides saved by then (see `Store.updateSettingsOverrides`), so an update
+   * from another replica is kept, and the merge is validated as a whole. Updates of this
+   * process run one after another.
+   */
+  update(body: unknown, persist: SettingsPersistence): Promise<SettingsUpdateResult> {
+    return this.#enqueue(() => this.#update(body, persist));
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
+  /** The overrides `saved` with `changes` over them (unknown keys left out), validated with the base: the problems, or the settings. */
+  #merge(saved: Record<string, unknown>, changes: Record<string, unknown>) {
+    const overrides = Object.fromEntries(Object.entries({ ...saved, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
+    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
+    return { overrides, result };
+  }
+
+  async #update(body: unknown, persist: SettingsPersistence): Promise<SettingsUpdateResult> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
     }
     const changes = body as Record<string, unknown>;
-    // Every bad field of the body in one answer: the unknown keys, then the known ones' issues.
-    const problems: FieldProblem[] = Object.keys(changes)
-      .filter((key) => !Object.hasOwn(this.#schema.entries, key))
-      .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
-    const overrides = Object.fromEntries(Object.entries({ ...this.#overrides, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
-    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
-    if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
-    if (!result.success || problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
+    const refuse = (issues: readonly v.BaseIssue<unknown>[] | undefined) => {
+      // Every bad field of the body in one answer: the unknown keys, then the known ones' issues.
+      const problems: FieldProblem[] = Object.keys(changes)
+        .filter((key) => !Object.hasOwn(this.#schema.entries, key))
+        .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
+      if (issues !== undefined) problems.push(...fieldProblems(this.#withSecretsMasked(issues)));
+      if (problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
+    };
+    // Checked first against the overrides in use, so a bad body is refused without the store.
+    const local = this.#merge(this.#overrides, changes);
+    refuse(local.result.success ? undefined : local.result.issues);
+    let output: Record<string, unknown> | undefined;
+    let overrides: Record<string, unknown>;
     try {
-      await save(overrides);
+      overrides = await persist((saved) => {
+        const merged = this.#merge(saved, changes);
+        refuse(merged.result.success ? undefined : merged.result.issues);
+        output = merged.result.output as Record<string, unknown>;
+        return merged.overrides;
+      });
     } catch (error) {
+      if (error instanceof ActorError) throw error;
       throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
     }
     const previous = this.#current;
     this.#overrides = overrides;
-    this.#current = result.output as Record<string, unknown>;
+    this.#current = output!;
     const changed = Object.keys(changes).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
     return {
       settings: this.redacted(),

@@ -432,16 +432,26 @@ export class SqlStore implements Store {
     return row === undefined ? {} : (JSON.parse(row.overrides) as Record<string, unknown>);
   }
 
-  async saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void> {
-    const serialised = serialiseSettingsOverrides(overrides);
-    const now = new Date().toISOString();
-    await this.#run(() =>
-      this.#db
+  async updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
+    // One transaction holding the row (SQLite: the write lock of BEGIN IMMEDIATE; PostgreSQL:
+    // FOR UPDATE), so every replica's update starts from the last one saved.
+    return this.#transaction(async (trx) => {
+      const now = new Date().toISOString();
+      await trx
         .insertInto('actorkit_settings_overrides')
-        .values({ scope: 'actor', overrides: serialised, updated_at: now })
-        .onConflict((conflict) => conflict.column('scope').doUpdateSet({ overrides: serialised, updated_at: now }))
-        .execute(),
-    );
+        .values({ scope: 'actor', overrides: '{}', updated_at: now })
+        .onConflict((conflict) => conflict.column('scope').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('actorkit_settings_overrides')
+        .select('overrides')
+        .where('scope', '=', 'actor')
+        .$if(this.kind === 'postgres', (query) => query.forUpdate())
+        .executeTakeFirstOrThrow();
+      const serialised = serialiseSettingsOverrides(update(JSON.parse(row.overrides) as Record<string, unknown>));
+      await trx.updateTable('actorkit_settings_overrides').set({ overrides: serialised, updated_at: now }).where('scope', '=', 'actor').execute();
+      return JSON.parse(serialised) as Record<string, unknown>;
+    });
   }
 
   async saveOAuthToken(token: StoredOAuthToken): Promise<void> {
