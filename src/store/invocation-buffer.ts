@@ -5,12 +5,14 @@ import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
+import { isDiskFull } from './disk-full.js';
+import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
   readonly logger?: Logger;
   /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
-  readonly monitor?: { noteSuccess(): void; noteFailure(error: unknown): void };
+  readonly monitor?: { noteSuccess(options?: { readonly stored?: boolean }): void; noteFailure(error: unknown): void };
   /** Time between two retries while records wait (default 1,000 ms). */
   readonly retryIntervalMs?: number;
   /** A store call that takes longer counts as failed (default 3,000 ms); the retry cannot double count, records carry ids. */
@@ -43,6 +45,8 @@ interface QueuedEntry {
 }
 
 const TOTAL_SCOPE = '';
+/** Least time between two `history_write_failed` lines. */
+const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
  * Whether `error` says the database refused the values of what was written rather than being
@@ -79,6 +83,7 @@ export class InvocationBuffer {
   readonly #cachedSnapshots: number;
   readonly #onSetAside: (() => void) | undefined;
   #setAside = 0;
+  readonly #historyWriteFailed: ThrottledLog;
   #pending: PendingEntry[] = [];
   /** Records waiting for the write in flight to finish, to go together in the next one. */
   #queued: QueuedEntry[] = [];
@@ -101,6 +106,7 @@ export class InvocationBuffer {
     this.#batchSize = options.batchSize ?? 500;
     this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
     this.#onSetAside = options.onSetAside;
+    this.#historyWriteFailed = throttledLog(this.#logger, 'error', 'history_write_failed', HISTORY_FAILURE_LOG_INTERVAL_MS);
   }
 
   /** Records waiting in memory for the database. */
@@ -217,7 +223,7 @@ export class InvocationBuffer {
       if (!isStoreTimeout(error) && entry.record.history !== undefined) {
         try {
           await this.#write([withoutHistory(entry.record)]);
-          this.#logger.error('history_write_failed', { tenant_id: entry.record.tenantId, error });
+          this.#historyNotSaved(entry.record, error);
           settle({ persisted: true, historySaved: false });
           continue;
         } catch (withoutHistoryError) {
@@ -313,18 +319,29 @@ export class InvocationBuffer {
     for (const [scope, snapshot] of this.#snapshots) {
       this.#snapshots.set(scope, addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)));
     }
-    this.#monitor?.noteSuccess();
+    this.#monitor?.noteSuccess({ stored: records.some((record) => (record.history?.length ?? 0) > 0) });
   }
 
   /** Writes a deferred record's history on its own; true when it was stored. */
   async #appendAlone(record: InvocationRecord): Promise<boolean> {
     try {
       await this.#withTimeout(this.#store.appendMessages(record.tenantId, record.sessionId, record.history ?? []));
+      this.#monitor?.noteSuccess({ stored: true });
       return true;
     } catch (error) {
-      this.#logger.error('history_write_failed', { tenant_id: record.tenantId, error });
+      this.#historyNotSaved(record, error);
       return false;
     }
+  }
+
+  /**
+   * Reports a turn whose messages were not stored: a full disk to the monitor (which names it
+   * once and turns /health degraded), and `history_write_failed` at most once per minute, as
+   * it would otherwise repeat on every turn while the cause lasts.
+   */
+  #historyNotSaved(record: InvocationRecord, error: unknown): void {
+    if (isDiskFull(error)) this.#monitor?.noteFailure(error);
+    this.#historyWriteFailed({ tenant_id: record.tenantId, error });
   }
 
   #defer(queued: PendingEntry): void {
