@@ -4,6 +4,7 @@ import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { Logger } from '../log/logger.js';
 import type { DatabaseMonitor } from '../store/database-monitor.js';
+import { databaseIdentity, parseDatabaseUrl } from '../store/database-url.js';
 import { mergeSpilledInvocations, spillInvocations } from '../store/spilled-invocations.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 
@@ -68,6 +69,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
   const settingsRefresh = refreshSettingsEvery(ctx, ctx.environment.SETTINGS_REFRESH_MS);
+  const spillDatabase = databaseIdentity(parseDatabaseUrl(ctx.environment.DATABASE_URL, ctx.environment.DATA_DIR));
   return {
     lifecycle: ctx.lifecycle,
     logger,
@@ -82,9 +84,10 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
             database.noteSuccess();
             const dropped = settings.applySavedOverrides(await store.loadSettingsOverrides());
             if (dropped.length > 0) logger.warn('saved_settings_dropped', { keys: dropped, reason: 'no longer valid for the settings schema' });
-            const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, store);
+            const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, spillDatabase, store);
             if (spill.files > 0) logger.info('stats_spill_merged', { records: spill.records, files: spill.files });
             if (spill.unreadable.length > 0) logger.error('stats_spill_unreadable', { files: spill.unreadable });
+            if (spill.foreign.length > 0) logger.warn('stats_spill_of_other_database', { files: spill.foreign });
             break;
           } catch (error) {
             logger.error('store_start_failed', { attempt, error, retry_in_ms: Math.min(5000, 250 * attempt) });
@@ -120,7 +123,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
           let path: string | undefined;
           try {
             await ctx.stats.spillPending(async (records) => {
-              path = await spillInvocations(ctx.environment.DATA_DIR, records);
+              path = await spillInvocations(ctx.environment.DATA_DIR, spillDatabase, records);
             });
             logger.warn('stats_spilled', { pending, path, reason: error });
           } catch (spillError) {
