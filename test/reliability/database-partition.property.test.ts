@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { ServeHandle } from '../../src/adapter/serve-options.js';
-import { proxyDatabase, TestSchemas } from '../store/postgres-schemas.js';
+import { TestSchemas } from '../store/postgres-schemas.js';
 import { postgresTestUrl } from '../store/postgres-test-database.js';
-import type { TcpProxy } from '../support/tcp-proxy.js';
-import { type ReliabilityActor, serveReliabilityActor } from './support/reliability-actor.js';
+import { type ProxiedPostgresActor, serveBehindProxy } from './support/proxied-postgres-actor.js';
 import { assertWellFormedAnswer, observe } from './support/response-invariants.js';
 
 // Fuzz shape: a pausable (and cuttable) TCP proxy in front of PostgreSQL. fast-check draws a
@@ -34,23 +32,16 @@ const baseUrl = postgresTestUrl('database partition fuzz');
 if (baseUrl !== undefined) {
   describe('requests while the link to PostgreSQL pauses, resumes, breaks and returns', () => {
     const schemas = new TestSchemas(baseUrl);
-    let proxy: TcpProxy | undefined;
-    let actor: (ReliabilityActor & { server: ServeHandle }) | undefined;
+    let served: ProxiedPostgresActor | undefined;
     afterAll(async () => {
-      proxy?.resume();
-      await actor?.server.close();
-      await proxy?.close();
+      await served?.close();
       await schemas.dropAll();
     });
 
     it('every request answered in bounded time, 503 store_unavailable the only refusal, exact counts after', async () => {
-      const proxied = await proxyDatabase(await schemas.create());
-      const link = proxied.proxy;
-      proxy = link;
-      const served = await serveReliabilityActor({ DATABASE_URL: proxied.url, DATABASE_TIMEOUT_MS: String(DEADLINE_MS) });
-      actor = served;
-      await served.app.actor.start();
-      const url = served.server.url;
+      served = await serveBehindProxy(schemas, { DATABASE_TIMEOUT_MS: String(DEADLINE_MS) });
+      const { actor, proxy: link } = served;
+      const url = actor.server.url;
       let answeredInvokes = 0;
       let keys = 0;
 
@@ -93,7 +84,7 @@ if (baseUrl !== undefined) {
         { numRuns: 8 },
       );
 
-      await vi.waitFor(() => expect(served.app.actor.context.stats.pending).toBe(0), { timeout: 20_000, interval: 200 });
+      await vi.waitFor(() => expect(actor.app.actor.context.stats.pending).toBe(0), { timeout: 20_000, interval: 200 });
       const stats = await fetch(`${url}/stats`);
       expect(await stats.json()).toMatchObject({ invocations: answeredInvokes, errors: 0 });
     }, 240_000);

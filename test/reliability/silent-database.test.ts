@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { proxyDatabase, TestSchemas } from '../store/postgres-schemas.js';
+import { TestSchemas } from '../store/postgres-schemas.js';
 import { postgresTestUrl } from '../store/postgres-test-database.js';
-import type { TcpProxy } from '../support/tcp-proxy.js';
-import { serveReliabilityActor, type ReliabilityActor } from './support/reliability-actor.js';
-import type { ServeHandle } from '../../src/adapter/serve-options.js';
+import { type ProxiedPostgresActor, serveBehindProxy } from './support/proxied-postgres-actor.js';
 
 // A PostgreSQL that goes silent (a network partition: a paused proxy, connections open, no
 // byte through) must not leave requests unanswered: every store call has a deadline
@@ -36,20 +34,15 @@ const baseUrl = postgresTestUrl('silent database');
 if (baseUrl !== undefined) {
   describe('a PostgreSQL that goes silent behind a paused proxy', () => {
     const schemas = new TestSchemas(baseUrl);
-    let proxy: TcpProxy | undefined;
-    let actor: (ReliabilityActor & { server: ServeHandle }) | undefined;
+    let served: ProxiedPostgresActor | undefined;
     afterAll(async () => {
-      proxy?.resume();
-      await actor?.server.close();
-      await proxy?.close();
+      await served?.close();
       await schemas.dropAll();
     });
 
     it('answers every request within the deadline bound (503 store_unavailable where the store is needed), /health degraded; the pool recovers on resume', async () => {
-      const proxied = await proxyDatabase(await schemas.create());
-      proxy = proxied.proxy;
-      actor = await serveReliabilityActor({ DATABASE_URL: proxied.url, DATABASE_TIMEOUT_MS: String(DEADLINE_MS) });
-      await actor.app.actor.start();
+      served = await serveBehindProxy(schemas, { DATABASE_TIMEOUT_MS: String(DEADLINE_MS) });
+      const { actor, proxy } = served;
       const url = actor.server.url;
       expect((await flags(await invoke(url, 'before'))).metadata).toEqual({});
       expect((await json(await fetch(`${url}/stats`))).body).toMatchObject({ invocations: 1 });
@@ -82,7 +75,7 @@ if (baseUrl !== undefined) {
         },
         { timeout: 20_000, interval: 500 },
       );
-      await vi.waitFor(() => expect(actor!.app.actor.context.stats.pending).toBe(0), { timeout: 10_000 });
+      await vi.waitFor(() => expect(actor.app.actor.context.stats.pending).toBe(0), { timeout: 10_000 });
       expect((await json(await fetch(`${url}/stats`))).body).toMatchObject({ invocations: answered });
       // More requests at once than the pool has connections: none may meet a connection left stuck.
       const reads = await Promise.all(Array.from({ length: 24 }, (_, index) => fetch(`${url}/stats/tenant-${index}`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) })));
