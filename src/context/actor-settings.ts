@@ -8,6 +8,8 @@ import type { FieldProblem } from '../core/actor-error.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../core/validation-problem.js';
 import { parseOnOff } from '../environment/parse-on-off.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
+import type { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
+import { isStoreTimeout } from '../store/store-timeout.js';
 
 /** What `PUT /settings` answers. */
 export interface SettingsUpdateResult {
@@ -18,6 +20,9 @@ export interface SettingsUpdateResult {
 
 /** Saves settings overrides: replaces what is saved with `merge(saved)` atomically and returns the result (`Store.updateSettingsOverrides`). */
 export type SettingsPersistence = (merge: (saved: Record<string, unknown>) => Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** The variable that sets how often saved settings are read back (a type-checked name, for messages). */
+const REFRESH_VARIABLE: keyof typeof ENVIRONMENT_VARIABLES = 'SETTINGS_REFRESH_MS';
 
 /** The mask shown instead of a secret value that is set. */
 export const SECRET_MASK = '********';
@@ -196,7 +201,11 @@ export class ActorSettings {
       });
     } catch (error) {
       if (error instanceof ActorError) throw error;
-      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
+      // A write that outlived its deadline may still commit: then every replica applies it at its next read-back.
+      const detail = isStoreTimeout(error)
+        ? `The database did not answer in time; the change may still be saved, and is then applied within ${REFRESH_VARIABLE}`
+        : 'The database is unreachable; nothing was changed';
+      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail, cause: error });
     }
     const previous = this.#current;
     this.#overrides = overrides;

@@ -16,8 +16,8 @@ const UNBOUNDED_CALLS: ReadonlySet<PropertyKey> = new Set(['migrate', 'close']);
  */
 export function withStoreDeadline(store: Store, deadlineMs: number, onTimeout: (error: Error) => void): Store {
   return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
       if (typeof value !== 'function') return value;
       const call = (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
       if (UNBOUNDED_CALLS.has(property)) return call;
