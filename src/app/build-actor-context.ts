@@ -11,6 +11,7 @@ import { DatabaseMonitor } from '../store/database-monitor.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { InvocationBuffer } from '../store/invocation-buffer.js';
 import { openStore } from '../store/open-store.js';
+import { withStoreDeadline } from '../store/store-deadline.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
 import { deferStore } from './deferred-store.js';
 
@@ -38,14 +39,16 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
   const config = readRuntimeConfig(environment, logger.warn);
   const settings = new ActorSettings(options.definition, env, options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) });
-  const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs } = environment;
+  const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs, DATABASE_TIMEOUT_MS: deadlineMs } = environment;
   const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
-  const store =
+  const opened =
     options.store ??
     deferStore(
-      () => openStore({ url, dataDir, poolSize, statementTimeoutMs, logger }),
+      () => openStore({ url, dataDir, poolSize, statementTimeoutMs, connectTimeoutMs: deadlineMs, queryTimeoutMs: deadlineMs, logger }),
       storeKind,
     );
+  // Every store call has a deadline; one that passes tells /health at once.
+  const store = withStoreDeadline(opened, deadlineMs, (error) => database.noteFailure(error));
   const database = new DatabaseMonitor(store, { logger });
   const metrics = new ActorMetrics();
   const agent = options.chatHandler
@@ -69,7 +72,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     settings,
     lifecycle: new ActorLifecycle(),
     store,
-    stats: new InvocationBuffer(store, { logger, monitor: database, onSetAside: () => metrics.invocationRecordsSetAside.inc() }),
+    stats: new InvocationBuffer(store, { logger, monitor: database, timeoutMs: deadlineMs, onSetAside: () => metrics.invocationRecordsSetAside.inc() }),
     database,
     metrics,
     logger,

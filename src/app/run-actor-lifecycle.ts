@@ -4,6 +4,8 @@ import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { Logger } from '../log/logger.js';
 import type { DatabaseMonitor } from '../store/database-monitor.js';
+import { databaseIdentity, parseDatabaseUrl } from '../store/database-url.js';
+import { mergeSpilledInvocations, spillInvocations } from '../store/spilled-invocations.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 
 /** Start-up and shutdown of an actor, driven by a runtime adapter or a test. */
@@ -17,6 +19,37 @@ export interface ActorRuntime {
   start(): Promise<void>;
   /** Drains (ready 503, new invokes 503), waits for in-flight requests up to `graceMs`, flushes stats, closes the store. */
   shutdown(options?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * Reads the saved settings back every `intervalMs` (none when 0), one read at a time, so this
+ * replica serves what another one saved; a read that fails is retried at the next tick.
+ */
+function refreshSettingsEvery(ctx: ActorContext, intervalMs: number): { start(): void; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let reading = false;
+  const tick = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const changed = await ctx.settings.refresh(() => ctx.store.loadSettingsOverrides());
+      if (changed.length > 0) ctx.logger.info('settings_reloaded', { changed });
+    } catch (error) {
+      ctx.logger.debug('settings_refresh_failed', { error });
+    } finally {
+      reading = false;
+    }
+  };
+  return {
+    start() {
+      if (intervalMs === 0 || timer !== undefined) return;
+      timer = setInterval(() => void tick(), intervalMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,6 +68,8 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
   const { store, settings, logger } = ctx;
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
+  const settingsRefresh = refreshSettingsEvery(ctx, ctx.environment.SETTINGS_REFRESH_MS);
+  const spillDatabase = databaseIdentity(parseDatabaseUrl(ctx.environment.DATABASE_URL, ctx.environment.DATA_DIR));
   return {
     lifecycle: ctx.lifecycle,
     logger,
@@ -49,6 +84,10 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
             database.noteSuccess();
             const dropped = settings.applySavedOverrides(await store.loadSettingsOverrides());
             if (dropped.length > 0) logger.warn('saved_settings_dropped', { keys: dropped, reason: 'no longer valid for the settings schema' });
+            const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, spillDatabase, store);
+            if (spill.files > 0) logger.info('stats_spill_merged', { records: spill.records, files: spill.files });
+            if (spill.unreadable.length > 0) logger.error('stats_spill_unreadable', { files: spill.unreadable });
+            if (spill.foreign.length > 0) logger.warn('stats_spill_of_other_database', { files: spill.foreign });
             break;
           } catch (error) {
             logger.error('store_start_failed', { attempt, error, retry_in_ms: Math.min(5000, 250 * attempt) });
@@ -58,6 +97,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
         for (const router of routers) await router.start?.();
         await agent?.start();
         ctx.lifecycle.markReady();
+        settingsRefresh.start();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
       })();
       return starting;
@@ -65,6 +105,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
     shutdown({ graceMs = ctx.environment.SHUTDOWN_GRACE_MS } = {}) {
       stopping ??= (async () => {
         ctx.lifecycle.beginDraining();
+        settingsRefresh.stop();
         logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });
         const idle = await ctx.lifecycle.waitForIdle(graceMs);
         if (!idle) {
@@ -77,7 +118,17 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
         try {
           await ctx.stats.flush();
         } catch (error) {
-          logger.error('stats_flush_failed', { error, pending: ctx.stats.pending });
+          // The database is away: what cannot be written goes to a file, merged at the next start.
+          const pending = ctx.stats.pending;
+          let path: string | undefined;
+          try {
+            await ctx.stats.spillPending(async (records) => {
+              path = await spillInvocations(ctx.environment.DATA_DIR, spillDatabase, records);
+            });
+            logger.warn('stats_spilled', { pending, path, reason: error });
+          } catch (spillError) {
+            logger.error('stats_flush_failed', { error, spill_error: spillError, pending });
+          }
         }
         await store.close().catch((error: unknown) => logger.error('store_close_failed', { error }));
         ctx.lifecycle.markStopped();

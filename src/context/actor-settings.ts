@@ -8,6 +8,8 @@ import type { FieldProblem } from '../core/actor-error.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../core/validation-problem.js';
 import { parseOnOff } from '../environment/parse-on-off.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
+import type { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
+import { isStoreTimeout } from '../store/store-timeout.js';
 
 /** What `PUT /settings` answers. */
 export interface SettingsUpdateResult {
@@ -15,6 +17,18 @@ export interface SettingsUpdateResult {
   readonly applied: string[];
   readonly restart_required: string[];
 }
+
+/** Overrides with a change over them, and the settings they give (or the schema's issues). */
+interface MergedSettings {
+  readonly overrides: Record<string, unknown>;
+  readonly result: v.SafeParseResult<v.GenericSchema>;
+}
+
+/** Saves settings overrides: replaces what is saved with `merge(saved)` atomically and returns the result (`Store.updateSettingsOverrides`). */
+export type SettingsPersistence = (merge: (saved: Record<string, unknown>) => Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** The variable that sets how often saved settings are read back (a type-checked name, for messages). */
+const REFRESH_VARIABLE: keyof typeof ENVIRONMENT_VARIABLES = 'SETTINGS_REFRESH_MS';
 
 /** The mask shown instead of a secret value that is set. */
 export const SECRET_MASK = '********';
@@ -147,52 +161,96 @@ export class ActorSettings {
   }
 
   /**
-   * Validates a partial update (the settings schema, then the `check` of the options), persists
-   * it through `save` and applies it — all or nothing; a restart-required key is saved, reported
-   * under `restart_required` and left at its live value until the next start. The answer's
-   * `settings` are the saved ones (secrets masked). Concurrent updates run one after another, so
-   * the stored overrides always form a valid whole.
+   * Reads the saved overrides through `load` and applies them when they differ from the ones
+   * in use (another replica saved a change), queued like updates so it never undoes one.
+   * @returns the settings whose value changed
    */
-  update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
-    const run = this.#queue.then(() => this.#update(body, save));
+  refresh(load: () => Promise<Record<string, unknown>>): Promise<string[]> {
+    return this.#enqueue(async () => {
+      const saved = await load();
+      const previous = this.#current;
+      this.applySavedOverrides(saved);
+      this.#current = this.#live(this.#current, previous);
+      return Object.keys({ ...previous, ...this.#current }).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+    });
+  }
+
+  /**
+   * Validates a partial update, persists it and applies it — all or nothing. `persist` merges
+   * it into the overrides saved by then (see `Store.updateSettingsOverrides`), so an update
+   * from another replica is kept, and the merge is validated as a whole. Updates of this
+   * process run one after another.
+   */
+  update(body: unknown, persist: SettingsPersistence): Promise<SettingsUpdateResult> {
+    return this.#enqueue(() => this.#update(body, persist));
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task);
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #update(body: unknown, save: (overrides: Record<string, unknown>) => Promise<void>): Promise<SettingsUpdateResult> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
-    }
-    const changes = body as Record<string, unknown>;
-    // Every bad field of the body in one answer: the unknown keys, then the known ones' issues.
-    const problems: FieldProblem[] = Object.keys(changes)
-      .filter((key) => !Object.hasOwn(this.#schema.entries, key))
-      .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
-    const overrides = Object.fromEntries(Object.entries({ ...this.#overrides, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
-    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
-    if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
-    else if (problems.length === 0) problems.push(...this.#check(result.output as Record<string, unknown>));
-    if (!result.success || problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
-    try {
-      await save(overrides);
-    } catch (error) {
-      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
-    }
-    const previous = this.#current;
-    const saved = result.output as Record<string, unknown>;
+  /** What the actor runs with once `saved` is stored: `saved`, but each restart-required key as it is live now (`previous`). */
+  #live(saved: Readonly<Record<string, unknown>>, previous: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const live = { ...saved };
     for (const key of this.#restartRequired) {
       if (Object.hasOwn(previous, key)) live[key] = previous[key];
       else delete live[key];
     }
+    return live;
+  }
+
+  /** The overrides `saved` with `changes` over them (unknown keys left out), validated with the base: the problems, or the settings. */
+  #merge(saved: Record<string, unknown>, changes: Record<string, unknown>): MergedSettings {
+    const overrides = Object.fromEntries(Object.entries({ ...saved, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
+    const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
+    return { overrides, result };
+  }
+
+  async #update(body: unknown, persist: SettingsPersistence): Promise<SettingsUpdateResult> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
+    }
+    const changes = body as Record<string, unknown>;
+    const refuse = ({ result }: MergedSettings) => {
+      // Every bad field of the body in one answer: the unknown keys, then the known ones' issues, then the check's.
+      const problems: FieldProblem[] = Object.keys(changes)
+        .filter((key) => !Object.hasOwn(this.#schema.entries, key))
+        .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
+      if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
+      else if (problems.length === 0) problems.push(...this.#check(result.output as Record<string, unknown>));
+      if (problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
+    };
+    // Checked first against the overrides in use, so a bad body is refused without the store.
+    refuse(this.#merge(this.#overrides, changes));
+    let output: Record<string, unknown> | undefined;
+    let overrides: Record<string, unknown>;
+    try {
+      overrides = await persist((saved) => {
+        const merged = this.#merge(saved, changes);
+        refuse(merged);
+        output = merged.result.output as Record<string, unknown>;
+        return merged.overrides;
+      });
+    } catch (error) {
+      if (error instanceof ActorError) throw error;
+      // A write that outlived its deadline may still commit: then every replica applies it at its next read-back.
+      const detail = isStoreTimeout(error)
+        ? `The database did not answer in time; the change may still be saved, and is then applied within ${REFRESH_VARIABLE}`
+        : 'The database is unreachable; nothing was changed';
+      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail, cause: error });
+    }
+    const previous = this.#current;
+    const saved = output!;
     this.#overrides = overrides;
-    this.#current = live;
+    this.#current = this.#live(saved, previous);
     const differs = (key: string, from: Readonly<Record<string, unknown>>) => JSON.stringify(from[key]) !== JSON.stringify(saved[key]);
     const sent = Object.keys(changes);
     return {
       settings: this.redacted(saved),
       applied: sent.filter((key) => !this.#restartRequired.has(key) && differs(key, previous)),
-      restart_required: sent.filter((key) => this.#restartRequired.has(key) && differs(key, live)),
+      restart_required: sent.filter((key) => this.#restartRequired.has(key) && differs(key, this.#current)),
     };
   }
 }

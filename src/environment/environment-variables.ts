@@ -26,6 +26,12 @@ export const ENVIRONMENT_VARIABLES = {
   DATA_DIR: { default: '.actorkit/data', meaning: 'where the SQLite file lives', secret: false },
   DATABASE_POOL_SIZE: { default: 10, meaning: 'PostgreSQL connection pool size', secret: false },
   DATABASE_STATEMENT_TIMEOUT_MS: { default: 10_000, meaning: 'PostgreSQL statement time-out', secret: false },
+  DATABASE_TIMEOUT_MS: {
+    default: 5_000,
+    meaning: 'longest wait for the database in one store call (PostgreSQL: connecting, a free pooled connection, each query); then `PUT /settings` and other calls that need the store answer 503 `store_unavailable`, an invoke answers without it',
+    secret: false,
+  },
+  SETTINGS_REFRESH_MS: { default: 5_000, meaning: 'how often the settings saved by `PUT /settings` are read back, so every replica serves a change another one saved (`0` never: one replica)', secret: false },
   BODY_LIMIT_BYTES: { default: 1_048_576, meaning: 'largest request body', secret: false },
   IDEMPOTENCY_TTL_S: { default: 86_400, meaning: 'how long a completed `Idempotency-Key` is remembered', secret: false },
   SHUTDOWN_GRACE_MS: { default: 10_000, meaning: 'how long a SIGTERM waits for in-flight requests', secret: false },

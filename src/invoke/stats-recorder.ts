@@ -5,6 +5,8 @@ import type { InvocationRecord, StatsSnapshot } from '../store/store.js';
 export interface StatsRecorder {
   record(record: InvocationRecord): Promise<RecordOutcome>;
   flush(): Promise<void>;
+  /** Hands the records still waiting to `keep` (a file, when `flush()` failed on shutdown) and forgets them once it resolved. */
+  spillPending(keep: (records: readonly InvocationRecord[]) => Promise<void>): Promise<number>;
   readStats(tenantId?: string): Promise<StatsSnapshot>;
   readonly pending: number;
 }

@@ -17,7 +17,7 @@ export function settingsRoutes(ctx: ActorContext): Hono<ActorEnv> {
         });
       }
       const body = await readJsonBody(c.req.raw, v.unknown());
-      const result = await ctx.settings.update(body, (overrides) => ctx.store.saveSettingsOverrides(overrides));
+      const result = await ctx.settings.update(body, (merge) => ctx.store.updateSettingsOverrides(merge));
       ctx.logger.info('settings_updated', { applied: result.applied, restart_required: result.restart_required });
       return c.json(result);
     })

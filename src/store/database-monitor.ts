@@ -1,5 +1,6 @@
 import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { isDiskFull } from './disk-full.js';
 import type { Store } from './store.js';
 
 /** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`. */
@@ -48,6 +49,8 @@ export class DatabaseMonitor {
   #failingSinceMs: number | null = null;
   #failures = 0;
   #lastError = '';
+  /** Since when writes fail for want of space (see `isDiskFull`); reads and pings still answer then. */
+  #diskFullSinceMs: number | null = null;
   #ping: Promise<void> | undefined;
 
   constructor(store: Pick<Store, 'ping' | 'kind'>, options: DatabaseMonitorOptions = {}) {
@@ -62,6 +65,13 @@ export class DatabaseMonitor {
   /** The last known state; never touches the database. */
   status(): DatabaseStatus {
     const kind = this.#store.kind;
+    if (this.#diskFullSinceMs !== null) {
+      const fullMs = this.#now() - this.#diskFullSinceMs;
+      return {
+        status: fullMs < this.#failAfterMs ? 'warn' : 'fail',
+        output: `${kind}: disk full for ${Math.round(fullMs / 1000)} s: writes fail (history not saved, counts deferred), reads answer; free space: ${this.#lastError}`,
+      };
+    }
     if (this.#checkedAtMs === null) return { status: 'warn', output: `${kind}: not checked yet` };
     if (this.#failingSinceMs === null) return { status: 'pass', output: `${kind}: reachable` };
     const failingMs = this.#now() - this.#failingSinceMs;
@@ -96,8 +106,15 @@ export class DatabaseMonitor {
     }
   }
 
-  /** Records that the database just answered. */
-  noteSuccess(): void {
+  /**
+   * Records that the database just answered; with `stored`, that it took new rows (a turn's
+   * messages), which ends a full disk: a ping or an update in place does not.
+   */
+  noteSuccess(options: { readonly stored?: boolean } = {}): void {
+    if (options.stored === true && this.#diskFullSinceMs !== null) {
+      this.#logger.info('store_disk_space_recovered', { store: this.#store.kind, full_ms: this.#now() - this.#diskFullSinceMs });
+      this.#diskFullSinceMs = null;
+    }
     if (this.#failingSinceMs !== null) {
       this.#logger.info('database_reachable', { store: this.#store.kind, outage_ms: this.#now() - this.#failingSinceMs });
     }
@@ -106,10 +123,20 @@ export class DatabaseMonitor {
     this.#failures = 0;
   }
 
-  /** Records that the database just failed to answer. */
+  /**
+   * Records that the database just failed to answer, or (a full disk, see `isDiskFull`) to
+   * store what it was given: that is logged once, as an error, until space is back.
+   */
   noteFailure(error: unknown): void {
     const now = this.#now();
     this.#lastError = describeError(error);
+    if (isDiskFull(error)) {
+      if (this.#diskFullSinceMs === null) {
+        this.#diskFullSinceMs = now;
+        this.#logger.error('store_disk_full', { store: this.#store.kind, error: this.#lastError, effect: 'writes fail until space is freed: history is not saved, counts wait in memory' });
+      }
+      return;
+    }
     this.#failures += 1;
     if (this.#failingSinceMs === null) {
       this.#failingSinceMs = now;

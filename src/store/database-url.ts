@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { StartupRefusal } from '../environment/startup-refusal.js';
 
 /** Where a store lives, decided from `DATABASE_URL` and `DATA_DIR`. */
@@ -68,4 +68,15 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
   throw new DatabaseUrlError(
     `DATABASE_URL ${scheme === undefined ? `${shown} is not a URL` : `scheme ${shown} is not supported`}: use postgres://…, memory://, file:<path>, or leave it unset for SQLite under DATA_DIR`,
   );
+}
+
+/**
+ * A name of the database a target points at, the same across restarts and never holding a
+ * password: what a spill file of pending counts is tied to, so it is merged into that database
+ * only (see `spillInvocations`).
+ * @param target what `parseDatabaseUrl` decided
+ */
+export function databaseIdentity(target: DatabaseTarget): string {
+  if (target.engine === 'postgres') return redactDatabaseUrl(target.url);
+  return target.location === 'memory' ? 'memory:' : `file:${resolve(target.path)}`;
 }

@@ -1,9 +1,25 @@
 import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from 'kysely';
 
-/** Kysely's SQLite driver with write transactions: `BEGIN IMMEDIATE` takes the write lock at once. */
+/** What SQLite says to a `ROLLBACK` when the transaction is already gone. */
+const NO_TRANSACTION = /no transaction is active/i;
+
+/**
+ * Kysely's SQLite driver with write transactions: `BEGIN IMMEDIATE` takes the write lock at
+ * once. SQLite rolls a transaction back by itself on some errors (`SQLITE_FULL`, `SQLITE_IOERR`,
+ * `SQLITE_NOMEM`, `SQLITE_BUSY`); Kysely's `ROLLBACK` then fails with "cannot rollback - no
+ * transaction is active", and that error would replace the real one: it is ignored here.
+ */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!NO_TRANSACTION.test(error instanceof Error ? error.message : String(error))) throw error;
+    }
   }
 }
 

@@ -4,12 +4,15 @@ import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
 import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
+import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
+import { isDiskFull } from './disk-full.js';
+import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
 /** Options of an `InvocationBuffer`. */
 export interface InvocationBufferOptions {
   readonly logger?: Logger;
   /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
-  readonly monitor?: { noteSuccess(): void; noteFailure(error: unknown): void };
+  readonly monitor?: { noteSuccess(options?: { readonly stored?: boolean }): void; noteFailure(error: unknown): void };
   /** Time between two retries while records wait (default 1,000 ms). */
   readonly retryIntervalMs?: number;
   /** A store call that takes longer counts as failed (default 3,000 ms); the retry cannot double count, records carry ids. */
@@ -42,13 +45,8 @@ interface QueuedEntry {
 }
 
 const TOTAL_SCOPE = '';
-/** The `code` of the error a store call that outlived `timeoutMs` rejects with. */
-const STORE_TIMEOUT = 'store_timeout';
-
-/** Whether `error` says a store call outlived `timeoutMs` (it may still commit). */
-function isTimeout(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === STORE_TIMEOUT;
-}
+/** Least time between two `history_write_failed` lines. */
+const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
  * Whether `error` says the database refused the values of what was written rather than being
@@ -85,6 +83,7 @@ export class InvocationBuffer {
   readonly #cachedSnapshots: number;
   readonly #onSetAside: (() => void) | undefined;
   #setAside = 0;
+  readonly #historyWriteFailed: ThrottledLog;
   #pending: PendingEntry[] = [];
   /** Records waiting for the write in flight to finish, to go together in the next one. */
   #queued: QueuedEntry[] = [];
@@ -107,6 +106,7 @@ export class InvocationBuffer {
     this.#batchSize = options.batchSize ?? 500;
     this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
     this.#onSetAside = options.onSetAside;
+    this.#historyWriteFailed = throttledLog(this.#logger, 'error', 'history_write_failed', HISTORY_FAILURE_LOG_INTERVAL_MS);
   }
 
   /** Records waiting in memory for the database. */
@@ -211,7 +211,7 @@ export class InvocationBuffer {
   async #writeEachAlone(group: readonly QueuedEntry[], groupError: unknown): Promise<boolean> {
     for (const [index, { entry, settle }] of group.entries()) {
       let error = groupError;
-      if (group.length > 1 && !isTimeout(groupError)) {
+      if (group.length > 1 && !isStoreTimeout(groupError)) {
         try {
           await this.#write([entry.record]);
           settle({ persisted: true, historySaved: true });
@@ -220,10 +220,10 @@ export class InvocationBuffer {
           error = aloneError;
         }
       }
-      if (!isTimeout(error) && entry.record.history !== undefined) {
+      if (!isStoreTimeout(error) && entry.record.history !== undefined) {
         try {
           await this.#write([withoutHistory(entry.record)]);
-          this.#logger.error('history_write_failed', { tenant_id: entry.record.tenantId, error });
+          this.#historyNotSaved(entry.record, error);
           settle({ persisted: true, historySaved: false });
           continue;
         } catch (withoutHistoryError) {
@@ -254,6 +254,20 @@ export class InvocationBuffer {
     if (this.#pending.length > 0) {
       throw new Error(`${this.#pending.length} invocation records could not be written to the ${this.#store.kind} store`);
     }
+  }
+
+  /**
+   * Hands every record still waiting to `keep` (durable storage, on shutdown when `flush()`
+   * failed) and forgets them once it resolved; when it rejects, they stay waiting.
+   * @returns how many records were handed over
+   */
+  async spillPending(keep: (records: readonly InvocationRecord[]) => Promise<void>): Promise<number> {
+    const spilled = [...this.#pending];
+    if (spilled.length === 0) return 0;
+    await keep(spilled.map((entry) => entry.record));
+    const kept = new Set(spilled);
+    this.#pending = this.#pending.filter((entry) => !kept.has(entry));
+    return spilled.length;
   }
 
   /**
@@ -289,7 +303,7 @@ export class InvocationBuffer {
 
   #withTimeout<T>(work: Promise<T>): Promise<T> {
     return withTimeout(work, this.#timeoutMs, () => {
-      throw Object.assign(new Error(`the ${this.#store.kind} store did not answer within ${this.#timeoutMs} ms`), { code: STORE_TIMEOUT });
+      throw storeTimeoutError(this.#store.kind, this.#timeoutMs);
     });
   }
 
@@ -305,18 +319,29 @@ export class InvocationBuffer {
     for (const [scope, snapshot] of this.#snapshots) {
       this.#snapshots.set(scope, addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)));
     }
-    this.#monitor?.noteSuccess();
+    this.#monitor?.noteSuccess({ stored: records.some((record) => (record.history?.length ?? 0) > 0) });
   }
 
   /** Writes a deferred record's history on its own; true when it was stored. */
   async #appendAlone(record: InvocationRecord): Promise<boolean> {
     try {
       await this.#withTimeout(this.#store.appendMessages(record.tenantId, record.sessionId, record.history ?? []));
+      this.#monitor?.noteSuccess({ stored: true });
       return true;
     } catch (error) {
-      this.#logger.error('history_write_failed', { tenant_id: record.tenantId, error });
+      this.#historyNotSaved(record, error);
       return false;
     }
+  }
+
+  /**
+   * Reports a turn whose messages were not stored: a full disk to the monitor (which names it
+   * once and turns /health degraded), and `history_write_failed` at most once per minute, as
+   * it would otherwise repeat on every turn while the cause lasts.
+   */
+  #historyNotSaved(record: InvocationRecord, error: unknown): void {
+    if (isDiskFull(error)) this.#monitor?.noteFailure(error);
+    this.#historyWriteFailed({ tenant_id: record.tenantId, error });
   }
 
   #defer(queued: PendingEntry): void {

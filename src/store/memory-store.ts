@@ -121,10 +121,11 @@ export class MemoryStore implements Store {
     return JSON.parse(this.settings) as Record<string, unknown>;
   }
 
-  async saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void> {
-    const serialised = serialiseSettingsOverrides(overrides);
+  async updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
     this.check();
+    const serialised = serialiseSettingsOverrides(update(JSON.parse(this.settings) as Record<string, unknown>));
     this.settings = serialised;
+    return JSON.parse(serialised) as Record<string, unknown>;
   }
 
   async saveOAuthToken(token: StoredOAuthToken): Promise<void> {

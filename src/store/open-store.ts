@@ -20,8 +20,13 @@ export interface OpenStoreOptions {
   readonly poolSize?: number;
   /** PostgreSQL `statement_timeout` and SQLite busy time-out, in milliseconds (default 10,000). */
   readonly statementTimeoutMs?: number;
-  /** Longest wait for a new PostgreSQL connection, in milliseconds (default 5,000). */
+  /** Longest wait for a PostgreSQL connection (a new one, or a free one of the pool), in milliseconds (default 5,000). */
   readonly connectTimeoutMs?: number;
+  /**
+   * Longest wait for the answer to one PostgreSQL query (migrations excepted), in milliseconds;
+   * the connection of a query that outlives it is discarded. Default: no client-side limit.
+   */
+  readonly queryTimeoutMs?: number;
   readonly logger?: Logger;
 }
 
@@ -75,9 +80,13 @@ async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
   return { store: new SqlStore({ db, engine: 'sqlite', logger }), driver };
 }
 
-async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number }, logger: Logger): Promise<SqlStore> {
+async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number; queryTimeoutMs: number | undefined }, logger: Logger): Promise<SqlStore> {
   // Imported here, so an actor on SQLite never loads the PostgreSQL driver.
-  const [{ default: pg }, { SchemaLockedPostgresDialect }] = await Promise.all([import('pg'), import('./schema-locked-postgres-dialect.js')]);
+  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([
+    import('pg'),
+    import('./schema-locked-postgres-dialect.js'),
+    import('./deadline-postgres-pool.js'),
+  ]);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
@@ -91,9 +100,13 @@ async function openPostgres(url: string, options: { poolSize: number; statementT
   const connectionLost = (error: Error) => logger.warn('database_connection_lost', { store: 'postgres', error });
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool }) });
-  const prepared = async (name: string, text: string, values: readonly unknown[]) => (await pool.query({ name, text, values: [...values] })).rows as unknown[];
-  return new SqlStore({ db, engine: 'postgres', logger, prepared });
+  const db = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, options.queryTimeoutMs) }) });
+  // Migrations wait for other replicas' and for long DDL: no query deadline (same pool, never destroyed on its own).
+  const migrationDb = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, undefined) }) });
+  const deadline = options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs };
+  // pool.query discards a connection whose query failed, so a timed-out one is not reused.
+  const prepared = async (name: string, text: string, values: readonly unknown[]) => (await pool.query({ name, text, values: [...values], ...deadline })).rows as unknown[];
+  return new SqlStore({ db, migrationDb, engine: 'postgres', logger, prepared });
 }
 
 /**
@@ -112,11 +125,12 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const poolSize = positiveInteger(options.poolSize, 'poolSize', ENVIRONMENT_VARIABLES.DATABASE_POOL_SIZE.default);
   const statementTimeoutMs = positiveInteger(options.statementTimeoutMs, 'statementTimeoutMs', ENVIRONMENT_VARIABLES.DATABASE_STATEMENT_TIMEOUT_MS.default);
   const connectTimeoutMs = positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 5_000);
+  const queryTimeoutMs = options.queryTimeoutMs === undefined ? undefined : positiveInteger(options.queryTimeoutMs, 'queryTimeoutMs', 0);
   const logger = options.logger ?? createLogger();
   const target = parseDatabaseUrl(options.url, options.dataDir ?? DEFAULT_DATA_DIR);
   const database = describe(target);
   if (target.engine === 'postgres') {
-    const store = await openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs }, logger);
+    const store = await openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs, queryTimeoutMs }, logger);
     try {
       await store.ping();
       logger.info('store_opened', { store: store.kind, driver: 'pg', database });

@@ -42,6 +42,8 @@ const OAUTH_STATE_SWEEP_ROWS = 100;
 /** Options of a `SqlStore`. */
 export interface SqlStoreOptions {
   readonly db: Kysely<StoreDatabase>;
+  /** Runs the migrations when given (on PostgreSQL: the same pool without the per-query deadline); not destroyed by `close()`. */
+  readonly migrationDb?: Kysely<StoreDatabase>;
   readonly engine: StoreEngine;
   readonly logger: Logger;
   /**
@@ -149,6 +151,7 @@ function countBy(values: Iterable<string>): Map<string, number> {
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
   readonly #db: Kysely<StoreDatabase>;
+  readonly #migrationDb: Kysely<StoreDatabase>;
   readonly #logger: Logger;
   readonly #onClose: (() => void | Promise<void>) | undefined;
   readonly #queue: SerialQueue | undefined;
@@ -162,6 +165,7 @@ export class SqlStore implements Store {
   constructor(options: SqlStoreOptions) {
     this.kind = options.engine;
     this.#db = options.db;
+    this.#migrationDb = options.migrationDb ?? options.db;
     this.#logger = options.logger;
     this.#onClose = options.onClose;
     this.#prepared = options.prepared;
@@ -218,7 +222,7 @@ export class SqlStore implements Store {
   async migrate(): Promise<void> {
     const applied = await this.#run(async () => {
       try {
-        return await migrateStore(this.#db, this.kind);
+        return await migrateStore(this.#migrationDb, this.kind);
       } finally {
         this.#historyCache?.clear();
       }
@@ -428,16 +432,26 @@ export class SqlStore implements Store {
     return row === undefined ? {} : (JSON.parse(row.overrides) as Record<string, unknown>);
   }
 
-  async saveSettingsOverrides(overrides: Record<string, unknown>): Promise<void> {
-    const serialised = serialiseSettingsOverrides(overrides);
-    const now = new Date().toISOString();
-    await this.#run(() =>
-      this.#db
+  async updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
+    // One transaction holding the row (SQLite: the write lock of BEGIN IMMEDIATE; PostgreSQL:
+    // FOR UPDATE), so every replica's update starts from the last one saved.
+    return this.#transaction(async (trx) => {
+      const now = new Date().toISOString();
+      await trx
         .insertInto('actorkit_settings_overrides')
-        .values({ scope: 'actor', overrides: serialised, updated_at: now })
-        .onConflict((conflict) => conflict.column('scope').doUpdateSet({ overrides: serialised, updated_at: now }))
-        .execute(),
-    );
+        .values({ scope: 'actor', overrides: '{}', updated_at: now })
+        .onConflict((conflict) => conflict.column('scope').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('actorkit_settings_overrides')
+        .select('overrides')
+        .where('scope', '=', 'actor')
+        .$if(this.kind === 'postgres', (query) => query.forUpdate())
+        .executeTakeFirstOrThrow();
+      const serialised = serialiseSettingsOverrides(update(JSON.parse(row.overrides) as Record<string, unknown>));
+      await trx.updateTable('actorkit_settings_overrides').set({ overrides: serialised, updated_at: now }).where('scope', '=', 'actor').execute();
+      return JSON.parse(serialised) as Record<string, unknown>;
+    });
   }
 
   async saveOAuthToken(token: StoredOAuthToken): Promise<void> {

@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/store.js';
 import { proxyDatabase, TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 import { invocation } from './store-contract.js';
-import type { TcpProxy } from './tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const baseUrl = postgresTestUrl('InvocationBuffer over PostgreSQL');
 

@@ -8,7 +8,7 @@ import { injectFaults } from './faulty-store.js';
 import { getJson, invokeLoad, serveTestActor, type ServedActor } from './invoke-load.js';
 import { proxyDatabase, TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
-import type { TcpProxy } from './tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const INVOKES = 1_000;
 const CONCURRENCY = 50;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /** A URL that points at `baseUrl` with `search_path` set to `schema`. */
 export function withSearchPath(baseUrl: string, schema: string): string {

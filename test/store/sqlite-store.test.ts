@@ -90,7 +90,7 @@ describe('SQLite file store', () => {
     const first = await openFileStore(dataDir);
     await first.recordInvocations([invocation({ sessionId: 'a' }), invocation({ sessionId: 'b', outcome: 'error' })]);
     await first.appendMessages('acme', 'chat', [{ id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' }]);
-    await first.saveSettingsOverrides({ greeting: 'Saved' });
+    await first.updateSettingsOverrides(() => ({ greeting: 'Saved' }));
     await first.saveOAuthToken({ tenantId: 'acme', provider: 'github', accessToken: 'at', refreshToken: null, tokenType: 'Bearer', scope: null, expiresAt: null });
     const before = await first.readStats();
     await first.close();

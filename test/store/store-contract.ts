@@ -284,22 +284,41 @@ export function describeStoreContract(harness: StoreHarness): void {
     });
 
     describe('settings overrides', () => {
-      it('starts empty, then saves and replaces the overrides as one unit', async () => {
+      it('starts empty, then saves what the update makes of the saved overrides, as one unit', async () => {
         const store = await freshStore();
         expect(await store.loadSettingsOverrides()).toEqual({});
-        await store.saveSettingsOverrides({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
+        const written = await store.updateSettingsOverrides(() => ({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true }));
+        expect(written).toEqual({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
         const loaded = await store.loadSettingsOverrides();
-        expect(loaded).toEqual({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
+        expect(loaded).toEqual(written);
         loaded.greeting = 'changed by the caller';
         expect((await store.loadSettingsOverrides()).greeting).toBe('Hi');
-        await store.saveSettingsOverrides({ max_items: 7 });
+        await store.updateSettingsOverrides(() => ({ max_items: 7 }));
         expect(await store.loadSettingsOverrides()).toEqual({ max_items: 7 });
+      });
+
+      it('runs concurrent updates one after the other, each on what the one before saved: none is lost', async () => {
+        const store = await freshStore();
+        await Promise.all(Array.from({ length: 20 }, (_, index) => store.updateSettingsOverrides((saved) => ({ ...saved, [`key_${index}`]: index }))));
+        expect(Object.keys(await store.loadSettingsOverrides())).toHaveLength(20);
+      });
+
+      it('changes nothing when the update throws, and rejects with its error', async () => {
+        const store = await freshStore();
+        await store.updateSettingsOverrides(() => ({ greeting: 'Hi' }));
+        const refusal = new RangeError('refused by the caller');
+        await expect(
+          store.updateSettingsOverrides(() => {
+            throw refusal;
+          }),
+        ).rejects.toBe(refusal);
+        expect(await store.loadSettingsOverrides()).toEqual({ greeting: 'Hi' });
       });
 
       it.each([null, [], 'text'])('rejects overrides %j and keeps the saved ones', async (bad) => {
         const store = await freshStore();
-        await store.saveSettingsOverrides({ greeting: 'Hi' });
-        await expect(store.saveSettingsOverrides(bad as unknown as Record<string, unknown>)).rejects.toThrow(TypeError);
+        await store.updateSettingsOverrides(() => ({ greeting: 'Hi' }));
+        await expect(store.updateSettingsOverrides(() => bad as unknown as Record<string, unknown>)).rejects.toThrow(TypeError);
         expect(await store.loadSettingsOverrides()).toEqual({ greeting: 'Hi' });
       });
     });
