@@ -10,7 +10,7 @@ export type AnswerFormat = 'url';
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['url'];
 
 const FORMAT_MESSAGES: Readonly<Record<AnswerFormat, string>> = {
-  url: 'an absolute http:// or https:// URL, such as http://127.0.0.1:11434/v1',
+  url: 'an absolute http:// or https:// URL without user:password@, such as http://127.0.0.1:11434/v1',
 };
 
 /**
@@ -35,7 +35,7 @@ export function passesValidator(validator: AnswerValidator, value: string): bool
   return isHttpUrl(value);
 }
 
-/** An absolute http(s) URL with a host and no spaces, as the template's settings schema requires it. */
+/** An absolute http(s) URL with a host, no user name or password and no spaces, as the template's settings schema requires it. */
 function isHttpUrl(value: string): boolean {
-  return /^https?:\/\/[^/?#\s]+\S*$/.test(value) && URL.canParse(value);
+  return /^https?:\/\/[^/?#\s@]+([/?#]\S*)?$/.test(value) && URL.canParse(value);
 }

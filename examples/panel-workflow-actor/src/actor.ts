@@ -7,7 +7,7 @@ export const Settings = v.object({
   llm_base_url: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^(https?:\/\/[^/?#\s]+\S*)?$/, 'an absolute http:// or https:// URL, or empty for the offline model'),
+      v.regex(/^(https?:\/\/[^/?#\s@]+([/?#]\S*)?)?$/, 'an absolute http:// or https:// URL without user:password@, or empty for the offline model'),
       v.title('Model server'),
       v.description('OpenAI-compatible base URL; empty uses the offline model'),
       platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'https://api.openai.com/v1' }),
