@@ -51,10 +51,10 @@ describe('convertAnswer', () => {
 
   it('checks a URL format: absolute http(s) with a host, or empty when allowed', () => {
     const url = question({ validator: { kind: 'format', format: 'url', message: 'a URL', allowEmpty: true } });
-    for (const good of ['', 'http://127.0.0.1:11434/v1', 'https://api.openai.com/v1', 'http://user:pw@host:8080/v1?x=1']) {
+    for (const good of ['', 'http://127.0.0.1:11434/v1', 'https://api.openai.com/v1', 'http://host:8080/v1?x=1', 'https://host/v1/@models']) {
       expect(convertAnswer(url, good), good).toEqual({ ok: true, value: good });
     }
-    for (const bad of ['not a url', 'ftp://host/x', 'localhost:8080', '/v1', 'http://', 'http:///path', ' ', 'http://host/a b', 'http://exa mple.com']) {
+    for (const bad of ['not a url', 'ftp://host/x', 'localhost:8080', '/v1', 'http://', 'http:///path', ' ', 'http://host/a b', 'http://exa mple.com', 'http://user:pw@host:8080/v1']) {
       expect(convertAnswer(url, bad), bad).toEqual({ ok: false, reason: 'a URL' });
     }
     const required = question({ validator: { kind: 'format', format: 'url', message: 'a URL', allowEmpty: false } });
