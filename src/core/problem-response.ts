@@ -19,9 +19,9 @@ export function problemType(code: string): string {
   return `https://actorkit.dev/problems/${code.replaceAll('_', '-')}`;
 }
 
-/** Builds the problem+json response of an `ActorError`; never includes a stack trace. */
-export function problemResponse(error: ActorError, requestId: string): Response {
-  const body: ProblemDocument = {
+/** The RFC 9457 body of an `ActorError`: the one builder of a problem document; never a stack trace. */
+export function problemDocument(error: ActorError, requestId: string): ProblemDocument {
+  return {
     type: problemType(error.code),
     title: error.title,
     status: error.status,
@@ -30,6 +30,11 @@ export function problemResponse(error: ActorError, requestId: string): Response 
     request_id: requestId,
     ...(error.errors === undefined ? {} : { errors: error.errors }),
   };
+}
+
+/** Builds the problem+json response of an `ActorError`; never includes a stack trace. */
+export function problemResponse(error: ActorError, requestId: string): Response {
+  const body = problemDocument(error, requestId);
   const headers = new Headers(error.headers);
   headers.set('Content-Type', PROBLEM_CONTENT_TYPE);
   headers.set('X-Request-Id', requestId);
