@@ -176,7 +176,7 @@ export class ActorSettings {
     try {
       await save(overrides);
     } catch (error) {
-      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail: 'The database is unreachable; nothing was changed', cause: error });
+      throw new ActorError('store_unavailable', { detail: 'Settings could not be saved: the database is unreachable; nothing was changed', cause: error });
     }
     const previous = this.#current;
     const saved = result.output as Record<string, unknown>;
