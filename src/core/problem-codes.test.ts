@@ -58,6 +58,14 @@ describe('the catalogue of problem codes', () => {
     expect(() => withProblemCodeTable('# no markers')).toThrow(/markers/);
   });
 
+  it('is what the docs say: every "<status> `code`" in docs/ and README.md names a catalogue code with that status', () => {
+    const docs = ['README.md', ...readdirSync(new URL('docs/', root)).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const mentions = docs.flatMap((file) => [...readFileSync(new URL(file, root), 'utf8').matchAll(/\b([45]\d\d) `([a-z_]+)`/g)].map(([, status, code]) => ({ file, status: Number(status), code: code! })));
+    expect(mentions.length).toBeGreaterThan(40);
+    const wrong = mentions.filter(({ status, code }) => !isProblemCode(code) || problemCatalogue[code].status !== status);
+    expect(wrong).toEqual([]);
+  });
+
   it('describes each code for the OpenAPI document: the problem schema with that code and status', () => {
     expect(problemSchemaFor('payload_too_large')).toEqual({
       allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { const: 'payload_too_large' }, status: { const: 413 } } }],
