@@ -1,3 +1,4 @@
+import { withGeneratedSection } from './generated-section.js';
 import { problemCatalogue, type ProblemCodeEntry } from './problem-codes.js';
 
 /** The markers around the generated table in docs/http-api.md. */
@@ -13,12 +14,9 @@ function problemCodeTableMarkdown(): string {
 }
 
 /**
- * `doc` with the text between the table markers replaced by the generated table.
- * Throws when the markers are missing.
+ * `doc` (docs/http-api.md) with the text between the table markers replaced by the generated
+ * table. Throws when the markers are missing.
  */
 export function withProblemCodeTable(doc: string): string {
-  const start = doc.indexOf(PROBLEM_CODE_TABLE_MARKERS.start);
-  const end = doc.indexOf(PROBLEM_CODE_TABLE_MARKERS.end);
-  if (start === -1 || end < start) throw new Error(`docs/http-api.md lacks the markers ${PROBLEM_CODE_TABLE_MARKERS.start} … ${PROBLEM_CODE_TABLE_MARKERS.end}`);
-  return `${doc.slice(0, start + PROBLEM_CODE_TABLE_MARKERS.start.length)}\n${problemCodeTableMarkdown()}\n${doc.slice(end)}`;
+  return withGeneratedSection(doc, PROBLEM_CODE_TABLE_MARKERS, problemCodeTableMarkdown(), 'docs/http-api.md');
 }
