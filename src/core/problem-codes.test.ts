@@ -6,6 +6,7 @@ import { withProblemCodeTable } from './problem-code-table.js';
 import { isProblemCode, problemCatalogue, type ProblemCode } from './problem-codes.js';
 import { problemDocument, problemResponse } from './problem-response.js';
 import { PROBLEM_DOCUMENT_SCHEMA, problemSchemaFor } from './problem-schema.js';
+import { createTestActor } from '../testing/create-test-actor.js';
 
 const root = new URL('../../', import.meta.url);
 const codes = Object.keys(problemCatalogue) as ProblemCode[];
@@ -74,6 +75,11 @@ describe('the catalogue of problem codes', () => {
       allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: ['invalid_json', 'invalid_header'] }, status: { const: 400 } } }],
     });
     expect(PROBLEM_DOCUMENT_SCHEMA).toMatchObject({ required: ['type', 'title', 'status', 'code', 'request_id'] });
+  });
+
+  it('gives /openapi.json its Problem schema, which problemSchemaFor refers to', async () => {
+    const document = (await (await (await createTestActor()).request('/openapi.json')).json()) as { components: { schemas: Record<string, unknown> } };
+    expect(document.components.schemas.Problem).toEqual(PROBLEM_DOCUMENT_SCHEMA);
   });
 });
 
