@@ -2,7 +2,9 @@ import { connect, type Socket } from 'node:net';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { html, raw } from 'hono/html';
 import { htmlPageHeaders, randomNonce } from '../../src/core/html-page.js';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../../src/core/problem-response.js';
+import { ActorError } from '../../src/core/actor-error.js';
+import type { ProblemCode } from '../../src/core/problem-codes.js';
+import { PROBLEM_CONTENT_TYPE, problemDocument } from '../../src/core/problem-response.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 
@@ -133,10 +135,11 @@ function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, outgoing: S
   });
 }
 
-function problem(outgoing: ServerResponse, status: number, code: string, title: string, detail: string): void {
-  const body = JSON.stringify({ type: problemType(code), title, status, detail, code, request_id: crypto.randomUUID() });
+function problem(outgoing: ServerResponse, code: ProblemCode, detail: string): void {
+  const error = new ActorError(code, { detail });
+  const body = JSON.stringify(problemDocument(error, crypto.randomUUID()));
   // The request's body may be left unread: the connection closes after this answer.
-  outgoing.writeHead(status, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' }).end(body);
+  outgoing.writeHead(error.status, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' }).end(body);
 }
 
 // Polls /ready and reloads once the actor answers with anything but this page's own failure.
@@ -170,7 +173,7 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
     const forwarded = await forwardOnce(actor, incoming, outgoing);
     if (forwarded === 'answered') return;
     if (forwarded === 'lost') {
-      problem(outgoing, 502, 'actor_connection_lost', 'Actor connection lost', 'the actor closed the connection while the request was sent (it restarted or exited); send it again');
+      problem(outgoing, 'actor_connection_lost', 'the actor closed the connection while the request was sent (it restarted or exited); send it again');
       return;
     }
     const waited = Date.now() - started;
@@ -182,10 +185,10 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
     const failure = actor.failure || 'the actor exited; see the terminal';
     const wantsPage = incoming.method === 'GET' && (incoming.headers.accept ?? '').includes('text/html');
     if (wantsPage) await failurePage(outgoing, failure);
-    else problem(outgoing, 503, 'actor_failed_to_start', 'Actor failed to start', failure);
+    else problem(outgoing, 'actor_failed_to_start', failure);
     return;
   }
-  problem(outgoing, 503, 'actor_starting', 'Actor is starting', 'actorkit dev is (re)starting the actor; try again in a moment');
+  problem(outgoing, 'actor_starting', 'actorkit dev is (re)starting the actor; try again in a moment');
 }
 
 /**

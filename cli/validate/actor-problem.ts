@@ -1,8 +1,7 @@
-/** One problem `validate` reports: the check (`schema`, `A`–`H`, `schema default` or `emitter`), a JSON pointer, a message. */
-export interface ActorProblem {
-  readonly rule: string;
-  readonly pointer: string;
-  readonly message: string;
+import type { Problem } from '../../src/core/problem.js';
+
+/** One problem `validate` reports: the check (`schema`, `A`–`H`, `schema default` or `emitter`), a JSON pointer, a message, and where to look. */
+export interface ActorProblem extends Problem {
   /** What to do about it, when the CLI knows. */
   readonly hint?: string;
   /** Where in the actor's code the problem is, relative to the actor folder (`src/actor.ts:12:5`). */

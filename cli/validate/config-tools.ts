@@ -2,15 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Problem } from '../../src/core/problem.js';
 import { ownPackage } from '../package-root.js';
 import { lendOwnPackages } from './lend-own-packages.js';
-
-/** One problem of a configuration, as `validatePlatformConfig` reports it. */
-interface ConfigProblem {
-  readonly rule: string;
-  readonly pointer: string;
-  readonly message: string;
-}
 
 /** What `emitPlatformConfig(dir, { check })` reports, in the shape `validate` relies on. */
 export interface EmitOutcome {
@@ -21,7 +15,7 @@ export interface EmitOutcome {
   readonly written?: boolean;
   readonly difference?: { readonly line: number; readonly expected?: string; readonly actual?: string };
   /** Problems of the definition the file cannot show; absent from an older actorkit's emitter. */
-  readonly problems?: readonly ConfigProblem[];
+  readonly problems?: readonly Problem[];
 }
 
 /** The emitter and validator `validate` runs, and which actorkit they come from. */
@@ -32,7 +26,7 @@ export interface ConfigTools {
   /** The root folder of that actorkit package. */
   readonly root: string;
   emitPlatformConfig(actorDir: string, options: { check: boolean }): Promise<EmitOutcome>;
-  validatePlatformConfig(json: unknown): { readonly valid: boolean; readonly problems: readonly ConfigProblem[] };
+  validatePlatformConfig(json: unknown): { readonly valid: boolean; readonly problems: readonly Problem[] };
 }
 
 /** The installed actorkit could not be loaded (too old, broken install). */

@@ -1,4 +1,5 @@
 import { runInNewContext } from 'node:vm';
+import type { Problem } from '../../src/core/problem.js';
 import { schemaProblems } from '../../src/config/validate/schema-problems.js';
 import { asObject, settingFields } from '../../src/config/validate/rules/setting-fields.js';
 
@@ -14,11 +15,7 @@ const SCHEMA_DEFAULT_RULE = 'schema default';
 const DEFAULTS_CHECK_BUDGET_MS = 5_000;
 
 /** A default of the settings schema that the schema of its own field rejects. */
-export interface SettingsDefaultProblem {
-  readonly rule: typeof SCHEMA_DEFAULT_RULE;
-  readonly pointer: string;
-  readonly message: string;
-}
+export type SettingsDefaultProblem = Problem<typeof SCHEMA_DEFAULT_RULE>;
 
 /**
  * Checks the `default` of every field of the emitted settings schema (`config.settings`) against

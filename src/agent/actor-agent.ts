@@ -107,7 +107,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     try {
       config = readAgentConfig(env, settings);
     } catch (error) {
-      throw new ActorError(500, 'agent_misconfigured', 'The agent is misconfigured', { detail: (error as Error).message, cause: error });
+      throw new ActorError('agent_misconfigured', { detail: (error as Error).message, cause: error });
     }
     return { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps };
   };

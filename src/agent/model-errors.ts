@@ -2,7 +2,7 @@ import { ActorError } from '../core/actor-error.js';
 
 /** The 504 problem of a model that did not answer in time. */
 export function modelTimeoutError(timeoutMs: number, cause?: unknown): ActorError {
-  return new ActorError(504, 'model_timeout', 'The model did not answer in time', {
+  return new ActorError('model_timeout', {
     detail: `The model server sent nothing for ${timeoutMs} ms`,
     cause,
   });
@@ -10,7 +10,7 @@ export function modelTimeoutError(timeoutMs: number, cause?: unknown): ActorErro
 
 /** The 502 problem of a model server that failed or answered something unusable. */
 export function modelUpstreamError(detail: string, cause?: unknown): ActorError {
-  return new ActorError(502, 'model_error', 'The model failed', { detail, cause });
+  return new ActorError('model_error', { detail, cause });
 }
 
 /**

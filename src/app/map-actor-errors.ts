@@ -2,29 +2,36 @@ import type { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ActorBindings, ActorEnv } from '../context/actor-context.js';
 import { ActorError, clientClosedError } from '../core/actor-error.js';
-import { problemResponse } from '../core/problem-response.js';
+import { problemCatalogue, type ProblemCode } from '../core/problem-codes.js';
+import { asActorError, problemResponse } from '../core/problem-response.js';
 import type { Logger } from '../log/logger.js';
 import { allowedMethods } from './allowed-methods.js';
 import { requestIdOf } from './request-id-of.js';
 
-function errorHandler(logger: Logger) {
-  return function onActorError(error: Error, c: { env: ActorBindings | undefined; req: { method: string; path: string; raw: Request } }): Response {
-    const id = requestIdOf(c);
-    if (error instanceof ActorError) {
-      if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
-      return problemResponse(error, id);
-    }
-    if (c.req.raw.signal.aborted || (error as { code?: unknown }).code === 'ECONNRESET') {
-      // The client went away mid-request (e.g. while its body was read): nobody gets this answer.
-      logger.debug('client_closed_request', { request_id: id, method: c.req.method, path: c.req.path });
-      return problemResponse(clientClosedError(error), id);
-    }
-    if (error instanceof HTTPException) {
-      return problemResponse(new ActorError(error.status, error.status === 413 ? 'payload_too_large' : 'http_error', error.message || 'Request failed'), id);
-    }
-    logger.error('unhandled_error', { request_id: id, method: c.req.method, path: c.req.path, error: error.message, stack: error.stack });
-    return problemResponse(new ActorError(500, 'internal_error', 'Internal server error', { detail: `Something went wrong; quote request id ${id} when reporting it` }), id);
-  };
+/** The `ActorError` a failure of a request answers as, logged as its kind asks. */
+function classify(error: Error, c: RequestOf, id: string, logger: Logger): ActorError {
+  if (error instanceof ActorError) {
+    if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
+    return error;
+  }
+  if (c.req.raw.signal.aborted || (error as { code?: unknown }).code === 'ECONNRESET') {
+    // The client went away mid-request (e.g. while its body was read): nobody gets this answer.
+    logger.debug('client_closed_request', { request_id: id, method: c.req.method, path: c.req.path });
+    return clientClosedError(error);
+  }
+  if (error instanceof HTTPException) {
+    if (error.status === 413) return new ActorError('payload_too_large', { detail: error.message || undefined });
+    // The framework's own refusal keeps the framework's status.
+    const { title } = problemCatalogue.http_error;
+    return new ActorError(error.status, 'http_error' satisfies ProblemCode, title, { detail: error.message || undefined });
+  }
+  logger.error('unhandled_error', { request_id: id, method: c.req.method, path: c.req.path, error: error.message, stack: error.stack });
+  return asActorError(error, id);
+}
+
+interface RequestOf {
+  readonly env: ActorBindings | undefined;
+  readonly req: { method: string; path: string; raw: Request };
 }
 
 /**
@@ -39,9 +46,12 @@ export function mapActorErrors(app: Hono<ActorEnv>, logger: Logger): void {
     const methods = allowed(c.req.path);
     if (methods.length > 0 && !methods.includes(c.req.method)) {
       const allow = methods.join(', ');
-      return problemResponse(new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed here; use ${allow}`, headers: { Allow: allow } }), requestIdOf(c));
+      return problemResponse(new ActorError('method_not_allowed', { detail: `${c.req.method} is not allowed here; use ${allow}`, headers: { Allow: allow } }), requestIdOf(c));
     }
-    return problemResponse(new ActorError(404, 'not_found', 'Not found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
+    return problemResponse(new ActorError('not_found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
   });
-  app.onError(errorHandler(logger));
+  app.onError(function onActorError(error, c) {
+    const id = requestIdOf(c);
+    return problemResponse(classify(error, c, id, logger), id);
+  });
 }

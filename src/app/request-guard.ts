@@ -15,7 +15,7 @@ export type RequestGuard = (request: Request, runtime: RuntimeBindings | undefin
 
 /** The 421 problem of a request whose `Host` the actor does not answer (see `requestGuard`). */
 function hostNotAllowedError(host: string): ActorError {
-  return new ActorError(421, 'host_not_allowed', 'Host not allowed', {
+  return new ActorError('host_not_allowed', {
     detail: `This actor has no API key, so it answers only loopback names and those listed in ${ALLOWED_HOSTS}; ${JSON.stringify(host)} is neither (add it to ${ALLOWED_HOSTS}, or turn API keys on)`,
   });
 }

@@ -237,9 +237,9 @@ export class ActorSettings {
       if (error instanceof ActorError) throw error;
       // A write that outlived its deadline may still commit: then every replica applies it at its next read-back.
       const detail = isStoreTimeout(error)
-        ? `The database did not answer in time; the change may still be saved, and is then applied within ${REFRESH_VARIABLE}`
-        : 'The database is unreachable; nothing was changed';
-      throw new ActorError(503, 'store_unavailable', 'Settings could not be saved', { detail, cause: error });
+        ? `Settings could not be saved: the database did not answer in time; the change may still be saved, and is then applied within ${REFRESH_VARIABLE}`
+        : 'Settings could not be saved: the database is unreachable; nothing was changed';
+      throw new ActorError('store_unavailable', { detail, cause: error });
     }
     const previous = this.#current;
     const saved = output!;

@@ -41,7 +41,7 @@ export class ActorLifecycle {
 
   /** Aborts `shutdownSignal`, so the work still in flight stops now. */
   abortInFlight(): void {
-    this.#stopWork.abort(new ActorError(503, 'draining', 'The actor is shutting down', { detail: 'The actor stopped before this request finished; send it again', headers: { 'Retry-After': '1' } }));
+    this.#stopWork.abort(new ActorError('draining', { detail: 'The actor stopped before this request finished; send it again', headers: { 'Retry-After': '1' } }));
   }
 
   get phase(): ActorPhase {

@@ -15,7 +15,7 @@ function isJsonContentType(contentType: string | undefined): boolean {
  */
 export async function readJsonBody<TSchema extends v.GenericSchema>(request: Request, schema: TSchema): Promise<v.InferOutput<TSchema>> {
   if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) {
-    throw new ActorError(415, 'unsupported_media_type', 'Unsupported media type', {
+    throw new ActorError('unsupported_media_type', {
       detail: 'Send the body as application/json',
       headers: { 'Accept-Post': 'application/json' },
     });
@@ -32,7 +32,7 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(request: Req
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ActorError(400, 'invalid_json', 'Malformed JSON', {
+    throw new ActorError('invalid_json', {
       detail: text.trim() === '' ? 'The request body is empty' : `The request body is not valid JSON: ${(error as Error).message}`,
     });
   }

@@ -34,7 +34,7 @@ export function invalidFieldCount(what: string, count: number): string {
  * @param detail what was wrong, as a whole; by default the count of bad fields of the request body
  */
 export function validationFailed(errors: readonly FieldProblem[], detail = invalidFieldCount('The request body', errors.length)): ActorError {
-  return new ActorError(422, 'validation_failed', 'Validation failed', { detail, errors });
+  return new ActorError('validation_failed', { detail, errors });
 }
 
 /** The 422 `validation_failed` error for a list of valibot issues. */

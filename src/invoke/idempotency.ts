@@ -40,7 +40,7 @@ export async function requestFingerprint(request: ChatRequest): Promise<string> 
 export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
   if (header === undefined) return { kind: 'run', unavailable: false };
   if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
-    throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    throw new ActorError('invalid_header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
   }
   const key = `${tenantId}/${header}`;
   const fingerprint = await requestFingerprint(request);
@@ -61,10 +61,10 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
     };
   }
   if (existing.fingerprint !== fingerprint) {
-    throw new ActorError(422, 'idempotency_key_reused', 'Idempotency-Key reused', { detail: 'This Idempotency-Key was sent before with another request body; use a new key' });
+    throw new ActorError('idempotency_key_reused', { detail: 'This Idempotency-Key was sent before with another request body; use a new key' });
   }
   if (existing.state === 'running') {
-    throw new ActorError(409, 'idempotency_key_in_use', 'Request in progress', { detail: 'A request with this Idempotency-Key is still running; retry later', headers: { 'Retry-After': '1' } });
+    throw new ActorError('idempotency_key_in_use', { detail: 'A request with this Idempotency-Key is still running; retry later', headers: { 'Retry-After': '1' } });
   }
   return { kind: 'replay', status: existing.status, body: existing.body };
 }

@@ -5,6 +5,6 @@ import { ActorError } from '../core/actor-error.js';
 export function refuseWhenNotServing(lifecycle: Pick<ActorLifecycle, 'phase'>): void {
   const phase = lifecycle.phase;
   if (phase === 'ready') return;
-  if (phase === 'starting') throw new ActorError(503, 'starting', 'The actor is starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
-  throw new ActorError(503, 'draining', 'The actor is shutting down', { detail: 'Send the request to another replica', headers: { 'Retry-After': '1', Connection: 'close' } });
+  if (phase === 'starting') throw new ActorError('starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
+  throw new ActorError('draining', { detail: 'Send the request to another replica', headers: { 'Retry-After': '1', Connection: 'close' } });
 }

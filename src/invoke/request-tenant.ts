@@ -10,7 +10,7 @@ import type { ChatRequest } from './chat-request.js';
 export function headerTenant(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const issue = tenantIdIssue(header);
-  if (issue !== undefined) throw new ActorError(400, 'invalid_header', 'Invalid header', { detail: `X-Tenant-Id ${issue}` });
+  if (issue !== undefined) throw new ActorError('invalid_header', { detail: `X-Tenant-Id ${issue}` });
   return header;
 }
 

@@ -63,8 +63,8 @@ const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
 
 const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 const safeCode = (value: unknown) => (typeof value === 'string' && OAUTH_ERROR_CODE.test(value) ? value : 'unknown');
-const invalidState = () => new ActorError(400, 'invalid_state', 'Invalid OAuth state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
-const statesUnavailable = (cause: unknown) => new ActorError(503, 'store_unavailable', 'OAuth states are unavailable', { detail: 'The database is unreachable; start again at /oauth/authorize shortly', cause });
+const invalidState = () => new ActorError('invalid_state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
+const statesUnavailable = (cause: unknown) => new ActorError('store_unavailable', { detail: 'OAuth states are unavailable: the database is unreachable; start again at /oauth/authorize shortly', cause });
 
 /** Why a provider request failed, in words safe for logs and problems (never a token). */
 function failureReason(error: unknown): string {
@@ -79,7 +79,7 @@ function tenantOf(url: URL, request: Request): string {
   const fromHeader = request.headers.get('x-tenant-id') ?? undefined;
   const fromQuery = url.searchParams.get('tenant_id') ?? undefined;
   if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
-    throw new ActorError(403, 'tenant_mismatch', 'Tenant mismatch', { detail: 'tenant_id differs from the X-Tenant-Id header of this request' });
+    throw new ActorError('tenant_mismatch', { detail: 'tenant_id differs from the X-Tenant-Id header of this request' });
   }
   return parseTenantId(fromQuery ?? fromHeader ?? DEFAULT_TENANT, '/tenant_id', 'tenant_id is malformed');
 }
@@ -131,7 +131,7 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
   const providerOf = (id: string | null): OAuthProviderConfig => {
     const provider = id === null ? undefined : providers.get(id);
     if (provider === undefined) {
-      throw new ActorError(404, 'unknown_provider', 'Unknown OAuth provider', {
+      throw new ActorError('unknown_provider', {
         detail: id === null || id === '' ? `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}` : `No OAuth provider named ${JSON.stringify(id)} is configured`,
       });
     }
@@ -142,7 +142,7 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
   async function refresh(ctx: OAuthFlowContext, provider: OAuthProviderConfig, token: StoredOAuthToken): Promise<string> {
     const log = { provider: provider.provider, tenant_id: token.tenantId };
     if (token.refreshToken === null) {
-      throw new ActorError(409, 'oauth_reauthorization_required', 'OAuth authorization expired', { detail: `The ${provider.provider} token of tenant ${token.tenantId} expired and cannot be refreshed; authorize again` });
+      throw new ActorError('oauth_reauthorization_required', { detail: `The ${provider.provider} token of tenant ${token.tenantId} expired and cannot be refreshed; authorize again` });
     }
     const server = await servers.resolve(provider);
     const { client, authentication } = clientCredentials(provider, ctx.settings.values);
@@ -154,9 +154,9 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       const reason = failureReason(error);
       ctx.logger.warn('oauth_token_refresh_failed', { ...log, reason });
       if (error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
-        throw new ActorError(409, 'oauth_reauthorization_required', 'OAuth authorization revoked', { detail: `The provider refused the refresh token of tenant ${token.tenantId}; authorize again` });
+        throw new ActorError('oauth_reauthorization_required', { detail: `The provider refused the refresh token of tenant ${token.tenantId}; authorize again` });
       }
-      throw new ActorError(502, 'oauth_refresh_failed', 'OAuth token refresh failed', { detail: `Refreshing the ${provider.provider} token failed (${reason})` });
+      throw new ActorError('oauth_refresh_failed', { detail: `Refreshing the ${provider.provider} token failed (${reason})` });
     }
     const renewed = storedToken(token.tenantId, provider.provider, tokens, now(), token);
     try {
@@ -237,10 +237,10 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
         if (error instanceof oauth.AuthorizationResponseError) {
           const code = safeCode(error.error);
           ctx.logger.warn('oauth_authorization_denied', { ...log, error: code });
-          throw new ActorError(400, 'oauth_provider_error', 'The provider refused the authorization', { detail: `Provider ${provider.provider} answered ${code}` });
+          throw new ActorError('oauth_provider_error', { detail: `Provider ${provider.provider} answered ${code}` });
         }
         ctx.logger.warn('oauth_callback_invalid', { ...log, reason: failureReason(error) });
-        throw new ActorError(400, 'invalid_callback', 'Invalid OAuth callback', { detail: 'The callback parameters do not form a valid authorization response' });
+        throw new ActorError('invalid_callback', { detail: 'The callback parameters do not form a valid authorization response' });
       }
       let tokens: oauth.TokenEndpointResponse;
       try {
@@ -249,13 +249,13 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       } catch (error) {
         const reason = failureReason(error);
         ctx.logger.warn('oauth_token_exchange_failed', { ...log, reason });
-        throw new ActorError(502, 'token_exchange_failed', 'Token exchange failed', { detail: `Exchanging the code with provider ${provider.provider} failed (${reason})` });
+        throw new ActorError('token_exchange_failed', { detail: `Exchanging the code with provider ${provider.provider} failed (${reason})` });
       }
       const token = storedToken(record.tenantId, provider.provider, tokens, now());
       try {
         await ctx.store.saveOAuthToken(token);
       } catch (error) {
-        throw new ActorError(503, 'store_unavailable', 'The tokens could not be saved', { detail: 'The database is unreachable; authorize again shortly', cause: error });
+        throw new ActorError('store_unavailable', { detail: 'The tokens could not be saved: the database is unreachable; authorize again shortly', cause: error });
       }
       ctx.logger.info('oauth_connected', { ...log, scope: token.scope, expires_at: token.expiresAt, refreshable: token.refreshToken !== null });
       return record.returnTo === undefined ? oauthSuccessPage(provider.title ?? provider.provider) : redirect(record.returnTo);
@@ -269,10 +269,10 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       try {
         token = await ctx.store.loadOAuthToken(tenantId, provider.provider);
       } catch (error) {
-        throw new ActorError(503, 'store_unavailable', 'OAuth tokens are unavailable', { detail: 'The database is unreachable; try again shortly', cause: error });
+        throw new ActorError('store_unavailable', { detail: 'OAuth tokens are unavailable: the database is unreachable; try again shortly', cause: error });
       }
       if (token === null) {
-        throw new ActorError(409, 'oauth_not_connected', 'Not connected', { detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}` });
+        throw new ActorError('oauth_not_connected', { detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}` });
       }
       if (token.expiresAt === null || Date.parse(token.expiresAt) - settings.refreshMarginMs > now()) return token.accessToken;
       const key = `${tenantId}\u0000${provider.provider}`;

@@ -13,11 +13,11 @@ export interface OAuthFlow {
 export const noOAuthProviders: OAuthFlow = {
   async authorize(request) {
     const provider = new URL(request.url).searchParams.get('provider');
-    throw new ActorError(404, 'unknown_provider', 'Unknown OAuth provider', {
+    throw new ActorError('unknown_provider', {
       detail: provider ? `No OAuth provider named ${JSON.stringify(provider)} is configured` : 'The provider query parameter is missing and no OAuth provider is configured',
     });
   },
   async callback() {
-    throw new ActorError(400, 'invalid_state', 'Invalid OAuth state', { detail: 'The state is unknown, already used or expired' });
+    throw new ActorError('invalid_state', { detail: 'The state is unknown, already used or expired' });
   },
 };

@@ -88,12 +88,12 @@ export function clientCredentials(provider: OAuthProviderConfig, settings: Reado
   };
   const clientId = provider.clientId ?? setting('client_id');
   if (clientId === undefined) {
-    throw new ActorError(503, 'oauth_provider_unconfigured', 'OAuth provider not configured', { detail: `Provider ${provider.provider} has no client id: set the setting ${prefix}client_id` });
+    throw new ActorError('oauth_provider_unconfigured', { detail: `Provider ${provider.provider} has no client id: set the setting ${prefix}client_id` });
   }
   const secret = provider.clientSecret ?? setting('client_secret');
   const method = provider.clientAuthentication ?? (secret === undefined ? 'none' : 'client_secret_basic');
   if (method !== 'none' && secret === undefined) {
-    throw new ActorError(503, 'oauth_provider_unconfigured', 'OAuth provider not configured', { detail: `Provider ${provider.provider} has no client secret: set the setting ${prefix}client_secret` });
+    throw new ActorError('oauth_provider_unconfigured', { detail: `Provider ${provider.provider} has no client secret: set the setting ${prefix}client_secret` });
   }
   const authentication = method === 'none' ? oauth.None() : method === 'client_secret_post' ? oauth.ClientSecretPost(secret!) : oauth.ClientSecretBasic(secret!);
   return { client: { client_id: clientId }, authentication };
@@ -143,7 +143,7 @@ export class AuthorizationServers {
       if (server.authorization_endpoint === undefined || server.token_endpoint === undefined) throw new Error('the metadata names no authorization or token endpoint');
       return server;
     } catch (error) {
-      throw new ActorError(502, 'oauth_provider_unavailable', 'OAuth provider unavailable', { detail: `The metadata of provider ${provider.provider} could not be loaded`, cause: error });
+      throw new ActorError('oauth_provider_unavailable', { detail: `The metadata of provider ${provider.provider} could not be loaded`, cause: error });
     }
   }
 }

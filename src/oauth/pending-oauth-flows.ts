@@ -60,7 +60,7 @@ export class PendingOAuthFlows {
 }
 
 function tooMany(reason: string, retryInMs: number): ActorError {
-  return new ActorError(429, 'too_many_pending_oauth_flows', 'Too many pending OAuth flows', {
+  return new ActorError('too_many_pending_oauth_flows', {
     detail: `${reason}; finish one or wait until one expires`,
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryInMs / 1000))) },
   });

@@ -42,7 +42,7 @@ export function actorInfoRoutes(ctx: ActorContext): Hono<ActorEnv> {
     })
     .get('/api/actor/platform-config', async function platformConfig(c) {
       if (configText === undefined || etag === undefined) {
-        throw new ActorError(404, 'platform_config_missing', 'No platform configuration', {
+        throw new ActorError('platform_config_missing', {
           detail: 'This actor was started without src/platform/config.json; run `actorkit validate` to emit it',
         });
       }

@@ -1,4 +1,8 @@
 import { html, raw } from 'hono/html';
+import type { ProblemCode } from '../core/problem-codes.js';
+
+/** The problems `actorkit dev` answers while the actor (re)starts: the banner goes once `/ready` is OK. */
+const DEV_PROXY_START_CODES: readonly ProblemCode[] = ['actor_failed_to_start', 'actor_starting'];
 
 // Runs in the browser. Every URL is derived from the page's own location (the page sits at
 // `<base>/playground`), so it works behind a relay under any path prefix; every value reaches
@@ -301,7 +305,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       const ready = await fetch(base + '/ready', { headers: headers() });
       const body = await ready.json().catch(() => ({}));
       $('ready').dataset.state = ready.ok ? 'ready' : 'not-ready';
-      if (ready.ok) { $('ready').textContent = 'ready'; if ($('banner').dataset.code === 'actor_failed_to_start' || $('banner').dataset.code === 'actor_starting') showBanner(null); }
+      if (ready.ok) { $('ready').textContent = 'ready'; if (${JSON.stringify(DEV_PROXY_START_CODES)}.includes($('banner').dataset.code)) showBanner(null); }
       else if (body && body.code) { $('ready').textContent = body.title || 'not ready'; showBanner({ code: body.code, title: body.title, detail: body.detail || '' }); }
       else $('ready').textContent = 'not ready: ' + (body.reason || ready.status);
     } catch { $('ready').dataset.state = 'unreachable'; $('ready').textContent = 'unreachable'; }

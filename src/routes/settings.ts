@@ -12,7 +12,7 @@ export function settingsRoutes(ctx: ActorContext): Hono<ActorEnv> {
   return new Hono<ActorEnv>()
     .put('/settings', async function updateSettings(c) {
       if (ctx.config.platformMode) {
-        throw new ActorError(403, 'settings_managed_by_platform', 'Settings are managed by the platform', {
+        throw new ActorError('settings_managed_by_platform', {
           detail: 'This actor runs on the platform (ACTOR_PLATFORM=true); change its settings in the platform instead',
         });
       }

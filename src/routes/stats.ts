@@ -30,7 +30,7 @@ export async function readStats(ctx: ActorContext, tenantId?: string): Promise<S
   try {
     return await ctx.stats.readStats(tenantId);
   } catch (error) {
-    throw new ActorError(503, 'store_unavailable', 'Statistics are unavailable', { detail: 'The database is unreachable; try again shortly', headers: { 'Retry-After': '5' }, cause: error });
+    throw new ActorError('store_unavailable', { detail: 'Statistics are unavailable: the database is unreachable; try again shortly', headers: { 'Retry-After': '5' }, cause: error });
   }
 }
 

@@ -38,10 +38,7 @@ export const NODE_SERVER_TIMEOUTS = {
  */
 function unservableRequest(error: unknown): Response {
   const requestId = crypto.randomUUID();
-  if (error instanceof RequestError) {
-    return problemResponse(new ActorError(400, 'bad_request', 'Bad request', { detail: 'The request target is not a valid URL path' }), requestId);
-  }
-  return problemResponse(new ActorError(500, 'internal_error', 'Internal server error', { detail: `Something went wrong; quote request id ${requestId} when reporting it` }), requestId);
+  return problemResponse(error instanceof RequestError ? new ActorError('bad_request', { detail: 'The request target is not a valid URL path' }) : error, requestId);
 }
 
 /**

@@ -46,9 +46,9 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler {
     if (publicPaths.has(normalisedPath(c.req.url))) return next();
     const check = checkHeaderKey(c.req.header(settings.headerName), settings.keys);
     if (check === 'missing') {
-      throw new ActorError(401, 'missing_api_key', 'Authentication required', { detail: `Send your key in the ${settings.headerName} header`, headers: challenge });
+      throw new ActorError('missing_api_key', { detail: `Send your key in the ${settings.headerName} header`, headers: challenge });
     }
-    if (check === 'invalid') throw new ActorError(401, 'invalid_api_key', 'Authentication failed', { detail: `The ${settings.headerName} header does not hold a valid key`, headers: challenge });
+    if (check === 'invalid') throw new ActorError('invalid_api_key', { detail: `The ${settings.headerName} header does not hold a valid key`, headers: challenge });
     return next();
   };
 }

@@ -24,7 +24,7 @@ export function limitRequestBody(options: LimitRequestBodyOptions): MiddlewareHa
   const onError =
     options.onError ??
     (() => {
-      throw new ActorError(413, 'payload_too_large', 'Payload too large', { detail: `The body must be at most ${maxSize} bytes` });
+      throw new ActorError('payload_too_large', { detail: `The body must be at most ${maxSize} bytes` });
     });
   const countWhileReading = honoBodyLimit({ maxSize, onError });
   return async function limitBody(c, next) {

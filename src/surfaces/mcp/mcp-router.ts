@@ -110,7 +110,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
         if (c.req.method !== 'POST' && c.req.method !== 'DELETE') {
           // No server-initiated messages: the optional GET stream is not offered (the specification allows 405).
-          throw new ActorError(405, 'method_not_allowed', 'Method not allowed', { detail: `${c.req.method} is not allowed on /mcp`, headers: { Allow: 'POST, DELETE' } });
+          throw new ActorError('method_not_allowed', { detail: `${c.req.method} is not allowed on /mcp`, headers: { Allow: 'POST, DELETE' } });
         }
         refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');

@@ -35,7 +35,7 @@ export function meshKeyAuth(keys: readonly string[], logger: Logger): Middleware
     if (check !== 'valid') {
       const code = check === 'missing' ? 'missing_mesh_key' : 'invalid_mesh_key';
       logger.warn('mesh_key_rejected', { code, path: c.req.path, request_id: c.env.requestId });
-      throw new ActorError(401, code, code === 'missing_mesh_key' ? 'Mesh key required' : 'Mesh key rejected', {
+      throw new ActorError(code, {
         detail: code === 'missing_mesh_key' ? `Peer reads need the group's key in the ${MESH_KEY_HEADER} header` : `The ${MESH_KEY_HEADER} header does not hold the group's key`,
         headers: CHALLENGE,
       });

@@ -4,7 +4,8 @@ import { ActorError } from '../../core/actor-error.js';
 export type PeerFailure = 'peer_timeout' | 'peer_unavailable' | 'peer_rejected' | 'peer_error' | 'peer_invalid_response';
 
 /**
- * A failed read of a sibling actor. It is an `ActorError` (504 for a time-out, 502 otherwise),
+ * A failed read of a sibling actor. It is an `ActorError` (504 for a time-out, 502 otherwise, as
+ * `problemCatalogue` says),
  * so a route that lets it through answers a clear problem instead of a 500.
  */
 export class PeerRequestError extends ActorError {
@@ -17,7 +18,7 @@ export class PeerRequestError extends ActorError {
   readonly peerCode: string | undefined;
 
   constructor(code: PeerFailure, url: string, detail: string, options: { peerStatus?: number; peerCode?: string; cause?: unknown } = {}) {
-    super(code === 'peer_timeout' ? 504 : 502, code, code === 'peer_timeout' ? 'Peer timed out' : 'Peer read failed', { detail, cause: options.cause });
+    super(code, { detail, cause: options.cause });
     this.name = 'PeerRequestError';
     this.url = url;
     this.peerStatus = options.peerStatus;

@@ -91,7 +91,7 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
   const panels = preparePanels(options.panels);
   const find = (slug: string): PreparedPanel => {
     const found = panels.get(slug);
-    if (found === undefined) throw new ActorError(404, 'unknown_panel', 'Unknown panel', { detail: `No panel is named ${JSON.stringify(slug)}` });
+    if (found === undefined) throw new ActorError('unknown_panel', { detail: `No panel is named ${JSON.stringify(slug)}` });
     return found;
   };
   return {
@@ -130,7 +130,7 @@ async function runAction(ctx: ActorContext, panel: Panel, body: PanelActionReque
   const action = Object.hasOwn(actions, body.action) ? actions[body.action] : undefined;
   if (action === undefined) {
     const known = Object.keys(actions);
-    throw new ActorError(422, 'unknown_action', 'Unknown action', {
+    throw new ActorError('unknown_action', {
       detail: `Panel ${panel.slug} has no action ${JSON.stringify(body.action)}`,
       errors: [{ pointer: '/action', detail: known.length === 0 ? 'this panel has no actions' : `must be one of: ${known.join(', ')}` }],
     });

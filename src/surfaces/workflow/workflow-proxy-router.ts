@@ -119,7 +119,7 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
         const url = new URL(incoming.url);
         const target = new URL(`${base.href}${url.pathname.slice(WORKFLOW_PREFIX.length).replace(/^\//, '')}${url.search}`);
         if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) {
-          throw new ActorError(404, 'not_found', 'Not found', { detail: 'The path leaves the workflow tool' });
+          throw new ActorError('not_found', { detail: 'The path leaves the workflow tool' });
         }
         const upstreamHeaders = proxyRequestHeaders(incoming.headers, {
           clientAddress: typeof c.env.runtime?.clientAddress === 'function' ? c.env.runtime.clientAddress() : undefined,
@@ -150,11 +150,11 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           upstream = await doFetch(target, init);
         } catch (error) {
           if (timer.signal.aborted) {
-            throw new ActorError(504, 'upstream_timeout', 'Workflow tool timed out', { detail: `The workflow tool did not start its response within ${timeoutMs} ms of receiving the request`, cause: error });
+            throw new ActorError('upstream_timeout', { detail: `The workflow tool did not start its response within ${timeoutMs} ms of receiving the request`, cause: error });
           }
           if (incoming.signal.aborted) throw error;
           const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-          throw new ActorError(502, 'upstream_unavailable', 'Workflow tool unavailable', { detail: 'The workflow tool could not be reached', cause: reason });
+          throw new ActorError('upstream_unavailable', { detail: 'The workflow tool could not be reached', cause: reason });
         } finally {
           answered = true;
           clearTimeout(timeout);
