@@ -40,7 +40,7 @@ const stores = options.stores.split(',').map((name) => {
   return name as BenchStore;
 });
 const settings = { rounds: positive('rounds'), durationS: positive('duration'), warmupS: positive('warmup'), connections: positive('connections') };
-const log = createLogger({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
+const log = createLogger<'bench_cell_measured'>({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
 
 const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const databases = { before: '', after: '' };

@@ -36,7 +36,7 @@ import { renderTables } from './report/render-tables.js';
 import { updateDocSection } from './report/update-doc-section.js';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
-const log = createLogger({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
+const log = createLogger<'bench_memory_measured' | 'bench_cli_skipped' | 'bench_cell_measured'>({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 

@@ -85,4 +85,4 @@ export { MemoryStore } from './store/memory-store.js';
 
 // Logging
 export { jsonLinesSink } from './log/json-lines-sink.js';
-export { createLogger, silentLogger, createMemorySink, type Logger, type LogLevel, type LogRecord, type LogSink } from './log/logger.js';
+export { createLogger, silentLogger, createMemorySink, type Logger, type LogEvent, type LogLevel, type LogRecord, type LogSink } from './log/logger.js';

@@ -89,7 +89,7 @@ function medianCell(server: BenchServer, route: LoadRoute, connections: number, 
 export async function measureThroughput(
   servers: readonly BenchServer[],
   settings: CellSettings,
-  log: Logger,
+  log: Logger<'bench_cell_measured'>,
   label: (server: BenchServer) => string = serverLabel,
 ): Promise<{ cells: ThroughputCell[]; idleRssMiB: Map<BenchServer, number> }> {
   const actors = new Map<BenchServer, SpawnedActor>();

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import type { LogEvent } from '../../src/log/log-events.js';
 import type { WatchCommand } from './dev-runtime.js';
 import { type TreeWatch, watchTree } from './watch-tree.js';
 
@@ -30,6 +31,18 @@ const FAILURE_SETTLE_MS = 300;
 const CHANGE_SETTLE_MS = 100;
 /** How long a restart waits for the old process to finish its graceful shutdown before killing it. */
 const RESTART_GRACE_MS = 5_000;
+
+/**
+ * The actor's log events `actorkit dev` follows, by their names in `LOG_EVENTS`, and what each
+ * tells it (docs/logs.md shows them). A rename in the table fails the compile here.
+ */
+export const DEV_FOLLOWED_EVENTS = {
+  actor_listening: 'the actor runs (a second one without a shutdown between, under Bun, is a restart)',
+  actor_shutdown_started: 'the actor restarts, unless `actorkit dev` is stopping it',
+  actor_stopped: 'the actor closed its store: `actorkit dev` reports a clean stop',
+} as const satisfies { readonly [Event in LogEvent]?: string };
+
+type DevFollowedEvent = keyof typeof DEV_FOLLOWED_EVENTS;
 
 /** The event of a JSON log line, or undefined for any other line. */
 function logEvent(line: string): string | undefined {
@@ -242,16 +255,17 @@ export class WatchedActor {
 
   #observe(line: string, stream: 'stdout' | 'stderr'): void {
     const event = logEvent(line);
-    if (event === 'actor_listening') {
+    const followed = event !== undefined && Object.hasOwn(DEV_FOLLOWED_EVENTS, event) ? (event as DevFollowedEvent) : undefined;
+    if (followed === 'actor_listening') {
       this.#errorLines = [];
       // Bun's watcher restarts in place, without waiting for the shutdown to finish: a second
       // `actor_listening` is a restart.
       if (this.#state === 'running') this.#set('starting');
       this.#set('running');
       this.#prepareSpare();
-    } else if (event === 'actor_shutdown_started') {
+    } else if (followed === 'actor_shutdown_started') {
       if (!this.#stopping) this.#set('starting');
-    } else if (event === 'actor_stopped') {
+    } else if (followed === 'actor_stopped') {
       this.#storeClosed = true;
     } else if (stream === 'stderr' && event === undefined && line.trim() !== '') {
       this.#errorLines.push(line);

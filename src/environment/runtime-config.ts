@@ -1,4 +1,5 @@
 import { hostAllowList, type HostAllowList } from '../core/host-allow-list.js';
+import type { LogEventAt } from '../log/log-events.js';
 import type { EnvironmentConfig } from './environment-schema.js';
 import type { ENVIRONMENT_VARIABLES } from './environment-variables.js';
 import { StartupRefusal } from './startup-refusal.js';
@@ -52,7 +53,7 @@ export function guardsHostNames(env: Pick<EnvironmentConfig, 'ACTOR_PLATFORM' | 
  * `API_KEY_ENABLED=true` without a key refuses to start; a key without `API_KEY_ENABLED=true`
  * starts open with the warning `api_key_not_enabled`.
  */
-export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: string, fields: Record<string, unknown>) => void): RuntimeConfig {
+export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: LogEventAt<'warn'>, fields: Record<string, unknown>) => void): RuntimeConfig {
   const platformMode = env.ACTOR_PLATFORM;
   const apiKeyEnabled = env.API_KEY_ENABLED;
   const apiKeys = env.API_KEY;

@@ -66,7 +66,7 @@ describe('a process that exits right after logging', () => {
 
   it('is the default sink of createLogger', async () => {
     const out = vi.spyOn(console, 'log').mockImplementation(() => {});
-    createLogger().info('via_logger');
+    createLogger<'via_logger'>().info('via_logger');
     flushPendingLines();
     expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({ event: 'via_logger', level: 'info' });
     vi.restoreAllMocks();

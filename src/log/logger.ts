@@ -1,16 +1,25 @@
 import { jsonLinesSink } from './json-lines-sink.js';
+import type { LogEvent, LogEventAt } from './log-events.js';
 import type { LogLevel, LogRecord, LogSink } from './log-record.js';
 
+export type { LogEvent } from './log-events.js';
 export type { LogLevel, LogRecord, LogSink } from './log-record.js';
 
-/** A structured logger: every call names an event and may carry fields. */
-export interface Logger {
-  debug(event: string, fields?: Record<string, unknown>): void;
-  info(event: string, fields?: Record<string, unknown>): void;
-  warn(event: string, fields?: Record<string, unknown>): void;
-  error(event: string, fields?: Record<string, unknown>): void;
+/** The names a `Logger<Event>` takes at `level`: of the runtime's own events, those `LOG_EVENTS` lists at that level. */
+type EventAtLevel<Event extends string, Level extends LogLevel> = [Event] extends [LogEvent] ? Extract<Event, LogEventAt<Level>> : Event;
+
+/**
+ * A structured logger: every call names an event and may carry fields. By default it takes only
+ * the events of `LOG_EVENTS` (src/log/log-events.ts), each at its levels; an actor logging its
+ * own events names them: `Logger<'order_placed' | 'order_failed'>`, or `Logger<string>`.
+ */
+export interface Logger<Event extends string = LogEvent> {
+  debug(event: EventAtLevel<Event, 'debug'>, fields?: Record<string, unknown>): void;
+  info(event: EventAtLevel<Event, 'info'>, fields?: Record<string, unknown>): void;
+  warn(event: EventAtLevel<Event, 'warn'>, fields?: Record<string, unknown>): void;
+  error(event: EventAtLevel<Event, 'error'>, fields?: Record<string, unknown>): void;
   /** A logger that adds `fields` to every record it writes. */
-  child(fields: Record<string, unknown>): Logger;
+  child(fields: Record<string, unknown>): Logger<Event>;
 }
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -22,7 +31,7 @@ const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, er
  * const log = createLogger({ level: 'debug' });
  * log.info('weather_client_initialized', { base_url: 'https://api.example' });
  */
-export function createLogger(options: { level?: LogLevel; sink?: LogSink; fields?: Record<string, unknown> } = {}): Logger {
+export function createLogger<Event extends string = LogEvent>(options: { level?: LogLevel; sink?: LogSink; fields?: Record<string, unknown> } = {}): Logger<Event> {
   const minimum = LEVEL_RANK[options.level ?? 'info'];
   const sink = options.sink ?? jsonLinesSink;
   const base = options.fields ?? {};
@@ -42,7 +51,7 @@ export function createLogger(options: { level?: LogLevel; sink?: LogSink; fields
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
-    child: (fields) => createLogger({ level: options.level, sink, fields: { ...base, ...fields } }),
+    child: (fields) => createLogger<Event>({ level: options.level, sink, fields: { ...base, ...fields } }),
   };
 }
 

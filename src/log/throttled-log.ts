@@ -1,3 +1,4 @@
+import type { LogEventAt } from './log-events.js';
 import type { Logger } from './logger.js';
 
 /** A log line written at most once per interval; the next one says how many were left out. */
@@ -13,7 +14,7 @@ export type ThrottledLog = (fields: Record<string, unknown>) => void;
  * @param intervalMs least time between two lines
  * @param now the clock, for tests
  */
-export function throttledLog(logger: Logger, level: 'warn' | 'error', event: string, intervalMs: number, now: () => number = Date.now): ThrottledLog {
+export function throttledLog<Level extends 'warn' | 'error'>(logger: Logger, level: Level, event: LogEventAt<Level>, intervalMs: number, now: () => number = Date.now): ThrottledLog {
   let lastMs: number | undefined;
   let suppressed = 0;
   return (fields) => {
@@ -22,7 +23,10 @@ export function throttledLog(logger: Logger, level: 'warn' | 'error', event: str
       suppressed += 1;
       return;
     }
-    logger[level](event, suppressed > 0 ? { ...fields, suppressed } : fields);
+    const line = suppressed > 0 ? { ...fields, suppressed } : fields;
+    // The signature ties `event` to `level`; TypeScript cannot follow that through the generic.
+    if (level === 'warn') logger.warn(event as LogEventAt<'warn'>, line);
+    else logger.error(event as LogEventAt<'error'>, line);
     lastMs = time;
     suppressed = 0;
   };

@@ -43,13 +43,14 @@ export abstract class DomainClient<TSettings = unknown> {
   /** Overrides the event prefix derived from the class name. */
   static readonly eventPrefix?: string;
 
-  protected readonly logger: Logger;
+  /** Takes any event name: a client logs its own events (the runtime's `Logger` takes only those of `LOG_EVENTS`). */
+  protected readonly logger: Logger<string>;
   readonly #settings: () => TSettings;
   readonly #env: Readonly<Record<string, string | undefined>> | undefined;
 
   constructor(settings: DomainSettingsSource<TSettings>, options: DomainClientOptions = {}) {
     this.#settings = typeof settings === 'function' ? (settings as () => TSettings) : () => settings;
-    this.logger = options.logger ?? createLogger();
+    this.logger = options.logger ?? createLogger<string>();
     this.#env = options.env;
     this.logger.info(`${this.eventPrefix}_client_initialized`, { client: this.constructor.name });
   }
