@@ -1,3 +1,4 @@
+import { withGeneratedBlock } from '../core/generated-block.js';
 import { ENVIRONMENT_PATTERNS, ENVIRONMENT_VARIABLES, type EnvironmentVariable } from './environment-variables.js';
 
 /** The markers around the generated table in README.md. */
@@ -25,8 +26,5 @@ function environmentTableMarkdown(): string {
  * Throws when the markers are missing.
  */
 export function withEnvironmentTable(readme: string): string {
-  const start = readme.indexOf(ENVIRONMENT_TABLE_MARKERS.start);
-  const end = readme.indexOf(ENVIRONMENT_TABLE_MARKERS.end);
-  if (start === -1 || end < start) throw new Error(`README.md lacks the markers ${ENVIRONMENT_TABLE_MARKERS.start} … ${ENVIRONMENT_TABLE_MARKERS.end}`);
-  return `${readme.slice(0, start + ENVIRONMENT_TABLE_MARKERS.start.length)}\n${environmentTableMarkdown()}\n${readme.slice(end)}`;
+  return withGeneratedBlock(readme, ENVIRONMENT_TABLE_MARKERS, environmentTableMarkdown(), 'README.md');
 }

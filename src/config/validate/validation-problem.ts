@@ -1,5 +1,7 @@
-/** Which check found a problem: the JSON Schema, or one of the tuning rules A–H. */
-export type ProblemRule = 'schema' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
+import type { RuleLetter } from './platform-rules.js';
+
+/** Which check found a problem: the JSON Schema, or the letter of one of the registered tuning rules. */
+export type ProblemRule = 'schema' | RuleLetter;
 
 /** One problem of a configuration: the check, the JSON pointer (RFC 6901) of the offending value, a message naming the property. */
 export interface ValidationProblem {
@@ -13,6 +15,3 @@ export interface ValidationResult {
   readonly valid: boolean;
   readonly problems: readonly ValidationProblem[];
 }
-
-/** One tuning rule: reads a parsed configuration (possibly malformed) and returns its problems; never throws. */
-export type PlatformRule = (config: unknown) => ValidationProblem[];
