@@ -1,4 +1,4 @@
-/** One problem `validate` reports: the check (`schema`, `A`–`H`, `schema default` or `emitter`), a JSON pointer, a message. */
+/** One problem `validate` reports: the check (`schema`, a tuning rule's letter, `schema default` or `emitter`), a JSON pointer, a message. */
 export interface ActorProblem {
   readonly rule: string;
   readonly pointer: string;
