@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ACTOR_ID_REFUSAL } from '../render/data-pairs.js';
-import { ruleLabel } from '../validate/rule-names.js';
+import { ruleLabel } from '../../src/config/validate/rule-label.js';
 
 /** Options every verb takes. */
 export const sharedArgs = {

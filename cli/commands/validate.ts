@@ -1,4 +1,6 @@
 import { defineCommand } from 'citty';
+import { PLATFORM_RULE_RANGE } from '../../src/config/validate/platform-rule-range.js';
+import { CONFIGURATION_CHECKS } from '../validate/configuration-checks.js';
 import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
@@ -11,7 +13,7 @@ const args = {
 export default defineCommand({
   meta: verbMeta({
     name: 'validate',
-    description: "Check an actor: emit its configuration, then the platform schema, rules A–H and the settings' defaults",
+    description: `Check an actor: emit its configuration, then the platform schema, rules ${PLATFORM_RULE_RANGE} and the settings' defaults`,
     example: 'actorkit validate ./weather',
   }),
   args,
@@ -32,7 +34,7 @@ export default defineCommand({
         io.stdout.write(`using ${which} actorkit ${used.version} at ${used.root}\n`);
       }
       if (result.written) io.stdout.write(`wrote ${result.configPath}\n`);
-      if (result.status === 'ok') io.stdout.write(`${result.configPath} is valid: platform schema v1 and rules A–H\nOK\n`);
+      if (result.status === 'ok') io.stdout.write(`${result.configPath} is valid: ${CONFIGURATION_CHECKS}\nOK\n`);
       else {
         const count = result.problems.length;
         io.stdout.write(`${result.configPath} is not valid: ${count} problem${count === 1 ? '' : 's'}\n`);

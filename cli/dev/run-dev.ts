@@ -10,6 +10,7 @@ import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
 import { servedBaseUrls } from './served-urls.js';
 import { isLoopbackHostname } from '../../src/core/loopback-host.js';
+import { PLATFORM_RULE_RANGE } from '../../src/config/validate/platform-rule-range.js';
 import { parseEnvironment } from '../../src/environment/parse-environment.js';
 import { readRuntimeConfig } from '../../src/environment/runtime-config.js';
 
@@ -195,7 +196,7 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
 
     const reportCheck = (check: ConfigCheck) =>
       say(
-        check.status === 'ok' ? 'actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules A–H pass)' : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
+        check.status === 'ok' ? `actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules ${PLATFORM_RULE_RANGE} pass)` : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
         { event: 'config_check', status: check.status, problems: check.problems },
       );
     void checkActorConfig(root, io).then(reportCheck, () => undefined);

@@ -1,4 +1,5 @@
 import { problemBullet } from '../commands/_shared.js';
+import { CONFIGURATION_CHECKS } from '../validate/configuration-checks.js';
 import { VENDOR_FOLDER } from '../render/actorkit-dependency.js';
 import { templateLabel, versionLabel } from './template-version.js';
 import type { UpdateActorReport } from './update-actor.js';
@@ -34,7 +35,7 @@ export function formatUpdateReport(report: UpdateActorReport, shownDir: string):
       `then run \`actorkit validate --write ${shownDir}\` and commit.`,
     );
   } else if (report.validation) {
-    if (report.validation.status === 'ok') lines.push('src/platform/config.json re-emitted and valid: platform schema v1 and rules A–H', 'OK');
+    if (report.validation.status === 'ok') lines.push(`src/platform/config.json re-emitted and valid: ${CONFIGURATION_CHECKS}`, 'OK');
     else {
       lines.push(`src/platform/config.json is not valid: ${report.validation.problems.length} problem(s)`);
       for (const problem of report.validation.problems) lines.push(problemBullet(problem));

@@ -1,6 +1,6 @@
 import type { Problem } from '../../src/core/problem.js';
 
-/** One problem `validate` reports: the check (`schema`, `A`–`H`, `schema default` or `emitter`), a JSON pointer, a message, and where to look. */
+/** One problem `validate` reports: the check (`schema`, a tuning rule's letter, `schema default` or `emitter`), a JSON pointer, a message, and where to look. */
 export interface ActorProblem extends Problem {
   /** What to do about it, when the CLI knows. */
   readonly hint?: string;

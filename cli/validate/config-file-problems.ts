@@ -6,7 +6,7 @@ import { configProblems } from './config-problems.js';
 /**
  * The problems of `src/platform/config.json` as it is on disk — the file the platform reads —
  * whatever the code emits: not JSON is one `schema` problem at the root; otherwise the platform
- * schema, rules A–H and the settings' defaults. A missing file has none here (the emitter step
+ * schema, the tuning rules and the settings' defaults. A missing file has none here (the emitter step
  * reports it).
  * @param configPath the absolute path of the file.
  * @param tools the validator of the actorkit in use.

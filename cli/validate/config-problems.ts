@@ -3,7 +3,7 @@ import type { ConfigTools } from './config-tools.js';
 import { settingsDefaultProblems } from './settings-defaults.js';
 
 /**
- * Every problem of one parsed configuration: the platform schema and rules A–H (with the
+ * Every problem of one parsed configuration: the platform schema and the tuning rules (with the
  * validator of the actorkit in use), then the settings schema's own defaults.
  * @param json the parsed configuration.
  * @param tools the emitter and validator `validate` runs.

@@ -34,7 +34,7 @@ export interface ValidateActorResult {
   readonly written: boolean;
   /** Every problem, in the order printed: the emitter's, then the emitted configuration's, then those only the file on disk has. */
   readonly problems: readonly ActorProblem[];
-  /** The problems of the configuration the code emits (schema, rules A–H, settings defaults). */
+  /** The problems of the configuration the code emits (schema, tuning rules, settings defaults). */
   readonly emittedProblems: readonly ActorProblem[];
   /** The problems of `src/platform/config.json` as it is on disk, stale or not. */
   readonly fileProblems: readonly ActorProblem[];
@@ -54,7 +54,7 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
  * Validates an actor folder (`actorkit validate`): emits the configuration from the actor's code
  * in check mode with the actor's own installed actorkit (else the CLI's own), flags a stale or
  * missing `src/platform/config.json`, then checks the emitted configuration against the platform
- * schema and the rules A–H, and the settings schema's defaults against their own fields; then
+ * schema and the tuning rules, and the settings schema's defaults against their own fields; then
  * checks the file on disk the same way, stale or not, and reports the problems only it has. An
  * emitter failure names its real cause: a missing package, or the file and line in the actor's code.
  * A `config.json` that is a link, not a regular file or over 1 MiB is one problem, and then

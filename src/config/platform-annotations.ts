@@ -1,7 +1,7 @@
 /**
  * The `x-platform-*` annotation keys a settings field may carry, by the camelCase name of the
- * `platformField` option that sets each one. The emitter copies them into `settings`, the rules
- * A–H read them back, so both sides use this one table.
+ * `platformField` option that sets each one. The emitter copies them into `settings`, the tuning
+ * rules read them back, so both sides use this one table.
  */
 export const PLATFORM_ANNOTATION_KEYS = {
   section: 'x-platform-section',

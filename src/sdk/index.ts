@@ -59,7 +59,7 @@ export {
   type PlatformFeatures,
 } from '../config/platform-config.js';
 
-// The platform configuration: schema and rules A–H
+// The platform configuration: schema and tuning rules
 export {
   PLATFORM_RULES,
   PLATFORM_SCHEMA,
@@ -67,6 +67,7 @@ export {
   validatePlatformConfig,
   type PlatformRule,
   type ProblemRule,
+  type RuleFinding,
   type ValidationProblem,
   type ValidationResult,
 } from '../config/validate/index.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownPackage } from '../../cli/package-root.js';
 import { runCli } from '../../cli/run-cli.js';
+import { CONFIGURATION_CHECKS } from '../../cli/validate/configuration-checks.js';
 import { actorWithSettings, brokenActorSource, installFakeActorkit, writeActorFixture } from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
@@ -29,11 +30,11 @@ describe('actorkit validate', () => {
     const configPath = join(actor, 'src', 'platform', 'config.json');
     const first = await validate(actor, '--write');
     expect(first.stderr).toBe('');
-    expect(first.stdout).toBe(`${ownLine}wrote ${configPath}\n${configPath} is valid: platform schema v1 and rules A–H\nOK\n`);
+    expect(first.stdout).toBe(`${ownLine}wrote ${configPath}\n${configPath} is valid: ${CONFIGURATION_CHECKS}\nOK\n`);
     expect(first.code).toBe(0);
     expect(JSON.parse(readFileSync(configPath, 'utf8'))).toMatchObject({ schema_version: '1.0' });
     const second = await validate(actor);
-    expect(second.stdout).toBe(`${ownLine}${configPath} is valid: platform schema v1 and rules A–H\nOK\n`);
+    expect(second.stdout).toBe(`${ownLine}${configPath} is valid: ${CONFIGURATION_CHECKS}\nOK\n`);
     expect(second.code).toBe(0);
   });
 

@@ -8,6 +8,7 @@ import type { ActorApp } from '../../src/app/create-actor-app.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { connectMcpClient } from '../contract/mcp-contract.js';
+import { ENDS_VALID } from '../support/ends-valid.js';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { serveOnLoopback } from './loopback.js';
 
@@ -35,7 +36,7 @@ describe('an actor rendered with expose_mcp=true', () => {
     const packageJson = JSON.parse(readFileSync(join(actorDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(packageJson.dependencies['@modelcontextprotocol/sdk']).toMatch(/^\^1\./);
     const checked = actorkit('validate', actorDir);
-    expect(checked.stdout).toMatch(/is valid: platform schema v1 and rules A–H\nOK\n$/);
+    expect(checked.stdout).toMatch(ENDS_VALID);
     expect(checked.code).toBe(0);
     const config = JSON.parse(readFileSync(join(actorDir, 'src', 'platform', 'config.json'), 'utf8')) as { contract: { endpoints: { method: string; path: string }[] } };
     expect(config.contract.endpoints).toContainEqual({ method: 'ANY', path: '/mcp', presence: 'conditional' });

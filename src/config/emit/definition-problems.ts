@@ -2,6 +2,8 @@ import type { ActorDefinition } from '../../core/actor-definition.js';
 import { sectionIdProblems } from '../sections/section-id-problems.js';
 import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
 import { secretSettingKeys, settingsJsonSchema } from '../settings-json-schema.js';
+import { ruleASections } from '../validate/rules/rule-a-sections.js';
+import { ruleHDeployment } from '../validate/rules/rule-h-deployment.js';
 import type { ValidationProblem } from '../validate/validation-problem.js';
 
 /**
@@ -18,12 +20,12 @@ export function definitionProblems(definition: Pick<ActorDefinition, 'settings' 
   const secretDefaults = secretSettingKeys(settingsJsonSchema(definition.settings))
     .filter((key) => entries[key]?.default !== undefined)
     .map((key) => ({
-      rule: 'H' as const,
+      rule: ruleHDeployment.letter,
       pointer: `/settings/properties/${key}/default`,
       message: `secret setting '${key}' has a default in the code: the actor would use it and ship it in its image; remove the default and set the secret at deployment`,
     }));
   const sections = sectionIdProblems(definition.sections).map(({ index, message }) => ({
-    rule: 'A' as const,
+    rule: ruleASections.letter,
     pointer: `/sections/${TEMPLATE_SECTIONS.length + index}`,
     message,
   }));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadBaseConfig, loadPlatformConfigFixtures } from '../../../test/fixtures/platform-config/platform-config-fixtures.js';
+import { PLATFORM_RULES } from './platform-rules.js';
 import { validatePlatformConfig } from './validate-platform-config.js';
 
 const fixtures = loadPlatformConfigFixtures();
@@ -15,8 +16,8 @@ describe('validatePlatformConfig on the fixture corpus', () => {
     expect(valid).toBe(fixture.problems.length === 0);
   });
 
-  it('covers every rule A–H with a passing and a failing case, and the schema with failing ones', () => {
-    for (const rule of ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H']) {
+  it('covers every registered rule with a passing and a failing case, and the schema with failing ones', () => {
+    for (const { letter: rule } of PLATFORM_RULES) {
       expect(fixtures.some((fixture) => fixture.name.startsWith(`${rule}-pass`) && fixture.problems.length === 0), rule).toBe(true);
       expect(fixtures.some((fixture) => fixture.problems.some((problem) => problem.rule === rule)), rule).toBe(true);
     }

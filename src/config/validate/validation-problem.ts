@@ -1,7 +1,8 @@
 import type { Problem } from '../../core/problem.js';
+import type { RuleLetter } from './platform-rules.js';
 
-/** Which check found a problem: the JSON Schema, or one of the tuning rules A–H. */
-export type ProblemRule = 'schema' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
+/** Which check found a problem: the JSON Schema, or the letter of one of the registered tuning rules. */
+export type ProblemRule = 'schema' | RuleLetter;
 
 /** One problem of a configuration: the check, the JSON pointer (RFC 6901) of the offending value, a message naming the property. */
 export type ValidationProblem = Problem<ProblemRule>;
@@ -11,6 +12,3 @@ export interface ValidationResult {
   readonly valid: boolean;
   readonly problems: readonly ValidationProblem[];
 }
-
-/** One tuning rule: reads a parsed configuration (possibly malformed) and returns its problems; never throws. */
-export type PlatformRule = (config: unknown) => ValidationProblem[];

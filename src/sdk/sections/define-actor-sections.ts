@@ -1,6 +1,8 @@
 import type { SettingsSection } from '../../core/actor-definition.js';
 import { PLATFORM_ID_PATTERN } from '../../config/platform-annotations.js';
 import { sectionIdProblems } from '../../config/sections/section-id-problems.js';
+import { ruleASections } from '../../config/validate/rules/rule-a-sections.js';
+import { ruleLabel } from '../../config/validate/rule-label.js';
 
 /**
  * Declares an actor's own settings sections the way the template declares its own (the
@@ -23,6 +25,6 @@ export function defineActorSections(sections: readonly SettingsSection[]): reado
     if (section.order !== undefined && !Number.isInteger(section.order)) throw new Error(`${label}: order must be an integer`);
   }
   const [repeated] = sectionIdProblems(sections);
-  if (repeated !== undefined) throw new Error(`[A sections] /sections/${repeated.index}: defineActorSections: ${repeated.message}`);
+  if (repeated !== undefined) throw new Error(`[${ruleLabel(ruleASections.letter)}] /sections/${repeated.index}: defineActorSections: ${repeated.message}`);
   return Object.freeze(sections.map((section) => Object.freeze({ ...section })));
 }

@@ -1,7 +1,7 @@
 import { PLATFORM_ANNOTATION_KEYS } from '../../platform-annotations.js';
 import { secretSettingKeys, type JsonSchemaDocument } from '../../settings-json-schema.js';
 import { jsonPointer } from '../../../core/json-pointer.js';
-import type { PlatformRule, ValidationProblem } from '../validation-problem.js';
+import { definePlatformRule, type RuleFinding } from '../platform-rule.js';
 import { parseKubernetesQuantity } from './kubernetes-quantity.js';
 import { annotationPointer, asObject, settingFields } from './setting-fields.js';
 
@@ -15,16 +15,22 @@ const SECRET_ENV_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|PRIVATE_KEY
  * with no default, and no environment variable is named like a secret unless its value is the
  * placeholder `${secret:NAME}` the platform fills from its secret store.
  */
-export const ruleHDeployment: PlatformRule = function ruleHDeployment(config) {
-  const root = asObject(config);
-  const deployment = asObject(root?.deployment);
-  return [...deploymentProblems(deployment, asObject(root?.features)), ...secretProblems(config)];
-};
+export const ruleHDeployment = definePlatformRule({
+  letter: 'H',
+  name: 'deployment',
+  checks: '`readiness_path` is `/ready` exactly when the probe is declared, else `null`; `health_path` is `/health`; requests ≤ limits (Kubernetes quantities compared by value); `replicas.min` ≤ `max`; secret fields are `managed-by: user` with no `default`; no `env` variable named like a secret (`…_API_KEY`, `…_TOKEN`, `…_SECRET`, `…_PASSWORD`)',
+  pointers: 'the value concerned',
+  check(config) {
+    const root = asObject(config);
+    const deployment = asObject(root?.deployment);
+    return [...deploymentProblems(deployment, asObject(root?.features)), ...secretProblems(config)];
+  },
+});
 
-function deploymentProblems(deployment: Record<string, unknown> | undefined, features: Record<string, unknown> | undefined): ValidationProblem[] {
+function deploymentProblems(deployment: Record<string, unknown> | undefined, features: Record<string, unknown> | undefined): RuleFinding[] {
   if (deployment === undefined) return [];
-  const problems: ValidationProblem[] = [];
-  const problem = (pointer: string, message: string) => problems.push({ rule: 'H', pointer, message });
+  const problems: RuleFinding[] = [];
+  const problem = (pointer: string, message: string) => problems.push({ pointer, message });
   const probe = features?.declare_readiness_probe;
   const readiness = deployment.readiness_path;
   if (probe === true && readiness !== '/ready' && 'readiness_path' in deployment) {
@@ -61,18 +67,18 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
   return problems;
 }
 
-function secretProblems(config: unknown): ValidationProblem[] {
+function secretProblems(config: unknown): RuleFinding[] {
   const fields = settingFields(config);
   const wellFormed: JsonSchemaDocument = { properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])) };
   const secrets = new Set(secretSettingKeys(wellFormed));
   const managedBy = PLATFORM_ANNOTATION_KEYS.managedBy;
-  const problems: ValidationProblem[] = [];
+  const problems: RuleFinding[] = [];
   for (const field of fields.filter((candidate) => secrets.has(candidate.key))) {
     if (field.schema[managedBy] !== undefined && field.schema[managedBy] !== 'user') {
-      problems.push({ rule: 'H', pointer: annotationPointer(field, managedBy), message: `secret setting '${field.key}' must be managed by 'user'` });
+      problems.push({ pointer: annotationPointer(field, managedBy), message: `secret setting '${field.key}' must be managed by 'user'` });
     }
     if ('default' in field.schema) {
-      problems.push({ rule: 'H', pointer: annotationPointer(field, 'default'), message: `secret setting '${field.key}' must not carry a default` });
+      problems.push({ pointer: annotationPointer(field, 'default'), message: `secret setting '${field.key}' must not carry a default` });
     }
   }
   return problems;
