@@ -3,6 +3,10 @@ import { html } from 'hono/html';
 import type { ActorContext } from '../context/actor-context.js';
 import { framedPageHeaders, STATIC_PAGE_POLICY } from '../core/html-page.js';
 import { defineRoute } from './actor-route.js';
+import { actorMetadataRoute } from './actor-info.js';
+import { healthRoute } from './health.js';
+import { docsRoute, openApiRoute } from './openapi.js';
+import { playgroundRoute } from './playground.js';
 
 /** The body of `GET /` as JSON: who the actor is and where its documented routes are. */
 interface ActorIndex {
@@ -23,11 +27,11 @@ function actorIndex(ctx: ActorContext): ActorIndex {
     version: metadata.version,
     description: metadata.description,
     links: {
-      docs: '/docs',
-      health: '/health',
-      openapi: '/openapi.json',
-      metadata: '/api/actor/metadata',
-      ...(ctx.environment.PLAYGROUND_ENABLED ? { playground: '/playground' } : {}),
+      docs: docsRoute.spec.path,
+      health: healthRoute.spec.path,
+      openapi: openApiRoute.spec.path,
+      metadata: actorMetadataRoute.spec.path,
+      ...(playgroundRoute.mountedWhen?.(ctx) === true ? { playground: playgroundRoute.spec.path } : {}),
     },
   };
 }

@@ -41,6 +41,7 @@ export const invokeRoute = defineRoute(
         415: problem('Not JSON', ['unsupported_media_type']),
         422: problem('Invalid fields, or an Idempotency-Key reused with another body', ['validation_failed', 'idempotency_key_reused']),
         499: problem('Client closed the request', ['client_closed_request']),
+        500: problem('The agent is misconfigured', ['agent_misconfigured']),
         502: problem('Model error', ['model_error']),
         503: problem('Starting or draining', ['starting', 'draining']),
         504: problem('Model time-out', ['model_timeout']),
