@@ -51,7 +51,7 @@ const STATS_SCHEMA = {
     input_tokens: { type: 'integer' },
     output_tokens: { type: 'integer' },
     tool_calls: { type: 'integer' },
-    latency_ms: { type: 'object', properties: { total: { type: 'number' }, avg: { type: 'number' }, max: { type: 'number' } } },
+    latency_ms: { type: 'object', required: ['total', 'avg', 'max'], properties: { total: { type: 'number' }, avg: { type: 'number' }, max: { type: 'number' } } },
     last_invoked_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
