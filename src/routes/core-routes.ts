@@ -1,7 +1,6 @@
 import type { ActorRoute } from './actor-route.js';
 import { actorIndexRoute } from './actor-index.js';
 import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
-import { examplePingRoute } from './example-ping.js';
 import { healthRoute } from './health.js';
 import { invokeRoute } from './invoke.js';
 import { metricsRoute } from './metrics.js';
@@ -35,7 +34,6 @@ export const CORE_ROUTES: readonly ActorRoute[] = [
   playgroundRoute,
   openApiRoute,
   docsRoute,
-  examplePingRoute,
 ];
 
 /**
