@@ -9,9 +9,13 @@ export type JsonSchemaObject = Record<string, unknown>;
 /** A string with no NUL character: the part of `storableText` JSON Schema can say (an unpaired surrogate cannot travel in JSON text). */
 const NO_NUL_PATTERN = '^[^\\u0000]*$';
 
+/** Base64 as valibot's `base64` action accepts it (padded, standard alphabet). */
+const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+
 /**
  * The JSON Schema 2020-12 of a valibot schema, as `/openapi.json` embeds it: checks JSON Schema
- * cannot say become descriptions (their message), `storableText` a pattern that refuses NUL.
+ * cannot say become descriptions (their message), `storableText` a pattern that refuses NUL,
+ * `base64` a pattern with `contentEncoding`.
  * @param schema the valibot schema the route validates with
  */
 export function schemaOf(schema: v.GenericSchema): JsonSchemaObject {
@@ -20,6 +24,7 @@ export function schemaOf(schema: v.GenericSchema): JsonSchemaObject {
     errorMode: 'ignore',
     overrideAction({ valibotAction, jsonSchema }) {
       if (valibotAction === storableText && jsonSchema.pattern === undefined) return { ...jsonSchema, pattern: NO_NUL_PATTERN, description: describe(jsonSchema, UNSTORABLE_TEXT_DETAIL) };
+      if (valibotAction.type === 'base64' && jsonSchema.pattern === undefined) return { ...jsonSchema, pattern: BASE64_PATTERN, contentEncoding: 'base64' };
       if (valibotAction.type === 'check' && 'message' in valibotAction && typeof valibotAction.message === 'string') return { ...jsonSchema, description: describe(jsonSchema, valibotAction.message) };
       return undefined;
     },
