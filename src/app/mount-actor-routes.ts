@@ -1,51 +1,30 @@
 import type { Hono } from 'hono';
 import type { ActorContext, ActorEnv } from '../context/actor-context.js';
 import type { ActorRouter } from '../context/actor-router.js';
-import { apiKeyAuth, DEFAULT_PUBLIC_PATHS } from '../middleware/api-key/index.js';
+import type { DocumentedOperation } from '../context/documented-operation.js';
+import { apiKeyAuth } from '../middleware/api-key/index.js';
 import { limitRequestBody } from '../middleware/body-limit/index.js';
 import { noOAuthProviders, type OAuthFlow } from '../oauth/oauth-flow.js';
-import { actorIndexRoutes } from '../routes/actor-index.js';
-import { actorInfoRoutes } from '../routes/actor-info.js';
-import { healthRoutes } from '../routes/health.js';
-import { invokeRoutes } from '../routes/invoke.js';
-import { metricsRoutes } from '../routes/metrics.js';
-import { oauthRoutes } from '../routes/oauth.js';
-import { coreOperations } from '../routes/openapi-document.js';
-import { openApiRoutes } from '../routes/openapi.js';
-import { playgroundRoutes, PLAYGROUND_PATH } from '../routes/playground.js';
-import { readyRoutes } from '../routes/ready.js';
-import { settingsRoutes } from '../routes/settings.js';
-import { statsRoutes } from '../routes/stats.js';
+import { honoPath, type RouteServices } from '../routes/actor-route.js';
+import { CORE_ROUTES, openPaths } from '../routes/core-routes.js';
 
 /**
- * Mounts the actor's HTTP surface on `app`: API-key auth when keys are configured, the body
- * limit, the always-present routes (and the playground when `PLAYGROUND_ENABLED`), then the conditional routers the template options turn on
- * (each documented in `/openapi.json`).
+ * Mounts the actor's HTTP surface on `app` from the route table `CORE_ROUTES`: API-key auth
+ * (when keys are configured) letting through the routes declared `open`, the body limit on the
+ * routes that declare it, each route the actor mounts (the playground only when
+ * `PLAYGROUND_ENABLED`), then the conditional routers the template options turn on. The table
+ * and the routers' operations are what `/openapi.json` documents.
  */
 export function mountActorRoutes(app: Hono<ActorEnv>, ctx: ActorContext, oauth: OAuthFlow | undefined, routers: readonly ActorRouter[]): void {
   const { config, logger } = ctx;
-  const playground = ctx.environment.PLAYGROUND_ENABLED;
-  if (config.apiKeys.length > 0) {
-    app.use(apiKeyAuth({ keys: config.apiKeys, publicPaths: playground ? [...DEFAULT_PUBLIC_PATHS, PLAYGROUND_PATH] : DEFAULT_PUBLIC_PATHS }));
-  }
+  const routes = CORE_ROUTES.filter((route) => route.mountedWhen?.(ctx) ?? true);
+  if (config.apiKeys.length > 0) app.use(apiKeyAuth({ keys: config.apiKeys, publicPaths: openPaths(routes) }));
   const limitBody = limitRequestBody({ maxSize: config.bodyLimitBytes });
-  app.use('/agent/*', limitBody);
-  app.use('/settings', limitBody);
+  for (const { spec } of routes) if (spec.bodyLimit === true) app.use(honoPath(spec.path), limitBody);
 
-  const surfaces = [
-    invokeRoutes(ctx),
-    healthRoutes(ctx),
-    readyRoutes(ctx),
-    metricsRoutes(ctx),
-    statsRoutes(ctx),
-    settingsRoutes(ctx),
-    actorInfoRoutes(ctx),
-    actorIndexRoutes(ctx),
-    oauthRoutes(ctx, oauth ?? noOAuthProviders),
-    ...(playground ? [playgroundRoutes(ctx)] : []),
-    openApiRoutes(ctx, () => [...coreOperations(ctx), ...routers.flatMap((router) => router.operations?.(ctx) ?? [])]),
-  ];
-  for (const surface of surfaces) app.route('/', surface);
+  const operations = (): DocumentedOperation[] => [...routes.map((route) => route.spec), ...routers.flatMap((router) => router.operations?.(ctx) ?? [])];
+  const services: RouteServices = { oauth: oauth ?? noOAuthProviders, operations };
+  for (const route of routes) app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), route.handler(ctx, services));
   for (const router of routers) {
     router.mount(app, ctx);
     logger.debug('router_mounted', { router: router.name });

@@ -16,6 +16,6 @@ export interface ActorRouter {
   start?(): Promise<void>;
   /** Releases what the router holds (open sessions), on shutdown after the requests in flight. */
   close?(): Promise<void>;
-  /** The routes it adds, for `/openapi.json`. */
+  /** The routes it adds, for `/openapi.json`; each one's `security` (default `apiKey`) sets its security requirement and 401 there. */
   operations?(ctx: ActorContext): DocumentedOperation[];
 }

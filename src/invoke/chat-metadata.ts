@@ -58,4 +58,5 @@ export const ChatMetadata = v.pipe(
     }
     if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_METADATA_BYTES) addIssue({ message: 'must be at most 16 KiB when serialised' });
   }),
+  v.description(`A JSON object of at most ${MAX_METADATA_BYTES / 1024} KiB serialised, nested at most ${MAX_METADATA_DEPTH} levels, with no NUL character in its keys and strings`),
 );

@@ -15,6 +15,7 @@ const Attachment = v.pipe(
     size: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must not be negative'))),
   }),
   v.check((attachment) => (attachment.url === undefined) !== (attachment.data === undefined), 'needs exactly one of url or data'),
+  v.metadata({ oneOf: [{ required: ['url'] }, { required: ['data'] }] }),
 );
 
 /**

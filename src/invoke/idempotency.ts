@@ -2,9 +2,10 @@ import type { ChatReply } from './chat-reply.js';
 import type { ChatRequest } from './chat-request.js';
 import { ActorError } from '../core/actor-error.js';
 import type { TurnServices } from './turn-services.js';
+import * as v from 'valibot';
 
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IdempotencyKey = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'));
 
 /** What an `Idempotency-Key` decided for an invoke. */
 export type IdempotencyDecision =
@@ -39,7 +40,7 @@ export async function requestFingerprint(request: ChatRequest): Promise<string> 
  */
 export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
   if (header === undefined) return { kind: 'run', unavailable: false };
-  if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
+  if (!v.is(IdempotencyKey, header)) {
     throw new ActorError('invalid_header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
   }
   const key = `${tenantId}/${header}`;

@@ -1,8 +1,12 @@
-import { Hono } from 'hono';
 import { accepts } from 'hono/accepts';
 import { html } from 'hono/html';
-import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import type { ActorContext } from '../context/actor-context.js';
 import { framedPageHeaders, STATIC_PAGE_POLICY } from '../core/html-page.js';
+import { defineRoute } from './actor-route.js';
+import { actorMetadataRoute } from './actor-info.js';
+import { healthRoute } from './health.js';
+import { docsRoute, openApiRoute } from './openapi.js';
+import { playgroundRoute } from './playground.js';
 
 /** The body of `GET /` as JSON: who the actor is and where its documented routes are. */
 interface ActorIndex {
@@ -23,11 +27,11 @@ function actorIndex(ctx: ActorContext): ActorIndex {
     version: metadata.version,
     description: metadata.description,
     links: {
-      docs: '/docs',
-      health: '/health',
-      openapi: '/openapi.json',
-      metadata: '/api/actor/metadata',
-      ...(ctx.environment.PLAYGROUND_ENABLED ? { playground: '/playground' } : {}),
+      docs: docsRoute.spec.path,
+      health: healthRoute.spec.path,
+      openapi: openApiRoute.spec.path,
+      metadata: actorMetadataRoute.spec.path,
+      ...(playgroundRoute.mountedWhen?.(ctx) === true ? { playground: playgroundRoute.spec.path } : {}),
     },
   };
 }
@@ -50,17 +54,34 @@ async function indexPage(index: ActorIndex): Promise<string> {
  * or as a small HTML page when `Accept` prefers `text/html`. It reveals no more than the
  * metadata card, and sits behind the same API key.
  */
-export function actorIndexRoutes(ctx: ActorContext): Hono<ActorEnv> {
-  const index = actorIndex(ctx);
-  const page = indexPage(index);
-  return new Hono<ActorEnv>().get('/', async function actorIndexRoute(c) {
-    const type = accepts(c, { header: 'Accept', supports: ['application/json', 'text/html'], default: 'application/json' });
-    if (type !== 'text/html') return c.json(index);
-    return c.body(await page, 200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      ...framedPageHeaders(STATIC_PAGE_POLICY),
-      'X-Content-Type-Options': 'nosniff',
-      Vary: 'Accept',
-    });
-  });
-}
+export const actorIndexRoute = defineRoute(
+  {
+    method: 'get', path: '/', security: 'apiKey', contract: 'always',
+    operation: {
+      operationId: 'index', summary: 'Index: name, version, description and links to the documented routes',
+      responses: {
+        200: {
+          description: 'The index; a small HTML page when Accept prefers text/html',
+          content: {
+            'application/json': { schema: { type: 'object', required: ['name', 'slug', 'version', 'description', 'links'], properties: { name: { type: 'string' }, slug: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, links: { type: 'object', additionalProperties: { type: 'string' } } } } },
+            'text/html': { schema: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+  (ctx) => {
+    const index = actorIndex(ctx);
+    const page = indexPage(index);
+    return async function actorIndexRoute(c) {
+      const type = accepts(c, { header: 'Accept', supports: ['application/json', 'text/html'], default: 'application/json' });
+      if (type !== 'text/html') return c.json(index);
+      return c.body(await page, 200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        ...framedPageHeaders(STATIC_PAGE_POLICY),
+        'X-Content-Type-Options': 'nosniff',
+        Vary: 'Accept',
+      });
+    };
+  },
+);

@@ -1,6 +1,7 @@
-import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
+import { defineRoute } from './actor-route.js';
+import { json, problem } from './openapi-parts.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -28,19 +29,31 @@ export function metadataCard(ctx: ActorContext) {
   };
 }
 
-/**
- * `GET /api/actor/metadata` (the card) and `GET /api/actor/platform-config` (the baked
- * `src/platform/config.json` with a strong `ETag`; `If-None-Match` gets 304).
- */
-export function actorInfoRoutes(ctx: ActorContext): Hono<ActorEnv> {
-  const card = metadataCard(ctx);
-  const configText = ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
-  const etag = configText === undefined ? undefined : sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`);
-  return new Hono<ActorEnv>()
-    .get('/api/actor/metadata', function actorMetadata(c) {
+/** `GET /api/actor/metadata`: the marketplace card. */
+export const actorMetadataRoute = defineRoute(
+  { method: 'get', path: '/api/actor/metadata', security: 'apiKey', contract: 'recommended', operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } } },
+  (ctx) => {
+    const card = metadataCard(ctx);
+    return function actorMetadata(c) {
       return c.json(card);
-    })
-    .get('/api/actor/platform-config', async function platformConfig(c) {
+    };
+  },
+);
+
+/** `GET /api/actor/platform-config`: the baked `src/platform/config.json` with a strong `ETag`; `If-None-Match` gets 304. */
+export const platformConfigRoute = defineRoute(
+  {
+    method: 'get', path: '/api/actor/platform-config', security: 'apiKey', contract: 'recommended',
+    operation: {
+      operationId: 'platformConfig', summary: 'The baked canonical configuration',
+      parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+      responses: { 200: json('src/platform/config.json'), 304: { description: 'Not modified' }, 404: problem('No configuration baked', ['platform_config_missing']) },
+    },
+  },
+  (ctx) => {
+    const configText = ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
+    const etag = configText === undefined ? undefined : sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`);
+    return async function platformConfig(c) {
       if (configText === undefined || etag === undefined) {
         throw new ActorError('platform_config_missing', {
           detail: 'This actor was started without src/platform/config.json; run `actorkit validate` to emit it',
@@ -53,5 +66,6 @@ export function actorInfoRoutes(ctx: ActorContext): Hono<ActorEnv> {
         return c.body(null, 304, headers);
       }
       return c.body(configText, 200, { ...headers, 'Content-Type': 'application/json' });
-    });
-}
+    };
+  },
+);

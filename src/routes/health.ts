@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import type { ActorContext } from '../context/actor-context.js';
+import { defineRoute } from './actor-route.js';
+import { json } from './openapi-parts.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -20,8 +21,10 @@ export function healthBody(ctx: ActorContext) {
  * `GET /health`: always 200 while the process lives; `degraded` when the database is not
  * passing. Reports the last known database state and never waits on the database.
  */
-export function healthRoutes(ctx: ActorContext): Hono<ActorEnv> {
-  return new Hono<ActorEnv>().get('/health', function health(c) {
-    return c.json(healthBody(ctx), 200, NO_STORE);
-  });
-}
+export const healthRoute = defineRoute(
+  { method: 'get', path: '/health', security: 'open', contract: 'required', operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', responses: { 200: json('`ok` or `degraded`') } } },
+  (ctx) =>
+    function health(c) {
+      return c.json(healthBody(ctx), 200, NO_STORE);
+    },
+);

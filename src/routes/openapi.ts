@@ -1,7 +1,6 @@
-import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../context/actor-context.js';
-import type { DocumentedOperation } from '../context/documented-operation.js';
 import { framedPageHeaders } from '../core/html-page.js';
+import { defineRoute } from './actor-route.js';
+import { htmlPage, json } from './openapi-parts.js';
 import { openApiDocument } from './openapi-document.js';
 
 const DOCS_PAGE = `<!doctype html>
@@ -23,15 +22,23 @@ fetch('openapi.json').then(r=>r.json()).then(doc=>{
 });
 </script></body></html>`;
 
-/** `GET /openapi.json` (OpenAPI 3.1 of every mounted route) and `GET /docs` (a page that reads it, no external assets). */
-export function openApiRoutes(ctx: ActorContext, operations: () => readonly DocumentedOperation[]): Hono<ActorEnv> {
-  let document: Record<string, unknown> | undefined;
-  return new Hono<ActorEnv>()
-    .get('/openapi.json', function openApi(c) {
+/** `GET /openapi.json`: the OpenAPI 3.1 document of every mounted route, built on first use. */
+export const openApiRoute = defineRoute(
+  { method: 'get', path: '/openapi.json', security: 'open', contract: 'always', operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', responses: { 200: json('OpenAPI 3.1 of every mounted route') } } },
+  (ctx, { operations }) => {
+    let document: Record<string, unknown> | undefined;
+    return function openApi(c) {
       document ??= openApiDocument(ctx, operations());
       return c.json(document);
-    })
-    .get('/docs', function docs(c) {
+    };
+  },
+);
+
+/** `GET /docs`: a page that reads `/openapi.json` (no external assets). */
+export const docsRoute = defineRoute(
+  { method: 'get', path: '/docs', security: 'open', contract: 'always', operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', responses: { 200: htmlPage('HTML page') } } },
+  () =>
+    function docs(c) {
       return c.html(DOCS_PAGE, 200, framedPageHeaders(''));
-    });
-}
+    },
+);

@@ -1,16 +1,32 @@
-import { Hono } from 'hono';
-import type { ActorContext, ActorEnv } from '../context/actor-context.js';
+import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
 import { readJsonBody } from '../core/read-json-body.js';
 import * as v from 'valibot';
+import { defineRoute } from './actor-route.js';
+import { json, problem } from './openapi-parts.js';
 
 /**
- * `PUT /settings` (a partial object of settings; validated as a whole, persisted, all or
- * nothing; 403 on the platform path) and `GET /settings/schema` (JSON Schema 2020-12).
+ * `PUT /settings`: a partial object of settings, validated as a whole, persisted, all or
+ * nothing; 403 on the platform path.
  */
-export function settingsRoutes(ctx: ActorContext): Hono<ActorEnv> {
-  return new Hono<ActorEnv>()
-    .put('/settings', async function updateSettings(c) {
+export const updateSettingsRoute = defineRoute(
+  {
+    method: 'put', path: '/settings', security: 'apiKey', bodyLimit: true, contract: 'recommended',
+    operation: {
+      operationId: 'updateSettings', summary: 'Update settings (standalone only)',
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'Some settings, as GET /settings/schema describes them' } } } },
+      responses: {
+        200: json('`{settings, applied, restart_required}`; secrets masked'),
+        400: problem('Malformed JSON', ['invalid_json']),
+        403: problem('Managed by the platform', ['settings_managed_by_platform']),
+        413: problem('Body over BODY_LIMIT_BYTES', ['payload_too_large']),
+        415: problem('Not JSON', ['unsupported_media_type']),
+        422: problem('Invalid settings; nothing changed', ['validation_failed']),
+      },
+    },
+  },
+  (ctx: ActorContext) =>
+    async function updateSettings(c) {
       if (ctx.config.platformMode) {
         throw new ActorError('settings_managed_by_platform', {
           detail: 'This actor runs on the platform (ACTOR_PLATFORM=true); change its settings in the platform instead',
@@ -20,8 +36,17 @@ export function settingsRoutes(ctx: ActorContext): Hono<ActorEnv> {
       const result = await ctx.settings.update(body, (merge) => ctx.store.updateSettingsOverrides(merge));
       ctx.logger.info('settings_updated', { applied: result.applied, restart_required: result.restart_required });
       return c.json(result);
-    })
-    .get('/settings/schema', function settingsSchema(c) {
+    },
+);
+
+/** `GET /settings/schema`: the JSON Schema 2020-12 of the settings. */
+export const settingsSchemaRoute = defineRoute(
+  {
+    method: 'get', path: '/settings/schema', security: 'apiKey', contract: 'always',
+    operation: { operationId: 'settingsSchema', summary: 'JSON Schema 2020-12 of the settings', responses: { 200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } } } },
+  },
+  (ctx) =>
+    function settingsSchema(c) {
       return c.json(ctx.settings.jsonSchema, 200, { 'Content-Type': 'application/schema+json' });
-    });
-}
+    },
+);

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '../../src/context/actor-settings.js';
 import type { ActorApp } from '../../src/app/create-actor-app.js';
-import { DEFAULT_PUBLIC_PATHS } from '../../src/middleware/api-key/index.js';
+import { CORE_ROUTES, openPaths } from '../../src/routes/core-routes.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { bodyText, method, mutatedChatRequest, plausibleHeaders, readHeaders, routePath, routePatterns } from './support/http-arbitraries.js';
 import { type ReliabilityActor, startReliabilityActor, unexpectedErrors } from './support/reliability-actor.js';
@@ -129,7 +129,7 @@ describe('bad input, in-process: API keys on', () => {
 
   it('without a valid X-API-Key, every path but the exact public ones gets 401; nothing gets a 5xx', async () => {
     const { app } = actor;
-    const publicPaths = new Set<string>(DEFAULT_PUBLIC_PATHS);
+    const publicPaths = new Set<string>(openPaths(CORE_ROUTES));
     await fc.assert(
       fc.asyncProperty(method, routePath(routePatterns(app)), readHeaders, anyBody, async (requestMethod, path, headers, body) => {
         const sent = await send(app, { method: requestMethod, path, headers, body });

@@ -6,19 +6,11 @@ import { checkHeaderKey } from '../../core/header-key.js';
 export interface ApiKeyAuthOptions {
   /** Accepted keys; several allow rotation. Must not be empty. */
   readonly keys: readonly string[];
-  /** Exact paths that need no key (matched on the request's normalised path, case-sensitive). */
+  /** Exact paths that need no key (matched on the request's normalised path, case-sensitive); none by default. */
   readonly publicPaths?: readonly string[];
   /** The header carrying the key. */
   readonly headerName?: string;
 }
-
-/**
- * Paths open without a key: probes, metrics, the API description, and the OAuth callback. The
- * callback is the provider's redirect of the user's browser, which cannot carry the key; it is
- * protected instead by its single-use, expiring `state`, which only a key holder can have started
- * (`/oauth/authorize` needs the key).
- */
-export const DEFAULT_PUBLIC_PATHS = ['/health', '/ready', '/metrics', '/openapi.json', '/docs', '/oauth/callback'] as const;
 
 /**
  * The path a request really asks for: the WHATWG-normalised pathname of the raw URL, with
@@ -39,7 +31,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler {
   if (options.keys.length === 0 || options.keys.some((key) => key.length === 0)) {
     throw new Error('apiKeyAuth needs at least one non-empty key');
   }
-  const settings = { publicPaths: DEFAULT_PUBLIC_PATHS, headerName: 'X-API-Key', ...options } satisfies ApiKeyAuthOptions;
+  const settings = { publicPaths: [], headerName: 'X-API-Key', ...options } satisfies ApiKeyAuthOptions;
   const publicPaths = new Set(settings.publicPaths);
   const challenge = { 'WWW-Authenticate': `ApiKey header="${settings.headerName}"` };
   return async function apiKeyAuthMiddleware(c, next) {

@@ -14,6 +14,8 @@ import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
+import { json, problem, schemaOf } from '../../routes/openapi-parts.js';
+import type { DocumentedOperation } from '../../context/documented-operation.js';
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
@@ -42,6 +44,51 @@ async function readBodyText(c: Context<ActorEnv>): Promise<string> {
   }
 }
 
+/** The JSON-RPC error body `/mcp` answers its own refusals with. */
+const JSON_RPC_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } }, id: { type: 'null' } },
+};
+
+/** The operations of `/mcp`: the JSON-RPC answers of the transport and the problems of the actor around it. */
+function mcpOperations(): DocumentedOperation[] {
+  const sessionId = { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session `initialize` answered; required after it', schema: schemaOf(SessionId) };
+  const rpcError = (description: string) => json(description, JSON_RPC_ERROR);
+  const refusedOrigin = problem('A browser page of another origin', ['origin_not_allowed']);
+  const notServing = problem('Starting or draining', ['starting', 'draining']);
+  return [
+    {
+      method: 'post', path: '/mcp',
+      operation: {
+        operationId: 'mcp',
+        summary: 'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
+        parameters: [sessionId, { name: 'Accept', in: 'header', required: true, description: 'Must accept both application/json and text/event-stream', schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: { description: 'A JSON-RPC message, or a batch of at most MCP_MAX_BATCH' } } } },
+        responses: {
+          200: json('A JSON-RPC response, with Mcp-Session-Id after initialize', { type: 'object' }),
+          202: { description: 'Notifications only: accepted, no body' },
+          400: rpcError('Malformed JSON, not JSON-RPC, no Mcp-Session-Id after initialize, or a batch over MCP_MAX_BATCH messages'),
+          403: refusedOrigin,
+          404: rpcError('An Mcp-Session-Id the actor never issues'),
+          406: rpcError('Accept does not take both application/json and text/event-stream'),
+          413: rpcError('Body over BODY_LIMIT_BYTES'),
+          415: rpcError('Not application/json'),
+          503: notServing,
+        },
+      },
+    },
+    {
+      method: 'delete', path: '/mcp',
+      operation: {
+        operationId: 'mcpEndSession', summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
+        parameters: [sessionId],
+        responses: { 200: { description: 'Session ended' }, 400: rpcError('No Mcp-Session-Id'), 403: refusedOrigin, 404: rpcError('An Mcp-Session-Id the actor never issues'), 503: notServing },
+      },
+    },
+  ];
+}
+
 /**
  * `/mcp` (`expose_mcp`): the actor as an MCP server over Streamable HTTP, on the SDK's Fetch
  * transport in stateless mode (JSON responses, so a call stays in flight until answered). Every
@@ -61,24 +108,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
     async start() {
       sdk ??= await loadMcpServerSdk(options.importSdk);
     },
-    operations: () => [
-      {
-        method: 'post',
-        path: '/mcp',
-        operation: {
-          operationId: 'mcp',
-          summary: 'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
-          responses: {
-            200: { description: 'A JSON-RPC response, with Mcp-Session-Id after initialize' },
-            400: { description: 'Malformed JSON, no Mcp-Session-Id, or a batch over MCP_MAX_BATCH messages' },
-            404: { description: 'An Mcp-Session-Id the actor never issues' },
-            413: { description: 'Body over BODY_LIMIT_BYTES' },
-            503: { description: 'Starting or draining' },
-          },
-        },
-      },
-      { method: 'delete', path: '/mcp', operation: { operationId: 'mcpEndSession', summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)', responses: { 200: { description: 'Session ended' } } } },
-    ],
+    operations: mcpOperations,
     mount(app, ctx: ActorContext) {
       const maxSize = ctx.config.bodyLimitBytes;
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;

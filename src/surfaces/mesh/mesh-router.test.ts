@@ -87,10 +87,12 @@ describe('meshRouter', () => {
     expect(sink.records.map((r) => r.event)).toContain('mesh_key_weak');
   });
 
-  it('documents the peer routes with the mesh-key header', async () => {
+  it('documents the peer routes as needing the mesh-key security scheme, and its 401', async () => {
     const app = await createTestActor({ definition, routers: [meshRouter({ meshKey: KEY, routes })] });
     const document = await (await app.request('/openapi.json')).json();
-    expect(document.paths['/api/test/_peer_check'].get.parameters[0]).toMatchObject({ name: 'X-Mesh-Key', in: 'header', required: true });
+    expect(document.components.securitySchemes.meshKey).toMatchObject({ type: 'apiKey', name: 'X-Mesh-Key', in: 'header' });
+    expect(document.paths['/api/test/_peer_check'].get.security).toEqual([{ meshKey: [] }]);
+    expect(document.paths['/api/test/_peer_check'].get.responses[401].description).toContain('missing_mesh_key');
     expect(document.paths['/api/test/items/{id}'].get.summary).toBe('One item');
   });
 });

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { checkMeshDomain } from './mesh-domain.js';
 import { MESH_KEY_HEADER, meshKeyAuth, parseMeshKeys } from './mesh-key-auth.js';
@@ -59,17 +58,13 @@ function checkRoutes(routes: readonly PeerRoute[]): void {
 }
 
 function peerOperations(domain: string, routes: readonly PeerRoute[]): DocumentedOperation[] {
-  const meshKey = { name: MESH_KEY_HEADER, in: 'header', required: true, description: "The actor group's mesh key", schema: { type: 'string' } };
-  const responses = {
-    200: { description: 'JSON', content: { 'application/json': { schema: {} } } },
-    401: { description: 'Missing or wrong mesh key', content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
-  };
+  const responses = { 200: { description: 'JSON', content: { 'application/json': { schema: {} } } } };
   const operation = (path: string, operationId: string, summary: string): DocumentedOperation => {
     const params = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
-    return { method: 'get', path: `/api/${domain}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`, operation: { operationId, summary, tags: ['fleet mesh'], parameters: [meshKey, ...params], responses } };
+    return { method: 'get', path: `/api/${domain}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`, security: 'meshKey', operation: { operationId, summary, tags: ['fleet mesh'], parameters: params, responses } };
   };
   return [
-    operation('/_peer_check', 'peerCheck', 'Peer check: a sibling actor proves it holds the mesh key'),
+    operation('/_peer_check', 'peerCheck', `Peer check: a sibling actor proves it holds the mesh key (${MESH_KEY_HEADER})`),
     ...routes.map((route, index) => operation(route.path, `peerRead${index + 1}`, route.summary ?? `Peer read ${route.path}`)),
   ];
 }

@@ -1,15 +1,14 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import { htmlPageHeaders, randomNonce } from '../../core/html-page.js';
-import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { readJsonBody } from '../../core/read-json-body.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
+import { problem, schemaOf } from '../../routes/openapi-parts.js';
 import { PanelActionRequest } from './panel-action-request.js';
 import type { Panel, PanelActionView, PanelPageView } from './panel-definition.js';
 import { renderPanelPage } from './panel-page.js';
@@ -28,11 +27,6 @@ interface PreparedPanel {
   readonly actions: readonly PanelActionView[];
 }
 
-function payloadJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as Record<string, unknown>;
-  return rest;
-}
-
 function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
   if (panels.length === 0) throw new Error('panelRouter needs at least one panel');
   const prepared = new Map<string, PreparedPanel>();
@@ -47,7 +41,7 @@ function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
         name,
         title: action.title ?? name,
         ...(action.description === undefined ? {} : { description: action.description }),
-        payloadSchema: payloadJsonSchema(action.payload),
+        payloadSchema: schemaOf(action.payload),
       };
     });
     prepared.set(panel.slug, { panel, actions });
@@ -57,22 +51,29 @@ function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
 
 function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
   const slug = { name: 'slug', in: 'path', required: true, schema: { enum: slugs } };
-  const problem = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } });
+  const unknownPanel = problem('Unknown panel', ['unknown_panel']);
   return [
     {
       method: 'get', path: '/panel/{slug}',
-      operation: { operationId: 'panelPage', summary: 'Owner panel page (HTML)', parameters: [slug], responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: problem('Unknown panel') } },
+      operation: { operationId: 'panelPage', summary: 'Owner panel page (HTML)', parameters: [slug], responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: unknownPanel } },
     },
     {
       method: 'get', path: '/panel/{slug}/data',
-      operation: { operationId: 'panelData', summary: 'The data the panel shows', parameters: [slug], responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: problem('Unknown panel') } },
+      operation: { operationId: 'panelData', summary: 'The data the panel shows', parameters: [slug], responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: unknownPanel, 503: problem('Database unreachable', ['store_unavailable']) } },
     },
     {
       method: 'post', path: '/panel/{slug}/action',
       operation: {
         operationId: 'panelAction', summary: 'Run a panel action', parameters: [slug],
-        requestBody: { required: true, content: { 'application/json': { schema: payloadJsonSchema(PanelActionRequest) } } },
-        responses: { 200: { description: '`{action, result}`', content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'] } } } }, 404: problem('Unknown panel'), 422: problem('Unknown action or invalid payload') },
+        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(PanelActionRequest) } } },
+        responses: {
+          200: { description: '`{action, result}`', content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'], properties: { action: { type: 'string' }, result: {} } } } } },
+          400: problem('Malformed JSON', ['invalid_json']),
+          404: unknownPanel,
+          413: problem('Body over BODY_LIMIT_BYTES', ['payload_too_large']),
+          415: problem('Not JSON', ['unsupported_media_type']),
+          422: problem('Unknown action or invalid payload', ['unknown_action', 'validation_failed']),
+        },
       },
     },
   ];

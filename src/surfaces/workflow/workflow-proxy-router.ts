@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
-import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
+import { problem } from '../../routes/openapi-parts.js';
 import { StartupRefusal } from '../../environment/startup-refusal.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 
@@ -102,8 +102,9 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           parameters: [{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             default: { description: "The workflow tool's response, streamed" },
-            502: { description: 'Upstream unavailable', content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
-            504: { description: 'Upstream timed out', content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } },
+            404: problem('A path that leaves the workflow tool', ['not_found']),
+            502: problem('Upstream unavailable', ['upstream_unavailable']),
+            504: problem('Upstream timed out', ['upstream_timeout']),
           },
         },
       },

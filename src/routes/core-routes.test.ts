@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { contractEndpoints } from '../config/emit/contract-endpoints.js';
+import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
+import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
+import { CORE_ROUTES, openPaths } from './core-routes.js';
+
+const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+describe('the core route table (issue #27 item 1)', () => {
+  it('is what the actor mounts and documents', async () => {
+    const app = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
+    const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const { spec } of CORE_ROUTES) {
+      expect(document.paths[spec.path]?.[spec.method], label(spec.method, spec.path)).toMatchObject({ operationId: spec.operation.operationId });
+      const path = spec.path.replace(/\{[^}]+\}/g, 'acme');
+      const served = app.routes.some((route) => route.method === spec.method.toUpperCase() && route.path === spec.path.replace(/\{(\w+)\}/g, ':$1'));
+      expect(served, `${label(spec.method, spec.path)} (${path}) is mounted`).toBe(true);
+    }
+  });
+
+  it('lets through the API key exactly the routes it declares open', async () => {
+    const app = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1', PLAYGROUND_ENABLED: 'true' } });
+    const open = new Set(openPaths(CORE_ROUTES));
+    expect(open).toEqual(new Set(['/health', '/ready', '/metrics', '/oauth/callback', '/playground', '/openapi.json', '/docs']));
+    for (const { spec } of CORE_ROUTES) {
+      const status = (await app.request(spec.path.replace(/\{[^}]+\}/g, 'acme'), { method: spec.method.toUpperCase() })).status;
+      if (open.has(spec.path)) expect(status, label(spec.method, spec.path)).not.toBe(401);
+      else expect(status, label(spec.method, spec.path)).toBe(401);
+    }
+  });
+
+  it('caps the bodies of the routes that declare a body limit', async () => {
+    const app = await createTestActor({ env: { BODY_LIMIT_BYTES: '1024' } });
+    const limited = CORE_ROUTES.filter(({ spec }) => spec.bodyLimit === true).map(({ spec }) => label(spec.method, spec.path));
+    expect(limited).toEqual(['POST /agent/invoke', 'PUT /settings']);
+    for (const { spec } of CORE_ROUTES.filter((route) => route.spec.bodyLimit === true)) {
+      const response = await app.request(spec.path, { method: spec.method.toUpperCase(), headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'x'.repeat(4096) }) });
+      expect(response.status, label(spec.method, spec.path)).toBe(413);
+    }
+  });
+
+  it('gives each route the contract role config.json and topic contract v1.0 give it', () => {
+    const emitted = contractEndpoints(testActorDefinition).map((endpoint) => `${endpoint.presence} ${label(endpoint.method, endpoint.path)}`);
+    const declared = CORE_ROUTES.filter(({ spec }) => spec.contract !== undefined).map(({ spec }) => `${spec.contract} ${label(spec.method, spec.path)}`);
+    expect(new Set(declared)).toEqual(new Set(emitted));
+    const byRole = (role: string) => CORE_ROUTES.filter(({ spec }) => spec.contract === role).map(({ spec }) => label(spec.method, spec.path));
+    expect(new Set(byRole('required'))).toEqual(new Set(REQUIRED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))));
+    expect(new Set(byRole('recommended'))).toEqual(new Set(RECOMMENDED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))));
+  });
+});
