@@ -1,5 +1,7 @@
 import type { ActorContext } from '../context/actor-context.js';
 import type { DocumentedOperation, RouteSecurity } from '../context/documented-operation.js';
+import type { ProblemCode } from '../core/problem-codes.js';
+import { PROBLEM_DOCUMENT_SCHEMA } from '../core/problem-schema.js';
 import { problem } from './openapi-parts.js';
 
 /** The security schemes an operation can need, as `components.securitySchemes` names them. */
@@ -23,9 +25,13 @@ function securityOf(security: RouteSecurity, { apiKeyOn }: AuthMode): Record<str
 
 /** The answers every operation of a security can get before its handler runs. */
 function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number, unknown> {
-  const codes = [...(mode.apiKeyOn && security !== 'open' ? ['missing_api_key', 'invalid_api_key'] : []), ...(security === 'meshKey' ? ['missing_mesh_key', 'invalid_mesh_key'] : [])];
+  const codes: ProblemCode[] = [
+    ...(mode.apiKeyOn && security !== 'open' ? (['missing_api_key', 'invalid_api_key'] as const) : []),
+    ...(security === 'meshKey' ? (['missing_mesh_key', 'invalid_mesh_key'] as const) : []),
+  ];
+  const [first, ...rest] = codes;
   return {
-    ...(codes.length > 0 ? { 401: problem('Missing or wrong key', codes) } : {}),
+    ...(first !== undefined ? { 401: problem('Missing or wrong key', [first, ...rest]) } : {}),
     ...(mode.hostGuarded ? { 421: problem('A Host that is neither a loopback name nor in ALLOWED_HOSTS', ['host_not_allowed']) } : {}),
   };
 }
@@ -52,15 +58,7 @@ export function openApiDocument(ctx: ActorContext, operations: readonly Document
     paths,
     components: {
       schemas: {
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code', 'request_id'],
-          properties: {
-            type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' },
-            code: { type: 'string' }, request_id: { type: 'string' },
-            errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
-          },
-        },
+        Problem: PROBLEM_DOCUMENT_SCHEMA,
       },
       ...(schemes.size > 0 ? { securitySchemes: Object.fromEntries([...schemes].sort().map((scheme) => [scheme, SECURITY_SCHEMES[scheme]])) } : {}),
     },

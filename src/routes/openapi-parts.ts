@@ -1,6 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import type { ProblemCode } from '../core/problem-codes.js';
 import { PROBLEM_CONTENT_TYPE } from '../core/problem-response.js';
+import { problemSchemaFor } from '../core/problem-schema.js';
 import { storableText, UNSTORABLE_TEXT_DETAIL } from '../invoke/storable-text.js';
 
 /** A JSON Schema object as `/openapi.json` writes it. */
@@ -42,10 +44,10 @@ function describe(schema: { description?: string }, rule: string): string {
  * @param description when the route answers it
  * @param codes the problem codes of that answer
  */
-export function problem(description: string, codes: readonly string[]) {
+export function problem(description: string, codes: readonly [ProblemCode, ...ProblemCode[]]) {
   return {
     description: `${description} (code ${codes.map((code) => `\`${code}\``).join(' or ')})`,
-    content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchemaFor(...codes) } },
   };
 }
 
