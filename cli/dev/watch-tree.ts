@@ -1,4 +1,4 @@
-import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
+import { type Dirent, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 
 /** A running folder watch; `close` stops every watcher it opened. */
@@ -34,7 +34,7 @@ export function watchTree(root: string, onChange: (path: string) => void): TreeW
       watchers.delete(dir);
     });
     watchers.set(dir, watcher);
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {

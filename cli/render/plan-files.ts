@@ -70,7 +70,7 @@ export async function planTemplateFiles(root: string, options: PlanOptions): Pro
         }
         await walk(source, relative, target);
       } else if (stats.isFile()) {
-        if (target === '') throw escape(relative, rendered);
+        if (target === '') throw pathEscape(relative, rendered);
         claim(target, relative);
         files.push({ source, target, render: isTemplate });
       }
@@ -82,13 +82,13 @@ export async function planTemplateFiles(root: string, options: PlanOptions): Pro
 
 /** Joins a rendered name to its parent and refuses any result outside the target folder. */
 function insideTarget(parent: string, rendered: string, relative: string): string {
-  if (rendered.includes('\0') || rendered.startsWith('/') || rendered.includes('\\')) throw escape(relative, rendered);
+  if (rendered.includes('\0') || rendered.startsWith('/') || rendered.includes('\\')) throw pathEscape(relative, rendered);
   const joined = posix.normalize(parent === '' ? rendered : `${parent}/${rendered}`).replace(/\/+$/, '');
-  if (joined === '..' || joined.startsWith('../') || joined.startsWith('/')) throw escape(relative, rendered);
+  if (joined === '..' || joined.startsWith('../') || joined.startsWith('/')) throw pathEscape(relative, rendered);
   return joined === '.' ? '' : joined;
 }
 
-function escape(relative: string, rendered: string): CliError {
+function pathEscape(relative: string, rendered: string): CliError {
   return new CliError(
     'refused',
     'path_escape',

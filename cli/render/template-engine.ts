@@ -84,7 +84,10 @@ function undefinedExpressionAt(source: string, lineno: number, colno: number): s
   let found: string | undefined;
   const visit = (node: unknown): void => {
     if (found !== undefined || node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
     const ast = node as AstNode;
     if (ast.typename === 'Output' && ast.lineno === lineno && ast.colno === colno) {
       const children = (ast.children as AstNode[] | undefined) ?? [];

@@ -1,5 +1,4 @@
 import type { ActorEnvironment } from '../environment/runtime-config.js';
-import { DEFAULT_MODEL_TIMEOUT_MS } from './openai-compatible-model.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 import { environmentOf } from '../environment/parse-environment.js';

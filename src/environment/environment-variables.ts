@@ -53,8 +53,6 @@ export const ENVIRONMENT_VARIABLES = {
   PLAYGROUND_ENABLED: { default: false, meaning: 'serve the chat playground at `/playground` (linked from `GET /`; on under `actorkit dev`); the page is open, every call it makes needs the key', secret: false },
 } as const satisfies Record<string, EnvironmentVariable>;
 
-/** The name of a variable of the environment table. */
-type EnvironmentVariableName = keyof typeof ENVIRONMENT_VARIABLES;
 
 /** Names of the variables whose values are secrets. */
 export const SECRET_ENVIRONMENT_VARIABLES: ReadonlySet<string> = new Set(

@@ -45,7 +45,7 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
   }
   const key = `${tenantId}/${header}`;
   const fingerprint = await requestFingerprint(request);
-  let existing;
+  let existing: Awaited<ReturnType<TurnServices['store']['claimIdempotencyKey']>>;
   try {
     // A claim whose instance dies mid-invoke frees itself after the invoke deadline; the reply
     // that completes it is kept for the whole TTL.

@@ -36,7 +36,7 @@ const failingModel: ChatModel = {
   generate: async () => {
     throw modelUpstreamError('upstream said 500');
   },
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: a model whose stream fails before its first part
   async *stream() {
     throw modelUpstreamError('upstream said 500');
   },

@@ -1,4 +1,4 @@
-import type { LogRecord, LogSink } from './log-record.js';
+import type { LogSink } from './log-record.js';
 
 /** Field names whose values never reach a log line. */
 const SECRET_FIELD = /(pass(word)?|secret|token|api[_-]?key|authorization|cookie|mesh[_-]?key)$/i;

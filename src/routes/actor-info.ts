@@ -62,7 +62,7 @@ export const platformConfigRoute = defineRoute(
       const tag = await etag;
       const headers = { ETag: tag, 'Cache-Control': 'no-cache' };
       const ifNoneMatch = c.req.header('If-None-Match');
-      if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')) {
+      if (ifNoneMatch?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')) {
         return c.body(null, 304, headers);
       }
       return c.body(configText, 200, { ...headers, 'Content-Type': 'application/json' });

@@ -1,11 +1,11 @@
-import {
-  type IdempotencyRecord,
-  type InvocationRecord,
-  type StatsSnapshot,
-  type Store,
-  type StoredMessage,
-  type StoredOAuthState,
-  type StoredOAuthToken,
+import type {
+  IdempotencyRecord,
+  InvocationRecord,
+  StatsSnapshot,
+  Store,
+  StoredMessage,
+  StoredOAuthState,
+  StoredOAuthToken,
 } from './store.js';
 import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {

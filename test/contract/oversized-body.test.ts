@@ -36,7 +36,7 @@ async function oversizedHeadOnly(baseUrl: string, expectContinue: boolean): Prom
     });
   });
   socket.write(
-    ['POST /agent/invoke HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n') + '\r\n\r\n',
+    `${['POST /agent/invoke HTTP/1.1', 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n')}\r\n\r\n`,
   );
   const closedByServer = await closed;
   socket.destroy();

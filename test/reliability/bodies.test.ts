@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const chatBody = (message: string) => JSON.stringify({ user_identifier: 'body-user', session_id: 'body-session', message });
 
 function head(method: string, path: string, headers: readonly string[]): string {
-  return [`${method} ${path} HTTP/1.1`, 'Host: actor.localhost', 'Connection: close', ...headers].join('\r\n') + '\r\n\r\n';
+  return `${[`${method} ${path} HTTP/1.1`, 'Host: actor.localhost', 'Connection: close', ...headers].join('\r\n')}\r\n\r\n`;
 }
 
 /** Splits `text` into `count` pieces of about the same size. */

@@ -124,7 +124,7 @@ async function oversizedInvoke(url: string, expectContinue: boolean): Promise<Re
     socket.on('close', () => resolve());
   });
   socket.write(
-    [`POST /agent/invoke HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${declared}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n') + '\r\n\r\n',
+    `${[`POST /agent/invoke HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${declared}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n')}\r\n\r\n`,
   );
   const sendBody = async () => {
     const piece = Buffer.alloc(64 * 1024, ' ');

@@ -62,8 +62,8 @@ export abstract class DomainClient<TSettings = unknown> {
 
   /** The snake_case prefix of this client's log events, e.g. `weather`. */
   get eventPrefix(): string {
-    const constructor = this.constructor as typeof DomainClient;
-    return constructor.eventPrefix ?? clientEventPrefix(constructor.name);
+    const clientClass = this.constructor as typeof DomainClient;
+    return clientClass.eventPrefix ?? clientEventPrefix(clientClass.name);
   }
 
   /** A stub to replace: reports whether the domain's service answers. Called for `/health`; keep it cheap. */

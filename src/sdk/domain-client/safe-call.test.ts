@@ -27,7 +27,7 @@ describe('safeCall', () => {
     expect(result).toBe('fallback');
     expect(sink.records).toHaveLength(1);
     expect(sink.records[0]).toMatchObject({ level: 'warn', event: 'safe_call_failed', action: 'explode', reason: 'error' });
-    expect((sink.records[0]?.error as Error).message).toBe('boom');
+    expect((sink.records[0]?.error as Error | undefined)?.message).toBe('boom');
   });
 
   it('turns a rejection into the fallback, carrying a DomainClientError’s event name', async () => {

@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcpClient, rejectionOf } from '../../../test/contract/mcp-contract.js';

@@ -71,6 +71,6 @@ export function proxyRequestHeaders(incoming: Headers, hop: ForwardedHop): Heade
 export function proxyResponseHeaders(upstream: Headers, base: URL, publicPrefix: string): Headers {
   const headers = withoutHopByHop(upstream, upstream.has('content-encoding') ? ['content-encoding', 'content-length'] : []);
   const location = headers.get('location');
-  if (location !== null && location.startsWith(base.href)) headers.set('Location', `${publicPrefix}/${location.slice(base.href.length)}`);
+  if (location?.startsWith(base.href)) headers.set('Location', `${publicPrefix}/${location.slice(base.href.length)}`);
   return headers;
 }
