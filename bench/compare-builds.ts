@@ -72,11 +72,14 @@ const rows = cells.map((cell, index) => {
   const floor = bareCell(cell);
   const route = cell.route === 'health' ? 'GET /health' : 'POST /agent/invoke';
   const ratio = (value: number) => `${Math.round(value * 100)}%`;
-  const ratios = cell.stack === 'bare' ? ['—', '—', '—'] : [
-    ratio(cell.figures.requestsPerSecond / floor.figures.requestsPerSecond),
-    ratio(floor.cpuUsPerRequest / Math.max(cell.cpuUsPerRequest, 1)),
-    (cell.figures.latencyMs.p50 - floor.figures.latencyMs.p50).toFixed(2),
-  ];
+  const ratios =
+    cell.stack === 'bare'
+      ? ['—', '—', '—']
+      : [
+          ratio(cell.figures.requestsPerSecond / floor.figures.requestsPerSecond),
+          ratio(floor.cpuUsPerRequest / Math.max(cell.cpuUsPerRequest, 1)),
+          (cell.figures.latencyMs.p50 - floor.figures.latencyMs.p50).toFixed(2),
+        ];
   return `| ${route} | ${cell.connections} | ${labels.get(server)} | ${cell.figures.requestsPerSecond} | ${cell.figures.latencyMs.p50.toFixed(2)} | ${cell.cpuUsPerRequest} | ${ratios.join(' | ')} |`;
 });
 process.stdout.write(

@@ -40,7 +40,7 @@ async function loadRound(actor: SpawnedActor, route: LoadRoute, connections: num
   const loadAverage = loadavg()[0]!;
   const cpuBefore = await readCpuMs(actor.child.pid!);
   const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS });
-  const cpuUsPerRequest = ((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000 / Math.max(figures.requests, 1);
+  const cpuUsPerRequest = (((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000) / Math.max(figures.requests, 1);
   return { figures, cpuUsPerRequest, loadAverage };
 }
 
@@ -103,7 +103,11 @@ export async function measureThroughput(
     const idleRssMiB = new Map<BenchServer, number>();
     for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
     const cells: ThroughputCell[] = [];
-    for (const [route, connections, warmup] of [['health', settings.connections, true], ['invoke', settings.connections, true], ['invoke', 1, false]] as const) {
+    for (const [route, connections, warmup] of [
+      ['health', settings.connections, true],
+      ['invoke', settings.connections, true],
+      ['invoke', 1, false],
+    ] as const) {
       const loaded = servers.filter((server) => server.routes === undefined || server.routes.includes(route));
       if (warmup) for (const server of loaded) await runWrk({ baseUrl: actors.get(server)!.baseUrl, route, connections, durationS: settings.warmupS });
       const rounds = new Map<BenchServer, Round[]>(loaded.map((server) => [server, []]));
@@ -113,7 +117,16 @@ export async function measureThroughput(
       }
       for (const server of loaded) {
         const cell = medianCell(server, route, connections, settings, rounds.get(server)!);
-        log.info('bench_cell_measured', { server: label(server), route, connections, req_s: cell.figures.requestsPerSecond, p50_ms: cell.figures.latencyMs.p50, p99_ms: cell.figures.latencyMs.p99, cpu_us_per_request: cell.cpuUsPerRequest, failures: cell.figures.non2xx + cell.figures.socketErrors });
+        log.info('bench_cell_measured', {
+          server: label(server),
+          route,
+          connections,
+          req_s: cell.figures.requestsPerSecond,
+          p50_ms: cell.figures.latencyMs.p50,
+          p99_ms: cell.figures.latencyMs.p99,
+          cpu_us_per_request: cell.cpuUsPerRequest,
+          failures: cell.figures.non2xx + cell.figures.socketErrors,
+        });
         cells.push(cell);
       }
     }

@@ -32,7 +32,7 @@ async function cpuPerRequest(step: (typeof LADDER)[number]): Promise<{ cpuUs: nu
     await runWrk({ baseUrl, route: 'health', connections: 32, durationS: 1 });
     const before = await readCpuMs(server.child.pid!);
     const figures = await runWrk({ baseUrl, route: 'health', connections: 32, durationS });
-    const cpuUs = ((await readCpuMs(server.child.pid!)) - before) * 1000 / figures.requests;
+    const cpuUs = (((await readCpuMs(server.child.pid!)) - before) * 1000) / figures.requests;
     return { cpuUs, requestsPerSecond: figures.requestsPerSecond };
   } finally {
     server.child.kill('SIGTERM');
@@ -53,5 +53,7 @@ const bare = median(samples.get('bare')!.cpuUs);
 process.stdout.write('| step | CPU µs/req (median) | added to bare | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n');
 for (const step of LADDER) {
   const cpu = median(samples.get(step)!.cpuUs);
-  process.stdout.write(`| ${step} | ${cpu.toFixed(1)} | ${step === 'bare' ? '—' : `${(cpu - bare).toFixed(1)}`} | ${Math.round((bare / cpu) * 100)}% | ${Math.round(median(samples.get(step)!.rps))} |\n`);
+  process.stdout.write(
+    `| ${step} | ${cpu.toFixed(1)} | ${step === 'bare' ? '—' : `${(cpu - bare).toFixed(1)}`} | ${Math.round((bare / cpu) * 100)}% | ${Math.round(median(samples.get(step)!.rps))} |\n`,
+  );
 }

@@ -59,7 +59,10 @@ const checkpoints = values.checkpoints.split(',').map((text) => positive('checkp
 if (checkpoints.some((count, index) => index > 0 && count <= checkpoints[index - 1]!)) throw new Error(`--checkpoints must rise, got ${values.checkpoints}`);
 const connections = positive('connections', values.connections);
 const top = positive('top', values.top);
-const settleS = values.settle.split(',').filter((text) => text !== '').map((text) => positive('settle', text));
+const settleS = values.settle
+  .split(',')
+  .filter((text) => text !== '')
+  .map((text) => positive('settle', text));
 const nodeOptions = values['node-options'].split(' ').filter((option) => option !== '');
 const extraEnv = Object.fromEntries(
   values.env
@@ -106,7 +109,11 @@ const server = values.stack === 'bare' ? benchServers('node', null)[0]!.process 
 const flags = [...nodeOptions, ...(values['no-gc'] ? [] : ['--expose-gc']), '--import', preload];
 const actor = await spawnActor(
   { name: `node-${values.stack}-memory`, command: server.command, args: [...flags, ...server.args] },
-  { ...storeEnv(values.store, process.env.DATABASE_URL ?? ''), ...extraEnv, MEMORY_REPORT_FILE: reportFile, ...(values.snapshots ? { MEMORY_SNAPSHOT_DIR: workDir } : {}),
+  {
+    ...storeEnv(values.store, process.env.DATABASE_URL ?? ''),
+    ...extraEnv,
+    MEMORY_REPORT_FILE: reportFile,
+    ...(values.snapshots ? { MEMORY_SNAPSHOT_DIR: workDir } : {}),
     ...(values.allocations ? { MEMORY_ALLOCATION_PROFILE: allocationFile } : {}),
   },
   { drainAfterListening: true },
@@ -120,7 +127,9 @@ async function v8Report(count: number): Promise<Report> {
   for (;;) {
     const lines = (() => {
       try {
-        return readFileSync(reportFile, 'utf8').split('\n').filter((line) => line !== '');
+        return readFileSync(reportFile, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '');
       } catch {
         return [];
       }

@@ -21,8 +21,7 @@ const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
-  [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
 
 /** The floor cell of `cell`: bare Hono (`bare`, or the echo with `stack: 'bare-echo'`) on the same runtime, route and connections. */
 function floorOf(cells: readonly ThroughputCell[], cell: ThroughputCell, stack: 'bare' | 'bare-echo' = 'bare'): ThroughputCell | undefined {
@@ -67,9 +66,25 @@ function throughputTable(results: BenchResults): string {
     const route = cell.route === 'health' ? 'GET /health' : 'POST /agent/invoke';
     const failures = cell.figures.non2xx + cell.figures.socketErrors;
     const cpuRatio = actor && bare ? percent(bare.cpuUsPerRequest / Math.max(cell.cpuUsPerRequest, 1)) : '—';
-    return [route, cell.connections, serverLabel(cell), cell.figures.requestsPerSecond, fixed(cell.figures.latencyMs.p50), fixed(cell.figures.latencyMs.p99), cell.cpuUsPerRequest, ratio, echoRatio, cpuRatio, failures, fixed(cell.loadAverage, 1)];
+    return [
+      route,
+      cell.connections,
+      serverLabel(cell),
+      cell.figures.requestsPerSecond,
+      fixed(cell.figures.latencyMs.p50),
+      fixed(cell.figures.latencyMs.p99),
+      cell.cpuUsPerRequest,
+      ratio,
+      echoRatio,
+      cpuRatio,
+      failures,
+      fixed(cell.loadAverage, 1),
+    ];
   });
-  return table(['route', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'actor/bare req/s', 'actor/bare echo req/s', 'bare/actor CPU per req', 'non-2xx + socket errors', 'load avg'], rows);
+  return table(
+    ['route', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'actor/bare req/s', 'actor/bare echo req/s', 'bare/actor CPU per req', 'non-2xx + socket errors', 'load avg'],
+    rows,
+  );
 }
 
 function throughputTargets(results: BenchResults): (string | number)[][] {
@@ -87,7 +102,12 @@ function throughputTargets(results: BenchResults): (string | number)[][] {
     if (ratio.route === 'invoke' && ratio.store !== null) {
       const target = TARGETS.invokeThroughputRatio[ratio.runtime][ratio.store];
       const rows: (string | number)[][] = [
-        [who, `invoke req/s actor/bare at ${ratio.connections} connections >= ${percent(target)}; CPU per request bare/actor`, `${percent(ratio.throughputRatio)}; ${percent(ratio.cpuRatio)}`, verdict(ratio.throughputRatio >= target)],
+        [
+          who,
+          `invoke req/s actor/bare at ${ratio.connections} connections >= ${percent(target)}; CPU per request bare/actor`,
+          `${percent(ratio.throughputRatio)}; ${percent(ratio.cpuRatio)}`,
+          verdict(ratio.throughputRatio >= target),
+        ],
       ];
       if (ratio.echoRatio !== null) rows.push([who, `invoke req/s actor/bare echo (no reply-shape work) at ${ratio.connections} connections`, percent(ratio.echoRatio), '—']);
       return rows;
@@ -160,7 +180,7 @@ export function renderTables(results: BenchResults): string {
     '',
     `Each cell: ${settings.warmupS} s warm-up, then ${settings.rounds} rounds of ${settings.durationS} s of wrk (1 thread) on loopback, ` +
       'taking bare Hono (on Node also bare Hono echoing the invoke) and the actors of one runtime in turn (all running); the figures are the medians of the rounds. ' +
-      'CPU µs/req is the server process\'s user + system time over a round divided by the requests wrk completed.',
+      "CPU µs/req is the server process's user + system time over a round divided by the requests wrk completed.",
     ...(results.skipped.length > 0 ? ['', ...results.skipped.map((reason) => `- skipped: ${reason}`)] : []),
     '',
     '### Targets',

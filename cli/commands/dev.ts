@@ -5,7 +5,7 @@ const args = {
   dir: { type: 'positional', description: 'The actor folder to run', required: false, default: '.' },
   port: { type: 'string', description: 'The port to answer on (default: PORT, else 8080; 0 picks a free one)' },
   host: { type: 'string', description: 'The address to listen on (default 127.0.0.1; any other needs API_KEY_ENABLED=true and API_KEY)' },
-  runtime: { type: 'string', description: 'node (default: Node with tsx\'s loader, restarted on every change under src/) or bun (Bun\'s watcher)' },
+  runtime: { type: 'string', description: "node (default: Node with tsx's loader, restarted on every change under src/) or bun (Bun's watcher)" },
   ...sharedArgs,
 } as const;
 

@@ -4,12 +4,19 @@ import { printFailure, printJson, printWarnings, repeatedOption, sharedArgs, sta
 
 const args = {
   actor_dir: { type: 'positional', description: 'The actor folder to update (it holds .actorkit-answers.yml)', required: false, default: '.' },
-  ref: { type: 'string', valueHint: 'git_ref', description: 'Update to this tag, branch or SHA of the template repository (default: its highest release tag); the bundled template follows the installed actorkit' },
+  ref: {
+    type: 'string',
+    valueHint: 'git_ref',
+    description: 'Update to this tag, branch or SHA of the template repository (default: its highest release tag); the bundled template follows the installed actorkit',
+  },
   data: { type: 'string', valueHint: 'KEY=VALUE', description: 'Change a recorded answer, or answer a new question; repeatable' },
   defaults: { type: 'boolean', description: 'Questions new in the target take their defaults instead of being asked' },
   'dry-run': { type: 'boolean', description: 'Print the plan (created, updated, merged, conflicted, deleted, kept) and write nothing' },
   force: { type: 'boolean', description: "Update even when the actor's git working tree has uncommitted changes" },
-  trust: { type: 'boolean', description: 'Render the template .actorkit-answers.yml names without asking (a template is code); needed without a terminal unless it is the bundled one or ACTORKIT_TEMPLATE_REPO' },
+  trust: {
+    type: 'boolean',
+    description: 'Render the template .actorkit-answers.yml names without asking (a template is code); needed without a terminal unless it is the bundled one or ACTORKIT_TEMPLATE_REPO',
+  },
   ...sharedArgs,
 } as const;
 

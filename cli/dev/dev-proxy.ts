@@ -95,23 +95,26 @@ function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, outgoing: S
     const expectsContinue = incoming.headers.expect !== undefined;
     let bodyStarted = false;
     let answered = false;
-    const upstream = request({ host: '127.0.0.1', port: actor.port, method: incoming.method, path: incoming.url, headers: withoutHopByHop(incoming.headers), createConnection: () => connectToActor(actor.port) }, (answer) => {
-      answered = true;
-      if (!incoming.complete) {
-        incoming.unpipe(upstream);
-        dropRestOfBody(incoming);
-      }
-      outgoing.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
-      outgoing.flushHeaders();
-      answer.pipe(outgoing);
-      answer.on('end', () => resolve('answered'));
-      // The actor's connection may break right after a whole answer (a 413 closing it): pass that answer on.
-      answer.on('error', () => {
-        if (answer.complete) outgoing.end();
-        else outgoing.destroy();
-        resolve('answered');
-      });
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: actor.port, method: incoming.method, path: incoming.url, headers: withoutHopByHop(incoming.headers), createConnection: () => connectToActor(actor.port) },
+      (answer) => {
+        answered = true;
+        if (!incoming.complete) {
+          incoming.unpipe(upstream);
+          dropRestOfBody(incoming);
+        }
+        outgoing.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
+        outgoing.flushHeaders();
+        answer.pipe(outgoing);
+        answer.on('end', () => resolve('answered'));
+        // The actor's connection may break right after a whole answer (a 413 closing it): pass that answer on.
+        answer.on('error', () => {
+          if (answer.complete) outgoing.end();
+          else outgoing.destroy();
+          resolve('answered');
+        });
+      },
+    );
     const sendBody = () => {
       if (answered || upstream.destroyed) return;
       bodyStarted = true;

@@ -113,7 +113,11 @@ function exposureOf(host: string, env: Readonly<Record<string, string | undefine
     // A bad or incomplete key setting is no key; the refusal below says what to set.
   }
   if (!keyed) {
-    throw new CliError('refused', 'api_key_required', `--host ${host} serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY=<a long random key> (every call then needs X-API-Key), or leave --host at 127.0.0.1`);
+    throw new CliError(
+      'refused',
+      'api_key_required',
+      `--host ${host} serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY=<a long random key> (every call then needs X-API-Key), or leave --host at 127.0.0.1`,
+    );
   }
   return `--host ${host} is reachable from other machines; every call needs X-API-Key`;
 }
@@ -196,7 +200,9 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
 
     const reportCheck = (check: ConfigCheck) =>
       say(
-        check.status === 'ok' ? `actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules ${PLATFORM_RULE_RANGE} pass)` : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
+        check.status === 'ok'
+          ? `actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules ${PLATFORM_RULE_RANGE} pass)`
+          : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
         { event: 'config_check', status: check.status, problems: check.problems },
       );
     void checkActorConfig(root, io).then(reportCheck, () => undefined);
@@ -212,7 +218,9 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     // An actor that was not running (still starting, or failed to start) has no store to close.
     const clean = how === 'stopped' && (exit.storeClosed || !wasRunning);
     say(
-      how === 'ended' ? `actorkit dev: Bun's watcher exited by itself (code ${exit.code})` : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
+      how === 'ended'
+        ? `actorkit dev: Bun's watcher exited by itself (code ${exit.code})`
+        : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
       { event: 'dev_stopped', exit_code: exit.code, store_closed: exit.storeClosed },
     );
     return { status: clean ? 'ok' : 'failed', actorDir: root, runtime, urls, storeClosed: exit.storeClosed, exitCode: exit.code };

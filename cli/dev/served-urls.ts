@@ -19,7 +19,9 @@ function baseUrl(address: string, port: number): string {
 export function servedBaseUrls(host: string, port: number): string[] {
   const families = WILDCARDS[host];
   if (families === undefined) return [baseUrl(host, port)];
-  const entries = Object.values(networkInterfaces()).flat().filter((entry) => entry !== undefined && families.includes(entry.family));
+  const entries = Object.values(networkInterfaces())
+    .flat()
+    .filter((entry) => entry !== undefined && families.includes(entry.family));
   const ordered = [...entries.filter((entry) => entry!.internal), ...entries.filter((entry) => !entry!.internal)];
   return ordered.map((entry) => baseUrl(entry!.address, port));
 }

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkImageRepository, checkImageTag } from './image-reference.js';
 
 describe('checkImageRepository', () => {
-  it.each(['weather', 'acme/weather', 'ghcr.io/acme/weather-actor', 'localhost:5000/a/b', 'registry.example.com/a__b/c.d'])(
-    'accepts %s',
-    (repository) => expect(checkImageRepository(repository)).toBe(repository),
+  it.each(['weather', 'acme/weather', 'ghcr.io/acme/weather-actor', 'localhost:5000/a/b', 'registry.example.com/a__b/c.d'])('accepts %s', (repository) =>
+    expect(checkImageRepository(repository)).toBe(repository),
   );
 
   it.each([

@@ -23,21 +23,39 @@ describe('convertAnswer', () => {
   });
 
   it('accepts a choice by value or label and refuses others, listing the allowed values', () => {
-    const choice = question({ type: 'choice', choices: [{ label: 'Weather', value: 'weather' }, { label: 'Finance', value: 'finance' }] });
+    const choice = question({
+      type: 'choice',
+      choices: [
+        { label: 'Weather', value: 'weather' },
+        { label: 'Finance', value: 'finance' },
+      ],
+    });
     expect(convertAnswer(choice, 'weather')).toEqual({ ok: true, value: 'weather' });
     expect(convertAnswer(choice, 'Finance')).toEqual({ ok: true, value: 'finance' });
     expect(convertAnswer(choice, 'sports')).toEqual({ ok: false, reason: "'sports' is not one of: weather, finance" });
   });
 
   it('accepts a choice in any case and returns the value as the template spells it', () => {
-    const choice = question({ type: 'choice', choices: [{ label: 'none', value: 'none' }, { label: 'n8n', value: 'n8n' }] });
+    const choice = question({
+      type: 'choice',
+      choices: [
+        { label: 'none', value: 'none' },
+        { label: 'n8n', value: 'n8n' },
+      ],
+    });
     expect(convertAnswer(choice, 'N8N')).toEqual({ ok: true, value: 'n8n' });
     expect(convertAnswer(choice, ' None ')).toEqual({ ok: true, value: 'none' });
     expect(convertAnswer(choice, 'zapier')).toMatchObject({ ok: false });
   });
 
   it('checks choices on typed questions after conversion', () => {
-    const sizes = question({ type: 'int', choices: [{ label: '1', value: 1 }, { label: '3', value: 3 }] });
+    const sizes = question({
+      type: 'int',
+      choices: [
+        { label: '1', value: 1 },
+        { label: '3', value: 3 },
+      ],
+    });
     expect(convertAnswer(sizes, '3')).toEqual({ ok: true, value: 3 });
     expect(convertAnswer(sizes, '2')).toMatchObject({ ok: false });
   });

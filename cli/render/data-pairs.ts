@@ -1,8 +1,7 @@
 import { CliError } from '../cli-error.js';
 
 /** Why `actor_id` is never an answer, in the words the CLI prints. */
-export const ACTOR_ID_REFUSAL =
-  'actor_id cannot be set: the platform assigns each actor its identity when you register it (see `actorkit publish`)';
+export const ACTOR_ID_REFUSAL = 'actor_id cannot be set: the platform assigns each actor its identity when you register it (see `actorkit publish`)';
 
 /**
  * Parses repeated `--data KEY=VALUE` options into answers. Refuses a pair without `=`, a key

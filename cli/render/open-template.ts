@@ -56,13 +56,7 @@ export function planTemplate(template: OpenedTemplate, context: Record<string, u
  * @param packageRoot the actorkit package root (for `Dockerfile.template`).
  * @returns every file written, relative to `outputDir`.
  */
-export async function renderTemplateInto(
-  template: OpenedTemplate,
-  plan: RenderPlan,
-  context: Record<string, unknown>,
-  outputDir: string,
-  packageRoot: string,
-): Promise<string[]> {
+export async function renderTemplateInto(template: OpenedTemplate, plan: RenderPlan, context: Record<string, unknown>, outputDir: string, packageRoot: string): Promise<string[]> {
   await writeRenderPlan(plan, outputDir, template.engine, context);
   const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
   return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];

@@ -42,13 +42,7 @@ function packActorkit(own: OwnPackage, io: Pick<CliIo, 'env'>, progress: (line: 
  * @param dependency the actor's `actorkit` dependency.
  * @returns the written path, relative to `actorDir`, or undefined.
  */
-export async function vendorActorkit(
-  actorDir: string,
-  dependency: string,
-  own: OwnPackage,
-  io: Pick<CliIo, 'env'>,
-  progress: (line: string) => void,
-): Promise<string | undefined> {
+export async function vendorActorkit(actorDir: string, dependency: string, own: OwnPackage, io: Pick<CliIo, 'env'>, progress: (line: string) => void): Promise<string | undefined> {
   const vendored = vendoredActorkit(dependency);
   if (vendored === undefined || !(await dependsOn(actorDir, dependency))) return undefined;
   const target = join(actorDir, vendored.path);

@@ -89,9 +89,5 @@ function insideTarget(parent: string, rendered: string, relative: string): strin
 }
 
 function pathEscape(relative: string, rendered: string): CliError {
-  return new CliError(
-    'refused',
-    'path_escape',
-    `template path '${relative}' renders to '${rendered}', which is outside the target folder; nothing was written`,
-  );
+  return new CliError('refused', 'path_escape', `template path '${relative}' renders to '${rendered}', which is outside the target folder; nothing was written`);
 }

@@ -136,7 +136,10 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
 /** The folder name `new` renders into when none is given: the `actor_slug` answer, else the name in kebab-case. */
 function slugOf(context: Record<string, unknown>): string {
   if (typeof context.actor_slug === 'string' && context.actor_slug !== '') return context.actor_slug;
-  const slug = String(context.actor_name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = String(context.actor_name)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (slug === '') throw new CliError('refused', 'bad_usage', 'the actor name gives no folder name: pass TARGET_DIR');
   return slug;
 }

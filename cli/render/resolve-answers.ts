@@ -38,11 +38,7 @@ export async function resolveAnswers(questions: readonly TemplateQuestion[], sou
   const unknown = Object.keys(sources.data).filter((key) => !byName.has(key));
   if (unknown.length > 0) {
     const known = questions.map((question) => question.name).filter((name) => name !== 'actor_name');
-    throw new CliError(
-      'refused',
-      'unknown_answer',
-      `this template has no question ${unknown.map((key) => `'${key}'`).join(', ')} (its questions: ${known.join(', ') || 'none'})`,
-    );
+    throw new CliError('refused', 'unknown_answer', `this template has no question ${unknown.map((key) => `'${key}'`).join(', ')} (its questions: ${known.join(', ') || 'none'})`);
   }
   const given = convertGivenAnswers(sources, byName);
   const context: Record<string, unknown> = { ...sources.builtins, actor_name: given.get('actor_name') ?? sources.actorName };

@@ -25,7 +25,10 @@ export async function assertEmptyTarget(targetDir: string): Promise<void> {
  */
 export async function moveIntoPlace(stagingDir: string, targetDir: string): Promise<void> {
   await assertEmptyTarget(targetDir);
-  const exists = await stat(targetDir).then(() => true, () => false);
+  const exists = await stat(targetDir).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return rename(stagingDir, targetDir);
   for (const entry of await readdir(stagingDir)) await rename(join(stagingDir, entry), join(targetDir, entry));
   await rmdir(stagingDir);

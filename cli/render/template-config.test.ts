@@ -24,7 +24,10 @@ token: {type: str, secret: true, when: "{{ streaming }}", validator: {regex: "^t
       ['region', 'choice'],
       ['token', 'str'],
     ]);
-    expect(parsed.questions[3]?.choices).toEqual([{ label: 'Europe', value: 'eu' }, { label: 'America', value: 'us' }]);
+    expect(parsed.questions[3]?.choices).toEqual([
+      { label: 'Europe', value: 'eu' },
+      { label: 'America', value: 'us' },
+    ]);
     expect(parsed.questions[4]).toMatchObject({ secret: true, when: '{{ streaming }}', validator: { message: 'starts with t-' } });
   });
 

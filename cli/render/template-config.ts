@@ -144,11 +144,7 @@ function inferType(value: unknown): QuestionType {
 }
 
 function parseChoices(name: string, value: unknown): QuestionChoice[] {
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((item) => [String(item), item])
-    : isRecord(value)
-      ? Object.entries(value)
-      : [];
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item) => [String(item), item]) : isRecord(value) ? Object.entries(value) : [];
   if (entries.length === 0) throw invalid(`question '${name}' needs a non-empty list or mapping of choices`);
   return entries.map(([label, choice]) => {
     if (typeof choice !== 'string' && typeof choice !== 'number' && typeof choice !== 'boolean') {

@@ -66,9 +66,7 @@ function describeRenderError(source: string, error: unknown): string {
   const where = `line ${position[1]}, column ${position[2]}`;
   if (!detail.includes('undefined value')) return `${detail} (${where})`;
   const name = undefinedExpressionAt(source, Number(position[1]) - 1, Number(position[2]) - 1);
-  return name === undefined
-    ? `an expression printed an undefined value (${where})`
-    : `undefined variable '${name}' (${where})`;
+  return name === undefined ? `an expression printed an undefined value (${where})` : `undefined variable '${name}' (${where})`;
 }
 
 interface AstNode {

@@ -29,7 +29,9 @@ export function assertNoLinkOnPath(base: string, path: string, label: string): v
  */
 export function firstLinkOnPath(base: string, inside: string): string | undefined {
   let current = base;
-  for (const part of normalize(inside).split(sep).filter((segment) => segment !== '' && segment !== '.')) {
+  for (const part of normalize(inside)
+    .split(sep)
+    .filter((segment) => segment !== '' && segment !== '.')) {
     current = join(current, part);
     const stats = lstatSync(current, { throwIfNoEntry: false });
     if (stats === undefined) return undefined;

@@ -54,11 +54,7 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
   const repository = options.repository ?? namedTemplateRepository(io);
   if (repository) return fetchRepository(repository, ref, options);
   if (ref !== undefined) {
-    throw new CliError(
-      'refused',
-      'ref_without_repository',
-      `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
-    );
+    throw new CliError('refused', 'ref_without_repository', `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`);
   }
   return bundledTemplateSource();
 }
@@ -73,9 +69,7 @@ async function fetchLocalCheckout(path: string, ref: string | undefined, options
   const [top = path, prefix = ''] = located.split('\n');
   const commit = await resolveCommit(path, ref ?? 'HEAD', env);
   if (commit === undefined) {
-    throw ref === undefined
-      ? new CliError('failed', 'no_commit', `--local ${path} has no commit yet; commit the template first`)
-      : unknownRef(ref, path);
+    throw ref === undefined ? new CliError('failed', 'no_commit', `--local ${path} has no commit yet; commit the template first`) : unknownRef(ref, path);
   }
   const warnings: string[] = [];
   if (ref === undefined && (await git(['-C', path, 'status', '--porcelain', '--', '.'], env)) !== '') {
@@ -95,11 +89,7 @@ async function fetchRepository(repository: string, ref: string | undefined, opti
     const tags = (await git(['-C', clone, 'tag', '--list'], env)).split('\n');
     chosen = highestReleaseTag(tags);
     if (chosen === undefined) {
-      throw new CliError(
-        'failed',
-        'no_release_tag',
-        `${location} has no release tag (vMAJOR.MINOR.PATCH); tag a release or pass --ref <branch|tag|sha>`,
-      );
+      throw new CliError('failed', 'no_release_tag', `${location} has no release tag (vMAJOR.MINOR.PATCH); tag a release or pass --ref <branch|tag|sha>`);
     }
   }
   const commit = await resolveCommit(clone, chosen, env);
@@ -155,10 +145,7 @@ async function checkout(clone: string, commit: string, env: Env): Promise<void> 
  */
 async function resolveCommit(repository: string, ref: string, env: Env): Promise<string | undefined> {
   for (const candidate of [ref, `refs/remotes/origin/${ref}`]) {
-    const sha = await gitOrUndefined(
-      ['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`],
-      env,
-    );
+    const sha = await gitOrUndefined(['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`], env);
     if (sha) return sha;
   }
   return undefined;

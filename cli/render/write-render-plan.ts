@@ -11,12 +11,7 @@ import type { TemplateEngine } from './template-engine.js';
  * @param engine the template's engine.
  * @param context the answers to render with.
  */
-export async function writeRenderPlan(
-  plan: RenderPlan,
-  outputDir: string,
-  engine: TemplateEngine,
-  context: Record<string, unknown>,
-): Promise<void> {
+export async function writeRenderPlan(plan: RenderPlan, outputDir: string, engine: TemplateEngine, context: Record<string, unknown>): Promise<void> {
   for (const directory of plan.directories) await mkdir(within(outputDir, directory), { recursive: true });
   for (const file of plan.files) {
     const target = within(outputDir, file.target);

@@ -81,5 +81,8 @@ function paxPath(data: Buffer): string | undefined {
 
 function text(field: Buffer): string {
   const end = field.indexOf(0);
-  return field.subarray(0, end === -1 ? field.length : end).toString('utf8').trim();
+  return field
+    .subarray(0, end === -1 ? field.length : end)
+    .toString('utf8')
+    .trim();
 }

@@ -98,10 +98,7 @@ export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: Update
       plan.kept.push({ path, reason: `${why}: yours is kept, not merged` });
       continue;
     }
-    const merged = await mergeThreeWay(
-      { current: current.toString('utf8'), base: base?.toString('utf8') ?? '', other: other.toString('utf8'), labels: input.labels },
-      input.env,
-    );
+    const merged = await mergeThreeWay({ current: current.toString('utf8'), base: base?.toString('utf8') ?? '', other: other.toString('utf8'), labels: input.labels }, input.env);
     (merged.conflicts > 0 ? plan.conflicted : plan.merged).push(path);
     writes.push({ kind: 'write', path, text: merged.text });
   }

@@ -60,13 +60,7 @@ export interface TemplateAt {
 }
 
 /** The recorded commit and the target (`--ref`, else the highest release tag) of a repository or `--local` checkout. */
-async function repositoryTemplates(
-  record: AnswersRecord,
-  ref: string | undefined,
-  workDir: string,
-  io: CliIo,
-  progress: (line: string) => void,
-): Promise<{ old: TemplateAt; target: TemplateAt }> {
+async function repositoryTemplates(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo, progress: (line: string) => void): Promise<{ old: TemplateAt; target: TemplateAt }> {
   progress(`fetching the template ${record.location}`);
   const oldSource = await fetchAt(record, record.commit ?? undefined, join(workDir, 'old'), io);
   const newSource = await fetchAt(record, ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
@@ -137,9 +131,7 @@ async function recordedBundledTemplate(
 /** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
 async function fetchAt(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo): Promise<TemplateSource> {
   await mkdir(workDir, { recursive: true });
-  return record.source === 'local'
-    ? fetchTemplateSource({ local: record.location, ref, workDir, io })
-    : fetchTemplateSource({ repository: record.location, ref, workDir, io });
+  return record.source === 'local' ? fetchTemplateSource({ local: record.location, ref, workDir, io }) : fetchTemplateSource({ repository: record.location, ref, workDir, io });
 }
 
 /**

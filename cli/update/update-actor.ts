@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../../src/log/logger.js';
@@ -161,11 +161,7 @@ async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: st
   }
   if (state.changes.length === 0) return;
   const shown = state.changes.slice(0, 10).join('; ') + (state.changes.length > 10 ? `; and ${state.changes.length - 10} more` : '');
-  throw new CliError(
-    'refused',
-    'dirty_working_tree',
-    `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`,
-  );
+  throw new CliError('refused', 'dirty_working_tree', `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`);
 }
 
 /**

@@ -18,13 +18,17 @@ const CONFIG_FILE_MAX_BYTES = 1024 * 1024;
 export function configFileShapeProblem(actorDir: string, configFile: string): ActorProblem | undefined {
   const link = firstLinkOnPath(actorDir, configFile);
   if (link !== undefined) {
-    return refusal(`${link} is a symbolic link (to ${readlinkSync(join(actorDir, link))}); validate reads and writes only a regular ${configFile} inside the actor`, 'replace the link by the file itself');
+    return refusal(
+      `${link} is a symbolic link (to ${readlinkSync(join(actorDir, link))}); validate reads and writes only a regular ${configFile} inside the actor`,
+      'replace the link by the file itself',
+    );
   }
   const stats = lstatSync(join(actorDir, configFile), { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   const regenerate = 'remove it, then run `actorkit validate --write`';
   if (!stats.isFile()) return refusal(`${configFile} is not a regular file (${kindOf(stats)}); validate reads only a regular file`, regenerate);
-  if (stats.size > CONFIG_FILE_MAX_BYTES) return refusal(`${configFile} is ${stats.size.toLocaleString('en-US')} bytes, more than the ${CONFIG_FILE_MAX_BYTES / 1024 / 1024} MiB validate reads`, regenerate);
+  if (stats.size > CONFIG_FILE_MAX_BYTES)
+    return refusal(`${configFile} is ${stats.size.toLocaleString('en-US')} bytes, more than the ${CONFIG_FILE_MAX_BYTES / 1024 / 1024} MiB validate reads`, regenerate);
   return undefined;
 }
 

@@ -88,9 +88,7 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
   }
   const actorkit: ActorkitUsed = { origin: tools.origin, version: tools.version, root: tools.root };
   logger.info('actor_validation_started', { actor_dir: root, actorkit_origin: tools.origin, actorkit_version: tools.version });
-  const emitted = await withSourceMaps(() =>
-    tools.emitPlatformConfig(root, { check: options.write !== true }).catch((error: unknown) => emitterFailureProblem(error, root, shownDir)),
-  );
+  const emitted = await withSourceMaps(() => tools.emitPlatformConfig(root, { check: options.write !== true }).catch((error: unknown) => emitterFailureProblem(error, root, shownDir)));
   const fileProblems = await configFileProblems(configPath, tools);
   if ('rule' in emitted) {
     const problems = [emitted, ...fileProblems.map(inTheFile)];

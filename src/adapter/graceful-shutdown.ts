@@ -22,11 +22,7 @@ export interface ClosableListener {
  * @param listener the runtime's server
  * @param graceMs the whole budget for draining, in ms
  */
-export function createGracefulShutdown(
-  actor: ShutdownTarget,
-  listener: ClosableListener,
-  graceMs: number,
-): (reason: string) => Promise<void> {
+export function createGracefulShutdown(actor: ShutdownTarget, listener: ClosableListener, graceMs: number): (reason: string) => Promise<void> {
   let running: Promise<void> | undefined;
   return function gracefulShutdown(reason) {
     running ??= runShutdown(actor, listener, graceMs, reason);

@@ -8,7 +8,11 @@ describe('what each adapter tells the actor about a request', () => {
 
   it('reads the client address of Node, Bun and Deno, and nothing else', () => {
     expect(new NodeRequestBindings({ rawHeaders: [], socket: { remoteAddress: '::1' } as never }).clientAddress()).toBe('::1');
-    const bun = { requestIP(this: unknown, r: Request) { return r === request && this === bun ? { address: '1.2.3.4' } : null; } };
+    const bun = {
+      requestIP(this: unknown, r: Request) {
+        return r === request && this === bun ? { address: '1.2.3.4' } : null;
+      },
+    };
     expect(bunRequestBindings(bun, request).clientAddress!()).toBe('1.2.3.4');
     expect(denoRequestBindings({ remoteAddr: { hostname: '5.6.7.8' } }).clientAddress!()).toBe('5.6.7.8');
     expect(denoRequestBindings(undefined).clientAddress!()).toBeUndefined();

@@ -6,7 +6,11 @@ describe('signalHost', () => {
     const subscribed = new Map<ShutdownSignal, () => void>();
     const removed: [ShutdownSignal, () => void][] = [];
     const exit = vi.fn();
-    const host = signalHost((signal, listener) => subscribed.set(signal, listener), (signal, listener) => removed.push([signal, listener]), exit);
+    const host = signalHost(
+      (signal, listener) => subscribed.set(signal, listener),
+      (signal, listener) => removed.push([signal, listener]),
+      exit,
+    );
     const handler = vi.fn();
     const stop = host.onShutdownSignal(handler);
     expect([...subscribed.keys()]).toEqual(['SIGTERM', 'SIGINT']);

@@ -45,12 +45,9 @@ describe('ActorTool', () => {
     expect(tool.parseArgs('not an object')).toMatchObject({ success: false, problems: [expect.stringMatching(/^\(arguments\): /)] });
   });
 
-  it.each(['greet', 'HelloGreet', 'hello-greet', 'hello__greet', '_hello_greet', 'hello_greet_', '1hello_greet', 'hello greet', `hello_${'x'.repeat(60)}`])(
-    'refuses the tool name %j',
-    (name) => {
-      expect(() => greet(name)).toThrow(/snake_case, namespaced by domain/);
-    },
-  );
+  it.each(['greet', 'HelloGreet', 'hello-greet', 'hello__greet', '_hello_greet', 'hello_greet_', '1hello_greet', 'hello greet', `hello_${'x'.repeat(60)}`])('refuses the tool name %j', (name) => {
+    expect(() => greet(name)).toThrow(/snake_case, namespaced by domain/);
+  });
 
   it('accepts any snake_case name with a domain prefix', () => {
     const segment = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/);
@@ -70,7 +67,13 @@ describe('ActorTool', () => {
   });
 
   it('shows an explicit JSON Schema instead of the converted one', () => {
-    const tool = new ActorTool({ name: 'docs_search', description: 'd', argsSchema: v.record(v.string(), v.unknown()), jsonSchema: { $schema: 'x', type: 'object', properties: { q: { type: 'string' } } }, run: () => 1 });
+    const tool = new ActorTool({
+      name: 'docs_search',
+      description: 'd',
+      argsSchema: v.record(v.string(), v.unknown()),
+      jsonSchema: { $schema: 'x', type: 'object', properties: { q: { type: 'string' } } },
+      run: () => 1,
+    });
     expect(tool.jsonSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
   });
 });

@@ -7,7 +7,10 @@ describe('readAgentConfig', () => {
   });
 
   it('picks the OpenAI-compatible model when LLM_MODEL is set', () => {
-    const config = readAgentConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1', LLM_API_KEY: 'k', LLM_TIMEOUT_MS: '5000', LLM_MAX_RETRIES: '0', HISTORY_LIMIT: '0', MAX_TOOL_STEPS: '2' }, {});
+    const config = readAgentConfig(
+      { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1', LLM_API_KEY: 'k', LLM_TIMEOUT_MS: '5000', LLM_MAX_RETRIES: '0', HISTORY_LIMIT: '0', MAX_TOOL_STEPS: '2' },
+      {},
+    );
     expect(config).toEqual({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3.1', timeoutMs: 5000, maxRetries: 0, historyLimit: 0, maxToolSteps: 2 });
   });
 
@@ -24,9 +27,9 @@ describe('readAgentConfig', () => {
   it.each([
     [{ LLM_PROVIDER: 'anthropic' }, /LLM_PROVIDER/],
     [{ LLM_PROVIDER: 'openai-compatible' }, /needs LLM_MODEL/],
-    [{ LLM_BASE_URL: "localhost:11434" }, /LLM_BASE_URL/],
-    [{ LLM_BASE_URL: "http//x" }, /LLM_BASE_URL/],
-    [{ LLM_BASE_URL: "http://[bad" }, /LLM_BASE_URL/],
+    [{ LLM_BASE_URL: 'localhost:11434' }, /LLM_BASE_URL/],
+    [{ LLM_BASE_URL: 'http//x' }, /LLM_BASE_URL/],
+    [{ LLM_BASE_URL: 'http://[bad' }, /LLM_BASE_URL/],
     [{ LLM_TIMEOUT_MS: '0' }, /LLM_TIMEOUT_MS/],
     [{ LLM_MAX_RETRIES: '-1' }, /LLM_MAX_RETRIES/],
     [{ HISTORY_LIMIT: 'lots' }, /HISTORY_LIMIT/],
@@ -37,7 +40,10 @@ describe('readAgentConfig', () => {
 
   it('never echoes the credentials of a bad LLM_BASE_URL (issue #16 item 4)', () => {
     for (const url of ['ftp://user:SECRETPW@host/v1', 'http//user:SECRETPW@host/v1', 'http://user:SECRETPW@[bad/v1']) {
-      for (const [env, settings] of [[{ LLM_BASE_URL: url }, {}], [{}, { llm_base_url: url }]] as const) {
+      for (const [env, settings] of [
+        [{ LLM_BASE_URL: url }, {}],
+        [{}, { llm_base_url: url }],
+      ] as const) {
         let message = '';
         try {
           readAgentConfig(env, settings);

@@ -6,7 +6,14 @@ import type { ChatMessage } from './chat-model.js';
 const at = '2026-01-01T00:00:00.000Z';
 const turn: ChatMessage[] = [
   { role: 'user', content: 'greet Ada' },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'hello_greet', arguments: '{"name":"Ada"}' }, { id: 'c2', name: 'hello_time', arguments: '{}' }] },
+  {
+    role: 'assistant',
+    content: '',
+    toolCalls: [
+      { id: 'c1', name: 'hello_greet', arguments: '{"name":"Ada"}' },
+      { id: 'c2', name: 'hello_time', arguments: '{}' },
+    ],
+  },
   { role: 'tool', toolCallId: 'c1', name: 'hello_greet', content: 'Hello, Ada!' },
   { role: 'tool', toolCallId: 'c2', name: 'hello_time', content: '12:00' },
   { role: 'assistant', content: 'Done: Hello, Ada!' },
@@ -18,7 +25,12 @@ describe('chat history', () => {
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
     expect(new Set(stored.map((message) => message.id)).size).toBe(5);
     expect(stored.at(-1)!.id).toBe('msg_answer');
-    expect(stored[1]!.data).toEqual({ tool_calls: [{ id: 'c1', name: 'hello_greet', arguments: '{"name":"Ada"}' }, { id: 'c2', name: 'hello_time', arguments: '{}' }] });
+    expect(stored[1]!.data).toEqual({
+      tool_calls: [
+        { id: 'c1', name: 'hello_greet', arguments: '{"name":"Ada"}' },
+        { id: 'c2', name: 'hello_time', arguments: '{}' },
+      ],
+    });
     expect(stored[2]!.data).toEqual({ tool_call_id: 'c1', name: 'hello_greet' });
     expect(messagesFromHistory(stored)).toEqual(turn);
   });
@@ -29,7 +41,21 @@ describe('chat history', () => {
   });
 
   it('drops tool calls whose results are missing, keeping their text', () => {
-    const stored = historyFromMessages([{ role: 'assistant', content: 'Let me look', toolCalls: [{ id: 'c1', name: 'a_b', arguments: '{}' }, { id: 'c2', name: 'a_c', arguments: '{}' }] }, { role: 'tool', toolCallId: 'c1', name: 'a_b', content: 'x' }], at, 'msg_answer');
+    const stored = historyFromMessages(
+      [
+        {
+          role: 'assistant',
+          content: 'Let me look',
+          toolCalls: [
+            { id: 'c1', name: 'a_b', arguments: '{}' },
+            { id: 'c2', name: 'a_c', arguments: '{}' },
+          ],
+        },
+        { role: 'tool', toolCallId: 'c1', name: 'a_b', content: 'x' },
+      ],
+      at,
+      'msg_answer',
+    );
     expect(messagesFromHistory(stored)).toEqual([{ role: 'assistant', content: 'Let me look' }]);
     expect(messagesFromHistory(stored.slice(0, 1).map((message) => ({ ...message, content: '' })))).toEqual([]);
   });
@@ -42,6 +68,9 @@ describe('chat history', () => {
       { id: 'm4', role: 'tool', content: 'x', data: null, createdAt: at },
       { id: 'm5', role: 'system', content: 'be kind', createdAt: at },
     ];
-    expect(messagesFromHistory(stored)).toEqual([{ role: 'assistant', content: 'hi' }, { role: 'system', content: 'be kind' }]);
+    expect(messagesFromHistory(stored)).toEqual([
+      { role: 'assistant', content: 'hi' },
+      { role: 'system', content: 'be kind' },
+    ]);
   });
 });

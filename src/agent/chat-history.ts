@@ -11,7 +11,11 @@ interface StoredToolResult {
 }
 
 const isToolCall = (value: unknown): value is ModelToolCall =>
-  typeof value === 'object' && value !== null && typeof (value as ModelToolCall).id === 'string' && typeof (value as ModelToolCall).name === 'string' && typeof (value as ModelToolCall).arguments === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ModelToolCall).id === 'string' &&
+  typeof (value as ModelToolCall).name === 'string' &&
+  typeof (value as ModelToolCall).arguments === 'string';
 
 function toolCallsOf(message: StoredMessage): readonly ModelToolCall[] {
   const calls = (message.data as Partial<StoredToolCalls> | undefined)?.tool_calls;
@@ -69,7 +73,13 @@ export function historyFromMessages(messages: readonly ChatMessage[], createdAt:
         return { id, role: 'tool', content: message.content, data: { tool_call_id: message.toolCallId, name: message.name }, createdAt };
       case 'assistant':
         return message.toolCalls && message.toolCalls.length > 0
-          ? { id, role: 'assistant', content: message.content, data: { tool_calls: message.toolCalls.map(({ id: callId, name, arguments: args }) => ({ id: callId, name, arguments: args })) }, createdAt }
+          ? {
+              id,
+              role: 'assistant',
+              content: message.content,
+              data: { tool_calls: message.toolCalls.map(({ id: callId, name, arguments: args }) => ({ id: callId, name, arguments: args })) },
+              createdAt,
+            }
           : { id, role: 'assistant', content: message.content, createdAt };
       default:
         return { id, role: message.role, content: message.content, createdAt };

@@ -81,7 +81,13 @@ describe('runChatLoop', () => {
     ]);
     const metrics = new ActorMetrics();
     const result = await runChatLoop(options(model, { metrics, logger: createLogger({ sink }) }));
-    expect(result.toolCalls.map((record) => [record.id, record.status])).toEqual([['a', 'error'], ['b', 'error'], ['c', 'error'], ['d', 'error'], ['e', 'error']]);
+    expect(result.toolCalls.map((record) => [record.id, record.status])).toEqual([
+      ['a', 'error'],
+      ['b', 'error'],
+      ['c', 'error'],
+      ['d', 'error'],
+      ['e', 'error'],
+    ]);
     expect(result.toolCalls[0]).toMatchObject({ arguments: '{"name":', output: null, error: expect.stringContaining('not valid JSON') });
     expect(result.toolCalls[1]!.error).toMatch(/^Invalid arguments: name: /);
     expect(result.toolCalls[2]!.error).toBe('There is no tool named made_up; the tools are: hello_greet, hello_broken, hello_weird');

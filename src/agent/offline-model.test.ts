@@ -62,7 +62,16 @@ describe('the offline model', () => {
   });
 
   it('counts the earlier messages of the conversation it sees', async () => {
-    const response = await model.generate(ask([{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }], { tools: [] }));
+    const response = await model.generate(
+      ask(
+        [
+          { role: 'user', content: 'one' },
+          { role: 'assistant', content: 'two' },
+          { role: 'user', content: 'three' },
+        ],
+        { tools: [] },
+      ),
+    );
     expect(response.text).toContain('(I can see 2 earlier messages of this conversation.)');
   });
 

@@ -62,8 +62,7 @@ function toParams(model: string, request: ModelRequest): ChatCompletionCreatePar
   return params;
 }
 
-const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason =>
-  (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason => (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
 
 /** The model's answer in a whole (non-streamed) chat completion; an answer without choices throws. */
 function responseFromCompletion(completion: ChatCompletion, fallbackModel: string): ModelResponse {
@@ -87,8 +86,10 @@ const isEventStream = (response: Response) => (response.headers.get('content-typ
 const shorten = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 const sdkLogger = (logger: Logger) => {
-  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, ...rest: unknown[]) =>
-    logger[level]('model_client_log', { message: [message, ...rest.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))].join(' ').slice(0, 2000) });
+  const write =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, ...rest: unknown[]) =>
+      logger[level]('model_client_log', { message: [message, ...rest.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))].join(' ').slice(0, 2000) });
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 };
 
@@ -241,9 +242,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       } finally {
         deadline.clear();
       }
-      const toolCalls = [...calls.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
+      const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
       yield { type: 'finish', response: { text, toolCalls, usage, finishReason: finishReason(rawFinish, toolCalls), model } };
     },
   };

@@ -41,12 +41,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const settings = new ActorSettings(options.definition, env, options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) });
   const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs, DATABASE_TIMEOUT_MS: deadlineMs } = environment;
   const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
-  const opened =
-    options.store ??
-    deferStore(
-      () => openStore({ url, dataDir, poolSize, statementTimeoutMs, connectTimeoutMs: deadlineMs, queryTimeoutMs: deadlineMs, logger }),
-      storeKind,
-    );
+  const opened = options.store ?? deferStore(() => openStore({ url, dataDir, poolSize, statementTimeoutMs, connectTimeoutMs: deadlineMs, queryTimeoutMs: deadlineMs, logger }), storeKind);
   // Every store call has a deadline; one that passes tells /health at once.
   const store = withStoreDeadline(opened, deadlineMs, (error) => database.noteFailure(error));
   const database = new DatabaseMonitor(store, { logger });

@@ -40,7 +40,14 @@ describe('createActorApp', () => {
 
   it('stamps X-Request-Id on plain Responses a router returns', async () => {
     const app = await createTestActor({
-      routers: [{ name: 'plain', mount: (hono) => { hono.get('/plain', () => new Response('plain', { headers: { 'Content-Type': 'text/plain' } })); } }],
+      routers: [
+        {
+          name: 'plain',
+          mount: (hono) => {
+            hono.get('/plain', () => new Response('plain', { headers: { 'Content-Type': 'text/plain' } }));
+          },
+        },
+      ],
     });
     const response = await app.request('/plain', { headers: { 'X-Request-Id': 'plain-1' } });
     expect(await response.text()).toBe('plain');
@@ -51,8 +58,17 @@ describe('createActorApp', () => {
 
   it('logs an unexpected error with its request id', async () => {
     const sink = createMemorySink();
-    const app = await createTestActor({ logger: createLogger({ sink }), chatHandler: async () => { throw new Error('boom'); } });
-    await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r-9' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }) });
+    const app = await createTestActor({
+      logger: createLogger({ sink }),
+      chatHandler: async () => {
+        throw new Error('boom');
+      },
+    });
+    await app.request('/agent/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r-9' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }),
+    });
     expect(sink.records.find((record) => record.event === 'unhandled_error')).toMatchObject({ request_id: 'r-9', error: 'boom' });
   });
 
@@ -83,8 +99,21 @@ describe('createActorApp', () => {
     const document = await (await app.request('/openapi.json')).json();
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
-      '/', '/agent/invoke', '/api/actor/metadata', '/api/actor/platform-config', '/docs', '/health', '/metrics', '/oauth/authorize', '/oauth/callback',
-      '/openapi.json', '/ready', '/settings', '/settings/schema', '/stats', '/stats/{tenant_id}',
+      '/',
+      '/agent/invoke',
+      '/api/actor/metadata',
+      '/api/actor/platform-config',
+      '/docs',
+      '/health',
+      '/metrics',
+      '/oauth/authorize',
+      '/oauth/callback',
+      '/openapi.json',
+      '/ready',
+      '/settings',
+      '/settings/schema',
+      '/stats',
+      '/stats/{tenant_id}',
     ]);
     const schema = document.paths['/agent/invoke'].post.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(['user_identifier', 'session_id', 'message']);

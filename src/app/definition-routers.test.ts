@@ -11,8 +11,7 @@ const with_ = (features: Partial<ActorDefinition['features']>, declarations: Par
   features: { ...defaultActorFeatures, ...features },
   ...declarations,
 });
-const build = (definition: ActorDefinition, env: Record<string, string> = {}, peerReads = {}) =>
-  createActorApp({ definition, env, logger: silentLogger, peerReads });
+const build = (definition: ActorDefinition, env: Record<string, string> = {}, peerReads = {}) => createActorApp({ definition, env, logger: silentLogger, peerReads });
 
 describe('createActorApp mounts what the definition declares', () => {
   it('the panels when includePanel is on, and none when it is off', async () => {

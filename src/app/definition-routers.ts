@@ -31,12 +31,7 @@ export interface DefinitionWiring {
  * @param wiring the handler of each declared peer read, and the actor's tools.
  * @param explicit the routers passed to `createActorApp` by hand.
  */
-export function definitionRouters(
-  definition: ActorDefinition,
-  env: ActorEnvironment,
-  wiring: DefinitionWiring,
-  explicit: readonly ActorRouter[],
-): ActorRouter[] {
+export function definitionRouters(definition: ActorDefinition, env: ActorEnvironment, wiring: DefinitionWiring, explicit: readonly ActorRouter[]): ActorRouter[] {
   const handMounted = new Set(explicit.map((router) => router.name));
   const { features } = definition;
   const routers: ActorRouter[] = [];

@@ -150,12 +150,20 @@ describe('the start-up warning', () => {
 
   it('is not logged on loopback, with ALLOWED_HOSTS, with a key, or on the platform', async () => {
     const { serve } = await import('../adapter/node/index.js');
-    for (const [hostname, env] of [['127.0.0.1', {}], ['0.0.0.0', { ALLOWED_HOSTS: 'actor.example' }], ['0.0.0.0', { API_KEY_ENABLED: 'true', API_KEY: 'k' }], ['0.0.0.0', { ACTOR_PLATFORM: 'true' }]] as const) {
+    for (const [hostname, env] of [
+      ['127.0.0.1', {}],
+      ['0.0.0.0', { ALLOWED_HOSTS: 'actor.example' }],
+      ['0.0.0.0', { API_KEY_ENABLED: 'true', API_KEY: 'k' }],
+      ['0.0.0.0', { ACTOR_PLATFORM: 'true' }],
+    ] as const) {
       const sink = createMemorySink();
       const app = await createTestActor({ env, logger: createLogger({ sink }) });
       const handle = await serve(app, { port: 0, hostname, signals: false });
       await handle.close();
-      expect(sink.records.filter((record) => record.event === 'allowed_hosts_needed'), `${hostname} ${JSON.stringify(env)}`).toEqual([]);
+      expect(
+        sink.records.filter((record) => record.event === 'allowed_hosts_needed'),
+        `${hostname} ${JSON.stringify(env)}`,
+      ).toEqual([]);
     }
   });
 });

@@ -1,11 +1,4 @@
-import type {
-  ActorDefinition,
-  ActorMetadata,
-  ConnectorDeclaration,
-  OAuthProviderDeclaration,
-  PanelDeclaration,
-  SettingsSection,
-} from '../core/actor-definition.js';
+import type { ActorDefinition, ActorMetadata, ConnectorDeclaration, OAuthProviderDeclaration, PanelDeclaration, SettingsSection } from '../core/actor-definition.js';
 
 export type { ConnectorDeclaration, OAuthProviderDeclaration, PanelDeclaration } from '../core/actor-definition.js';
 import type { JsonSchemaDocument } from './settings-json-schema.js';

@@ -7,6 +7,7 @@ describe('isLoopbackHostname', () => {
   });
 
   it('does not take other names, wildcard addresses or look-alikes for loopback', () => {
-    for (const name of ['0.0.0.0', '::', '[::]', '10.0.0.1', '127.0.0.256', '127.0.0', 'localhost.example', 'notlocalhost', '127.0.0.1.nip.io', '2130706433']) expect(isLoopbackHostname(name), name).toBe(false);
+    for (const name of ['0.0.0.0', '::', '[::]', '10.0.0.1', '127.0.0.256', '127.0.0', 'localhost.example', 'notlocalhost', '127.0.0.1.nip.io', '2130706433'])
+      expect(isLoopbackHostname(name), name).toBe(false);
   });
 });

@@ -60,8 +60,15 @@ describe('the catalogue of problem codes', () => {
   });
 
   it('is what the docs say: every "<status> `code`" in docs/ and README.md names a catalogue code with that status', () => {
-    const docs = ['README.md', ...readdirSync(new URL('docs/', root)).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-    const mentions = docs.flatMap((file) => [...readFileSync(new URL(file, root), 'utf8').matchAll(/\b([45]\d\d) `([a-z_]+)`/g)].map(([, status, code]) => ({ file, status: Number(status), code: code! })));
+    const docs = [
+      'README.md',
+      ...readdirSync(new URL('docs/', root))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    const mentions = docs.flatMap((file) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/\b([45]\d\d) `([a-z_]+)`/g)].map(([, status, code]) => ({ file, status: Number(status), code: code! })),
+    );
     expect(mentions.length).toBeGreaterThan(40);
     const wrong = mentions.filter(({ status, code }) => !isProblemCode(code) || problemCatalogue[code].status !== status);
     expect(wrong).toEqual([]);

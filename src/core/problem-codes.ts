@@ -23,7 +23,7 @@ export const problemCatalogue = {
   invalid_state: { status: 400, title: 'Invalid OAuth state', meaning: '`/oauth/callback`: the state is unknown, used or expired' },
   invalid_callback: { status: 400, title: 'Invalid OAuth callback', meaning: '`/oauth/callback`: the parameters are no authorization response' },
   oauth_provider_error: { status: 400, title: 'The provider refused the authorization', meaning: '`/oauth/callback`: the provider answered with an error' },
-  http_error: { status: 400, title: 'Request failed', meaning: 'a refusal of the HTTP framework itself; its status is the framework\'s' },
+  http_error: { status: 400, title: 'Request failed', meaning: "a refusal of the HTTP framework itself; its status is the framework's" },
   // 401
   missing_api_key: { status: 401, title: 'Authentication required', meaning: 'API keys are on and the key header is missing' },
   invalid_api_key: { status: 401, title: 'Authentication failed', meaning: 'the key header holds no valid key' },

@@ -14,7 +14,13 @@ describe('the validation_failed problem', () => {
     expect(parsed.success).toBe(false);
     const fromIssues = validationError(parsed.issues!);
     for (const error of [byHand, fromIssues]) {
-      expect(error).toMatchObject({ status: 422, code: 'validation_failed', title: 'Validation failed', detail: 'The request body has 1 invalid field', errors: [{ pointer: '/name', detail: 'is required' }] });
+      expect(error).toMatchObject({
+        status: 422,
+        code: 'validation_failed',
+        title: 'Validation failed',
+        detail: 'The request body has 1 invalid field',
+        errors: [{ pointer: '/name', detail: 'is required' }],
+      });
     }
   });
 

@@ -12,13 +12,16 @@ export function withTimeout<T, TTimeout = never>(work: PromiseLike<T>, timeoutMs
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<TTimeout>((resolve, reject) => {
     if (!Number.isFinite(timeoutMs)) return;
-    timer = setTimeout(() => {
-      try {
-        resolve(onTimeout());
-      } catch (error) {
-        reject(error);
-      }
-    }, Math.max(0, timeoutMs));
+    timer = setTimeout(
+      () => {
+        try {
+          resolve(onTimeout());
+        } catch (error) {
+          reject(error);
+        }
+      },
+      Math.max(0, timeoutMs),
+    );
     (timer as { unref?: () => void }).unref?.();
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));

@@ -77,7 +77,12 @@ const trimmed = v.pipe(
 const keyList = v.optional(
   v.pipe(
     v.string(),
-    v.transform((raw) => raw.split(',').map((key) => key.trim()).filter(Boolean)),
+    v.transform((raw) =>
+      raw
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
   ),
   '',
 );
@@ -86,7 +91,10 @@ const keyList = v.optional(
 const hostList = parsedVariable<string[]>(
   '',
   (raw) => {
-    const hosts = raw.split(',').map((host) => host.trim()).filter(Boolean);
+    const hosts = raw
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean);
     return hosts.every((host) => isAcceptableHost(host)) ? hosts : undefined;
   },
   (raw) => `must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got ${shown(raw)}`,
@@ -104,7 +112,10 @@ const httpUrl = v.pipe(
 /** One of the built-in model providers; undefined when unset or blank. */
 const provider = v.pipe(
   trimmed,
-  v.check((name) => name === undefined || name === 'openai-compatible' || name === 'offline', (issue) => `must be openai-compatible or offline, got ${shown(String(issue.input))}`),
+  v.check(
+    (name) => name === undefined || name === 'openai-compatible' || name === 'offline',
+    (issue) => `must be openai-compatible or offline, got ${shown(String(issue.input))}`,
+  ),
   v.transform((name) => name as 'openai-compatible' | 'offline' | undefined),
 );
 
@@ -128,7 +139,13 @@ export const EnvironmentConfig = v.object({
   BODY_LIMIT_BYTES: integer(VARIABLES.BODY_LIMIT_BYTES.default, 1),
   IDEMPOTENCY_TTL_S: integer(VARIABLES.IDEMPOTENCY_TTL_S.default, 1),
   SHUTDOWN_GRACE_MS: integer(VARIABLES.SHUTDOWN_GRACE_MS.default, 1),
-  LOG_LEVEL: v.optional(v.pipe(v.string(), v.transform((level: string) => parseLogLevel(level))), VARIABLES.LOG_LEVEL.default),
+  LOG_LEVEL: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((level: string) => parseLogLevel(level)),
+    ),
+    VARIABLES.LOG_LEVEL.default,
+  ),
   INSTANCE_ID: text,
   HOSTNAME: text,
   LLM_PROVIDER: provider,

@@ -18,7 +18,13 @@ export interface EnvironmentVariable {
 export const ENVIRONMENT_VARIABLES = {
   PORT: { default: 8080, meaning: 'listening port (`0` picks a free one)', secret: false },
   HOST: { default: '0.0.0.0', meaning: 'listening address (`127.0.0.1` keeps the actor to this machine; `actorkit dev` sets it for the actor behind its proxy)', secret: false },
-  ALLOWED_HOSTS: { default: undefined, shownDefault: 'none (loopback names only)', meaning: 'without an API key and off the platform, the `Host` names the actor answers besides loopback ones (DNS-rebinding guard): comma-separated, each `name` (any port) or `name:port`; a container run without a key needs it', secret: false },
+  ALLOWED_HOSTS: {
+    default: undefined,
+    shownDefault: 'none (loopback names only)',
+    meaning:
+      'without an API key and off the platform, the `Host` names the actor answers besides loopback ones (DNS-rebinding guard): comma-separated, each `name` (any port) or `name:port`; a container run without a key needs it',
+    secret: false,
+  },
   ACTOR_PLATFORM: { default: false, meaning: '`true` on the platform: no auth layer, `PUT /settings` answers 403', secret: false },
   API_KEY_ENABLED: { default: false, meaning: 'standalone key auth on `X-API-Key`; refuses to start without `API_KEY`', secret: false },
   API_KEY: { default: undefined, shownDefault: 'none', meaning: 'the accepted keys, comma-separated for rotation', secret: true },
@@ -28,17 +34,27 @@ export const ENVIRONMENT_VARIABLES = {
   DATABASE_STATEMENT_TIMEOUT_MS: { default: 10_000, meaning: 'PostgreSQL statement time-out', secret: false },
   DATABASE_TIMEOUT_MS: {
     default: 5_000,
-    meaning: 'longest wait for the database in one store call (PostgreSQL: connecting, a free pooled connection, each query); then `PUT /settings` and other calls that need the store answer 503 `store_unavailable`, an invoke answers without it',
+    meaning:
+      'longest wait for the database in one store call (PostgreSQL: connecting, a free pooled connection, each query); then `PUT /settings` and other calls that need the store answer 503 `store_unavailable`, an invoke answers without it',
     secret: false,
   },
-  SETTINGS_REFRESH_MS: { default: 5_000, meaning: 'how often the settings saved by `PUT /settings` are read back, so every replica serves a change another one saved (`0` never: one replica)', secret: false },
+  SETTINGS_REFRESH_MS: {
+    default: 5_000,
+    meaning: 'how often the settings saved by `PUT /settings` are read back, so every replica serves a change another one saved (`0` never: one replica)',
+    secret: false,
+  },
   BODY_LIMIT_BYTES: { default: 1_048_576, meaning: 'largest request body', secret: false },
   IDEMPOTENCY_TTL_S: { default: 86_400, meaning: 'how long a completed `Idempotency-Key` is remembered', secret: false },
   SHUTDOWN_GRACE_MS: { default: 10_000, meaning: 'how long a SIGTERM waits for in-flight requests', secret: false },
   LOG_LEVEL: { default: 'info', meaning: '`debug`, `info`, `warn`, `error` (anything else is `info`); logs are JSON lines', secret: false },
   INSTANCE_ID: { default: undefined, shownDefault: '`HOSTNAME` or a random id', meaning: 'reported by `/health` and `/stats`', secret: false },
   HOSTNAME: { default: undefined, shownDefault: 'set by the container runtime', meaning: 'the instance id when `INSTANCE_ID` is unset', secret: false },
-  LLM_PROVIDER: { default: undefined, shownDefault: '`openai-compatible` when `LLM_MODEL` is set, else `offline`', meaning: '`openai-compatible` or `offline` (the deterministic model that answers without a server)', secret: false },
+  LLM_PROVIDER: {
+    default: undefined,
+    shownDefault: '`openai-compatible` when `LLM_MODEL` is set, else `offline`',
+    meaning: '`openai-compatible` or `offline` (the deterministic model that answers without a server)',
+    secret: false,
+  },
   LLM_BASE_URL: { default: undefined, shownDefault: 'the OpenAI API', meaning: "the model server's `/v1` URL (http or https)", secret: false },
   LLM_API_KEY: { default: undefined, shownDefault: 'none', meaning: "the model server's key", secret: true },
   LLM_MODEL: { default: undefined, shownDefault: 'none (offline model)', meaning: 'the model name at the model server', secret: false },
@@ -50,17 +66,26 @@ export const ENVIRONMENT_VARIABLES = {
   MCP_MAX_BATCH: { default: 10, meaning: 'most JSON-RPC messages in one `POST /mcp` (`expose_mcp`); a larger batch answers 400 and none of it runs', secret: false },
   MESH_KEY: { default: undefined, shownDefault: 'none', meaning: 'the fleet-mesh group key (comma-separated for rotation); required when the actor mounts peer reads', secret: true },
   WORKFLOW_BASE_URL: { default: undefined, shownDefault: 'none', meaning: 'the n8n base URL; required when the actor mounts the workflow proxy', secret: false },
-  PLAYGROUND_ENABLED: { default: false, meaning: 'serve the chat playground at `/playground` (linked from `GET /`; on under `actorkit dev`); the page is open, every call it makes needs the key', secret: false },
+  PLAYGROUND_ENABLED: {
+    default: false,
+    meaning: 'serve the chat playground at `/playground` (linked from `GET /`; on under `actorkit dev`); the page is open, every call it makes needs the key',
+    secret: false,
+  },
 } as const satisfies Record<string, EnvironmentVariable>;
-
 
 /** Names of the variables whose values are secrets. */
 export const SECRET_ENVIRONMENT_VARIABLES: ReadonlySet<string> = new Set(
-  Object.entries(ENVIRONMENT_VARIABLES as Record<string, EnvironmentVariable>).filter(([, variable]) => variable.secret).map(([name]) => name),
+  Object.entries(ENVIRONMENT_VARIABLES as Record<string, EnvironmentVariable>)
+    .filter(([, variable]) => variable.secret)
+    .map(([name]) => name),
 );
 
 /** Variables read by pattern rather than by name: documented in the same README table. */
 export const ENVIRONMENT_PATTERNS = [
   { name: 'OAUTH_<PROVIDER>_*', shownDefault: 'none', meaning: 'endpoints and client of a declared OAuth provider, see [docs/surfaces.md](docs/surfaces.md)' },
-  { name: 'any settings key, upper-cased', shownDefault: "the schema's default", meaning: 'e.g. `GREETING=Hi` sets the `greeting` setting; the agent\'s knobs above read the lower-cased setting first' },
+  {
+    name: 'any settings key, upper-cased',
+    shownDefault: "the schema's default",
+    meaning: "e.g. `GREETING=Hi` sets the `greeting` setting; the agent's knobs above read the lower-cased setting first",
+  },
 ] as const;

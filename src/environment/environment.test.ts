@@ -21,23 +21,72 @@ describe('parseEnvironment', () => {
   it('gives every variable of the table its default when the environment is empty', () => {
     const environment = parseEnvironment({});
     expect(environment).toEqual({
-      PORT: 8080, HOST: '0.0.0.0', ALLOWED_HOSTS: [], ACTOR_PLATFORM: false, API_KEY_ENABLED: false, API_KEY: [], DATABASE_URL: undefined, DATA_DIR: '.actorkit/data',
-      DATABASE_POOL_SIZE: 10, DATABASE_STATEMENT_TIMEOUT_MS: 10_000, DATABASE_TIMEOUT_MS: 5_000, SETTINGS_REFRESH_MS: 5_000, BODY_LIMIT_BYTES: 1_048_576, IDEMPOTENCY_TTL_S: 86_400, SHUTDOWN_GRACE_MS: 10_000,
-      LOG_LEVEL: 'info', INSTANCE_ID: undefined, HOSTNAME: undefined, LLM_PROVIDER: undefined, LLM_BASE_URL: undefined, LLM_API_KEY: undefined,
-      LLM_MODEL: undefined, LLM_TIMEOUT_MS: 60_000, LLM_MAX_RETRIES: 2, HISTORY_LIMIT: 20, MAX_TOOL_STEPS: 5, MCP_SERVERS: undefined, MCP_MAX_BATCH: 10,
-      MESH_KEY: undefined, WORKFLOW_BASE_URL: undefined, PLAYGROUND_ENABLED: false,
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      ALLOWED_HOSTS: [],
+      ACTOR_PLATFORM: false,
+      API_KEY_ENABLED: false,
+      API_KEY: [],
+      DATABASE_URL: undefined,
+      DATA_DIR: '.actorkit/data',
+      DATABASE_POOL_SIZE: 10,
+      DATABASE_STATEMENT_TIMEOUT_MS: 10_000,
+      DATABASE_TIMEOUT_MS: 5_000,
+      SETTINGS_REFRESH_MS: 5_000,
+      BODY_LIMIT_BYTES: 1_048_576,
+      IDEMPOTENCY_TTL_S: 86_400,
+      SHUTDOWN_GRACE_MS: 10_000,
+      LOG_LEVEL: 'info',
+      INSTANCE_ID: undefined,
+      HOSTNAME: undefined,
+      LLM_PROVIDER: undefined,
+      LLM_BASE_URL: undefined,
+      LLM_API_KEY: undefined,
+      LLM_MODEL: undefined,
+      LLM_TIMEOUT_MS: 60_000,
+      LLM_MAX_RETRIES: 2,
+      HISTORY_LIMIT: 20,
+      MAX_TOOL_STEPS: 5,
+      MCP_SERVERS: undefined,
+      MCP_MAX_BATCH: 10,
+      MESH_KEY: undefined,
+      WORKFLOW_BASE_URL: undefined,
+      PLAYGROUND_ENABLED: false,
     });
     expect(Object.keys(EnvironmentConfig.entries).sort()).toEqual(Object.keys(ENVIRONMENT_VARIABLES).sort());
   });
 
   it('reads every typed value, with the on/off spellings of parseOnOff', () => {
     const environment = parseEnvironment({
-      PORT: ' 0 ', HOST: ' 127.0.0.1 ', ACTOR_PLATFORM: 'YES', API_KEY_ENABLED: 'on', API_KEY: ' a , ,b ', DATABASE_POOL_SIZE: '3', BODY_LIMIT_BYTES: '', LOG_LEVEL: 'debug',
-      LLM_PROVIDER: ' offline ', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: '  ', HISTORY_LIMIT: '0', PLAYGROUND_ENABLED: '1', GREETING: 'kept out',
+      PORT: ' 0 ',
+      HOST: ' 127.0.0.1 ',
+      ACTOR_PLATFORM: 'YES',
+      API_KEY_ENABLED: 'on',
+      API_KEY: ' a , ,b ',
+      DATABASE_POOL_SIZE: '3',
+      BODY_LIMIT_BYTES: '',
+      LOG_LEVEL: 'debug',
+      LLM_PROVIDER: ' offline ',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: '  ',
+      HISTORY_LIMIT: '0',
+      PLAYGROUND_ENABLED: '1',
+      GREETING: 'kept out',
     });
     expect(environment).toMatchObject({
-      PORT: 0, HOST: '127.0.0.1', ACTOR_PLATFORM: true, API_KEY_ENABLED: true, API_KEY: ['a', 'b'], DATABASE_POOL_SIZE: 3, BODY_LIMIT_BYTES: 1_048_576, LOG_LEVEL: 'debug',
-      LLM_PROVIDER: 'offline', LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: undefined, HISTORY_LIMIT: 0, PLAYGROUND_ENABLED: true,
+      PORT: 0,
+      HOST: '127.0.0.1',
+      ACTOR_PLATFORM: true,
+      API_KEY_ENABLED: true,
+      API_KEY: ['a', 'b'],
+      DATABASE_POOL_SIZE: 3,
+      BODY_LIMIT_BYTES: 1_048_576,
+      LOG_LEVEL: 'debug',
+      LLM_PROVIDER: 'offline',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: undefined,
+      HISTORY_LIMIT: 0,
+      PLAYGROUND_ENABLED: true,
     });
     expect(environment).not.toHaveProperty('GREETING');
     for (const off of ['', '0', 'false', 'No', 'OFF']) expect(parseEnvironment({ ACTOR_PLATFORM: off }).ACTOR_PLATFORM, off).toBe(false);
@@ -57,8 +106,16 @@ describe('parseEnvironment', () => {
     [{ MCP_MAX_BATCH: '0' }, 'MCP_MAX_BATCH', 'MCP_MAX_BATCH must be a positive integer, got "0"'],
     [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL', 'LLM_BASE_URL must be an http(s) URL, got "not a url"'],
     [{ LLM_BASE_URL: 'http://[' }, 'LLM_BASE_URL', 'LLM_BASE_URL must be an http(s) URL, got "http://["'],
-    [{ LLM_BASE_URL: 'https://alice:pw-123@models.example/v1' }, 'LLM_BASE_URL', 'LLM_BASE_URL must not hold a user name or password (user:password@), got "https://models.example/v1"; give the server\'s key on its own'],
-    [{ ALLOWED_HOSTS: 'actor.example,http://x/' }, 'ALLOWED_HOSTS', 'ALLOWED_HOSTS must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got "actor.example,http://x/"'],
+    [
+      { LLM_BASE_URL: 'https://alice:pw-123@models.example/v1' },
+      'LLM_BASE_URL',
+      'LLM_BASE_URL must not hold a user name or password (user:password@), got "https://models.example/v1"; give the server\'s key on its own',
+    ],
+    [
+      { ALLOWED_HOSTS: 'actor.example,http://x/' },
+      'ALLOWED_HOSTS',
+      'ALLOWED_HOSTS must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got "actor.example,http://x/"',
+    ],
     [{ LLM_PROVIDER: 'anthropic' }, 'LLM_PROVIDER', 'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"'],
   ])('refuses %j with one line naming the variable', (env, variable, message) => {
     const error = refusal(env);

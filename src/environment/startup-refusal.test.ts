@@ -19,7 +19,10 @@ function refusalOf(build: () => unknown): StartupRefusal {
   throw new Error('the actor started');
 }
 
-const build = (definition: typeof testActorDefinition, env: Record<string, string> = {}) => () => createActorApp({ definition, env, logger: silentLogger, store: new MemoryStore() });
+const build =
+  (definition: typeof testActorDefinition, env: Record<string, string> = {}) =>
+  () =>
+    createActorApp({ definition, env, logger: silentLogger, store: new MemoryStore() });
 
 describe('start-up refusals of createActorApp', () => {
   it('names the setting and its settings default when llm_base_url defaults to a non-URL', () => {

@@ -26,7 +26,10 @@ describe('the metadata of a chat request', () => {
 
   it(`refuses nesting deeper than ${MAX_METADATA_DEPTH} levels with a 422, not a 500, however deep (issue #16 item 8)`, async () => {
     for (const depth of [MAX_METADATA_DEPTH + 1, 5_000, 7_000]) {
-      for (const [open, close] of [['{"a":', '}'], ['[', ']']] as const) {
+      for (const [open, close] of [
+        ['{"a":', '}'],
+        ['[', ']'],
+      ] as const) {
         const metadata = open === '[' ? `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}` : nested(depth, open, close);
         const { status, type, body } = await invoke(`{"user_identifier":"u","session_id":"s","message":"hi","metadata":${metadata}}`);
         expect(status, `${depth} ${open}`).toBe(422);

@@ -19,7 +19,9 @@ export type IdempotencyDecision =
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -57,7 +59,8 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
   if (existing === null) {
     return {
       kind: 'claimed',
-      complete: (reply) => ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
+      complete: (reply) =>
+        ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
       release: () => ctx.store.releaseIdempotencyKey(key).catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
     };
   }

@@ -11,7 +11,11 @@ const MESSAGE = 'please greet Zebulon-the-confidential';
 const SECRET_ARGUMENT = 'Quixotic-argument-value-7731';
 const body = { user_identifier: 'u-1', session_id: 's-log', message: MESSAGE };
 const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-log-1', 'X-Tenant-Id': 'acme', ...headers }, body: JSON.stringify(payload) });
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-log-1', 'X-Tenant-Id': 'acme', ...headers },
+    body: JSON.stringify(payload),
+  });
 
 const greet = new ActorTool({ name: 'hello_greet', description: 'Greets a person', argsSchema: v.object({ name: v.string(), style: v.optional(v.string()) }), run: ({ name }) => `Hello, ${name}!` });
 
@@ -20,7 +24,12 @@ function toolCallingModel(): ChatModel {
   const respond = (request: { messages: readonly { role: string }[] }): ModelResponse =>
     request.messages.some((message) => message.role === 'tool')
       ? { text: 'Done greeting.', toolCalls: [], usage: { inputTokens: 20, outputTokens: 3 }, finishReason: 'stop' }
-      : { text: '', toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: JSON.stringify({ name: SECRET_ARGUMENT, style: 'warm' }) }], usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'tool_calls' };
+      : {
+          text: '',
+          toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: JSON.stringify({ name: SECRET_ARGUMENT, style: 'warm' }) }],
+          usage: { inputTokens: 10, outputTokens: 5 },
+          finishReason: 'tool_calls',
+        };
   return {
     name: 'scripted-tools',
     generate: async (request) => respond(request),

@@ -20,10 +20,14 @@ function stalledModel() {
   const waitForAbort = (request: ModelRequest) =>
     new Promise<never>((_, reject) => {
       started.resolve();
-      request.signal.addEventListener('abort', () => {
-        aborted.resolve(request.signal.reason);
-        reject(request.signal.reason);
-      }, { once: true });
+      request.signal.addEventListener(
+        'abort',
+        () => {
+          aborted.resolve(request.signal.reason);
+          reject(request.signal.reason);
+        },
+        { once: true },
+      );
     });
   const model: ChatModel = {
     name: 'stalled',
@@ -78,7 +82,17 @@ describe('POST /agent/invoke as a UI message stream', () => {
     const read = await readUiStream(response.body!);
     expect(read.text).toBe(json.message.content);
     expect(read.raw.endsWith('data: [DONE]\n\n')).toBe(true);
-    expect(read.chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', ...read.chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'), 'text-end', 'finish-step', 'data-usage', 'data-session', 'finish']);
+    expect(read.chunks.map((chunk) => chunk.type)).toEqual([
+      'start',
+      'start-step',
+      'text-start',
+      ...read.chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'),
+      'text-end',
+      'finish-step',
+      'data-usage',
+      'data-session',
+      'finish',
+    ]);
     expect(read.chunks.find((chunk) => chunk.type === 'data-session')).toMatchObject({ data: { session_id: 's-2', model: 'offline', invocation_id: expect.stringMatching(/^inv_/) } });
     expect(read.chunks.find((chunk) => chunk.type === 'data-usage')).toMatchObject({ data: { input_tokens: json.usage.input_tokens, total_tokens: json.usage.total_tokens } });
     expect(read.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });

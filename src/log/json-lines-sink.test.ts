@@ -18,7 +18,11 @@ describe('jsonLinesSink', () => {
     expect(out).not.toHaveBeenCalled();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(out).toHaveBeenCalledTimes(1);
-    expect(String(out.mock.calls[0]![0]).split('\n').map((line) => JSON.parse(line).event)).toEqual(['first', 'second']);
+    expect(
+      String(out.mock.calls[0]![0])
+        .split('\n')
+        .map((line) => JSON.parse(line).event),
+    ).toEqual(['first', 'second']);
   });
 
   it('writes a warning at once, after the info lines held before it', () => {
@@ -61,7 +65,15 @@ describe('a process that exits right after logging', () => {
       expect(failed.status).toBe(3);
       output = failed.stdout;
     }
-    expect(output.trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ event: 'before_exit', n: 1 }, { event: 'before_exit', n: 2 }]);
+    expect(
+      output
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toMatchObject([
+      { event: 'before_exit', n: 1 },
+      { event: 'before_exit', n: 2 },
+    ]);
   });
 
   it('is the default sink of createLogger', async () => {

@@ -48,7 +48,12 @@ describe('LOG_EVENTS', () => {
   });
 
   it('holds every event README.md and docs/*.md name as logged', () => {
-    const docs = ['README.md', ...readdirSync(new URL('docs/', root)).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+    const docs = [
+      'README.md',
+      ...readdirSync(new URL('docs/', root))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => `docs/${file}`),
+    ];
     const unknown = docs.flatMap((file) =>
       eventsNamedIn(read(file))
         .filter((name) => !isLogEvent(name) && !RETIRED_EVENTS.has(name))

@@ -95,7 +95,10 @@ export const LOG_EVENTS = {
   invocation_record_set_aside: { levels: ['error'], meaning: 'a stats record the store keeps refusing was set aside (`tenant_id`, `record_id`)' },
   invocation_record_invalid: { levels: ['error'], meaning: 'a stats record that is not valid was dropped' },
   invocation_history_invalid: { levels: ['error'], meaning: 'a history that is not valid was dropped, the count kept' },
-  store_disk_full: { levels: ['error'], meaning: 'the disk under the store is full (SQLITE_FULL, PostgreSQL 53100): logged once; `/health` degraded until rows are stored again (`store`, `error`, `effect`)' },
+  store_disk_full: {
+    levels: ['error'],
+    meaning: 'the disk under the store is full (SQLITE_FULL, PostgreSQL 53100): logged once; `/health` degraded until rows are stored again (`store`, `error`, `effect`)',
+  },
   store_disk_space_recovered: { levels: ['info'], meaning: 'rows are stored again after a full disk (`store`, `full_ms`)' },
   history_write_failed: { levels: ['error'], meaning: 'a session history could not be written (`tenant_id`)' },
   stats_read_from_memory: { levels: ['debug'], meaning: '`GET /stats` answered from memory while the store fails' },
@@ -119,7 +122,11 @@ export const LOG_EVENTS = {
 type ClientInitializedEvent = `${string}_client_initialized`;
 
 /** The pattern of {@link ClientInitializedEvent}, as the table's docs show it. */
-export const CLIENT_INITIALIZED_EVENT = { name: '<prefix>_client_initialized', level: 'info', meaning: 'a domain client was built (`client`); the prefix is its snake_case class name without `Client`' } as const;
+export const CLIENT_INITIALIZED_EVENT = {
+  name: '<prefix>_client_initialized',
+  level: 'info',
+  meaning: 'a domain client was built (`client`); the prefix is its snake_case class name without `Client`',
+} as const;
 
 type TableEvent = keyof typeof LOG_EVENTS;
 

@@ -64,7 +64,8 @@ const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
 const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 const safeCode = (value: unknown) => (typeof value === 'string' && OAUTH_ERROR_CODE.test(value) ? value : 'unknown');
 const invalidState = () => new ActorError('invalid_state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
-const statesUnavailable = (cause: unknown) => new ActorError('store_unavailable', { detail: 'OAuth states are unavailable: the database is unreachable; start again at /oauth/authorize shortly', cause });
+const statesUnavailable = (cause: unknown) =>
+  new ActorError('store_unavailable', { detail: 'OAuth states are unavailable: the database is unreachable; start again at /oauth/authorize shortly', cause });
 
 /** Why a provider request failed, in words safe for logs and problems (never a token). */
 function failureReason(error: unknown): string {
@@ -132,7 +133,10 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
     const provider = id === null ? undefined : providers.get(id);
     if (provider === undefined) {
       throw new ActorError('unknown_provider', {
-        detail: id === null || id === '' ? `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}` : `No OAuth provider named ${JSON.stringify(id)} is configured`,
+        detail:
+          id === null || id === ''
+            ? `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}`
+            : `No OAuth provider named ${JSON.stringify(id)} is configured`,
       });
     }
     return provider;
@@ -272,7 +276,9 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
         throw new ActorError('store_unavailable', { detail: 'OAuth tokens are unavailable: the database is unreachable; try again shortly', cause: error });
       }
       if (token === null) {
-        throw new ActorError('oauth_not_connected', { detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}` });
+        throw new ActorError('oauth_not_connected', {
+          detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}`,
+        });
       }
       if (token.expiresAt === null || Date.parse(token.expiresAt) - settings.refreshMarginMs > now()) return token.accessToken;
       const key = `${tenantId}\u0000${provider.provider}`;

@@ -8,7 +8,12 @@ const issuer = 'https://id.example';
 describe('checkOAuthProviders', () => {
   it('refuses bad ids, duplicates, missing endpoints and plain http', () => {
     expect(() => checkOAuthProviders([{ provider: 'Git Hub', issuer }])).toThrow(/must be 1–63/);
-    expect(() => checkOAuthProviders([{ provider: 'a', issuer }, { provider: 'a', issuer }])).toThrow(/twice/);
+    expect(() =>
+      checkOAuthProviders([
+        { provider: 'a', issuer },
+        { provider: 'a', issuer },
+      ]),
+    ).toThrow(/twice/);
     expect(() => checkOAuthProviders([{ provider: 'a', authorizationEndpoint: `${issuer}/authorize` }])).toThrow(/needs an issuer/);
     expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'http://id.example' }])).toThrow(/must be https/);
     expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'not a url' }])).toThrow(/not a URL/);
@@ -28,9 +33,29 @@ describe('clientCredentials', () => {
 describe('oauthProvidersFromEnv', () => {
   it('reads each declared provider from OAUTH_<P>_*', () => {
     expect(providerEnvPrefix('google-workspace')).toBe('OAUTH_GOOGLE_WORKSPACE_');
-    const env = { OAUTH_GITHUB_AUTHORIZATION_ENDPOINT: 'https://github.com/login/oauth/authorize', OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://github.com/login/oauth/access_token', OAUTH_GITHUB_CLIENT_ID: 'gh', OAUTH_GITHUB_CLIENT_SECRET: 's', OAUTH_GOOGLE_ISSUER: 'https://accounts.google.com', OAUTH_GOOGLE_SCOPES: 'openid, email' };
-    expect(oauthProvidersFromEnv(env, [{ provider: 'github', title: 'GitHub', scopes: ['repo'] }, { provider: 'google', scopes: ['openid'] }])).toEqual([
-      { provider: 'github', title: 'GitHub', authorizationEndpoint: env.OAUTH_GITHUB_AUTHORIZATION_ENDPOINT, tokenEndpoint: env.OAUTH_GITHUB_TOKEN_ENDPOINT, clientId: 'gh', clientSecret: 's', scopes: ['repo'] },
+    const env = {
+      OAUTH_GITHUB_AUTHORIZATION_ENDPOINT: 'https://github.com/login/oauth/authorize',
+      OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://github.com/login/oauth/access_token',
+      OAUTH_GITHUB_CLIENT_ID: 'gh',
+      OAUTH_GITHUB_CLIENT_SECRET: 's',
+      OAUTH_GOOGLE_ISSUER: 'https://accounts.google.com',
+      OAUTH_GOOGLE_SCOPES: 'openid, email',
+    };
+    expect(
+      oauthProvidersFromEnv(env, [
+        { provider: 'github', title: 'GitHub', scopes: ['repo'] },
+        { provider: 'google', scopes: ['openid'] },
+      ]),
+    ).toEqual([
+      {
+        provider: 'github',
+        title: 'GitHub',
+        authorizationEndpoint: env.OAUTH_GITHUB_AUTHORIZATION_ENDPOINT,
+        tokenEndpoint: env.OAUTH_GITHUB_TOKEN_ENDPOINT,
+        clientId: 'gh',
+        clientSecret: 's',
+        scopes: ['repo'],
+      },
       { provider: 'google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email'] },
     ]);
   });
@@ -51,7 +76,10 @@ describe('oauthProvidersFromEnv', () => {
     expect(mock(explicit)).toMatchObject({ allowInsecureRequests: true });
 
     const refusals: [Record<string, string>, RegExp][] = [
-      [{ OAUTH_MOCK_ID_ISSUER: 'http://id.example.com', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }, /^OAUTH_MOCK_ID_ALLOW_INSECURE=true is for loopback providers only .* not http:\/\/id\.example\.com: unset it and use https$/],
+      [
+        { OAUTH_MOCK_ID_ISSUER: 'http://id.example.com', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' },
+        /^OAUTH_MOCK_ID_ALLOW_INSECURE=true is for loopback providers only .* not http:\/\/id\.example\.com: unset it and use https$/,
+      ],
       [{ OAUTH_MOCK_ID_ISSUER: 'http://localhost.evil.example', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }, /not http:\/\/localhost\.evil\.example/],
       [{ OAUTH_MOCK_ID_ISSUER: 'http://128.0.0.1', OAUTH_MOCK_ID_ALLOW_INSECURE: '1' }, /not http:\/\/128\.0\.0\.1/],
       [{ ...explicit, OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://10.0.0.5/token' }, /not http:\/\/10\.0\.0\.5\/token/],

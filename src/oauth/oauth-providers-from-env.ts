@@ -41,10 +41,16 @@ export function oauthProvidersFromEnv(env: ActorEnvironment, declarations: reado
     const authorizationEndpoint = read('AUTHORIZATION_ENDPOINT');
     const tokenEndpoint = read('TOKEN_ENDPOINT');
     if (issuer === undefined && (authorizationEndpoint === undefined || tokenEndpoint === undefined)) {
-      throw new StartupRefusal(`${prefix}ISSUER`, `OAuth provider ${declaration.provider} is declared but not configured: set ${prefix}ISSUER, or ${prefix}AUTHORIZATION_ENDPOINT and ${prefix}TOKEN_ENDPOINT`);
+      throw new StartupRefusal(
+        `${prefix}ISSUER`,
+        `OAuth provider ${declaration.provider} is declared but not configured: set ${prefix}ISSUER, or ${prefix}AUTHORIZATION_ENDPOINT and ${prefix}TOKEN_ENDPOINT`,
+      );
     }
     const allowInsecureRequests = allowsInsecureLoopback(read('ALLOW_INSECURE'), `${prefix}ALLOW_INSECURE`, [issuer, authorizationEndpoint, tokenEndpoint]);
-    const scopes = read('SCOPES')?.split(/[\s,]+/).filter(Boolean) ?? declaration.scopes;
+    const scopes =
+      read('SCOPES')
+        ?.split(/[\s,]+/)
+        .filter(Boolean) ?? declaration.scopes;
     return {
       provider: declaration.provider,
       ...(declaration.title === undefined ? {} : { title: declaration.title }),

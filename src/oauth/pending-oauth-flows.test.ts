@@ -13,7 +13,7 @@ const refusal = (run: () => void): ActorError => {
 };
 
 describe('PendingOAuthFlows', () => {
-  it('frees a tenant\'s room when a flow finishes, and ignores unknown states', () => {
+  it("frees a tenant's room when a flow finishes, and ignores unknown states", () => {
     const flows = new PendingOAuthFlows(1, 10);
     flows.admit('s1', 'acme', 5_000, 0);
     expect(refusal(() => flows.admit('s2', 'acme', 5_000, 0))).toMatchObject({ status: 429, headers: { 'Retry-After': '5' } });

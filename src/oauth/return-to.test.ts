@@ -21,7 +21,23 @@ describe('parseReturnTo', () => {
   });
 
   it('refuses everything that could leave the site, with a 400 and a pointer', () => {
-    const refused = ['//evil.example', '///evil.example', '/\\evil.example', '\\/evil.example', 'https://evil.example', 'HTTP://evil.example', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b', '/ok\r\nX: y', '/a\u0000b', ' /x', '/x\u2028', '/x\u00a0y', `/${'a'.repeat(2048)}`];
+    const refused = [
+      '//evil.example',
+      '///evil.example',
+      '/\\evil.example',
+      '\\/evil.example',
+      'https://evil.example',
+      'HTTP://evil.example',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'mailto:a@b',
+      '/ok\r\nX: y',
+      '/a\u0000b',
+      ' /x',
+      '/x\u2028',
+      '/x\u00a0y',
+      `/${'a'.repeat(2048)}`,
+    ];
     for (const value of refused) {
       const error = (() => {
         try {

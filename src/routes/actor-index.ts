@@ -56,14 +56,30 @@ async function indexPage(index: ActorIndex): Promise<string> {
  */
 export const actorIndexRoute = defineRoute(
   {
-    method: 'get', path: '/', security: 'apiKey', contract: 'always',
+    method: 'get',
+    path: '/',
+    security: 'apiKey',
+    contract: 'always',
     operation: {
-      operationId: 'index', summary: 'Index: name, version, description and links to the documented routes',
+      operationId: 'index',
+      summary: 'Index: name, version, description and links to the documented routes',
       responses: {
         200: {
           description: 'The index; a small HTML page when Accept prefers text/html',
           content: {
-            'application/json': { schema: { type: 'object', required: ['name', 'slug', 'version', 'description', 'links'], properties: { name: { type: 'string' }, slug: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, links: { type: 'object', additionalProperties: { type: 'string' } } } } },
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['name', 'slug', 'version', 'description', 'links'],
+                properties: {
+                  name: { type: 'string' },
+                  slug: { type: 'string' },
+                  version: { type: 'string' },
+                  description: { type: 'string' },
+                  links: { type: 'object', additionalProperties: { type: 'string' } },
+                },
+              },
+            },
             'text/html': { schema: { type: 'string' } },
           },
         },

@@ -5,7 +5,13 @@ describe('GET /api/actor/metadata and /api/actor/platform-config', () => {
   it('serves the card with capabilities from the template options', async () => {
     const app = await createTestActor();
     expect(await (await app.request('/api/actor/metadata')).json()).toEqual({
-      name: 'Test Actor', slug: 'test-actor', version: '1.2.3', description: 'An actor for tests', domain: 'test', tags: ['test'], icon: null,
+      name: 'Test Actor',
+      slug: 'test-actor',
+      version: '1.2.3',
+      description: 'An actor for tests',
+      domain: 'test',
+      tags: ['test'],
+      icon: null,
       capabilities: { streaming: true, tools: true, panel: false, fleet_mesh: false, workflow: false },
     });
   });

@@ -31,7 +31,13 @@ export function metadataCard(ctx: ActorContext) {
 
 /** `GET /api/actor/metadata`: the marketplace card. */
 export const actorMetadataRoute = defineRoute(
-  { method: 'get', path: '/api/actor/metadata', security: 'apiKey', contract: 'recommended', operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } } },
+  {
+    method: 'get',
+    path: '/api/actor/metadata',
+    security: 'apiKey',
+    contract: 'recommended',
+    operation: { operationId: 'metadata', summary: 'Marketplace card', responses: { 200: json('The card') } },
+  },
   (ctx) => {
     const card = metadataCard(ctx);
     return function actorMetadata(c) {
@@ -43,9 +49,13 @@ export const actorMetadataRoute = defineRoute(
 /** `GET /api/actor/platform-config`: the baked `src/platform/config.json` with a strong `ETag`; `If-None-Match` gets 304. */
 export const platformConfigRoute = defineRoute(
   {
-    method: 'get', path: '/api/actor/platform-config', security: 'apiKey', contract: 'recommended',
+    method: 'get',
+    path: '/api/actor/platform-config',
+    security: 'apiKey',
+    contract: 'recommended',
     operation: {
-      operationId: 'platformConfig', summary: 'The baked canonical configuration',
+      operationId: 'platformConfig',
+      summary: 'The baked canonical configuration',
       parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
       responses: { 200: json('src/platform/config.json'), 304: { description: 'Not modified' }, 404: problem('No configuration baked', ['platform_config_missing']) },
     },

@@ -43,7 +43,11 @@ describe('GET /health and GET /ready', () => {
   });
 
   it('treats a throwing readiness check as not ready, not as a crash', async () => {
-    const app = await createTestActor({ readinessChecks: () => { throw new Error('boom'); } });
+    const app = await createTestActor({
+      readinessChecks: () => {
+        throw new Error('boom');
+      },
+    });
     expect((await app.request('/ready')).status).toBe(503);
   });
 });

@@ -22,7 +22,13 @@ export function healthBody(ctx: ActorContext) {
  * passing. Reports the last known database state and never waits on the database.
  */
 export const healthRoute = defineRoute(
-  { method: 'get', path: '/health', security: 'open', contract: 'required', operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', responses: { 200: json('`ok` or `degraded`') } } },
+  {
+    method: 'get',
+    path: '/health',
+    security: 'open',
+    contract: 'required',
+    operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', responses: { 200: json('`ok` or `degraded`') } },
+  },
   (ctx) =>
     function health(c) {
       return c.json(healthBody(ctx), 200, NO_STORE);

@@ -18,9 +18,14 @@ import { problem, schemaOf } from './openapi-parts.js';
  */
 export const invokeRoute = defineRoute(
   {
-    method: 'post', path: '/agent/invoke', security: 'apiKey', bodyLimit: true, contract: 'required',
+    method: 'post',
+    path: '/agent/invoke',
+    security: 'apiKey',
+    bodyLimit: true,
+    contract: 'required',
     operation: {
-      operationId: 'invoke', summary: 'Chat with the actor',
+      operationId: 'invoke',
+      summary: 'Chat with the actor',
       parameters: [
         { name: 'X-Tenant-Id', in: 'header', required: false, description: 'The tenant (set by the platform); else metadata.tenant_id, else `default`', schema: schemaOf(TenantId) },
         { name: 'Idempotency-Key', in: 'header', required: false, description: 'A retry with the same key and body replays the stored reply', schema: schemaOf(IdempotencyKey) },

@@ -5,7 +5,11 @@ describe('GET /metrics', () => {
   it('serves Prometheus text with route-templated labels and actor metrics', async () => {
     const app = await createTestActor();
     await app.request('/stats/tenant-secret-42');
-    await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'user-secret', session_id: 'session-secret', message: 'hi' }) });
+    await app.request('/agent/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_identifier: 'user-secret', session_id: 'session-secret', message: 'hi' }),
+    });
     const response = await app.request('/metrics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');

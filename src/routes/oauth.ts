@@ -6,9 +6,13 @@ const stringQuery = (name: string, required: boolean) => ({ name, in: 'query', r
 /** `GET /oauth/authorize`: starts an OAuth flow of the `OAuthFlow` (behind the API key, so only a key holder starts one). */
 export const oauthAuthorizeRoute = defineRoute(
   {
-    method: 'get', path: '/oauth/authorize', security: 'apiKey', contract: 'always',
+    method: 'get',
+    path: '/oauth/authorize',
+    security: 'apiKey',
+    contract: 'always',
     operation: {
-      operationId: 'oauthAuthorize', summary: 'Start an OAuth flow',
+      operationId: 'oauthAuthorize',
+      summary: 'Start an OAuth flow',
       parameters: [stringQuery('provider', true), stringQuery('tenant_id', false), stringQuery('return_to', false)],
       responses: {
         302: { description: 'Redirect to the provider' },
@@ -35,9 +39,13 @@ export const oauthAuthorizeRoute = defineRoute(
  */
 export const oauthCallbackRoute = defineRoute(
   {
-    method: 'get', path: '/oauth/callback', security: 'open', contract: 'always',
+    method: 'get',
+    path: '/oauth/callback',
+    security: 'open',
+    contract: 'always',
     operation: {
-      operationId: 'oauthCallback', summary: 'OAuth callback',
+      operationId: 'oauthCallback',
+      summary: 'OAuth callback',
       parameters: [stringQuery('code', true), stringQuery('state', true)],
       responses: {
         200: { description: 'Success page', content: { 'text/html': { schema: { type: 'string' } } } },

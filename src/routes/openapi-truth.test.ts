@@ -62,7 +62,13 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     const { app, document } = await documented();
     const invoke = document.paths['/agent/invoke']?.post;
     const body = JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' });
-    const cases: [string, string][] = [['X-Tenant-Id', ''], ['X-Tenant-Id', 'a b'], ['Idempotency-Key', ' '], ['Idempotency-Key', 'k'.repeat(256)], ['Idempotency-Key', 'é']];
+    const cases: [string, string][] = [
+      ['X-Tenant-Id', ''],
+      ['X-Tenant-Id', 'a b'],
+      ['Idempotency-Key', ' '],
+      ['Idempotency-Key', 'k'.repeat(256)],
+      ['Idempotency-Key', 'é'],
+    ];
     for (const [name, value] of cases) {
       const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', [name]: value }, body });
       expect(response.status, `${name}: ${JSON.stringify(value)}`).toBe(400);

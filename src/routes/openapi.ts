@@ -24,7 +24,13 @@ fetch('openapi.json').then(r=>r.json()).then(doc=>{
 
 /** `GET /openapi.json`: the OpenAPI 3.1 document of every mounted route, built on first use. */
 export const openApiRoute = defineRoute(
-  { method: 'get', path: '/openapi.json', security: 'open', contract: 'always', operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', responses: { 200: json('OpenAPI 3.1 of every mounted route') } } },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    security: 'open',
+    contract: 'always',
+    operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', responses: { 200: json('OpenAPI 3.1 of every mounted route') } },
+  },
   (ctx, { operations }) => {
     let document: Record<string, unknown> | undefined;
     return function openApi(c) {
@@ -36,7 +42,13 @@ export const openApiRoute = defineRoute(
 
 /** `GET /docs`: a page that reads `/openapi.json` (no external assets). */
 export const docsRoute = defineRoute(
-  { method: 'get', path: '/docs', security: 'open', contract: 'always', operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', responses: { 200: htmlPage('HTML page') } } },
+  {
+    method: 'get',
+    path: '/docs',
+    security: 'open',
+    contract: 'always',
+    operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', responses: { 200: htmlPage('HTML page') } },
+  },
   () =>
     function docs(c) {
       return c.html(DOCS_PAGE, 200, framedPageHeaders(''));

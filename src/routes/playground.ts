@@ -10,7 +10,9 @@ import { renderPlaygroundPage } from './playground-page.js';
  */
 export const playgroundRoute = defineRoute(
   {
-    method: 'get', path: '/playground', security: 'open',
+    method: 'get',
+    path: '/playground',
+    security: 'open',
     operation: { operationId: 'playground', summary: 'The chat playground page (PLAYGROUND_ENABLED); every call it makes needs the key', responses: { 200: htmlPage('HTML page') } },
   },
   (ctx) => {

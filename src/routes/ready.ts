@@ -9,7 +9,13 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * actor still answers while it is down.
  */
 export const readyRoute = defineRoute(
-  { method: 'get', path: '/ready', security: 'open', contract: 'required', operation: { operationId: 'ready', summary: 'Readiness', responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') } } },
+  {
+    method: 'get',
+    path: '/ready',
+    security: 'open',
+    contract: 'required',
+    operation: { operationId: 'ready', summary: 'Readiness', responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') } },
+  },
   (ctx) =>
     async function ready(c) {
       const phase = ctx.lifecycle.phase;
@@ -24,8 +30,6 @@ export const readyRoute = defineRoute(
         checks = { readiness_checks: false };
       }
       const ok = Object.values(checks).every(Boolean);
-      return ok
-        ? c.json({ status: 'ready', checks }, 200, NO_STORE)
-        : c.json({ status: 'not_ready', reason: 'check_failed', checks }, 503, NO_STORE);
+      return ok ? c.json({ status: 'ready', checks }, 200, NO_STORE) : c.json({ status: 'not_ready', reason: 'check_failed', checks }, 503, NO_STORE);
     },
 );

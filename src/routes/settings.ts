@@ -11,9 +11,14 @@ import { json, problem } from './openapi-parts.js';
  */
 export const updateSettingsRoute = defineRoute(
   {
-    method: 'put', path: '/settings', security: 'apiKey', bodyLimit: true, contract: 'recommended',
+    method: 'put',
+    path: '/settings',
+    security: 'apiKey',
+    bodyLimit: true,
+    contract: 'recommended',
     operation: {
-      operationId: 'updateSettings', summary: 'Update settings (standalone only)',
+      operationId: 'updateSettings',
+      summary: 'Update settings (standalone only)',
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'Some settings, as GET /settings/schema describes them' } } } },
       responses: {
         200: json('`{settings, applied, restart_required}`; secrets masked'),
@@ -42,8 +47,15 @@ export const updateSettingsRoute = defineRoute(
 /** `GET /settings/schema`: the JSON Schema 2020-12 of the settings. */
 export const settingsSchemaRoute = defineRoute(
   {
-    method: 'get', path: '/settings/schema', security: 'apiKey', contract: 'always',
-    operation: { operationId: 'settingsSchema', summary: 'JSON Schema 2020-12 of the settings', responses: { 200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } } } },
+    method: 'get',
+    path: '/settings/schema',
+    security: 'apiKey',
+    contract: 'always',
+    operation: {
+      operationId: 'settingsSchema',
+      summary: 'JSON Schema 2020-12 of the settings',
+      responses: { 200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } } },
+    },
   },
   (ctx) =>
     function settingsSchema(c) {

@@ -7,8 +7,18 @@ describe('GET /stats', () => {
     const app = await createTestActor({ env: { INSTANCE_ID: 'i-1' } });
     const body = await (await app.request('/stats')).json();
     expect(body).toMatchObject({
-      scope: 'instance', instance_id: 'i-1', invocations: 0, errors: 0, sessions: 0, users: 0, tenants: 0,
-      input_tokens: 0, output_tokens: 0, tool_calls: 0, latency_ms: { total: 0, avg: 0, max: 0 }, last_invoked_at: null,
+      scope: 'instance',
+      instance_id: 'i-1',
+      invocations: 0,
+      errors: 0,
+      sessions: 0,
+      users: 0,
+      tenants: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      tool_calls: 0,
+      latency_ms: { total: 0, avg: 0, max: 0 },
+      last_invoked_at: null,
     });
     expect(Date.parse(body.since)).not.toBeNaN();
   });

@@ -60,7 +60,13 @@ const storeUnavailable = problem('Database unreachable', ['store_unavailable']);
 
 /** `GET /stats`: the counters of the whole instance, from the shared database. */
 export const instanceStatsRoute = defineRoute(
-  { method: 'get', path: '/stats', security: 'apiKey', contract: 'recommended', operation: { operationId: 'stats', summary: 'Statistics of the whole actor', responses: { 200: json('Counters', STATS_SCHEMA), 503: storeUnavailable } } },
+  {
+    method: 'get',
+    path: '/stats',
+    security: 'apiKey',
+    contract: 'recommended',
+    operation: { operationId: 'stats', summary: 'Statistics of the whole actor', responses: { 200: json('Counters', STATS_SCHEMA), 503: storeUnavailable } },
+  },
   (ctx) =>
     async function instanceStats(c) {
       const snapshot = await readStats(ctx);
@@ -71,9 +77,13 @@ export const instanceStatsRoute = defineRoute(
 /** `GET /stats/{tenant_id}`: the counters of one tenant; a malformed tenant id is a 422. */
 export const tenantStatsRoute = defineRoute(
   {
-    method: 'get', path: '/stats/{tenant_id}', security: 'apiKey', contract: 'recommended',
+    method: 'get',
+    path: '/stats/{tenant_id}',
+    security: 'apiKey',
+    contract: 'recommended',
     operation: {
-      operationId: 'tenantStats', summary: 'Statistics of one tenant',
+      operationId: 'tenantStats',
+      summary: 'Statistics of one tenant',
       parameters: [{ name: 'tenant_id', in: 'path', required: true, schema: schemaOf(TenantId) }],
       responses: { 200: json('Counters', STATS_SCHEMA), 422: problem('Malformed tenant id', ['validation_failed']), 503: storeUnavailable },
     },

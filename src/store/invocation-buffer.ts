@@ -289,7 +289,11 @@ export class InvocationBuffer {
       this.#logger.debug('stats_read_from_memory', { tenant_id: tenantId ?? null, error });
       base = remembered;
     }
-    return addRecordsToSnapshot(base, this.#pending.map((entry) => entry.record), tenantId);
+    return addRecordsToSnapshot(
+      base,
+      this.#pending.map((entry) => entry.record),
+      tenantId,
+    );
   }
 
   #remember(scope: string, snapshot: StatsSnapshot): void {

@@ -209,7 +209,8 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
       (rows) => `insert into actorkit_stats_sessions (tenant_id, session_id) values ${valueRows(rows, 2)} on conflict (tenant_id, session_id) do nothing returning tenant_id, session_id as value`,
     ),
     actorkit_stats_users: perRowCount(
-      (rows) => `insert into actorkit_stats_users (tenant_id, user_identifier) values ${valueRows(rows, 2)} on conflict (tenant_id, user_identifier) do nothing returning tenant_id, user_identifier as value`,
+      (rows) =>
+        `insert into actorkit_stats_users (tenant_id, user_identifier) values ${valueRows(rows, 2)} on conflict (tenant_id, user_identifier) do nothing returning tenant_id, user_identifier as value`,
     ),
   };
   return {
@@ -220,16 +221,10 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     upsertChatSession: `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values (?, ?, ?, ?, ?)
 on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
 returning message_count`,
-    insertMessages: perRowCount(
-      (rows) => `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`,
-    ),
-    insertAppliedIds: perRowCount(
-      (rows) => `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`,
-    ),
+    insertMessages: perRowCount((rows) => `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`),
+    insertAppliedIds: perRowCount((rows) => `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`),
     insertPairs: (table, rows) => pairs[table](rows),
-    insertAllUsers: perRowCount(
-      (rows) => `insert into actorkit_stats_all_users (user_identifier) values ${valueRows(rows, 1)} on conflict (user_identifier) do nothing returning user_identifier`,
-    ),
+    insertAllUsers: perRowCount((rows) => `insert into actorkit_stats_all_users (user_identifier) values ${valueRows(rows, 1)} on conflict (user_identifier) do nothing returning user_identifier`),
     upsertCounters: perRowCount(
       (rows) =>
         `insert into actorkit_stats_counters as c (${COUNTER_COLUMNS.join(', ')}) values ${valueRows(rows, COUNTER_COLUMNS.length)}

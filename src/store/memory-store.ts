@@ -1,12 +1,4 @@
-import type {
-  IdempotencyRecord,
-  InvocationRecord,
-  StatsSnapshot,
-  Store,
-  StoredMessage,
-  StoredOAuthState,
-  StoredOAuthToken,
-} from './store.js';
+import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
 import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
   assertHistoryLimit,

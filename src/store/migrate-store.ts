@@ -46,11 +46,7 @@ async function currentSchema(db: Kysely<StoreDatabase>): Promise<string> {
  * and returns their names. On PostgreSQL the record lives in the current schema, so each schema
  * is migrated on its own.
  */
-export async function migrateStore(
-  db: Kysely<StoreDatabase>,
-  engine: StoreEngine,
-  migrations: readonly StoreMigration[] = STORE_MIGRATIONS,
-): Promise<string[]> {
+export async function migrateStore(db: Kysely<StoreDatabase>, engine: StoreEngine, migrations: readonly StoreMigration[] = STORE_MIGRATIONS): Promise<string[]> {
   // Without a schema, Kysely would take another schema's migration table for this one's.
   const schema = engine === 'postgres' ? await currentSchema(db) : undefined;
   await adoptLegacyMigrationTable(db, engine);

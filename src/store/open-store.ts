@@ -82,11 +82,7 @@ async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
 
 async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number; queryTimeoutMs: number | undefined }, logger: Logger): Promise<SqlStore> {
   // Imported here, so an actor on SQLite never loads the PostgreSQL driver.
-  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([
-    import('pg'),
-    import('./schema-locked-postgres-dialect.js'),
-    import('./deadline-postgres-pool.js'),
-  ]);
+  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([import('pg'), import('./schema-locked-postgres-dialect.js'), import('./deadline-postgres-pool.js')]);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,

@@ -3,15 +3,7 @@ import type { Logger } from '../log/logger.js';
 import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
 import { SerialQueue } from './serial-queue.js';
 import { snapshotFromTally, tallyByTenant } from './stats-tally.js';
-import type {
-  IdempotencyRecord,
-  InvocationRecord,
-  StatsSnapshot,
-  Store,
-  StoredMessage,
-  StoredOAuthState,
-  StoredOAuthToken,
-} from './store.js';
+import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
@@ -257,8 +249,16 @@ export class SqlStore implements Store {
       if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
       await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now, appended);
     }
-    const newSessions = await this.#insertNewPairs(trx, 'actorkit_stats_sessions', fresh.map((r) => [r.tenantId, r.sessionId]));
-    const newUsers = await this.#insertNewPairs(trx, 'actorkit_stats_users', fresh.map((r) => [r.tenantId, r.userIdentifier]));
+    const newSessions = await this.#insertNewPairs(
+      trx,
+      'actorkit_stats_sessions',
+      fresh.map((r) => [r.tenantId, r.sessionId]),
+    );
+    const newUsers = await this.#insertNewPairs(
+      trx,
+      'actorkit_stats_users',
+      fresh.map((r) => [r.tenantId, r.userIdentifier]),
+    );
     // A known (tenant, user) pair's user was counted across tenants when the pair was added.
     let newAllUsers = 0;
     for (const chunk of chunks([...new Set(newUsers.map(([, user]) => user))].sort())) {
@@ -293,7 +293,11 @@ export class SqlStore implements Store {
       else byId.set(record.id, record);
     }
     for (const chunk of chunks([...byId.keys()].sort())) {
-      const inserted = await query<{ id: string }>(trx, this.#statements.insertAppliedIds(chunk.length), chunk.flatMap((id) => [id, nowMs]));
+      const inserted = await query<{ id: string }>(
+        trx,
+        this.#statements.insertAppliedIds(chunk.length),
+        chunk.flatMap((id) => [id, nowMs]),
+      );
       for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
     }
     return fresh;
@@ -311,22 +315,24 @@ export class SqlStore implements Store {
 
   async readStats(tenantId?: string): Promise<StatsSnapshot> {
     const row = await this.#run(() => {
-      let query = this.#db.selectFrom('actorkit_stats_counters').select((eb) => [
-        eb.fn.sum<number | string | null>('invocations').as('invocations'),
-        eb.fn.sum<number | string | null>('errors').as('errors'),
-        eb.fn.sum<number | string | null>('input_tokens').as('input_tokens'),
-        eb.fn.sum<number | string | null>('output_tokens').as('output_tokens'),
-        eb.fn.sum<number | string | null>('tool_calls').as('tool_calls'),
-        eb.fn.sum<number | string | null>('latency_ms_total').as('latency_ms_total'),
-        eb.fn.max<number | string | null>('latency_ms_max').as('latency_ms_max'),
-        eb.fn.min<number | string | null>('first_invoked_at_ms').as('first_invoked_at_ms'),
-        eb.fn.max<number | string | null>('last_invoked_at_ms').as('last_invoked_at_ms'),
-        eb.fn.sum<number | string | null>('sessions').as('sessions'),
-        eb.fn.sum<number | string | null>('users').as('tenant_users'),
-        eb.fn.countAll<number | string>().as('tenants'),
-        eb.selectFrom('actorkit_stats_totals').select('users').where('id', '=', 1).as('all_users'),
-        eb.selectFrom('actorkit_meta').select('value').where('key', '=', 'created_at').as('created_at'),
-      ]);
+      let query = this.#db
+        .selectFrom('actorkit_stats_counters')
+        .select((eb) => [
+          eb.fn.sum<number | string | null>('invocations').as('invocations'),
+          eb.fn.sum<number | string | null>('errors').as('errors'),
+          eb.fn.sum<number | string | null>('input_tokens').as('input_tokens'),
+          eb.fn.sum<number | string | null>('output_tokens').as('output_tokens'),
+          eb.fn.sum<number | string | null>('tool_calls').as('tool_calls'),
+          eb.fn.sum<number | string | null>('latency_ms_total').as('latency_ms_total'),
+          eb.fn.max<number | string | null>('latency_ms_max').as('latency_ms_max'),
+          eb.fn.min<number | string | null>('first_invoked_at_ms').as('first_invoked_at_ms'),
+          eb.fn.max<number | string | null>('last_invoked_at_ms').as('last_invoked_at_ms'),
+          eb.fn.sum<number | string | null>('sessions').as('sessions'),
+          eb.fn.sum<number | string | null>('users').as('tenant_users'),
+          eb.fn.countAll<number | string>().as('tenants'),
+          eb.selectFrom('actorkit_stats_totals').select('users').where('id', '=', 1).as('all_users'),
+          eb.selectFrom('actorkit_meta').select('value').where('key', '=', 'created_at').as('created_at'),
+        ]);
       if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
       return query.executeTakeFirstOrThrow();
     });
@@ -426,9 +432,7 @@ export class SqlStore implements Store {
   }
 
   async loadSettingsOverrides(): Promise<Record<string, unknown>> {
-    const row = await this.#run(() =>
-      this.#db.selectFrom('actorkit_settings_overrides').select('overrides').where('scope', '=', 'actor').executeTakeFirst(),
-    );
+    const row = await this.#run(() => this.#db.selectFrom('actorkit_settings_overrides').select('overrides').where('scope', '=', 'actor').executeTakeFirst());
     return row === undefined ? {} : (JSON.parse(row.overrides) as Record<string, unknown>);
   }
 
@@ -474,14 +478,7 @@ export class SqlStore implements Store {
   }
 
   async loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null> {
-    const row = await this.#run(() =>
-      this.#db
-        .selectFrom('actorkit_oauth_tokens')
-        .selectAll()
-        .where('tenant_id', '=', tenantId)
-        .where('provider', '=', provider)
-        .executeTakeFirst(),
-    );
+    const row = await this.#run(() => this.#db.selectFrom('actorkit_oauth_tokens').selectAll().where('tenant_id', '=', tenantId).where('provider', '=', provider).executeTakeFirst());
     if (row === undefined) return null;
     return {
       tenantId: row.tenant_id,
@@ -523,9 +520,7 @@ export class SqlStore implements Store {
   async takeOAuthState(state: string): Promise<StoredOAuthState | null> {
     assertOAuthStateLookup(state);
     // One DELETE … RETURNING: the row goes to exactly one caller, on SQLite (≥ 3.35) and PostgreSQL alike.
-    const row = await this.#run(() =>
-      this.#db.deleteFrom('actorkit_oauth_states').where('state', '=', state).returning(['record', 'expires_at_ms']).executeTakeFirst(),
-    );
+    const row = await this.#run(() => this.#db.deleteFrom('actorkit_oauth_states').where('state', '=', state).returning(['record', 'expires_at_ms']).executeTakeFirst());
     return row === undefined ? null : { record: row.record, expiresAtMs: Number(row.expires_at_ms) };
   }
 
@@ -558,9 +553,7 @@ export class SqlStore implements Store {
         const row = await this.#db.selectFrom('actorkit_idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
         if (row === undefined) continue;
         const record: IdempotencyRecord =
-          row.state === 'completed'
-            ? { state: 'completed', fingerprint: row.fingerprint, status: Number(row.status), body: row.body ?? '' }
-            : { state: 'running', fingerprint: row.fingerprint };
+          row.state === 'completed' ? { state: 'completed', fingerprint: row.fingerprint, status: Number(row.status), body: row.body ?? '' } : { state: 'running', fingerprint: row.fingerprint };
         return record;
       }
       throw new Error(`Idempotency key could not be claimed: it keeps being released and taken`);
@@ -575,7 +568,11 @@ export class SqlStore implements Store {
     if (ttlMs !== undefined) assertTtl(ttlMs);
     const expiry = ttlMs === undefined ? {} : { expires_at_ms: Date.now() + Math.ceil(ttlMs) };
     await this.#run(() =>
-      this.#db.updateTable('actorkit_idempotency_keys').set({ state: 'completed', status, body, ...expiry }).where('key', '=', key).execute(),
+      this.#db
+        .updateTable('actorkit_idempotency_keys')
+        .set({ state: 'completed', status, body, ...expiry })
+        .where('key', '=', key)
+        .execute(),
     );
   }
 
@@ -589,7 +586,10 @@ export class SqlStore implements Store {
     this.#lastMaintenanceMs = nowMs;
     this.#maintenance = this.#run(async () => {
       await this.#db.deleteFrom('actorkit_idempotency_keys').where('expires_at_ms', '<', nowMs).execute();
-      await this.#db.deleteFrom('actorkit_stats_applied').where('applied_at_ms', '<', nowMs - APPLIED_ID_RETENTION_MS).execute();
+      await this.#db
+        .deleteFrom('actorkit_stats_applied')
+        .where('applied_at_ms', '<', nowMs - APPLIED_ID_RETENTION_MS)
+        .execute();
     }).catch((error: unknown) => this.#logger.warn('store_cleanup_failed', { store: this.kind, error }));
   }
 

@@ -141,9 +141,18 @@ export function addRecordsToSnapshot(snapshot: StatsSnapshot, records: readonly 
   return snapshotFromTally(
     tally,
     {
-      sessions: Math.max(snapshot.sessions, distinct((record) => JSON.stringify([record.tenantId, record.sessionId]))),
-      users: Math.max(snapshot.users, distinct((record) => record.userIdentifier)),
-      tenants: Math.max(snapshot.tenants, distinct((record) => record.tenantId)),
+      sessions: Math.max(
+        snapshot.sessions,
+        distinct((record) => JSON.stringify([record.tenantId, record.sessionId])),
+      ),
+      users: Math.max(
+        snapshot.users,
+        distinct((record) => record.userIdentifier),
+      ),
+      tenants: Math.max(
+        snapshot.tenants,
+        distinct((record) => record.tenantId),
+      ),
     },
     snapshot.since,
   );

@@ -16,8 +16,7 @@ const initialSchema: StoreMigration = {
   name: '0001_initial',
   async up(db) {
     /** Adds a 64-bit counter column that starts at zero. */
-    const counterColumn = (name: string) => (table: ReturnType<typeof db.schema.createTable>) =>
-      table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
+    const counterColumn = (name: string) => (table: ReturnType<typeof db.schema.createTable>) => table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
     await db.schema
       .createTable('actorkit_meta')
       .addColumn('key', 'text', (column) => column.primaryKey())

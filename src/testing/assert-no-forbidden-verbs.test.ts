@@ -39,7 +39,7 @@ describe('assertNoForbiddenVerbs', () => {
   it('ignores private helpers, tests and words that merely contain a verb', () => {
     const root = actorSource({
       'agent/tools/ok.ts': "function deleteCache() {}\nexport const sender = { name: 'weather_sender_info' };\nexport function _sendInternal() {}\n",
-      'agent/tools/ok.test.ts': "export function deleteEverything() {}\n",
+      'agent/tools/ok.test.ts': 'export function deleteEverything() {}\n',
     });
     expect(findForbiddenVerbs(root, ['delete', 'send'])).toEqual([]);
   });
@@ -47,7 +47,7 @@ describe('assertNoForbiddenVerbs', () => {
   it('scans only agent/tools by default and the domain module when asked', () => {
     const root = actorSource({
       'agent/tools/a.ts': "export const t = { name: 'weather_read' };\n",
-      'weather/client.ts': "export class WeatherClient {\n  async purgeStation(id: string) {\n  }\n}\n",
+      'weather/client.ts': 'export class WeatherClient {\n  async purgeStation(id: string) {\n  }\n}\n',
     });
     expect(() => assertNoForbiddenVerbs(root, ['purge'])).not.toThrow();
     expect(() => assertNoForbiddenVerbs(root, ['purge'], { scannedDirs: ['weather', 'agent/tools'] })).toThrow(/weather\/client\.ts:2 callable purgeStation/);

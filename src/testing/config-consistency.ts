@@ -24,9 +24,7 @@ const routeLabel = (method: string, path: string) => `${method === 'ALL' ? 'ANY'
 export async function configDifferences(app: ActorApp, platformConfig: unknown): Promise<string[]> {
   const config = (platformConfig ?? {}) as ServedParts;
   const declared = new Set((config.contract?.endpoints ?? []).map((endpoint) => routeLabel(endpoint.method, endpoint.path)));
-  const served = new Set(
-    app.routes.map((route) => routeLabel(route.method, route.path)).filter((label) => !label.startsWith('ANY ') || declared.has(label)),
-  );
+  const served = new Set(app.routes.map((route) => routeLabel(route.method, route.path)).filter((label) => !label.startsWith('ANY ') || declared.has(label)));
   const differences = [
     ...[...declared].filter((label) => !served.has(label)).map((label) => `declared in contract.endpoints but not served: ${label}`),
     ...[...served].filter((label) => !declared.has(label)).map((label) => `served but not declared in contract.endpoints: ${label}`),

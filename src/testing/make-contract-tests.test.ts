@@ -10,7 +10,11 @@ async function runFactory(openapi: unknown) {
   const registrar: ContractTestRegistrar = { describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }), report: (message) => reports.push(message) };
   makeContractTests(openapi, registrar);
   const outcomes: Record<string, string> = {};
-  for (const test of tests) outcomes[test.name] = await test.body().then(() => 'pass', (error: Error) => `fail: ${error.message}`);
+  for (const test of tests)
+    outcomes[test.name] = await test.body().then(
+      () => 'pass',
+      (error: Error) => `fail: ${error.message}`,
+    );
   return { outcomes, reports };
 }
 

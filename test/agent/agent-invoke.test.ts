@@ -63,7 +63,11 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
       usage: { input_tokens: 50, output_tokens: 9, total_tokens: 59 },
       tool_calls: [{ id: 'call_1', name: 'hello_greet', arguments: { name: 'Ada' }, output: 'Hello, Ada!', status: 'ok' }],
     });
-    expect(server.requests[0]!.body.tools[0].function).toEqual({ name: 'hello_greet', description: 'Greets a person by name', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    expect(server.requests[0]!.body.tools[0].function).toEqual({
+      name: 'hello_greet',
+      description: 'Greets a person by name',
+      parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Hello, Ada!' });
     await app.request(post({ message: 'Thanks' }));
     expect(server.requests[2]!.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
@@ -72,7 +76,10 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
 
   it('streams tool-call deltas split across chunks into the same answer as JSON', async () => {
     const app = await createTestActor({ env: llmEnv(), tools: [greet] });
-    server.reply({ kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: '{"name":"Ada"}' }] }) }, { kind: 'json', body: completion('Greeted: Hello, Ada!') });
+    server.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: '{"name":"Ada"}' }] }) },
+      { kind: 'json', body: completion('Greeted: Hello, Ada!') },
+    );
     const json = await (await app.request(post({ message: 'Greet Ada', session_id: 'json' }))).json();
     server.reply({ kind: 'stream', chunks: toolCallChunks('call_1', 'hello_greet', ['{"na', 'me":"A', 'da"}']) }, { kind: 'stream', chunks: textChunks(['Greeted: ', 'Hello, ', 'Ada!']) });
     const response = await app.request(post({ message: 'Greet Ada', session_id: 'streamed', stream: true }));
@@ -100,10 +107,7 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
   it("gives the reply's message the id the session history stores it under, JSON and streamed", async () => {
     const store = new MemoryStore();
     const app = await createTestActor({ env: llmEnv(), tools: [greet], store });
-    server.reply(
-      { kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: '{"name":"Ada"}' }] }) },
-      { kind: 'json', body: completion('I greeted Ada.') },
-    );
+    server.reply({ kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: '{"name":"Ada"}' }] }) }, { kind: 'json', body: completion('I greeted Ada.') });
     const json = await (await app.request(post({ message: 'Greet Ada', session_id: 'ids-json' }))).json();
     const storedJson = await store.loadHistory('default', 'ids-json', 10);
     expect(storedJson.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);

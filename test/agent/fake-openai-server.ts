@@ -73,7 +73,14 @@ export function textChunks(pieces: readonly string[], usage: [number, number] = 
     chunk({ role: 'assistant', content: '' }),
     ...pieces.map((piece) => chunk({ content: piece })),
     chunk({}, 'stop'),
-    { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model: 'fake-model-1', choices: [], usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] } },
+    {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'fake-model-1',
+      choices: [],
+      usage: { prompt_tokens: usage[0], completion_tokens: usage[1], total_tokens: usage[0] + usage[1] },
+    },
   ];
 }
 

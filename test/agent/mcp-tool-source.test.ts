@@ -77,7 +77,12 @@ describe('an MCP server that cannot be reached', () => {
     try {
       const tools = await source.tools();
       expect(tools.map((tool) => tool.name)).toEqual(['docs_search_docs', 'docs_fail', 'docs_echo']);
-      expect(sink.records.filter((record) => record.event === 'tool_source_failed').map((record) => record.source).sort()).toEqual(['mcp:down', 'mcp:gone']);
+      expect(
+        sink.records
+          .filter((record) => record.event === 'tool_source_failed')
+          .map((record) => record.source)
+          .sort(),
+      ).toEqual(['mcp:down', 'mcp:gone']);
     } finally {
       await source.close();
     }

@@ -24,7 +24,10 @@ async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStre
 }
 
 async function failure(promise: Promise<unknown>): Promise<ActorError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(ActorError);
   return error as ActorError;
 }
@@ -82,11 +85,18 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
     expect(server.requests[0]!.body.stream).toBe(true);
     expect(parts).toEqual([
       { type: 'text-delta', delta: 'Whole answer' },
-      { type: 'finish', response: { text: 'Whole answer', toolCalls: [{ id: 'c3', name: 'hello_greet', arguments: '{}' }], usage: { inputTokens: 6, outputTokens: 2 }, finishReason: 'tool_calls', model: 'fake-model-1' } },
+      {
+        type: 'finish',
+        response: {
+          text: 'Whole answer',
+          toolCalls: [{ id: 'c3', name: 'hello_greet', arguments: '{}' }],
+          usage: { inputTokens: 6, outputTokens: 2 },
+          finishReason: 'tool_calls',
+          model: 'fake-model-1',
+        },
+      },
     ]);
-    expect(sink.records.filter((record) => record.event === 'model_stream_ignored')).toEqual([
-      expect.objectContaining({ level: 'warn', model: 'fake-model', content_type: 'application/json' }),
-    ]);
+    expect(sink.records.filter((record) => record.event === 'model_stream_ignored')).toEqual([expect.objectContaining({ level: 'warn', model: 'fake-model', content_type: 'application/json' })]);
   });
 
   it('fails a streamed call whose stream ends without any answer (502, logged), rather than answering nothing', async () => {
@@ -101,7 +111,16 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
     server.reply({ kind: 'stream', chunks: toolCallChunks('call_7', 'hello_greet', ['{"na', 'me": "A', 'da"}']) });
     const parts = await collect(model().stream(ask()));
     expect(parts).toEqual([
-      { type: 'finish', response: { text: '', toolCalls: [{ id: 'call_7', name: 'hello_greet', arguments: '{"name": "Ada"}' }], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'tool_calls', model: 'fake-model-1' } },
+      {
+        type: 'finish',
+        response: {
+          text: '',
+          toolCalls: [{ id: 'call_7', name: 'hello_greet', arguments: '{"name": "Ada"}' }],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'tool_calls',
+          model: 'fake-model-1',
+        },
+      },
     ]);
   });
 

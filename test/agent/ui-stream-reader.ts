@@ -46,6 +46,9 @@ export async function readUiStream(body: string | ReadableStream<Uint8Array>): P
   const errors: unknown[] = [];
   const snapshots = await drain(readUIMessageStream({ stream: streamOf(chunks), onError: (error) => errors.push(error) }));
   const message = snapshots.at(-1);
-  const text = (message?.parts ?? []).filter(isTextUIPart).map((part) => part.text).join('\n\n');
+  const text = (message?.parts ?? [])
+    .filter(isTextUIPart)
+    .map((part) => part.text)
+    .join('\n\n');
   return { raw, chunks, message, text, errors };
 }

@@ -29,9 +29,22 @@ function snapshot(name: string, nodes: readonly [string, string, number][]): str
 
 describe('summarizeHeapSnapshot and heapGrowth', () => {
   it('groups objects by constructor, closures by function and the rest by type, and ranks what grew', () => {
-    const earlier = summarizeHeapSnapshot(snapshot('a.heapsnapshot', [['object', 'Session', 100], ['string', 'x', 20], ['closure', 'onData', 32]]));
+    const earlier = summarizeHeapSnapshot(
+      snapshot('a.heapsnapshot', [
+        ['object', 'Session', 100],
+        ['string', 'x', 20],
+        ['closure', 'onData', 32],
+      ]),
+    );
     const later = summarizeHeapSnapshot(
-      snapshot('b.heapsnapshot', [['object', 'Session', 100], ['object', 'Session', 100], ['object', 'Session', 100], ['string', 'y', 20], ['string', 'z', 24], ['closure', 'onData', 32]]),
+      snapshot('b.heapsnapshot', [
+        ['object', 'Session', 100],
+        ['object', 'Session', 100],
+        ['object', 'Session', 100],
+        ['string', 'y', 20],
+        ['string', 'z', 24],
+        ['closure', 'onData', 32],
+      ]),
     );
     expect(earlier.get('Session')).toEqual({ count: 1, selfBytes: 100 });
     expect(later.get('(string)')).toEqual({ count: 2, selfBytes: 44 });
@@ -57,7 +70,11 @@ describe('summarizeAllocationProfile', () => {
         callFrame: frame('(root)', ''),
         selfSize: 0,
         children: [
-          { callFrame: frame('walk', 'file:///app/dist/src/store/sql-store.js'), selfSize: 30, children: [recurse, { callFrame: frame('parse', 'file:///app/node_modules/kysely/dist/esm/a.js'), selfSize: 50, children: [] }] },
+          {
+            callFrame: frame('walk', 'file:///app/dist/src/store/sql-store.js'),
+            selfSize: 30,
+            children: [recurse, { callFrame: frame('parse', 'file:///app/node_modules/kysely/dist/esm/a.js'), selfSize: 50, children: [] }],
+          },
           { callFrame: frame('split', ''), selfSize: 7, children: [] },
         ],
       },

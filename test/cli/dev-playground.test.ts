@@ -52,7 +52,15 @@ async function startDev(actorDir: string, extraArgs: string[], env: Record<strin
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const run: DevRun = { child, port, base: `http://127.0.0.1:${port}`, output: () => text, exit };
-  await waitUntil(async () => (await fetch(`${run.base}/ready`).then((response) => response.status, () => 0)) === 200, 60_000, () => `dev never got ready:\n${text}`);
+  await waitUntil(
+    async () =>
+      (await fetch(`${run.base}/ready`).then(
+        (response) => response.status,
+        () => 0,
+      )) === 200,
+    60_000,
+    () => `dev never got ready:\n${text}`,
+  );
   return run;
 }
 
@@ -90,7 +98,10 @@ async function send(page: Page, message: string) {
   const before = await page.locator('#messages .msg').count();
   await page.locator('#message').fill(message);
   await page.locator('#message').press('Enter');
-  await page.locator('#messages .msg').nth(before + 1).waitFor();
+  await page
+    .locator('#messages .msg')
+    .nth(before + 1)
+    .waitFor();
   await page.locator('#send:not([disabled])').waitFor();
   return page.locator('#messages .msg').last();
 }
@@ -172,10 +183,17 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
   }, 30_000);
 
   it('uses an edited tool on the next reply, without restarting dev; history and stats survive the reload', async () => {
-    await page.locator('[data-stat="invocations"]').filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 10_000 });
+    await page
+      .locator('[data-stat="invocations"]')
+      .filter({ hasText: /^[1-9]/ })
+      .waitFor({ timeout: 10_000 });
     const client = join(actorDir, 'src', 'demo', 'client.ts');
     writeFileSync(client, readFileSync(client, 'utf8').replace('nothing yet', 'EDITED WHILE RUNNING'));
-    await waitUntil(() => dev.output().includes('actor restarted'), 20_000, () => `no restart:\n${dev.output()}`);
+    await waitUntil(
+      () => dev.output().includes('actor restarted'),
+      20_000,
+      () => `no restart:\n${dev.output()}`,
+    );
     const reply = await send(page, 'use tool demo_lookup with {"topic": "reloads"}');
     expect(await reply.locator('.tool-output').textContent()).toContain('EDITED WHILE RUNNING');
     const stats = await fetch(`${dev.base}/stats/default`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) => response.json());
@@ -188,17 +206,23 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     const client = join(actorDir, 'src', 'demo', 'client.ts');
     const good = readFileSync(client, 'utf8');
     writeFileSync(client, `${good}\nexport const broken = (;\n`);
-    await page.locator('#banner[data-code="actor_failed_to_start"]').waitFor({ timeout: 20_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
-    });
+    await page
+      .locator('#banner[data-code="actor_failed_to_start"]')
+      .waitFor({ timeout: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
+      });
     expect(await page.locator('#banner .problem-title').textContent()).toBe('Actor failed to start');
     expect(await page.locator('#banner .problem-detail').textContent()).toContain('client.ts');
     expect(dev.output()).toContain('actorkit dev: actor failed to start');
     await shot(page, '6a-syntax-error');
     writeFileSync(client, good);
-    await page.locator('#banner').waitFor({ state: 'hidden', timeout: 20_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
-    });
+    await page
+      .locator('#banner')
+      .waitFor({ state: 'hidden', timeout: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\n--- dev output ---\n${dev.output().slice(-4000)}`);
+      });
     const reply = await send(page, 'use tool demo_lookup with {"topic": "recovery"}');
     expect(await reply.locator('.tool-output').textContent()).toContain('EDITED WHILE RUNNING');
     await shot(page, '6b-recovered');
@@ -228,9 +252,17 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     const restarts = () => dev.output().split('actor restarted').length;
     const before = restarts();
     writeFileSync(actorFile, source.replace("    'Hello',\n", "    'Hi there',\n"));
-    await waitUntil(() => dev.output().includes('configuration check found 1 problem(s) (the actor keeps running)'), 30_000, () => `no config check:\n${dev.output()}`);
+    await waitUntil(
+      () => dev.output().includes('configuration check found 1 problem(s) (the actor keeps running)'),
+      30_000,
+      () => `no config check:\n${dev.output()}`,
+    );
     expect(dev.output()).toMatch(/- \[emitter\] \/: src\/platform\/config\.json is stale.*"default": "Hi there"/);
-    await waitUntil(() => restarts() > before, 30_000, () => `no restart after the change of src/actor.ts:\n${dev.output()}`);
+    await waitUntil(
+      () => restarts() > before,
+      30_000,
+      () => `no restart after the change of src/actor.ts:\n${dev.output()}`,
+    );
     const reply = await send(page, 'still there?');
     expect(await reply.textContent()).toContain('You said: still there?');
   }, 70_000);
@@ -248,28 +280,44 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
 });
 
 describe('actorkit dev without a browser', () => {
-  it('with --json, writes only JSON lines of dev events on stdout, the actor\'s log on stderr', async () => {
+  it("with --json, writes only JSON lines of dev events on stdout, the actor's log on stderr", async () => {
     const actorDir = renderActor('jsony');
     const port = await freePort();
-    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--port', String(port), '--json'], { cwd: actorDir, env: { ...process.env, LLM_API_KEY: 'sk-hidden' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--port', String(port), '--json'], {
+      cwd: actorDir,
+      env: { ...process.env, LLM_API_KEY: 'sk-hidden' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.push(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await waitUntil(() => stdout.includes('"state":"running"'), 60_000, () => `never running:\n${stdout}\n${stderr}`);
+    await waitUntil(
+      () => stdout.includes('"state":"running"'),
+      60_000,
+      () => `never running:\n${stdout}\n${stderr}`,
+    );
     child.kill('SIGINT');
     expect(await exit).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events[0]).toMatchObject({
-      event: 'dev_started', runtime: 'node', port,
+      event: 'dev_started',
+      runtime: 'node',
+      port,
       urls: { api: `http://127.0.0.1:${port}/`, playground: `http://127.0.0.1:${port}/playground`, docs: `http://127.0.0.1:${port}/docs` },
       environment: { PORT: String(port), LLM_API_KEY: '********', PLAYGROUND_ENABLED: 'true' },
     });
     expect(events.at(-1)).toEqual({ event: 'dev_stopped', exit_code: 0, store_closed: true });
     expect(stdout).not.toContain('sk-hidden');
-    const listening = stderr.split('\n').filter((line) => line.includes('"event":"actor_listening"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const listening = stderr
+      .split('\n')
+      .filter((line) => line.includes('"event":"actor_listening"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     // Only the dev proxy answers from outside: the actor behind it listens on loopback.
     expect(listening[0]).toMatchObject({ hostname: '127.0.0.1' });
   }, 90_000);
@@ -304,16 +352,31 @@ describe('actorkit dev refusals', () => {
   it('on a non-loopback --host with an API key, warns and prints every URL it serves', async () => {
     const actorDir = exposedActor();
     const port = await freePort();
-    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', String(port), '--json'], { cwd: actorDir, env: { ...process.env, API_KEY_ENABLED: 'true', API_KEY: 'k-123' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', String(port), '--json'], {
+      cwd: actorDir,
+      env: { ...process.env, API_KEY_ENABLED: 'true', API_KEY: 'k-123' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.push(child);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await waitUntil(() => stdout.includes('"event":"dev_started"'), 60_000, () => `never started:\n${stdout}`);
+    await waitUntil(
+      () => stdout.includes('"event":"dev_started"'),
+      60_000,
+      () => `never started:\n${stdout}`,
+    );
     child.kill('SIGINT');
     await exit;
-    const started = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.event === 'dev_started')!;
-    const addresses = Object.values(networkInterfaces()).flat().filter((entry) => entry !== undefined && entry.family === 'IPv4').map((entry) => `http://${entry!.address}:${port}/`);
+    const started = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((event) => event.event === 'dev_started')!;
+    const addresses = Object.values(networkInterfaces())
+      .flat()
+      .filter((entry) => entry !== undefined && entry.family === 'IPv4')
+      .map((entry) => `http://${entry!.address}:${port}/`);
     expect([...(started.urls as { served: string[] }).served].sort()).toEqual([...addresses].sort());
     expect(String(started.warning)).toContain('reachable from other machines');
   }, 60_000);
@@ -345,7 +408,11 @@ describe.skipIf(chromiumMissing || bun === undefined || !existsSync(bun.path))('
     await shot(page, 'bun-1-reply');
     const client = join(actorDir, 'src', 'bunny', 'client.ts');
     writeFileSync(client, readFileSync(client, 'utf8').replace('nothing yet', 'EDITED UNDER BUN'));
-    await waitUntil(() => dev.output().includes('actor restarted'), 20_000, () => `no restart under bun:\n${dev.output()}`);
+    await waitUntil(
+      () => dev.output().includes('actor restarted'),
+      20_000,
+      () => `no restart under bun:\n${dev.output()}`,
+    );
     const second = await send(page, 'use tool bunny_lookup with {"topic": "buns"}');
     expect(await second.locator('.tool-output').textContent()).toContain('EDITED UNDER BUN');
     await shot(page, 'bun-2-reloaded');

@@ -61,17 +61,18 @@ describe('actorkit new: symbolic links in a template', () => {
   });
 
   it('refuses an {% include %} through a linked folder, and one that climbs out of the template', async () => {
-    const linkedFolder = templateWithLinks(
-      { 'template.yml': `_exclude: [parts]\n${BASIC_TEMPLATE_YML}`, 'README.md.njk': '{% include "parts/id_rsa" %}\n' },
-      { parts: outside },
-    );
+    const linkedFolder = templateWithLinks({ 'template.yml': `_exclude: [parts]\n${BASIC_TEMPLATE_YML}`, 'README.md.njk': '{% include "parts/id_rsa" %}\n' }, { parts: outside });
     expect((await refused(linkedFolder)).stderr).toContain('symbolic link');
     const climbing = templateWithLinks({ 'template.yml': BASIC_TEMPLATE_YML, 'README.md.njk': `{% include "../outside/id_rsa" %}\n` }, {});
     expect((await refused(climbing)).stderr).toContain('leaves the template');
   });
 
-  it('still renders includes of the template\'s own files', async () => {
-    const template = localTemplate(folder.dir, { 'template.yml': `_exclude: [_partials]\n${BASIC_TEMPLATE_YML}`, '_partials/line.txt.njk': 'hello {{ actor_name }}', 'README.md.njk': '{% include "_partials/line.txt.njk" %}\n' });
+  it("still renders includes of the template's own files", async () => {
+    const template = localTemplate(folder.dir, {
+      'template.yml': `_exclude: [_partials]\n${BASIC_TEMPLATE_YML}`,
+      '_partials/line.txt.njk': 'hello {{ actor_name }}',
+      'README.md.njk': '{% include "_partials/line.txt.njk" %}\n',
+    });
     const result = await runInFreshFolder(folder.dir, ['new', 'weather', 'out', '--local', template, '--defaults']);
     expect(result.code, result.stderr).toBe(0);
   });

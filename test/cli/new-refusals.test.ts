@@ -78,8 +78,7 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     const withDefaults = await run(['new', 'j', 'out', '--local', computed, '--defaults']);
     expect(withDefaults.code).toBe(2);
     expect(withDefaults.stderr).toBe(
-      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " +
-        'label depends on that answer and will be settled then\n',
+      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " + 'label depends on that answer and will be settled then\n',
     );
     const withoutDefaults = await run(['new', 'j', 'out', '--local', computed]);
     expect(withoutDefaults.code).toBe(2);
@@ -114,9 +113,7 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     });
     const result = await run(['new', 'weather', 'out', '--local', escaping, '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      "error: template path '{{ file_name }}' renders to '../escape', which is outside the target folder; nothing was written\n",
-    );
+    expect(result.stderr).toBe("error: template path '{{ file_name }}' renders to '../escape', which is outside the target folder; nothing was written\n");
     expect(result.left).toEqual([]);
     expect(existsSync(join(result.cwd, 'escape'))).toBe(false);
   });

@@ -28,9 +28,7 @@ describe('actorkit new: rendering', () => {
     expect(read(join(result.target, 'README.md'))).toBe('# weather\n\nDomain: finance, replicas: 3\n');
     expect(read(join(result.target, 'src', 'weather.ts'))).toBe('export const name = "weather";\n');
     expect(readdirSync(result.target).sort()).toEqual(['.actorkit-answers.yml', 'README.md', 'VERSION', 'src']);
-    expect(result.stdout).toBe(
-      `Rendered weather into ${result.target}\n  template: ${template} at HEAD\n\nNext: cd actor-${counter} && actorkit validate .\n`,
-    );
+    expect(result.stdout).toBe(`Rendered weather into ${result.target}\n  template: ${template} at HEAD\n\nNext: cd actor-${counter} && actorkit validate .\n`);
   });
 
   it('renders a folder whose name is a condition once the condition holds, with defaults computed from earlier answers', async () => {
@@ -42,11 +40,7 @@ describe('actorkit new: rendering', () => {
 
   it('copies files without .njk byte for byte, keeps the executable bit, and never outputs template.yml', async () => {
     const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x7b, 0x20, 0x78, 0x20, 0x7d, 0x7d]);
-    const template = localTemplate(
-      folder.dir,
-      { 'template.yml': 'actor_name: {type: str}\n', 'raw.txt': 'kept {{ as_is }}\n', 'run.sh': '#!/bin/sh\necho hi\n' },
-      { 'logo.bin': bytes },
-    );
+    const template = localTemplate(folder.dir, { 'template.yml': 'actor_name: {type: str}\n', 'raw.txt': 'kept {{ as_is }}\n', 'run.sh': '#!/bin/sh\necho hi\n' }, { 'logo.bin': bytes });
     chmodSync(join(template, 'run.sh'), 0o755);
     gitIn(template, 'add', 'run.sh');
     gitIn(template, 'commit', '--quiet', '-m', 'executable');

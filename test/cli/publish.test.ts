@@ -56,9 +56,7 @@ describe('actorkit publish', () => {
     expect(result.stdout).toContain('stand-in docker build output\n');
     expect(result.stderr).toContain('stand-in docker push progress\n');
     expect(result.stderr).toContain(`$ docker build -f ${join(context.actor, 'Dockerfile')} -t ${image} ${context.actor}\n`);
-    expect(result.stdout).toContain(
-      `Pushed ${image}\n\nRegister the actor in the creator hub:\n  1. Open http://localhost:3000/home/creator/register-actor\n  2. Enter the image ${image}\n`,
-    );
+    expect(result.stdout).toContain(`Pushed ${image}\n\nRegister the actor in the creator hub:\n  1. Open http://localhost:3000/home/creator/register-actor\n  2. Enter the image ${image}\n`);
   });
 
   it('takes --repo, --tag, ACTORKIT_CONTAINER_CLI and PLATFORM_URL', async () => {
@@ -289,7 +287,12 @@ describe('actorkit publish at a terminal', () => {
     const result = await publishInTerminal(context, 'n');
     expect(result.code).toBe(2);
     expect(result.output).toContain('publish cancelled; nothing was built or pushed');
-    expect(context.cli.calls().slice(before).map((argv) => argv[0])).toEqual(['manifest']);
+    expect(
+      context.cli
+        .calls()
+        .slice(before)
+        .map((argv) => argv[0]),
+    ).toEqual(['manifest']);
   });
 
   it('says the push replaces the tag the registry already has, and with --bump shows the version change; n changes nothing', async () => {

@@ -101,7 +101,14 @@ function recordVendored(dir: string, version: string, tarball: string): void {
   const path = join(dir, '.actorkit-answers.yml');
   const record = parse(readFileSync(path, 'utf8'));
   const vendored = `vendor/actorkit-${version}.tgz`;
-  Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version, rendered_with: { actorkit_dependency: `file:${vendored}` } });
+  Object.assign(record, {
+    source: 'bundled',
+    location: `actorkit@${version}/templates/actor`,
+    ref: null,
+    commit: null,
+    actorkit_version: version,
+    rendered_with: { actorkit_dependency: `file:${vendored}` },
+  });
   writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
   const manifestPath = join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
@@ -136,7 +143,13 @@ beforeAll(async () => {
   oldTarball = old.tarball;
   registry = await startFakeNpmRegistry({ manifest: old.manifest, tarball: old.tarball }, 'http://127.0.0.1:9/');
   pristine = join(folder.dir, 'pristine');
-  const rendered = await renderActor({ actorName: 'Weather Bot', targetDir: pristine, local: join(old.dir, 'templates', 'actor'), defaults: true, io: { cwd: folder.dir, env: env(), interactive: false } });
+  const rendered = await renderActor({
+    actorName: 'Weather Bot',
+    targetDir: pristine,
+    local: join(old.dir, 'templates', 'actor'),
+    defaults: true,
+    io: { cwd: folder.dir, env: env(), interactive: false },
+  });
   expect(rendered.status, JSON.stringify(rendered)).toBe('ok');
   recordBundled(pristine, OLD);
   gitIn(pristine, 'init', '--quiet', '--initial-branch=main');
@@ -246,7 +259,10 @@ describe('actorkit update: an actor that carries the actorkit that rendered it (
     const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(manifest.dependencies.actorkit).toBe(`file:vendor/actorkit-${CURRENT}.tgz`);
     expect(readFileSync(join(actor, 'README.md'), 'utf8')).toContain(`depends on \`vendor/actorkit-${CURRENT}.tgz\``);
-    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ actorkit_version: CURRENT, rendered_with: { actorkit_dependency: `file:vendor/actorkit-${CURRENT}.tgz` } });
+    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({
+      actorkit_version: CURRENT,
+      rendered_with: { actorkit_dependency: `file:vendor/actorkit-${CURRENT}.tgz` },
+    });
     expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(PROMPT_LINE_V1);
   }, 90_000);
 
@@ -258,7 +274,9 @@ describe('actorkit update: an actor that carries the actorkit that rendered it (
     const before = treeHash(actor);
     const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`error: this actor depends on vendor/actorkit-${OLD}.tgz, which is missing: its template cannot be rendered again to compare. Restore it (e.g. \`git checkout -- vendor/actorkit-${OLD}.tgz\`); update never fetches a vendored actorkit from a registry\n`);
+    expect(result.stderr).toContain(
+      `error: this actor depends on vendor/actorkit-${OLD}.tgz, which is missing: its template cannot be rendered again to compare. Restore it (e.g. \`git checkout -- vendor/actorkit-${OLD}.tgz\`); update never fetches a vendored actorkit from a registry\n`,
+    );
     expect(treeHash(actor)).toEqual(before);
   });
 });

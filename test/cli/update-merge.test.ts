@@ -15,7 +15,12 @@ const labels = { current: 'yours', base: 'template v1.0.0', other: 'template v1.
 const BASE = 'line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\n';
 
 const cases: [string, Omit<ThreeWayInput, 'labels'>, string, number][] = [
-  ['edits in other lines merge cleanly', { current: BASE.replace('line 1', 'LINE 1'), base: BASE, other: BASE.replace('line 7', 'line seven') }, BASE.replace('line 1', 'LINE 1').replace('line 7', 'line seven'), 0],
+  [
+    'edits in other lines merge cleanly',
+    { current: BASE.replace('line 1', 'LINE 1'), base: BASE, other: BASE.replace('line 7', 'line seven') },
+    BASE.replace('line 1', 'LINE 1').replace('line 7', 'line seven'),
+    0,
+  ],
   [
     'edits on the same line conflict with git markers',
     { current: BASE.replace('line 4', 'mine'), base: BASE, other: BASE.replace('line 4', 'theirs') },

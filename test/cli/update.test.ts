@@ -272,7 +272,11 @@ describe('actorkit update: refusals', () => {
   it.each([
     ['a folder without .actorkit-answers.yml', (dir: string) => rmSync(join(dir, '.actorkit-answers.yml')), 'does not exist: only an actor rendered by `actorkit new` can be updated'],
     ['a malformed answers file', (dir: string) => writeFileSync(join(dir, '.actorkit-answers.yml'), 'source: [\n'), 'is not valid YAML'],
-    ['an answers file that names a repository but no commit', (dir: string) => replaceIn(join(dir, '.actorkit-answers.yml'), `commit: ${template.commits['v1.0.0']}`, 'commit: null'), 'records no commit to compare with'],
+    [
+      'an answers file that names a repository but no commit',
+      (dir: string) => replaceIn(join(dir, '.actorkit-answers.yml'), `commit: ${template.commits['v1.0.0']}`, 'commit: null'),
+      'records no commit to compare with',
+    ],
   ])('refuses %s (exit 2)', async (_what, breakIt, message) => {
     const actor = actorCopy(breakIt);
     const result = await actorkit(['update', actor, '--defaults']);

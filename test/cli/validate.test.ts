@@ -159,9 +159,7 @@ describe('actorkit validate: hints point at the real cause', () => {
     const actor = newActorDir({ actorSource: brokenActorSource('missing-package'), packageJson: { dependencies: { 'weather-codes': '^1.0.0' } } });
     const result = await validate(`actor-${counter}`);
     expect(result.code).toBe(1);
-    expect(bulletsOf(result.stdout)).toEqual([
-      `- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: run \`npm install\` in actor-${counter})`,
-    ]);
+    expect(bulletsOf(result.stdout)).toEqual([`- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: run \`npm install\` in actor-${counter})`]);
     expect(actor).toContain(`actor-${counter}`);
   });
 
@@ -199,7 +197,7 @@ describe('actorkit validate: hints point at the real cause', () => {
 });
 
 describe('actorkit validate: the settings schema checks its own defaults', () => {
-  it('reports each default its field rejects as [schema default] at the default\'s pointer (exit 1)', async () => {
+  it("reports each default its field rejects as [schema default] at the default's pointer (exit 1)", async () => {
     const actor = newActorDir({
       actorSource: actorWithSettings(`{
     llm_base_url: v.optional(v.pipe(v.string(), v.url(), v.metadata(field(1))), 'not a url'),
@@ -245,9 +243,7 @@ describe('actorkit validate: what the code declares that the emitted file cannot
     });
     const result = await validate(actor, '--write');
     expect(result.code).toBe(1);
-    expect(bulletsOf(result.stdout)).toEqual([
-      expect.stringMatching(/^- \[H deployment\] \/settings\/properties\/api_key\/default: secret setting 'api_key' has a default in the code/),
-    ]);
+    expect(bulletsOf(result.stdout)).toEqual([expect.stringMatching(/^- \[H deployment\] \/settings\/properties\/api_key\/default: secret setting 'api_key' has a default in the code/)]);
     expect(result.stdout).not.toContain('sk-test-123');
   });
 

@@ -243,7 +243,10 @@ export function actorContractSuite(baseUrl: () => string): void {
         refused.push(await send('POST', '/agent/invoke', Buffer.alloc(3 * 1024 * 1024, 0x20)));
         expect(await send('GET', '/health')).toBe(200);
       }
-      expect(refused.every((outcome) => outcome === 413 || outcome === 'closed while uploading'), String(refused)).toBe(true);
+      expect(
+        refused.every((outcome) => outcome === 413 || outcome === 'closed while uploading'),
+        String(refused),
+      ).toBe(true);
     } finally {
       agent.destroy();
     }

@@ -11,17 +11,13 @@ function startSlowInvoke(baseUrl: string, body: string) {
   const url = new URL('/agent/invoke', baseUrl);
   let request: ReturnType<typeof httpRequest>;
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    request = httpRequest(
-      url,
-      { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) } },
-      (incoming) => {
-        let text = '';
-        incoming.setEncoding('utf8');
-        incoming.on('data', (chunk: string) => (text += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text }));
-        incoming.on('error', reject);
-      },
-    );
+    request = httpRequest(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) } }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text }));
+      incoming.on('error', reject);
+    });
     request.on('error', reject);
     request.flushHeaders();
     request.write(bytes.subarray(0, half));

@@ -17,8 +17,7 @@ export interface RuntimeUnderTest extends RuntimeProcess {
   readonly sqliteDriver: 'libsql' | 'bun:sqlite';
 }
 
-const exampleEntry = (runtime: 'node' | 'bun' | 'deno') =>
-  fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
+const exampleEntry = (runtime: 'node' | 'bun' | 'deno') => fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
 
 const installed = (name: string): string => {
   const runtime = INSTALLED_RUNTIMES.find((candidate) => candidate.name === name);

@@ -113,10 +113,7 @@ export async function spawnActor(runtime: RuntimeProcess, env: Record<string, st
   };
   try {
     const baseUrl = await within(
-      Promise.race([
-        listening,
-        exited.then((exit) => Promise.reject(new Error(`exited before listening (code ${exit.code}, signal ${exit.signal})`))),
-      ]),
+      Promise.race([listening, exited.then((exit) => Promise.reject(new Error(`exited before listening (code ${exit.code}, signal ${exit.signal})`)))]),
       30_000,
       `${runtime.name} actor_listening`,
     );

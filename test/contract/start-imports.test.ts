@@ -40,7 +40,11 @@ async function startRecorded(args: readonly string[], env: Record<string, string
 }
 
 const invoke = (actor: SpawnedActor) =>
-  fetch(`${actor.baseUrl}/agent/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello' }) });
+  fetch(`${actor.baseUrl}/agent/invoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello' }),
+  });
 
 beforeAll(() => {
   ensureBuilt();

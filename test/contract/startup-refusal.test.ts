@@ -24,10 +24,13 @@ function runToExit(command: string, args: readonly string[], env: Record<string,
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return within(exit, 30_000, `${command} ${args.join(' ')}`).then((code) => ({ code, stdout, stderr }), (error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+  return within(exit, 30_000, `${command} ${args.join(' ')}`).then(
+    (code) => ({ code, stdout, stderr }),
+    (error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    },
+  );
 }
 
 /** What a refused start must look like: exit 1, one line on stderr naming `names`, no stack trace, nothing on stdout. */

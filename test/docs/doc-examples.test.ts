@@ -27,7 +27,7 @@ describe('docExamples', () => {
         '', // 7
         '- a list item:', // 8
         '', // 9
-        "  <!-- docs-test: expect='\"ok\":true' -->", // 10
+        '  <!-- docs-test: expect=\'"ok":true\' -->', // 10
         '  ```Bash', // 11
         '  curl -s localhost:8080/health', // 12
         '  ```', // 13

@@ -30,7 +30,9 @@ const DIRECTIVE = /^<!--\s*docs-test:\s*(skip\s+reason|expect)=(?:"([^"]+)"|'([^
  * @param root the repository root.
  */
 export function documentedFiles(root: string): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 

@@ -32,11 +32,13 @@ const byCoverage = (kind: string) => checked.filter((example) => COVERAGE[exampl
 
 describe('the examples of README.md and docs/*.md', () => {
   it('are each covered: a known language, or an explicit skip with its reason (listed here)', () => {
-    const uncovered = checked.filter((example) => COVERAGE[example.lang] === undefined).map(
-      (example) => `${exampleName(example)}: no test covers this language; use ts, sh, json, yaml or text (shown output), or put <!-- docs-test: skip reason="…" --> right before it`,
-    );
+    const uncovered = checked
+      .filter((example) => COVERAGE[example.lang] === undefined)
+      .map((example) => `${exampleName(example)}: no test covers this language; use ts, sh, json, yaml or text (shown output), or put <!-- docs-test: skip reason="…" --> right before it`);
     expect(uncovered).toEqual([]);
-    console.info(`docs examples: ${examples.length} blocks, ${skipped.length} skipped:\n${skipped.map((example) => `  ${exampleName(example)}: ${(example.directive as { reason: string }).reason}`).join('\n')}`);
+    console.info(
+      `docs examples: ${examples.length} blocks, ${skipped.length} skipped:\n${skipped.map((example) => `  ${exampleName(example)}: ${(example.directive as { reason: string }).reason}`).join('\n')}`,
+    );
     expect(examples.length).toBeGreaterThan(0);
   });
 
@@ -52,13 +54,10 @@ describe('the examples of README.md and docs/*.md', () => {
   });
 
   describe('JSON and YAML blocks parse', () => {
-    it.each(checked.filter((example) => ['json', 'yaml'].includes(COVERAGE[example.lang] ?? '')).map((example) => [exampleName(example), example] as const))(
-      '%s',
-      (name, example) => {
-        const parse = COVERAGE[example.lang] === 'json' ? (text: string) => JSON.parse(text) : (text: string) => parseYaml(text);
-        expect(() => parse(example.code), name).not.toThrow();
-      },
-    );
+    it.each(checked.filter((example) => ['json', 'yaml'].includes(COVERAGE[example.lang] ?? '')).map((example) => [exampleName(example), example] as const))('%s', (name, example) => {
+      const parse = COVERAGE[example.lang] === 'json' ? (text: string) => JSON.parse(text) : (text: string) => parseYaml(text);
+      expect(() => parse(example.code), name).not.toThrow();
+    });
   });
 
   describe('shell blocks run against the built CLI and a running example actor', () => {
@@ -70,10 +69,14 @@ describe('the examples of README.md and docs/*.md', () => {
     }, 120_000);
     afterAll(() => sandbox?.close());
 
-    it.each(byCoverage('run').map((example) => [exampleName(example), example] as const))('%s', async (name, example: DocExample) => {
-      const result = await sandbox.run(example.code);
-      expect(result.code, `${name} exited with ${result.code}:\n${example.code}\n--- output ---\n${result.output}`).toBe(0);
-      if (example.directive?.kind === 'expect') expect(result.output, `${name}: output`).toContain(example.directive.text);
-    }, 90_000);
+    it.each(byCoverage('run').map((example) => [exampleName(example), example] as const))(
+      '%s',
+      async (name, example: DocExample) => {
+        const result = await sandbox.run(example.code);
+        expect(result.code, `${name} exited with ${result.code}:\n${example.code}\n--- output ---\n${result.output}`).toBe(0);
+        if (example.directive?.kind === 'expect') expect(result.output, `${name}: output`).toContain(example.directive.text);
+      },
+      90_000,
+    );
   });
 });

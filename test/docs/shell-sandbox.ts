@@ -129,7 +129,10 @@ async function startExampleActor(port: number, dataDir: string): Promise<ChildPr
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the example actor exited with ${child.exitCode}: ${stderr}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((response) => response.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((wait) => setTimeout(wait, 200));
   }

@@ -16,7 +16,12 @@ const MESH_KEY = 'a-mesh-key-for-the-conformance-test';
 const RUNS_PER_OPERATION = 150;
 
 type Schema = Record<string, unknown>;
-interface Parameter { readonly name: string; readonly in: 'header' | 'path' | 'query'; readonly required?: boolean; readonly schema?: Schema }
+interface Parameter {
+  readonly name: string;
+  readonly in: 'header' | 'path' | 'query';
+  readonly required?: boolean;
+  readonly schema?: Schema;
+}
 interface Operation {
   readonly operationId: string;
   readonly security?: readonly Record<string, unknown>[];
@@ -24,8 +29,15 @@ interface Operation {
   readonly requestBody?: { readonly content: Record<string, { schema?: Schema }> };
   readonly responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
-interface Document { readonly security?: readonly Record<string, unknown>[]; readonly paths: Record<string, Record<string, Operation>>; readonly components: { schemas: Record<string, Schema> } }
-interface App { request(input: Request): Response | Promise<Response>; actor: { start(): Promise<void>; shutdown(): Promise<void> } }
+interface Document {
+  readonly security?: readonly Record<string, unknown>[];
+  readonly paths: Record<string, Record<string, Operation>>;
+  readonly components: { schemas: Record<string, Schema> };
+}
+interface App {
+  request(input: Request): Response | Promise<Response>;
+  actor: { start(): Promise<void>; shutdown(): Promise<void> };
+}
 
 async function startExample(example: string, env: Record<string, string>): Promise<App> {
   const { createApp } = (await import(join(ROOT, 'examples', example, 'src', 'app.ts'))) as { createApp: (env: Record<string, string>, overrides: object) => App };
@@ -73,7 +85,7 @@ function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown
   return allowed === undefined ? loose : fc.oneof({ arbitrary: allowed, weight: 4 }, { arbitrary: loose, weight: 1 });
 }
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 /** Header values a Request can carry: no control characters but tab, no leading or trailing space. */
 const sendableHeader = (value: string) => /^[\x21-\x7e\x80-\xff]([\x20-\x7e\x80-\xff\t]*[\x21-\x7e\x80-\xff])?$/.test(value) || value === '';
 
@@ -126,7 +138,9 @@ function mismatches(operation: Operation, generated: Generated, response: Respon
     const allowed = valid(parameter.schema, sent);
     if (!allowed && response.status < 300) found.push(`header ${parameter.name}: ${JSON.stringify(sent)} breaks its schema but got ${status}`);
   }
-  const headersAllowed = (operation.parameters ?? []).every((parameter) => parameter.in !== 'header' || generated.headers[parameter.name] === undefined || valid(parameter.schema, generated.headers[parameter.name]));
+  const headersAllowed = (operation.parameters ?? []).every(
+    (parameter) => parameter.in !== 'header' || generated.headers[parameter.name] === undefined || valid(parameter.schema, generated.headers[parameter.name]),
+  );
   if (code === 'invalid_header' && headersAllowed) found.push(`400 invalid_header for headers the document allows: ${JSON.stringify(generated.headers)}`);
   const bodySchema = operation.requestBody?.content['application/json']?.schema;
   if (code === 'validation_failed' && headersAllowed && FULLY_DESCRIBED_BODIES.has(operation.operationId) && valid(bodySchema, generated.body)) {

@@ -37,9 +37,9 @@ async function lint(document: unknown, name: string): Promise<LintProblem[]> {
   const file = join(scratch, `${name}.json`);
   writeFileSync(file, JSON.stringify(document));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-  const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--format=json', '--extends=recommended'], { env, maxBuffer: 16 << 20 }).catch(
-    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-  );
+  const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--format=json', '--extends=recommended'], { env, maxBuffer: 16 << 20 }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? '',
+  }));
   return (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems;
 }
 

@@ -40,13 +40,24 @@ export async function invocations(): Promise<number> {
 async function typeCheck(document: unknown): Promise<string> {
   writeFileSync(join(scratch, 'schema.ts'), astToString(await openapiTS(document as never)));
   writeFileSync(join(scratch, 'client.ts'), CLIENT);
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+  };
   const program = ts.createProgram([join(scratch, 'client.ts')], options);
   return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), { getCanonicalFileName: (name) => name, getCurrentDirectory: () => scratch, getNewLine: () => '\n' });
 }
 
 describe('openapi-typescript + openapi-fetch type a client of /openapi.json (issue #27)', () => {
-  for (const [mode, env] of [['no key', {}], ['key on', { API_KEY_ENABLED: 'true', API_KEY: 'k-1' }]] as const) {
+  for (const [mode, env] of [
+    ['no key', {}],
+    ['key on', { API_KEY_ENABLED: 'true', API_KEY: 'k-1' }],
+  ] as const) {
     it(`${mode}: a call of invoke and of stats type-checks with no media-type filter`, async () => {
       const app = await createTestActor({ env });
       const diagnostics = await typeCheck(await (await app.request('/openapi.json')).json());

@@ -66,18 +66,22 @@ describe('bad input, in-process: an open standalone actor', () => {
     const before = (await invocations(app)).invocations;
     let invokes = 0;
     await fc.assert(
-      fc.asyncProperty(plausibleHeaders, fc.oneof({ weight: 2, arbitrary: mutatedChatRequest.map((request) => JSON.stringify(request)) }, { weight: 1, arbitrary: bodyText(mutatedChatRequest) }), async (headers, body) => {
-        const sent = await send(app, { method: 'POST', path: '/agent/invoke', headers, body });
-        if (sent.response.status !== 200) return;
-        if (countsAsInvoke(sent, 'POST')) invokes += 1;
-        const type = sent.response.headers.get('content-type') ?? '';
-        if (type.startsWith('text/event-stream')) {
-          expect(sent.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
-          expect(sent.text).not.toContain('"type":"error"');
-        } else {
-          expect(JSON.parse(sent.text)).toMatchObject({ status: 'completed', message: { role: 'assistant', content: expect.any(String) } });
-        }
-      }),
+      fc.asyncProperty(
+        plausibleHeaders,
+        fc.oneof({ weight: 2, arbitrary: mutatedChatRequest.map((request) => JSON.stringify(request)) }, { weight: 1, arbitrary: bodyText(mutatedChatRequest) }),
+        async (headers, body) => {
+          const sent = await send(app, { method: 'POST', path: '/agent/invoke', headers, body });
+          if (sent.response.status !== 200) return;
+          if (countsAsInvoke(sent, 'POST')) invokes += 1;
+          const type = sent.response.headers.get('content-type') ?? '';
+          if (type.startsWith('text/event-stream')) {
+            expect(sent.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+            expect(sent.text).not.toContain('"type":"error"');
+          } else {
+            expect(JSON.parse(sent.text)).toMatchObject({ status: 'completed', message: { role: 'assistant', content: expect.any(String) } });
+          }
+        },
+      ),
       { numRuns: 1500 },
     );
     expect(await invocations(app)).toMatchObject({ invocations: before + invokes, errors: 0 });
@@ -86,7 +90,12 @@ describe('bad input, in-process: an open standalone actor', () => {
 
   it('PUT /settings with any body: a 200 holds valid settings, anything else changes nothing', async () => {
     const { app } = actor;
-    const settingsBody = bodyText(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ greeting: fc.jsonValue({ maxDepth: 1 }), max_items: fc.oneof(fc.integer({ min: -5, max: 120 }), fc.double()), model: fc.string(), api_token: fc.string() }, { requiredKeys: [] })));
+    const settingsBody = bodyText(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.record({ greeting: fc.jsonValue({ maxDepth: 1 }), max_items: fc.oneof(fc.integer({ min: -5, max: 120 }), fc.double()), model: fc.string(), api_token: fc.string() }, { requiredKeys: [] }),
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(readHeaders, settingsBody, async (headers, body) => {
         const before = { ...app.actor.context.settings.values };
@@ -134,7 +143,9 @@ describe('bad input, in-process: API keys on', () => {
       fc.asyncProperty(method, routePath(routePatterns(app)), readHeaders, anyBody, async (requestMethod, path, headers, body) => {
         const sent = await send(app, { method: requestMethod, path, headers, body });
         const pathname = new URL(`http://actor.test${path}`).pathname;
-        const key = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-api-key')?.[1]?.trim();
+        const key = Object.entries(headers)
+          .find(([name]) => name.toLowerCase() === 'x-api-key')?.[1]
+          ?.trim();
         if (!publicPaths.has(pathname) && (key === undefined || !keys.includes(key))) expect(sent.response.status).toBe(401);
       }),
       { numRuns: 1000 },

@@ -60,7 +60,11 @@ describe('bad input over a real socket (Node adapter)', () => {
     const patterns = [...new Set(app.routes.filter((route) => route.method !== 'ALL').map((route) => route.path))];
     const request = fc.record({
       method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'DELETE', 'OPTIONS'), token),
-      target: fc.oneof({ weight: 4, arbitrary: routePath(patterns) }, { weight: 1, arbitrary: fc.constantFrom('*', 'http://evil.example/health', '/health#x', '/%zz', '/\\..\\settings') }, { weight: 1, arbitrary: rawText(30) }),
+      target: fc.oneof(
+        { weight: 4, arbitrary: routePath(patterns) },
+        { weight: 1, arbitrary: fc.constantFrom('*', 'http://evil.example/health', '/health#x', '/%zz', '/\\..\\settings') },
+        { weight: 1, arbitrary: rawText(30) },
+      ),
       headers: fc.array(headerLine, { maxLength: 6 }),
       body: fc.oneof(bodyText(mutatedChatRequest), rawText(200)),
       framing: fc.constantFrom<Framing>('exact', 'exact', 'exact', 'declared-shorter', 'declared-longer', 'chunked', 'broken-chunks', 'none', 'both'),
@@ -83,7 +87,11 @@ describe('bad input over a real socket (Node adapter)', () => {
     expect(answered).toBeGreaterThan(200);
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
-    const invoke = await fetch(`${server.url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'still here?' }) });
+    const invoke = await fetch(`${server.url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'still here?' }),
+    });
     expect(invoke.status).toBe(200);
     expect(unexpectedErrors(actor.logs)).toEqual([]);
     expect(((await (await fetch(`${server.url}/stats`)).json()) as { errors: number }).errors).toBe(0);
@@ -91,7 +99,9 @@ describe('bad input over a real socket (Node adapter)', () => {
 
   it('a hostile Host never changes the routed path: GET /health answers /health, a 400, or (a plain name not on loopback) a 421', async () => {
     const hostChar = fc.oneof(fc.constantFrom('/', '?', '#', '@', '\\', ' ', '%', ':', '.', '[', ']', 'a', '1', '\u00c3'), anyByte);
-    const host = fc.tuple(fc.string({ unit: hostChar, maxLength: 24 }), fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?')).map(([start, end]) => start + end);
+    const host = fc
+      .tuple(fc.string({ unit: hostChar, maxLength: 24 }), fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?'))
+      .map(([start, end]) => start + end);
     await fc.assert(
       fc.asyncProperty(host, async (value) => {
         const { response, raw } = await exchange(actor.server.url, [`GET /health HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`], { timeoutMs: 3_000 });

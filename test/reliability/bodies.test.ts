@@ -58,7 +58,11 @@ describe('request bodies on a real Node server', () => {
 
   it('a chunked body that grows past the limit gets a 413 problem', async () => {
     const chunk = `${(2048).toString(16)}\r\n${'x'.repeat(2048)}\r\n`;
-    const { response } = await exchange(url, [head('POST', '/agent/invoke', ['Content-Type: application/json', 'Transfer-Encoding: chunked']), ...Array.from({ length: 10 }, () => chunk), '0\r\n\r\n']);
+    const { response } = await exchange(url, [
+      head('POST', '/agent/invoke', ['Content-Type: application/json', 'Transfer-Encoding: chunked']),
+      ...Array.from({ length: 10 }, () => chunk),
+      '0\r\n\r\n',
+    ]);
     expect(response?.status).toBe(413);
     assertResponseInvariants(response!, 'POST');
   });

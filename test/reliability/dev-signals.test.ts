@@ -96,10 +96,16 @@ async function expectNothingLeft(group: DevGroup, what: string): Promise<void> {
       return processes.length === 0 ? [] : undefined;
     },
     30_000,
-    () => `${what}: processes left after 30 s:\n${processesIn(actorDir).map((process) => `  ${process.pid} ${process.command}`).join('\n')}\n--- output ---\n${group.output().slice(-3000)}`,
+    () =>
+      `${what}: processes left after 30 s:\n${processesIn(actorDir)
+        .map((process) => `  ${process.pid} ${process.command}`)
+        .join('\n')}\n--- output ---\n${group.output().slice(-3000)}`,
   ).catch((error: Error) => error);
   expect(left instanceof Error ? left.message : '', what).toBe('');
-  for (const [port, whose] of [[group.actorPort, "the actor's port"], [group.devPort, 'the dev port']] as const) {
+  for (const [port, whose] of [
+    [group.actorPort, "the actor's port"],
+    [group.devPort, 'the dev port'],
+  ] as const) {
     const deadline = Date.now() + 10_000;
     while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await listening(port), `${what}: ${whose} still answers after 10 s`).toBe(false);
@@ -130,12 +136,16 @@ const stops: readonly { readonly name: string; readonly stop: (group: DevGroup) 
 
 describe('actorkit dev stopped by a signal leaves no process behind', () => {
   for (const { name, stop } of stops) {
-    it(`${name}: the actor and its warm spare stop too (${RUNS} runs)`, async () => {
-      for (let run = 1; run <= RUNS; run += 1) {
-        const group = await startDevGroup();
-        stop(group);
-        await expectNothingLeft(group, `${name}, run ${run}`);
-      }
-    }, RUNS * 90_000);
+    it(
+      `${name}: the actor and its warm spare stop too (${RUNS} runs)`,
+      async () => {
+        for (let run = 1; run <= RUNS; run += 1) {
+          const group = await startDevGroup();
+          stop(group);
+          await expectNothingLeft(group, `${name}, run ${run}`);
+        }
+      },
+      RUNS * 90_000,
+    );
   }
 });

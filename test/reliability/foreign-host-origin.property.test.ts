@@ -32,13 +32,35 @@ type HostKind = 'absent' | 'loopback' | 'allowed' | 'foreign' | 'invalid';
 const HOSTS: Record<Exclude<HostKind, 'absent'>, readonly string[]> = {
   loopback: ['localhost', 'LOCALHOST:3000', 'actor.localhost:8080', '127.0.0.1', '127.0.0.1:8080', '127.9.9.9:1', '[::1]:8080', 'localhost.'],
   allowed: ['actor.example', 'Actor.Example:443', 'actor.example.:9', '10.0.0.5:8080'],
-  foreign: ['attacker.example', 'attacker.example:8080', 'actor.example.attacker.example', '10.0.0.5:8081', '10.0.0.5', '192.168.1.7:8080', '[fd00::1]:8080', 'localhost.attacker.example', '127.0.0.1.nip.io', '0.0.0.0:8080', 'evil'],
+  foreign: [
+    'attacker.example',
+    'attacker.example:8080',
+    'actor.example.attacker.example',
+    '10.0.0.5:8081',
+    '10.0.0.5',
+    '192.168.1.7:8080',
+    '[fd00::1]:8080',
+    'localhost.attacker.example',
+    '127.0.0.1.nip.io',
+    '0.0.0.0:8080',
+    'evil',
+  ],
   invalid: ['127.0.0.1:99999', 'localhost:65536', '[::1]:99999', '1.2.3.256', 'a/b', 'user@localhost', 'a b', '[:::]'],
 };
 
 type OriginKind = 'absent' | 'own' | 'foreign';
 /** Origins of pages elsewhere: none of them is the origin of any Host above. */
-const FOREIGN_ORIGINS = ['http://elsewhere.example', 'http://elsewhere.example:8080', 'https://127.0.0.1.attacker.example', 'http://localhost:1', 'null', 'file://', 'not an origin', 'http://127.0.0.1:8080/path', 'chrome-extension://abcdef'];
+const FOREIGN_ORIGINS = [
+  'http://elsewhere.example',
+  'http://elsewhere.example:8080',
+  'https://127.0.0.1.attacker.example',
+  'http://localhost:1',
+  'null',
+  'file://',
+  'not an origin',
+  'http://127.0.0.1:8080/path',
+  'chrome-extension://abcdef',
+];
 
 /** `Sec-Fetch-Site`, which a browser sends and a page cannot set: when present, it decides. */
 type SiteKind = 'absent' | 'same-origin' | 'none' | 'same-site' | 'cross-site';

@@ -58,7 +58,11 @@ function hostileValueSuite(name: string, env: () => Promise<Record<string, strin
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...STRING_FIELDS, 'metadata', 'attachment'), unstorable, async (field, bad) => {
           const body =
-            field === 'metadata' ? { ...valid, metadata: { note: bad } } : field === 'attachment' ? { ...valid, attachments: [{ name: bad, mime_type: 'text/plain', data: 'aGk=' }] } : { ...valid, [field]: bad };
+            field === 'metadata'
+              ? { ...valid, metadata: { note: bad } }
+              : field === 'attachment'
+                ? { ...valid, attachments: [{ name: bad, mime_type: 'text/plain', data: 'aGk=' }] }
+                : { ...valid, [field]: bad };
           const { status, text } = await invoke(actor, JSON.stringify(body));
           expect(status).toBe(422);
           const pointer = field === 'metadata' ? '/metadata/note' : field === 'attachment' ? '/attachments/0/name' : `/${field}`;
@@ -94,7 +98,12 @@ hostileValueSuite('SQLite', async () => ({}), 300);
 const baseUrl = postgresTestUrl('hostile values on PostgreSQL');
 if (baseUrl !== undefined) {
   const schemas = new TestSchemas(baseUrl);
-  hostileValueSuite('PostgreSQL', () => schemas.create().then((url) => ({ DATABASE_URL: url })), 150, () => schemas.dropAll());
+  hostileValueSuite(
+    'PostgreSQL',
+    () => schemas.create().then((url) => ({ DATABASE_URL: url })),
+    150,
+    () => schemas.dropAll(),
+  );
 }
 
 /** A secret made recognisable by its marker, with anything around it. */
@@ -114,7 +123,11 @@ const secretDefinition: ActorDefinition = {
 describe('secrets never echoed by an error', () => {
   it('PUT /settings: any bad value of a secret setting, alone or with other bad fields', async () => {
     const app = await createTestActor({ definition: secretDefinition });
-    const badValue = fc.oneof(secret, secret.map((text) => [text]), secret.map((text) => ({ value: text })));
+    const badValue = fc.oneof(
+      secret,
+      secret.map((text) => [text]),
+      secret.map((text) => ({ value: text })),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('api_token', 'pin'), badValue, fc.boolean(), async (key, value, alsoUnknown) => {
         const body = { [key]: value, ...(alsoUnknown ? { colour: 'red', greeting: 42 } : {}) };
@@ -146,7 +159,10 @@ describe('secrets never echoed by an error', () => {
   it("the CLI's --data: a bad answer to a secret question is never quoted", () => {
     fc.assert(
       fc.property(fc.constantFrom('int', 'bool', 'choice', 'str') as fc.Arbitrary<'int' | 'bool' | 'choice' | 'str'>, secret, (type, answer) => {
-        const check = convertAnswer({ name: 'key', type, secret: true, choices: type === 'choice' ? [{ label: 'A', value: 'a' }] : undefined, validator: { pattern: '^never$', message: 'must be never' } } as never, answer);
+        const check = convertAnswer(
+          { name: 'key', type, secret: true, choices: type === 'choice' ? [{ label: 'A', value: 'a' }] : undefined, validator: { pattern: '^never$', message: 'must be never' } } as never,
+          answer,
+        );
         expect(JSON.stringify(check)).not.toContain(MARKER);
       }),
       { numRuns: 500 },

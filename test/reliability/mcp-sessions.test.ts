@@ -10,7 +10,6 @@ import { connectMcpClient } from '../contract/mcp-contract.js';
 import { serveOnLoopback } from '../surfaces/loopback.js';
 import { MCP_POST_HEADERS, mcpTestDefinition } from '../surfaces/mcp-test-actor.js';
 
-
 /** An `initialize` whose client capabilities carry `padding` characters of experimental data. */
 function initialize(padding = 0): string {
   const capabilities = padding === 0 ? {} : { experimental: { padding: { text: 'x'.repeat(padding) } } };

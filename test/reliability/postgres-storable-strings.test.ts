@@ -60,7 +60,10 @@ if (baseUrl !== undefined) {
           expect(response.status, pointer).toBe(422);
           const problem = (await response.json()) as { code: string; errors: { pointer: string }[] };
           expect(problem.code).toBe('validation_failed');
-          expect(problem.errors.map((error) => error.pointer), JSON.stringify(body)).toContain(pointer);
+          expect(
+            problem.errors.map((error) => error.pointer),
+            JSON.stringify(body),
+          ).toContain(pointer);
         }
       });
     }

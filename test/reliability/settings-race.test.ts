@@ -33,7 +33,11 @@ const isValid = (settings: Record<string, unknown>) => v.safeParse(testActorDefi
 /** The settings as `PUT /settings` shows them: secrets masked; restart-required keys left out (they are not live before a restart). */
 function shown(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const restartRequired: readonly string[] = testActorDefinition.restartRequired ?? [];
-  return Object.fromEntries(Object.entries(values).filter(([key]) => !restartRequired.includes(key)).map(([key, value]) => [key, key === 'api_token' ? '********' : value]));
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([key]) => !restartRequired.includes(key))
+      .map(([key, value]) => [key, key === 'api_token' ? '********' : value]),
+  );
 }
 
 describe('concurrent PUT /settings', () => {

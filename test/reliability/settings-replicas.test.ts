@@ -48,7 +48,10 @@ type Body = Record<string, unknown>;
 /** One write: some of the two fields, or a body refused as a whole (one bad field). */
 const write: fc.Arbitrary<{ readonly body: Body; readonly valid: boolean }> = fc
   .record({
-    greeting: fc.option(fc.string({ minLength: 1, maxLength: 6 }).map((text) => `g-${text}`), { nil: undefined }),
+    greeting: fc.option(
+      fc.string({ minLength: 1, maxLength: 6 }).map((text) => `g-${text}`),
+      { nil: undefined },
+    ),
     max_items: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
     bad: fc.boolean(),
   })

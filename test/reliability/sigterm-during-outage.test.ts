@@ -55,7 +55,10 @@ if (baseUrl !== undefined) {
 
       actor.child.kill('SIGTERM');
       expect(await within(actor.exited, 20_000, 'exit after SIGTERM')).toEqual({ code: 0, signal: null });
-      expect(actor.logs.find((record) => record.event === 'stats_flush_failed'), actor.output()).toBeUndefined();
+      expect(
+        actor.logs.find((record) => record.event === 'stats_flush_failed'),
+        actor.output(),
+      ).toBeUndefined();
       expect(actor.logs.find((record) => record.event === 'stats_spilled')).toMatchObject({ pending: INVOKES });
       expect(readdirSync(dataDir).filter((name) => name.endsWith('.json'))).toHaveLength(1);
 

@@ -48,7 +48,9 @@ if (baseUrl !== undefined) {
       expect((await json(await fetch(`${url}/stats`))).body).toMatchObject({ invocations: 1 });
 
       proxy.pause();
-      const settings = await json(await fetch(`${url}/settings`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"max_items":7}', signal: AbortSignal.timeout(ANSWER_CEILING_MS) }));
+      const settings = await json(
+        await fetch(`${url}/settings`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"max_items":7}', signal: AbortSignal.timeout(ANSWER_CEILING_MS) }),
+      );
       expect(settings).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });
       const unseenTenant = await json(await fetch(`${url}/stats/never-read`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) }));
       expect(unseenTenant).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });

@@ -25,11 +25,7 @@ export async function createLegacyDatabase(db: Kysely<StoreDatabase>, run: (stat
  * Opens a database the former loop created with today's store, and checks that it migrates
  * without running any migration again, keeps the record's dates and the data, and works.
  */
-export async function expectLegacyDatabaseOpens(
-  url: string | undefined,
-  dataDir: string | undefined,
-  rows: (statement: string) => Promise<Record<string, unknown>[]>,
-): Promise<void> {
+export async function expectLegacyDatabaseOpens(url: string | undefined, dataDir: string | undefined, rows: (statement: string) => Promise<Record<string, unknown>[]>): Promise<void> {
   const createdAt = await rows(`select value from actorkit_meta where key = 'created_at'`);
   const sink = createMemorySink();
   const store = await openStore({ ...(url === undefined ? {} : { url }), ...(dataDir === undefined ? {} : { dataDir }), logger: createLogger({ sink }) });

@@ -191,16 +191,19 @@ describe('SQLite history cache', () => {
       const tenant = fc.constantFrom('acme', 'acme', 'globex');
       const odd = fc.tuple(fc.string({ maxLength: 3 }), fc.constantFrom('\u0000', '\ud800', '\udc00'), fc.string({ maxLength: 3 })).map((parts) => parts.join(''));
       const content = altered ? fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: odd }) : fc.string({ maxLength: 8 });
-      const turn = fc.array(
-        fc.record({ content, role: fc.constantFrom<StoredMessage['role']>('user', 'assistant', 'tool'), data: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }) }),
-        { minLength: 1, maxLength: 4 },
-      );
+      const turn = fc.array(fc.record({ content, role: fc.constantFrom<StoredMessage['role']>('user', 'assistant', 'tool'), data: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }) }), {
+        minLength: 1,
+        maxLength: 4,
+      });
       const load = fc.record({ kind: fc.constant('load' as const), tenantId: tenant, sessionId: session, limit: fc.integer({ min: 1, max: 8 }) });
       const step: fc.Arbitrary<Step> = fc.oneof(
         fc.record({ kind: fc.constant('append' as const), by: fc.constantFrom<'cached' | 'other'>('cached', 'cached', 'cached', 'other'), tenantId: tenant, sessionId: session, turn }),
         fc.record({
           kind: fc.constant('record' as const),
-          records: fc.array(fc.record({ tenantId: tenant, sessionId: session, turn: fc.option(turn, { nil: null }), repeat: fc.option(fc.nat(), { nil: null, freq: 3 }) }), { minLength: 1, maxLength: 3 }),
+          records: fc.array(fc.record({ tenantId: tenant, sessionId: session, turn: fc.option(turn, { nil: null }), repeat: fc.option(fc.nat(), { nil: null, freq: 3 }) }), {
+            minLength: 1,
+            maxLength: 3,
+          }),
         }),
         load,
         load,

@@ -53,8 +53,7 @@ describeStoreContract({
       async breakInsertsOfUserBoom() {
         await onFile(path, [
           ...['actorkit_stats_users', 'actorkit_stats_all_users'].map(
-            (table) =>
-              `create trigger ${table}_boom before insert on ${table} when new.user_identifier = 'boom' begin select raise(abort, 'injected fault'); end`,
+            (table) => `create trigger ${table}_boom before insert on ${table} when new.user_identifier = 'boom' begin select raise(abort, 'injected fault'); end`,
           ),
         ]);
         return async () => {
@@ -166,9 +165,7 @@ describe('SQLite file store', () => {
     const cwd = new URL('../..', import.meta.url);
     let failure: unknown;
     const children = Promise.all(
-      Array.from({ length: 4 }, (_, index) =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(root, `four-processes-${index}`)], { cwd, timeout: 60_000 }),
-      ),
+      Array.from({ length: 4 }, (_, index) => promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(root, `four-processes-${index}`)], { cwd, timeout: 60_000 })),
     ).catch((error: unknown) => (failure = error));
     // All four wait at the start line until every one has loaded, so their migrations overlap.
     await vi.waitFor(

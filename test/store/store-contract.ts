@@ -79,8 +79,17 @@ export function describeStoreContract(harness: StoreHarness): void {
         const store = await freshStore();
         for (const snapshot of [await store.readStats(), await store.readStats('ghost')]) {
           expect(snapshot).toMatchObject({
-            invocations: 0, errors: 0, sessions: 0, users: 0, tenants: 0, inputTokens: 0, outputTokens: 0,
-            toolCalls: 0, latencyMsTotal: 0, latencyMsMax: 0, lastInvokedAt: null,
+            invocations: 0,
+            errors: 0,
+            sessions: 0,
+            users: 0,
+            tenants: 0,
+            inputTokens: 0,
+            outputTokens: 0,
+            toolCalls: 0,
+            latencyMsTotal: 0,
+            latencyMsMax: 0,
+            lastInvokedAt: null,
           });
           expect(Number.isNaN(Date.parse(snapshot.since))).toBe(false);
         }
@@ -95,12 +104,32 @@ export function describeStoreContract(harness: StoreHarness): void {
         await store.recordInvocations([third]);
 
         expect(await store.readStats('acme')).toEqual({
-          since: first.finishedAt, invocations: 2, errors: 1, sessions: 1, users: 1, tenants: 1, inputTokens: 5,
-          outputTokens: 7, toolCalls: 2, latencyMsTotal: 150.5, latencyMsMax: 120, lastInvokedAt: second.finishedAt,
+          since: first.finishedAt,
+          invocations: 2,
+          errors: 1,
+          sessions: 1,
+          users: 1,
+          tenants: 1,
+          inputTokens: 5,
+          outputTokens: 7,
+          toolCalls: 2,
+          latencyMsTotal: 150.5,
+          latencyMsMax: 120,
+          lastInvokedAt: second.finishedAt,
         });
         expect(await store.readStats()).toEqual({
-          since: first.finishedAt, invocations: 3, errors: 1, sessions: 2, users: 1, tenants: 2, inputTokens: 6,
-          outputTokens: 8, toolCalls: 2, latencyMsTotal: 550.5, latencyMsMax: 400, lastInvokedAt: third.finishedAt,
+          since: first.finishedAt,
+          invocations: 3,
+          errors: 1,
+          sessions: 2,
+          users: 1,
+          tenants: 2,
+          inputTokens: 6,
+          outputTokens: 8,
+          toolCalls: 2,
+          latencyMsTotal: 550.5,
+          latencyMsMax: 400,
+          lastInvokedAt: third.finishedAt,
         });
         expect((await store.readStats('ghost')).invocations).toBe(0);
       });
@@ -112,10 +141,7 @@ export function describeStoreContract(harness: StoreHarness): void {
           invocation({ userIdentifier: 'ann', sessionId: 's2' }),
           invocation({ userIdentifier: 'bob', sessionId: 's1' }),
         ]);
-        await store.recordInvocations([
-          invocation({ userIdentifier: 'ann', sessionId: 's1' }),
-          invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' }),
-        ]);
+        await store.recordInvocations([invocation({ userIdentifier: 'ann', sessionId: 's1' }), invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' })]);
         expect(await store.readStats('acme')).toMatchObject({ invocations: 4, sessions: 2, users: 2, tenants: 1 });
         expect(await store.readStats('globex')).toMatchObject({ invocations: 1, sessions: 1, users: 1, tenants: 1 });
         expect(await store.readStats()).toMatchObject({ invocations: 5, sessions: 3, users: 2, tenants: 2 });
@@ -165,19 +191,20 @@ export function describeStoreContract(harness: StoreHarness): void {
         expect((await store.readStats()).invocations).toBe(0);
       });
 
-      if (harness.reachableFromOutside) it('rolls back a call that fails inside the database, and counts it once when retried', async () => {
-        const { store, breakInsertsOfUserBoom } = await fresh();
-        if (breakInsertsOfUserBoom === undefined) throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
-        await store.recordInvocations([invocation()]);
-        const repair = await breakInsertsOfUserBoom();
-        const call = [invocation({ userIdentifier: 'ann' }), invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' })];
-        await expect(store.recordInvocations(call)).rejects.toThrow();
-        expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
-        await repair();
-        await store.recordInvocations(call);
-        await store.recordInvocations(call);
-        expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
-      });
+      if (harness.reachableFromOutside)
+        it('rolls back a call that fails inside the database, and counts it once when retried', async () => {
+          const { store, breakInsertsOfUserBoom } = await fresh();
+          if (breakInsertsOfUserBoom === undefined) throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
+          await store.recordInvocations([invocation()]);
+          const repair = await breakInsertsOfUserBoom();
+          const call = [invocation({ userIdentifier: 'ann' }), invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' })];
+          await expect(store.recordInvocations(call)).rejects.toThrow();
+          expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
+          await repair();
+          await store.recordInvocations(call);
+          await store.recordInvocations(call);
+          expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
+        });
     });
 
     describe('history', () => {
@@ -211,10 +238,7 @@ export function describeStoreContract(harness: StoreHarness): void {
       it('round-trips every field and the JSON data, and leaves data out when there was none', async () => {
         const store = await freshStore();
         const data = { tool_calls: [{ id: 'call-1', name: 'weather', arguments: { city: 'Zürich' } }], note: null };
-        await store.appendMessages('acme', 'chat', [
-          message('m1', { content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' }),
-          message('m2', { role: 'assistant', content: '', data }),
-        ]);
+        await store.appendMessages('acme', 'chat', [message('m1', { content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' }), message('m2', { role: 'assistant', content: '', data })]);
         const [first, second] = await store.loadHistory('acme', 'chat', 5);
         expect(first).toEqual({ id: 'm1', role: 'user', content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' });
         expect(first).not.toHaveProperty('data');
@@ -259,9 +283,7 @@ export function describeStoreContract(harness: StoreHarness): void {
 
       it('keeps each turn whole under concurrent records to one session', async () => {
         const store = await freshStore();
-        await Promise.all(
-          Array.from({ length: 10 }, (_, call) => store.recordInvocations([invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] })])),
-        );
+        await Promise.all(Array.from({ length: 10 }, (_, call) => store.recordInvocations([invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] })])));
         const ids = (await store.loadHistory('acme', 'busy', 100)).map((m) => m.id);
         expect(ids).toHaveLength(20);
         for (let call = 0; call < 10; call += 1) expect(ids.indexOf(`r${call}-b`)).toBe(ids.indexOf(`r${call}-a`) + 1);
@@ -455,7 +477,7 @@ export function describeStoreContract(harness: StoreHarness): void {
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
       });
 
-      it('keeps a completed reply for the time-to-live it is completed with, not the claim\'s', async () => {
+      it("keeps a completed reply for the time-to-live it is completed with, not the claim's", async () => {
         const store = await freshStore();
         await store.claimIdempotencyKey('key-1', 'fp-1', 1);
         await store.completeIdempotencyKey('key-1', 200, 'kept', 60_000);

@@ -16,7 +16,13 @@ function definitionFor(slug: string, domain: string): ActorDefinition {
 }
 
 function meshActor(slug: string, domain: string, routes: PeerRoute[], meshKey = GROUP_KEY) {
-  return createActorApp({ definition: definitionFor(slug, domain), env: { MESH_KEY: meshKey, INSTANCE_ID: `${slug}-1` }, logger: silentLogger, store: new MemoryStore(), routers: [meshRouter({ meshKey, routes })] });
+  return createActorApp({
+    definition: definitionFor(slug, domain),
+    env: { MESH_KEY: meshKey, INSTANCE_ID: `${slug}-1` },
+    logger: silentLogger,
+    store: new MemoryStore(),
+    routers: [meshRouter({ meshKey, routes })],
+  });
 }
 
 let weather: ServeHandle;
@@ -77,7 +83,9 @@ describe('fleet mesh on loopback', () => {
   });
 
   it('turns a refused key into peer_rejected, and an actor of another group cannot read', async () => {
-    const error = await client(weather.url, 'weather', 'not-the-group-key').check().catch((caught: unknown) => caught);
+    const error = await client(weather.url, 'weather', 'not-the-group-key')
+      .check()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PeerRequestError);
     expect(error).toMatchObject({ code: 'peer_rejected', peerStatus: 401, peerCode: 'invalid_mesh_key' });
     await expect(client(stranger.url, 'stranger').check()).rejects.toMatchObject({ code: 'peer_rejected' });

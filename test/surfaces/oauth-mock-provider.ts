@@ -28,7 +28,16 @@ export async function startMockOAuthProvider(): Promise<MockOAuthProvider> {
     server,
     issuer,
     grants,
-    config: (overrides = {}) => ({ provider: 'mock', title: 'Mock ID', clientId: 'actorclient', clientSecret: 'actor-secret', issuer, allowInsecureRequests: true, scopes: ['openid', 'profile'], ...overrides }),
+    config: (overrides = {}) => ({
+      provider: 'mock',
+      title: 'Mock ID',
+      clientId: 'actorclient',
+      clientSecret: 'actor-secret',
+      issuer,
+      allowInsecureRequests: true,
+      scopes: ['openid', 'profile'],
+      ...overrides,
+    }),
     stop: () => server.stop(),
   };
 }

@@ -166,7 +166,17 @@ describe('OAuth flow against oauth2-mock-server', () => {
 
   it('refuses a foreign return_to before anything is remembered', async () => {
     const before = stateStore.size;
-    const foreign = ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '\\\\evil.example', 'javascript:alert(1)', '/ok\r\nSet-Cookie: x', '/tab\tx', 'HTTPS://evil.example', '///evil.example'];
+    const foreign = [
+      '//evil.example/x',
+      'https://evil.example/',
+      '/\\evil.example',
+      '\\\\evil.example',
+      'javascript:alert(1)',
+      '/ok\r\nSet-Cookie: x',
+      '/tab\tx',
+      'HTTPS://evil.example',
+      '///evil.example',
+    ];
     for (const returnTo of foreign) {
       const response = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=acme&return_to=${encodeURIComponent(returnTo)}`);
       expect(response.status, returnTo).toBe(400);
@@ -240,7 +250,7 @@ describe('OAuth flow against oauth2-mock-server', () => {
 });
 
 describe('OAuth flow on an actor with API_KEY_ENABLED', () => {
-  it('needs the key to start, and lets the provider\'s redirect to /oauth/callback through without one', async () => {
+  it("needs the key to start, and lets the provider's redirect to /oauth/callback through without one", async () => {
     const keyed = createOAuthFlow({ providers: [mock.config()], stateStore: new MemoryOAuthStateStore() });
     const keyedStore = new MemoryStore();
     const app = createActorApp({ definition, env: { API_KEY_ENABLED: 'true', API_KEY: 'the-key' }, logger: createLogger({ sink: createMemorySink() }), store: keyedStore, oauth: keyed });

@@ -37,7 +37,13 @@ function startRelay(target: URL): Promise<LoopbackServer> {
       return;
     }
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url.slice(PREFIX.length), headers: { ...req.headers, host: target.host, 'x-api-key': OWNER_KEY, 'x-forwarded-prefix': PREFIX } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url.slice(PREFIX.length),
+        headers: { ...req.headers, host: target.host, 'x-api-key': OWNER_KEY, 'x-forwarded-prefix': PREFIX },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -25,16 +25,33 @@ const definition: ActorDefinition = {
   settings: v.object({
     notes: v.optional(v.pipe(v.string(), v.title('Notes'), platformField('general', { widget: 'textarea', order: 4, showIf: { field: 'enabled', equals: true } })), ''),
     mode: v.optional(
-      v.pipe(v.picklist(['basic', 'expert']), v.title('Mode'), platformField('general', { widget: 'select', order: 1, options: [{ value: 'basic', label: 'Basic' }, { value: 'expert', label: 'Expert' }] })),
+      v.pipe(
+        v.picklist(['basic', 'expert']),
+        v.title('Mode'),
+        platformField('general', {
+          widget: 'select',
+          order: 1,
+          options: [
+            { value: 'basic', label: 'Basic' },
+            { value: 'expert', label: 'Expert' },
+          ],
+        }),
+      ),
       'basic',
     ),
-    level: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.title('Level'), platformField('general', { widget: 'slider', order: 2, step: 1, showIf: { field: 'mode', equals: 'expert' } })), 3),
+    level: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.title('Level'), platformField('general', { widget: 'slider', order: 2, step: 1, showIf: { field: 'mode', equals: 'expert' } })),
+      3,
+    ),
     enabled: v.optional(v.pipe(v.boolean(), v.title('Enabled'), platformField('general', { widget: 'switch', order: 3 })), false),
     labels: v.optional(v.pipe(v.array(v.string()), v.title('Labels'), platformField('general', { widget: 'tags', order: 5 })), []),
     retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5), v.title('Retries'), platformField('advanced', { widget: 'number', order: 1 })), 1),
     token: v.optional(v.pipe(v.string(), v.title('Token'), platformField('advanced', { widget: 'password', order: 2, secret: true }))),
   }),
-  sections: [{ id: 'general', title: 'General' }, { id: 'advanced', title: 'Advanced' }],
+  sections: [
+    { id: 'general', title: 'General' },
+    { id: 'advanced', title: 'Advanced' },
+  ],
 };
 
 describe.skipIf(chromiumMissing)('the playground settings form in chromium', () => {
@@ -59,7 +76,13 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
   const row = (key: string) => page.locator(`.field[data-key="${key}"]`);
 
   it('groups the fields by section, orders them by x-platform-order, and picks the widget', async () => {
-    expect(await page.locator('fieldset[data-section="general"] .field').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key))).toEqual(['mode', 'level', 'enabled', 'notes', 'labels']);
+    expect(await page.locator('fieldset[data-section="general"] .field').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key))).toEqual([
+      'mode',
+      'level',
+      'enabled',
+      'notes',
+      'labels',
+    ]);
     expect(await page.locator('fieldset[data-section="advanced"] .field').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key))).toEqual(['retries', 'token']);
     expect(await page.locator('#setting-mode').evaluate((node) => node.tagName)).toBe('SELECT');
     expect(await page.locator('#setting-level').getAttribute('type')).toBe('range');

@@ -92,7 +92,13 @@ async function upstreamHandler(req: IncomingMessage, res: ServerResponse): Promi
   } else if (route === '/base/redirect') {
     res.writeHead(302, { Location: `${upstream.url}/base/elsewhere?from=redirect` }).end();
   } else if (route === '/base/cookies') {
-    res.writeHead(200, [['Set-Cookie', 'a=1; Path=/; HttpOnly'], ['Set-Cookie', 'b=2; Path=/'], ['Content-Type', 'text/plain']]).end('ok');
+    res
+      .writeHead(200, [
+        ['Set-Cookie', 'a=1; Path=/; HttpOnly'],
+        ['Set-Cookie', 'b=2; Path=/'],
+        ['Content-Type', 'text/plain'],
+      ])
+      .end('ok');
   } else if (route === '/base/gzip') {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(gzipSync('decoded once'));
   } else if (route === '/base/teapot') {
@@ -167,7 +173,10 @@ describe('workflow proxy on loopback', () => {
         },
         (res) => {
           let text = '';
-          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
         },
       );
       outgoing.on('error', reject).end();
@@ -190,12 +199,16 @@ describe('workflow proxy on loopback', () => {
     const payload = Buffer.from('upload after 100 Continue');
     const answer = await new Promise<{ status: number; continued: boolean; body: string }>((resolve, reject) => {
       let continued = false;
-      const request = httpRequest(`${actor.url}/workflow/echo`, { method: 'PUT', headers: { ...auth, Expect: '100-continue', 'Content-Type': 'text/plain', 'Content-Length': payload.length } }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, continued, body }));
-      });
+      const request = httpRequest(
+        `${actor.url}/workflow/echo`,
+        { method: 'PUT', headers: { ...auth, Expect: '100-continue', 'Content-Type': 'text/plain', 'Content-Length': payload.length } },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, continued, body }));
+        },
+      );
       request.on('continue', () => {
         continued = true;
         request.end(payload);
@@ -312,7 +325,9 @@ describe('workflowProxyRouter setup', () => {
   });
 
   it('refuses to mount unless integration_type is n8n', () => {
-    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [workflowProxyRouter({ baseUrl: 'http://n8n:5678' })] })).toThrow(/integrationType is "none"/);
+    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [workflowProxyRouter({ baseUrl: 'http://n8n:5678' })] })).toThrow(
+      /integrationType is "none"/,
+    );
   });
 
   it('is absent when not mounted', async () => {

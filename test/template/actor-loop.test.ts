@@ -48,7 +48,10 @@ async function serveUntilReady(command: string, args: string[], port: number): P
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((response) => response.status, () => 0);
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (ready === 200) return child;
     await new Promise((wait) => setTimeout(wait, 250));
   }

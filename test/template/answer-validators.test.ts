@@ -21,7 +21,20 @@ const platformAccepts = (definition: string, field: string, value: string) => {
   return (rule.pattern === undefined || new RegExp(rule.pattern, 'u').test(value)) && (rule.maxLength === undefined || value.length <= rule.maxLength);
 };
 
-const URLS = ['', 'http://127.0.0.1:11434/v1', 'https://api.openai.com/v1', 'http://user:pw@host:8080/v1?x=1', 'not a url', 'ftp://host/v1', 'localhost:8080', '/v1', 'http://', 'http:///v1', 'http://a b/v1', ' http://host'];
+const URLS = [
+  '',
+  'http://127.0.0.1:11434/v1',
+  'https://api.openai.com/v1',
+  'http://user:pw@host:8080/v1?x=1',
+  'not a url',
+  'ftp://host/v1',
+  'localhost:8080',
+  '/v1',
+  'http://',
+  'http:///v1',
+  'http://a b/v1',
+  ' http://host',
+];
 const MODELS = ['', 'gpt-4o-mini', 'llama3.1:8b', 'meta-llama/Llama-3-8B-Instruct', 'model@2024+q4', 'gpt 4', '-x', 'a'.repeat(200), 'a'.repeat(201), 'x\n'];
 
 describe("the bundled template's validators accept what the actor accepts", () => {

@@ -114,7 +114,14 @@ describe("new's closing message tells the truth about the actor it rendered", ()
       const refusals = await Promise.all(
         Object.keys(SURFACE_ENV).map(async (variable) => {
           const { [variable]: _left, ...rest } = SURFACE_ENV;
-          return (await startExample(name, rest).then(() => '', (error: Error) => error.message)).includes(variable) ? variable : undefined;
+          return (
+            await startExample(name, rest).then(
+              () => '',
+              (error: Error) => error.message,
+            )
+          ).includes(variable)
+            ? variable
+            : undefined;
         }),
       );
       expect(variables).toEqual(refusals.filter((variable) => variable !== undefined));

@@ -108,17 +108,21 @@ describe('the rendered Dockerfile, replayed stage by stage', () => {
     ['defaults', [], {}],
     ['panel-n8n', ['include_panel=true', 'integration_type=n8n'], { WORKFLOW_BASE_URL: 'http://127.0.0.1:9/webhook' }],
     ['mesh', ['fleet_mesh=true'], { MESH_KEY: 'replay-mesh-key' }],
-  ] as const)('builds, and the runtime stage answers /ready 200 with only what it copied (%s)', async (name, answers, env) => {
-    const actorDir = await renderForRegistry(name, answers);
-    const dockerfile = readFileSync(join(actorDir, 'Dockerfile'), 'utf8');
-    const stages = await replay(actorDir, dockerfile);
-    expect(stages.map((stage) => stage.name)).toEqual(['deps', 'build', 'runtime']);
-    const runtime = stages.at(-1) as ReplayedStage;
-    expect(runtime.env).toMatchObject({ NODE_ENV: 'production', ACTOR_PLATFORM: 'true' });
-    const ready = await readyOfRuntime(runtime, env);
-    expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
-    if (name === 'defaults') defaults = { actorDir, dockerfile, stages };
-  }, 240_000);
+  ] as const)(
+    'builds, and the runtime stage answers /ready 200 with only what it copied (%s)',
+    async (name, answers, env) => {
+      const actorDir = await renderForRegistry(name, answers);
+      const dockerfile = readFileSync(join(actorDir, 'Dockerfile'), 'utf8');
+      const stages = await replay(actorDir, dockerfile);
+      expect(stages.map((stage) => stage.name)).toEqual(['deps', 'build', 'runtime']);
+      const runtime = stages.at(-1) as ReplayedStage;
+      expect(runtime.env).toMatchObject({ NODE_ENV: 'production', ACTOR_PLATFORM: 'true' });
+      const ready = await readyOfRuntime(runtime, env);
+      expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
+      if (name === 'defaults') defaults = { actorDir, dockerfile, stages };
+    },
+    240_000,
+  );
 });
 
 describe('the replay catches a Dockerfile that would not work', () => {

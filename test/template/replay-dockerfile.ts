@@ -91,10 +91,7 @@ export function startReplayedCmd(stage: ReplayedStage, overrides: Readonly<Recor
 
 type CopyStep = Extract<ReplayStep, { kind: 'copy' }>;
 
-async function copyStep(
-  step: CopyStep,
-  target: { root: string; workdir: string; where: string; context: BuildContext; stages: readonly ReplayedStage[] },
-): Promise<void> {
+async function copyStep(step: CopyStep, target: { root: string; workdir: string; where: string; context: BuildContext; stages: readonly ReplayedStage[] }): Promise<void> {
   const destination = posix.resolve(target.workdir, step.destination);
   const intoFolder = step.destination.endsWith('/') || step.sources.length > 1;
   const place = (source: string) => join(target.root, intoFolder ? posix.join(destination, basename(source)) : destination);

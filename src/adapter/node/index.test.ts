@@ -156,7 +156,9 @@ describe('serve on Node', () => {
     handles.push(handle);
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port: handle.port }, () => {
-        socket.end(`POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nConnection: close\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(invokeBody)}\r\n\r\n${invokeBody}`);
+        socket.end(
+          `POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nConnection: close\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(invokeBody)}\r\n\r\n${invokeBody}`,
+        );
       });
       let text = '';
       socket.setEncoding('latin1');

@@ -25,8 +25,7 @@ function definition(overrides: Partial<ActorDefinition> & Record<string, unknown
 }
 
 const packageJson = { actorkit: { deployment: { image_repo: 'ghcr.io/acme/hello-actor' } } };
-const withFeatures = (features: Partial<ActorFeatures>) =>
-  buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, ...features } }), packageJson });
+const withFeatures = (features: Partial<ActorFeatures>) => buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, ...features } }), packageJson });
 
 describe('buildPlatformConfig', () => {
   it('emits exactly the JSON Schema that settingsJsonSchema gives GET /settings/schema', () => {
@@ -79,23 +78,16 @@ describe('buildPlatformConfig', () => {
         },
       },
     });
-    expect(Object.keys(config.deployment)).toEqual([
-      'image_repo', 'port', 'health_path', 'readiness_path', 'metrics_path', 'resources', 'replicas', 'env', 'zeta',
-    ]);
+    expect(Object.keys(config.deployment)).toEqual(['image_repo', 'port', 'health_path', 'readiness_path', 'metrics_path', 'resources', 'replicas', 'env', 'zeta']);
     expect(config.deployment.env).toEqual({ ACTOR_PLATFORM: 'true', ALPHA: 'a', ZED: 'z' });
     expect(Object.keys(config.deployment.env)).toEqual(['ACTOR_PLATFORM', 'ALPHA', 'ZED']);
     expect(config.deployment.resources.limits).toEqual({ cpu: '500m', memory: '1Gi' });
-    expect(validatePlatformConfig(config).problems.map(({ rule, pointer }) => `${rule} ${pointer}`)).toEqual([
-      'schema /deployment/port',
-      'schema /deployment/zeta',
-    ]);
+    expect(validatePlatformConfig(config).problems.map(({ rule, pointer }) => `${rule} ${pointer}`)).toEqual(['schema /deployment/port', 'schema /deployment/zeta']);
   });
 
   it('leaves image_repo out when package.json has none, so validation names it', () => {
     const config = buildPlatformConfig({ definition: definition(), packageJson: {} });
-    expect(validatePlatformConfig(config).problems).toEqual([
-      { rule: 'schema', pointer: '/deployment', message: "missing required property 'image_repo'" },
-    ]);
+    expect(validatePlatformConfig(config).problems).toEqual([{ rule: 'schema', pointer: '/deployment', message: "missing required property 'image_repo'" }]);
   });
 
   it('lists the mounted routes: required, recommended, always present, then those the options turn on', () => {

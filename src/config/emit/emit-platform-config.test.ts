@@ -72,9 +72,7 @@ describe('emitPlatformConfig', () => {
     expect(runs[0].content).toBe(runs[1].content);
     expect(runs[0].content).not.toContain('sk-never-emitted');
     const config = JSON.parse(runs[0].content);
-    expect(Object.keys(config)).toEqual([
-      'schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors',
-    ]);
+    expect(Object.keys(config)).toEqual(['schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors']);
     expect(config.deployment.env).toEqual({ ACTOR_PLATFORM: 'true', LOG_LEVEL: 'debug', MESH_KEY: '${secret:MESH_KEY}' });
     expect(config.deployment.replicas).toEqual({ min: 1, max: 2 });
     expect(config.contract.endpoints).toContainEqual({ method: 'GET', path: '/api/tiny/_peer_check', presence: 'conditional' });

@@ -32,9 +32,7 @@ async function readPackageJson(path: string): Promise<Record<string, unknown>> {
     const missing = (error as { code?: unknown }).code === 'ENOENT';
     throw new EmitError(
       missing ? 'package_json_missing' : 'package_json_invalid',
-      missing
-        ? `${path} not found: the actor directory needs a package.json (its "actorkit.deployment" block feeds the configuration)`
-        : `cannot read ${path}: ${(error as Error).message}`,
+      missing ? `${path} not found: the actor directory needs a package.json (its "actorkit.deployment" block feeds the configuration)` : `cannot read ${path}: ${(error as Error).message}`,
       { cause: error },
     );
   }
@@ -65,14 +63,9 @@ async function importDefinition(path: string): Promise<PlatformConfigSource['def
     throw new EmitError('actor_module_failed', `cannot load ${path}: ${(error as Error).message}`, { cause: error });
   }
   const definition = module.default;
-  const missing = ['metadata', 'features', 'settings', 'sections'].filter(
-    (key) => typeof definition !== 'object' || definition === null || !(key in definition),
-  );
+  const missing = ['metadata', 'features', 'settings', 'sections'].filter((key) => typeof definition !== 'object' || definition === null || !(key in definition));
   if (missing.length > 0) {
-    throw new EmitError(
-      'invalid_definition',
-      `${path} must export an ActorDefinition as its default export (missing: ${missing.join(', ')})`,
-    );
+    throw new EmitError('invalid_definition', `${path} must export an ActorDefinition as its default export (missing: ${missing.join(', ')})`);
   }
   return definition as PlatformConfigSource['definition'];
 }

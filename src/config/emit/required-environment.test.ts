@@ -18,10 +18,16 @@ describe('the variables a surface needs, in deployment.env', () => {
   });
 
   it('passes rule H as a placeholder, while a real MESH_KEY value in config.json is still refused', () => {
-    const config = (env: Record<string, string>) => ({ deployment: { health_path: '/health', readiness_path: null, env: { ACTOR_PLATFORM: 'true', ...env } }, features: { declare_readiness_probe: false } });
+    const config = (env: Record<string, string>) => ({
+      deployment: { health_path: '/health', readiness_path: null, env: { ACTOR_PLATFORM: 'true', ...env } },
+      features: { declare_readiness_probe: false },
+    });
     expect(ruleHDeployment.check(config({ MESH_KEY: '${secret:MESH_KEY}' }))).toEqual([]);
     for (const value of ['k-123', '${secret:OTHER_KEY}', '${MESH_KEY}']) {
-      expect(ruleHDeployment.check(config({ MESH_KEY: value })).map((problem) => problem.pointer), value).toEqual(['/deployment/env/MESH_KEY']);
+      expect(
+        ruleHDeployment.check(config({ MESH_KEY: value })).map((problem) => problem.pointer),
+        value,
+      ).toEqual(['/deployment/env/MESH_KEY']);
     }
   });
 });

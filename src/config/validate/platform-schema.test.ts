@@ -30,15 +30,11 @@ describe('the platform schema file', () => {
     const entries = propertyEntries(PLATFORM_SCHEMA);
     expect(entries.map(([path]) => path)).toContain('#/$defs/settingField/properties/x-platform-show-if/properties/equals');
     expect(entries.length).toBeGreaterThan(80);
-    const undocumented = entries
-      .filter(([, property]) => typeof resolve(property).description !== 'string')
-      .map(([path]) => path);
+    const undocumented = entries.filter(([, property]) => typeof resolve(property).description !== 'string').map(([path]) => path);
     expect(undocumented).toEqual([]);
   });
 
   it('declares every root key of DESIGN §7 as required', () => {
-    expect(PLATFORM_SCHEMA.required).toEqual([
-      'schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors',
-    ]);
+    expect(PLATFORM_SCHEMA.required).toEqual(['schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors']);
   });
 });

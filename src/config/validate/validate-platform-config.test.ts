@@ -5,8 +5,7 @@ import { PLATFORM_RULES } from './platform-rules.js';
 import { validatePlatformConfig } from './validate-platform-config.js';
 
 const fixtures = loadPlatformConfigFixtures();
-const byPosition = (a: { rule: string; pointer: string }, b: { rule: string; pointer: string }) =>
-  `${a.rule} ${a.pointer}`.localeCompare(`${b.rule} ${b.pointer}`);
+const byPosition = (a: { rule: string; pointer: string }, b: { rule: string; pointer: string }) => `${a.rule} ${a.pointer}`.localeCompare(`${b.rule} ${b.pointer}`);
 
 describe('validatePlatformConfig on the fixture corpus', () => {
   it.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', (_name, fixture) => {
@@ -18,8 +17,14 @@ describe('validatePlatformConfig on the fixture corpus', () => {
 
   it('covers every registered rule with a passing and a failing case, and the schema with failing ones', () => {
     for (const { letter: rule } of PLATFORM_RULES) {
-      expect(fixtures.some((fixture) => fixture.name.startsWith(`${rule}-pass`) && fixture.problems.length === 0), rule).toBe(true);
-      expect(fixtures.some((fixture) => fixture.problems.some((problem) => problem.rule === rule)), rule).toBe(true);
+      expect(
+        fixtures.some((fixture) => fixture.name.startsWith(`${rule}-pass`) && fixture.problems.length === 0),
+        rule,
+      ).toBe(true);
+      expect(
+        fixtures.some((fixture) => fixture.problems.some((problem) => problem.rule === rule)),
+        rule,
+      ).toBe(true);
     }
     expect(fixtures.filter((fixture) => fixture.problems.some((problem) => problem.rule === 'schema')).length).toBeGreaterThanOrEqual(4);
   });
@@ -29,9 +34,7 @@ describe('validatePlatformConfig messages', () => {
   const problemsOf = (name: string) => validatePlatformConfig(fixtures.find((fixture) => fixture.name === name)?.config).problems;
 
   it('says which root property is missing, at the root pointer', () => {
-    expect(problemsOf('schema-missing-deployment')).toEqual([
-      { rule: 'schema', pointer: '', message: "missing required property 'deployment'" },
-    ]);
+    expect(problemsOf('schema-missing-deployment')).toEqual([{ rule: 'schema', pointer: '', message: "missing required property 'deployment'" }]);
   });
 
   it('names the property, the expected and the actual type', () => {

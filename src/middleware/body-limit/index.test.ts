@@ -19,18 +19,20 @@ function echoApp(maxSize: number, onError?: Parameters<typeof limitRequestBody>[
 function trackedBody(chunks: readonly string[]) {
   const state = { pulls: 0 };
   let index = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      state.pulls += 1;
-      if (index < chunks.length) controller.enqueue(new TextEncoder().encode(chunks[index++]));
-      else controller.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        state.pulls += 1;
+        if (index < chunks.length) controller.enqueue(new TextEncoder().encode(chunks[index++]));
+        else controller.close();
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, state };
 }
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-  new Request('http://actor.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request('http://actor.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 describe('limitRequestBody', () => {
   it('refuses a declared Content-Length over the limit with the 413 problem, without reading the body', async () => {

@@ -37,7 +37,11 @@ export async function safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike
   const controller = new AbortController();
   try {
     const pending = Promise.resolve().then(() => call(controller.signal));
-    const outcome = await withTimeout(pending.then((value) => ({ value })), timeoutMs, () => 'timeout' as const);
+    const outcome = await withTimeout(
+      pending.then((value) => ({ value })),
+      timeoutMs,
+      () => 'timeout' as const,
+    );
     if (outcome !== 'timeout') return outcome.value;
     controller.abort(new Error(`${options.action} timed out after ${timeoutMs} ms`));
     pending.catch(() => {});

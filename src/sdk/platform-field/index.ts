@@ -1,13 +1,5 @@
 import * as v from 'valibot';
-import {
-  MANAGED_BY_VALUES,
-  PLATFORM_ANNOTATION_KEYS,
-  PLATFORM_ID_PATTERN,
-  PLATFORM_WIDGET_TYPES,
-  isPlatformWidget,
-  type ManagedBy,
-  type PlatformWidget,
-} from '../../config/platform-annotations.js';
+import { MANAGED_BY_VALUES, PLATFORM_ANNOTATION_KEYS, PLATFORM_ID_PATTERN, PLATFORM_WIDGET_TYPES, isPlatformWidget, type ManagedBy, type PlatformWidget } from '../../config/platform-annotations.js';
 
 /** A JSON value, as it may appear in the emitted configuration. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -79,10 +71,7 @@ export type PlatformFieldMetadata = Readonly<Record<string, JsonValue>>;
  *   api_key: v.pipe(v.string(), platformField('credentials', { widget: 'password', secret: true })),
  * });
  */
-export function platformField<TInput>(
-  section: string,
-  options: PlatformFieldOptions = {},
-): v.MetadataAction<TInput, PlatformFieldMetadata> {
+export function platformField<TInput>(section: string, options: PlatformFieldOptions = {}): v.MetadataAction<TInput, PlatformFieldMetadata> {
   assertValidField(section, options);
   const keys = PLATFORM_ANNOTATION_KEYS;
   const metadata: Record<string, JsonValue> = {
@@ -95,7 +84,10 @@ export function platformField<TInput>(
   put(keys.widget, options.widget);
   put(keys.order, options.order);
   put(keys.placeholder, options.placeholder);
-  put(keys.options, options.options?.map((option) => ({ value: option.value, label: option.label })));
+  put(
+    keys.options,
+    options.options?.map((option) => ({ value: option.value, label: option.label })),
+  );
   put(keys.step, options.step);
   put(keys.showIf, options.showIf && compact({ field: options.showIf.field, equals: options.showIf.equals, in: options.showIf.in }));
   put(keys.display, options.display && compact({ ...options.display }));

@@ -42,7 +42,14 @@ describe('defineActorSections', () => {
   it.each([
     ['a malformed id', [{ id: 'Weather Stuff', title: 'W' }], /the id must be lower-case words/],
     ['a template id', [{ id: 'model', title: 'Model' }], /^\[A sections\] \/sections\/0: .*already declared by the template; annotate the fields with platformField\('model'\)/],
-    ['a repeated id', [{ id: 'weather', title: 'A' }, { id: 'weather', title: 'B' }], /^\[A sections\] \/sections\/1: .*'weather' is declared twice/],
+    [
+      'a repeated id',
+      [
+        { id: 'weather', title: 'A' },
+        { id: 'weather', title: 'B' },
+      ],
+      /^\[A sections\] \/sections\/1: .*'weather' is declared twice/,
+    ],
     ['an empty title', [{ id: 'weather', title: ' ' }], /needs a title/],
     ['a fractional order', [{ id: 'weather', title: 'W', order: 1.5 }], /order must be an integer/],
   ])('refuses %s', (_what, sections, message) => {

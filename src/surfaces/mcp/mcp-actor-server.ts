@@ -78,10 +78,7 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  */
 export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
   const { metadata } = ctx.definition;
-  const server = new sdk.Server(
-    { name: metadata.slug, title: metadata.name, version: metadata.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: metadata.description },
-  );
+  const server = new sdk.Server({ name: metadata.slug, title: metadata.name, version: metadata.version }, { capabilities: { tools: {}, resources: {} }, instructions: metadata.description });
   const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
   const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => jsonRpcFailure(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
 

@@ -9,7 +9,15 @@ import { ActorTool } from '../../agent/actor-tool.js';
 import { createLogger } from '../../log/logger.js';
 import { createTestActor } from '../../testing/create-test-actor.js';
 
-const failing = new ActorTool({ name: 'test_broken', description: 'Always fails', readOnly: true, argsSchema: v.object({}), run: () => { throw new Error('upstream down'); } });
+const failing = new ActorTool({
+  name: 'test_broken',
+  description: 'Always fails',
+  readOnly: true,
+  argsSchema: v.object({}),
+  run: () => {
+    throw new Error('upstream down');
+  },
+});
 const writer = new ActorTool({ name: 'test_write', description: 'Writes something', argsSchema: v.object({}), run: () => 'written' });
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
@@ -66,7 +74,13 @@ describe('/mcp', () => {
       const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ sink: () => {} }) });
       const key: Record<string, string> = env.API_KEY === undefined ? {} : { 'X-API-Key': env.API_KEY };
       const send = (method: string, origin: string | undefined) =>
-        app.fetch(new Request('http://127.0.0.1:8080/mcp', { method, headers: { ...MCP_POST_HEADERS, ...key, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) }, ...(method === 'POST' ? { body: initialize } : {}) }));
+        app.fetch(
+          new Request('http://127.0.0.1:8080/mcp', {
+            method,
+            headers: { ...MCP_POST_HEADERS, ...key, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) },
+            ...(method === 'POST' ? { body: initialize } : {}),
+          }),
+        );
       for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
         const refused = await send(method, 'http://attacker.example');
         expect(refused.status, `${method} ${JSON.stringify(env)}`).toBe(403);
@@ -103,7 +117,11 @@ describe('/mcp', () => {
     const client = await connectMcpClient(url);
     const transport = client.transport as StreamableHTTPClientTransport;
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const foreign = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const foreign = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': 'no spaces allowed' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
     await transport.terminateSession();

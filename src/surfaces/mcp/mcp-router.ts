@@ -59,7 +59,8 @@ function mcpOperations(): DocumentedOperation[] {
   const notServing = problem('Starting or draining', ['starting', 'draining']);
   return [
     {
-      method: 'post', path: '/mcp',
+      method: 'post',
+      path: '/mcp',
       operation: {
         operationId: 'mcp',
         summary: 'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
@@ -79,9 +80,11 @@ function mcpOperations(): DocumentedOperation[] {
       },
     },
     {
-      method: 'delete', path: '/mcp',
+      method: 'delete',
+      path: '/mcp',
       operation: {
-        operationId: 'mcpEndSession', summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
+        operationId: 'mcpEndSession',
+        summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
         parameters: [sessionId],
         responses: { 200: { description: 'Session ended' }, 400: rpcError('No Mcp-Session-Id'), 403: refusedOrigin, 404: rpcError('An Mcp-Session-Id the actor never issues'), 503: notServing },
       },

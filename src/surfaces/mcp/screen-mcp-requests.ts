@@ -33,7 +33,9 @@ export function toolArgumentsProblem(args: unknown): string | undefined {
 
 /** What this module needs of one of the SDK's (zod) request schemas. */
 interface RequestSchema {
-  safeParse(value: unknown): { readonly success: true } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
+  safeParse(
+    value: unknown,
+  ): { readonly success: true } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
 }
 
 /** The SDK's schema of each request this server answers, by method. */

@@ -16,9 +16,13 @@ const CHALLENGE = { 'WWW-Authenticate': `MeshKey header="${MESH_KEY_HEADER}"` };
  * @param raw the value of `MESH_KEY`
  */
 export function parseMeshKeys(raw: string | undefined): string[] {
-  const keys = (raw ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  const keys = (raw ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
   if (keys.length === 0) throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is empty: set MESH_KEY (comma-separated for rotation) to the key of the actor group');
-  if (keys.some(isEnvironmentPlaceholder)) throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is still the placeholder of deployment.env: the platform (or you) must set MESH_KEY to the key of the actor group');
+  if (keys.some(isEnvironmentPlaceholder))
+    throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is still the placeholder of deployment.env: the platform (or you) must set MESH_KEY to the key of the actor group');
   return keys;
 }
 

@@ -12,7 +12,12 @@ const KEY = 'mesh-key-0123456789abcdef';
 const routes: PeerRoute[] = [
   { path: '/items/:id', summary: 'One item', handle: ({ params, query }) => ({ id: params.id, view: query.get('view') }) },
   { path: '/raw', handle: () => new Response('plain', { headers: { 'Content-Type': 'text/plain' } }) },
-  { path: '/refuse', handle: () => { throw new ActorError(409, 'not_now', 'Not now'); } },
+  {
+    path: '/refuse',
+    handle: () => {
+      throw new ActorError(409, 'not_now', 'Not now');
+    },
+  },
 ];
 const withKey = (key = KEY) => ({ headers: { 'X-Mesh-Key': key } });
 
@@ -73,7 +78,15 @@ describe('meshRouter', () => {
     for (const path of ['items', '/items/', '/../x', '/a/./b', '/_peer_check', '/a b']) {
       expect(() => meshRouter({ meshKey: KEY, routes: [{ path, handle }] }), path).toThrow();
     }
-    expect(() => meshRouter({ meshKey: KEY, routes: [{ path: '/a', handle }, { path: '/a', handle }] })).toThrow(/twice/);
+    expect(() =>
+      meshRouter({
+        meshKey: KEY,
+        routes: [
+          { path: '/a', handle },
+          { path: '/a', handle },
+        ],
+      }),
+    ).toThrow(/twice/);
     expect(() => meshRouter({ meshKey: KEY, domain: 'actor' })).toThrow(/reserved/);
     expect(() => meshRouter({ meshKey: KEY, domain: 'Bad/Domain' })).toThrow(/must be/);
   });

@@ -61,7 +61,12 @@ function peerOperations(domain: string, routes: readonly PeerRoute[]): Documente
   const responses = { 200: { description: 'JSON', content: { 'application/json': { schema: {} } } } };
   const operation = (path: string, operationId: string, summary: string): DocumentedOperation => {
     const params = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
-    return { method: 'get', path: `/api/${domain}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`, security: 'meshKey', operation: { operationId, summary, tags: ['fleet mesh'], parameters: params, responses } };
+    return {
+      method: 'get',
+      path: `/api/${domain}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`,
+      security: 'meshKey',
+      operation: { operationId, summary, tags: ['fleet mesh'], parameters: params, responses },
+    };
   };
   return [
     operation('/_peer_check', 'peerCheck', `Peer check: a sibling actor proves it holds the mesh key (${MESH_KEY_HEADER})`),

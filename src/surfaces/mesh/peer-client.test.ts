@@ -22,7 +22,10 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 const options = { baseUrl: 'http://peer.test:8080/prefix/', domain: 'weather', meshKey: 'k-123' };
 
 async function failure(promise: Promise<unknown>): Promise<PeerRequestError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(PeerRequestError);
   return error as PeerRequestError;
 }

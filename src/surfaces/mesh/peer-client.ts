@@ -111,7 +111,12 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
       if (error instanceof PeerRequestError) throw error;
       if (read.signal?.aborted) throw read.signal.reason;
       if (timer.signal.aborted) throw new PeerRequestError('peer_timeout', shown, `The peer did not answer within ${timeoutMs} ms`, { cause: error });
-      throw new PeerRequestError('peer_unavailable', shown, `The peer could not be reached: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`, { cause: error });
+      throw new PeerRequestError(
+        'peer_unavailable',
+        shown,
+        `The peer could not be reached: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`,
+        { cause: error },
+      );
     } finally {
       clearTimeout(timeout);
     }

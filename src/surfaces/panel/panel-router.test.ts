@@ -144,8 +144,18 @@ describe('panelRouter', () => {
   });
 
   it('turns an ActorError of an action into its problem, and a crash into a 500 without a stack', async () => {
-    const refuse = panelAction({ payload: v.object({}), run: () => { throw new ActorError(409, 'busy', 'Busy', { detail: 'try later' }); } });
-    const crash = panelAction({ payload: v.object({}), run: () => { throw new Error('secret internals'); } });
+    const refuse = panelAction({
+      payload: v.object({}),
+      run: () => {
+        throw new ActorError(409, 'busy', 'Busy', { detail: 'try later' });
+      },
+    });
+    const crash = panelAction({
+      payload: v.object({}),
+      run: () => {
+        throw new Error('secret internals');
+      },
+    });
     const app = await actor([{ slug: 'strict', title: 'Strict', data: () => undefined, actions: { refuse, crash } }]);
     expect(await (await app.request('/panel/strict/data')).json()).toBeNull();
     const refused = await app.request('/panel/strict/action', post({ action: 'refuse' }));
@@ -173,7 +183,9 @@ describe('panelRouter', () => {
   });
 
   it('refuses to mount while include_panel is off', () => {
-    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [panelRouter({ panels: [echoPanel] })] })).toThrow(/includePanel is false/);
+    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [panelRouter({ panels: [echoPanel] })] })).toThrow(
+      /includePanel is false/,
+    );
   });
 });
 

@@ -54,20 +54,38 @@ function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
   const unknownPanel = problem('Unknown panel', ['unknown_panel']);
   return [
     {
-      method: 'get', path: '/panel/{slug}',
-      operation: { operationId: 'panelPage', summary: 'Owner panel page (HTML)', parameters: [slug], responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: unknownPanel } },
-    },
-    {
-      method: 'get', path: '/panel/{slug}/data',
-      operation: { operationId: 'panelData', summary: 'The data the panel shows', parameters: [slug], responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: unknownPanel, 503: problem('Database unreachable', ['store_unavailable']) } },
-    },
-    {
-      method: 'post', path: '/panel/{slug}/action',
+      method: 'get',
+      path: '/panel/{slug}',
       operation: {
-        operationId: 'panelAction', summary: 'Run a panel action', parameters: [slug],
+        operationId: 'panelPage',
+        summary: 'Owner panel page (HTML)',
+        parameters: [slug],
+        responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: unknownPanel },
+      },
+    },
+    {
+      method: 'get',
+      path: '/panel/{slug}/data',
+      operation: {
+        operationId: 'panelData',
+        summary: 'The data the panel shows',
+        parameters: [slug],
+        responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: unknownPanel, 503: problem('Database unreachable', ['store_unavailable']) },
+      },
+    },
+    {
+      method: 'post',
+      path: '/panel/{slug}/action',
+      operation: {
+        operationId: 'panelAction',
+        summary: 'Run a panel action',
+        parameters: [slug],
         requestBody: { required: true, content: { 'application/json': { schema: schemaOf(PanelActionRequest) } } },
         responses: {
-          200: { description: '`{action, result}`', content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'], properties: { action: { type: 'string' }, result: {} } } } } },
+          200: {
+            description: '`{action, result}`',
+            content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'], properties: { action: { type: 'string' }, result: {} } } } },
+          },
           400: problem('Malformed JSON', ['invalid_json']),
           404: unknownPanel,
           413: problem('Body over BODY_LIMIT_BYTES', ['payload_too_large']),

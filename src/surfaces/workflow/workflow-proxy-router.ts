@@ -111,7 +111,9 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
     ],
     mount(app, ctx) {
       if (ctx.definition.features.integrationType !== 'n8n') {
-        throw new Error(`workflowProxyRouter is mounted but features.integrationType is ${JSON.stringify(ctx.definition.features.integrationType)}: set integration_type to n8n or do not mount the proxy`);
+        throw new Error(
+          `workflowProxyRouter is mounted but features.integrationType is ${JSON.stringify(ctx.definition.features.integrationType)}: set integration_type to n8n or do not mount the proxy`,
+        );
       }
       const trustIncoming = options.trustForwardedHeaders ?? ctx.config.platformMode;
       const publicPrefix = WORKFLOW_PREFIX;

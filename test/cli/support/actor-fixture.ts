@@ -32,7 +32,7 @@ export function writeActorFixture(dir: string, options: ActorFixtureOptions = {}
       null,
       2,
     )}\n`,
-    'Dockerfile': 'FROM node:20-alpine\n',
+    Dockerfile: 'FROM node:20-alpine\n',
     'src/actor.ts':
       options.actorSource ??
       actorWithSettings(`{
@@ -108,14 +108,7 @@ export default {
 }
 
 /** Ways an actor's `src/actor.ts` can fail to load; each but the missing ones marks its failing line `FAILS HERE`. */
-export type BrokenActorKind =
-  | 'widget-typo'
-  | 'platform-field-misuse'
-  | 'reference-error'
-  | 'syntax-error'
-  | 'missing-export'
-  | 'missing-package'
-  | 'missing-file';
+export type BrokenActorKind = 'widget-typo' | 'platform-field-misuse' | 'reference-error' | 'syntax-error' | 'missing-export' | 'missing-package' | 'missing-file';
 
 const SDK_IMPORT = `import { platformField } from '${join(REPOSITORY_ROOT, 'src', 'sdk', 'index.ts')}';`;
 

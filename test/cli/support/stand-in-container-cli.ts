@@ -43,7 +43,14 @@ if (process.env.STAND_IN_FAIL === args[0]) process.exit(3);
   }
   return {
     binDir,
-    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []),
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line))
+        : [],
     env: (extra = {}) => ({ PATH: `${binDir}:${process.env.PATH}`, HOME: process.env.HOME, STAND_IN_LOG: log, ...extra }),
   };
 }

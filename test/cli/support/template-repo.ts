@@ -61,7 +61,7 @@ panel_title:
 export function basicTemplateFiles(version: string): Record<string, string> {
   return {
     'template.yml': BASIC_TEMPLATE_YML,
-    'VERSION': `${version}\n`,
+    VERSION: `${version}\n`,
     'README.md.njk': '# {{ actor_name }}\n\nDomain: {{ domain }}, replicas: {{ replicas }}\n',
     'src/{{ actor_name }}.ts.njk': 'export const name = "{{ actor_name }}";\n',
     '{% if include_panel %}panel{% endif %}/index.ts.njk': 'export const title = "{{ panel_title }}";\n',

@@ -44,7 +44,19 @@ async function startOnce(dir: string, port: number, timeoutMs: number): Promise<
   const config = join(dir, 'registry.yml');
   writeFileSync(
     config,
-    ['version: 0.1', 'log:', '  level: warn', 'storage:', '  filesystem:', `    rootdirectory: ${JSON.stringify(storage)}`, '  delete:', '    enabled: true', 'http:', `  addr: 127.0.0.1:${port}`, ''].join('\n'),
+    [
+      'version: 0.1',
+      'log:',
+      '  level: warn',
+      'storage:',
+      '  filesystem:',
+      `    rootdirectory: ${JSON.stringify(storage)}`,
+      '  delete:',
+      '    enabled: true',
+      'http:',
+      `  addr: 127.0.0.1:${port}`,
+      '',
+    ].join('\n'),
   );
   const child = spawn('docker-registry', ['serve', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

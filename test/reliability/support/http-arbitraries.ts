@@ -4,7 +4,11 @@ import fc from 'fast-check';
 export const READ_HEADERS = ['X-Request-Id', 'X-Tenant-Id', 'X-API-Key', 'Content-Type', 'Accept', 'Idempotency-Key', 'If-None-Match'] as const;
 
 /** Characters a Fetch `Headers` value may hold: tab, visible ASCII, space and Latin-1. */
-const HEADER_CHARS = ['\t', ...Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)), ...Array.from({ length: 0x100 - 0x80 }, (_, index) => String.fromCharCode(0x80 + index))];
+const HEADER_CHARS = [
+  '\t',
+  ...Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)),
+  ...Array.from({ length: 0x100 - 0x80 }, (_, index) => String.fromCharCode(0x80 + index)),
+];
 
 /** Values that mean something to one of the read headers, so the fuzz reaches past the first check. */
 const MEANINGFUL_VALUES = [
@@ -47,10 +51,9 @@ export const headerValue: fc.Arbitrary<string> = fc.oneof(
 type ReadHeader = (typeof READ_HEADERS)[number];
 
 /** Zero or more of the read headers with arbitrary values. */
-export const readHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
-  Object.fromEntries(READ_HEADERS.map((name) => [name, headerValue])) as Record<ReadHeader, fc.Arbitrary<string>>,
-  { requiredKeys: [] },
-) as fc.Arbitrary<Record<string, string>>;
+export const readHeaders: fc.Arbitrary<Record<string, string>> = fc.record(Object.fromEntries(READ_HEADERS.map((name) => [name, headerValue])) as Record<ReadHeader, fc.Arbitrary<string>>, {
+  requiredKeys: [],
+}) as fc.Arbitrary<Record<string, string>>;
 
 const mostlyValid = (valid: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: headerValue });
 
@@ -102,12 +105,10 @@ const segment: fc.Arbitrary<string> = fc.oneof(
  * @param routePaths the app's route patterns, e.g. `/stats/:tenant_id`
  */
 export function routePath(routePaths: readonly string[]): fc.Arbitrary<string> {
-  const filled = fc
-    .tuple(fc.constantFrom(...routePaths), fc.array(segment, { minLength: 4, maxLength: 4 }))
-    .map(([pattern, values]) => {
-      let index = 0;
-      return pattern.replace(/:[A-Za-z_]+/g, () => values[index++ % values.length]!);
-    });
+  const filled = fc.tuple(fc.constantFrom(...routePaths), fc.array(segment, { minLength: 4, maxLength: 4 })).map(([pattern, values]) => {
+    let index = 0;
+    return pattern.replace(/:[A-Za-z_]+/g, () => values[index++ % values.length]!);
+  });
   const bend = fc.constantFrom<(path: string, extra: string) => string>(
     (path) => path,
     (path) => path,
@@ -148,7 +149,13 @@ const CHAT_KEYS = ['user_identifier', 'session_id', 'message', 'role', 'metadata
 const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom('', ' ', 'x'.repeat(33_000), -1, 1e308, true, null, [], {}),
-  fc.array(fc.record({ name: fc.string(), mime_type: fc.constantFrom('image/png', 'bad type'), url: fc.constantFrom('https://example.com/a.png', 'not a url'), data: fc.constantFrom('aGVsbG8=', '@@@') }, { requiredKeys: [] }), { maxLength: 12 }),
+  fc.array(
+    fc.record(
+      { name: fc.string(), mime_type: fc.constantFrom('image/png', 'bad type'), url: fc.constantFrom('https://example.com/a.png', 'not a url'), data: fc.constantFrom('aGVsbG8=', '@@@') },
+      { requiredKeys: [] },
+    ),
+    { maxLength: 12 },
+  ),
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 3000 }), { maxKeys: 8 }),
   fc.record({ tenant_id: fc.oneof(fc.string(), fc.integer()) }),
 );
@@ -169,7 +176,13 @@ export const mutatedChatRequest: fc.Arbitrary<Record<string, unknown>> = fc
 export function bodyText(value: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: value.map((json) => JSON.stringify(json) ?? 'undefined') },
-    { weight: 1, arbitrary: fc.tuple(value, fc.nat()).map(([json, cut]) => { const text = JSON.stringify(json) ?? ''; return text.slice(0, cut % (text.length + 1)); }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(value, fc.nat()).map(([json, cut]) => {
+        const text = JSON.stringify(json) ?? '';
+        return text.slice(0, cut % (text.length + 1));
+      }),
+    },
     { weight: 1, arbitrary: value.map((json) => `\uFEFF${JSON.stringify(json)}`) },
     { weight: 1, arbitrary: value.map((json) => `${JSON.stringify(json)},{}`) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },

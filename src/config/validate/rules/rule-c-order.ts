@@ -7,7 +7,7 @@ export const ruleCOrder = definePlatformRule({
   letter: 'C',
   name: 'order',
   checks: '`order` is unique within a section',
-  pointers: 'the later field\'s `…/x-platform-order`',
+  pointers: "the later field's `…/x-platform-order`",
   check(config) {
     const { section: sectionKey, order: orderKey } = PLATFORM_ANNOTATION_KEYS;
     const owners = new Map<string, string>();

@@ -9,7 +9,8 @@ import { annotationPointer, asObject, schemaTypes, settingFields, valueFitsTypes
 export const ruleDWidget = definePlatformRule({
   letter: 'D',
   name: 'widget',
-  checks: 'the widget fits the type; `select`/`radio`/`multiselect` have options or an enum, and option values match the type and the enum; `step` only on numbers; `slider` has a minimum and a maximum',
+  checks:
+    'the widget fits the type; `select`/`radio`/`multiselect` have options or an enum, and option values match the type and the enum; `step` only on numbers; `slider` has a minimum and a maximum',
   pointers: '`…/x-platform-widget`, `…/x-platform-options/<i>/value`, `…/x-platform-step`',
   check(config) {
     return settingFields(config).flatMap((field) => [...widgetProblems(field), ...stepProblems(field)]);
@@ -41,9 +42,7 @@ function choiceProblems(field: SettingField, widget: string): RuleFinding[] {
   const allowed = Array.isArray(valueSchema?.enum) ? (valueSchema.enum as unknown[]) : undefined;
   const options = field.schema[optionsKey];
   if (!Array.isArray(options)) {
-    return allowed === undefined
-      ? [{ pointer: annotationPointer(field, widgetKey), message: `widget '${widget}' on setting '${field.key}' needs ${optionsKey} or an enum` }]
-      : [];
+    return allowed === undefined ? [{ pointer: annotationPointer(field, widgetKey), message: `widget '${widget}' on setting '${field.key}' needs ${optionsKey} or an enum` }] : [];
   }
   const types = schemaTypes(valueSchema);
   const problems: RuleFinding[] = [];

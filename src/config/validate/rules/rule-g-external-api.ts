@@ -22,7 +22,8 @@ function servesMcp(root: Record<string, unknown> | undefined): boolean {
 export const ruleGExternalApi = definePlatformRule({
   letter: 'G',
   name: 'external-api',
-  checks: '`external_api.operations` ⊆ {`chat`, `status`, `health`}, plus `mcp` when `contract.endpoints` lists `/mcp` (settings and OAuth never; see [docs/surfaces.md](surfaces.md#mcp-server-expose_mcp)); `enabled` only when `platform_expose_external_api`; no operations while disabled',
+  checks:
+    '`external_api.operations` ⊆ {`chat`, `status`, `health`}, plus `mcp` when `contract.endpoints` lists `/mcp` (settings and OAuth never; see [docs/surfaces.md](surfaces.md#mcp-server-expose_mcp)); `enabled` only when `platform_expose_external_api`; no operations while disabled',
   pointers: '`/external_api/operations/<i>`, `/external_api/enabled`',
   check(config) {
     const root = asObject(config);

@@ -18,7 +18,8 @@ const SECRET_ENV_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|PRIVATE_KEY
 export const ruleHDeployment = definePlatformRule({
   letter: 'H',
   name: 'deployment',
-  checks: '`readiness_path` is `/ready` exactly when the probe is declared, else `null`; `health_path` is `/health`; requests ≤ limits (Kubernetes quantities compared by value); `replicas.min` ≤ `max`; secret fields are `managed-by: user` with no `default`; no `env` variable named like a secret (`…_API_KEY`, `…_TOKEN`, `…_SECRET`, `…_PASSWORD`)',
+  checks:
+    '`readiness_path` is `/ready` exactly when the probe is declared, else `null`; `health_path` is `/health`; requests ≤ limits (Kubernetes quantities compared by value); `replicas.min` ≤ `max`; secret fields are `managed-by: user` with no `default`; no `env` variable named like a secret (`…_API_KEY`, `…_TOKEN`, `…_SECRET`, `…_PASSWORD`)',
   pointers: 'the value concerned',
   check(config) {
     const root = asObject(config);
@@ -49,10 +50,7 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
     const requested = parseKubernetesQuantity(requests?.[resource]);
     const limit = parseKubernetesQuantity(limits?.[resource]);
     if (requested !== undefined && limit !== undefined && requested > limit) {
-      problem(
-        jsonPointer('deployment', 'resources', 'requests', resource),
-        `requests.${resource} (${String(requests?.[resource])}) exceeds limits.${resource} (${String(limits?.[resource])})`,
-      );
+      problem(jsonPointer('deployment', 'resources', 'requests', resource), `requests.${resource} (${String(requests?.[resource])}) exceeds limits.${resource} (${String(limits?.[resource])})`);
     }
   }
   const replicas = asObject(deployment.replicas);
@@ -61,7 +59,10 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
   }
   for (const [name, value] of Object.entries(asObject(deployment.env) ?? {})) {
     if (SECRET_ENV_NAME.test(name) && value !== `\${secret:${name}}`) {
-      problem(jsonPointer('deployment', 'env', name), `environment variable '${name}' looks like a secret; secrets belong in settings (writeOnly) or as the placeholder "\${secret:${name}}", never in config.json`);
+      problem(
+        jsonPointer('deployment', 'env', name),
+        `environment variable '${name}' looks like a secret; secrets belong in settings (writeOnly) or as the placeholder "\${secret:${name}}", never in config.json`,
+      );
     }
   }
   return problems;
