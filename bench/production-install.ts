@@ -49,7 +49,11 @@ function measureModules(dir: string): { bytes: number; packages: string[] } {
 /** The `RUN` line of the rendered Dockerfile's `deps` stage. */
 function depsStageCommand(dockerfile: string): string {
   const stage = dockerfile.split(/^FROM /m).find((part) => /\bAS deps\b/.test(part.split('\n')[0] ?? ''));
-  const run = stage?.split('\n').find((line) => line.startsWith('RUN '));
+  // One instruction per line once the continuations (a backslash at the end of a line) are joined.
+  const run = stage
+    ?.replace(/\\\n\s*/g, '')
+    .split('\n')
+    .find((line) => line.startsWith('RUN '));
   if (run === undefined) throw new Error('the rendered Dockerfile has no RUN line in a stage named deps');
   return run.slice('RUN '.length);
 }
