@@ -64,6 +64,15 @@ async function startDev(actorDir: string, extraArgs: string[], env: Record<strin
   return run;
 }
 
+/** "actor restarted" is printed when the new actor listens; on a loaded machine it may still be migrating its store. */
+async function untilReady(dev: DevRun): Promise<void> {
+  await waitUntil(
+    async () => (await fetch(`${dev.base}/ready`).catch(() => undefined))?.status === 200,
+    30_000,
+    () => `not ready after the restart:\n${dev.output()}`,
+  );
+}
+
 async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, explain: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -194,6 +203,7 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
       20_000,
       () => `no restart:\n${dev.output()}`,
     );
+    await untilReady(dev);
     const reply = await send(page, 'use tool demo_lookup with {"topic": "reloads"}');
     expect(await reply.locator('.tool-output').textContent()).toContain('EDITED WHILE RUNNING');
     const stats = await fetch(`${dev.base}/stats/default`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) => response.json());
@@ -263,6 +273,7 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
       30_000,
       () => `no restart after the change of src/actor.ts:\n${dev.output()}`,
     );
+    await untilReady(dev);
     const reply = await send(page, 'still there?');
     expect(await reply.textContent()).toContain('You said: still there?');
   }, 70_000);
