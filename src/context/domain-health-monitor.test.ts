@@ -46,4 +46,11 @@ describe('DomainHealthMonitor', () => {
     monitor.refresh();
     expect(calls).toBe(1);
   });
+
+  it('reports a check that answers the wrong shape as failing', async () => {
+    const monitor = new DomainHealthMonitor({ weather: () => undefined as unknown as DomainHealth }, { timeoutMs: 1_000 });
+    monitor.refresh();
+    await tick();
+    expect(monitor.status().weather).toMatchObject({ status: 'fail' });
+  });
 });

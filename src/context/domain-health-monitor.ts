@@ -18,6 +18,14 @@ export interface DomainHealthMonitorOptions {
   readonly maxAgeMs?: number;
 }
 
+const STATUSES: ReadonlySet<unknown> = new Set(['pass', 'warn', 'fail']);
+
+/** Whether a check answered the shape `/health` shows (a plain-JavaScript check may answer anything). */
+function isDomainHealth(value: unknown): value is DomainHealth {
+  const health = value as Partial<DomainHealth> | null | undefined;
+  return typeof health === 'object' && health !== null && STATUSES.has(health.status) && typeof health.output === 'string';
+}
+
 const NOT_CHECKED: DomainHealth = { status: 'warn', output: 'not checked yet' };
 
 /**
@@ -66,6 +74,6 @@ export class DomainHealthMonitor {
     } catch (error) {
       result = { status: 'fail', output: errorFirstLine(error) };
     }
-    this.#last.set(name, result);
+    this.#last.set(name, isDomainHealth(result) ? { status: result.status, output: result.output } : { status: 'fail', output: 'health check answered no {status: "pass"|"warn"|"fail", output}' });
   }
 }
