@@ -3,6 +3,7 @@ import { agentSettingsProblems } from '../agent/agent-config.js';
 import type { ActorContext } from '../context/actor-context.js';
 import { ActorMetrics } from '../context/actor-metrics.js';
 import { ActorSettings } from '../context/actor-settings.js';
+import { DomainHealthMonitor } from '../context/domain-health-monitor.js';
 import { ActorLifecycle } from '../core/actor-lifecycle.js';
 import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime-config.js';
 import { parseEnvironment } from '../environment/parse-environment.js';
@@ -69,6 +70,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     store,
     stats: new InvocationBuffer(store, { logger, monitor: database, timeoutMs: deadlineMs, onSetAside: () => metrics.invocationRecordsSetAside.inc() }),
     database,
+    domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, { timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS }),
     metrics,
     logger,
     chatHandler: options.chatHandler ?? agent!.chatHandler,

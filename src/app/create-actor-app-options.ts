@@ -3,6 +3,7 @@ import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatModel } from '../agent/chat-model.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import type { ReadinessChecks } from '../context/actor-context.js';
+import type { DomainHealthChecks } from '../context/domain-health-monitor.js';
 import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorEnvironment } from '../environment/runtime-config.js';
@@ -29,6 +30,13 @@ export interface CreateActorAppOptions {
   readonly instructions?: string;
   /** The actor's own readiness checks, e.g. a domain client's `readinessChecks()`. */
   readonly readinessChecks?: ReadinessChecks;
+  /**
+   * The actor's own health checks, e.g. `{weather: () => client.healthCheck()}`: run in the
+   * background (at start, then when `/health` finds the last run older than 5 s), each bounded by
+   * `HEALTH_CHECK_TIMEOUT_MS`; `/health` lists the last result of each under `checks.<name>` and
+   * says `degraded` while one is not `pass`. They never make `/ready` fail.
+   */
+  readonly healthChecks?: DomainHealthChecks;
   /** The baked `src/platform/config.json`, served by `GET /api/actor/platform-config`. */
   readonly platformConfig?: unknown;
   /** Structured logger; defaults to JSON lines at `LOG_LEVEL`. */

@@ -94,6 +94,8 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
             await sleep(Math.min(5000, 250 * attempt));
           }
         }
+        // The first run of the actor's own health checks, in the background: start never waits on them.
+        ctx.domainHealth.refresh();
         for (const router of routers) await router.start?.();
         await agent?.start();
         ctx.lifecycle.markReady();

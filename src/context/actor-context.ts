@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { ActorMetrics } from './actor-metrics.js';
+import type { DomainHealthMonitor } from './domain-health-monitor.js';
 import type { ActorSettings } from './actor-settings.js';
 import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { RuntimeConfig } from '../environment/runtime-config.js';
@@ -31,6 +32,8 @@ export interface ActorContext extends TurnServices {
   readonly store: Store;
   readonly stats: StatsRecorder;
   readonly database: DatabaseHealth;
+  /** The last known state of the actor's own health checks (`CreateActorAppOptions.healthChecks`). */
+  readonly domainHealth: Pick<DomainHealthMonitor, 'status' | 'refresh'>;
   readonly metrics: ActorMetrics;
   readonly logger: Logger;
   readonly chatHandler: ChatHandler;

@@ -38,6 +38,12 @@ export const ENVIRONMENT_VARIABLES = {
       'longest wait for the database in one store call (PostgreSQL: connecting, a free pooled connection, each query); then `PUT /settings` and other calls that need the store answer 503 `store_unavailable`, an invoke answers without it',
     secret: false,
   },
+  HEALTH_CHECK_TIMEOUT_MS: {
+    default: 2_000,
+    meaning:
+      "longest wait for one of the actor's own health checks (a domain client's `healthCheck()`); `/health` reports the last known result and never waits, and a check that fails or takes longer makes it `degraded`",
+    secret: false,
+  },
   SETTINGS_REFRESH_MS: {
     default: 5_000,
     meaning: 'how often the settings saved by `PUT /settings` are read back, so every replica serves a change another one saved (`0` never: one replica)',

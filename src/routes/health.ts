@@ -4,22 +4,25 @@ import { json } from './openapi-parts.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** The body of `GET /health` (also the MCP resource `actor://health`): the last known database state, never waited on. */
+/** The body of `GET /health` (also the MCP resource `actor://health`): the last known state of the database and of the actor's own health checks, never waited on. */
 export function healthBody(ctx: ActorContext) {
   ctx.database.refresh();
+  ctx.domainHealth.refresh();
   const database = ctx.database.status();
+  const domain = ctx.domainHealth.status();
+  const passing = database.status === 'pass' && Object.values(domain).every((check) => check.status === 'pass');
   return {
-    status: database.status === 'pass' ? 'ok' : 'degraded',
+    status: passing ? 'ok' : 'degraded',
     version: ctx.definition.metadata.version,
     instance_id: ctx.config.instanceId,
     uptime_s: Math.floor((Date.now() - ctx.lifecycle.startedAt) / 1000),
-    checks: { database: { status: database.status, output: database.output, kind: ctx.store.kind } },
+    checks: { ...domain, database: { status: database.status, output: database.output, kind: ctx.store.kind } },
   };
 }
 
 /**
- * `GET /health`: always 200 while the process lives; `degraded` when the database is not
- * passing. Reports the last known database state and never waits on the database.
+ * `GET /health`: always 200 while the process lives; `degraded` when the database or one of the
+ * actor's own health checks is not passing. Reports their last known state and never waits on them.
  */
 export const healthRoute = defineRoute(
   {

@@ -1,3 +1,4 @@
+import { errorFirstLine } from '../core/error-first-line.js';
 import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { isDiskFull } from './disk-full.js';
@@ -20,12 +21,6 @@ export interface DatabaseMonitorOptions {
   readonly failAfterMs?: number;
   /** The clock, for tests. */
   readonly now?: () => number;
-}
-
-function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const firstLine = message.split('\n', 1)[0] ?? '';
-  return firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine;
 }
 
 /**
@@ -129,7 +124,7 @@ export class DatabaseMonitor {
    */
   noteFailure(error: unknown): void {
     const now = this.#now();
-    this.#lastError = describeError(error);
+    this.#lastError = errorFirstLine(error);
     if (isDiskFull(error)) {
       if (this.#diskFullSinceMs === null) {
         this.#diskFullSinceMs = now;

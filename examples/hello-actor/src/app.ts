@@ -25,6 +25,7 @@ export function createApp(env: ActorEnvironment = processEnv(), overrides: Parti
     instructions: SYSTEM_PROMPT,
     tools: domainTools(getClient),
     readinessChecks: () => getClient().readinessChecks(),
+    healthChecks: { hello: () => getClient().healthCheck() },
     ...overrides,
   });
   return app;

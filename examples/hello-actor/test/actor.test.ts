@@ -62,7 +62,7 @@ describe('Hello Actor', () => {
   it('is ready and healthy', async () => {
     const app = await startedApp();
     expect((await app.request('/ready')).status).toBe(200);
-    expect(await (await app.request('/health')).json()).toMatchObject({ status: 'ok' });
+    expect(await (await app.request('/health')).json()).toMatchObject({ status: 'ok', checks: { hello: { status: 'pass' } } });
   });
 
   it('states in its prompt every rule the code enforces', () => {

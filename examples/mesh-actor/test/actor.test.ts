@@ -78,7 +78,7 @@ describe('Mesh Actor', () => {
   it('is ready and healthy', async () => {
     const app = await startedApp();
     expect((await app.request('/ready')).status).toBe(200);
-    expect(await (await app.request('/health')).json()).toMatchObject({ status: 'ok' });
+    expect(await (await app.request('/health')).json()).toMatchObject({ status: 'ok', checks: { weather: { status: 'pass' } } });
   });
 
   it('states in its prompt every rule the code enforces', () => {

@@ -1,12 +1,9 @@
+import type { DomainHealth } from '../../context/domain-health-monitor.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { isBinaryOnPath } from './find-binary.js';
 import { safeCall, type SafeCallOptions } from './safe-call.js';
 
-/** What a domain client's `healthCheck()` reports; the shape of one `/health` check. */
-export interface DomainHealth {
-  readonly status: 'pass' | 'warn' | 'fail';
-  readonly output: string;
-}
+export type { DomainHealth };
 
 /** Options of a `DomainClient`, beside the settings. */
 export interface DomainClientOptions {
@@ -28,7 +25,8 @@ export type DomainSettingsSource<TSettings> = TSettings | (() => TSettings);
  * constructed from the actor's settings only — a live view of them when given a function — and logs `<prefix>_client_initialized`, the prefix
  * being the snake_case class name without its `Client` suffix (`WeatherClient` →
  * `weather_client_initialized`; set `static eventPrefix` when a bundler renames classes).
- * Override `healthCheck()`; list system binaries in `requiredBinaries` and `/ready` reports them.
+ * Override `healthCheck()` and hand it to `createActorApp({ healthChecks })`: `/health` reports it;
+ * list system binaries in `requiredBinaries` and `/ready` reports them.
  * @example
  * class WeatherClient extends DomainClient<Settings> {
  *   static override readonly requiredBinaries = ['curl'];
@@ -66,7 +64,10 @@ export abstract class DomainClient<TSettings = unknown> {
     return clientClass.eventPrefix ?? clientEventPrefix(clientClass.name);
   }
 
-  /** A stub to replace: reports whether the domain's service answers. Called for `/health`; keep it cheap. */
+  /**
+   * A stub to replace: reports whether the domain's service answers. `createActorApp({ healthChecks })`
+   * runs it in the background for `/health`, bounded by `HEALTH_CHECK_TIMEOUT_MS`; throwing counts as `fail`.
+   */
   async healthCheck(): Promise<DomainHealth> {
     return { status: 'pass', output: `${this.constructor.name}.healthCheck() is not implemented` };
   }
