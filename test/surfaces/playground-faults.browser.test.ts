@@ -1,11 +1,9 @@
 // The playground in chromium against an actor behind an API key (issue #29 item 9): the 401
 // notices go as soon as a valid key is entered, long tool output stays readable inside its box,
 // and the settings form shows the values the actor runs with (secrets masked).
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { ActorTool } from '../../src/agent/actor-tool.js';
 import { createOfflineModel } from '../../src/agent/offline-model.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
@@ -13,11 +11,7 @@ import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor
 import { silentLogger } from '../../src/log/logger.js';
 import { platformField } from '../../src/sdk/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { serveOnLoopback } from './loopback.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && process.env.CI === 'true') throw new Error(`The playground browser test needs chromium at ${CHROMIUM}; CI must not skip it`);
+import { chromiumMissing, openPlayground, type OpenPlayground } from './playground-in-chromium.js';
 
 const API_KEY = 'k-playground-123';
 const LONG_OUTPUT = `${'0123456789abcdef'.repeat(200)}END-OF-OUTPUT`;
@@ -36,8 +30,7 @@ const definition: ActorDefinition = {
 const longTool = new ActorTool({ name: 'long_output', description: 'Answers one very long line', argsSchema: v.object({}), run: () => LONG_OUTPUT });
 
 describe.skipIf(chromiumMissing)('the playground behind an API key in chromium', () => {
-  let server: ServeHandle;
-  let browser: Browser;
+  let playground: OpenPlayground;
   let page: Page;
 
   beforeAll(async () => {
@@ -49,16 +42,12 @@ describe.skipIf(chromiumMissing)('the playground behind an API key in chromium',
       LLM_BASE_URL: 'http://127.0.0.1:9/v1',
       LLM_API_KEY: 'sk-hidden-value',
     };
-    server = await serveOnLoopback(createActorApp({ definition, env, store: new MemoryStore(), logger: silentLogger, model: createOfflineModel(), tools: [longTool] }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}/playground`);
-    await page.locator('body[data-loaded="true"]').waitFor();
+    playground = await openPlayground(createActorApp({ definition, env, store: new MemoryStore(), logger: silentLogger, model: createOfflineModel(), tools: [longTool] }), 'body[data-loaded="true"]');
+    page = playground.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await playground?.close();
   });
 
   /** Every notice on the page that still speaks of a 401 (the transcript keeps its history). */
