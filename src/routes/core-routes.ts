@@ -8,7 +8,7 @@ import { oauthAuthorizeRoute, oauthCallbackRoute } from './oauth.js';
 import { docsRoute, openApiRoute } from './openapi.js';
 import { playgroundRoute } from './playground.js';
 import { readyRoute } from './ready.js';
-import { settingsSchemaRoute, updateSettingsRoute } from './settings.js';
+import { currentSettingsRoute, settingsSchemaRoute, updateSettingsRoute } from './settings.js';
 import { instanceStatsRoute, tenantStatsRoute } from './stats.js';
 
 /**
@@ -25,6 +25,7 @@ export const CORE_ROUTES: readonly ActorRoute[] = [
   instanceStatsRoute,
   tenantStatsRoute,
   updateSettingsRoute,
+  currentSettingsRoute,
   settingsSchemaRoute,
   actorMetadataRoute,
   platformConfigRoute,

@@ -251,6 +251,10 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     const response = await fetch(base + '/settings/schema', { headers: headers() });
     if (!response.ok) { const problem = explain(await problemOf(response)); $('settings-status').textContent = problem.title + ': ' + problem.detail; return; }
     const schema = await response.json();
+    const current = await fetch(base + '/settings', { headers: headers() }).then((answer) => (answer.ok ? answer.json() : {})).catch(() => ({}));
+    const values = (current && current.settings) || {};
+    $('settings-status').textContent = '';
+    delete $('settings-status').dataset.state;
     fields.clear();
     const sections = new Map();
     const entries = Object.entries(schema.properties || {}).sort(([, a], [, b]) => (a['x-platform-order'] ?? 1e9) - (b['x-platform-order'] ?? 1e9));
@@ -258,6 +262,8 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       const section = property['x-platform-section'] || 'general';
       if (!sections.has(section)) sections.set(section, el('fieldset', { data: { section } }, el('legend', { textContent: section })));
       const input = control(key, property);
+      if (input.type === 'password') { if (values[key]) input.placeholder = String(values[key]); }
+      else setValue(input, values[key]);
       const managed = property['x-platform-managed-by'] === 'platform' ? el('small', { textContent: ' (set by the platform in production)' }) : null;
       const row = el('div', { className: 'field', data: { key } },
         el('label', { htmlFor: input.id, textContent: property.title || key }, managed),
@@ -356,7 +362,7 @@ const PLAYGROUND_STYLE = `
   .msg.error { align-self: stretch; background: #c628281f; outline: 1px solid #c62828; }
   .msg .meta { font-size: .75rem; color: GrayText; margin-top: .3rem; }
   .tool { margin: .3rem 0; border: 1px dashed var(--line); border-radius: .4rem; padding: .3rem .5rem; }
-  .tool pre { margin: .2rem 0; font-size: .8rem; overflow: auto; }
+  .tool pre { margin: .2rem 0; font-size: .8rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
   .label { font-size: .7rem; text-transform: uppercase; color: GrayText; }
   #composer { display: grid; grid-template-columns: 1fr auto; gap: .5rem; padding: .6rem; border-top: 1px solid var(--line); }
   #composer textarea { resize: vertical; min-height: 2.6rem; font: inherit; }
@@ -374,7 +380,7 @@ const PLAYGROUND_STYLE = `
 /**
  * The chat playground: one self-contained page (inline script and style carrying `nonce`, no
  * external resource) that talks to the actor through relative URLs: `POST /agent/invoke` as a
- * UI message stream, `GET /settings/schema` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
+ * UI message stream, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
  * @param view the actor's name and the response's CSP nonce
  */
 export async function renderPlaygroundPage(view: { readonly name: string; readonly nonce: string }): Promise<string> {

@@ -140,3 +140,16 @@ describe('GET /settings/schema', () => {
     expect(schema.properties.max_items).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
   });
 });
+
+describe('GET /settings', () => {
+  it('answers the values the actor runs with, secrets masked, a restart-required key as it started', async () => {
+    const app = await createTestActor({ env: { GREETING: 'From env', API_TOKEN: 'tok-env' } });
+    await app.request('/settings', put({ model: 'saved-later' }));
+    const response = await app.request('/settings');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.settings).toMatchObject({ greeting: 'From env', max_items: 10, api_token: '********' });
+    expect(body.settings.model).not.toBe('saved-later');
+    expect(JSON.stringify(body)).not.toContain('tok-env');
+  });
+});

@@ -44,6 +44,23 @@ export const updateSettingsRoute = defineRoute(
     },
 );
 
+/**
+ * `GET /settings`: the values the actor runs with now (restart-required keys as they were at
+ * the start), every secret masked; what the playground's settings form shows.
+ */
+export const currentSettingsRoute = defineRoute(
+  {
+    method: 'get',
+    path: '/settings',
+    security: 'apiKey',
+    operation: { operationId: 'currentSettings', summary: 'The settings the actor runs with; secrets masked', responses: { 200: json('`{settings}`; secrets masked') } },
+  },
+  (ctx) =>
+    function currentSettings(c) {
+      return c.json({ settings: ctx.settings.redacted() });
+    },
+);
+
 /** `GET /settings/schema`: the JSON Schema 2020-12 of the settings. */
 export const settingsSchemaRoute = defineRoute(
   {

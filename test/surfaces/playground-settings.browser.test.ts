@@ -1,22 +1,18 @@
 // The playground's settings form in chromium, against an actor whose settings use the
 // x-platform-widget, -section, -order and -show-if hints: the form follows them, saves through
 // PUT /settings, and shows a 422 at its field.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { platformField } from '../../src/sdk/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { serveOnLoopback } from './loopback.js';
+import { chromiumMissing, openPlayground, type OpenPlayground } from './playground-in-chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && process.env.CI === 'true') throw new Error(`The playground browser test needs chromium at ${CHROMIUM}; CI must not skip it`);
 const screenshots = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
 const definition: ActorDefinition = {
@@ -55,22 +51,17 @@ const definition: ActorDefinition = {
 };
 
 describe.skipIf(chromiumMissing)('the playground settings form in chromium', () => {
-  let server: ServeHandle;
-  let browser: Browser;
+  let playground: OpenPlayground;
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
-    server = await serveOnLoopback(createActorApp({ definition, env: { PLAYGROUND_ENABLED: 'true' }, store: new MemoryStore(), logger: silentLogger }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}/playground`);
-    await page.locator('#save-settings').waitFor();
+    playground = await openPlayground(createActorApp({ definition, env: { PLAYGROUND_ENABLED: 'true' }, store: new MemoryStore(), logger: silentLogger }), '#save-settings');
+    page = playground.page;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await playground?.close();
   });
 
   const row = (key: string) => page.locator(`.field[data-key="${key}"]`);
