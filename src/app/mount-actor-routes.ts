@@ -9,7 +9,8 @@ import { honoPath, type RouteServices } from '../routes/actor-route.js';
 import { CORE_ROUTES, openPaths } from '../routes/core-routes.js';
 
 /**
- * Mounts the actor's HTTP surface on `app` from the route table `CORE_ROUTES`: API-key auth
+ * Mounts the actor's HTTP surface on `app` from the route table `CORE_ROUTES`: what routers
+ * mount before auth (`mountBeforeAuth`), API-key auth
  * (when keys are configured) letting through the routes declared `open`, the body limit on the
  * routes that declare it, each route the actor mounts (the playground only when
  * `PLAYGROUND_ENABLED`), then the conditional routers the template options turn on. The table
@@ -18,6 +19,7 @@ import { CORE_ROUTES, openPaths } from '../routes/core-routes.js';
 export function mountActorRoutes(app: Hono<ActorEnv>, ctx: ActorContext, oauth: OAuthFlow | undefined, routers: readonly ActorRouter[]): void {
   const { config, logger } = ctx;
   const routes = CORE_ROUTES.filter((route) => route.mountedWhen?.(ctx) ?? true);
+  for (const router of routers) router.mountBeforeAuth?.(app, ctx);
   if (config.apiKeys.length > 0) app.use(apiKeyAuth({ keys: config.apiKeys, publicPaths: openPaths(routes) }));
   const limitBody = limitRequestBody({ maxSize: config.bodyLimitBytes });
   for (const { spec } of routes) if (spec.bodyLimit === true) app.use(honoPath(spec.path), limitBody);

@@ -10,6 +10,8 @@ import type { ActorContext, ActorEnv } from './actor-context.js';
 export interface ActorRouter {
   /** Short name for logs, e.g. `panel`. */
   readonly name: string;
+  /** Adds middleware that runs before the API-key check (it sees that refusal too), for a router that reshapes the refusals of its own paths. */
+  mountBeforeAuth?(app: Hono<ActorEnv>, ctx: ActorContext): void;
   /** Adds the router's routes to the app; throw here for configuration mistakes. */
   mount(app: Hono<ActorEnv>, ctx: ActorContext): void;
   /** Loads what the router needs before the actor turns ready; a `StartupRefusal` stops the start. */

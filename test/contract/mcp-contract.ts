@@ -37,6 +37,9 @@ const resourceJson = async (client: Client, uri: string): Promise<Json> => {
   return JSON.parse(String((contents[0] as { text: string }).text)) as Json;
 };
 
+/** The text a tool result carries (its text content parts, joined). */
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { type: string; text?: string }[]).map((part) => (part.type === 'text' ? part.text : '')).join('');
+
 const statsOf = async (baseUrl: string, tenant: string): Promise<Json> => (await fetch(`${baseUrl}/stats/${tenant}`)).json() as Promise<Json>;
 
 /**
@@ -106,16 +109,20 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     expect(error.message).toBe('MCP error -32602: Unknown tool: no_such_tool');
   });
 
-  it('answers bad arguments with -32602 naming each failing JSON pointer, and counts nothing', async () => {
-    const chat = await rejectionOf(client.callTool({ name: 'chat', arguments: { message: '', colour: 'red' } }));
-    expect(chat.code).toBe(-32602);
-    expect(chat.message).toContain('/message must not be empty');
-    expect(chat.message).toContain('/colour is not a known field');
-    const missing = await rejectionOf(client.callTool({ name: 'chat', arguments: { session_id: 'bad id!' } }));
-    expect(missing.message).toMatch(/\/message is required.*\/session_id/);
-    const tool = await rejectionOf(client.callTool({ name: target().domainTool, arguments: { topic: 42 } }));
-    expect(tool.code).toBe(-32602);
-    expect(tool.message).toContain('/topic');
+  it('answers bad arguments with a tool result with isError naming each failing JSON pointer, so the model can correct them; counts nothing', async () => {
+    const chat = await client.callTool({ name: 'chat', arguments: { message: '', colour: 'red' } });
+    expect(chat.isError).toBe(true);
+    expect(textOf(chat)).toContain('Invalid arguments for tool chat: ');
+    expect(textOf(chat)).toContain('/message must not be empty');
+    expect(textOf(chat)).toContain('/colour is not a known field');
+    const missing = await client.callTool({ name: 'chat', arguments: { session_id: 'bad id!' } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/\/message is required.*\/session_id/);
+    const wrongType = await client.callTool({ name: 'chat', arguments: { message: 42 } });
+    expect(wrongType).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/message') }] });
+    const tool = await client.callTool({ name: target().domainTool, arguments: { topic: 42 } });
+    expect(tool.isError).toBe(true);
+    expect(textOf(tool)).toContain(`Invalid arguments for tool ${target().domainTool}: /topic`);
     expect(await statsOf(target().baseUrl, tenant)).toMatchObject({ invocations: 2, errors: 0 });
   });
 

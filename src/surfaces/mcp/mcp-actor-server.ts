@@ -50,7 +50,7 @@ function toolResult(output: unknown) {
   return { content: [{ type: 'text' as const, text }], ...structured };
 }
 
-/** A failed call the client's model may read and act on (MCP's tool execution error). */
+/** A failed call the client's model may read and act on (MCP's tool execution error, which also carries input validation errors). */
 function toolError(message: string) {
   return { content: [{ type: 'text' as const, text: message }], isError: true };
 }
@@ -68,10 +68,12 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
 /**
  * Builds the MCP server that answers one request to `/mcp`: the tool `chat`, the actor's read-only domain tools
  * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
- * `actor://health` and `actor://stats`. An unknown tool or invalid arguments are JSON-RPC
- * errors -32602 naming the failing JSON pointer (params the SDK's schemas refuse, arguments that
- * are not an object or hold a prototype key, never get here: see `screenMcpRequests`); an
- * unknown resource is -32002; a turn or tool that fails is a tool result with `isError`.
+ * `actor://health` and `actor://stats`. Arguments that fail the tool's schema are a tool result
+ * with `isError` naming each failing JSON pointer, as the 2025-11-25 specification asks of input
+ * validation errors, so the model can correct them; an unknown tool is JSON-RPC -32602 (a
+ * protocol error; params the SDK's schemas refuse, arguments that are not an object or hold a
+ * prototype key, never get here: see `screenMcpRequests`); an unknown resource is -32002; a turn
+ * or tool that fails is a tool result with `isError`.
  * @param sdk the loaded MCP SDK
  * @param ctx the actor's context
  * @param options the tools
@@ -80,7 +82,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
   const { metadata } = ctx.definition;
   const server = new sdk.Server({ name: metadata.slug, title: metadata.name, version: metadata.version }, { capabilities: { tools: {}, resources: {} }, instructions: metadata.description });
   const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
-  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => jsonRpcFailure(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
+  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => toolError(`Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: [
@@ -100,12 +102,12 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     const { name, arguments: input = {} } = call.params;
     if (name === 'chat') {
       const args = v.safeParse(McpChatArguments, input);
-      if (!args.success) throw invalidArguments(name, args.issues);
+      if (!args.success) return invalidArguments(name, args.issues);
       try {
         const reply = await runMcpChat(ctx, args.output, { ...request, signal });
         return { content: [{ type: 'text' as const, text: reply.message.content }], structuredContent: reply as unknown as Record<string, unknown> };
       } catch (error) {
-        if (error instanceof v.ValiError) throw invalidArguments(name, error.issues);
+        if (error instanceof v.ValiError) return invalidArguments(name, error.issues);
         if (error instanceof ActorError) return toolError(`${error.title}: ${error.detail ?? error.code}`);
         throw error;
       }
@@ -113,7 +115,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     const tool = readOnlyTools().find((candidate) => candidate.name === name);
     if (tool === undefined) throw jsonRpcFailure(INVALID_PARAMS, `Unknown tool: ${name}`);
     const args = v.safeParse(tool.argsSchema, input);
-    if (!args.success) throw invalidArguments(name, args.issues);
+    if (!args.success) return invalidArguments(name, args.issues);
     try {
       const output = await tool.runAsync(args.output, {
         signal,

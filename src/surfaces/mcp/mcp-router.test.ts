@@ -62,10 +62,41 @@ describe('/mcp', () => {
     const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('X-API-Key');
-    expect(await refused.json()).toMatchObject({ code: 'missing_api_key' });
+    expect(await refused.json()).toMatchObject({ error: { data: { code: 'missing_api_key' } } });
     const client = await connectMcpClient(url, { 'X-API-Key': 'mcp-test-key-1' });
     expect((await client.listResources()).resources).toHaveLength(3);
     await client.close();
+  });
+
+  it('answers its refusals to an MCP client (Accept: text/event-stream) as a JSON-RPC error the Python client shows, the problem in error.data; problem+json when asked for', async () => {
+    const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
+    const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(refused.headers.get('www-authenticate')).toContain('X-API-Key');
+    const requestId = refused.headers.get('x-request-id');
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: 'Authentication required: Send your key in the X-API-Key header (missing_api_key)',
+        data: {
+          type: 'https://actorkit.dev/problems/missing-api-key',
+          title: 'Authentication required',
+          status: 401,
+          detail: 'Send your key in the X-API-Key header',
+          code: 'missing_api_key',
+          request_id: requestId,
+        },
+      },
+    });
+    await expect(connectMcpClient(url, { 'X-API-Key': 'not-the-key' })).rejects.toThrow(/Authentication failed: The X-API-Key header does not hold a valid key \(invalid_api_key\)/);
+    const asked = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, Accept: 'application/problem+json, application/json, text/event-stream' }, body: initialize });
+    expect(asked.headers.get('content-type')).toBe('application/problem+json');
+    expect(await asked.json()).toMatchObject({ status: 401, code: 'missing_api_key' });
+    const plain = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: initialize });
+    expect(plain.headers.get('content-type')).toBe('application/problem+json');
   });
 
   it("refuses a browser Origin that is not the actor's own on every method (403), in every mode; its own Origin and none pass", async () => {
@@ -84,7 +115,9 @@ describe('/mcp', () => {
       for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
         const refused = await send(method, 'http://attacker.example');
         expect(refused.status, `${method} ${JSON.stringify(env)}`).toBe(403);
-        expect(await refused.json()).toMatchObject({ code: 'origin_not_allowed' });
+        // POST and DELETE are refused before routing (problem+json), GET and OPTIONS by /mcp (JSON-RPC, the problem in error.data).
+        const body = (await refused.json()) as { code?: string; error?: { data?: { code?: string } } };
+        expect(body.error?.data?.code ?? body.code, `${method} ${JSON.stringify(env)}`).toBe('origin_not_allowed');
       }
       expect((await send('POST', 'http://127.0.0.1:8080')).status).toBe(200);
       expect((await send('POST', undefined)).status).toBe(200);
@@ -96,7 +129,7 @@ describe('/mcp', () => {
     const { url } = await serveMcpActor();
     const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ code: 'invalid_header' });
+    expect(await response.json()).toMatchObject({ error: { data: { code: 'invalid_header' } } });
   });
 
   it('answers malformed JSON with JSON-RPC -32700 and a GET with 405 (no server-sent stream)', async () => {
@@ -142,7 +175,7 @@ describe('/mcp', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ code: 'draining' });
+    expect(await response.json()).toMatchObject({ error: { data: { code: 'draining' } } });
   });
 
   it('answers tool arguments that are not an object with -32602 invalid params', async () => {

@@ -13,6 +13,7 @@ import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
+import { mcpRefusalsAsJsonRpc } from './mcp-refusals-as-json-rpc.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
 import { json, problem, schemaOf } from '../../routes/openapi-parts.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
@@ -48,15 +49,28 @@ async function readBodyText(c: Context<ActorEnv>): Promise<string> {
 const JSON_RPC_ERROR = {
   type: 'object',
   required: ['jsonrpc', 'error', 'id'],
-  properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } }, id: { type: 'null' } },
+  properties: {
+    jsonrpc: { const: '2.0' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { description: 'The problem document, when the refusal is one' } },
+    },
+    id: { type: 'null' },
+  },
 };
 
 /** The operations of `/mcp`: the JSON-RPC answers of the transport and the problems of the actor around it. */
 function mcpOperations(): DocumentedOperation[] {
   const sessionId = { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session `initialize` answered; required after it', schema: schemaOf(SessionId) };
   const rpcError = (description: string) => json(description, JSON_RPC_ERROR);
-  const refusedOrigin = problem('A browser page of another origin', ['origin_not_allowed']);
-  const notServing = problem('Starting or draining', ['starting', 'draining']);
+  // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc).
+  const refusal = (description: string, codes: Parameters<typeof problem>[1]) => {
+    const asProblem = problem(description, codes);
+    return { ...asProblem, content: { ...asProblem.content, 'application/json': { schema: JSON_RPC_ERROR } } };
+  };
+  const refusedOrigin = refusal('A browser page of another origin', ['origin_not_allowed']);
+  const notServing = refusal('Starting or draining', ['starting', 'draining']);
   return [
     {
       method: 'post',
@@ -101,7 +115,8 @@ function mcpOperations(): DocumentedOperation[] {
  * call that names no `session_id`; `DELETE` has nothing to end. A batch holds at most
  * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, refuses a browser
  * `Origin` that is not the actor's own on every method (403), answers 503 while
- * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. The SDK is
+ * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. Its
+ * problem+json refusals reach an MCP client as JSON-RPC errors (`mcpRefusalsAsJsonRpc`). The SDK is
  * imported at start, so an actor without it refuses to start.
  */
 export function mcpRouter(options: McpRouterOptions): ActorRouter {
@@ -112,6 +127,9 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       sdk ??= await loadMcpServerSdk(options.importSdk);
     },
     operations: mcpOperations,
+    mountBeforeAuth(app) {
+      app.use('/mcp', mcpRefusalsAsJsonRpc());
+    },
     mount(app, ctx: ActorContext) {
       const maxSize = ctx.config.bodyLimitBytes;
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
