@@ -8,11 +8,11 @@ export type ModelAttachment =
 
 /**
  * The attachments of a validated chat request as the model takes them. The request schema has
- * already refused every type the model cannot take, text by URL and text that is not UTF-8.
+ * already refused every type the model cannot take and text by URL.
  */
 export function modelAttachments(attachments: ChatRequest['attachments']): ModelAttachment[] {
   return (attachments ?? []).map(({ name, mime_type: mimeType, url, data }) =>
-    attachmentKind(mimeType) === 'image' ? { kind: 'image', name, mimeType, url: url ?? `data:${mimeType};base64,${data}` } : { kind: 'text', name, mimeType, text: attachmentText(data ?? '') ?? '' },
+    attachmentKind(mimeType) === 'image' ? { kind: 'image', name, mimeType, url: url ?? `data:${mimeType};base64,${data}` } : { kind: 'text', name, mimeType, text: attachmentText(data ?? '') },
   );
 }
 

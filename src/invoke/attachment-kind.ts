@@ -15,24 +15,33 @@ const TEXT_APPLICATION_MIME_TYPES: readonly string[] = [
   'application/csv',
 ];
 
+const escapeForPattern = (type: string) => type.replaceAll('.', '\\.').replaceAll('+', '\\+');
+
+/** The media types sent as images, as a JSON Schema pattern (lowercase; the actor compares case-insensitively). */
+export const IMAGE_MIME_TYPE_PATTERN = `^(${IMAGE_MIME_TYPES.map(escapeForPattern).join('|')})$`;
+
+/** The media types sent as text, as a JSON Schema pattern (lowercase; the actor compares case-insensitively). */
+const TEXT_MIME_TYPE_PATTERN = `^(text/[\\w.+-]+|${TEXT_APPLICATION_MIME_TYPES.map(escapeForPattern).join('|')}|[\\w.-]+/[\\w.-]+\\+(json|xml))$`;
+
+/** Every media type the model takes, as a JSON Schema pattern. */
+export const SUPPORTED_MIME_TYPE_PATTERN = `${IMAGE_MIME_TYPE_PATTERN}|${TEXT_MIME_TYPE_PATTERN}`;
+
+const isImage = new RegExp(IMAGE_MIME_TYPE_PATTERN, 'i');
+const isText = new RegExp(TEXT_MIME_TYPE_PATTERN, 'i');
+
 /** How the model takes an attachment: as an image part, as text, or not at all. */
 export type AttachmentKind = 'image' | 'text' | 'unsupported';
 
 /** The kind of an attachment by its media type (case-insensitive). */
 export function attachmentKind(mimeType: string): AttachmentKind {
-  const type = mimeType.toLowerCase();
-  if (IMAGE_MIME_TYPES.includes(type)) return 'image';
-  if (type.startsWith('text/') || TEXT_APPLICATION_MIME_TYPES.includes(type) || type.endsWith('+json') || type.endsWith('+xml')) return 'text';
+  if (isImage.test(mimeType)) return 'image';
+  if (isText.test(mimeType)) return 'text';
   return 'unsupported';
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8');
 
-/** The UTF-8 text of a base64 attachment, or undefined when its bytes are not UTF-8. */
-export function attachmentText(base64: string): string | undefined {
-  try {
-    return utf8.decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
+/** The text of a base64 attachment, read as UTF-8 (bytes that are not UTF-8 become U+FFFD). */
+export function attachmentText(base64: string): string {
+  return utf8.decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { TenantId } from '../core/tenant-id.js';
-import { attachmentKind, attachmentText, IMAGE_MIME_TYPES } from './attachment-kind.js';
+import { attachmentKind, IMAGE_MIME_TYPE_PATTERN, IMAGE_MIME_TYPES, SUPPORTED_MIME_TYPE_PATTERN } from './attachment-kind.js';
 import { ChatMetadata } from './chat-metadata.js';
 import { storableText } from './storable-text.js';
 
@@ -13,6 +13,7 @@ const Attachment = v.pipe(
     mime_type: v.pipe(
       v.string(),
       v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png'),
+      v.metadata({ pattern: SUPPORTED_MIME_TYPE_PATTERN }),
       v.description(
         `An image (${IMAGE_MIME_TYPES.join(', ')}), by url or data, reaches the model as an image; text (text/*, application/json, application/xml, application/yaml, */*+json, */*+xml…), by data only, as text; any other type is refused with 422`,
       ),
@@ -33,11 +34,7 @@ const Attachment = v.pipe(
     v.check((attachment) => attachment.url === undefined || attachmentKind(attachment.mime_type) !== 'text', 'a text attachment must come as data: the actor does not fetch URLs'),
     ['url'],
   ),
-  v.forward(
-    v.check((attachment) => attachment.data === undefined || attachmentKind(attachment.mime_type) !== 'text' || attachmentText(attachment.data) !== undefined, 'a text attachment must be UTF-8 text'),
-    ['data'],
-  ),
-  v.metadata({ oneOf: [{ required: ['url'] }, { required: ['data'] }] }),
+  v.metadata({ oneOf: [{ required: ['url'], properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } } }, { required: ['data'] }] }),
 );
 
 /**
@@ -58,6 +55,7 @@ export const ChatRequest = v.pipe(
     v.check((request) => request.role === 'user' || (request.attachments?.length ?? 0) === 0, 'attachments come with a message of role "user"'),
     ['attachments'],
   ),
+  v.metadata({ not: { required: ['role', 'attachments'], properties: { role: { const: 'system' }, attachments: { minItems: 1 } } } }),
 );
 
 /** A validated chat request. */
