@@ -4,7 +4,8 @@ import type { ActorTool } from './actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
 import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
-import type { ChatMessage, ChatModel } from './chat-model.js';
+import type { ChatModel } from './chat-model.js';
+import { incomingMessage } from './incoming-message.js';
 
 /** The model and knobs of one invoke. */
 export interface AgentTurnConfig {
@@ -47,7 +48,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
         historyLoaded = false;
       }
     }
-    const incoming: ChatMessage = { role: request.role, content: request.message };
+    const incoming = incomingMessage(request);
     const result = await runChatLoop({
       model: turn.model,
       tools: options.tools(),

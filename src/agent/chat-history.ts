@@ -63,7 +63,9 @@ export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessa
 
 /**
  * Turns the messages of one turn into history records, in order, all stamped `createdAt`; the
- * last one (the answer) gets `answerId`, the id the reply gives its message.
+ * last one (the answer) gets `answerId`, the id the reply gives its message. A user message
+ * keeps its text and the name and type of each attachment, never the attachment's bytes or URL:
+ * later turns send the model the text only.
  */
 export function historyFromMessages(messages: readonly ChatMessage[], createdAt: string, answerId: string): StoredMessage[] {
   return messages.map((message, index) => {
@@ -81,6 +83,10 @@ export function historyFromMessages(messages: readonly ChatMessage[], createdAt:
               createdAt,
             }
           : { id, role: 'assistant', content: message.content, createdAt };
+      case 'user':
+        return message.attachments && message.attachments.length > 0
+          ? { id, role: 'user', content: message.content, data: { attachments: message.attachments.map(({ name, mimeType }) => ({ name, mime_type: mimeType })) }, createdAt }
+          : { id, role: 'user', content: message.content, createdAt };
       default:
         return { id, role: message.role, content: message.content, createdAt };
     }

@@ -1,4 +1,5 @@
 import type { FinishReason } from '../invoke/chat-reply.js';
+import type { ModelAttachment } from './model-attachment.js';
 
 /** A tool call the model asks for; `arguments` is the raw JSON text the model wrote (it may be malformed). */
 export interface ModelToolCall {
@@ -10,7 +11,7 @@ export interface ModelToolCall {
 /** One message of a conversation as the model sees it. */
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string; readonly attachments?: readonly ModelAttachment[] }
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ModelToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string };
 

@@ -1,5 +1,6 @@
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { runChatLoop } from './chat-loop.js';
+import { incomingMessage } from './incoming-message.js';
 import { createOfflineModel } from './offline-model.js';
 
 const offlineModel = createOfflineModel();
@@ -14,7 +15,7 @@ export const offlineChatHandler: ChatHandler = async function offlineChatHandler
     model: offlineModel,
     tools: [],
     maxToolSteps: 0,
-    messages: [{ role: request.role, content: request.message }],
+    messages: [incomingMessage(request)],
     context: { signal, tenantId, sessionId: request.session_id, userIdentifier: request.user_identifier, requestId, settings },
     ...(onEvent ? { onEvent } : {}),
   });

@@ -42,6 +42,8 @@ function lastTurnStart(messages: readonly ChatMessage[]): number {
   return -1;
 }
 
+const attachmentsOf = (message: ChatMessage) => (message.role === 'user' ? (message.attachments ?? []) : []);
+
 function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls' | 'finishReason'> {
   const { messages, tools } = request;
   const start = lastTurnStart(messages);
@@ -63,6 +65,10 @@ function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls'
   }
   const earlier = messages.slice(0, Math.max(0, start)).filter((message) => message.role === 'user' || message.role === 'assistant').length;
   const parts = [`${PREFIX} No language model is configured for this actor, so this is a fixed local reply. You said: ${said}`];
+  const attached = start >= 0 ? attachmentsOf(messages[start]!) : [];
+  if (attached.length > 0) {
+    parts.push(`You attached ${attached.length} file${attached.length === 1 ? '' : 's'}: ${attached.map((attachment) => `${attachment.name} (${attachment.mimeType})`).join(', ')}.`);
+  }
   if (earlier > 0) parts.push(`(I can see ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)`);
   if (tools.length > 0) parts.push(`To call a tool, say: use tool <name> with {JSON arguments}. Tools: ${tools.map((tool) => tool.name).join(', ')}.`);
   return { text: parts.join('\n\n'), toolCalls: [], finishReason: 'stop' };

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBas
 import type { FinishReason } from '../invoke/chat-reply.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from './chat-model.js';
 import type { Logger } from '../log/logger.js';
+import { attachedFileText } from './model-attachment.js';
 import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
 import { withoutCredentials } from '../core/without-credentials.js';
@@ -47,6 +48,17 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
         role: 'assistant',
         content: message.content === '' ? null : message.content,
         tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+      };
+    case 'user':
+      if (message.attachments === undefined || message.attachments.length === 0) return { role: 'user', content: message.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...message.attachments.map((attachment) =>
+            attachment.kind === 'image' ? { type: 'image_url' as const, image_url: { url: attachment.url } } : { type: 'text' as const, text: attachedFileText(attachment) },
+          ),
+        ],
       };
     default:
       return { role: message.role, content: message.content };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TenantId } from '../core/tenant-id.js';
+import { attachmentKind, IMAGE_MIME_TYPE_PATTERN, IMAGE_MIME_TYPES, SUPPORTED_MIME_TYPE_PATTERN } from './attachment-kind.js';
 import { ChatMetadata } from './chat-metadata.js';
 import { storableText } from './storable-text.js';
 
@@ -9,28 +10,53 @@ export const SessionId = TenantId;
 const Attachment = v.pipe(
   v.strictObject({
     name: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
-    mime_type: v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png')),
+    mime_type: v.pipe(
+      v.string(),
+      v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png'),
+      v.metadata({ pattern: SUPPORTED_MIME_TYPE_PATTERN }),
+      v.description(
+        `An image (${IMAGE_MIME_TYPES.join(', ')}), by url or data, reaches the model as an image; text (text/*, application/json, application/xml, application/yaml, */*+json, */*+xml…), by data only, as text; any other type is refused with 422`,
+      ),
+    ),
     url: v.optional(v.pipe(v.string(), storableText, v.url('must be an absolute URL'), v.maxLength(4096, 'must be at most 4096 characters'))),
     data: v.optional(v.pipe(v.string(), v.base64('must be base64'))),
     size: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must not be negative'))),
   }),
   v.check((attachment) => (attachment.url === undefined) !== (attachment.data === undefined), 'needs exactly one of url or data'),
-  v.metadata({ oneOf: [{ required: ['url'] }, { required: ['data'] }] }),
+  v.forward(
+    v.check(
+      (attachment) => attachmentKind(attachment.mime_type) !== 'unsupported',
+      (issue) => `${(issue.input as { mime_type: string }).mime_type} is a type the model cannot take; send an image (${IMAGE_MIME_TYPES.join(', ')}) or text`,
+    ),
+    ['mime_type'],
+  ),
+  v.forward(
+    v.check((attachment) => attachment.url === undefined || attachmentKind(attachment.mime_type) !== 'text', 'a text attachment must come as data: the actor does not fetch URLs'),
+    ['url'],
+  ),
+  v.metadata({ oneOf: [{ required: ['url'], properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } } }, { required: ['data'] }] }),
 );
 
 /**
  * The body of `POST /agent/invoke`. Unknown top-level keys are rejected.
  * The JSON Schema in `/openapi.json` is generated from this schema.
  */
-export const ChatRequest = v.strictObject({
-  user_identifier: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
-  session_id: SessionId,
-  message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(32_768, 'must be at most 32768 characters'), storableText),
-  role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
-  metadata: v.optional(ChatMetadata),
-  attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
-  stream: v.optional(v.boolean()),
-});
+export const ChatRequest = v.pipe(
+  v.strictObject({
+    user_identifier: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
+    session_id: SessionId,
+    message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(32_768, 'must be at most 32768 characters'), storableText),
+    role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
+    metadata: v.optional(ChatMetadata),
+    attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
+    stream: v.optional(v.boolean()),
+  }),
+  v.forward(
+    v.check((request) => request.role === 'user' || (request.attachments?.length ?? 0) === 0, 'attachments come with a message of role "user"'),
+    ['attachments'],
+  ),
+  v.metadata({ not: { required: ['role', 'attachments'], properties: { role: { const: 'system' }, attachments: { minItems: 1 } } } }),
+);
 
 /** A validated chat request. */
 export type ChatRequest = v.InferOutput<typeof ChatRequest>;

@@ -86,6 +86,11 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     expect(accepts(schema, { ...base, message: 'a\u0000b' }), 'NUL in message').toBe(false);
     expect(accepts(schema, { ...base, attachments: [{ name: 'a', mime_type: 'image/png', url: 'https://x.test/a.png', data: 'AAAA' }] }), 'attachment with url and data').toBe(false);
     expect(accepts(schema, { ...base, attachments: [{ name: 'a', mime_type: 'image/png' }] }), 'attachment with neither').toBe(false);
+    expect(accepts(schema, { ...base, attachments: [{ name: 'a.png', mime_type: 'image/png', url: 'https://x.test/a.png' }] }), 'image by url').toBe(true);
+    expect(accepts(schema, { ...base, attachments: [{ name: 'a.json', mime_type: 'application/json', data: 'e30=' }] }), 'text by data').toBe(true);
+    expect(accepts(schema, { ...base, attachments: [{ name: 'a.pdf', mime_type: 'application/pdf', data: 'AAAA' }] }), 'a type the model cannot take').toBe(false);
+    expect(accepts(schema, { ...base, attachments: [{ name: 'a.txt', mime_type: 'text/plain', url: 'https://x.test/a.txt' }] }), 'text by url').toBe(false);
+    expect(accepts(schema, { ...base, role: 'system', attachments: [{ name: 'a.txt', mime_type: 'text/plain', data: 'AAAA' }] }), 'attachments on a system message').toBe(false);
     expect(JSON.stringify((schema as { properties: Record<string, unknown> }).properties.metadata)).toContain('16 KiB');
   });
 

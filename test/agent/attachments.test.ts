@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { createTestActor } from '../../src/testing/create-test-actor.js';
+import { fakeOpenAIForThisFile, textChunks } from './fake-openai-server.js';
+import { readUiStream } from './ui-stream-reader.js';
+
+const server = await fakeOpenAIForThisFile();
+
+const llmEnv = { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-test', LLM_MAX_RETRIES: '0', LLM_TIMEOUT_MS: '2000' };
+const post = (payload: Record<string, unknown>) =>
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'u-1', session_id: 'files', ...payload }),
+  });
+
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const pngByData = { name: 'dot.png', mime_type: 'image/png', data: PNG_BASE64 };
+const jpegByUrl = { name: 'cat.jpg', mime_type: 'image/jpeg', url: 'https://images.example/cat.jpg' };
+const notes = { name: 'notes.md', mime_type: 'text/markdown', data: Buffer.from('# Notes\nBuy milk.', 'utf8').toString('base64') };
+
+describe('attachments on POST /agent/invoke', () => {
+  it('sends images (by data and by url) as image parts and a text file as a text part, JSON and streamed', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ env: llmEnv, store });
+    const reply = await app.request(post({ message: 'What is in these?', attachments: [pngByData, jpegByUrl, notes] }));
+    expect(reply.status).toBe(200);
+    const userMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in these?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+        { type: 'image_url', image_url: { url: 'https://images.example/cat.jpg' } },
+        { type: 'text', text: 'Attached file notes.md:\n# Notes\nBuy milk.' },
+      ],
+    };
+    expect(server.requests[0]!.body.messages).toEqual([userMessage]);
+
+    server.reply({ kind: 'stream', chunks: textChunks(['A dot.']) });
+    const streamed = await readUiStream((await app.request(post({ session_id: 'files-stream', message: 'What is in these?', attachments: [pngByData, jpegByUrl, notes], stream: true }))).body!);
+    expect(streamed.text).toBe('A dot.');
+    expect(server.requests[1]!.body.messages).toEqual([userMessage]);
+
+    const [stored] = await store.loadHistory('default', 'files', 10);
+    expect(stored).toMatchObject({
+      role: 'user',
+      content: 'What is in these?',
+      data: {
+        attachments: [
+          { name: 'dot.png', mime_type: 'image/png' },
+          { name: 'cat.jpg', mime_type: 'image/jpeg' },
+          { name: 'notes.md', mime_type: 'text/markdown' },
+        ],
+      },
+    });
+    expect(JSON.stringify(stored)).not.toContain(PNG_BASE64);
+  });
+
+  it('answers 422 naming the attachment the model cannot take, and a text file by url, before any model call', async () => {
+    const app = await createTestActor({ env: llmEnv });
+    for (const stream of [false, true]) {
+      const pdf = await app.request(post({ message: 'Read this', stream, attachments: [pngByData, { name: 'report.pdf', mime_type: 'application/pdf', data: 'JVBERi0=' }] }));
+      expect(pdf.status).toBe(422);
+      const problem = await pdf.json();
+      expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/attachments/1/mime_type' }] });
+      expect(problem.errors[0].detail).toContain('application/pdf');
+    }
+    const byUrl = await app.request(post({ message: 'Read this', attachments: [{ name: 'notes.txt', mime_type: 'text/plain', url: 'http://127.0.0.1:9/notes.txt' }] }));
+    expect(byUrl.status).toBe(422);
+    expect(await byUrl.json()).toMatchObject({ errors: [{ pointer: '/attachments/0/url' }] });
+    expect(server.requests).toEqual([]);
+  });
+
+  it('the offline model says what it received, JSON and streamed', async () => {
+    const app = await createTestActor({});
+    const json = await (await app.request(post({ message: 'Look', attachments: [pngByData, notes] }))).json();
+    expect(json.message.content).toContain('You attached 2 files: dot.png (image/png), notes.md (text/markdown).');
+    const streamed = await readUiStream((await app.request(post({ session_id: 'offline-stream', message: 'Look', attachments: [jpegByUrl], stream: true }))).body!);
+    expect(streamed.text).toContain('You attached 1 file: cat.jpg (image/jpeg).');
+  });
+});
