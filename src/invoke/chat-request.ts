@@ -34,7 +34,13 @@ const Attachment = v.pipe(
     v.check((attachment) => attachment.url === undefined || attachmentKind(attachment.mime_type) !== 'text', 'a text attachment must come as data: the actor does not fetch URLs'),
     ['url'],
   ),
-  v.metadata({ oneOf: [{ required: ['url'], properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } } }, { required: ['data'] }] }),
+  // Exactly one of url and data (each branch forbids the other), and a url only for an image.
+  v.metadata({
+    oneOf: [
+      { required: ['url'], not: { required: ['data'], properties: { data: { type: 'string' } } }, properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } } },
+      { required: ['data'], not: { required: ['url'], properties: { url: { type: 'string' } } } },
+    ],
+  }),
 );
 
 /**
