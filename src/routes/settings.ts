@@ -53,6 +53,7 @@ export const currentSettingsRoute = defineRoute(
     method: 'get',
     path: '/settings',
     security: 'apiKey',
+    contract: 'always',
     operation: { operationId: 'currentSettings', summary: 'The settings the actor runs with; secrets masked', responses: { 200: json('`{settings}`; secrets masked') } },
   },
   (ctx) =>

@@ -3,6 +3,7 @@ import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS, type ContractEndpoint as Top
 import type { ContractEndpoint, EndpointPresence } from '../platform-config.js';
 
 const ALWAYS_ENDPOINTS: readonly ContractEndpoint[] = [
+  { method: 'GET', path: '/settings', presence: 'always' },
   { method: 'GET', path: '/settings/schema', presence: 'always' },
   { method: 'GET', path: '/oauth/authorize', presence: 'always' },
   { method: 'GET', path: '/oauth/callback', presence: 'always' },
