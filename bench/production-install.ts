@@ -20,10 +20,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { isProductionToolchain } from '../test/image/support/production-toolchain.js';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
-/** Packages of the test and build toolchain that have no business in a production image. */
-const TOOLCHAIN = ['vitest', 'vite', 'typescript', 'rolldown', 'lightningcss', 'esbuild', 'tsx'];
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 const { values: options } = parseArgs({ options: { image: { type: 'boolean', default: false } } });
@@ -85,7 +84,7 @@ try {
   console.log('| install | MiB (file sizes) | packages | toolchain left |');
   console.log('|---|---|---|---|');
   for (const row of rows) {
-    const left = row.packages.filter((name) => TOOLCHAIN.includes(name) || TOOLCHAIN.some((tool) => name.startsWith(`@${tool}/`)));
+    const left = row.packages.filter(isProductionToolchain);
     console.log(`| ${row.label} | ${mib(row.bytes)} | ${row.packages.length} | ${left.join(', ') || 'none'} |`);
   }
   const [before, after] = rows;

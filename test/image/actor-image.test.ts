@@ -17,11 +17,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
-import { imageEnginesReady, runCommand, runContainer, useImageWorkspace, type RunningContainer } from './support/index.js';
+import { imageEnginesReady, isProductionToolchain, runCommand, runContainer, useImageWorkspace, type RunningContainer } from './support/index.js';
 
 const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-/** What the production stage must not carry: the test and build toolchain, and the CLI's TypeScript loader. */
-const TOOLCHAIN = ['vitest', 'vite', 'typescript', 'rolldown', '@vitest', '@rolldown', 'lightningcss', 'tsx', 'esbuild', '@esbuild'];
 const MESH_KEY = 'image-test-mesh-key-0123456789';
 
 /** One way to render the actor, with the environment its options need and what it must serve. */
@@ -107,7 +105,7 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
       const modules = await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules'], { env: engineEnv });
       const installed = modules.trim().split('\n');
       expect(installed).toContain('actorkit');
-      expect(installed.filter((entry) => TOOLCHAIN.includes(entry))).toEqual([]);
+      expect(installed.filter(isProductionToolchain)).toEqual([]);
       const engines = (await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules/@libsql'], { env: engineEnv })).trim().split('\n');
       expect(engines).toContain('linux-x64-gnu');
       expect(engines.filter((entry) => entry.endsWith('-musl'))).toEqual([]);

@@ -74,7 +74,6 @@ describe('/mcp behind two replicas and a round-robin load balancer', () => {
   const baseUrl = postgresTestUrl('/mcp across replicas');
   if (baseUrl !== undefined) {
     const schemas = new TestSchemas(baseUrl, 'actorkit_mcp');
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: the PostgreSQL case's own clean-up, only when it runs
     afterAll(() => schemas.dropAll());
 
     it(`serves ${CONNECTIONS} of ${CONNECTIONS} connections of the official client on one PostgreSQL schema`, async () => {

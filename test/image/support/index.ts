@@ -21,3 +21,4 @@ export { startLoopbackRegistry, type LoopbackRegistry } from './loopback-registr
 export { runCommand, type RunCommandOptions } from './run-command.js';
 export { waitForHttp, type WaitForHttpOptions } from './wait-for-http.js';
 export { useImageWorkspace, type ImageWorkspace } from './image-workspace.js';
+export { isProductionToolchain } from './production-toolchain.js';
