@@ -1,15 +1,14 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** The programs the image tests run, and the Debian packages that bring them. */
-const IMAGE_TOOLS = [
-  { program: 'podman', package: 'podman' },
-  { program: 'buildah', package: 'buildah' },
-  { program: 'runc', package: 'runc' },
-  { program: 'skopeo', package: 'skopeo' },
-  { program: 'docker-registry', package: 'docker-registry' },
-  { program: 'debootstrap', package: 'debootstrap' },
-] as const;
+/** The programs the image tests run, and the Debian packages that bring them: test/image/image-tools.txt, which .ci/run reads too. */
+const IMAGE_TOOLS = readFileSync(new URL('../image-tools.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+  .map((line) => {
+    const [program = '', packageName = ''] = line.trim().split(/\s+/);
+    return { program, package: packageName };
+  });
 
 /** The command that installs every program the image tests need (as root). */
 export const IMAGE_TOOLS_INSTALL = `apt-get install ${IMAGE_TOOLS.map((tool) => tool.package).join(' ')}`;
