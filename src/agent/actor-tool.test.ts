@@ -32,7 +32,7 @@ describe('ActorTool', () => {
   it('refuses run on a tool that only has runAsync, and passes the context through', async () => {
     const tool = new ActorTool({ name: 'hello_who', description: 'Says who asks', argsSchema: v.object({}), runAsync: async (_args, context) => context.tenantId });
     expect(() => tool.run({})).toThrow(SyncRunUnsupportedError);
-    const context = { signal: new AbortController().signal, tenantId: 'acme', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {} };
+    const context = { signal: new AbortController().signal, tenantId: 'acme', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {}, oauthToken: async () => 'token' };
     expect(await tool.runAsync({}, context)).toBe('acme');
   });
 

@@ -49,7 +49,7 @@ function options(model: ChatModel, overrides: Partial<ChatLoopOptions> = {}): Ch
     tools: [greet, broken, weird],
     maxToolSteps: 5,
     messages: [{ role: 'user', content: 'hi' }],
-    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {} },
+    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {}, oauthToken: async () => 'token' },
     ...overrides,
   };
 }
