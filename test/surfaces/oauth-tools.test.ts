@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
-import { ActorTool } from '../../src/agent/actor-tool.js';
+import { ActorTool, type ToolRunContext } from '../../src/agent/actor-tool.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
@@ -48,29 +48,21 @@ function providerApi(request: IncomingMessage, response: ServerResponse): void {
   response.end(JSON.stringify(ok ? { login: 'johndoe', token_number: number + 1 } : { message: 'Bad credentials' }));
 }
 
+/** A read-only tool without arguments (so `/mcp` offers it too). */
+const readOnlyTool = (name: string, description: string, runAsync: (args: object, context: ToolRunContext) => Promise<unknown>) =>
+  new ActorTool({ name, description, readOnly: true, argsSchema: v.object({}), runAsync });
+
 /** Calls the provider's API as the calling tenant. */
-const whoami = new ActorTool({
-  name: 'mock_whoami',
-  description: 'Tells who the tenant is at the mock provider',
-  readOnly: true,
-  argsSchema: v.object({}),
-  runAsync: async (_args, context) => {
-    const token = await context.oauthToken('mock');
-    const response = await fetch(`${api.url}/user`, { headers: { Authorization: `Bearer ${token}` }, signal: context.signal });
-    if (!response.ok) throw new Error(`The mock API answered ${response.status}`);
-    return (await response.json()) as { login: string; token_number: number };
-  },
+const whoami = readOnlyTool('mock_whoami', 'Tells who the tenant is at the mock provider', async (_args, context) => {
+  const token = await context.oauthToken('mock');
+  const response = await fetch(`${api.url}/user`, { headers: { Authorization: `Bearer ${token}` }, signal: context.signal });
+  if (!response.ok) throw new Error(`The mock API answered ${response.status}`);
+  return (await response.json()) as { login: string; token_number: number };
 });
 
 /** A careless tool that writes its token into its error. */
-const leaky = new ActorTool({
-  name: 'mock_leaky',
-  description: 'Fails, naming its token',
-  readOnly: true,
-  argsSchema: v.object({}),
-  runAsync: async (_args, context) => {
-    throw new Error(`the API refused Authorization: Bearer ${await context.oauthToken('mock')}`);
-  },
+const leaky = readOnlyTool('mock_leaky', 'Fails, naming its token', async (_args, context) => {
+  throw new Error(`the API refused Authorization: Bearer ${await context.oauthToken('mock')}`);
 });
 
 async function get(url: string): Promise<Response> {
