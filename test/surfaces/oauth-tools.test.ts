@@ -4,7 +4,8 @@
 // tenant connects through the real flow (authorize → provider → callback), then invokes: the
 // offline model calls the tool, the API sees the stored token; an expired token is refreshed
 // through the flow; a tenant that never connected gets `oauth_not_connected` as the tool's
-// error (reply 200, the model explains it), and the same through `/mcp` with the MCP SDK client.
+// error (reply 200, the model explains it), streamed as `tool-output-error` to the AI SDK's
+// reader, and the same through `/mcp` with the MCP SDK client.
 // No token ever reaches a log line, the history, a reply or /metrics.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
@@ -16,6 +17,7 @@ import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/store.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
+import { readUiStream } from '../agent/ui-stream-reader.js';
 import { connectMcpClient } from '../contract/mcp-contract.js';
 import { listenOnLoopback, serveOnLoopback, type LoopbackServer } from './loopback.js';
 import { location, startMockOAuthProvider, type MockOAuthProvider } from './oauth-mock-provider.js';
@@ -159,6 +161,23 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
     await connect(hint);
     const after = await invoke('beta', 'use tool mock_whoami with {}');
     expect(after.tool_calls[0]).toMatchObject({ status: 'ok', output: { login: 'johndoe' } });
+  });
+
+  it('streams the same tool error to a useChat client (tool-output-error), and the token of a connected tenant stays out of the stream', async () => {
+    const stream = (tenant: string) =>
+      fetch(`${actor.url}/agent/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Tenant-Id': tenant },
+        body: JSON.stringify({ user_identifier: 'ann', session_id: `stream-${tenant}`, message: 'use tool mock_whoami with {}' }),
+      });
+    const refused = await readUiStream((await stream('delta')).body!);
+    expect(refused.chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-output-error', errorText: 'Tenant delta has not connected mock; start at /oauth/authorize?provider=mock&tenant_id=delta' }),
+    );
+    expect(refused.text).toContain('"code":"oauth_not_connected"');
+    const answered = await readUiStream((await stream('acme')).body!);
+    expect(answered.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-available', output: expect.objectContaining({ login: 'johndoe' }) }));
+    seen.push(refused.raw, answered.raw);
   });
 
   it('cuts the token out of a failing tool error before the model, the reply, the history and the log see it', async () => {
