@@ -36,6 +36,11 @@ describe('ActorTool', () => {
     expect(await tool.runAsync({}, context)).toBe('acme');
   });
 
+  it('gives a tool run without a context no OAuth token: every provider is unknown', async () => {
+    const tool = new ActorTool({ name: 'github_whoami', description: 'Calls GitHub', argsSchema: v.object({}), runAsync: (_args, context) => context.oauthToken('github') });
+    await expect(tool.runAsync({})).rejects.toMatchObject({ status: 404, code: 'unknown_provider', detail: 'No OAuth provider named "github" is configured; configured: none' });
+  });
+
   it('checks arguments and names every problem with its path', () => {
     const tool = greet();
     expect(tool.parseArgs({ name: 'Ada' })).toEqual({ success: true, output: { name: 'Ada', times: 1 } });
