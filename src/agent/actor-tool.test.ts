@@ -32,8 +32,13 @@ describe('ActorTool', () => {
   it('refuses run on a tool that only has runAsync, and passes the context through', async () => {
     const tool = new ActorTool({ name: 'hello_who', description: 'Says who asks', argsSchema: v.object({}), runAsync: async (_args, context) => context.tenantId });
     expect(() => tool.run({})).toThrow(SyncRunUnsupportedError);
-    const context = { signal: new AbortController().signal, tenantId: 'acme', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {} };
+    const context = { signal: new AbortController().signal, tenantId: 'acme', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {}, oauthToken: async () => 'token' };
     expect(await tool.runAsync({}, context)).toBe('acme');
+  });
+
+  it('gives a tool run without a context no OAuth token: every provider is unknown', async () => {
+    const tool = new ActorTool({ name: 'github_whoami', description: 'Calls GitHub', argsSchema: v.object({}), runAsync: (_args, context) => context.oauthToken('github') });
+    await expect(tool.runAsync({})).rejects.toMatchObject({ status: 404, code: 'unknown_provider', detail: 'No OAuth provider named "github" is configured; configured: none' });
   });
 
   it('checks arguments and names every problem with its path', () => {

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { noOAuthTokens } from '../core/oauth-token-source.js';
 import type { ToolDefinition } from './chat-model.js';
 
 /** Tool names: snake_case, namespaced by domain (`<domain>_<action>`), at most 64 characters. */
@@ -17,6 +18,17 @@ export interface ToolRunContext {
   readonly requestId: string;
   /** The actor's current settings. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * A valid OAuth access token of the calling tenant at `provider` (an id the actor's definition
+   * declares in `oauth`), refreshed first when it is about to expire. Rejects with `ActorError`:
+   * 409 `oauth_not_connected` (the tenant has not connected it yet: the detail names the
+   * `/oauth/authorize` URL), 409 `oauth_reauthorization_required`, 502 `oauth_refresh_failed`,
+   * 404 `unknown_provider`. A tool that lets it throw gives the model that error to explain.
+   * @example
+   * const token = await context.oauthToken('github');
+   * const response = await fetch('https://api.github.com/user', { headers: { Authorization: `Bearer ${token}` }, signal: context.signal });
+   */
+  oauthToken(provider: string): Promise<string>;
 }
 
 /** Options of an `ActorTool`: give `run`, `runAsync` or both. */
@@ -53,6 +65,7 @@ const defaultContext = (): ToolRunContext => ({
   userIdentifier: 'local',
   requestId: 'local',
   settings: {},
+  oauthToken: (provider) => noOAuthTokens.getAccessToken('default', provider),
 });
 
 /** Throws unless `name` is a valid tool name. */

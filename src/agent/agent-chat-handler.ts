@@ -6,6 +6,7 @@ import { historyFromMessages, messagesFromHistory } from './chat-history.js';
 import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { incomingMessage } from './incoming-message.js';
+import { toolRunContextOf } from './tool-run-context-of.js';
 
 /** The model and knobs of one invoke. */
 export interface AgentTurnConfig {
@@ -36,7 +37,8 @@ export interface AgentChatHandlerOptions {
  */
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
   const { history, logger } = options;
-  return async function agentChatHandler({ request, tenantId, requestId, messageId, signal, settings, onEvent }) {
+  return async function agentChatHandler(input) {
+    const { request, tenantId, requestId, messageId, settings, onEvent } = input;
     const turn = options.configure(settings);
     let historyLoaded = true;
     let earlier: StoredMessage[] = [];
@@ -54,7 +56,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       tools: options.tools(),
       maxToolSteps: turn.maxToolSteps,
       messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
-      context: { signal, tenantId, sessionId: request.session_id, userIdentifier: request.user_identifier, requestId, settings },
+      context: toolRunContextOf(input),
       ...(onEvent ? { onEvent } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
       logger,

@@ -49,7 +49,7 @@ function options(model: ChatModel, overrides: Partial<ChatLoopOptions> = {}): Ch
     tools: [greet, broken, weird],
     maxToolSteps: 5,
     messages: [{ role: 'user', content: 'hi' }],
-    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {} },
+    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {}, oauthToken: async () => 'token' },
     ...overrides,
   };
 }
@@ -103,6 +103,35 @@ describe('runChatLoop', () => {
     expect(text).not.toContain('made_up');
     expect(text).toContain('gen_ai_client_token_usage_sum{gen_ai_token_type="input",gen_ai_request_model="scripted"} 20');
     expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_token_type="output",gen_ai_request_model="scripted"} 2');
+  });
+
+  it("gives a tool the context's OAuth tokens, tells the model an ActorError's code, and cuts handed-out tokens out of failures", async () => {
+    const sink = createMemorySink();
+    const github = new ActorTool({
+      name: 'github_whoami',
+      description: 'Calls GitHub',
+      argsSchema: v.object({ connected: v.boolean() }),
+      runAsync: async ({ connected }, context) => {
+        if (!connected) throw new ActorError('oauth_not_connected', { detail: 'Tenant t has not connected github' });
+        throw new Error(`GitHub refused Bearer ${await context.oauthToken('github')} (Bearer ${await context.oauthToken('github')})`);
+      },
+    });
+    const asked: string[] = [];
+    const { model, requests } = scripted([{ toolCalls: [call('n', 'github_whoami', '{"connected":false}'), call('l', 'github_whoami', '{"connected":true}')] }, { text: 'Connect GitHub first.' }]);
+    const context = {
+      ...options(model).context,
+      oauthToken: async (provider: string) => {
+        asked.push(provider);
+        return 'gho_secret123';
+      },
+    };
+    const result = await runChatLoop(options(model, { tools: [github], context, logger: createLogger({ sink }) }));
+    expect(asked).toEqual(['github', 'github']);
+    const fedBack = requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content));
+    expect(fedBack).toEqual([{ error: 'Tenant t has not connected github', code: 'oauth_not_connected' }, { error: 'GitHub refused Bearer [redacted] (Bearer [redacted])' }]);
+    expect(result.toolCalls.map((record) => record.error)).toEqual(['Tenant t has not connected github', 'GitHub refused Bearer [redacted] (Bearer [redacted])']);
+    expect(JSON.stringify(sink.records)).not.toContain('gho_secret123');
+    expect(JSON.stringify(result)).not.toContain('gho_secret123');
   });
 
   it('stops running tools after maxToolSteps and asks for a text answer', async () => {

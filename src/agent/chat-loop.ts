@@ -6,6 +6,7 @@ import type { ChatEvent } from '../invoke/chat-handler.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
 import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
+import { watchOAuthTokens } from './watch-oauth-tokens.js';
 
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */
 export interface ChatLoopMetrics {
@@ -54,10 +55,11 @@ interface ToolRun {
   readonly content: string;
 }
 
-const failed = (call: ModelToolCall, args: unknown, outcome: ToolOutcome, error: string): ToolRun => ({
+/** A failed call; the model is told the error and, for an `ActorError`, its code (e.g. `oauth_not_connected`). */
+const failed = (call: ModelToolCall, args: unknown, outcome: ToolOutcome, error: string, code?: string): ToolRun => ({
   record: { id: call.id, name: call.name, arguments: args, output: null, status: 'error', error },
   outcome,
-  content: JSON.stringify({ error }),
+  content: JSON.stringify(code === undefined ? { error } : { error, code }),
 });
 
 const clip = (text: string) => (text.length > MAX_TOOL_OUTPUT_CHARS ? `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [cut at ${MAX_TOOL_OUTPUT_CHARS} characters]` : text);
@@ -80,15 +82,16 @@ async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool
   if (tool === undefined) return failed(call, args, 'unknown_tool', `There is no tool named ${call.name}; the tools are: ${[...tools.keys()].join(', ') || 'none'}`);
   const checked = tool.parseArgs(args);
   if (!checked.success) return failed(call, args, 'invalid_arguments', `Invalid arguments: ${checked.problems.join('; ')}`);
+  const watched = watchOAuthTokens(options.context);
   try {
-    const output = await tool.runAsync(checked.output, options.context);
+    const output = await tool.runAsync(checked.output, watched.context);
     const serialised = typeof output === 'string' ? output : JSON.stringify(output ?? null);
     return { record: { id: call.id, name: call.name, arguments: args, output: output ?? null, status: 'ok' }, outcome: 'ok', content: clip(serialised) };
   } catch (error) {
     if (options.context.signal.aborted) throw abortReason(options.context.signal);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = watched.redact(error instanceof Error ? error.message : String(error));
     options.logger?.warn('tool_call_failed', { tool: call.name, request_id: options.context.requestId, error: message });
-    return failed(call, args, 'error', message || 'The tool failed');
+    return failed(call, args, 'error', message || 'The tool failed', error instanceof ActorError ? error.code : undefined);
   }
 }
 

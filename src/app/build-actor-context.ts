@@ -15,6 +15,9 @@ import { openStore } from '../store/open-store.js';
 import { withStoreDeadline } from '../store/store-deadline.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
 import { deferStore } from './deferred-store.js';
+import { definitionOAuthFlow } from './definition-oauth-flow.js';
+import type { OAuthFlow } from '../oauth/oauth-flow.js';
+import { noOAuthTokens } from '../core/oauth-token-source.js';
 
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 
@@ -27,12 +30,14 @@ export interface BuiltActorContext {
   readonly database: DatabaseMonitor;
   /** The raw environment the context was built from (`options.env`, else the process's). */
   readonly env: ActorEnvironment;
+  /** The OAuth flow: `options.oauth`, else one over the providers the definition declares, else none. */
+  readonly oauth: OAuthFlow | undefined;
 }
 
 /**
  * Builds an actor's context from its options and the environment: logger, runtime
- * configuration, settings, store (opened lazily), database health, metrics, stats recorder and
- * the chat handler. Configuration mistakes throw here, at setup.
+ * configuration, settings, store (opened lazily), database health, metrics, stats recorder,
+ * the chat handler and the OAuth tokens its tools ask for. Configuration mistakes throw here, at setup.
  */
 export function buildActorContext(options: CreateActorAppOptions): BuiltActorContext {
   const env = options.env ?? processEnv();
@@ -47,6 +52,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const store = withStoreDeadline(opened, deadlineMs, (error) => database.noteFailure(error));
   const database = new DatabaseMonitor(store, { logger });
   const metrics = new ActorMetrics();
+  const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
   const agent = options.chatHandler
     ? undefined
     : createActorAgent({
@@ -76,6 +82,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     chatHandler: options.chatHandler ?? agent!.chatHandler,
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
+    oauthTokens: oauth?.getAccessToken ? { getAccessToken: oauth.getAccessToken.bind(oauth) } : noOAuthTokens,
   };
-  return { ctx, agent, database, env };
+  return { ctx, agent, database, env, oauth };
 }

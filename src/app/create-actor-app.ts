@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import type { ActorEnv } from '../context/actor-context.js';
 import { buildActorContext } from './build-actor-context.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
-import { definitionOAuthFlow } from './definition-oauth-flow.js';
 import { definitionRouters } from './definition-routers.js';
 import { mapActorErrors } from './map-actor-errors.js';
 import { mountActorRoutes } from './mount-actor-routes.js';
@@ -28,8 +27,7 @@ export type ActorApp = Omit<Hono<ActorEnv>, 'fetch'> & { readonly fetch: ActorFe
  * const res = await app.request('/health');
  */
 export function createActorApp(options: CreateActorAppOptions): ActorApp {
-  const { ctx, agent, database, env } = buildActorContext(options);
-  const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
+  const { ctx, agent, database, env, oauth } = buildActorContext(options);
   oauth?.bind?.(ctx);
   const explicit = options.routers ?? [];
   const tools = () => agent?.tools ?? (Array.isArray(options.tools) ? options.tools : []);

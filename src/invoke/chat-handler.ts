@@ -23,6 +23,12 @@ export interface ChatInput {
   readonly signal: AbortSignal;
   /** The actor's current settings. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * A valid OAuth access token of this invoke's tenant at `provider`, for the handler's tools
+   * (`ToolRunContext.oauthToken`); a turn always sets it. Rejects with `ActorError` 409
+   * `oauth_not_connected` when the tenant has not connected the provider.
+   */
+  readonly oauthToken?: (provider: string) => Promise<string>;
   /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
   readonly onEvent?: (event: ChatEvent) => void;
 }

@@ -37,6 +37,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       messageId: turn.messageId,
       signal: turn.signal,
       settings: services.settings.values,
+      oauthToken: (provider) => services.oauthTokens.getAccessToken(turn.tenantId, provider),
       ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Counter, Histogram } from 'prom-client';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
+import type { OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import type { ChatHandler } from './chat-handler.js';
@@ -21,4 +22,6 @@ export interface TurnServices {
   readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter'>;
   readonly store: Pick<Store, 'claimIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
   readonly config: { readonly idempotencyTtlMs: number; readonly idempotencyClaimTtlMs: number };
+  /** The OAuth access tokens the turn's tools ask for, per tenant and provider. */
+  readonly oauthTokens: OAuthTokenSource;
 }

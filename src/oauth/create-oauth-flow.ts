@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import type { ActorContext } from '../context/actor-context.js';
 import { DEFAULT_TENANT, parseTenantId } from '../core/tenant-id.js';
 import { ActorError } from '../core/actor-error.js';
+import { unknownOAuthProvider, type OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { OAuthFlow } from './oauth-flow.js';
 import type { StoredOAuthToken } from '../store/store.js';
 import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
@@ -45,7 +46,7 @@ export interface CreateOAuthFlowOptions {
 export type OAuthFlowContext = Pick<ActorContext, 'store' | 'settings' | 'logger'>;
 
 /** The OAuth flow of an actor: the two routes, plus access tokens for the actor's tools. */
-export interface ActorOAuthFlow extends OAuthFlow {
+export interface ActorOAuthFlow extends OAuthFlow, OAuthTokenSource {
   /** The configured provider ids. */
   readonly providers: readonly string[];
   /** Gives the flow the actor's store (for tokens and, by default, states) and settings; `createActorApp` does it. */
@@ -132,12 +133,8 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
   const providerOf = (id: string | null): OAuthProviderConfig => {
     const provider = id === null ? undefined : providers.get(id);
     if (provider === undefined) {
-      throw new ActorError('unknown_provider', {
-        detail:
-          id === null || id === ''
-            ? `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}`
-            : `No OAuth provider named ${JSON.stringify(id)} is configured`,
-      });
+      if (id !== null && id !== '') throw unknownOAuthProvider(id, [...providers.keys()]);
+      throw new ActorError('unknown_provider', { detail: `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}` });
     }
     return provider;
   };

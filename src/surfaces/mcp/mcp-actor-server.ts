@@ -8,6 +8,7 @@ import { metadataCard } from '../../routes/actor-info.js';
 import { healthBody } from '../../routes/health.js';
 import { readStats, statsBody } from '../../routes/stats.js';
 import type { McpServerSdk } from './load-mcp-server-sdk.js';
+import { watchOAuthTokens } from '../../agent/watch-oauth-tokens.js';
 import { MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
 
@@ -116,19 +117,21 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     if (tool === undefined) throw jsonRpcFailure(INVALID_PARAMS, `Unknown tool: ${name}`);
     const args = v.safeParse(tool.argsSchema, input);
     if (!args.success) return invalidArguments(name, args.issues);
+    const watched = watchOAuthTokens({
+      signal,
+      tenantId: request.tenantId,
+      sessionId: request.sessionId,
+      userIdentifier: MCP_USER,
+      requestId: request.requestId,
+      settings: ctx.settings.values,
+      oauthToken: (provider) => ctx.oauthTokens.getAccessToken(request.tenantId, provider),
+    });
     try {
-      const output = await tool.runAsync(args.output, {
-        signal,
-        tenantId: request.tenantId,
-        sessionId: request.sessionId,
-        userIdentifier: MCP_USER,
-        requestId: request.requestId,
-        settings: ctx.settings.values,
-      });
-      return toolResult(output);
+      return toolResult(await tool.runAsync(args.output, watched.context));
     } catch (error) {
-      ctx.logger.warn('mcp_tool_failed', { tool: name, error });
-      return toolError(`Tool ${name} failed: ${error instanceof ActorError ? (error.detail ?? error.title) : (error as Error).message}`);
+      const message = watched.redact(error instanceof ActorError ? `${error.detail ?? error.title} (${error.code})` : String((error as Error)?.message ?? error));
+      ctx.logger.warn('mcp_tool_failed', { tool: name, error: message });
+      return toolError(`Tool ${name} failed: ${message}`);
     }
   });
 
