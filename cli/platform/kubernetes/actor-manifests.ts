@@ -30,10 +30,10 @@ export interface ActorManifests {
 }
 
 /** The size of the volume claimed for a single-replica actor's SQLite file. */
-export const DATA_VOLUME_SIZE = '1Gi';
+const DATA_VOLUME_SIZE = '1Gi';
 
 /** The CPU use, in percent of the request, at which the autoscaler adds a replica. */
-export const AUTOSCALE_CPU_PERCENT = 70;
+const AUTOSCALE_CPU_PERCENT = 70;
 
 /** Seconds a pod gets after SIGTERM beyond the actor's own `SHUTDOWN_GRACE_MS`, so the drain ends before Kubernetes kills it. */
 const TERMINATION_MARGIN_S = 5;

@@ -13,7 +13,7 @@ const DATABASE_URL: VariableName = 'DATABASE_URL';
 const MESH_KEY: VariableName = 'MESH_KEY';
 
 /** One entry of a container's `env`: a plain value, or a key of a Secret or ConfigMap. */
-export type EnvVar =
+type EnvVar =
   | { readonly name: string; readonly value: string }
   | { readonly name: string; readonly valueFrom: { readonly secretKeyRef: { readonly name: string; readonly key: string } } }
   | { readonly name: string; readonly valueFrom: { readonly configMapKeyRef: { readonly name: string; readonly key: string } } };

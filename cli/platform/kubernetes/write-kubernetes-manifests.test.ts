@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { REPOSITORY_ROOT } from '../../../test/support/built-package.js';
+import { ensureBuilt, REPOSITORY_ROOT } from '../../../test/support/built-package.js';
 import { KUBERNETES_SCHEMA_VERSION, kubernetesProblems, schemaProblems, strictFieldProblems } from '../../../test/support/kubernetes-schemas.js';
 import { readImageRuntime } from './image-runtime.js';
 import type { KubernetesObject } from './kubernetes-object.js';
@@ -113,7 +114,11 @@ describe(`the manifests of the three examples, against the schemas of Kubernetes
     expect(mesh.env).toContainEqual({ name: 'MESH_KEY', valueFrom: { secretKeyRef: { name: 'actorkit-mesh-default', key: 'MESH_KEY' } } });
     const panel = byKind(files['panel-workflow-actor'] ?? [], 'Deployment').spec.template.spec.containers[0];
     expect(panel.env).toContainEqual({ name: 'WORKFLOW_BASE_URL', valueFrom: { configMapKeyRef: { name: 'panel-workflow-actor-env', key: 'WORKFLOW_BASE_URL' } } });
-    expect(Object.values(files).flat().filter((object) => object.kind === 'Secret' || object.kind === 'ConfigMap')).toEqual([]);
+    expect(
+      Object.values(files)
+        .flat()
+        .filter((object) => object.kind === 'Secret' || object.kind === 'ConfigMap'),
+    ).toEqual([]);
     expect(result.actors.find((actor) => actor.slug === 'mesh-actor')?.secrets).toEqual([{ secret: 'actorkit-mesh-default', key: 'MESH_KEY', variable: 'MESH_KEY' }]);
     const readme = readFileSync(join(result.out, 'README.md'), 'utf8');
     expect(readme).toContain('kubectl create secret generic actorkit-mesh-default --namespace actors --from-literal=MESH_KEY="$MESH_KEY"');
@@ -203,10 +208,7 @@ describe('what the declared deployment changes', () => {
     expect(deployment.spec.template.spec.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
     expect(deployment.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem).toBeUndefined();
     expect(result.objects.map((object) => object.kind)).toEqual(['Deployment', 'Service']);
-    expect(result.warnings).toEqual([
-      expect.stringContaining('sets no USER'),
-      'hello-actor: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes',
-    ]);
+    expect(result.warnings).toEqual([expect.stringContaining('sets no USER'), 'hello-actor: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes']);
     expect(kubernetesProblems(result.objects)).toEqual(result.objects.map(() => []));
   });
 
@@ -230,7 +232,12 @@ describe('refusals: a clear message, nothing written', () => {
       config.deployment.replicas = { min: 3, max: 2 };
     });
     const result = await refused([dir], 'invalid-out');
-    expect(result).toMatchObject({ status: 'failed', code: 'validation_failed', actorDir: dir, problems: [expect.objectContaining({ rule: 'H', pointer: '/deployment/replicas/min', message: 'replicas.min (3) exceeds replicas.max (2)' })] });
+    expect(result).toMatchObject({
+      status: 'failed',
+      code: 'validation_failed',
+      actorDir: dir,
+      problems: [expect.objectContaining({ rule: 'H', pointer: '/deployment/replicas/min', message: 'replicas.min (3) exceeds replicas.max (2)' })],
+    });
     expect(result).toMatchObject({ message: expect.stringContaining('does not validate') });
   });
 
@@ -245,7 +252,11 @@ describe('refusals: a clear message, nothing written', () => {
   });
 
   it('a namespace or mesh group that is not a Kubernetes name, and the tag latest', async () => {
-    expect(await refused(['examples/hello-actor'], 'ns-out', { namespace: 'Actors_1' })).toMatchObject({ status: 'refused', code: 'invalid_name', message: expect.stringContaining("namespace 'Actors_1'") });
+    expect(await refused(['examples/hello-actor'], 'ns-out', { namespace: 'Actors_1' })).toMatchObject({
+      status: 'refused',
+      code: 'invalid_name',
+      message: expect.stringContaining("namespace 'Actors_1'"),
+    });
     expect(await refused(['examples/mesh-actor'], 'group-out', { meshGroup: '-x' })).toMatchObject({ status: 'refused', code: 'invalid_name' });
     expect(await refused(['examples/hello-actor'], 'latest-out', { imageTag: 'latest' })).toMatchObject({ status: 'refused', code: 'latest_tag_refused' });
   });
@@ -271,4 +282,23 @@ describe('refusals: a clear message, nothing written', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toBe('# my notes\n');
     expect(existsSync(join(out, 'hello-actor.yaml'))).toBe(false);
   });
+});
+
+describe('the built package, as an author scripts it', () => {
+  it('writes the manifests through `actorkit/cli` from dist/, in a child process', () => {
+    ensureBuilt();
+    const out = join(scratch, 'built-out');
+    const script = `const { writeKubernetesManifests } = await import(${JSON.stringify(join(REPOSITORY_ROOT, 'dist/cli/index.js'))});
+const result = await writeKubernetesManifests(['examples/mesh-actor'], { out: ${JSON.stringify(out)}, meshGroup: 'weather' });
+console.log(JSON.stringify({ status: result.status, files: result.files, secrets: result.actors?.[0]?.secrets }));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPOSITORY_ROOT, encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({
+      status: 'ok',
+      files: [join(out, 'mesh-actor.yaml'), join(out, 'README.md')],
+      secrets: [{ secret: 'actorkit-mesh-weather', key: 'MESH_KEY', variable: 'MESH_KEY' }],
+    });
+    const objects = parseYamlFile(join(out, 'mesh-actor.yaml'));
+    expect(kubernetesProblems(objects)).toEqual(objects.map(() => []));
+  }, 120_000);
 });
