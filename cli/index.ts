@@ -51,3 +51,14 @@ export type { DevRuntime } from './dev/dev-runtime.js';
 export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';
 export { chooseContainerCli, containerCommands, CONTAINER_CLI_ENV, CONTAINER_CLIS } from './publish/container-commands.js';
 export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';
+
+// platform: Kubernetes manifests
+export {
+  writeKubernetesManifests,
+  DEFAULT_MESH_GROUP,
+  type KubernetesManifestsOptions,
+  type KubernetesManifestsSuccess,
+  type KubernetesManifestsFailure,
+  type ActorManifestSummary,
+} from './platform/kubernetes/write-kubernetes-manifests.js';
+export type { KubernetesObject, ObjectMeta, SecretReference, ConfigReference } from './platform/kubernetes/kubernetes-object.js';

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -9,7 +8,7 @@ import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { validateActorDir, type ActorProblem } from '../validate/validate-actor-dir.js';
 import { planVersionBump, writeVersionBump, type VersionBump } from './bump-version.js';
 import { chooseContainerCli, containerCommands, probeContainerCommand, runContainerCommand, tagExistsCommand, type ContainerOutput } from './container-commands.js';
-import { checkImageRepository, checkImageTag, refuseMovingTag } from './image-reference.js';
+import { actorImageRepository, actorImageTag, readActorPackage } from './actor-image.js';
 import { refuseDependenciesOutsideBuildContext } from './outside-dependencies.js';
 import { platformUrl, registrationSteps } from './registration-steps.js';
 
@@ -78,11 +77,9 @@ export async function publishActor(actorDir: string, options: PublishActorOption
   try {
     const manifest = await readActorPackage(root);
     refuseDependenciesOutsideBuildContext(manifest.json, root);
-    const repo = checkImageRepository(options.repo ?? manifest.imageRepo ?? missing('no_image_repo', 'no --repo given and package.json has no actorkit.deployment.image_repo'));
+    const repo = actorImageRepository(manifest, options.repo);
     const bump = options.bump === undefined ? undefined : await planVersionBump(root, manifest.version, options.bump);
-    const version = bump?.to ?? manifest.version;
-    const tag = refuseMovingTag(checkImageTag(options.tag ?? (version ? `v${version}` : missing('no_version', 'no --tag given and package.json has no version'))));
-    const image = `${repo}:${tag}`;
+    const image = `${repo}:${actorImageTag(options.tag, bump?.to ?? manifest.version)}`;
     if (!existsSync(join(root, 'Dockerfile'))) throw new CliError('refused', 'no_dockerfile', `${root} has no Dockerfile to build`);
     const baseUrl = platformUrl(io.env);
     const cli = chooseContainerCli(io.env);
@@ -150,23 +147,4 @@ function validationStop(validation: Awaited<ReturnType<typeof validateActorDir>>
   if (validation.status !== 'failed') return undefined;
   const problems = 'problems' in validation ? validation.problems : [];
   return { status: 'failed', code: 'validation_failed', message, problems };
-}
-
-async function readActorPackage(root: string): Promise<{ json: Record<string, unknown>; version?: string; imageRepo?: string }> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  } catch (error) {
-    throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder: cannot read package.json (${(error as Error).message})`);
-  }
-  const record = (typeof json === 'object' && json !== null ? json : {}) as { version?: unknown; actorkit?: { deployment?: { image_repo?: unknown } } };
-  return {
-    json: record as Record<string, unknown>,
-    ...(typeof record.version === 'string' && record.version !== '' ? { version: record.version } : {}),
-    ...(typeof record.actorkit?.deployment?.image_repo === 'string' ? { imageRepo: record.actorkit.deployment.image_repo } : {}),
-  };
-}
-
-function missing(code: string, message: string): never {
-  throw new CliError('refused', code, message);
 }
