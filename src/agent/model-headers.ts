@@ -31,6 +31,9 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const EXAMPLE = '{"x-portkey-provider": "openai"}';
 
+/** What a JSON value is, in words: `a list`, `an object`, `null`, `a number`… */
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+
 /**
  * Reads the extra model-server headers from a JSON object of header names to string values
  * (the `LLM_HEADERS` variable or the `llm_headers` setting); empty means none. A mistake
@@ -49,7 +52,7 @@ export function parseModelHeaders(raw: string | undefined): ModelHeaders {
     throw new Error(`must be a JSON object of header names to string values, e.g. ${EXAMPLE}; it is not valid JSON`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`must be a JSON object of header names to string values, e.g. ${EXAMPLE}; it is ${Array.isArray(value) ? 'a list' : `a ${value === null ? 'null' : typeof value}`}`);
+    throw new Error(`must be a JSON object of header names to string values, e.g. ${EXAMPLE}; it is ${kindOf(value)}`);
   }
   const headers: Record<string, string> = {};
   const seen = new Set<string>();
@@ -66,8 +69,7 @@ export function parseModelHeaders(raw: string | undefined): ModelHeaders {
     }
     if (seen.has(lower)) throw new Error(`names the header ${shownName} twice (header names ignore case)`);
     seen.add(lower);
-    if (typeof headerValue !== 'string')
-      throw new Error(`gives the header ${shownName} a ${headerValue === null ? 'null' : typeof headerValue}; values must be strings (a JSON value goes in as text)`);
+    if (typeof headerValue !== 'string') throw new Error(`gives the header ${shownName} ${kindOf(headerValue)}; values must be strings (a JSON value goes in as text)`);
     if (headerValue.trim() === '') throw new Error(`gives the header ${shownName} an empty value`);
     if (!FIELD_VALUE.test(headerValue)) throw new Error(`gives the header ${shownName} a value with a line break or a control character`);
     headers[name] = headerValue;
