@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseModelHeaders, REFUSED_MODEL_HEADERS } from './model-headers.js';
 
@@ -40,5 +41,18 @@ describe('parseModelHeaders', () => {
         expect((error as Error).message).not.toContain('SECRET');
       }
     }
+  });
+});
+
+describe('the LLM_HEADERS of docs/agent.md (Model gateways)', () => {
+  const doc = readFileSync(new URL('../../docs/agent.md', import.meta.url), 'utf8');
+  const documented = [...doc.matchAll(/LLM_HEADERS='([^']*)'/g)].map((match) => match[1]!);
+
+  it('are there, one per gateway that needs headers', () => {
+    expect(documented.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(documented)('%s parses', (raw) => {
+    expect(Object.keys(parseModelHeaders(raw)).length).toBeGreaterThan(0);
   });
 });

@@ -100,8 +100,16 @@ function responseFromCompletion(completion: ChatCompletion, fallbackModel: strin
 /** Whether a streamed call was answered as a stream: some servers ignore `stream: true` and send one JSON completion. */
 const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 
-/** HTTP statuses whose reason the API caller is not shown: a refused key's message often quotes the key. */
+/** Refusals whose reason is about credentials: a refused key's message often quotes the key, or part of it. */
 const CREDENTIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407]);
+
+/**
+ * Whether the API caller may read the server's reason for an HTTP error: a 4xx says what was
+ * wrong with the request (a missing gateway header, an unknown model, a context too long), so
+ * it is shown, unless it is about credentials; a 5xx tells of the server's insides (internal
+ * addresses, stack traces), so its reason goes to the log only.
+ */
+const reasonIsShown = (status: number) => status >= 400 && status < 500 && !CREDENTIAL_STATUSES.has(status);
 
 const sdkLogger = (logger: Logger) => {
   const write =
@@ -197,9 +205,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: baseUrl ?? 'https://api.openai.com/v1' });
   const reasonText = (reason: UpstreamReason) => (reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`);
 
-  // The caller learns what happened in general terms, and the server's reason for an HTTP error
-  // unless it is about credentials; the server's address and its own words (which may quote a
-  // key or a URL with credentials) go to the log, with the secrets struck out.
+  // The caller learns what happened in general terms, and the server's reason for a 4xx that is
+  // not about credentials; the server's address and its own words (which may quote a key or a
+  // URL with credentials) go to the log, with the secrets struck out.
   const failure = ({ APIConnectionError, APIConnectionTimeoutError, APIError }: OpenAISdk, error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
     if (caller.aborted) return abortReason(caller);
     if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
@@ -219,7 +227,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     });
     const cause = new Error(upstream);
     if (status !== undefined) {
-      const shown = CREDENTIAL_STATUSES.has(status) ? undefined : upstreamReason(body, forTheCaller);
+      const shown = reasonIsShown(status) ? upstreamReason(body, forTheCaller) : undefined;
       return modelUpstreamError(`The model server answered with HTTP status ${status}${shown === undefined ? '' : `: ${reasonText(shown)}`}`, cause);
     }
     if (error instanceof APIConnectionError) return modelUpstreamError('The model server could not be reached', cause);

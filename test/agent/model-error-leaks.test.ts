@@ -89,3 +89,35 @@ describe('model failures reach the caller in general terms only', () => {
     });
   }
 });
+
+describe("the server's reason for an HTTP error (issue #29 item 5)", () => {
+  it('is shown for a 4xx, with the key, header values and the address struck out; the log has it without the secrets', async () => {
+    const sink = createMemorySink();
+    const token = 'tenant-token-0123456789';
+    const app = await createTestActor({
+      env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_API_KEY: API_KEY, LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-tenant-token': token }) },
+      logger: createLogger({ sink, level: 'debug' }),
+    });
+    const host = new URL(server.baseUrl).host;
+    server.reply({ kind: 'json', status: 404, body: { error: { message: `model m not found for ${token} (key ${API_KEY}) at ${host}`, code: 'model_not_found' } } });
+    const { status, text, detail } = await answer(app, false);
+    expect(status).toBe(502);
+    expect(detail).toBe('The model server answered with HTTP status 404: model m not found for [redacted] (key [redacted]) at [redacted] (model_not_found)');
+    expect(leaks(text, host)).toEqual([]);
+    const logged = JSON.stringify(sink.records);
+    expect(logged).toContain(`model m not found for [redacted] (key [redacted]) at ${host}`);
+    expect(logged).toContain('"upstream_code":"model_not_found"');
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(API_KEY);
+  });
+
+  for (const status of [401, 403, 500, 503]) {
+    it(`is not shown for a ${status}: the status in general terms, the reason in the log`, async () => {
+      const { app, logs } = await actorOn(server.baseUrl);
+      server.reply({ kind: 'json', status, body: { message: 'internal detail: upstream 10.1.2.3 said no' } });
+      const { detail } = await answer(app, false);
+      expect(detail).toBe(`The model server answered with HTTP status ${status}`);
+      expect(logged(logs)).toContain(`${status} internal detail: upstream 10.1.2.3 said no`);
+    });
+  }
+});
