@@ -2,7 +2,7 @@ import { withoutCredentials } from '../core/without-credentials.js';
 import type { ModelHeaders } from './model-headers.js';
 
 /** What the redactor writes in place of a secret. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Pieces of a header value shorter than this are left alone: short words ("openai") are names, not keys. */
 const SHORTEST_REDACTED_PIECE = 8;
