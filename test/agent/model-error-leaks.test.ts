@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink, type LogRecord } from '../../src/log/logger.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
@@ -120,4 +121,28 @@ describe("the server's reason for an HTTP error (issue #29 item 5)", () => {
       expect(logged(logs)).toContain(`${status} internal detail: upstream 10.1.2.3 said no`);
     });
   }
+});
+
+describe('a header value quoted by a 4xx reason, whole or in part', () => {
+  it('never reaches the reply nor the log (any 8 or more characters of it)', async () => {
+    const quote = fc.tuple(fc.stringMatching(/^[!-~]{8,40}$/), fc.nat(), fc.nat()).map(([value, start, length]) => {
+      const from = start % (value.length - 7);
+      return { value, quoted: value.slice(from, from + 8 + (length % (value.length - from - 7))) };
+    });
+    await fc.assert(
+      fc.asyncProperty(quote, fc.boolean(), async ({ value, quoted }, stream) => {
+        const sink = createMemorySink();
+        const app = await createTestActor({
+          env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-gateway-key': value }) },
+          logger: createLogger({ sink }),
+        });
+        server.reply({ kind: 'json', status: 400, body: { error: { message: `unknown gateway key <${quoted}>` } } });
+        const { text, detail } = await answer(app, stream);
+        expect(detail).toContain('HTTP status 400: unknown gateway key <');
+        expect(text).not.toContain(quoted);
+        expect(JSON.stringify(sink.records)).not.toContain(quoted);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
