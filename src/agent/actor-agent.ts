@@ -51,7 +51,7 @@ export interface ActorAgent {
 }
 
 function modelKey(config: AgentConfig): string {
-  return JSON.stringify([config.provider, config.baseUrl, config.apiKey, config.model, config.timeoutMs, config.maxRetries]);
+  return JSON.stringify([config.provider, config.baseUrl, config.apiKey, config.model, config.headers, config.timeoutMs, config.maxRetries]);
 }
 
 /**
@@ -95,9 +95,22 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       const model =
         config.provider === 'offline'
           ? createOfflineModel()
-          : createOpenAICompatibleModel({ model: config.model, baseUrl: config.baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries, logger });
+          : createOpenAICompatibleModel({
+              model: config.model,
+              baseUrl: config.baseUrl,
+              apiKey: config.apiKey,
+              headers: config.headers,
+              timeoutMs: config.timeoutMs,
+              maxRetries: config.maxRetries,
+              logger,
+            });
       cached = { key, model };
-      logger.info('chat_model_selected', { provider: config.provider, model: model.name, base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl) });
+      logger.info('chat_model_selected', {
+        provider: config.provider,
+        model: model.name,
+        base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
+        ...(config.provider === 'offline' ? {} : { headers: Object.keys(config.headers) }),
+      });
     }
     return cached.model;
   };

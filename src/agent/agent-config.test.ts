@@ -3,7 +3,7 @@ import { AGENT_DEFAULTS, readAgentConfig } from './agent-config.js';
 
 describe('readAgentConfig', () => {
   it('defaults to the offline model and the documented knobs', () => {
-    expect(readAgentConfig({}, {})).toEqual({ provider: 'offline', baseUrl: undefined, apiKey: undefined, model: '', ...AGENT_DEFAULTS });
+    expect(readAgentConfig({}, {})).toEqual({ provider: 'offline', baseUrl: undefined, apiKey: undefined, model: '', headers: {}, ...AGENT_DEFAULTS });
   });
 
   it('picks the OpenAI-compatible model when LLM_MODEL is set', () => {
@@ -11,7 +11,17 @@ describe('readAgentConfig', () => {
       { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1', LLM_API_KEY: 'k', LLM_TIMEOUT_MS: '5000', LLM_MAX_RETRIES: '0', HISTORY_LIMIT: '0', MAX_TOOL_STEPS: '2' },
       {},
     );
-    expect(config).toEqual({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3.1', timeoutMs: 5000, maxRetries: 0, historyLimit: 0, maxToolSteps: 2 });
+    expect(config).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'k',
+      model: 'llama3.1',
+      headers: {},
+      timeoutMs: 5000,
+      maxRetries: 0,
+      historyLimit: 0,
+      maxToolSteps: 2,
+    });
   });
 
   it('prefers a non-empty setting over the environment', () => {
@@ -34,8 +44,19 @@ describe('readAgentConfig', () => {
     [{ LLM_MAX_RETRIES: '-1' }, /LLM_MAX_RETRIES/],
     [{ HISTORY_LIMIT: 'lots' }, /HISTORY_LIMIT/],
     [{ MAX_TOOL_STEPS: '1.5' }, /MAX_TOOL_STEPS/],
+    [{ LLM_HEADERS: 'x-portkey-provider: openai' }, /^LLM_HEADERS must be a JSON object of header names to string values/],
+    [{ LLM_HEADERS: '{"Authorization": "Bearer k"}' }, /^LLM_HEADERS may not set Authorization: the model server's key goes in LLM_API_KEY/],
   ])('refuses %j', (env, message) => {
     expect(() => readAgentConfig(env, {})).toThrow(message);
+  });
+
+  it('reads LLM_HEADERS, the llm_headers setting first (as JSON text or an object)', () => {
+    const env = { LLM_HEADERS: '{"x-portkey-provider": "openai"}' };
+    expect(readAgentConfig(env, {}).headers).toEqual({ 'x-portkey-provider': 'openai' });
+    expect(readAgentConfig(env, { llm_headers: '{"Helicone-Auth": "Bearer sk-helicone-1"}' }).headers).toEqual({ 'Helicone-Auth': 'Bearer sk-helicone-1' });
+    expect(readAgentConfig(env, { llm_headers: { 'X-Title': 'My actor' } }).headers).toEqual({ 'X-Title': 'My actor' });
+    expect(readAgentConfig(env, { llm_headers: '' }).headers).toEqual({ 'x-portkey-provider': 'openai' });
+    expect(() => readAgentConfig({}, { llm_headers: '{"host": "evil"}' })).toThrow('setting llm_headers (LLM_HEADERS) may not set host: the HTTP client sets it');
   });
 
   it('never echoes the credentials of a bad LLM_BASE_URL (issue #16 item 4)', () => {

@@ -6,6 +6,7 @@ import type { FieldProblem } from '../core/actor-error.js';
 import { httpUrlProblem } from '../core/http-url.js';
 import { jsonPointer } from '../core/json-pointer.js';
 import { parseMcpServers } from './mcp-server-config.js';
+import { parseModelHeaders, type ModelHeaders } from './model-headers.js';
 
 /** Which built-in model answers. */
 export type ModelProvider = 'openai-compatible' | 'offline';
@@ -20,6 +21,8 @@ export interface AgentConfig {
   readonly apiKey: string | undefined;
   /** `LLM_MODEL`. */
   readonly model: string;
+  /** `LLM_HEADERS`: extra headers sent on every model call (their values are secrets). */
+  readonly headers: ModelHeaders;
   /** `LLM_TIMEOUT_MS` (default 60,000). */
   readonly timeoutMs: number;
   /** `LLM_MAX_RETRIES` (default 2). */
@@ -39,7 +42,7 @@ export const AGENT_DEFAULTS = {
 } as const;
 
 /** The agent's knobs by variable name; each may also be a setting of the lower-cased name. */
-type AgentVariable = 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS' | 'MCP_SERVERS';
+type AgentVariable = 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_HEADERS' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS' | 'MCP_SERVERS';
 
 /** A bad value of one of the agent's knobs; `setting` is set when the value came from the actor's settings. */
 export class AgentConfigError extends Error {
@@ -83,6 +86,16 @@ function integer(environment: EnvironmentConfig, settings: Readonly<Record<strin
   return value;
 }
 
+/** `LLM_HEADERS`, from the setting when it is not empty, else from the environment. */
+function modelHeaders(environment: EnvironmentConfig, settings: Readonly<Record<string, unknown>>): ModelHeaders {
+  const fromSetting = settingValue(settings, 'LLM_HEADERS');
+  try {
+    return parseModelHeaders(fromSetting ?? environment.LLM_HEADERS);
+  } catch (error) {
+    return refuse('LLM_HEADERS', fromSetting !== undefined, (error as Error).message);
+  }
+}
+
 /**
  * Reads the agent's configuration: each knob from the actor's setting when it declares one,
  * else from the typed environment. Mistakes throw `AgentConfigError`, naming the variable (and
@@ -105,6 +118,7 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
     baseUrl: baseUrlSetting ?? environment.LLM_BASE_URL,
     apiKey: (settingValue(settings, 'LLM_API_KEY')?.trim() || undefined) ?? environment.LLM_API_KEY,
     model,
+    headers: modelHeaders(environment, settings),
     timeoutMs: integer(environment, settings, 'LLM_TIMEOUT_MS', 1),
     maxRetries: integer(environment, settings, 'LLM_MAX_RETRIES', 0),
     historyLimit: integer(environment, settings, 'HISTORY_LIMIT', 0),

@@ -8,6 +8,9 @@ import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
 import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
 import { withoutCredentials } from '../core/without-credentials.js';
 import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
+import type { ModelHeaders } from './model-headers.js';
+import { createModelRedactor } from './model-secret-redactor.js';
+import { shorten, upstreamReason, type UpstreamReason } from './upstream-reason.js';
 
 /** Options of the OpenAI-compatible model. */
 export interface OpenAICompatibleModelOptions {
@@ -17,6 +20,8 @@ export interface OpenAICompatibleModelOptions {
   readonly baseUrl?: string;
   /** Sent as a bearer token; local servers that need none may leave it out. */
   readonly apiKey?: string;
+  /** Extra headers sent on every call, e.g. a gateway's routing headers (`parseModelHeaders` checks them); their values are treated as secrets. */
+  readonly headers?: ModelHeaders;
   /** Longest wait for a whole non-streamed call (retries included) or for the next chunk of a stream (default 60,000 ms). */
   readonly timeoutMs?: number;
   /** Retries of connection errors, 408, 409, 429 and 5xx answers, with back-off (default 2). */
@@ -95,7 +100,16 @@ function responseFromCompletion(completion: ChatCompletion, fallbackModel: strin
 /** Whether a streamed call was answered as a stream: some servers ignore `stream: true` and send one JSON completion. */
 const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 
-const shorten = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+/** Refusals whose reason is about credentials: a refused key's message often quotes the key, or part of it. */
+const CREDENTIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407]);
+
+/**
+ * Whether the API caller may read the server's reason for an HTTP error: a 4xx says what was
+ * wrong with the request (a missing gateway header, an unknown model, a context too long), so
+ * it is shown, unless it is about credentials; a 5xx tells of the server's insides (internal
+ * addresses, stack traces), so its reason goes to the log only.
+ */
+const reasonIsShown = (status: number) => status >= 400 && status < 500 && !CREDENTIAL_STATUSES.has(status);
 
 const sdkLogger = (logger: Logger) => {
   const write =
@@ -107,10 +121,27 @@ const sdkLogger = (logger: Logger) => {
 
 type OpenAISdk = typeof import('openai');
 
-let openAISdk: Promise<OpenAISdk> | undefined;
+let openAISdk: Promise<{ sdk: OpenAISdk; Client: typeof OpenAI }> | undefined;
 
-/** Imports the `openai` SDK on the first model call, so an actor on the offline model never loads it. */
-const importOpenAISdk = (): Promise<OpenAISdk> => (openAISdk ??= import('openai'));
+/** The body of each error answer the client turned into an `APIError`: the SDK keeps only its `error` field. */
+const errorBodies = new WeakMap<object, unknown>();
+
+/**
+ * Imports the `openai` SDK on the first model call, so an actor on the offline model never
+ * loads it, with a client that keeps the whole body of an error answer: a gateway's reason
+ * (`{"status": "failure", "message": …}`) is not where the SDK looks for it.
+ */
+const importOpenAISdk = () =>
+  (openAISdk ??= import('openai').then((sdk) => {
+    class Client extends sdk.OpenAI {
+      protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers) {
+        const made = super.makeStatusError(status, error, message, headers);
+        errorBodies.set(made, error ?? message);
+        return made;
+      }
+    }
+    return { sdk, Client };
+  }));
 
 /** Aborts a model call when the caller's signal aborts or when `timeoutMs` passes without `touch()`. */
 class CallDeadline {
@@ -161,28 +192,44 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     baseURL: baseUrl ?? null,
     timeout: timeoutMs,
     maxRetries: options.maxRetries ?? 2,
+    ...(options.headers && Object.keys(options.headers).length > 0 ? { defaultHeaders: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
   };
   let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
-  const loadClient = () => (loaded ??= importOpenAISdk().then((sdk) => ({ sdk, client: new sdk.OpenAI(clientOptions) })));
+  const loadClient = () => (loaded ??= importOpenAISdk().then(({ sdk, Client }) => ({ sdk, client: new Client(clientOptions) })));
   const where = baseUrl === undefined ? 'the OpenAI API' : withoutCredentials(baseUrl);
-  /** Upstream text fit for the log: no `user:password@`, no API key. */
-  const forTheLog = (text: string) => {
-    const scrubbed = withoutCredentials(text);
-    return shorten(options.apiKey ? scrubbed.replaceAll(options.apiKey, '[redacted]') : scrubbed);
-  };
+  /** Upstream text fit for the log: no `user:password@`, no API key, no header value. */
+  const forTheLog = createModelRedactor({ apiKey: options.apiKey, headers: options.headers });
+  /** Upstream text fit for the API caller: nor the server's address. */
+  const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: baseUrl ?? 'https://api.openai.com/v1' });
+  const reasonText = (reason: UpstreamReason) => (reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`);
 
-  // The caller learns what happened in general terms; the server's address and its own words
-  // (which may quote a key or a URL with credentials) go to the log only.
+  // The caller learns what happened in general terms, and the server's reason for a 4xx that is
+  // not about credentials; the server's address and its own words (which may quote a key or a
+  // URL with credentials) go to the log, with the secrets struck out.
   const failure = ({ APIConnectionError, APIConnectionTimeoutError, APIError }: OpenAISdk, error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
     if (caller.aborted) return abortReason(caller);
     if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
     const status = error instanceof APIError ? error.status : undefined;
-    const upstream = forTheLog(error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error));
-    options.logger?.warn('model_call_failed', { model: options.model, base_url: where, status: status ?? null, error: upstream });
+    const body = error instanceof APIError && errorBodies.has(error) ? errorBodies.get(error) : undefined;
+    const logged = upstreamReason(body, forTheLog);
+    const upstream =
+      status !== undefined && logged !== undefined
+        ? `${status} ${logged.message}`
+        : shorten(forTheLog(error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)));
+    options.logger?.warn('model_call_failed', {
+      model: options.model,
+      base_url: where,
+      status: status ?? null,
+      error: upstream,
+      ...(logged?.code === undefined ? {} : { upstream_code: logged.code }),
+    });
     const cause = new Error(upstream);
-    if (status !== undefined) return modelUpstreamError(`The model server answered with HTTP status ${status}`, cause);
+    if (status !== undefined) {
+      const shown = reasonIsShown(status) ? upstreamReason(body, forTheCaller) : undefined;
+      return modelUpstreamError(`The model server answered with HTTP status ${status}${shown === undefined ? '' : `: ${reasonText(shown)}`}`, cause);
+    }
     if (error instanceof APIConnectionError) return modelUpstreamError('The model server could not be reached', cause);
     return modelUpstreamError('The model server sent an answer that could not be used', cause);
   };

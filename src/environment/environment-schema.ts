@@ -153,6 +153,7 @@ export const EnvironmentConfig = v.object({
   LLM_BASE_URL: httpUrl,
   LLM_API_KEY: trimmed,
   LLM_MODEL: trimmed,
+  LLM_HEADERS: trimmed,
   LLM_TIMEOUT_MS: integer(VARIABLES.LLM_TIMEOUT_MS.default, 1),
   LLM_MAX_RETRIES: integer(VARIABLES.LLM_MAX_RETRIES.default, 0),
   HISTORY_LIMIT: integer(VARIABLES.HISTORY_LIMIT.default, 0),

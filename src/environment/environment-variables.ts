@@ -64,6 +64,13 @@ export const ENVIRONMENT_VARIABLES = {
   LLM_BASE_URL: { default: undefined, shownDefault: 'the OpenAI API', meaning: "the model server's `/v1` URL (http or https)", secret: false },
   LLM_API_KEY: { default: undefined, shownDefault: 'none', meaning: "the model server's key", secret: true },
   LLM_MODEL: { default: undefined, shownDefault: 'none (offline model)', meaning: 'the model name at the model server', secret: false },
+  LLM_HEADERS: {
+    default: undefined,
+    shownDefault: 'none',
+    meaning:
+      'extra headers sent on every model call, as a JSON object of names to string values, e.g. `{"x-portkey-provider": "openai"}` for a gateway (not `Authorization`: the key is `LLM_API_KEY`); a value that is not such an object refuses the start',
+    secret: true,
+  },
   LLM_TIMEOUT_MS: { default: 60_000, meaning: 'model call time-out', secret: false },
   LLM_MAX_RETRIES: { default: 2, meaning: 'retries of a failed model call', secret: false },
   HISTORY_LIMIT: { default: 20, meaning: 'earlier messages of the session sent to the model (`0` sends none)', secret: false },

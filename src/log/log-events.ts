@@ -59,8 +59,15 @@ export const LOG_EVENTS = {
   idempotency_complete_failed: { levels: ['warn'], meaning: 'the reply of an idempotent invoke could not be saved under its key' },
   idempotency_release_failed: { levels: ['warn'], meaning: 'the key of a failed idempotent invoke could not be released' },
   // the agent (src/agent)
-  chat_model_selected: { levels: ['info'], meaning: 'the model the agent uses (`provider`, `model`, `base_url` without credentials)' },
-  model_call_failed: { levels: ['warn'], meaning: 'the model server failed or answered nothing usable (`model`, `base_url`, `status`, `error`); the invoke is a 502 `model_error`' },
+  chat_model_selected: {
+    levels: ['info'],
+    meaning: 'the model the agent uses (`provider`, `model`, `base_url` without credentials, `headers`: the names of the `LLM_HEADERS` it sends, never their values)',
+  },
+  model_call_failed: {
+    levels: ['warn'],
+    meaning:
+      "the model server failed or answered nothing usable (`model`, `base_url`, `status`, `error`: the server's or gateway's own reason, with the key and header values struck out; `upstream_code` when its body names one); the invoke is a 502 `model_error`",
+  },
   model_stream_ignored: { levels: ['warn'], meaning: 'the model server answered one JSON completion to `stream: true`; it is used as is' },
   model_client_log: { levels: ['debug', 'info', 'warn', 'error'], meaning: 'a line the OpenAI client library wrote (`message`)' },
   history_read_failed: { levels: ['warn'], meaning: 'the session history could not be read; the turn runs without it' },

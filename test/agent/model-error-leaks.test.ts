@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink, type LogRecord } from '../../src/log/logger.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
@@ -88,4 +89,60 @@ describe('model failures reach the caller in general terms only', () => {
       expect(logged(logs)).toContain('model_call_failed');
     });
   }
+});
+
+describe("the server's reason for an HTTP error (issue #29 item 5)", () => {
+  it('is shown for a 4xx, with the key, header values and the address struck out; the log has it without the secrets', async () => {
+    const sink = createMemorySink();
+    const token = 'tenant-token-0123456789';
+    const app = await createTestActor({
+      env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_API_KEY: API_KEY, LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-tenant-token': token }) },
+      logger: createLogger({ sink, level: 'debug' }),
+    });
+    const host = new URL(server.baseUrl).host;
+    server.reply({ kind: 'json', status: 404, body: { error: { message: `model m not found for ${token} (key ${API_KEY}) at ${host}`, code: 'model_not_found' } } });
+    const { status, text, detail } = await answer(app, false);
+    expect(status).toBe(502);
+    expect(detail).toBe('The model server answered with HTTP status 404: model m not found for [redacted] (key [redacted]) at [redacted] (model_not_found)');
+    expect(leaks(text, host)).toEqual([]);
+    const logged = JSON.stringify(sink.records);
+    expect(logged).toContain(`model m not found for [redacted] (key [redacted]) at ${host}`);
+    expect(logged).toContain('"upstream_code":"model_not_found"');
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain(API_KEY);
+  });
+
+  for (const status of [401, 403, 500, 503]) {
+    it(`is not shown for a ${status}: the status in general terms, the reason in the log`, async () => {
+      const { app, logs } = await actorOn(server.baseUrl);
+      server.reply({ kind: 'json', status, body: { message: 'internal detail: upstream 10.1.2.3 said no' } });
+      const { detail } = await answer(app, false);
+      expect(detail).toBe(`The model server answered with HTTP status ${status}`);
+      expect(logged(logs)).toContain(`${status} internal detail: upstream 10.1.2.3 said no`);
+    });
+  }
+});
+
+describe('a header value quoted by a 4xx reason, whole or in part', () => {
+  it('never reaches the reply nor the log (any 8 or more characters of it)', async () => {
+    const quote = fc.tuple(fc.stringMatching(/^[!-~]{8,40}$/), fc.nat(), fc.nat()).map(([value, start, length]) => {
+      const from = start % (value.length - 7);
+      return { value, quoted: value.slice(from, from + 8 + (length % (value.length - from - 7))) };
+    });
+    await fc.assert(
+      fc.asyncProperty(quote, fc.boolean(), async ({ value, quoted }, stream) => {
+        const sink = createMemorySink();
+        const app = await createTestActor({
+          env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-gateway-key': value }) },
+          logger: createLogger({ sink }),
+        });
+        server.reply({ kind: 'json', status: 400, body: { error: { message: `unknown gateway key <${quoted}>` } } });
+        const { text, detail } = await answer(app, stream);
+        expect(detail).toContain('HTTP status 400: unknown gateway key <');
+        expect(text).not.toContain(quoted);
+        expect(JSON.stringify(sink.records)).not.toContain(quoted);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

@@ -52,6 +52,8 @@ const HELLO_CASES: readonly { readonly env: Record<string, string>; readonly nam
   { env: { PORT: 'eighty' }, names: ['PORT must be an integer'] },
   { env: { SHUTDOWN_GRACE_MS: 'soon' }, names: ['SHUTDOWN_GRACE_MS'] },
   { env: { LLM_BASE_URL: 'not a url' }, names: ['setting llm_base_url', 'the environment variable LLM_BASE_URL'] },
+  { env: { LLM_HEADERS: 'x-portkey-provider: openai' }, names: ['setting llm_headers', 'the environment variable LLM_HEADERS', 'must be a JSON object of header names'] },
+  { env: { LLM_HEADERS: '{"Authorization": "Bearer sk-SECRET-9"}' }, names: ['setting llm_headers', 'may not set Authorization'], hidden: ['sk-SECRET-9'] },
 ];
 
 const SURFACE_CASES: readonly { readonly env: Record<string, string>; readonly names: readonly string[] }[] = [

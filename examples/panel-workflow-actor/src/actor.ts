@@ -31,6 +31,14 @@ export const Settings = v.object({
       platformField('credentials', { managedBy: 'user', widget: 'password', order: 1, secret: true }),
     ),
   ),
+  llm_headers: v.optional(
+    v.pipe(
+      v.string(),
+      v.title('Model request headers'),
+      v.description('Extra headers sent on every model call, as a JSON object, e.g. {"x-portkey-provider": "openai"} for a gateway'),
+      platformField('credentials', { managedBy: 'user', widget: 'password', order: 2, secret: true, placeholder: '{"x-portkey-provider": "openai"}' }),
+    ),
+  ),
   orders_greeting: v.optional(
     v.pipe(
       v.string(),
@@ -83,7 +91,7 @@ const actor = {
   },
   settings: Settings,
   sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],
-  restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key'],
+  restartRequired: ['llm_base_url', 'llm_model', 'llm_api_key', 'llm_headers'],
   // Owner panels, under /panel/<slug>.
   panels: [statsPanel()],
   // OAuth providers /oauth/authorize offers, each configured from OAUTH_<PROVIDER>_* variables, e.g.:
