@@ -93,7 +93,7 @@ const DASHBOARD_SCRIPT = String.raw`(() => {
     }));
     $('updated').textContent = report && report.read_at ? 'reconciled ' + new Date(report.read_at).toLocaleTimeString() : 'not reconciled yet';
     const events = (report && report.events) || [];
-    $('events').replaceChildren(...events.slice(-10).reverse().map((event) => el('li', { data: { kind: event.kind }, textContent: new Date(event.at).toLocaleTimeString() + ' ' + event.ref + ' ' + event.kind + ': ' + event.detail })));
+    $('events').replaceChildren(...(events.length ? events.slice(-10).reverse().map((event) => el('li', { data: { kind: event.kind }, textContent: new Date(event.at).toLocaleTimeString() + ' ' + event.ref + ' ' + event.kind + ': ' + event.detail })) : [el('li', { className: 'muted', textContent: 'none since the platform started' })]));
   }
   function showError(error) {
     $('error').hidden = false;
@@ -130,7 +130,8 @@ const DASHBOARD_STYLE = `
   dd { margin: 0; }
   .state { padding: .05rem .4rem; border-radius: .3rem; font-size: .8rem; background: color-mix(in srgb, CanvasText 10%, transparent); }
   .state.ready { background: #2e7d3233; } .state.exited, .state.not_ready { background: #c6282833; } .state.starting, .state.draining { background: #f9a82533; }
-  .log { margin: 0; max-height: 6rem; overflow: auto; font-size: .75rem; white-space: pre-wrap; }
+  .replicas td:last-child { max-width: 36rem; }
+  .log { margin: 0; max-height: 6rem; overflow: auto; font-size: .75rem; white-space: pre; }
   .muted, #updated { color: GrayText; }
   .ok { color: #2e7d32; }
   .drift li { color: #c62828; }

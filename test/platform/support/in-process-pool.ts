@@ -60,7 +60,8 @@ export async function startInProcessPool(options: InProcessPoolOptions): Promise
   const startSlot = async (index: number, restarts: number): Promise<Slot> => {
     const lines: string[] = [];
     const sink: LogSink = (record) => {
-      lines.push(JSON.stringify(record));
+      const { time, level, event, ...fields } = record;
+      lines.push(`${time} ${level} ${event} ${JSON.stringify(fields)}`);
       lines.splice(0, Math.max(0, lines.length - 50));
     };
     const app = options.makeApp(index, createLogger({ level: 'info', sink }));
