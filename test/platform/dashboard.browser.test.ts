@@ -59,7 +59,11 @@ describe('the panel relay', () => {
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
     const data = (await (await relay('/panel/stats/data', { headers: owner })).json()) as Record<string, unknown>;
     expect(JSON.stringify(data)).toContain('invocations');
-    const action = await relay('/panel/stats/action', { method: 'POST', headers: { ...owner, 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'tenant_stats', payload: { tenant_id: 'owner' } }) });
+    const action = await relay('/panel/stats/action', {
+      method: 'POST',
+      headers: { ...owner, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'tenant_stats', payload: { tenant_id: 'owner' } }),
+    });
     expect(action.status).toBe(200);
     expect(await action.json()).toMatchObject({ action: 'tenant_stats', result: { tenant_id: 'owner', invocations: 3 } });
   });
@@ -87,7 +91,11 @@ describe('the panel relay', () => {
   });
 
   it('refuses an action posted from another site', async () => {
-    const answer = await relay('/panel/stats/action', { method: 'POST', headers: { ...owner, 'Content-Type': 'application/json', Origin: 'https://evil.example' }, body: '{"action":"flush","payload":{}}' });
+    const answer = await relay('/panel/stats/action', {
+      method: 'POST',
+      headers: { ...owner, 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      body: '{"action":"flush","payload":{}}',
+    });
     expect(answer.status).toBe(403);
     expect(await answer.json()).toMatchObject({ code: 'origin_not_allowed' });
   });
@@ -140,7 +148,7 @@ describe('the dashboard in chromium', () => {
     await lookup.locator('button[type="submit"]').click();
     await expect.poll(() => panelPage.locator('#result').getAttribute('data-state')).toBe('done');
     expect(JSON.parse((await panelPage.locator('#result').textContent()) ?? '{}')).toMatchObject({ tenant_id: 'owner', invocations: 3 });
-    expect(problems, problems.join("\n")).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
     await context.close();
   });
 

@@ -66,6 +66,17 @@ describe('the external edge', () => {
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
+  it('counts a turn once for reconciliation when a retried Idempotency-Key replays it', async () => {
+    const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === PANEL_REF)?.answered ?? 0;
+    for (const _attempt of [1, 2]) {
+      const answer = await edge(PANEL_REF, 'chat', { method: 'POST', headers: { ...json, 'Idempotency-Key': 'retry-me-1' }, body: chatBody('once', { session_id: 's-idem' }) });
+      expect(answer.status).toBe(200);
+      await answer.body?.cancel();
+    }
+    const report = await gateway.reconcile();
+    expect(report.actors.find((actor) => actor.ref === PANEL_REF)).toMatchObject({ answered: before + 1, drift: [] });
+  });
+
   it('answers health and status', async () => {
     const health = await edge(MCP_REF, 'health');
     expect(health.status).toBe(200);
@@ -157,12 +168,10 @@ describe('the external edge', () => {
 
 describe('an instance without an edge', () => {
   it('has none: 404 external_api_disabled on every operation, even with a key', async () => {
-    const { panel, ...rest } = hosted.panel;
     const closed = {
-      ...rest,
-      panel,
+      ...hosted.panel,
       config: { ...hosted.panel.config, features: { ...hosted.panel.config.features, platform_expose_external_api: false }, external_api: { enabled: false, operations: [] } } as PlatformConfig,
-    } as unknown as typeof hosted.panel;
+    };
     const dark = createPlatformGateway({ pools: new Map([[PANEL_REF, closed]]), reconcileIntervalMs: 0 });
     for (const operation of ['chat', 'status', 'health', 'settings']) {
       const answer = await dark.fetch(new Request(`${ORIGIN}/api/v1/k/${PANEL_REF}/${operation}`, { headers: { 'X-API-Key': dark.edgeKey(PANEL_REF) as string } }));

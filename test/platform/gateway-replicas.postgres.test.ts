@@ -28,7 +28,14 @@ const actorOf = (report: ReconciliationReport, ref: string) => report.actors.fin
 beforeAll(async () => {
   hosted = await startExamplePools({ panel: await schemas.create(), mcp: await schemas.create() }, 2);
   // A turn from an earlier run of the platform: the database outlives it, reconciliation must not count it.
-  const earlier = await hosted.panel.forwardTo(0, new Request('http://x/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' }, body: JSON.stringify({ user_identifier: 'u', session_id: 'before', message: 'hi' }) }));
+  const earlier = await hosted.panel.forwardTo(
+    0,
+    new Request('http://x/agent/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: 'before', message: 'hi' }),
+    }),
+  );
   expect(earlier.status).toBe(200);
   gateway = createPlatformGateway({ pools: hosted.pools, ownerToken: OWNER_TOKEN, reconcileIntervalMs: 0 });
   served = await serveOnLoopbackPort(gateway.fetch);
@@ -100,7 +107,14 @@ describe('reconciliation of two replicas on PostgreSQL', () => {
   });
 
   it('shows a turn the gateway did not answer as drift', async () => {
-    const direct = await hosted.panel.forwardTo(0, new Request('http://x/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' }, body: JSON.stringify({ user_identifier: 'u', session_id: 'around', message: 'hi' }) }));
+    const direct = await hosted.panel.forwardTo(
+      0,
+      new Request('http://x/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' },
+        body: JSON.stringify({ user_identifier: 'u', session_id: 'around', message: 'hi' }),
+      }),
+    );
     expect(direct.status).toBe(200);
     const report = await gateway.reconcile();
     const panel = actorOf(report, PANEL_REF);

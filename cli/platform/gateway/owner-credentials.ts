@@ -3,7 +3,7 @@ import { ActorError } from '../../../src/core/actor-error.js';
 import { EDGE_KEY_HEADER } from './edge-keys.js';
 
 /** The cookie the dashboard's login sets: the owner token, `HttpOnly`, `SameSite=Strict`. */
-export const OWNER_COOKIE = 'actorkit_platform_owner';
+const OWNER_COOKIE = 'actorkit_platform_owner';
 
 /** A fresh owner token: 32 random bytes, base64url. */
 export function generateOwnerToken(): string {

@@ -1,7 +1,7 @@
 import type { ReplicaState } from '../actor-pool.js';
 
 /** What kind of disagreement reconciliation found. */
-export type DriftKind =
+type DriftKind =
   /** The successful turns `/stats` counted since the platform started differ from those the gateway answered. */
   | 'count_mismatch'
   /** A replica's process was restarted since the previous read. */
