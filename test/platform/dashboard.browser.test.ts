@@ -5,51 +5,36 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatformGateway, type PlatformGateway } from '../../cli/platform/gateway/index.js';
-import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
+import { MCP_REF, PANEL_REF } from './support/example-pools.js';
+import { chatThroughEdge, startHostedGateway, type HostedGateway } from './support/hosted-gateway.js';
 import { requirePostgres } from './support/postgres-required.js';
-import { serveOnLoopbackPort } from './support/serve-gateway.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) throw new Error(`The dashboard test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 const SCREENSHOT = fileURLToPath(new URL('../../docs/images/platform-dashboard.png', import.meta.url));
 
 const schemas = requirePostgres('actorkit_dashboard');
-let hosted: ExamplePools;
-let gateway: PlatformGateway;
-let served: { url: string; close(): Promise<void> };
+let front: HostedGateway;
 let browser: Browser;
 
-const relay = (path: string, init: RequestInit = {}) => fetch(`${served.url}/relay/${PANEL_REF}${path}`, init);
+const relay = (path: string, init: RequestInit = {}) => fetch(`${front.url}/relay/${PANEL_REF}${path}`, init);
 const owner = { Authorization: 'Bearer ' };
 
 beforeAll(async () => {
-  hosted = await startExamplePools({ panel: await schemas.create(), mcp: await schemas.create() }, 2);
-  gateway = createPlatformGateway({ pools: hosted.pools, reconcileIntervalMs: 500 });
-  owner.Authorization = `Bearer ${gateway.ownerToken}`;
-  served = await serveOnLoopbackPort(gateway.fetch);
+  front = await startHostedGateway(schemas, { reconcileIntervalMs: 500 });
+  owner.Authorization = `Bearer ${front.gateway.ownerToken}`;
   for (const [ref, count] of [
     [PANEL_REF, 3],
     [MCP_REF, 2],
   ] as const) {
-    for (let turn = 0; turn < count; turn += 1) {
-      const answer = await fetch(`${served.url}/api/v1/k/${ref}/chat`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': gateway.edgeKey(ref) as string },
-        body: JSON.stringify({ user_identifier: 'u1', session_id: 's1', message: `hello ${turn}` }),
-      });
-      expect(answer.status).toBe(200);
-    }
+    for (let turn = 0; turn < count; turn += 1) expect((await chatThroughEdge(front, ref, `hello ${turn}`, 's1')).status).toBe(200);
   }
-  await gateway.reconcile();
+  await front.gateway.reconcile();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 });
 afterAll(async () => {
   await browser?.close();
-  await served?.close();
-  await gateway?.close();
-  await hosted?.close();
-  await schemas.dropAll();
+  await front?.close();
 });
 
 describe('the panel relay', () => {
@@ -69,11 +54,11 @@ describe('the panel relay', () => {
   });
 
   it('refuses an edge key, no credentials and a wrong token with 401', async () => {
-    const withEdgeKey = await relay('/panel/stats/data', { headers: { 'X-API-Key': gateway.edgeKey(PANEL_REF) as string } });
+    const withEdgeKey = await relay('/panel/stats/data', { headers: { 'X-API-Key': front.gateway.edgeKey(PANEL_REF) as string } });
     expect(withEdgeKey.status).toBe(401);
     expect(await withEdgeKey.json()).toMatchObject({ code: 'missing_owner_credentials', detail: expect.stringContaining('edge key') });
     expect(await (await relay('/panel/stats')).json()).toMatchObject({ code: 'missing_owner_credentials' });
-    const wrong = await relay('/panel/stats', { headers: { Authorization: `Bearer ${gateway.edgeKey(PANEL_REF)}` } });
+    const wrong = await relay('/panel/stats', { headers: { Authorization: `Bearer ${front.gateway.edgeKey(PANEL_REF)}` } });
     expect(await wrong.json()).toMatchObject({ code: 'invalid_owner_credentials', status: 401 });
   });
 
@@ -83,7 +68,7 @@ describe('the panel relay', () => {
       const answer = await relay(path, { headers: owner });
       expect(answer.status).toBe(404);
     }
-    const mcpPanels = await fetch(`${served.url}/relay/${MCP_REF}/panel/stats`, { headers: owner });
+    const mcpPanels = await fetch(`${front.url}/relay/${MCP_REF}/panel/stats`, { headers: owner });
     expect(await mcpPanels.json()).toMatchObject({ code: 'unknown_panel' });
     const put = await relay('/panel/stats/data', { method: 'POST', headers: owner });
     expect(put.status).toBe(405);
@@ -111,12 +96,12 @@ describe('the dashboard in chromium', () => {
     });
     page.on('pageerror', (error) => problems.push(error.message));
 
-    const login = await page.goto(`${served.url}/`);
+    const login = await page.goto(`${front.url}/`);
     expect(login?.status()).toBe(401);
     await page.locator('input[name="token"]').fill('not-the-token-at-all');
     await page.locator('button[type="submit"]').click();
     await page.locator('#login-failed').waitFor();
-    await page.locator('input[name="token"]').fill(gateway.ownerToken);
+    await page.locator('input[name="token"]').fill(front.gateway.ownerToken);
     await page.locator('button[type="submit"]').click();
     await page.locator(`section.actor[data-ref="${PANEL_REF}"]`).waitFor();
     expect(problems.every((problem) => problem.includes('401'))).toBe(true); // the login page answers 401, twice
@@ -125,15 +110,15 @@ describe('the dashboard in chromium', () => {
     const panelActor = page.locator(`section.actor[data-ref="${PANEL_REF}"]`);
     expect(await panelActor.locator('.readiness').textContent()).toBe('2 of 2 replicas ready');
     expect(await panelActor.locator('tr[data-state="ready"]').count()).toBe(2);
-    expect(await panelActor.locator('.edge-url').textContent()).toBe(`${served.url}/api/v1/k/${PANEL_REF}`);
+    expect(await panelActor.locator('.edge-url').textContent()).toBe(`${front.url}/api/v1/k/${PANEL_REF}`);
     await expect.poll(() => panelActor.locator('.answered').textContent()).toBe('3');
     expect(await panelActor.locator('.counted').textContent()).toBe('3');
     expect((await panelActor.locator('.log').allTextContents()).join('\n')).toContain('invoke_finished');
     const key = panelActor.locator('code.key');
     expect(await key.textContent()).toMatch(/^akedge_….{4}$/);
-    expect(await page.content()).not.toContain(gateway.edgeKey(PANEL_REF) as string);
+    expect(await page.content()).not.toContain(front.gateway.edgeKey(PANEL_REF) as string);
     await panelActor.locator('button.reveal').click();
-    await expect.poll(() => key.textContent()).toBe(gateway.edgeKey(PANEL_REF));
+    await expect.poll(() => key.textContent()).toBe(front.gateway.edgeKey(PANEL_REF));
     await panelActor.locator('button.reveal').click();
     await expect.poll(() => key.textContent()).toMatch(/^akedge_…/);
     expect(await page.locator(`section.actor[data-ref="${MCP_REF}"] .panel-link`).count()).toBe(0);
@@ -156,14 +141,14 @@ describe('the dashboard in chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${served.url}/?token=${encodeURIComponent(gateway.ownerToken)}`);
+    await page.goto(`${front.url}/?token=${encodeURIComponent(front.gateway.ownerToken)}`);
     expect(new URL(page.url()).search).toBe('');
-    const old = gateway.edgeKey(MCP_REF) as string;
+    const old = front.gateway.edgeKey(MCP_REF) as string;
     const section = page.locator(`section.actor[data-ref="${MCP_REF}"]`);
     await section.locator('button.rotate').click();
-    await expect.poll(() => gateway.edgeKey(MCP_REF)).not.toBe(old);
-    await expect.poll(() => section.locator('code.key').textContent()).toBe(gateway.edgeKey(MCP_REF));
-    const refused = await fetch(`${served.url}/api/v1/k/${MCP_REF}/health`, { headers: { 'X-API-Key': old } });
+    await expect.poll(() => front.gateway.edgeKey(MCP_REF)).not.toBe(old);
+    await expect.poll(() => section.locator('code.key').textContent()).toBe(front.gateway.edgeKey(MCP_REF));
+    const refused = await fetch(`${front.url}/api/v1/k/${MCP_REF}/health`, { headers: { 'X-API-Key': old } });
     expect(refused.status).toBe(401);
     await context.close();
   });

@@ -53,14 +53,7 @@ describe('the external edge', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/event-stream');
     expect(answer.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
-    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await answer.text();
     expect(text).toContain('"type":"text-delta"');
     expect(text).toContain('"type":"finish"');
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);

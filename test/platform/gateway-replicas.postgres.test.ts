@@ -5,52 +5,30 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatformGateway, type PlatformGateway } from '../../cli/platform/gateway/index.js';
 import type { ReconciliationReport } from '../../cli/platform/gateway/reconciliation-report.js';
-import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
+import { MCP_REF, PANEL_REF } from './support/example-pools.js';
+import { chatAroundGateway, chatThroughEdge, startHostedGateway, type HostedGateway } from './support/hosted-gateway.js';
 import { requirePostgres } from './support/postgres-required.js';
-import { serveOnLoopbackPort } from './support/serve-gateway.js';
 
 const schemas = requirePostgres('actorkit_gateway');
 const OWNER_TOKEN = 'owner-token-of-the-replica-tests';
-let hosted: ExamplePools;
-let gateway: PlatformGateway;
-let served: { url: string; close(): Promise<void> };
+let front: HostedGateway;
 
-const chat = (ref: string, message: string, session: string) =>
-  fetch(`${served.url}/api/v1/k/${ref}/chat`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': gateway.edgeKey(ref) as string },
-    body: JSON.stringify({ user_identifier: 'load', session_id: session, message }),
-  });
+const chat = (ref: string, message: string, session: string) => chatThroughEdge(front, ref, message, session);
 const actorOf = (report: ReconciliationReport, ref: string) => report.actors.find((actor) => actor.ref === ref);
 
 beforeAll(async () => {
-  hosted = await startExamplePools({ panel: await schemas.create(), mcp: await schemas.create() }, 2);
-  // A turn from an earlier run of the platform: the database outlives it, reconciliation must not count it.
-  const earlier = await hosted.panel.forwardTo(
-    0,
-    new Request('http://x/agent/invoke', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' },
-      body: JSON.stringify({ user_identifier: 'u', session_id: 'before', message: 'hi' }),
-    }),
-  );
-  expect(earlier.status).toBe(200);
-  gateway = createPlatformGateway({ pools: hosted.pools, ownerToken: OWNER_TOKEN, reconcileIntervalMs: 0 });
-  served = await serveOnLoopbackPort(gateway.fetch);
+  front = await startHostedGateway(schemas, { ownerToken: OWNER_TOKEN, reconcileIntervalMs: 0 }, async (hosted) => {
+    // A turn from an earlier run of the platform: the database outlives it, reconciliation must not count it.
+    expect((await chatAroundGateway(hosted.panel, 'before')).status).toBe(200);
+  });
 });
-afterAll(async () => {
-  await served?.close();
-  await gateway?.close();
-  await hosted?.close();
-  await schemas.dropAll();
-});
+afterAll(() => front?.close());
 
 describe('the edge over MCP, with the official client', () => {
   it('lists the tools and calls chat twice in one session with the edge key; reconciliation counts both', async () => {
     const client = new Client({ name: 'edge-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/api/v1/k/${MCP_REF}/mcp`), { requestInit: { headers: { 'X-API-Key': gateway.edgeKey(MCP_REF) as string } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`), { requestInit: { headers: { 'X-API-Key': front.gateway.edgeKey(MCP_REF) as string } } }));
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('chat');
     const first = (await client.callTool({ name: 'chat', arguments: { message: 'Remember heliotrope' } })).structuredContent as { session_id: string };
@@ -59,20 +37,20 @@ describe('the edge over MCP, with the official client', () => {
     const stats = JSON.parse(String(((await client.readResource({ uri: 'actor://stats' })).contents[0] as { text: string }).text)) as { invocations: number };
     expect(stats.invocations).toBeGreaterThanOrEqual(2);
     await client.close();
-    const report = await gateway.reconcile();
+    const report = await front.gateway.reconcile();
     expect(actorOf(report, MCP_REF)).toMatchObject({ answered: 2, counted: 2, drift: [] });
     expect(actorOf(report, MCP_REF)?.tenants).toEqual([{ tenant_id: 'owner', answered: 2, counted: 2, drift: [] }]);
   });
 
   it('refuses the MCP client without the edge key', async () => {
     const client = new Client({ name: 'edge-test', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/api/v1/k/${MCP_REF}/mcp`)))).rejects.toThrow(/401|edge key/i);
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`)))).rejects.toThrow(/401|edge key/i);
   });
 });
 
 describe('reconciliation of two replicas on PostgreSQL', () => {
   it('finds /stats equal to the answered turns after a replica is killed mid-load and restarted, and shows the restart', async () => {
-    await gateway.reconcile();
+    await front.gateway.reconcile();
     let answered = 0;
     let refused = 0;
     const load = async (worker: number, turns: number) => {
@@ -85,15 +63,15 @@ describe('reconciliation of two replicas on PostgreSQL', () => {
     };
     const running = Promise.all([0, 1, 2, 3].map((worker) => load(worker, 15)));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await hosted.panel.kill(1);
-    expect(hosted.panel.replicas()[1]?.state).toBe('exited');
+    await front.hosted.panel.kill(1);
+    expect(front.hosted.panel.replicas()[1]?.state).toBe('exited');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await hosted.panel.restart(1);
+    await front.hosted.panel.restart(1);
     await running;
     await Promise.all([0, 1].map((worker) => load(worker, 5)));
     expect(refused).toBe(0);
 
-    const report = await gateway.reconcile();
+    const report = await front.gateway.reconcile();
     const panel = actorOf(report, PANEL_REF);
     expect(panel).toMatchObject({ answered, counted: answered, in_flight: 0 });
     expect(panel?.replicas.map((replica) => replica.restarts)).toEqual([0, 1]);
@@ -102,21 +80,13 @@ describe('reconciliation of two replicas on PostgreSQL', () => {
     expect(panel?.tenants).toEqual([{ tenant_id: 'owner', answered, counted: answered, drift: [] }]);
     expect(report.tenants).toEqual([{ tenant_id: 'owner', answered: answered + 2, counted: answered + 2 }]);
 
-    const quiet = actorOf(await gateway.reconcile(), PANEL_REF);
+    const quiet = actorOf(await front.gateway.reconcile(), PANEL_REF);
     expect(quiet?.drift).toEqual([]);
   });
 
   it('shows a turn the gateway did not answer as drift', async () => {
-    const direct = await hosted.panel.forwardTo(
-      0,
-      new Request('http://x/agent/invoke', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' },
-        body: JSON.stringify({ user_identifier: 'u', session_id: 'around', message: 'hi' }),
-      }),
-    );
-    expect(direct.status).toBe(200);
-    const report = await gateway.reconcile();
+    expect((await chatAroundGateway(front.hosted.panel, 'around')).status).toBe(200);
+    const report = await front.gateway.reconcile();
     const panel = actorOf(report, PANEL_REF);
     expect(panel?.counted).toBe((panel?.answered ?? 0) + 1);
     expect(panel?.drift).toEqual([expect.objectContaining({ kind: 'count_mismatch' })]);
@@ -125,8 +95,8 @@ describe('reconciliation of two replicas on PostgreSQL', () => {
   });
 
   it('serves the report to the owner only', async () => {
-    expect((await fetch(`${served.url}/platform/reconciliation`)).status).toBe(401);
-    const answer = await fetch(`${served.url}/platform/reconciliation`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } });
+    expect((await fetch(`${front.url}/platform/reconciliation`)).status).toBe(401);
+    const answer = await fetch(`${front.url}/platform/reconciliation`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(((await answer.json()) as ReconciliationReport).actors.map((actor) => actor.ref)).toEqual([PANEL_REF, MCP_REF]);

@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import { basePageStyle, pageHead } from '../../../src/core/html-page.js';
 import { GATEWAY_PATHS } from './gateway-paths.js';
 
 // Runs in the browser. It reads /platform/actors and /platform/reconciliation with the owner's
@@ -116,11 +117,7 @@ const DASHBOARD_SCRIPT = String.raw`(() => {
   setInterval(refresh, 3000);
 })();`;
 
-const DASHBOARD_STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; line-height: 1.4; }
-  header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
-  h1 { margin: 0; font-size: 1.5rem; }
+const DASHBOARD_STYLE = `${basePageStyle('72rem')}
   h2 small { font-weight: normal; color: GrayText; font-size: .85rem; }
   .actor { border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: .5rem; padding: 0 1rem 1rem; margin: 1rem 0; }
   table { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .9rem; }
@@ -151,11 +148,7 @@ export async function renderDashboardPage(nonce: string): Promise<string> {
   const page = await html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>actorkit platform</title>
-<link rel="icon" href="data:,">
-<style nonce="${nonce}">${raw(DASHBOARD_STYLE)}</style>
+${pageHead('actorkit platform', nonce, DASHBOARD_STYLE)}
 </head>
 <body>
 <header><h1>actorkit platform</h1><span id="updated" role="status"></span><button type="button" id="reconcile">Reconcile now</button></header>
@@ -180,11 +173,7 @@ export async function renderLoginPage(nonce: string, failed: boolean): Promise<s
   const page = await html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>actorkit platform · log in</title>
-<link rel="icon" href="data:,">
-<style nonce="${nonce}">:root { color-scheme: light dark; font-family: system-ui, sans-serif; } body { max-width: 30rem; margin: 3rem auto; } input { width: 100%; }</style>
+${pageHead('actorkit platform · log in', nonce, `${basePageStyle('30rem')}\n  input { width: 100%; }`)}
 </head>
 <body>
 <h1>actorkit platform</h1>
