@@ -1,3 +1,5 @@
+import { html, raw } from 'hono/html';
+
 /** A fresh CSP nonce: 16 random bytes, base64. One per response. */
 export function randomNonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
@@ -43,4 +45,32 @@ export function htmlPageHeaders(nonce: string, ancestors: FrameAncestors = 'none
     'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
   };
+}
+
+/**
+ * The first rules of the stylesheet of every self-contained page (the panels, the local
+ * platform's dashboard): the colour scheme, the font, a centred body and the header line.
+ * @param maxWidth the body's largest width, e.g. `60rem`
+ */
+export function basePageStyle(maxWidth: string): string {
+  return `
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0 auto; max-width: ${maxWidth}; padding: 1.5rem; line-height: 1.4; }
+  header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
+  h1 { margin: 0; font-size: 1.5rem; }`;
+}
+
+/**
+ * The `<head>` content of a self-contained page: charset, viewport, the (escaped) title, no
+ * favicon request, and its one inline stylesheet carrying the response's CSP nonce.
+ * @param title the page title
+ * @param nonce the response's nonce, see {@link randomNonce}
+ * @param style the page's stylesheet
+ */
+export function pageHead(title: string, nonce: string, style: string) {
+  return html`<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<style nonce="${nonce}">${raw(style)}</style>`;
 }

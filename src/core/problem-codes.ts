@@ -29,15 +29,23 @@ export const problemCatalogue = {
   invalid_api_key: { status: 401, title: 'Authentication failed', meaning: 'the key header holds no valid key' },
   missing_mesh_key: { status: 401, title: 'Mesh key required', meaning: 'a peer read without `X-Mesh-Key`' },
   invalid_mesh_key: { status: 401, title: 'Mesh key rejected', meaning: "`X-Mesh-Key` is not the group's key" },
+  missing_edge_key: { status: 401, title: 'Edge key required', meaning: 'the local platform: a call of the external edge without `X-API-Key`' },
+  invalid_edge_key: { status: 401, title: 'Edge key rejected', meaning: "the local platform: `X-API-Key` is not this instance's edge key (rotated, or another instance's)" },
+  missing_owner_credentials: { status: 401, title: 'Owner credentials required', meaning: "the local platform: the dashboard, the panel relay or `/platform/*` without the owner's token or cookie" },
+  invalid_owner_credentials: { status: 401, title: 'Owner credentials rejected', meaning: "the local platform: the owner token or cookie is not this platform's (an edge key is not one)" },
   // 403
   origin_not_allowed: { status: 403, title: 'Origin not allowed', meaning: "a state-changing request from another site's page" },
   settings_managed_by_platform: { status: 403, title: 'Settings are managed by the platform', meaning: '`PUT /settings` with `ACTOR_PLATFORM=true`' },
   tenant_mismatch: { status: 403, title: 'Tenant mismatch', meaning: '`tenant_id` differs from the `X-Tenant-Id` header' },
+  never_exposed: { status: 403, title: 'Never exposed', meaning: 'the local platform: settings and OAuth are never reachable through the external edge' },
   // 404
   not_found: { status: 404, title: 'Not found', meaning: 'no route for this path' },
   unknown_provider: { status: 404, title: 'Unknown OAuth provider', meaning: 'no OAuth provider of that name is configured' },
   unknown_panel: { status: 404, title: 'Unknown panel', meaning: 'no panel of that slug' },
   platform_config_missing: { status: 404, title: 'No platform configuration', meaning: 'the actor was started without `src/platform/config.json`' },
+  unknown_actor: { status: 404, title: 'Unknown actor', meaning: 'the local platform hosts no actor of that ref' },
+  external_api_disabled: { status: 404, title: 'No external edge', meaning: 'the local platform: the actor has `external_api.enabled: false` (`platform_expose_external_api` off)' },
+  operation_not_exposed: { status: 404, title: 'Operation not exposed', meaning: "the local platform: the actor's `external_api.operations` does not list this operation" },
   // 405
   method_not_allowed: { status: 405, title: 'Method not allowed', meaning: 'a known path asked with another method; `Allow` lists the methods' },
   // 409
@@ -68,6 +76,7 @@ export const problemCatalogue = {
   peer_rejected: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor refused the mesh key' },
   peer_error: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered an error' },
   peer_invalid_response: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered something that is not JSON' },
+  replica_unavailable: { status: 502, title: 'Replica unavailable', meaning: 'the local platform: the replica the request went to closed the connection or could not be reached' },
   actor_connection_lost: { status: 502, title: 'Actor connection lost', meaning: '`actorkit dev`: the actor closed the connection while the request was sent' },
   // 503
   starting: { status: 503, title: 'The actor is starting', meaning: 'the actor is not serving yet; `Retry-After`' },

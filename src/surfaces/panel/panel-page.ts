@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import { basePageStyle, pageHead } from '../../core/html-page.js';
 import type { PanelPageView } from './panel-definition.js';
 
 // Runs in the browser. Every URL is derived from the page's own location, so the page works
@@ -137,11 +138,7 @@ const PANEL_SCRIPT = String.raw`(() => {
   load();
 })();`;
 
-const PANEL_STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0 auto; max-width: 60rem; padding: 1.5rem; line-height: 1.4; }
-  header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
-  h1 { margin: 0; font-size: 1.5rem; }
+const PANEL_STYLE = `${basePageStyle('60rem')}
   #status { color: GrayText; font-size: .9rem; }
   table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
   th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, transparent); }
@@ -169,11 +166,7 @@ export async function renderPanelPage(view: PanelPageView): Promise<string> {
   const page = await html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${view.title}</title>
-<link rel="icon" href="data:,">
-<style nonce="${view.nonce}">${raw(PANEL_STYLE)}</style>
+${pageHead(view.title, view.nonce, PANEL_STYLE)}
 </head>
 <body>
 <header><h1>${view.title}</h1><span id="status" role="status"></span><button type="button" id="refresh">Refresh</button></header>

@@ -1,0 +1,140 @@
+/**
+ * The chat turns the gateway answered successfully, per instance and tenant, and how many are
+ * under way: what reconciliation compares the replicas' `/stats` with. Counted once per
+ * successful turn, whichever way it came (REST JSON, REST stream, the MCP tool `chat`); a reply
+ * replayed for a retried `Idempotency-Key` is not a new turn and is not counted.
+ */
+export class AnsweredInvokes {
+  readonly #answered = new Map<string, Map<string, number>>();
+  readonly #inFlight = new Map<string, number>();
+
+  /** One more successful turn of `tenant` at the instance `ref`. */
+  add(ref: string, tenant: string, count = 1): void {
+    const tenants = this.#answered.get(ref) ?? new Map<string, number>();
+    tenants.set(tenant, (tenants.get(tenant) ?? 0) + count);
+    this.#answered.set(ref, tenants);
+  }
+
+  /** Marks a turn as started: until `settle`, a `/stats` read may already count it. */
+  begin(ref: string): void {
+    this.#inFlight.set(ref, (this.#inFlight.get(ref) ?? 0) + 1);
+  }
+
+  /** Marks a turn `begin` started as answered, failed or abandoned. */
+  settle(ref: string): void {
+    this.#inFlight.set(ref, Math.max(0, (this.#inFlight.get(ref) ?? 0) - 1));
+  }
+
+  /** Turns under way at the instance. */
+  inFlight(ref: string): number {
+    return this.#inFlight.get(ref) ?? 0;
+  }
+
+  /** Successful turns the instance answered, all tenants, or one tenant's. */
+  answered(ref: string, tenant?: string): number {
+    const tenants = this.#answered.get(ref);
+    if (tenants === undefined) return 0;
+    if (tenant !== undefined) return tenants.get(tenant) ?? 0;
+    let total = 0;
+    for (const count of tenants.values()) total += count;
+    return total;
+  }
+
+  /** The tenants the instance answered turns for. */
+  tenants(ref: string): string[] {
+    return [...(this.#answered.get(ref)?.keys() ?? [])];
+  }
+}
+
+/** Whether an SSE line is the UI message stream's `error` part. */
+const isErrorFrame = (line: string): boolean => line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"error"/.test(line);
+/** Whether an SSE line is the UI message stream's `finish` part. */
+const isFinishFrame = (line: string): boolean => line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"finish"/.test(line);
+
+/**
+ * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
+ * ended, calls `onEnd(true)` when it carried a `finish` part and no `error` part; `onEnd(false)`
+ * when it failed, carried an error or the client went away.
+ * @param body the replica's SSE body
+ * @param onEnd told once how the turn ended
+ */
+export function watchChatStream(body: ReadableStream<Uint8Array>, onEnd: (succeeded: boolean) => void): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let finished = false;
+  let failed = false;
+  let told = false;
+  const tell = (succeeded: boolean) => {
+    if (told) return;
+    told = true;
+    onEnd(succeeded);
+  };
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          tell(finished && !failed);
+          return;
+        }
+        const lines = (pending + decoder.decode(value, { stream: true })).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          if (isErrorFrame(line)) failed = true;
+          else if (isFinishFrame(line)) finished = true;
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        tell(false);
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      tell(false);
+      await reader.cancel(reason);
+    },
+  });
+}
+
+/** A JSON-RPC message, as far as counting needs it. */
+interface RpcMessage {
+  readonly id?: unknown;
+  readonly method?: unknown;
+  readonly params?: { readonly name?: unknown };
+  readonly result?: { readonly isError?: unknown };
+}
+
+const asMessages = (value: unknown): RpcMessage[] => (Array.isArray(value) ? value : [value]).filter((message): message is RpcMessage => typeof message === 'object' && message !== null);
+
+/**
+ * The JSON-RPC ids of the `tools/call` requests for the MCP tool `chat` in a request body to
+ * `/mcp` (one message or a batch); none when the body is not JSON.
+ * @param body the request body as sent
+ */
+export function mcpChatCallIds(body: string): unknown[] {
+  try {
+    return asMessages(JSON.parse(body))
+      .filter((message) => message.method === 'tools/call' && message.params?.name === 'chat' && message.id !== undefined)
+      .map((message) => message.id);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * How many of the `chat` calls `ids` named succeeded in an `/mcp` answer: the JSON-RPC results
+ * with those ids and no `isError`. Reads a clone, so the client's copy stays unread.
+ * @param answer the replica's response (JSON, as the actor's stateless transport answers)
+ * @param ids the ids of the `chat` calls, from `mcpChatCallIds`
+ */
+export async function succeededMcpChats(answer: Response, ids: readonly unknown[]): Promise<number> {
+  if (ids.length === 0 || !answer.ok || !(answer.headers.get('content-type') ?? '').includes('application/json')) return 0;
+  try {
+    const messages = asMessages(await answer.clone().json());
+    return messages.filter((message) => ids.includes(message.id) && message.result !== undefined && message.result.isError !== true).length;
+  } catch {
+    return 0;
+  }
+}

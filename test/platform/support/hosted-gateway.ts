@@ -1,0 +1,63 @@
+import { createPlatformGateway, type PlatformGateway, type PlatformGatewayOptions } from '../../../cli/platform/gateway/index.js';
+import type { TestSchemas } from '../../store/postgres-schemas.js';
+import { startExamplePools, type ExamplePools } from './example-pools.js';
+import type { InProcessPool } from './in-process-pool.js';
+import { serveOnLoopbackPort } from './serve-gateway.js';
+
+/** The examples hosted with two replicas each on PostgreSQL, and the gateway in front of them, served on loopback. */
+export interface HostedGateway {
+  readonly hosted: ExamplePools;
+  readonly gateway: PlatformGateway;
+  /** The gateway's URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts both example instances (two replicas each, one fresh schema each) and the gateway.
+ * @param schemas where the databases are made
+ * @param options the gateway's options besides the pools
+ * @param beforeGateway runs once the replicas are up, before the gateway exists
+ */
+export async function startHostedGateway(
+  schemas: TestSchemas,
+  options: Omit<PlatformGatewayOptions, 'pools'>,
+  beforeGateway: (hosted: ExamplePools) => Promise<void> = async () => {},
+): Promise<HostedGateway> {
+  const hosted = await startExamplePools({ panel: await schemas.create(), mcp: await schemas.create() }, 2);
+  await beforeGateway(hosted);
+  const gateway = createPlatformGateway({ pools: hosted.pools, ...options });
+  const served = await serveOnLoopbackPort(gateway.fetch);
+  return {
+    hosted,
+    gateway,
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await gateway.close();
+      await hosted.close();
+      await schemas.dropAll();
+    },
+  };
+}
+
+/** A REST chat through the edge of `ref`, with its current edge key. */
+export function chatThroughEdge(front: HostedGateway, ref: string, message: string, session: string): Promise<Response> {
+  return fetch(`${front.url}/api/v1/k/${ref}/chat`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': front.gateway.edgeKey(ref) as string },
+    body: JSON.stringify({ user_identifier: 'load', session_id: session, message }),
+  });
+}
+
+/** A chat sent straight to one replica, around the gateway (as the owner's tenant). */
+export function chatAroundGateway(pool: InProcessPool, session: string): Promise<Response> {
+  return pool.forwardTo(
+    0,
+    new Request('http://replica.invalid/agent/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'owner' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: session, message: 'hi' }),
+    }),
+  );
+}
