@@ -1,7 +1,9 @@
 // The owner's dashboard and panel relay in Debian's chromium (playwright-core): log in with the
 // printed link, see the actors, replicas, edges (masked keys, reveal), totals and log lines,
-// open the panel through the relay and run an action there. Saves docs/images/platform-dashboard.png.
-import { existsSync } from 'node:fs';
+// open the panel through the relay and run an action there. Saves test-results/platform/dashboard.png
+// (docs/images/platform-dashboard.png is a copy of it; the suite never writes into the tree).
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ import { requirePostgres } from './support/postgres-required.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) throw new Error(`The dashboard test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-const SCREENSHOT = fileURLToPath(new URL('../../docs/images/platform-dashboard.png', import.meta.url));
+const SCREENSHOT = fileURLToPath(new URL('../../test-results/platform/dashboard.png', import.meta.url));
 
 const schemas = requirePostgres('actorkit_dashboard');
 let front: HostedGateway;
@@ -122,6 +124,7 @@ describe('the dashboard in chromium', () => {
     await panelActor.locator('button.reveal').click();
     await expect.poll(() => key.textContent()).toMatch(/^akedge_…/);
     expect(await page.locator(`section.actor[data-ref="${MCP_REF}"] .panel-link`).count()).toBe(0);
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
     const [panelPage] = await Promise.all([context.waitForEvent('page'), panelActor.locator('a.panel-link').click()]);
