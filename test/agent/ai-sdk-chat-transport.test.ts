@@ -1,5 +1,7 @@
 import { AbstractChat, type ChatState, type ChatStatus, DefaultChatTransport, isTextUIPart, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActorTool } from '../../src/agent/actor-tool.js';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
@@ -43,7 +45,8 @@ let server: ServeHandle;
 let keyed: ServeHandle;
 beforeAll(async () => {
   store = new MemoryStore();
-  server = await serveOnLoopback(await createTestActor({ store }));
+  const greet = new ActorTool({ name: 'hello_greet', description: 'Greets a person by name', argsSchema: v.object({ name: v.string() }), run: ({ name }) => `Hello, ${name}!` });
+  server = await serveOnLoopback(await createTestActor({ store, tools: [greet] }));
   keyed = await serveOnLoopback(await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-chat' } }));
 });
 afterAll(async () => {
@@ -73,6 +76,15 @@ describe("the AI SDK's DefaultChatTransport against POST /agent/invoke, no optio
       ['assistant', expect.stringContaining('[offline model]')],
     ]);
     expect(await (await fetch(`${server.url}/stats`)).json()).toMatchObject({ invocations: 2, sessions: 1, users: 1, errors: 0 });
+  });
+
+  it('shows a tool the agent ran as a dynamic-tool part with its input and output', async () => {
+    const chat = new PlainChat({ id: 'chat-tool', transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }) });
+    await chat.sendMessage({ text: 'use tool hello_greet with {"name": "Ada"}' });
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages[1]!.parts).toContainEqual(
+      expect.objectContaining({ type: 'dynamic-tool', toolName: 'hello_greet', state: 'output-available', input: { name: 'Ada' }, output: 'Hello, Ada!' }),
+    );
   });
 
   it("sends the files of useChat's sendMessage as attachments the model receives", async () => {
