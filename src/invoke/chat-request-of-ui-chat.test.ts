@@ -1,5 +1,8 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createTestActor } from '../testing/create-test-actor.js';
+import { chatRequestOfUiChat, UI_CHAT_USER } from './chat-request-of-ui-chat.js';
+import { UiChatRequest } from './ui-chat-request.js';
 
 const user = (...parts: Record<string, unknown>[]) => ({ id: 'm1', role: 'user', parts });
 const text = (value: string) => ({ type: 'text', text: value });
@@ -54,5 +57,11 @@ describe("POST /agent/invoke with the AI SDK's chat body (issue #29 item 4)", ()
     expect((await invoke({ user_identifier: 'u', session_id: 's', message: 'hi' })).response.headers.get('content-type')).toContain('application/json');
     const both = await invoke({ user_identifier: 'u', session_id: 's', message: 'hi', messages: [] });
     expect(both.body).toMatchObject({ status: 422, errors: [{ pointer: '/messages', detail: 'is not a known field' }] });
+  });
+
+  it('records the turn under ai-sdk when the body names no user, and keeps the tenant of metadata', () => {
+    const request = chatRequestOfUiChat(v.parse(UiChatRequest, { id: 'c', messages: [user(text('hi'))], metadata: { tenant_id: 'acme' } }));
+    expect(request).toEqual({ user_identifier: UI_CHAT_USER, session_id: 'c', message: 'hi', role: 'user', metadata: { tenant_id: 'acme' }, stream: true });
+    expect(UI_CHAT_USER).toBe('ai-sdk');
   });
 });
