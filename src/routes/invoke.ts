@@ -35,7 +35,18 @@ export const invokeRoute = defineRoute(
       requestBody: {
         required: true,
         description: "A chat request, or the body of the AI SDK's `DefaultChatTransport` (`useChat`), told apart by `messages`",
-        content: { 'application/json': { schema: { oneOf: [schemaOf(ChatRequest), schemaOf(UiChatRequest)] } } },
+        content: {
+          'application/json': {
+            schema: { oneOf: [schemaOf(ChatRequest), schemaOf(UiChatRequest)] },
+            examples: {
+              chat: { summary: 'A chat request', value: { user_identifier: 'user-1', session_id: 'session-1', message: 'Hello' } },
+              useChat: {
+                summary: "The AI SDK's body (useChat), answered as a stream",
+                value: { id: 'chat-1', trigger: 'submit-message', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }] },
+              },
+            },
+          },
+        },
       },
       responses: {
         200: {

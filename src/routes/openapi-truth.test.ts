@@ -102,6 +102,18 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     expect(accepts(body, { ...aiSdk, id: 'a b' }), 'a chat id the session rule refuses').toBe(false);
   });
 
+  it('gives invoke examples (the try-it of /docs starts from them) that the schema and the server accept', async () => {
+    const { app, document } = await documented();
+    const content = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json'] as { schema: Record<string, unknown>; examples: Record<string, { value: unknown }> };
+    expect(Object.keys(content.examples)).toEqual(['chat', 'useChat']);
+    for (const [name, { value }] of Object.entries(content.examples)) {
+      expect(accepts(content.schema, value), name).toBe(true);
+      const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+      expect(response.status, name).toBe(200);
+      await response.text();
+    }
+  });
+
   it('lists the 400 and 415 of PUT /settings', async () => {
     const { app, document } = await documented();
     const responses = document.paths['/settings']?.put?.responses ?? {};
