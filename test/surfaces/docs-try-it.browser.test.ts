@@ -57,11 +57,11 @@ describe.skipIf(chromiumMissing)('/docs in chromium, behind an API key', () => {
     await expect.poll(() => requests.filter((request) => request.url.endsWith('/stats')).length).toBe(before + 1);
     const status = operation.locator('.live-responses-table .response .response-col_status');
     await status.waitFor();
-    return (await status.innerText()).trim();
+    return (await status.textContent())?.trim() ?? '';
   }
 
   it('shows the actor’s own operations, read from its /openapi.json', async () => {
-    expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('Test Actor');
+    expect(await page.locator('.swagger-ui .info .title').textContent()).toContain('Test Actor');
     expect(await page.locator('#operations-default-invoke').count()).toBe(1);
     expect(await page.locator('#operations-default-stats').count()).toBe(1);
   });
@@ -70,13 +70,13 @@ describe.skipIf(chromiumMissing)('/docs in chromium, behind an API key', () => {
     await authorize(API_KEY);
     expect(await tryStats()).toBe('200');
     expect(requests.filter((request) => request.url.endsWith('/stats')).at(-1)?.apiKey).toBe(API_KEY);
-    expect(await page.locator('#operations-default-stats .live-responses-table').innerText()).toContain('invocations');
+    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain('invocations');
   });
 
   it('shows the 401 of a wrong key', async () => {
     await authorize('not-the-key');
     expect(await tryStats()).toBe('401');
-    expect(await page.locator('#operations-default-stats .live-responses-table').innerText()).toContain('invalid_api_key');
+    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain('invalid_api_key');
   });
 
   it('loaded nothing from outside loopback, and broke no rule of its Content-Security-Policy', () => {
