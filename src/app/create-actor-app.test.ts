@@ -115,9 +115,11 @@ describe('createActorApp', () => {
       '/stats',
       '/stats/{tenant_id}',
     ]);
-    const schema = document.paths['/agent/invoke'].post.requestBody.content['application/json'].schema;
+    const [schema, aiSdk] = document.paths['/agent/invoke'].post.requestBody.content['application/json'].schema.oneOf;
     expect(schema.required).toEqual(['user_identifier', 'session_id', 'message']);
     expect(schema.additionalProperties).toBe(false);
+    expect(aiSdk.required).toEqual(['id', 'messages']);
+    expect(aiSdk.additionalProperties).toBe(false);
     const docs = await app.request('/docs');
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(await docs.text()).toContain('openapi.json');

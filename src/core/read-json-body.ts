@@ -10,10 +10,10 @@ function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /**
- * Reads a request body as JSON and validates it: 415 for another media type, 400 for
- * malformed JSON, 422 with one entry per bad field.
+ * Reads a request body as JSON, not yet validated: 415 for another media type, 400 for
+ * malformed JSON.
  */
-export async function readJsonBody<TSchema extends v.GenericSchema>(request: Request, schema: TSchema): Promise<v.InferOutput<TSchema>> {
+export async function readJson(request: Request): Promise<unknown> {
   if (!isJsonContentType(request.headers.get('content-type') ?? undefined)) {
     throw new ActorError('unsupported_media_type', {
       detail: 'Send the body as application/json',
@@ -28,15 +28,26 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(request: Req
     // The body stream broke: the client closed the connection mid-upload.
     throw clientClosedError(error);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ActorError('invalid_json', {
       detail: text.trim() === '' ? 'The request body is empty' : `The request body is not valid JSON: ${(error as Error).message}`,
     });
   }
+}
+
+/** Validates a parsed request body: 422 with one entry per bad field. */
+export function validBody<TSchema extends v.GenericSchema>(json: unknown, schema: TSchema): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, json);
   if (!result.success) throw validationError(result.issues);
   return result.output;
+}
+
+/**
+ * Reads a request body as JSON and validates it: 415 for another media type, 400 for
+ * malformed JSON, 422 with one entry per bad field.
+ */
+export async function readJsonBody<TSchema extends v.GenericSchema>(request: Request, schema: TSchema): Promise<v.InferOutput<TSchema>> {
+  return validBody(await readJson(request), schema);
 }

@@ -1,14 +1,21 @@
 /**
- * What a runtime adapter tells the actor about one request beyond the Fetch `Request`: the
- * second argument of the actor's `fetch`, read by the core as `c.env.runtime`. Each adapter
- * (`src/adapter/<runtime>/`) builds it from its runtime's own objects, so the core never sees
- * them. Both members are optional: under `app.request` (tests) there are none.
+ * What a runtime adapter tells the actor about one request beyond the Fetch `Request`, and what
+ * the runtime can read for it: the second argument of the actor's `fetch`, read by the core as
+ * `c.env.runtime`. Each adapter (`src/adapter/<runtime>/`) builds it from its runtime's own
+ * objects, so the core never sees them. Every member is optional: under `app.request` (tests)
+ * there are none.
  */
 export interface RuntimeBindings {
   /** One header of the request, read without building a Fetch `Headers` copy; null when absent. */
   requestHeader?(name: string): string | null;
   /** The network address of the client, when the runtime knows it. */
   clientAddress?(): string | undefined;
+  /**
+   * The text of a file of an installed package, e.g. `swagger-ui-dist/swagger-ui.css`, resolved
+   * from actorkit's own location; undefined when the package is not installed. How a Fetch-only
+   * route reads an optional package's static files.
+   */
+  readPackageFile?(specifier: string): Promise<string | undefined>;
 }
 
 /**

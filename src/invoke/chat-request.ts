@@ -62,6 +62,7 @@ export const ChatRequest = v.pipe(
     ['attachments'],
   ),
   v.metadata({ not: { required: ['role', 'attachments'], properties: { role: { const: 'system' }, attachments: { minItems: 1 } } } }),
+  v.title('ChatRequest'),
 );
 
 /** A validated chat request. */

@@ -80,7 +80,10 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
 
   it('says the body rules of an invoke the server enforces', async () => {
     const { document } = await documented();
-    const schema = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json']?.schema ?? {};
+    const body = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json']?.schema ?? {};
+    const branches = (body as { oneOf: Record<string, unknown>[] }).oneOf;
+    expect(branches.map((branch) => branch.title)).toEqual(['ChatRequest', 'UiChatRequest']);
+    const schema = branches[0]!;
     const base = { user_identifier: 'u', session_id: 's', message: 'hi' };
     expect(accepts(schema, base)).toBe(true);
     expect(accepts(schema, { ...base, message: 'a\u0000b' }), 'NUL in message').toBe(false);
@@ -92,6 +95,23 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     expect(accepts(schema, { ...base, attachments: [{ name: 'a.txt', mime_type: 'text/plain', url: 'https://x.test/a.txt' }] }), 'text by url').toBe(false);
     expect(accepts(schema, { ...base, role: 'system', attachments: [{ name: 'a.txt', mime_type: 'text/plain', data: 'AAAA' }] }), 'attachments on a system message').toBe(false);
     expect(JSON.stringify((schema as { properties: Record<string, unknown> }).properties.metadata)).toContain('16 KiB');
+    const aiSdk = { id: 'chat-1', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }], trigger: 'submit-message' };
+    expect(accepts(body, aiSdk), "the AI SDK's body").toBe(true);
+    expect(accepts(body, { ...aiSdk, model: 'x' }), 'an unknown key').toBe(false);
+    expect(accepts(body, { ...aiSdk, message: 'hi' }), 'both shapes at once').toBe(false);
+    expect(accepts(body, { ...aiSdk, id: 'a b' }), 'a chat id the session rule refuses').toBe(false);
+  });
+
+  it('gives invoke examples (the try-it of /docs starts from them) that the schema and the server accept', async () => {
+    const { app, document } = await documented();
+    const content = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json'] as { schema: Record<string, unknown>; examples: Record<string, { value: unknown }> };
+    expect(Object.keys(content.examples)).toEqual(['chat', 'useChat']);
+    for (const [name, { value }] of Object.entries(content.examples)) {
+      expect(accepts(content.schema, value), name).toBe(true);
+      const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+      expect(response.status, name).toBe(200);
+      await response.text();
+    }
   });
 
   it('lists the 400 and 415 of PUT /settings', async () => {

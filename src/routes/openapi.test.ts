@@ -26,3 +26,38 @@ describe('GET /openapi.json', () => {
     for (const path of new Set(served)) expect(document.paths[path]?.get, path).toBeDefined();
   });
 });
+
+describe('GET /docs (issue #29 item 8)', () => {
+  const installed = { readPackageFile: async (specifier: string) => `/* ${specifier} */` };
+  const absent = { readPackageFile: async () => undefined };
+
+  it('serves Swagger UI under a nonce CSP when the runtime finds swagger-ui-dist, its files at /docs?asset=, open with a key on', async () => {
+    const app = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1' } });
+    const page = await app.fetch(new Request('http://localhost/docs'), installed);
+    const html = await page.text();
+    const nonce = /script-src 'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nonce).toBeDefined();
+    expect(html).toContain(`<script src="docs?asset=swagger-ui-bundle.js" nonce="${nonce}">`);
+    expect(html).toContain(`<link rel="stylesheet" href="docs?asset=swagger-ui.css" nonce="${nonce}">`);
+    expect(html).toContain('validatorUrl: null');
+    const script = await app.fetch(new Request('http://localhost/docs?asset=swagger-ui-bundle.js'), installed);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toBe('/* swagger-ui-dist/swagger-ui-bundle.js */');
+    const unknown = await app.fetch(new Request('http://localhost/docs?asset=../package.json'), installed);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'not_found', detail: '../package.json is not a file of Swagger UI' });
+  });
+
+  it('falls back to the list of operations without swagger-ui-dist (or without a runtime that reads packages)', async () => {
+    const app = await createTestActor();
+    for (const bindings of [absent, undefined]) {
+      const page = await app.fetch(new Request('http://localhost/docs'), bindings);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("fetch('openapi.json')");
+      const asset = await app.fetch(new Request('http://localhost/docs?asset=swagger-ui.css'), bindings);
+      expect(asset.status).toBe(404);
+    }
+    expect(await (await app.fetch(new Request('http://localhost/docs?asset=swagger-ui.css'), absent)).json()).toMatchObject({ detail: 'swagger-ui-dist is not installed' });
+  });
+});

@@ -1,9 +1,13 @@
-import { framedPageHeaders } from '../core/html-page.js';
+import { ActorError } from '../core/actor-error.js';
+import { framedPageHeaders, htmlPageHeaders, randomNonce } from '../core/html-page.js';
 import { defineRoute } from './actor-route.js';
-import { htmlPage, json } from './openapi-parts.js';
+import { json, problem } from './openapi-parts.js';
 import { openApiDocument } from './openapi-document.js';
+import { SWAGGER_UI_ASSETS, SWAGGER_UI_PACKAGE, type SwaggerUiAssetName, swaggerUiLoader } from './swagger-ui-assets.js';
+import { renderSwaggerUiPage } from './swagger-ui-page.js';
 
-const DOCS_PAGE = `<!doctype html>
+/** The `/docs` page without Swagger UI: a read-only list of the operations. */
+const DOCS_LIST_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .3em}
@@ -40,17 +44,53 @@ export const openApiRoute = defineRoute(
   },
 );
 
-/** `GET /docs`: a page that reads `/openapi.json` (no external assets). */
+/**
+ * `GET /docs`: the interactive reference of `/openapi.json` (Swagger UI, with try-it and the
+ * API key the user enters) when the optional `swagger-ui-dist` is installed, its files served by
+ * the actor itself at `/docs?asset=…`; otherwise a read-only list of the operations. Nothing is
+ * fetched from elsewhere.
+ */
 export const docsRoute = defineRoute(
   {
     method: 'get',
     path: '/docs',
     security: 'open',
     contract: 'always',
-    operation: { operationId: 'docs', summary: 'A page that shows this document (no external assets)', responses: { 200: htmlPage('HTML page') } },
-  },
-  () =>
-    function docs(c) {
-      return c.html(DOCS_PAGE, 200, framedPageHeaders(''));
+    operation: {
+      operationId: 'docs',
+      summary: `The interactive reference of this document (Swagger UI when ${SWAGGER_UI_PACKAGE} is installed, else a list); no external assets`,
+      parameters: [
+        {
+          name: 'asset',
+          in: 'query',
+          required: false,
+          description: `A file of Swagger UI the page loads (served only when ${SWAGGER_UI_PACKAGE} is installed)`,
+          schema: { type: 'string', enum: Object.keys(SWAGGER_UI_ASSETS) },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'The HTML page, or the Swagger UI file `asset` names',
+          content: { 'text/html': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+        },
+        404: problem(`An asset that is not a file of Swagger UI, or ${SWAGGER_UI_PACKAGE} is not installed`, ['not_found']),
+      },
     },
+  },
+  (ctx) => {
+    const loadSwaggerUi = swaggerUiLoader();
+    const name = ctx.definition.metadata.name;
+    return async function docs(c) {
+      const swaggerUi = await loadSwaggerUi(c.env.runtime);
+      const asset = c.req.query('asset');
+      if (asset !== undefined) {
+        const text = swaggerUi?.get(asset as SwaggerUiAssetName);
+        if (text === undefined) throw new ActorError('not_found', { detail: swaggerUi === undefined ? `${SWAGGER_UI_PACKAGE} is not installed` : `${asset} is not a file of Swagger UI` });
+        return c.body(text, 200, { 'Content-Type': SWAGGER_UI_ASSETS[asset as SwaggerUiAssetName], 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+      }
+      if (swaggerUi === undefined) return c.html(DOCS_LIST_PAGE, 200, framedPageHeaders(''));
+      const nonce = randomNonce();
+      return c.body(await renderSwaggerUiPage({ name, nonce }), 200, htmlPageHeaders(nonce));
+    };
+  },
 );

@@ -193,6 +193,27 @@ export function actorContractSuite(baseUrl: () => string): void {
     expect(metrics).not.toContain(tenant);
   });
 
+  it("POST /agent/invoke: the AI SDK's chat body (useChat) gets the UI message stream", async () => {
+    const body = { id: 'contract-chat-1', trigger: 'submit-message', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello from useChat' }] }] };
+    const response = await invoke(baseUrl(), JSON.stringify(body));
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(text).toContain('"type":"data-session","data":{"session_id":"contract-chat-1"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it('GET /docs: Swagger UI (swagger-ui-dist is installed here), its files served by the actor under a nonce CSP', async () => {
+    const page = await fetch(`${baseUrl()}/docs`);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    expect(await page.text()).toContain(`<script src="docs?asset=swagger-ui-bundle.js" nonce="${nonce}">`);
+    const script = await fetch(`${baseUrl()}/docs?asset=swagger-ui-bundle.js`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('SwaggerUIBundle');
+    await expectProblem(await fetch(`${baseUrl()}/docs?asset=index.html`), 404, 'not_found');
+  });
+
   it('POST /agent/invoke: 400 invalid_json for malformed JSON', async () => {
     await expectProblem(await invoke(baseUrl(), '{"user_identifier": "u", '), 400, 'invalid_json');
   });

@@ -62,6 +62,7 @@ function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown
   const loose = depth > 2 ? fc.constant(null) : fc.jsonValue({ maxDepth: 2 });
   if (schema === undefined) return loose;
   const allowed = ((): fc.Arbitrary<unknown> | undefined => {
+    if (Array.isArray(schema.oneOf)) return fc.oneof(...(schema.oneOf as Schema[]).map((branch) => fromSchema(branch, depth)));
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     if ('const' in schema) return fc.constant(schema.const);
     if (schema.type === 'string') {
@@ -118,8 +119,20 @@ function requests(path: string, operation: Operation): fc.Arbitrary<Generated> {
   });
 }
 
-/** Operations whose request body the document describes fully, so a body it allows must not get 422 `validation_failed`. */
-const FULLY_DESCRIBED_BODIES: ReadonlySet<string> = new Set(['invoke']);
+/**
+ * Operations whose request body the document describes fully, so a body it allows must not get
+ * 422 `validation_failed`, with the title of the body schema that is (of a `oneOf`, the branch):
+ * invoke's chat request. The AI SDK's body, its other branch, has rules JSON Schema cannot state
+ * (its last message must be the user's, with text).
+ */
+const FULLY_DESCRIBED_BODIES: ReadonlyMap<string, string> = new Map([['invoke', 'ChatRequest']]);
+
+/** The body schema a fully described operation is held to. */
+function fullyDescribedBody(operationId: string, schema: Schema | undefined): Schema | undefined {
+  const title = FULLY_DESCRIBED_BODIES.get(operationId);
+  if (title === undefined || schema === undefined) return undefined;
+  return schema.title === title ? schema : (schema.oneOf as Schema[] | undefined)?.find((branch) => branch.title === title);
+}
 
 /** The mismatches of one answer with what the document says of the operation; empty when it conforms. */
 function mismatches(operation: Operation, generated: Generated, response: Response, text: string, problemSchema: Schema): string[] {
@@ -143,7 +156,8 @@ function mismatches(operation: Operation, generated: Generated, response: Respon
   );
   if (code === 'invalid_header' && headersAllowed) found.push(`400 invalid_header for headers the document allows: ${JSON.stringify(generated.headers)}`);
   const bodySchema = operation.requestBody?.content['application/json']?.schema;
-  if (code === 'validation_failed' && headersAllowed && FULLY_DESCRIBED_BODIES.has(operation.operationId) && valid(bodySchema, generated.body)) {
+  const described = fullyDescribedBody(operation.operationId, bodySchema);
+  if (code === 'validation_failed' && headersAllowed && described !== undefined && valid(described, generated.body)) {
     found.push(`422 for a body the document allows: ${JSON.stringify(generated.body).slice(0, 200)} → ${text.slice(0, 200)}`);
   }
   return found;

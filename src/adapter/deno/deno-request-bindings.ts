@@ -1,4 +1,5 @@
 import type { RuntimeBindings } from '../../core/runtime-bindings.js';
+import { readPackageFile } from '../read-package-file.js';
 
 /** The handler info `Deno.serve` passes beside each request. */
 export interface DenoServeInfo {
@@ -7,8 +8,8 @@ export interface DenoServeInfo {
 
 /**
  * What the Deno adapter tells the actor about a request: the client address, from the handler
- * info. Headers come from the Fetch `Request`, which Deno builds natively.
+ * info. Headers come from the Fetch `Request`, which Deno builds natively; installed packages' files through `readPackageFile`.
  */
 export function denoRequestBindings(info: DenoServeInfo | undefined): RuntimeBindings {
-  return { clientAddress: () => info?.remoteAddr?.hostname };
+  return { clientAddress: () => info?.remoteAddr?.hostname, readPackageFile };
 }

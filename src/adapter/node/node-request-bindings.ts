@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { RuntimeBindings } from '../../core/runtime-bindings.js';
+import { readPackageFile } from '../read-package-file.js';
 
 /**
  * What the Node adapter tells the actor about a request, read from Node's own request: headers
  * from its raw list (the Fetch `Request` of `@hono/node-server` would build a whole `Headers`
  * copy, and Node's parsed header object is itself built on first use), the client address
- * from its socket.
+ * from its socket; installed packages' files through `readPackageFile`.
  */
 export class NodeRequestBindings implements RuntimeBindings {
   readonly #incoming: Pick<IncomingMessage, 'rawHeaders' | 'socket'>;
@@ -25,5 +26,9 @@ export class NodeRequestBindings implements RuntimeBindings {
 
   clientAddress(): string | undefined {
     return this.#incoming.socket?.remoteAddress;
+  }
+
+  readPackageFile(specifier: string): Promise<string | undefined> {
+    return readPackageFile(specifier);
   }
 }
