@@ -68,6 +68,7 @@ export const problemCatalogue = {
   peer_rejected: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor refused the mesh key' },
   peer_error: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered an error' },
   peer_invalid_response: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered something that is not JSON' },
+  replica_unavailable: { status: 502, title: 'Replica unavailable', meaning: '`actorkit platform`: no ready replica of the actor could be reached' },
   actor_connection_lost: { status: 502, title: 'Actor connection lost', meaning: '`actorkit dev`: the actor closed the connection while the request was sent' },
   // 503
   starting: { status: 503, title: 'The actor is starting', meaning: 'the actor is not serving yet; `Retry-After`' },
@@ -76,6 +77,7 @@ export const problemCatalogue = {
   oauth_provider_unconfigured: { status: 503, title: 'OAuth provider not configured', meaning: 'the provider has no client id or secret' },
   actor_starting: { status: 503, title: 'Actor is starting', meaning: '`actorkit dev` is (re)starting the actor' },
   actor_failed_to_start: { status: 503, title: 'Actor failed to start', meaning: '`actorkit dev`: the actor exited before it listened' },
+  no_ready_replica: { status: 503, title: 'No ready replica', meaning: '`actorkit platform`: no replica of the actor passes its readiness probe; `Retry-After`' },
   // 504
   model_timeout: { status: 504, title: 'The model did not answer in time', meaning: 'the model server sent nothing within `LLM_TIMEOUT_MS`' },
   upstream_timeout: { status: 504, title: 'Workflow tool timed out', meaning: 'the workflow tool did not start its answer in time' },
