@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { toCliFailure, CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { registrationSteps } from '../publish/registration-steps.js';
+import type { ReplicaView } from './actor-pool.js';
 import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
 import { buildActor, installWhenMissing } from './build-actor.js';
 import { createPlatformGateway } from './gateway/index.js';
@@ -53,7 +54,8 @@ export interface HostedActorSummary {
   readonly ref: string;
   readonly slug: string;
   readonly dir: string;
-  readonly replicas: number;
+  /** Its replicas when the platform came up (pids, addresses, states). */
+  readonly replicas: readonly ReplicaView[];
   readonly database: 'postgres' | 'sqlite';
   /** The service address siblings use (`<REF>_SERVICE_HOST`/`_PORT`). */
   readonly serviceUrl: string;
@@ -208,7 +210,7 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       ref: actor.ref,
       slug: actor.config.actor.slug,
       dir: actor.dir,
-      replicas: actor.replicas,
+      replicas: pools.get(actor.ref)?.replicas() ?? [],
       database: actor.database.engine,
       serviceUrl: `http://127.0.0.1:${actor.service.port}`,
       edgeUrl: actor.config.external_api.enabled ? `${url}/api/v1/k/${actor.ref}/` : undefined,
@@ -217,7 +219,7 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     }));
     const ready: PlatformReady = { event: 'platform_ready', url, stateDir, secretsFile: secrets.path, actors };
     if (options.json) io.stdout.write(`${JSON.stringify(ready)}\n`);
-    else say(readyText(ready, pools));
+    else say(readyText(ready));
     options.onReady?.(ready, pools);
 
     await stop.requested;
@@ -236,13 +238,12 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
   }
 }
 
-function readyText(ready: PlatformReady, pools: ReadonlyMap<string, SupervisedPool>): string {
+function readyText(ready: PlatformReady): string {
   const lines = [`actorkit platform: ${ready.actors.length} actor${ready.actors.length === 1 ? '' : 's'} on ${ready.url} (state in ${ready.stateDir})`];
   for (const actor of ready.actors) {
-    const states = (pools.get(actor.ref)?.replicas() ?? []).map((replica) => replica.state);
-    const readyCount = states.filter((state) => state === 'ready').length;
+    const readyCount = actor.replicas.filter((replica) => replica.state === 'ready').length;
     const parts = [
-      `${readyCount}/${actor.replicas} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
+      `${readyCount}/${actor.replicas.length} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
       ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl}`]),
       `service ${actor.serviceUrl}`,
       ...(actor.meshGroup === undefined ? [] : [`mesh group ${actor.meshGroup}`]),
