@@ -51,12 +51,12 @@ export type { DevRuntime } from './dev/dev-runtime.js';
 // platform
 export {
   runPlatform,
-  DEFAULT_PLATFORM_PORT,
   type RunPlatformOptions,
   type RunPlatformResult,
   type PlatformReady,
   type HostedActorSummary,
 } from './platform/run-platform.js';
+export { DEFAULT_PLATFORM_PORT, DEFAULT_STATE_DIR, DEFAULT_SECRETS_FILE, DEFAULT_MESH_GROUP } from './platform/platform-defaults.js';
 export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
 export type { RegistrationFailure } from './platform/register-actor.js';
 

@@ -1,15 +1,16 @@
 import { defineCommand } from 'citty';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from '../platform/platform-defaults.js';
 import { printFailure, printJson, problemBullet, repeatedOption, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
   dirs: { type: 'positional', description: 'The actor folders to host (one or more)', required: true, valueHint: 'dir...' },
-  port: { type: 'string', description: 'The platform port on 127.0.0.1 (default 8790; 0 picks a free one)' },
+  port: { type: 'string', description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)` },
   replicas: { type: 'string', description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL" },
   'database-url': { type: 'string', valueHint: 'postgres://…', description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)' },
-  secrets: { type: 'string', valueHint: 'file', description: 'NAME=value lines that fill ${secret:NAME}, mode 0600 (default: <state dir>/secrets.env)' },
-  'state-dir': { type: 'string', valueHint: 'dir', description: 'Where mesh keys and SQLite files are kept (default .actorkit/platform)' },
-  'mesh-group': { type: 'string', valueHint: 'ref=group', description: 'Put a mesh actor in another group than `default` (repeatable)' },
+  secrets: { type: 'string', valueHint: 'file', description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})` },
+  'state-dir': { type: 'string', valueHint: 'dir', description: `Where mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})` },
+  'mesh-group': { type: 'string', valueHint: 'ref=group', description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)` },
   ...sharedArgs,
 } as const;
 

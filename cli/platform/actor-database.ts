@@ -5,7 +5,7 @@ import { parseDatabaseUrl, redactDatabaseUrl } from '../../src/store/database-ur
 export type ActorDatabase = { readonly engine: 'postgres'; readonly schema: string; readonly url: string } | { readonly engine: 'sqlite' };
 
 /** The PostgreSQL schema of an actor instance: `actorkit_` and its ref, `-` as `_`. */
-export function actorSchemaName(ref: string): string {
+function actorSchemaName(ref: string): string {
   return `actorkit_${ref.replaceAll('-', '_')}`;
 }
 

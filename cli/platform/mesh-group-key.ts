@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError } from '../cli-error.js';
+import { DEFAULT_MESH_GROUP } from './platform-defaults.js';
 import type { SecretsFile } from './secrets-file.js';
-
-/** The mesh group every hosted actor joins unless `--mesh-group` puts it elsewhere. */
-export const DEFAULT_MESH_GROUP = 'default';
 
 /** The secret of the secrets file that, when present, is the key of the default group. */
 const MESH_KEY_SECRET = 'MESH_KEY';
 
 /** Where the generated key of a group is kept, under the state folder. */
-export function meshKeyFile(stateDir: string, group: string): string {
+function meshKeyFile(stateDir: string, group: string): string {
   return join(stateDir, 'mesh-keys', `${group}.key`);
 }
 

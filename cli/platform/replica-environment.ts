@@ -23,7 +23,7 @@ export interface ActorEnvironmentInputs {
 }
 
 /** The Kubernetes-style variable prefix of a service: `mesh-actor` → `MESH_ACTOR`. */
-export function serviceVariablePrefix(ref: string): string {
+function serviceVariablePrefix(ref: string): string {
   return ref.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
 
@@ -31,7 +31,7 @@ export function serviceVariablePrefix(ref: string): string {
  * The names of the settings the platform sets (`x-platform-managed-by: platform`), upper-cased
  * as the actor reads them from its environment (`llm_model` ← `LLM_MODEL`).
  */
-export function platformManagedVariables(config: PlatformConfig): string[] {
+function platformManagedVariables(config: PlatformConfig): string[] {
   const properties = (config.settings.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(properties)
     .filter(([, property]) => property['x-platform-managed-by'] === 'platform')

@@ -7,19 +7,13 @@ import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-da
 import { buildActor, installWhenMissing } from './build-actor.js';
 import { createPlatformGateway } from './gateway/index.js';
 import { listenFetch, type FetchListener } from './listen-fetch.js';
-import { DEFAULT_MESH_GROUP, meshGroupKey } from './mesh-group-key.js';
+import { meshGroupKey } from './mesh-group-key.js';
+import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from './platform-defaults.js';
 import { registerActor, refuseDuplicateRefs, type RegisteredActor, type RegistrationFailure } from './register-actor.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
-
-/** The port `actorkit platform` answers on unless told otherwise. */
-export const DEFAULT_PLATFORM_PORT = 8790;
-/** The state folder, relative to the working directory, unless `--state-dir` names another. */
-export const DEFAULT_STATE_DIR = join('.actorkit', 'platform');
-/** The secrets file in the state folder, unless `--secrets` names another. */
-export const DEFAULT_SECRETS_FILE = 'secrets.env';
 
 /** How long a replica may take to drain before it is killed. */
 const DRAIN_GRACE_MS = 15_000;
