@@ -68,7 +68,7 @@ export const problemCatalogue = {
   peer_rejected: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor refused the mesh key' },
   peer_error: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered an error' },
   peer_invalid_response: { status: 502, title: 'Peer read failed', meaning: 'a sibling actor answered something that is not JSON' },
-  replica_unavailable: { status: 502, title: 'Replica unavailable', meaning: '`actorkit platform`: no ready replica of the actor could be reached' },
+  replica_unavailable: { status: 502, title: 'Replica unavailable', meaning: '`actorkit platform`: the replica chosen for the request could not be reached' },
   actor_connection_lost: { status: 502, title: 'Actor connection lost', meaning: '`actorkit dev`: the actor closed the connection while the request was sent' },
   // 503
   starting: { status: 503, title: 'The actor is starting', meaning: 'the actor is not serving yet; `Retry-After`' },
