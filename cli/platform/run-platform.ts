@@ -86,15 +86,39 @@ interface HostedActor extends RegisteredActor {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/** A stop asked for by SIGINT/SIGTERM or an abort. */
+interface StopRequest {
+  /** Resolves at the first signal. */
+  readonly requested: Promise<void>;
+  /** Whether it has come. */
+  readonly stopped: boolean;
+  /** Stops swallowing later signals. */
+  release(): void;
+}
+
 /** Resolves at the first SIGINT/SIGTERM (or abort); later signals are swallowed until `release()`, so a second Ctrl-C does not cut the drain short. */
-function stopRequest(signal: AbortSignal | undefined): { readonly requested: Promise<void>; release(): void } {
+function stopRequest(signal: AbortSignal | undefined): StopRequest {
+  let stopped = false;
   let stop: () => void = () => undefined;
-  const requested = new Promise<void>((resolveStop) => (stop = resolveStop));
+  const requested = new Promise<void>((resolveStop) => (stop = resolveStop)).then(() => {
+    stopped = true;
+  });
   const onSignal = () => stop();
   if (signal === undefined) for (const name of STOP_SIGNALS) process.on(name, onSignal);
   else if (signal.aborted) stop();
   else signal.addEventListener('abort', onSignal, { once: true });
-  return { requested, release: () => STOP_SIGNALS.forEach((name) => process.off(name, onSignal)) };
+  return {
+    requested,
+    get stopped() {
+      return stopped;
+    },
+    release: () => STOP_SIGNALS.forEach((name) => process.off(name, onSignal)),
+  };
+}
+
+/** The end of a run stopped before every actor was up (what did start is drained). */
+function interrupted(): CliError {
+  return new CliError('failed', 'interrupted', 'stopped before every actor was up');
 }
 
 function imageOf(actor: RegisteredActor): string {
@@ -102,11 +126,9 @@ function imageOf(actor: RegisteredActor): string {
   return repo === undefined ? `${actor.dir} (built locally)` : `${repo}:v${actor.config.actor.version}`;
 }
 
-async function waitUntilReady(pools: readonly SupervisedPool[], signal: Promise<void>): Promise<void> {
+async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopRequest): Promise<void> {
   const deadline = Date.now() + READY_WAIT_MS;
-  let stopped = false;
-  void signal.then(() => (stopped = true));
-  while (!stopped && Date.now() < deadline && !pools.every((pool) => pool.allReady())) await new Promise((wait) => setTimeout(wait, 100));
+  while (!stop.stopped && Date.now() < deadline && !pools.every((pool) => pool.allReady())) await new Promise((wait) => setTimeout(wait, 100));
 }
 
 /**
@@ -171,6 +193,7 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     }
 
     for (const actor of hosted) {
+      if (stop.stopped) throw interrupted();
       say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
       const entry = await buildActor(actor.dir, (line) => io.stderr.write(`[${actor.ref}] build: ${line}\n`), io.env);
       await ensureActorSchema(actor.database);
@@ -198,7 +221,8 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     const front = await listenFetch((request) => gateway.fetch(request), { port: options.port ?? DEFAULT_PLATFORM_PORT, host: '127.0.0.1' });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
-    await waitUntilReady([...pools.values()], stop.requested);
+    await waitUntilReady([...pools.values()], stop);
+    if (stop.stopped) throw interrupted();
 
     const actors: HostedActorSummary[] = hosted.map((actor) => ({
       ref: actor.ref,

@@ -15,13 +15,15 @@ function secretsFile(name: string, content: string, mode: number): string {
   return path;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<CliError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
+/** The refusal a read ends with (the test fails when it succeeds). */
+function refusal(read: Promise<unknown>): Promise<CliError> {
+  return read.then(
+    () => expect.fail('expected a refusal'),
+    (thrown: unknown) => {
+      expect(thrown).toBeInstanceOf(CliError);
+      return thrown as CliError;
+    },
   );
-  expect(error).toBeInstanceOf(CliError);
-  return error as CliError;
 }
 
 describe('readSecretsFile', () => {
