@@ -53,7 +53,10 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
   };
 
   beforeAll(async () => {
-    platform = await startPlatform([alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')], { cwd: folder.dir, env: platformEnv() });
+    platform = await startPlatform([alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')], {
+      cwd: folder.dir,
+      env: platformEnv({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', WEATHER_TOKEN: 'not-passed-on' }),
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -99,6 +102,12 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     const answer = await fetch(`${actor('alpha').serviceUrl}/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(403);
     expect(((await answer.json()) as { code: string }).code).toBe('settings_managed_by_platform');
+  });
+
+  it("sets a platform-managed setting from the platform's environment, and passes nothing else of it", async () => {
+    const settings = (await (await fetch(`${actor('alpha').serviceUrl}/settings`)).json()) as { settings?: Record<string, unknown> } & Record<string, unknown>;
+    expect(settings.settings ?? settings).toMatchObject({ llm_base_url: 'http://127.0.0.1:9/v1' });
+    expect(JSON.stringify(settings)).not.toContain('not-passed-on');
   });
 
   it("gives a mesh actor its group's key, kept 0600 in the state folder; a foreign key is refused", async () => {
