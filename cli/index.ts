@@ -8,6 +8,7 @@ export { default as validateCommand } from './commands/validate.js';
 export { default as publishCommand } from './commands/publish.js';
 export { default as updateCommand } from './commands/update.js';
 export { default as devCommand } from './commands/dev.js';
+export { default as platformCommand } from './commands/platform.js';
 export { default as helpCommand } from './commands/help.js';
 export { runCli, EXIT_CODES } from './run-cli.js';
 export { renderHelp } from './help-text.js';
@@ -46,6 +47,18 @@ export type { UpdatePlan, KeptFile } from './update/plan-update.js';
 // dev
 export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './dev/run-dev.js';
 export type { DevRuntime } from './dev/dev-runtime.js';
+
+// platform
+export {
+  runPlatform,
+  type RunPlatformOptions,
+  type RunPlatformResult,
+  type PlatformReady,
+  type HostedActorSummary,
+} from './platform/run-platform.js';
+export { DEFAULT_PLATFORM_PORT, DEFAULT_STATE_DIR, DEFAULT_SECRETS_FILE, DEFAULT_MESH_GROUP } from './platform/platform-defaults.js';
+export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
+export type { RegistrationFailure } from './platform/register-actor.js';
 
 // publish
 export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';

@@ -40,9 +40,10 @@ export interface CommandData {
  * @param verb the command name.
  * @param context citty's context of the run.
  * @param args the command's argument definitions.
+ * @param variadic whether the last positional argument takes any number of values (`platform <dir...>`).
  */
-export function startCommand(verb: string, context: Pick<CommandContext, 'data' | 'rawArgs'>, args: ArgsDef): { io: CliIo; logger: Logger } {
-  checkUsage(verb, context.rawArgs, args);
+export function startCommand(verb: string, context: Pick<CommandContext, 'data' | 'rawArgs'>, args: ArgsDef, variadic = false): { io: CliIo; logger: Logger } {
+  checkUsage(verb, context.rawArgs, args, variadic);
   const data = (context.data ?? {}) as CommandData;
   return { io: resolveCliIo(data.io), logger: data.logger ?? silentLogger };
 }
@@ -53,8 +54,9 @@ export function startCommand(verb: string, context: Pick<CommandContext, 'data' 
  * @param verb the command name, for the `--help` hint.
  * @param rawArgs the arguments after the verb.
  * @param args the command's argument definitions.
+ * @param variadic whether the last positional argument takes any number of values.
  */
-export function checkUsage(verb: string, rawArgs: readonly string[], args: ArgsDef): void {
+export function checkUsage(verb: string, rawArgs: readonly string[], args: ArgsDef, variadic = false): void {
   const valued = new Set<string>();
   const flags = new Set<string>();
   let positionals = 0;
@@ -85,7 +87,7 @@ export function checkUsage(verb: string, rawArgs: readonly string[], args: ArgsD
       throw usage(verb, `unknown option ${flag}`);
     }
   }
-  if (extra.length > positionals) throw usage(verb, `unexpected argument '${extra[positionals]}'`);
+  if (!variadic && extra.length > positionals) throw usage(verb, `unexpected argument '${extra[positionals]}'`);
 }
 
 /**

@@ -4,7 +4,8 @@
  * it went (SIGKILL included), so no actor is left listening and holding its SQLite file. The
  * process's standard input is a pipe from `actorkit dev`, which the system closes when
  * `actorkit dev` exits; then the process gets SIGTERM — the actor's own graceful shutdown, store
- * closed — and is ended outright if it is still there `HARD_EXIT_MS` later.
+ * closed — and is ended outright if it is still there `HARD_EXIT_MS` later. `actorkit platform`
+ * loads it the same way into every replica (`--import`), with the same pipe from the platform.
  */
 
 /** How long the actor may take over its graceful shutdown once `actorkit dev` is gone. */

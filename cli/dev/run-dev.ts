@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
+import { freeLocalPort } from '../free-local-port.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { checkActorConfig, recheckConfigOnChange, type ConfigCheck } from './config-recheck.js';
 import { devEnvironment, shownEnvironment } from './dev-environment.js';
@@ -52,16 +52,6 @@ export interface RunDevResult {
 }
 
 const STOP_GRACE_MS = 15_000;
-
-function freeLocalPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port'))));
-    });
-    server.once('error', reject);
-  });
-}
 
 function defaultPort(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env.PORT?.trim();

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { LogEvent } from '../../src/log/log-events.js';
+import { signalProcess } from '../signal-process.js';
 import type { WatchCommand } from './dev-runtime.js';
 import { type TreeWatch, watchTree } from './watch-tree.js';
 
@@ -64,16 +65,6 @@ function condensedFailure(lines: readonly string[]): string {
   const kept = lines.filter((line) => !noise.test(line) && line.trim() !== '');
   const text = kept.join('\n').trim();
   return text.length > FAILURE_LIMIT ? `${text.slice(0, FAILURE_LIMIT)}…` : text;
-}
-
-/** Signals the process, or with SIGKILL its whole group (tsx's esbuild service included). */
-function signalProcess(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(signal === 'SIGKILL' ? -child.pid : child.pid, signal);
-  } catch {
-    // already gone
-  }
 }
 
 /**

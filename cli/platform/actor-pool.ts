@@ -33,6 +33,12 @@ export interface ActorPool {
   readonly dir: string;
   /** The actor's `src/platform/config.json`, as the platform read it at registration. */
   readonly config: PlatformConfig;
+  /**
+   * The actor's service address on the platform, e.g. `http://127.0.0.1:41236`: a listener that
+   * round-robins to the ready replicas like `forward`, as a Kubernetes Service does. Siblings
+   * reach it through `<REF>_SERVICE_HOST` and `<REF>_SERVICE_PORT`; undefined until it listens.
+   */
+  readonly serviceUrl?: string | undefined;
   /** The fleet-mesh group the actor belongs to, when it mounts peer reads. */
   readonly meshGroup: string | undefined;
   /** A snapshot of the replicas, in slot order. */

@@ -85,6 +85,7 @@ export const problemCatalogue = {
   oauth_provider_unconfigured: { status: 503, title: 'OAuth provider not configured', meaning: 'the provider has no client id or secret' },
   actor_starting: { status: 503, title: 'Actor is starting', meaning: '`actorkit dev` is (re)starting the actor' },
   actor_failed_to_start: { status: 503, title: 'Actor failed to start', meaning: '`actorkit dev`: the actor exited before it listened' },
+  no_ready_replica: { status: 503, title: 'No ready replica', meaning: '`actorkit platform`: no replica of the actor passes its readiness probe; `Retry-After`' },
   // 504
   model_timeout: { status: 504, title: 'The model did not answer in time', meaning: 'the model server sent nothing within `LLM_TIMEOUT_MS`' },
   upstream_timeout: { status: 504, title: 'Workflow tool timed out', meaning: 'the workflow tool did not start its answer in time' },

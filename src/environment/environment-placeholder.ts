@@ -1,6 +1,8 @@
 import { SECRET_ENVIRONMENT_VARIABLES } from './environment-variables.js';
 
-const PLACEHOLDER = /^\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}$/;
+/** Every placeholder of a value: `${NAME}` or `${secret:NAME}`, the name captured second. */
+const PLACEHOLDERS = /\$\{(secret:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const PLACEHOLDER = new RegExp(`^${PLACEHOLDERS.source}$`);
 
 /**
  * The value `deployment.env` of `config.json` gives a variable the platform must set: `${NAME}`,
@@ -31,4 +33,14 @@ export interface EnvironmentPlaceholder {
 export function parseEnvironmentPlaceholder(value: string): EnvironmentPlaceholder | undefined {
   const match = PLACEHOLDER.exec(value.trim());
   return match ? { name: match[2] as string, secret: match[1] !== undefined } : undefined;
+}
+
+/**
+ * Replaces every `${NAME}` and `${secret:NAME}` in a `deployment.env` value with what `fill`
+ * gives for it (the platform's own environment, or its secret store).
+ * @param value the value as `config.json` holds it
+ * @param fill the value of one placeholder, told its name and whether it is a secret
+ */
+export function fillEnvironmentPlaceholders(value: string, fill: (name: string, secret: boolean) => string): string {
+  return value.replace(PLACEHOLDERS, (_match, secret: string | undefined, name: string) => fill(name, secret !== undefined));
 }
