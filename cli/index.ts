@@ -68,7 +68,6 @@ export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './pub
 // platform: Kubernetes manifests
 export {
   writeKubernetesManifests,
-  DEFAULT_MESH_GROUP,
   type KubernetesManifestsOptions,
   type KubernetesManifestsSuccess,
   type KubernetesManifestsFailure,

@@ -7,9 +7,7 @@ import { actorManifests, type ActorManifests } from './actor-manifests.js';
 import type { ConfigReference, KubernetesObject, SecretReference } from './kubernetes-object.js';
 import { MANIFESTS_README, manifestsReadme, manifestYaml, WRITTEN_BY_ACTORKIT } from './manifest-files.js';
 import { ManifestSourceProblems, readManifestSource } from './read-manifest-source.js';
-
-/** The fleet-mesh group of actors when none is named: their Secret is `actorkit-mesh-default`. */
-export const DEFAULT_MESH_GROUP = 'default';
+import { DEFAULT_MESH_GROUP } from '../platform-defaults.js';
 
 /** A Kubernetes namespace or mesh-group name: a DNS-1123 label. */
 const DNS_LABEL = /^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
