@@ -17,6 +17,8 @@ export interface ToolRunContext {
   readonly requestId: string;
   /** The actor's current settings. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /** The W3C trace context (`traceparent`, `tracestate`) of the tool's `execute_tool` span: send it on a request the tool makes to join the turn's trace; empty without traces. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** Options of an `ActorTool`: give `run`, `runAsync` or both. */

@@ -13,6 +13,8 @@ import { parseDatabaseUrl } from '../store/database-url.js';
 import { InvocationBuffer } from '../store/invocation-buffer.js';
 import { openStore } from '../store/open-store.js';
 import { withStoreDeadline } from '../store/store-deadline.js';
+import { ActorTracing } from '../telemetry/actor-tracing.js';
+import { tracingConfigOf } from '../telemetry/tracing-config.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
 import { deferStore } from './deferred-store.js';
 
@@ -27,6 +29,8 @@ export interface BuiltActorContext {
   readonly database: DatabaseMonitor;
   /** The raw environment the context was built from (`options.env`, else the process's). */
   readonly env: ActorEnvironment;
+  /** The tracer, started and shut down with the actor. */
+  readonly tracing: ActorTracing;
 }
 
 /**
@@ -47,6 +51,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const store = withStoreDeadline(opened, deadlineMs, (error) => database.noteFailure(error));
   const database = new DatabaseMonitor(store, { logger });
   const metrics = new ActorMetrics();
+  const { slug, version } = options.definition.metadata;
+  const tracing = new ActorTracing(tracingConfigOf(environment, { slug, version, instanceId: config.instanceId }), logger);
   const agent = options.chatHandler
     ? undefined
     : createActorAgent({
@@ -56,7 +62,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         history: store,
         logger,
         metrics,
-        clientInfo: { name: options.definition.metadata.slug, version: options.definition.metadata.version },
+        tracer: tracing,
+        clientInfo: { name: slug, version },
         ...(options.model ? { model: options.model } : {}),
         ...(options.tools ? { tools: options.tools } : {}),
         ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -73,9 +80,10 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, { timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS }),
     metrics,
     logger,
+    tracer: tracing,
     chatHandler: options.chatHandler ?? agent!.chatHandler,
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
   };
-  return { ctx, agent, database, env };
+  return { ctx, agent, database, env, tracing };
 }
