@@ -120,7 +120,7 @@ const provider = v.pipe(
 );
 
 /** The samplers `OTEL_TRACES_SAMPLER` names (the OpenTelemetry SDK's own names). */
-export const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
 
 /** The sampler of the actor's traces. */
 export type TracesSampler = (typeof TRACES_SAMPLERS)[number];

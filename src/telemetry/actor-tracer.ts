@@ -1,5 +1,5 @@
 /** A value of a span attribute. */
-export type SpanAttributeValue = string | number | boolean | readonly string[];
+type SpanAttributeValue = string | number | boolean | readonly string[];
 
 /** The attributes of a span; an undefined value is left out. */
 export type SpanAttributes = Readonly<Record<string, SpanAttributeValue | undefined>>;

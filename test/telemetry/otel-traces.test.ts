@@ -115,7 +115,12 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
 
     const tool = named('execute_tool hello_lookup')[0]!;
     expect(tool).toMatchObject({ kind: INTERNAL, parentSpanId: agent.spanId, statusCode: 0 });
-    expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'hello_lookup', 'gen_ai.tool.call.id': 'call_tides', 'gen_ai.conversation.id': 'sess-otel-1' });
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'hello_lookup',
+      'gen_ai.tool.call.id': 'call_tides',
+      'gen_ai.conversation.id': 'sess-otel-1',
+    });
 
     // The model server got each call's own chat span as its parent, in the caller's trace.
     expect(model.requests).toHaveLength(2);

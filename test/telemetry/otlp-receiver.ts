@@ -58,16 +58,16 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-function valueOf(value: OtlpValue): unknown {
+function decodedValue(value: OtlpValue): unknown {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(valueOf);
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(decodedValue);
   return undefined;
 }
 
-const attributesOf = (attributes: readonly OtlpAttribute[] | undefined) => Object.fromEntries((attributes ?? []).map((attribute) => [attribute.key, valueOf(attribute.value)]));
+const attributesOf = (attributes: readonly OtlpAttribute[] | undefined) => Object.fromEntries((attributes ?? []).map((attribute) => [attribute.key, decodedValue(attribute.value)]));
 
 /** Starts a receiver accepting `POST /v1/traces` (JSON decoded into `spans`; protobuf only counted). */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
