@@ -18,6 +18,7 @@ const config: TracingConfig = {
 afterEach(() => {
   vi.doUnmock('@opentelemetry/api');
   vi.doUnmock('@opentelemetry/sdk-trace');
+  vi.resetModules();
 });
 
 describe('the OpenTelemetry packages', () => {
@@ -69,7 +70,7 @@ describe('ActorTracing', () => {
     const sink = createMemorySink();
     const tracing = new ActorTracing({ ...config, tracesUrl: `${receiver.endpoint}/v1/traces` }, createLogger({ sink }));
     await Promise.all([tracing.start(), tracing.start()]);
-    expect(tracing.enabled).toBe(true);
+    expect(tracing.enabled, JSON.stringify(sink.records)).toBe(true);
     const span = tracing.startSpan('invoke_agent a', { kind: 'internal' });
     const headers = span.run(() => tracing.traceHeaders());
     expect(headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
