@@ -20,6 +20,7 @@ interface OtlpSpan {
   readonly spanId: string;
   readonly parentSpanId?: string;
   readonly name: string;
+  readonly endTimeUnixNano?: string | number;
   readonly kind: number;
   readonly attributes?: readonly OtlpAttribute[];
   readonly status?: { readonly code?: number; readonly message?: string };
@@ -44,6 +45,8 @@ export interface ReceivedSpan {
   readonly attributes: Record<string, unknown>;
   /** OTLP `StatusCode`: 0 unset, 1 ok, 2 error. */
   readonly statusCode: number;
+  /** When the span ended, in nanoseconds since the epoch. */
+  readonly endNanos: bigint;
   readonly resource: Record<string, unknown>;
 }
 
@@ -97,6 +100,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               kind: span.kind,
               attributes: attributesOf(span.attributes),
               statusCode: span.status?.code ?? 0,
+              endNanos: BigInt(span.endTimeUnixNano ?? 0),
               resource,
             });
           }

@@ -51,7 +51,19 @@ describe('traceparent on the requests a traced actor makes: MCP servers and the 
     expect(((await invoke.json()) as { tool_calls: unknown[] }).tool_calls).toMatchObject([{ name: 'docs_search_docs', status: 'ok', output: 'Run npm install actorkit.' }]);
     const proxied = await app.request('/workflow/webhook/x');
     expect(proxied.status).toBe(200);
+    const streamed = await app.request('/agent/invoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: 'sess-stream', message: 'hi' }),
+    });
+    expect(await streamed.text()).toContain('data: [DONE]');
     await app.actor.shutdown();
+
+    // A streamed answer: the server span lasts until the stream has ended, around the turn.
+    const streamTurn = receiver.spans.find((candidate) => candidate.name === 'invoke_agent test-actor' && candidate.attributes['gen_ai.conversation.id'] === 'sess-stream');
+    const streamServer = receiver.spans.find((candidate) => candidate.spanId === streamTurn?.parentSpanId);
+    expect(streamServer).toMatchObject({ name: 'POST /agent/invoke', kind: 2 });
+    expect(streamServer!.endNanos >= streamTurn!.endNanos).toBe(true);
 
     const span = (name: string) => receiver.spans.find((candidate) => candidate.name === name);
     const tool = span('execute_tool docs_search_docs');
