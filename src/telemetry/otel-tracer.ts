@@ -5,7 +5,8 @@ import type { TracingConfig } from './tracing-config.js';
 
 /**
  * The optional packages tracing loads, as a user installs them (they are optional peer
- * dependencies of actorkit: an actor without traces never installs or loads them).
+ * dependencies of actorkit: an actor without traces never installs or loads them). The SDK's 2.x
+ * line, the last that runs on Node 20, takes `@opentelemetry/api` below 1.10.
  */
 export const TRACING_PACKAGES = [
   '@opentelemetry/api@~1.9.0',
