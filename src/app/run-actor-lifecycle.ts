@@ -64,7 +64,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param database told when the store answered at start
  * @param agent the default agent, started and closed with the actor
  * @param routers the mounted routers, started before the actor turns ready and closed after the drain
- * @param tracing started first (so the first requests are traced) and shut down last (so the drain's spans are exported)
+ * @param tracing started with the store (ready waits for it, so the first invokes are traced) and shut down last (so the drain's spans are exported)
  */
 export function runActorLifecycle(
   ctx: ActorContext,
@@ -85,7 +85,8 @@ export function runActorLifecycle(
     environment: ctx.environment,
     start() {
       starting ??= (async () => {
-        await tracing?.start();
+        // The SDK loads while the store migrates; the actor turns ready traced.
+        const tracingStarted = tracing?.start();
         for (let attempt = 1; ; attempt += 1) {
           if (ctx.lifecycle.phase !== 'starting') return;
           try {
@@ -107,6 +108,7 @@ export function runActorLifecycle(
         ctx.domainHealth.refresh();
         for (const router of routers) await router.start?.();
         await agent?.start();
+        await tracingStarted;
         ctx.lifecycle.markReady();
         settingsRefresh.start();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
