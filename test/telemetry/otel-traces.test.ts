@@ -98,15 +98,14 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
       expect(server).toMatchObject({ kind: SERVER, parentSpanId: CALLER_SPAN_ID });
       expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/agent/invoke', 'url.path': '/agent/invoke', 'http.response.status_code': 200 });
 
+      // What the turn's and each model call's spans say of the model and the conversation.
+      const modelAttributes = { 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'fake', 'gen_ai.response.model': 'fake-model-1', 'gen_ai.conversation.id': 'sess-otel-1' };
       const agent = named('invoke_agent hello-actor')[0]!;
       expect(agent).toMatchObject({ kind: INTERNAL, parentSpanId: server.spanId });
       expect(agent.attributes).toMatchObject({
+        ...modelAttributes,
         'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.provider.name': 'openai',
         'gen_ai.agent.name': 'hello-actor',
-        'gen_ai.request.model': 'fake',
-        'gen_ai.response.model': 'fake-model-1',
-        'gen_ai.conversation.id': 'sess-otel-1',
         'gen_ai.usage.input_tokens': 31,
         'gen_ai.usage.output_tokens': 12,
       });
@@ -114,13 +113,7 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
       const chats = named('chat fake');
       for (const chat of chats) {
         expect(chat).toMatchObject({ kind: CLIENT, parentSpanId: agent.spanId });
-        expect(chat.attributes).toMatchObject({
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': 'openai',
-          'gen_ai.request.model': 'fake',
-          'gen_ai.response.model': 'fake-model-1',
-          'gen_ai.conversation.id': 'sess-otel-1',
-        });
+        expect(chat.attributes).toMatchObject({ ...modelAttributes, 'gen_ai.operation.name': 'chat' });
       }
       expect(chats.map((chat) => [chat.attributes['gen_ai.usage.input_tokens'], chat.attributes['gen_ai.usage.output_tokens']]).sort()).toEqual([
         [11, 5],
