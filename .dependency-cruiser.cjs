@@ -7,6 +7,7 @@ const LAYERS = [
   ['core', 'src/core/'],
   ['log', 'src/log/'],
   ['environment', 'src/environment/'],
+  ['telemetry', 'src/telemetry/'],
   ['store', 'src/store/'],
   ['config', 'src/config/'],
   ['invoke', 'src/invoke/'],

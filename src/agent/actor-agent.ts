@@ -17,6 +17,7 @@ import { createOfflineModel } from './offline-model.js';
 import { createOpenAICompatibleModel } from './openai-compatible-model.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
 import { withoutCredentials } from '../core/without-credentials.js';
+import type { ActorTracer } from '../telemetry/actor-tracer.js';
 
 /** Options of `createActorAgent`. */
 export interface ActorAgentOptions {
@@ -35,8 +36,10 @@ export interface ActorAgentOptions {
   readonly tools?: readonly ActorTool[] | ToolRegistry;
   /** System instructions sent first on every turn. */
   readonly instructions?: string;
-  /** How the actor introduces itself to MCP servers. */
+  /** How the actor introduces itself to MCP servers; its `name` is also the `gen_ai.agent.name` of the turn's span. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Traces turns, model calls and tool calls, and sends `traceparent` to the model server and the MCP servers. */
+  readonly tracer?: ActorTracer;
 }
 
 /** The agent of an actor: its chat handler, plus start (build the tools) and close (stop MCP servers). */
@@ -133,6 +136,8 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       logger,
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.tracer ? { tracer: options.tracer } : {}),
+      ...(options.clientInfo ? { agentName: options.clientInfo.name } : {}),
     }),
     get tools() {
       return tools;
@@ -150,7 +155,10 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
         } catch (error) {
           logger.warn('tool_source_failed', { source: 'mcp', error });
         }
-        const source = Object.keys(servers).length > 0 ? new McpToolSource(servers, { logger, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}) }) : undefined;
+        const source =
+          Object.keys(servers).length > 0
+            ? new McpToolSource(servers, { logger, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}), ...(options.tracer ? { tracer: options.tracer } : {}) })
+            : undefined;
         mcp = source;
         registry = buildDefaultRegistry(options.tools ?? [], source ? () => source.tools() : [], { logger });
       }

@@ -29,6 +29,8 @@ export interface ToolRunContext {
    * const response = await fetch('https://api.github.com/user', { headers: { Authorization: `Bearer ${token}` }, signal: context.signal });
    */
   oauthToken(provider: string): Promise<string>;
+  /** The W3C trace context (`traceparent`, `tracestate`) of the tool's `execute_tool` span: send it on a request the tool makes to join the turn's trace; empty without traces. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** Options of an `ActorTool`: give `run`, `runAsync` or both. */

@@ -7,6 +7,9 @@ import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { incomingMessage } from './incoming-message.js';
 import { toolRunContextOf } from './tool-run-context-of.js';
+import { NO_TRACER, type ActorTracer } from '../telemetry/actor-tracer.js';
+import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
+import { withSpan } from '../telemetry/with-span.js';
 
 /** The model and knobs of one invoke. */
 export interface AgentTurnConfig {
@@ -27,6 +30,10 @@ export interface AgentChatHandlerOptions {
   readonly instructions?: string;
   readonly logger: Logger;
   readonly metrics?: ChatLoopMetrics;
+  /** Traces each turn as `invoke_agent <agentName>`, around its model and tool calls. */
+  readonly tracer?: ActorTracer;
+  /** `gen_ai.agent.name` of the turn's span: the actor's slug. */
+  readonly agentName?: string;
 }
 
 /**
@@ -51,16 +58,39 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       }
     }
     const incoming = incomingMessage(request);
-    const result = await runChatLoop({
-      model: turn.model,
-      tools: options.tools(),
-      maxToolSteps: turn.maxToolSteps,
-      messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
-      context: toolRunContextOf(input),
-      ...(onEvent ? { onEvent } : {}),
-      ...(options.metrics ? { metrics: options.metrics } : {}),
-      logger,
-    });
+    const tracer = options.tracer ?? NO_TRACER;
+    const agentName = options.agentName ?? 'actor';
+    const attributes = {
+      [GEN_AI.operationName]: GEN_AI_OPERATIONS.invokeAgent,
+      [GEN_AI.providerName]: turn.model.provider ?? OTHER_GEN_AI_PROVIDER,
+      [GEN_AI.agentName]: agentName,
+      [GEN_AI.requestModel]: turn.model.name,
+      [GEN_AI.conversationId]: request.session_id,
+    };
+    const runTurn = () =>
+      runChatLoop({
+        model: turn.model,
+        tools: options.tools(),
+        maxToolSteps: turn.maxToolSteps,
+        messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
+        context: toolRunContextOf(input),
+        ...(onEvent ? { onEvent } : {}),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+        tracer,
+        logger,
+      });
+    const result = !tracer.enabled
+      ? await runTurn()
+      : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes }, async (span) => {
+          const done = await runTurn();
+          span.setAttributes({
+            [GEN_AI.responseModel]: done.model,
+            [GEN_AI.inputTokens]: done.usage.inputTokens,
+            [GEN_AI.outputTokens]: done.usage.outputTokens,
+            [GEN_AI.finishReasons]: [done.finishReason],
+          });
+          return done;
+        });
     return {
       content: result.content,
       toolCalls: result.toolCalls,

@@ -101,8 +101,9 @@ describe('runChatLoop', () => {
     expect(text).toContain('actor_tool_calls_total{tool="unknown",outcome="unknown_tool"} 1');
     expect(text).toContain('actor_tool_calls_total{tool="hello_broken",outcome="error"} 1');
     expect(text).not.toContain('made_up');
-    expect(text).toContain('gen_ai_client_token_usage_sum{gen_ai_token_type="input",gen_ai_request_model="scripted"} 20');
-    expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_token_type="output",gen_ai_request_model="scripted"} 2');
+    // A model that names no provider is `_OTHER`, as the OpenTelemetry GenAI conventions say.
+    expect(text).toContain('gen_ai_client_token_usage_sum{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="input"} 20');
+    expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="output"} 2');
   });
 
   it("gives a tool the context's OAuth tokens, tells the model an ActorError's code, and cuts handed-out tokens out of failures", async () => {

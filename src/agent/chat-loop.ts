@@ -7,10 +7,13 @@ import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall
 import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
 import { watchOAuthTokens } from './watch-oauth-tokens.js';
+import { NO_TRACER, type ActorTracer } from '../telemetry/actor-tracer.js';
+import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
+import { withSpan } from '../telemetry/with-span.js';
 
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */
 export interface ChatLoopMetrics {
-  readonly tokenUsage: Histogram<'gen_ai_token_type' | 'gen_ai_request_model'>;
+  readonly tokenUsage: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'>;
   readonly toolCalls: Counter<'tool' | 'outcome'>;
 }
 
@@ -26,6 +29,8 @@ export interface ChatLoopOptions {
   readonly onEvent?: (event: ChatEvent) => void;
   readonly metrics?: ChatLoopMetrics;
   readonly logger?: Logger;
+  /** Traces each model call (`chat <model>`) and tool call (`execute_tool <tool>`) as a child of the active span. */
+  readonly tracer?: ActorTracer;
 }
 
 /** What one turn of the loop produced. */
@@ -73,7 +78,25 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
   }
 }
 
-async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions): Promise<ToolRun> {
+/** Runs one tool call in its `execute_tool` span; an outcome other than `ok` marks the span failed with the outcome as `error.type`. */
+function runTracedTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions): Promise<ToolRun> {
+  const tool = tools.get(call.name);
+  const attributes = {
+    [GEN_AI.operationName]: GEN_AI_OPERATIONS.executeTool,
+    [GEN_AI.toolName]: call.name,
+    [GEN_AI.toolCallId]: call.id,
+    [GEN_AI.toolType]: 'function',
+    [GEN_AI.toolDescription]: tool?.description,
+    [GEN_AI.conversationId]: options.context.sessionId,
+  };
+  return withSpan(options.tracer ?? NO_TRACER, `${GEN_AI_OPERATIONS.executeTool} ${call.name}`, { kind: 'internal', attributes }, async (span) => {
+    const run = await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
+    if (run.outcome !== 'ok') span.fail(run.outcome, run.record.error);
+    return run;
+  });
+}
+
+async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions, traceHeaders: Readonly<Record<string, string>>): Promise<ToolRun> {
   const parsed = parseArguments(call.arguments);
   const args = parsed.ok ? parsed.value : call.arguments;
   options.onEvent?.({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
@@ -82,7 +105,7 @@ async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool
   if (tool === undefined) return failed(call, args, 'unknown_tool', `There is no tool named ${call.name}; the tools are: ${[...tools.keys()].join(', ') || 'none'}`);
   const checked = tool.parseArgs(args);
   if (!checked.success) return failed(call, args, 'invalid_arguments', `Invalid arguments: ${checked.problems.join('; ')}`);
-  const watched = watchOAuthTokens(options.context);
+  const watched = watchOAuthTokens({ ...options.context, traceHeaders });
   try {
     const output = await tool.runAsync(checked.output, watched.context);
     const serialised = typeof output === 'string' ? output : JSON.stringify(output ?? null);
@@ -93,6 +116,27 @@ async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool
     options.logger?.warn('tool_call_failed', { tool: call.name, request_id: options.context.requestId, error: message });
     return failed(call, args, 'error', message || 'The tool failed', error instanceof ActorError ? error.code : undefined);
   }
+}
+
+/** One model call in its `chat <model>` span, with the request's and the response's `gen_ai.*` attributes. */
+function callTracedModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
+  const tracer = options.tracer ?? NO_TRACER;
+  const attributes = {
+    [GEN_AI.operationName]: GEN_AI_OPERATIONS.chat,
+    [GEN_AI.providerName]: options.model.provider ?? OTHER_GEN_AI_PROVIDER,
+    [GEN_AI.requestModel]: options.model.name,
+    [GEN_AI.conversationId]: options.context.sessionId,
+  };
+  return withSpan(tracer, `${GEN_AI_OPERATIONS.chat} ${options.model.name}`, { kind: 'client', attributes }, async (span) => {
+    const response = await callModel(options, tracer.enabled ? { ...request, traceHeaders: tracer.traceHeaders() } : request);
+    span.setAttributes({
+      [GEN_AI.responseModel]: response.model ?? options.model.name,
+      [GEN_AI.inputTokens]: response.usage.inputTokens,
+      [GEN_AI.outputTokens]: response.usage.outputTokens,
+      [GEN_AI.finishReasons]: [response.finishReason],
+    });
+    return response;
+  });
 }
 
 async function callModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
@@ -129,7 +173,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
   for (let step = 0; ; step += 1) {
     const last = step >= options.maxToolSteps;
     options.onEvent?.({ type: 'step-start' });
-    const response = await callModel(options, {
+    const response = await callTracedModel(options, {
       messages: [...options.messages, ...added],
       tools: definitions,
       toolChoice: last ? 'none' : 'auto',
@@ -138,8 +182,9 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
     model = response.model ?? model;
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;
-    options.metrics?.tokenUsage.observe({ gen_ai_token_type: 'input', gen_ai_request_model: options.model.name }, response.usage.inputTokens);
-    options.metrics?.tokenUsage.observe({ gen_ai_token_type: 'output', gen_ai_request_model: options.model.name }, response.usage.outputTokens);
+    const tokenLabels = { gen_ai_operation_name: GEN_AI_OPERATIONS.chat, gen_ai_provider_name: options.model.provider ?? OTHER_GEN_AI_PROVIDER, gen_ai_request_model: options.model.name };
+    options.metrics?.tokenUsage.observe({ ...tokenLabels, gen_ai_token_type: 'input' }, response.usage.inputTokens);
+    options.metrics?.tokenUsage.observe({ ...tokenLabels, gen_ai_token_type: 'output' }, response.usage.outputTokens);
     if (response.text !== '') texts.push(response.text);
     if (response.toolCalls.length === 0 || last) {
       added.push({ role: 'assistant', content: response.text });
@@ -148,7 +193,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
     }
     added.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
     for (const call of response.toolCalls) {
-      const run = await runTool(call, tools, options);
+      const run = await runTracedTool(call, tools, options);
       options.metrics?.toolCalls.inc({ tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL, outcome: run.outcome });
       options.onEvent?.({ type: 'tool-result', record: run.record });
       records.push(run.record);

@@ -36,6 +36,8 @@ export interface ModelRequest {
   readonly toolChoice?: 'auto' | 'none';
   /** Aborted when the caller goes away; the call must then stop and reject. */
   readonly signal: AbortSignal;
+  /** The W3C trace context (`traceparent`, `tracestate`) of the call's `chat` span, to send to the model server; empty without traces. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** What one model call answers. */
@@ -62,6 +64,8 @@ export type ModelStreamPart = { readonly type: 'text-delta'; readonly delta: str
 export interface ChatModel {
   /** The model name reported in the chat reply, e.g. `gpt-4o-mini` or `offline`. */
   readonly name: string;
+  /** Who serves it, as the OpenTelemetry GenAI conventions name providers (`gen_ai.provider.name`, e.g. `openai`); `_OTHER` when unset. */
+  readonly provider?: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }

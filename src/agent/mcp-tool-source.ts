@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ActorTool } from './actor-tool.js';
 import type { McpServerConfig, McpServers } from './mcp-server-config.js';
+import { NO_TRACER, type ActorTracer } from '../telemetry/actor-tracer.js';
 
 /** Options of an `McpToolSource`. */
 export interface McpToolSourceOptions {
@@ -15,6 +16,8 @@ export interface McpToolSourceOptions {
   readonly callTimeoutMs?: number;
   /** How this client introduces itself to the servers. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Sends the active span's `traceparent` with each HTTP request to a server (a tool call's is its `execute_tool` span). */
+  readonly tracer?: ActorTracer;
 }
 
 interface Connection {
@@ -40,6 +43,15 @@ function textOf(content: unknown): string {
     .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string')
     .map((block) => block.text)
     .join('\n');
+}
+
+/** `init` with `extra` headers set on top of its own (none added when `extra` is empty). */
+function withHeaders(init: RequestInit | undefined, extra: Readonly<Record<string, string>>): RequestInit | undefined {
+  const names = Object.keys(extra);
+  if (names.length === 0) return init;
+  const headers = new Headers(init?.headers);
+  for (const name of names) headers.set(name, extra[name]!);
+  return { ...init, headers };
 }
 
 function outputOf(result: Record<string, unknown>): unknown {
@@ -78,6 +90,7 @@ export class McpToolSource {
   readonly #connectTimeoutMs: number;
   readonly #callTimeoutMs: number;
   readonly #clientInfo: { readonly name: string; readonly version: string };
+  readonly #tracer: ActorTracer;
   readonly #connections = new Map<string, Promise<Connection>>();
 
   constructor(servers: McpServers, options: McpToolSourceOptions = {}) {
@@ -86,6 +99,7 @@ export class McpToolSource {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.#callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.#clientInfo = options.clientInfo ?? { name: 'actorkit', version: '0' };
+    this.#tracer = options.tracer ?? NO_TRACER;
   }
 
   /** Names of the configured servers. */
@@ -183,7 +197,12 @@ export class McpToolSource {
     let transport: Transport;
     if ('url' in config) {
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+      const tracer = this.#tracer;
+      transport = new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers ?? {} },
+        // Read per request: the span active when the SDK sends (a tool call's own) is the parent.
+        fetch: (url, init) => fetch(url, withHeaders(init, tracer.traceHeaders())),
+      });
     } else {
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const stdio = new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, cwd: config.cwd, stderr: 'pipe' });

@@ -94,6 +94,7 @@ function respond(request: ModelRequest): ModelResponse {
 export function createOfflineModel(): ChatModel {
   return {
     name: OFFLINE_MODEL,
+    provider: OFFLINE_MODEL,
     async generate(request) {
       return respond(request);
     },

@@ -236,12 +236,14 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 
   return {
     name: options.model,
+    // The protocol's provider: what OpenTelemetry's own OpenAI instrumentation reports for any server it speaks to.
+    provider: 'openai',
 
     async generate(request) {
       const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       try {
-        const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal });
+        const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal, headers: { ...request.traceHeaders } });
         return responseFromCompletion(completion, options.model);
       } catch (error) {
         throw failure(sdk, error, deadline, request.signal);
@@ -261,7 +263,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       let answered = false;
       try {
         const { data: chunks, response } = await client.chat.completions
-          .create({ ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } }, { signal: deadline.signal })
+          .create({ ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } }, { signal: deadline.signal, headers: { ...request.traceHeaders } })
           .withResponse();
         if (!isEventStream(response)) {
           // The SDK would read a JSON body as a stream without events: an empty answer.

@@ -13,6 +13,8 @@ import { parseDatabaseUrl } from '../store/database-url.js';
 import { InvocationBuffer } from '../store/invocation-buffer.js';
 import { openStore } from '../store/open-store.js';
 import { withStoreDeadline } from '../store/store-deadline.js';
+import { ActorTracing } from '../telemetry/actor-tracing.js';
+import { tracingConfigOf } from '../telemetry/tracing-config.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
 import { deferStore } from './deferred-store.js';
 import { definitionOAuthFlow } from './definition-oauth-flow.js';
@@ -32,6 +34,8 @@ export interface BuiltActorContext {
   readonly env: ActorEnvironment;
   /** The OAuth flow: `options.oauth`, else one over the providers the definition declares, else none. */
   readonly oauth: OAuthFlow | undefined;
+  /** The tracer, started and shut down with the actor. */
+  readonly tracing: ActorTracing;
 }
 
 /**
@@ -53,6 +57,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const database = new DatabaseMonitor(store, { logger });
   const metrics = new ActorMetrics();
   const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
+  const { slug, version } = options.definition.metadata;
+  const tracing = new ActorTracing(tracingConfigOf(environment, { slug, version, instanceId: config.instanceId }), logger);
   const agent = options.chatHandler
     ? undefined
     : createActorAgent({
@@ -62,7 +68,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         history: store,
         logger,
         metrics,
-        clientInfo: { name: options.definition.metadata.slug, version: options.definition.metadata.version },
+        tracer: tracing,
+        clientInfo: { name: slug, version },
         ...(options.model ? { model: options.model } : {}),
         ...(options.tools ? { tools: options.tools } : {}),
         ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -79,10 +86,11 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, { timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS }),
     metrics,
     logger,
+    tracer: tracing,
     chatHandler: options.chatHandler ?? agent!.chatHandler,
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
     oauthTokens: oauth?.getAccessToken ? { getAccessToken: oauth.getAccessToken.bind(oauth) } : noOAuthTokens,
   };
-  return { ctx, agent, database, env, oauth };
+  return { ctx, agent, database, env, oauth, tracing };
 }

@@ -8,6 +8,14 @@ import { mountActorRoutes } from './mount-actor-routes.js';
 import { observeRequests, type ActorFetch } from './observe-requests.js';
 import { requestGuard } from './request-guard.js';
 import { runActorLifecycle, type ActorRuntime } from './run-actor-lifecycle.js';
+import { traceRequests } from './trace-requests.js';
+import { healthRoute } from '../routes/health.js';
+import { readyRoute } from '../routes/ready.js';
+import { metricsRoute } from '../routes/metrics.js';
+import { honoPath } from '../routes/actor-route.js';
+
+/** Probes and scrapes: called every few seconds by the platform, they would bury the traces that matter. */
+const UNTRACED_ROUTES: ReadonlySet<string> = new Set([healthRoute, readyRoute, metricsRoute].map((route) => honoPath(route.spec.path)));
 
 /**
  * A Hono app serving the actor surface, with its runtime controls under `actor`. Its `fetch`
@@ -27,7 +35,7 @@ export type ActorApp = Omit<Hono<ActorEnv>, 'fetch'> & { readonly fetch: ActorFe
  * const res = await app.request('/health');
  */
 export function createActorApp(options: CreateActorAppOptions): ActorApp {
-  const { ctx, agent, database, env, oauth } = buildActorContext(options);
+  const { ctx, agent, database, env, oauth, tracing } = buildActorContext(options);
   oauth?.bind?.(ctx);
   const explicit = options.routers ?? [];
   const tools = () => agent?.tools ?? (Array.isArray(options.tools) ? options.tools : []);
@@ -35,6 +43,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   const app = new Hono<ActorEnv>();
   mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
-  const runtime = runActorLifecycle(ctx, database, agent, routers);
-  return Object.assign(app, { fetch: observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config) }), actor: runtime });
+  const runtime = runActorLifecycle(ctx, database, agent, routers, tracing);
+  const observed = observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config) });
+  return Object.assign(app, { fetch: traceRequests(app, observed, ctx.tracer, UNTRACED_ROUTES), actor: runtime });
 }

@@ -23,7 +23,7 @@ export interface RequestObserverOptions {
 }
 
 /** Where a request lands: the pattern of the last route or middleware that matches it, `/*` when none does. */
-function routeTemplate(app: Hono<ActorEnv>, request: Request, bindings: ActorBindings): string {
+export function routeTemplate(app: Hono<ActorEnv>, request: Request, bindings: ActorBindings): string {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const matched = app.router.match(method, app.getPath(request, { env: bindings }))[0];
   return matched[matched.length - 1]?.[0][1].path ?? '/*';

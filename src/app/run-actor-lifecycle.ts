@@ -7,6 +7,7 @@ import type { DatabaseMonitor } from '../store/database-monitor.js';
 import { databaseIdentity, parseDatabaseUrl } from '../store/database-url.js';
 import { mergeSpilledInvocations, spillInvocations } from '../store/spilled-invocations.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
+import type { ActorTracing } from '../telemetry/actor-tracing.js';
 
 /** Start-up and shutdown of an actor, driven by a runtime adapter or a test. */
 export interface ActorRuntime {
@@ -63,8 +64,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param database told when the store answered at start
  * @param agent the default agent, started and closed with the actor
  * @param routers the mounted routers, started before the actor turns ready and closed after the drain
+ * @param tracing started with the store (ready waits for it, so the first invokes are traced) and shut down last (so the drain's spans are exported)
  */
-export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, agent: ActorAgent | undefined, routers: readonly ActorRouter[] = []): ActorRuntime {
+export function runActorLifecycle(
+  ctx: ActorContext,
+  database: DatabaseMonitor,
+  agent: ActorAgent | undefined,
+  routers: readonly ActorRouter[] = [],
+  tracing?: Pick<ActorTracing, 'start' | 'shutdown'>,
+): ActorRuntime {
   const { store, settings, logger } = ctx;
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
@@ -77,6 +85,8 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
     environment: ctx.environment,
     start() {
       starting ??= (async () => {
+        // The SDK loads while the store migrates; the actor turns ready traced.
+        const tracingStarted = tracing?.start();
         for (let attempt = 1; ; attempt += 1) {
           if (ctx.lifecycle.phase !== 'starting') return;
           try {
@@ -98,6 +108,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
         ctx.domainHealth.refresh();
         for (const router of routers) await router.start?.();
         await agent?.start();
+        await tracingStarted;
         ctx.lifecycle.markReady();
         settingsRefresh.start();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
@@ -133,6 +144,7 @@ export function runActorLifecycle(ctx: ActorContext, database: DatabaseMonitor, 
           }
         }
         await store.close().catch((error: unknown) => logger.error('store_close_failed', { error }));
+        await tracing?.shutdown();
         ctx.lifecycle.markStopped();
         logger.info('actor_stopped', { pending_stats: ctx.stats.pending });
       })();

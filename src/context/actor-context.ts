@@ -11,6 +11,7 @@ import type { DomainHealthMonitor } from './domain-health-monitor.js';
 import type { ActorSettings } from './actor-settings.js';
 import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { RuntimeConfig } from '../environment/runtime-config.js';
+import type { ActorTracer } from '../telemetry/actor-tracer.js';
 
 /** The last known state of the database, read without touching it. */
 export interface DatabaseHealth {
@@ -36,6 +37,8 @@ export interface ActorContext extends TurnServices {
   readonly domainHealth: Pick<DomainHealthMonitor, 'status' | 'refresh'>;
   readonly metrics: ActorMetrics;
   readonly logger: Logger;
+  /** Spans of requests and turns when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; records nothing otherwise. */
+  readonly tracer: ActorTracer;
   readonly chatHandler: ChatHandler;
   readonly readinessChecks: ReadinessChecks;
   /** The baked `src/platform/config.json`, or undefined when the actor ships none. */

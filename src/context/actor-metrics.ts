@@ -14,6 +14,9 @@ const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_r
 /** What `GET /metrics` sends, whatever `@hono/prometheus` sets: Prometheus text format 0.0.4. */
 const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
+/** The exposition without the blank line prom-client writes between metric families (a scrape read by eye had ~35 of them). */
+const withoutBlankLines = (text: string) => text.replace(/\n{2,}/g, '\n');
+
 /**
  * The Prometheus registry of one actor and the metrics it writes. Labels are bounded:
  * route templates, methods, statuses and outcomes — never user, session or tenant ids.
@@ -43,11 +46,15 @@ export class ActorMetrics {
     buckets: INVOKE_DURATION_BUCKETS,
     registers: [this.registry],
   });
-  /** Tokens per model call, by `gen_ai_token_type` (`input`, `output`) and the configured model name. */
+  /**
+   * Tokens per model call, by `gen_ai_operation_name` (`chat`), `gen_ai_provider_name` (`openai`,
+   * `offline`…), `gen_ai_token_type` (`input`, `output`) and the configured model name: the
+   * OpenTelemetry GenAI client metric's attributes, dots as underscores.
+   */
   readonly tokenUsage = new Histogram({
     name: 'gen_ai_client_token_usage',
-    help: 'Tokens used per model call, by token type (input, output)',
-    labelNames: ['gen_ai_token_type', 'gen_ai_request_model'] as const,
+    help: 'Tokens used per model call, by operation, provider, token type (input, output) and model',
+    labelNames: ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_token_type', 'gen_ai_request_model'] as const,
     buckets: TOKEN_USAGE_BUCKETS,
     registers: [this.registry],
   });
@@ -79,7 +86,7 @@ export class ActorMetrics {
 
   /** The exposition text, `text/plain; version=0.0.4`. */
   async render(): Promise<string> {
-    return this.registry.metrics();
+    return withoutBlankLines(await this.registry.metrics());
   }
 
   /**
@@ -88,9 +95,7 @@ export class ActorMetrics {
    * @param c the request's Hono context
    */
   async respond(c: Context): Promise<Response> {
-    const response = await this.#exposition.printMetrics(c);
-    response.headers.set('Content-Type', EXPOSITION_CONTENT_TYPE);
-    response.headers.set('Cache-Control', 'no-store');
-    return response;
+    const printed = await this.#exposition.printMetrics(c);
+    return new Response(withoutBlankLines(await printed.text()), { status: printed.status, headers: { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Cache-Control': 'no-store' } });
   }
 }

@@ -119,6 +119,53 @@ const provider = v.pipe(
   v.transform((name) => name as 'openai-compatible' | 'offline' | undefined),
 );
 
+/** The samplers `OTEL_TRACES_SAMPLER` names (the OpenTelemetry SDK's own names). */
+const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+/** The sampler of the actor's traces. */
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number];
+
+/** One of `choices`, trimmed and lower-cased; unset or blank is `fallback`. */
+const oneOf = <const T extends string>(fallback: T, choices: readonly T[]) =>
+  parsedVariable<T>(
+    fallback,
+    blankIs(fallback, (trimmed) => choices.find((choice) => choice === trimmed.toLowerCase())),
+    (raw) => `must be one of ${choices.join(', ')}, got ${shown(raw)}`,
+  );
+
+/** A ratio from 0 to 1; unset or blank is `fallback`. */
+const ratio = (fallback: number) =>
+  parsedVariable(
+    String(fallback),
+    blankIs(fallback, (trimmed) => {
+      const value = Number(trimmed);
+      return Number.isFinite(value) && value >= 0 && value <= 1 ? value : undefined;
+    }),
+    (raw) => `must be a number from 0 to 1, got ${shown(raw)}`,
+  );
+
+/** OTLP headers, `key=value,key2=value2` with URL-encoded values (the OpenTelemetry format); unset or blank is none. */
+const otlpHeaders = parsedVariable<Readonly<Record<string, string>>>(
+  '',
+  (raw) => {
+    const headers: Record<string, string> = {};
+    for (const pair of raw.split(',')) {
+      if (pair.trim() === '') continue;
+      const at = pair.indexOf('=');
+      const name = at > 0 ? pair.slice(0, at).trim() : '';
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return undefined;
+      try {
+        headers[name] = decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+    return headers;
+  },
+  // The value may hold a credential: it is never shown.
+  () => 'must be key=value pairs separated by commas (values URL-encoded), e.g. authorization=Bearer%20token',
+);
+
 /**
  * The environment of an actor: every variable of `ENVIRONMENT_VARIABLES`, parsed to its type
  * with its default applied. Parse it once, at start, with `parseEnvironment`.
@@ -162,6 +209,12 @@ export const EnvironmentConfig = v.object({
   MCP_MAX_BATCH: integer(VARIABLES.MCP_MAX_BATCH.default, 1),
   MESH_KEY: text,
   WORKFLOW_BASE_URL: text,
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(VARIABLES.OTEL_EXPORTER_OTLP_PROTOCOL.default, ['http/protobuf', 'http/json']),
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+  OTEL_SERVICE_NAME: trimmed,
+  OTEL_TRACES_SAMPLER: oneOf(VARIABLES.OTEL_TRACES_SAMPLER.default, TRACES_SAMPLERS),
+  OTEL_TRACES_SAMPLER_ARG: ratio(VARIABLES.OTEL_TRACES_SAMPLER_ARG.default),
   PLAYGROUND_ENABLED: flag(VARIABLES.PLAYGROUND_ENABLED.default),
 });
 

@@ -79,6 +79,27 @@ export const ENVIRONMENT_VARIABLES = {
   MCP_MAX_BATCH: { default: 10, meaning: 'most JSON-RPC messages in one `POST /mcp` (`expose_mcp`); a larger batch answers 400 and none of it runs', secret: false },
   MESH_KEY: { default: undefined, shownDefault: 'none', meaning: 'the fleet-mesh group key (comma-separated for rotation); required when the actor mounts peer reads', secret: true },
   WORKFLOW_BASE_URL: { default: undefined, shownDefault: 'none', meaning: 'the n8n base URL; required when the actor mounts the workflow proxy', secret: false },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: undefined,
+    shownDefault: 'none (no traces; nothing of OpenTelemetry is loaded)',
+    meaning:
+      'the OTLP/HTTP base URL traces go to (`/v1/traces` is added), e.g. `http://127.0.0.1:4318`: each request and turn emits OpenTelemetry spans ([docs/agent.md](docs/agent.md#traces-opentelemetry)); needs the optional `@opentelemetry/*` packages',
+    secret: false,
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: { default: 'http/protobuf', meaning: '`http/protobuf` or `http/json` (gRPC is not supported)', secret: false },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    default: undefined,
+    shownDefault: 'none',
+    meaning: 'headers sent with every export, `key=value` pairs separated by commas (values URL-encoded), e.g. an `authorization` key',
+    secret: true,
+  },
+  OTEL_SERVICE_NAME: { default: undefined, shownDefault: "the actor's slug", meaning: 'the `service.name` of the spans', secret: false },
+  OTEL_TRACES_SAMPLER: {
+    default: 'parentbased_always_on',
+    meaning: '`always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off` or `parentbased_traceidratio`',
+    secret: false,
+  },
+  OTEL_TRACES_SAMPLER_ARG: { default: 1, meaning: 'the ratio (0 to 1) of the `traceidratio` samplers', secret: false },
   PLAYGROUND_ENABLED: {
     default: false,
     meaning: 'serve the chat playground at `/playground` (linked from `GET /`; on under `actorkit dev`); the page is open, every call it makes needs the key',

@@ -52,6 +52,12 @@ describe('parseEnvironment', () => {
       MCP_MAX_BATCH: 10,
       MESH_KEY: undefined,
       WORKFLOW_BASE_URL: undefined,
+      OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_HEADERS: {},
+      OTEL_SERVICE_NAME: undefined,
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      OTEL_TRACES_SAMPLER_ARG: 1,
       PLAYGROUND_ENABLED: false,
     });
     expect(Object.keys(EnvironmentConfig.entries).sort()).toEqual(Object.keys(ENVIRONMENT_VARIABLES).sort());

@@ -78,6 +78,13 @@ export const LOG_EVENTS = {
   mcp_server_connected: { levels: ['info'], meaning: 'an MCP server answered with its tools (`server`, `tools`)' },
   mcp_server_stderr: { levels: ['debug'], meaning: 'what a stdio MCP server wrote on its standard error (`server`, `text`)' },
   mcp_tool_dropped: { levels: ['warn'], meaning: 'a malformed MCP tool was dropped (`server`, `tool`, `reason`)' },
+  // traces (src/telemetry)
+  tracer_started: {
+    levels: ['info'],
+    meaning: '`OTEL_EXPORTER_OTLP_ENDPOINT` is set: spans go to `url` (without credentials) over `protocol`, as `service_name`, sampled by `sampler`',
+  },
+  tracer_unavailable: { levels: ['error'], meaning: 'traces are asked for but the OpenTelemetry packages could not be loaded (`missing`, `install`, `error`); the actor serves without traces' },
+  tracer_diagnostic: { levels: ['warn'], meaning: 'the OpenTelemetry SDK reported a problem, e.g. an export the collector refused or could not take (`message`)' },
   // OAuth (src/oauth)
   oauth_authorize_started: { levels: ['info'], meaning: 'a user was sent to the provider (`provider`, `tenant_id`)' },
   oauth_state_rejected: { levels: ['warn'], meaning: 'a callback came with an unknown, used or expired `state`' },

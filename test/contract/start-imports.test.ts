@@ -17,8 +17,14 @@ const node = RUNTIMES_UNDER_TEST.find((runtime) => runtime.name === 'node-system
 const exampleEntry = node.args.at(-1)!;
 const recordsDir = mkdtempSync(join(tmpdir(), 'actorkit-start-imports-'));
 
+/**
+ * The OpenTelemetry SDK packages only an actor with traces loads (`@opentelemetry/api` is not one:
+ * prom-client loads it in every actor).
+ */
+const TRACING_SDK_PACKAGES = ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-proto'] as const;
+
 /** The packages only some actors need, as they appear in a loaded module's URL. */
-const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk'] as const;
+const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACING_SDK_PACKAGES] as const;
 
 const started: SpawnedActor[] = [];
 let runs = 0;
@@ -83,6 +89,13 @@ describe('what a start loads', () => {
     const response = await invoke(actor);
     expect(response.status, await response.text()).toBe(502);
     expect(loaded()).toContain('openai');
+  });
+
+  it('the example actor with OTEL_EXPORTER_OTLP_ENDPOINT set loads the OpenTelemetry SDK before it is ready', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' });
+    await waitUntilReady(actor);
+    for (const name of TRACING_SDK_PACKAGES) expect(loaded(), `${name} was not loaded`).toContain(name);
+    expect(loaded()).not.toContain('@opentelemetry/exporter-trace-otlp-http');
   });
 
   it('an actor with expose_mcp on loads the MCP SDK at start', async () => {

@@ -132,6 +132,8 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           trustIncoming,
           requestId: c.env.requestId,
         });
+        // The request's server span is the upstream's parent (the caller's own traceparent when traces are off).
+        for (const [name, value] of Object.entries(ctx.tracer.traceHeaders())) upstreamHeaders.set(name, value);
         const timer = new AbortController();
         // The clock starts once the upstream has the whole request, and stops at its response headers.
         let timeout: ReturnType<typeof setTimeout> | undefined;
