@@ -3,6 +3,7 @@
 import type { ActorRoute } from './actor-route.js';
 import { actorIndexRoute } from './actor-index.js';
 import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
+import { examplePingRoute } from './example-ping.js';
 import { healthRoute } from './health.js';
 import { invokeRoute } from './invoke.js';
 import { metricsRoute } from './metrics.js';
@@ -18,6 +19,7 @@ export const DECLARED_ROUTES: readonly ActorRoute[] = [
   actorIndexRoute,
   actorMetadataRoute,
   platformConfigRoute,
+  examplePingRoute,
   healthRoute,
   invokeRoute,
   metricsRoute,
