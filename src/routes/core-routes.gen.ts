@@ -3,7 +3,6 @@
 import type { ActorRoute } from './actor-route.js';
 import { actorIndexRoute } from './actor-index.js';
 import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
-import { examplePingRoute } from './example-ping.js';
 import { healthRoute } from './health.js';
 import { invokeRoute } from './invoke.js';
 import { metricsRoute } from './metrics.js';
@@ -19,7 +18,6 @@ export const DECLARED_ROUTES: readonly ActorRoute[] = [
   actorIndexRoute,
   actorMetadataRoute,
   platformConfigRoute,
-  examplePingRoute,
   healthRoute,
   invokeRoute,
   metricsRoute,
