@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli-error.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
+import { EMPTY_OPTION_ROUTES_SECTION } from './option-routes-section.js';
 import { planTemplateFiles, type RenderPlan } from './plan-files.js';
 import { renderDockerfile } from './render-dockerfile.js';
 import { assertNoLinkOnPath } from './template-links.js';
@@ -49,6 +50,8 @@ export function planTemplate(template: OpenedTemplate, context: Record<string, u
 /**
  * Writes a planned render of an opened template into a folder: the template's files, then the
  * package's Dockerfile when the actor brings none. The one renderer `new` and `update` share.
+ * Templates see `option_routes_section`: the empty README section the route list is written
+ * into once the actor's definition exists (by `new`, and by `validate --write`).
  * @param template the opened template.
  * @param plan the paths {@link planTemplate} computed with the same variables.
  * @param context the answers and built-in variables.
@@ -57,7 +60,7 @@ export function planTemplate(template: OpenedTemplate, context: Record<string, u
  * @returns every file written, relative to `outputDir`.
  */
 export async function renderTemplateInto(template: OpenedTemplate, plan: RenderPlan, context: Record<string, unknown>, outputDir: string, packageRoot: string): Promise<string[]> {
-  await writeRenderPlan(plan, outputDir, template.engine, context);
+  await writeRenderPlan(plan, outputDir, template.engine, { ...context, option_routes_section: EMPTY_OPTION_ROUTES_SECTION });
   const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
   return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];
 }

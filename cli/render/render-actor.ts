@@ -12,6 +12,8 @@ import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
 import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
+import type { OptionRoute } from './option-routes.js';
+import { optionRoutesText } from './option-routes-section.js';
 import { resolveAnswers } from './resolve-answers.js';
 import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
 import { openTemplate, planTemplate, renderTemplateInto } from './open-template.js';
@@ -97,6 +99,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     await mkdir(dirname(targetDir), { recursive: true });
     const staging = await mkdtemp(join(dirname(targetDir), `.${basename(targetDir)}.actorkit-`));
     const targets: string[] = [];
+    let routes: readonly OptionRoute[] = [];
     try {
       await chmod(staging, 0o755);
       targets.push(...(await renderTemplateInto(template, plan, answers.context, staging, ownPackage().root)));
@@ -104,7 +107,8 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       const vendored = await vendorActorkit(staging, String(answers.context.actorkit_dependency), ownPackage(), io, progress);
       if (vendored !== undefined) targets.push(vendored);
       const emitted = await emitRenderedConfig(staging, ownPackage().root);
-      if (emitted !== undefined) targets.push(emitted);
+      if (emitted !== undefined) targets.push(emitted.file);
+      routes = emitted?.routes ?? [];
       await writeFile(join(staging, ANSWERS_FILE), formatAnswersFile(source, answers.recorded, answers.context));
       await moveIntoPlace(staging, targetDir);
     } finally {
@@ -122,7 +126,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       answers: answers.recorded,
       files,
       warnings,
-      closingMessage: closingMessage(config.messageAfterNew, engine, answers.context, shown),
+      closingMessage: closingMessage(config.messageAfterNew, engine, { ...answers.context, option_routes: optionRoutesText(routes) }, shown),
     };
   } catch (error) {
     const failure = toCliFailure(error);

@@ -10,6 +10,7 @@ import { configFileProblems } from './config-file-problems.js';
 import { configFileShapeProblem } from './config-file-shape.js';
 import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
+import { refreshOptionRoutes } from '../render/refresh-option-routes.js';
 
 export type { ActorProblem } from './actor-problem.js';
 
@@ -32,6 +33,8 @@ export interface ValidateActorResult {
   readonly configState: EmitOutcome['state'] | null;
   /** Whether `write` rewrote the file. */
   readonly written: boolean;
+  /** Whether `write` rewrote the route list in README.md (the routes the options add, between its markers). */
+  readonly routesWritten: boolean;
   /** Every problem, in the order printed: the emitter's, then the emitted configuration's, then those only the file on disk has. */
   readonly problems: readonly ActorProblem[];
   /** The problems of the configuration the code emits (schema, tuning rules, settings defaults). */
@@ -60,6 +63,8 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
  * A `config.json` that is a link, not a regular file or over 1 MiB is one problem, and then
  * nothing is emitted, read or written. Never throws; a folder that is not an actor is a `refused` result.
  * @param actorDir the actor's folder, relative to `io.cwd`.
+ * With `write`, the file is regenerated first, and README.md's route list (between its markers)
+ * after the checks, from the app the definition builds.
  * @param options `write` to regenerate the file first.
  * @example
  * const result = await validateActorDir('.');
@@ -74,7 +79,7 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
     return toCliFailure(new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`));
   }
   const shownDir = relative(io.cwd, root) || '.';
-  const base = { actorDir: root, configPath, written: false };
+  const base = { actorDir: root, configPath, written: false, routesWritten: false };
   const unreadable = configFileShapeProblem(root, CONFIG_FILE);
   if (unreadable !== undefined) {
     return { status: 'failed', ...base, actorkit: null, configState: null, problems: [unreadable], emittedProblems: [], fileProblems: [unreadable] };
@@ -103,12 +108,25 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
     status: problems.length === 0 ? 'ok' : 'failed',
     ...base,
     written: emitted.written === true,
+    routesWritten: options.write === true && (await rewriteRouteList(root)),
     actorkit,
     configState: emitted.state,
     problems,
     emittedProblems,
     fileProblems,
   };
+}
+
+/**
+ * Rewrites README.md's route list from the definition; false when the README has no markers, the
+ * list was already right, or the actor's app cannot be built here (the emission's problems say why).
+ */
+async function rewriteRouteList(root: string): Promise<boolean> {
+  try {
+    return (await refreshOptionRoutes(root)).written;
+  } catch {
+    return false;
+  }
 }
 
 function parseEmitted(content: string): unknown {

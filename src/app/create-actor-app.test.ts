@@ -24,7 +24,7 @@ describe('createActorApp', () => {
     expect(await response.json()).toMatchObject({ code: 'method_not_allowed' });
     const settings = await app.request('/settings', { method: 'DELETE' });
     expect(settings.status).toBe(405);
-    expect(settings.headers.get('allow')).toBe('PUT, GET, HEAD');
+    expect(settings.headers.get('allow')).toBe('GET, HEAD, PUT');
   });
 
   it('echoes a sane X-Request-Id and replaces an insane one', async () => {

@@ -5,7 +5,6 @@ import { ActorError, clientClosedError } from '../core/actor-error.js';
 import { problemCatalogue, type ProblemCode } from '../core/problem-codes.js';
 import { asActorError, problemResponse } from '../core/problem-response.js';
 import type { Logger } from '../log/logger.js';
-import { allowedMethods } from './allowed-methods.js';
 import { requestIdOf } from './request-id-of.js';
 
 /** The `ActorError` a failure of a request answers as, logged as its kind asks. */
@@ -35,19 +34,13 @@ interface RequestOf {
 }
 
 /**
- * Turns every failure into a problem+json answer: an unknown route is a 404, a known route
- * asked with another method a 405 with `Allow`, an `ActorError` its own problem, a client that
- * went away a 499, anything else a 500 that names the request id (and is logged with its stack).
- * Call it after every route is mounted: the 405 lookup reads the routes registered by then.
+ * Turns every failure into a problem+json answer: an unknown route is a 404 (a known path asked
+ * with another method got its 405 before auth, from `refuseUnlistedMethods`), an `ActorError` its
+ * own problem, a client that went away a 499, anything else a 500 that names the request id (and
+ * is logged with its stack).
  */
 export function mapActorErrors(app: Hono<ActorEnv>, logger: Logger): void {
-  const allowed = allowedMethods(app);
-  app.notFound(function notFoundOrNotAllowed(c) {
-    const methods = allowed(c.req.path);
-    if (methods.length > 0 && !methods.includes(c.req.method)) {
-      const allow = methods.join(', ');
-      return problemResponse(new ActorError('method_not_allowed', { detail: `${c.req.method} is not allowed here; use ${allow}`, headers: { Allow: allow } }), requestIdOf(c));
-    }
+  app.notFound(function notFound(c) {
     return problemResponse(new ActorError('not_found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
   });
   app.onError(function onActorError(error, c) {

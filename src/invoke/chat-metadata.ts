@@ -58,5 +58,7 @@ export const ChatMetadata = v.pipe(
     }
     if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_METADATA_BYTES) addIssue({ message: 'must be at most 16 KiB when serialised' });
   }),
+  // JSON Schema has no keyword for a serialised size: /openapi.json states the limit as an extension clients (and the conformance test) read.
+  v.metadata({ 'x-max-serialized-bytes': MAX_METADATA_BYTES }),
   v.description(`A JSON object of at most ${MAX_METADATA_BYTES / 1024} KiB serialised, nested at most ${MAX_METADATA_DEPTH} levels, with no NUL character in its keys and strings`),
 );

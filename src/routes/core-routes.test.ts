@@ -1,12 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CORE_ROUTES_GEN, coreRoutesSource } from '../../scripts/core-routes-source.js';
 import { contractEndpoints } from '../config/emit/contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
 import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
+import type { ActorRoute } from './actor-route.js';
 import { CORE_ROUTES, openPaths } from './core-routes.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const isRoute = (value: unknown): value is ActorRoute => typeof value === 'object' && value !== null && 'spec' in value && typeof (value as ActorRoute).handler === 'function';
 
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 describe('the core route table (issue #27 item 1)', () => {
+  it('is generated from the route files (`npm run routes` writes core-routes.gen.ts)', () => {
+    const written = readFileSync(join(ROOT, CORE_ROUTES_GEN), 'utf8');
+    expect(written, `${CORE_ROUTES_GEN} is stale: run \`npm run routes\``).toBe(coreRoutesSource(import.meta.dirname));
+  });
+
+  it('holds every route a file of src/routes exports, each once', async () => {
+    const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    const exported = new Set<ActorRoute>();
+    for (const file of files) for (const value of Object.values(await import(/* @vite-ignore */ join(import.meta.dirname, file)))) if (isRoute(value)) exported.add(value);
+    expect(exported.size).toBeGreaterThan(0);
+    expect(new Set(CORE_ROUTES), 'a route file exports a route not written `export const <name> = defineRoute(…)`').toEqual(exported);
+    expect(new Set(CORE_ROUTES.map(({ spec }) => label(spec.method, spec.path))).size).toBe(CORE_ROUTES.length);
+  });
+
   it('is what the actor mounts and documents', async () => {
     const app = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };

@@ -1,41 +1,28 @@
 import type { ActorRoute } from './actor-route.js';
-import { actorIndexRoute } from './actor-index.js';
-import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
-import { healthRoute } from './health.js';
-import { invokeRoute } from './invoke.js';
-import { metricsRoute } from './metrics.js';
-import { oauthAuthorizeRoute, oauthCallbackRoute } from './oauth.js';
-import { docsRoute, openApiRoute } from './openapi.js';
-import { playgroundRoute } from './playground.js';
-import { readyRoute } from './ready.js';
-import { currentSettingsRoute, settingsSchemaRoute, updateSettingsRoute } from './settings.js';
-import { instanceStatsRoute, tenantStatsRoute } from './stats.js';
+import { DECLARED_ROUTES } from './core-routes.gen.js';
+
+const label = ({ spec }: ActorRoute) => `${spec.method.toUpperCase()} ${spec.path}`;
+
+/** The routes in mounting order, by path and then method; throws when two declare the same operation. */
+function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (seen.has(label(route))) throw new Error(`Two routes under src/routes declare ${label(route)}`);
+    seen.add(label(route));
+  }
+  return [...routes].sort((a, b) => (a.spec.path === b.spec.path ? a.spec.method.localeCompare(b.spec.method) : a.spec.path < b.spec.path ? -1 : 1));
+}
 
 /**
- * The route table of the always-present surface, in mounting order. Each entry declares its
- * method, path, schemas, answers, security, body limit and contract role beside its handler;
- * the app mounts it, lets its `open` paths past the API key, caps the bodies it marks, and
- * `/openapi.json` documents it — from this one list.
+ * The route table of the always-present surface, in mounting order (by path, then method). It
+ * is every `export const … = defineRoute(spec, handler)` of a file under `src/routes/`, as
+ * `npm run routes` lists them in `core-routes.gen.ts`: adding a route is adding its file. Each
+ * spec declares its method, path, schemas, answers, security, body limit and contract role; the
+ * app mounts the table, lets its `open` paths past the API key, caps the bodies it marks, and
+ * `/openapi.json` documents it. No two routes share a method and path, so the order only sets
+ * the order of the document.
  */
-export const CORE_ROUTES: readonly ActorRoute[] = [
-  invokeRoute,
-  healthRoute,
-  readyRoute,
-  metricsRoute,
-  instanceStatsRoute,
-  tenantStatsRoute,
-  updateSettingsRoute,
-  currentSettingsRoute,
-  settingsSchemaRoute,
-  actorMetadataRoute,
-  platformConfigRoute,
-  actorIndexRoute,
-  oauthAuthorizeRoute,
-  oauthCallbackRoute,
-  playgroundRoute,
-  openApiRoute,
-  docsRoute,
-];
+export const CORE_ROUTES: readonly ActorRoute[] = inMountingOrder(DECLARED_ROUTES);
 
 /**
  * The exact paths of the routes declared `open`: those the API key lets through.

@@ -92,6 +92,7 @@ describe('actorkit validate', () => {
       actorDir: actor,
       configPath: join(actor, 'src', 'platform', 'config.json'),
       written: true,
+      routesWritten: false,
       actorkit: { origin: 'cli', version: ownPackage().version, root: ownPackage().root },
       configState: 'missing',
       problems: [],

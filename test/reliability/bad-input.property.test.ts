@@ -136,20 +136,34 @@ describe('bad input, in-process: API keys on', () => {
     await actor.app.actor.shutdown();
   });
 
-  it('without a valid X-API-Key, every path but the exact public ones gets 401; nothing gets a 5xx', async () => {
+  it('without a valid X-API-Key, every path but the exact public ones gets 401, or the 405 it gets with the key too; nothing gets a 5xx', async () => {
     const { app } = actor;
     const publicPaths = new Set<string>(openPaths(CORE_ROUTES));
+    const seen = { unauthorized: 0, notAllowed: 0 };
     await fc.assert(
       fc.asyncProperty(method, routePath(routePatterns(app)), readHeaders, anyBody, async (requestMethod, path, headers, body) => {
         const sent = await send(app, { method: requestMethod, path, headers, body });
         const pathname = new URL(`http://actor.test${path}`).pathname;
-        const key = Object.entries(headers)
-          .find(([name]) => name.toLowerCase() === 'x-api-key')?.[1]
-          ?.trim();
-        if (!publicPaths.has(pathname) && (key === undefined || !keys.includes(key))) expect(sent.response.status).toBe(401);
+        const keyHeader = Object.keys(headers).find((name) => name.toLowerCase() === 'x-api-key');
+        const key = keyHeader === undefined ? undefined : headers[keyHeader]?.trim();
+        if (publicPaths.has(pathname) || (key !== undefined && keys.includes(key))) return;
+        // A method the path does not have is a 405 before the key is looked at: the same request
+        // with a valid key gets the same 405 and Allow; anything else without the key is a 401.
+        const withoutKey = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== keyHeader));
+        const keyed = await send(app, { method: requestMethod, path, headers: { ...withoutKey, 'X-API-Key': keys[0]! }, body });
+        if (keyed.response.status === 405) {
+          expect(sent.response.status, `${requestMethod} ${path}`).toBe(405);
+          expect(sent.response.headers.get('allow'), `${requestMethod} ${path}`).toBe(keyed.response.headers.get('allow'));
+          seen.notAllowed += 1;
+        } else {
+          expect(sent.response.status, `${requestMethod} ${path} (${keyed.response.status} with the key)`).toBe(401);
+          seen.unauthorized += 1;
+        }
       }),
       { numRuns: 1000 },
     );
+    expect(seen.unauthorized).toBeGreaterThan(100);
+    expect(seen.notAllowed).toBeGreaterThan(100);
     expect(unexpectedErrors(actor.logs)).toEqual([]);
   });
 });

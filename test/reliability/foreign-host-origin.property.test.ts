@@ -13,7 +13,8 @@ import { assertResponseInvariants, observe } from './support/response-invariants
 // from labelled parts (a loopback Host, a foreign one…; the actor's own Origin, a foreign one…),
 // so the answer the refusal rules call for is known: no 5xx ever, 400 `invalid_host`, 421
 // `host_not_allowed` (keyless only), 403 `origin_not_allowed` (state-changing methods, and every
-// method of /mcp), or an answer that is none of those refusals.
+// method of /mcp), 405 for a method /mcp does not have (before the key and its Origin check), or
+// an answer that is none of those refusals.
 
 const KEY = 'fuzz-key-0123456789';
 const ALLOWED = 'actor.example,10.0.0.5:8080';
@@ -124,7 +125,15 @@ function expectedRefusal(mode: Mode, sent: Case, pathname: string): { status: nu
 
 const REFUSAL_CODES = ['invalid_host', 'host_not_allowed', 'origin_not_allowed'];
 
-async function checkOne(app: ActorApp, mode: Mode, sent: Case): Promise<void> {
+/** The methods `/openapi.json` documents for `/mcp` (upper case; HEAD only when GET is there). */
+async function documentedMcpMethods(app: ActorApp): Promise<readonly string[]> {
+  const response = await app.fetch(new Request(`${BASE}/openapi.json`, { headers: { 'X-API-Key': KEY } }));
+  const document = (await response.json()) as { paths: Record<string, Record<string, unknown>> };
+  const methods = Object.keys(document.paths['/mcp'] ?? {}).map((name) => name.toUpperCase());
+  return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+}
+
+async function checkOne(app: ActorApp, mode: Mode, sent: Case, mcpMethods: readonly string[]): Promise<void> {
   const request = requestOf(sent);
   const pathname = new URL(request.url).pathname;
   const before = JSON.stringify(app.actor.context.settings.values);
@@ -137,8 +146,12 @@ async function checkOne(app: ActorApp, mode: Mode, sent: Case): Promise<void> {
   const problem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json') && sent.method !== 'HEAD';
   const code = problem ? (JSON.parse(body) as { code?: unknown }).code : undefined;
   const expected = expectedRefusal(mode, sent, pathname);
-  if (expected === 'mcp-origin') {
-    // Every method of /mcp checks Origin, after the API key (a missing key is a 401 first).
+  if (expected === 'mcp-origin' && !mcpMethods.includes(sent.method)) {
+    // A method /mcp does not have is a 405 before the API key and the Origin are looked at.
+    expect(response.status, label).toBe(405);
+    expect(response.headers.get('allow')?.split(', ').sort(), label).toEqual([...mcpMethods].sort());
+  } else if (expected === 'mcp-origin') {
+    // Every method /mcp has checks Origin, after the API key (a missing key is a 401 first).
     const keyFirst = mode === 'keyed' && !sent.withKey;
     expect(response.status, label).toBe(keyFirst ? 401 : 403);
     if (!keyFirst && sent.method !== 'HEAD') expect(code, label).toBe('origin_not_allowed');
@@ -156,11 +169,13 @@ for (const mode of Object.keys(ENVIRONMENTS) as Mode[]) {
   describe(`foreign Host and Origin on every route: ${mode}`, () => {
     let app: ActorApp;
     let logs: LogRecord[];
+    let mcpMethods: readonly string[];
     beforeAll(async () => {
       const sink = createMemorySink();
       app = createActorApp({ definition, env: { DATABASE_URL: 'memory://', ...ENVIRONMENTS[mode] }, logger: createLogger({ level: 'warn', sink }) });
       logs = sink.records;
       await app.actor.start();
+      mcpMethods = await documentedMcpMethods(app);
     });
     afterAll(async () => {
       await app.actor.shutdown();
@@ -168,8 +183,9 @@ for (const mode of Object.keys(ENVIRONMENTS) as Mode[]) {
 
     it('never a 5xx; each request refused exactly as the Host and Origin rules say, and a refused one changes nothing', async () => {
       expect(routePatterns(app, { all: true })).toContain('/mcp');
+      expect(mcpMethods).toContain('POST');
       await fc.assert(
-        fc.asyncProperty(caseArbitrary(app), (sent) => checkOne(app, mode, sent)),
+        fc.asyncProperty(caseArbitrary(app), (sent) => checkOne(app, mode, sent, mcpMethods)),
         { numRuns: 700 },
       );
       expect(unexpectedErrors(logs)).toEqual([]);

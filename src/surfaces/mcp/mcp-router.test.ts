@@ -99,25 +99,38 @@ describe('/mcp', () => {
     expect(plain.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it("refuses a browser Origin that is not the actor's own on every method (403), in every mode; its own Origin and none pass", async () => {
+  it("refuses a browser Origin that is not the actor's own on both its methods (403), in every mode; a method /mcp does not have is a 405 first; its own Origin and none pass", async () => {
     const modes: Record<string, string>[] = [{}, { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' }, { ACTOR_PLATFORM: 'true' }];
     for (const env of modes) {
       const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ sink: () => {} }) });
       const key: Record<string, string> = env.API_KEY === undefined ? {} : { 'X-API-Key': env.API_KEY };
-      const send = (method: string, origin: string | undefined) =>
+      const send = (method: string, origin: string | undefined, headers: Record<string, string> = key) =>
         app.fetch(
           new Request('http://127.0.0.1:8080/mcp', {
             method,
-            headers: { ...MCP_POST_HEADERS, ...key, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) },
+            headers: { ...MCP_POST_HEADERS, ...headers, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) },
             ...(method === 'POST' ? { body: initialize } : {}),
           }),
         );
-      for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {
+      // The JSON-RPC error an MCP client reads carries the problem in error.data.
+      const codeOf = async (response: Response) => {
+        const body = (await response.json()) as { code?: string; error?: { data?: { code?: string } } };
+        return body.error?.data?.code ?? body.code;
+      };
+      for (const method of ['POST', 'DELETE']) {
         const refused = await send(method, 'http://attacker.example');
         expect(refused.status, `${method} ${JSON.stringify(env)}`).toBe(403);
-        // POST and DELETE are refused before routing (problem+json), GET and OPTIONS by /mcp (JSON-RPC, the problem in error.data).
-        const body = (await refused.json()) as { code?: string; error?: { data?: { code?: string } } };
-        expect(body.error?.data?.code ?? body.code, `${method} ${JSON.stringify(env)}`).toBe('origin_not_allowed');
+        expect(await codeOf(refused), `${method} ${JSON.stringify(env)}`).toBe('origin_not_allowed');
+      }
+      // No GET stream: a method /mcp does not have is refused before the key and the Origin are looked at.
+      for (const method of ['GET', 'OPTIONS']) {
+        for (const headers of [key, {}]) {
+          const refused = await send(method, 'http://attacker.example', headers);
+          const label = `${method} ${JSON.stringify(env)} ${JSON.stringify(headers)}`;
+          expect(refused.status, label).toBe(405);
+          expect(refused.headers.get('allow'), label).toBe('POST, DELETE');
+          expect(await codeOf(refused), label).toBe('method_not_allowed');
+        }
       }
       expect((await send('POST', 'http://127.0.0.1:8080')).status).toBe(200);
       expect((await send('POST', undefined)).status).toBe(200);

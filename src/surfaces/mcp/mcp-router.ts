@@ -158,11 +158,8 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         refuseForeignOrigin({ trustForwardedHost: ctx.config.platformMode }),
         limitRequestBody({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
       );
-      app.all('/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
-        if (c.req.method !== 'POST' && c.req.method !== 'DELETE') {
-          // No server-initiated messages: the optional GET stream is not offered (the specification allows 405).
-          throw new ActorError('method_not_allowed', { detail: `${c.req.method} is not allowed on /mcp`, headers: { Allow: 'POST, DELETE' } });
-        }
+      // No server-initiated messages: the optional GET stream is not offered (the specification allows its 405, answered before auth like every other method a path does not have).
+      app.on(['POST', 'DELETE'], '/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
         refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const sessionId = c.req.header('Mcp-Session-Id');
