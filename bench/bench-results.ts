@@ -73,4 +73,6 @@ export interface BenchResults {
   readonly cli: CliTiming;
   /** The actor against the nearest peer (Mastra), on Node 24; null when not asked for (`--parts`). */
   readonly peer: PeerComparison | null;
+  /** bench/turn-storage-limit.ts's table: the actor's store against the standalone storage limit; null when not asked for. */
+  readonly storageLimit: string | null;
 }

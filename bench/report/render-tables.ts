@@ -255,6 +255,10 @@ export function renderTables(results: BenchResults): string {
     `### Against the nearest peer (invoke at ${settings.connections} connections${results.peer === null ? '' : `, ${results.peer.runtime}; model: ${results.peer.model}`})`,
     '',
     results.peer === null ? 'skipped: not asked for (--parts)' : renderPeerComparison(results.peer),
+    '',
+    "### The actor's store against the storage limit (bench/turn-storage-limit.ts)",
+    '',
+    results.storageLimit ?? 'skipped: not asked for (--parts)',
   ];
   return lines.join('\n');
 }
