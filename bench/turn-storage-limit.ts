@@ -11,37 +11,29 @@
  * sessions of 50 users, as the bench's load.
  *
  * Measured per cell, after a warm-up on the same file: CPU µs per turn (`process.cpuUsage()`,
- * the whole process, over the turns) and **WAL pages written per turn**: the WAL is emptied
- * (`PRAGMA wal_checkpoint(TRUNCATE)`), a second connection then holds a read transaction open
- * so no checkpoint can copy frames back or restart the WAL, and the `-wal` file's growth over
- * the turns is divided by the frame size (page size + 24 bytes of frame header).
+ * the whole process, over `--turns` turns run as the actor runs them, autocheckpoint on), then
+ * **WAL pages written per turn** over 512 more turns: another process
+ * (bench/storage/hold-wal-reader.mjs) empties the WAL (`PRAGMA wal_checkpoint(TRUNCATE)`) and
+ * holds a read transaction open, so no checkpoint can copy frames back or restart the WAL, and
+ * the `-wal` file's growth is divided by the frame size (page size + 24 bytes of frame header).
  *
  * Run on Node >= 22.5 (for `node:sqlite`), e.g. `test/runtimes/node_modules/.bin/node --import
  * tsx bench/turn-storage-limit.ts [--turns 2000] [--warmup 600] [--rounds 3] [--group 32]`.
  * Prints a markdown table (medians of interleaved rounds) and the load average.
  */
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Libsql from 'libsql';
 import { silentLogger } from '../src/log/logger.js';
-import { invokeStatements } from '../src/store/invoke-statements.js';
 import { openStore } from '../src/store/open-store.js';
-import type { InvocationRecord, StoredMessage } from '../src/store/store.js';
 import { median } from './measure/median.js';
+import { type Connection, exactWrite, leanWrite, makeTurn, preparer, statements, type Turn } from './storage/turn-writes.js';
 
-/** The three calls every driver here has (better-sqlite3's API; `node:sqlite` binds the same spread parameters). */
-interface Statement {
-  run(...parameters: unknown[]): unknown;
-  all(...parameters: unknown[]): unknown[];
-}
-interface Connection {
-  prepare(sql: string): Statement;
-  exec(sql: string): void;
-  close(): void;
-}
 type DriverName = 'libsql' | 'better-sqlite3' | 'node:sqlite';
 type WriteName = 'exact' | 'lean';
 
@@ -62,10 +54,12 @@ const TURNS = positive('turns');
 const WARMUP = positive('warmup');
 const ROUNDS = positive('rounds');
 const GROUP = positive('group');
-const SESSIONS = 200;
-const USERS = 50;
 const HISTORY_LIMIT = 20;
-const TENANT = 'default';
+/** Turns counted in WAL pages, after the timed ones. */
+const PAGE_TURNS = 512;
+/** SQLite's default page size, which the store keeps; checked on the migrated file. */
+const PAGE_SIZE = 4096;
+const HOLD_WAL_READER = fileURLToPath(new URL('./storage/hold-wal-reader.mjs', import.meta.url));
 
 const requireDriver = createRequire(new URL('./drivers/package.json', import.meta.url));
 const drivers: Record<DriverName, (path: string) => Connection> = {
@@ -79,159 +73,6 @@ const drivers: Record<DriverName, (path: string) => Connection> = {
     return new DatabaseSync(path);
   },
 };
-
-const statements = invokeStatements('sqlite');
-
-/** One turn's facts, as the invocation buffer hands them to the store. */
-interface Turn {
-  readonly record: InvocationRecord & { readonly id: string; readonly history: readonly StoredMessage[] };
-}
-
-let idSequence = 0;
-/** Record ids: random (`crypto.randomUUID`, as the invocation buffer makes them) or ascending (the lean write's). */
-function recordId(ordered: boolean): string {
-  idSequence += 1;
-  return ordered ? `${Date.now().toString(36).padStart(10, '0')}-${idSequence.toString(36).padStart(8, '0')}` : crypto.randomUUID();
-}
-
-function makeTurn(index: number, orderedIds: boolean): Turn {
-  const now = new Date().toISOString();
-  const message = `Hello from the bench, turn ${index}`;
-  return {
-    record: {
-      id: recordId(orderedIds),
-      tenantId: TENANT,
-      sessionId: `bench-session-${index % SESSIONS}`,
-      userIdentifier: `bench-user-${index % USERS}`,
-      outcome: 'success',
-      inputTokens: 12,
-      outputTokens: 6,
-      toolCalls: 0,
-      latencyMs: 1,
-      finishedAt: now,
-      history: [
-        { id: crypto.randomUUID(), role: 'user', content: message, createdAt: now },
-        { id: crypto.randomUUID(), role: 'assistant', content: `[offline model] You said: ${message}`, createdAt: now },
-      ],
-    },
-  };
-}
-
-/** Prepares each SQL text once per connection, as the store's statement cache does. */
-function preparer(connection: Connection): (sql: string) => Statement {
-  const prepared = new Map<string, Statement>();
-  return (sql) => {
-    let statement = prepared.get(sql);
-    if (statement === undefined) {
-      statement = connection.prepare(sql);
-      prepared.set(sql, statement);
-    }
-    return statement;
-  };
-}
-
-const counterRow = (turns: readonly Turn[], nowMs: number, sessions: number, users: number) => [
-  TENANT,
-  turns.length,
-  0,
-  turns.reduce((sum, turn) => sum + turn.record.inputTokens, 0),
-  turns.reduce((sum, turn) => sum + turn.record.outputTokens, 0),
-  0,
-  turns.reduce((sum, turn) => sum + turn.record.latencyMs, 0),
-  Math.max(...turns.map((turn) => turn.record.latencyMs)),
-  nowMs,
-  nowMs,
-  sessions,
-  users,
-];
-
-const sortedDistinct = (pairs: readonly (readonly [string, string])[]) =>
-  [...new Map(pairs.map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
-
-/**
- * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
- * `recordInvocations` on SQLite): the record ids, then per record the session's count and its
- * two messages, the new (tenant, session) and (tenant, user) pairs, the users across tenants,
- * the tenant's counters.
- */
-function exactWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const ids = turns.map((turn) => turn.record.id).sort();
-  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
-  const counted = turns.filter((turn) => fresh.has(turn.record.id));
-  if (counted.length === 0) return;
-  for (const { record } of counted) {
-    const [session] = prepare(statements.upsertChatSession).all(record.tenantId, record.sessionId, record.history.length, now, now) as { message_count: number }[];
-    const first = Number(session!.message_count) - record.history.length;
-    prepare(statements.insertMessages(record.history.length)).run(
-      ...record.history.flatMap((m, index) => [record.tenantId, record.sessionId, first + index, m.id, m.role, m.content, null, m.createdAt]),
-    );
-  }
-  const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
-  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
-  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
-  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
-  let newAllUsers = 0;
-  if (newUsers.length > 0) {
-    const names = [...new Set(newUsers.map((row) => row.value))].sort();
-    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
-  }
-  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
-  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
-}
-
-const leanSessions = new Map<number, string>();
-/** The lean write's session upsert for `rows` sessions in one statement, returning each session's new count. */
-function leanSessionUpsert(rows: number): string {
-  let text = leanSessions.get(rows);
-  if (text === undefined) {
-    text = `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ')}
-on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
-returning tenant_id, session_id, message_count`;
-    leanSessions.set(rows, text);
-  }
-  return text;
-}
-
-/**
- * The same durable data in the fewest statements: ascending record ids (appended at the
- * index's right edge instead of a random leaf), every session of the group in one upsert,
- * every message in one insert, and no `actorkit_stats_sessions` row: a session is new to the
- * counters when its first message lands at position 0 (true of every turn that stores
- * history; a failed turn stores none and would still need the pair). Users, users across
- * tenants and the counters as in the exact write.
- */
-function leanWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const ids = turns.map((turn) => turn.record.id).sort();
-  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
-  const counted = turns.filter((turn) => fresh.has(turn.record.id));
-  if (counted.length === 0) return;
-  const added = new Map<string, number>();
-  for (const { record } of counted) added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
-  const counts = prepare(leanSessionUpsert(added.size)).all(...[...added].flatMap(([session, count]) => [TENANT, session, count, now, now])) as { session_id: string; message_count: number }[];
-  const next = new Map(counts.map((row) => [row.session_id, Number(row.message_count) - added.get(row.session_id)!]));
-  const newSessions = [...next.values()].filter((first) => first === 0).length;
-  const rows = counted.flatMap(({ record }) =>
-    record.history.flatMap((m) => {
-      const position = next.get(record.sessionId)!;
-      next.set(record.sessionId, position + 1);
-      return [record.tenantId, record.sessionId, position, m.id, m.role, m.content, null, m.createdAt];
-    }),
-  );
-  prepare(statements.insertMessages(rows.length / 8)).run(...rows);
-  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
-  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
-  let newAllUsers = 0;
-  if (newUsers.length > 0) {
-    const names = [...new Set(newUsers.map((row) => row.value))].sort();
-    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
-  }
-  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
-  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
-}
 
 /** What one cell runs: a group of turns, read then written. */
 type GroupRunner = (turns: readonly Turn[]) => Promise<void> | void;
@@ -313,26 +154,51 @@ async function runGroups(run: GroupRunner, from: number, count: number, group: n
   }
 }
 
-/** One round of one cell on a fresh copy of the migrated file. */
+/** Starts bench/storage/hold-wal-reader.mjs on `path` and resolves once it holds the WAL; `release` ends it. */
+async function pinWal(path: string): Promise<{ release(): Promise<void> }> {
+  const child = spawn(process.execPath, [HOLD_WAL_READER, path], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => (chunk.toString().startsWith('held') ? resolve() : reject(new Error(`hold-wal-reader said ${chunk.toString()}`))));
+    void exited.then((code) => reject(new Error(`hold-wal-reader exited with ${code} before holding the WAL`)));
+  });
+  return {
+    async release() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/**
+ * One round of one cell on a fresh copy of the migrated file: warm-up turns, then `TURNS` turns
+ * timed as the actor runs (autocheckpoint on, nothing pinned), then `PAGE_TURNS` turns with
+ * the WAL pinned, counted in pages.
+ */
 async function measure(cell: Cell, template: string, path: string): Promise<Sample> {
   copyFileSync(template, path);
   const writer = await cell.open(path);
-  const observer = new Libsql(path);
   try {
-    await runGroups(writer.run, 0, WARMUP, cell.group, cell.orderedIds);
-    const pageSize = Number((observer.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
-    observer.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
-    observer.exec('BEGIN');
-    observer.prepare('select count(*) from actorkit_meta').get();
-    const framesBefore = walFrames(path, pageSize + 24);
+    let next = 0;
+    const turns = async (count: number) => {
+      await runGroups(writer.run, next, count, cell.group, cell.orderedIds);
+      next += count;
+    };
+    await turns(WARMUP);
     const cpuBefore = process.cpuUsage();
-    await runGroups(writer.run, WARMUP, TURNS, cell.group, cell.orderedIds);
+    await turns(TURNS);
     const cpu = process.cpuUsage(cpuBefore);
-    const frames = walFrames(path, pageSize + 24) - framesBefore;
-    observer.exec('COMMIT');
-    return { cpuUsPerTurn: (cpu.user + cpu.system) / TURNS, walPagesPerTurn: frames / TURNS };
+    const pin = await pinWal(path);
+    let frames: number;
+    try {
+      const framesBefore = walFrames(path, PAGE_SIZE + 24);
+      await turns(PAGE_TURNS);
+      frames = walFrames(path, PAGE_SIZE + 24) - framesBefore;
+    } finally {
+      await pin.release();
+    }
+    return { cpuUsPerTurn: (cpu.user + cpu.system) / TURNS, walPagesPerTurn: frames / PAGE_TURNS };
   } finally {
-    observer.close();
     await writer.close();
   }
 }
@@ -348,7 +214,9 @@ async function main(): Promise<void> {
     await migrating.close();
     const folding = new Libsql(template);
     folding.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get(); // the copies take the main file only
+    const pageSize = Number((folding.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
     folding.close();
+    if (pageSize !== PAGE_SIZE) throw new Error(`the migrated file has pages of ${pageSize} bytes, not ${PAGE_SIZE}`);
     const cells: Cell[] = [];
     for (const group of [1, GROUP]) {
       cells.push(actorStoreCell(group));
@@ -376,10 +244,17 @@ async function main(): Promise<void> {
         );
       }
     }
-    const libsqlVersion = (new Libsql(':memory:').prepare('select sqlite_version() as v').get() as { v: string }).v;
+    const sqliteVersions = (['libsql', 'better-sqlite3', 'node:sqlite'] as const)
+      .map((driver) => {
+        const connection = drivers[driver](':memory:');
+        const [row] = connection.prepare('select sqlite_version() as v').all() as { v: string }[];
+        connection.close();
+        return `${driver} ${row?.v}`;
+      })
+      .join(', ');
     process.stdout.write(
       [
-        `Node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}; ${TURNS} turns per cell after ${WARMUP} warm-up turns, ${ROUNDS} interleaved rounds (median; every round in parentheses); load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after. SQLite ${libsqlVersion} in libSQL.`,
+        `Node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}; ${TURNS} turns per cell after ${WARMUP} warm-up turns, ${ROUNDS} interleaved rounds (median; every round in parentheses); load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after. SQLite: ${sqliteVersions}. WAL pages over ${PAGE_TURNS} further turns.`,
         '',
         "| transactions | writer | CPU µs per turn (rounds) | WAL pages per turn | actor's store CPU ÷ this | actor's store pages ÷ this |",
         '| --- | --- | --- | --- | --- | --- |',
