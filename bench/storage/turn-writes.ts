@@ -92,6 +92,26 @@ const counterRow = (turns: readonly Turn[], nowMs: number, sessions: number, use
 const sortedDistinct = (pairs: readonly (readonly [string, string])[]) =>
   [...new Map(pairs.map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
 
+/** Records the turns' ids as counted (in key order, as the store does) and returns the turns not counted before. */
+function keepUncounted(prepare: (sql: string) => Statement, turns: readonly Turn[], nowMs: number): Turn[] {
+  const ids = turns.map((turn) => turn.record.id).sort();
+  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
+  return turns.filter((turn) => fresh.has(turn.record.id));
+}
+
+/** The end of both writes: the new (tenant, user) pairs, the users across tenants, the tenant's counters. */
+function countUsersAndTurns(prepare: (sql: string) => Statement, counted: readonly Turn[], nowMs: number, newSessions: number): void {
+  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
+  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
+  let newAllUsers = 0;
+  if (newUsers.length > 0) {
+    const names = [...new Set(newUsers.map((row) => row.value))].sort();
+    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
+  }
+  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
+  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
+}
+
 /**
  * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
  * `recordInvocations` on SQLite): the record ids, then per record the session's count and its
@@ -101,9 +121,7 @@ const sortedDistinct = (pairs: readonly (readonly [string, string])[]) =>
 export function exactWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
-  const ids = turns.map((turn) => turn.record.id).sort();
-  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
-  const counted = turns.filter((turn) => fresh.has(turn.record.id));
+  const counted = keepUncounted(prepare, turns, nowMs);
   if (counted.length === 0) return;
   for (const { record } of counted) {
     const [session] = prepare(statements.upsertChatSession).all(record.tenantId, record.sessionId, record.history.length, now, now) as { message_count: number }[];
@@ -114,15 +132,7 @@ export function exactWrite(prepare: (sql: string) => Statement, turns: readonly 
   }
   const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
   const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
-  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
-  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
-  let newAllUsers = 0;
-  if (newUsers.length > 0) {
-    const names = [...new Set(newUsers.map((row) => row.value))].sort();
-    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
-  }
-  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
-  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
+  countUsersAndTurns(prepare, counted, nowMs, newSessions);
 }
 
 const leanSessions = new Map<number, string>();
@@ -149,9 +159,7 @@ returning tenant_id, session_id, message_count`;
 export function leanWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
-  const ids = turns.map((turn) => turn.record.id).sort();
-  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
-  const counted = turns.filter((turn) => fresh.has(turn.record.id));
+  const counted = keepUncounted(prepare, turns, nowMs);
   if (counted.length === 0) return;
   const added = new Map<string, number>();
   for (const { record } of counted) added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
@@ -166,13 +174,5 @@ export function leanWrite(prepare: (sql: string) => Statement, turns: readonly T
     }),
   );
   prepare(statements.insertMessages(rows.length / 8)).run(...rows);
-  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
-  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
-  let newAllUsers = 0;
-  if (newUsers.length > 0) {
-    const names = [...new Set(newUsers.map((row) => row.value))].sort();
-    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
-  }
-  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
-  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
+  countUsersAndTurns(prepare, counted, nowMs, newSessions);
 }
