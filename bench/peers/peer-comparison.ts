@@ -41,7 +41,8 @@ export interface PeerComparison {
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** The Mastra server's entry; its dependencies are installed in its folder by `bench/peers/ensure-peers.mjs`. */
 const MASTRA_ENTRY = here('./mastra/server.mjs');
-const MOCK_MODEL_ENTRY = here('./mock-model-server.mjs');
+/** The mock OpenAI-compatible model server both sides call. */
+export const MOCK_MODEL_ENTRY = here('./mock-model-server.mjs');
 const BARE_NODE_ENTRY = here('../bare-hono/main.node.mjs');
 /** The label of the actor answering through the mock model. */
 export const ACTOR_ON_MOCK_MODEL = 'node24 actor (sqlite, mock model)';
