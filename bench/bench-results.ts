@@ -1,6 +1,7 @@
 import type { BenchRuntime, BenchStack, BenchStore } from './bench-servers.js';
 import type { LoadFigures, LoadRoute } from './load/run-wrk.js';
 import type { CliTiming } from './measure/cli-timing.js';
+import type { PeerComparison } from './peers/peer-comparison.js';
 
 /** The machine and software a bench run measured on. */
 export interface BenchMachine {
@@ -22,6 +23,8 @@ export interface ThroughputCell {
   readonly runtime: BenchRuntime;
   readonly stack: BenchStack;
   readonly store: BenchStore | null;
+  /** The server's own label, where `serverLabel` would not tell it apart (the actor on the mock model). */
+  readonly label?: string;
   readonly route: LoadRoute;
   readonly connections: number;
   /** Seconds of each round. */
@@ -68,4 +71,8 @@ export interface BenchResults {
   readonly coldStart: readonly ColdStartFigures[];
   readonly memory: readonly MemoryFigures[];
   readonly cli: CliTiming;
+  /** The actor against the nearest peer (Mastra), on Node 24; null when not asked for (`--parts`). */
+  readonly peer: PeerComparison | null;
+  /** bench/turn-storage-limit.ts's table: the actor's store against the standalone storage limit; null when not asked for. */
+  readonly storageLimit: string | null;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../test/contract/runtimes-under-test.js';
-import type { LoadRoute } from './load/run-wrk.js';
+import type { InvokeShape, LoadRoute } from './load/run-wrk.js';
 
 /** The runtimes the bench compares. */
 export type BenchRuntime = 'node' | 'bun';
@@ -13,9 +13,10 @@ export type BenchStore = 'sqlite' | 'postgres';
 /**
  * What a bench server runs: the actor, bare Hono answering invokes with a reply of the actor's
  * shape (`bare`, the floor of the ratios), or bare Hono echoing the request (`bare-echo`, no
- * reply-shape work: the lowest floor there is).
+ * reply-shape work: the lowest floor there is), or the nearest peer (`peer`: a Mastra agent
+ * server with LibSQL memory, bench/peers/mastra).
  */
-export type BenchStack = 'actor' | 'bare' | 'bare-echo';
+export type BenchStack = 'actor' | 'bare' | 'bare-echo' | 'peer';
 
 /** One server the bench starts: the full actor stack on a store, or bare Hono on the same runtime. */
 export interface BenchServer {
@@ -29,6 +30,10 @@ export interface BenchServer {
   readonly env: Readonly<Record<string, string>>;
   /** The routes it is loaded on; every route when absent. */
   readonly routes?: readonly LoadRoute[];
+  /** How it takes the invoke (default `actor`). */
+  readonly invokeShape?: InvokeShape;
+  /** Overrides the label of `serverLabel` (e.g. the actor on the mock model). */
+  readonly label?: string;
 }
 
 const bareEntry = (runtime: BenchRuntime) => fileURLToPath(new URL(`./bare-hono/main.${runtime}.mjs`, import.meta.url));
@@ -85,8 +90,10 @@ export function benchServers(runtime: BenchRuntime, postgresUrl: string | null):
   return [bare, ...echo, ...stores.map((store): BenchServer => ({ runtime, stack: 'actor', store, process: actor, env: storeEnv(store, postgresUrl ?? '') }))];
 }
 
-/** A short label: `node bare Hono`, `node bare Hono echo`, `bun actor (postgres)`. */
-export function serverLabel(server: Pick<BenchServer, 'runtime' | 'stack' | 'store'>): string {
+/** A short label: `node bare Hono`, `node bare Hono echo`, `bun actor (postgres)`, or the server's own `label`. */
+export function serverLabel(server: Pick<BenchServer, 'runtime' | 'stack' | 'store'> & { readonly label?: string }): string {
+  if (server.label !== undefined) return server.label;
+  if (server.stack === 'peer') return `${server.runtime} Mastra agent (LibSQL memory)`;
   if (server.stack === 'bare') return `${server.runtime} bare Hono`;
   if (server.stack === 'bare-echo') return `${server.runtime} bare Hono echo`;
   return `${server.runtime} actor (${server.store})`;

@@ -11,7 +11,9 @@
  * database `actorkit_bench` there. Options: --duration <s> (per cell and round, default 3),
  * --rounds <n> (interleaved rounds per cell, default 3), --warmup <s> (default 2), --connections <n> (default 32), --runs <n> (cold starts, default 5),
  * --invokes <n> (memory, default 10000), --runtimes node,bun, --stores sqlite,postgres,
- * --parts throughput,start,cli (which figures; cold start and memory are `start`), --no-doc
+ * --parts throughput,start,cli,peer,storage (which figures; cold start and memory are `start`;
+ * `peer` is the actor against a Mastra agent server on Node 24, bench/peers/; `storage` the
+ * actor's store against the standalone storage limit, bench/turn-storage-limit.ts), --no-doc
  * (leave the doc alone; implied when a part, runtime or store is left out).
  */
 import { execFileSync } from 'node:child_process';
@@ -21,11 +23,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../src/log/logger.js';
-import { checkRuntime } from '../test/contract/runtimes-under-test.js';
+import { checkRuntime, RUNTIMES_UNDER_TEST } from '../test/contract/runtimes-under-test.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { BenchResults, ColdStartFigures, MemoryFigures, ThroughputCell } from './bench-results.js';
 import { actorProcess, type BenchRuntime, benchServers, type BenchStore } from './bench-servers.js';
 import { measureThroughput, stopServer as stop } from './load/interleaved-cells.js';
+import { measurePeerComparison } from './peers/peer-comparison.js';
 import { wrkVersion } from './load/run-wrk.js';
 import { sendInvokes } from './load/send-invokes.js';
 import { measureCli } from './measure/cli-timing.js';
@@ -50,7 +53,7 @@ const { values: options } = parseArgs({
     invokes: { type: 'string', default: '10000' },
     runtimes: { type: 'string', default: 'node,bun' },
     stores: { type: 'string', default: 'sqlite,postgres' },
-    parts: { type: 'string', default: 'throughput,start,cli' },
+    parts: { type: 'string', default: 'throughput,start,cli,peer,storage' },
     'no-doc': { type: 'boolean', default: false },
   },
 });
@@ -77,12 +80,12 @@ const stores = options.stores.split(',').map((name) => {
 });
 const parts = new Set(
   options.parts.split(',').map((name) => {
-    if (name !== 'throughput' && name !== 'start' && name !== 'cli') throw new Error(`--parts takes throughput, start and/or cli, got ${name}`);
+    if (!['throughput', 'start', 'cli', 'peer', 'storage'].includes(name)) throw new Error(`--parts takes throughput, start, cli, peer and/or storage, got ${name}`);
     return name;
   }),
 );
 /** The doc's tables are rewritten only by a run that measured everything. */
-const partial = parts.size < 3 || runtimes.length < 2 || stores.length < 2;
+const partial = parts.size < 5 || runtimes.length < 2 || stores.length < 2;
 
 async function invocationsCounted(baseUrl: string): Promise<number> {
   const response = await fetch(`${baseUrl}/stats`);
@@ -119,6 +122,17 @@ async function measureStartAndMemory(runtime: BenchRuntime, store: BenchStore, e
       await stop(actor);
     }
   }
+}
+
+/** Runs bench/turn-storage-limit.ts on test/runtimes' Node 24 (`node:sqlite`) and returns its markdown. */
+function measureStorageLimit(): string {
+  const node24 = RUNTIMES_UNDER_TEST.find((runtime) => runtime.name === 'node24');
+  if (node24 === undefined) throw new Error('test/contract/runtimes-under-test.ts lists no node24');
+  return execFileSync(node24.command, ['--import', 'tsx', join(repositoryRoot, 'bench', 'turn-storage-limit.ts')], {
+    cwd: repositoryRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 function gitState(): { commit: string; dirty: boolean } {
@@ -171,6 +185,9 @@ async function main(): Promise<void> {
     rmSync(sqliteDir, { recursive: true, force: true });
   }
 
+  const peer = parts.has('peer') ? await measurePeerComparison(settings, log) : null;
+  const storageLimit = parts.has('storage') ? measureStorageLimit() : null;
+
   const cli: BenchResults['cli'] = parts.has('cli') ? measureCli(repositoryRoot, settings.coldStartRuns) : { status: 'skipped', reason: 'not asked for (--parts)' };
   if (cli.status === 'skipped') log.warn('bench_cli_skipped', { reason: cli.reason });
 
@@ -191,6 +208,8 @@ async function main(): Promise<void> {
     coldStart,
     memory,
     cli,
+    peer,
+    storageLimit,
   };
   const resultsDir = join(repositoryRoot, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });

@@ -36,10 +36,10 @@ export async function stopServer(actor: SpawnedActor): Promise<void> {
 }
 
 /** One wrk run on one server, with the server's CPU time over it. */
-async function loadRound(actor: SpawnedActor, route: LoadRoute, connections: number, durationS: number): Promise<Round> {
+async function loadRound(server: BenchServer, actor: SpawnedActor, route: LoadRoute, connections: number, durationS: number): Promise<Round> {
   const loadAverage = loadavg()[0]!;
   const cpuBefore = await readCpuMs(actor.child.pid!);
-  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS });
+  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS, invokeShape: server.invokeShape });
   const cpuUsPerRequest = (((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000) / Math.max(figures.requests, 1);
   return { figures, cpuUsPerRequest, loadAverage };
 }
@@ -52,6 +52,7 @@ function medianCell(server: BenchServer, route: LoadRoute, connections: number, 
     runtime: server.runtime,
     stack: server.stack,
     store: server.store,
+    ...(server.label === undefined ? {} : { label: server.label }),
     route,
     connections,
     durationS: settings.durationS,
@@ -74,6 +75,21 @@ function medianCell(server: BenchServer, route: LoadRoute, connections: number, 
   };
 }
 
+/** A cell of `measureThroughput`: the route, its connections, and whether a warm-up precedes its rounds. */
+export type CellPlan = readonly [route: LoadRoute, connections: number, warmup: boolean];
+
+/** What `measureThroughput` measured. */
+export interface MeasuredThroughput {
+  /** The cells, in server order per route. */
+  readonly cells: ThroughputCell[];
+  /** Each server's RSS idle after start, in MiB. */
+  readonly idleRssMiB: Map<BenchServer, number>;
+  /** Each server's invokes answered with 2xx over every wrk run, warm-ups included: what it must have stored. */
+  readonly invokesAnswered: Map<BenchServer, number>;
+  /** Each server's wrk runs of the invoke: each may leave up to its connection count in flight when it stops. */
+  readonly invokeRuns: Map<BenchServer, { readonly runs: number; readonly connections: number }>;
+}
+
 /**
  * Loads several servers side by side: starts them all, then measures `GET /health` and
  * `POST /agent/invoke` at `settings.connections`, and the invoke at one connection (each
@@ -84,14 +100,19 @@ function medianCell(server: BenchServer, route: LoadRoute, connections: number, 
  * @param settings durations, rounds and connections
  * @param log where each measured cell is logged (`bench_cell_measured`)
  * @param label how a server is named in the log
- * @returns the cells in server order per route, and each server's RSS idle after start
+ * @param plan the cells, in order (default: `/health` and the invoke at `settings.connections`, the invoke at 1)
  */
 export async function measureThroughput(
   servers: readonly BenchServer[],
   settings: CellSettings,
   log: Logger<'bench_cell_measured'>,
   label: (server: BenchServer) => string = serverLabel,
-): Promise<{ cells: ThroughputCell[]; idleRssMiB: Map<BenchServer, number> }> {
+  plan: readonly CellPlan[] = [
+    ['health', settings.connections, true],
+    ['invoke', settings.connections, true],
+    ['invoke', 1, false],
+  ],
+): Promise<MeasuredThroughput> {
   const actors = new Map<BenchServer, SpawnedActor>();
   try {
     for (const server of servers) {
@@ -103,17 +124,29 @@ export async function measureThroughput(
     const idleRssMiB = new Map<BenchServer, number>();
     for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
     const cells: ThroughputCell[] = [];
-    for (const [route, connections, warmup] of [
-      ['health', settings.connections, true],
-      ['invoke', settings.connections, true],
-      ['invoke', 1, false],
-    ] as const) {
+    const invokesAnswered = new Map<BenchServer, number>(servers.map((server) => [server, 0]));
+    const invokeRuns = new Map<BenchServer, { runs: number; connections: number }>(servers.map((server) => [server, { runs: 0, connections: 0 }]));
+    const noteInvokes = (server: BenchServer, route: LoadRoute, connections: number, figures: LoadFigures) => {
+      if (route !== 'invoke') return;
+      invokesAnswered.set(server, invokesAnswered.get(server)! + figures.requests - figures.non2xx);
+      const runs = invokeRuns.get(server)!;
+      invokeRuns.set(server, { runs: runs.runs + 1, connections: Math.max(runs.connections, connections) });
+    };
+    for (const [route, connections, warmup] of plan) {
       const loaded = servers.filter((server) => server.routes === undefined || server.routes.includes(route));
-      if (warmup) for (const server of loaded) await runWrk({ baseUrl: actors.get(server)!.baseUrl, route, connections, durationS: settings.warmupS });
+      if (warmup) {
+        for (const server of loaded) {
+          noteInvokes(server, route, connections, await runWrk({ baseUrl: actors.get(server)!.baseUrl, route, connections, durationS: settings.warmupS, invokeShape: server.invokeShape }));
+        }
+      }
       const rounds = new Map<BenchServer, Round[]>(loaded.map((server) => [server, []]));
       for (let round = 0; round < settings.rounds; round += 1) {
         const order = loaded.map((_, index) => loaded[(index + round) % loaded.length]!);
-        for (const server of order) rounds.get(server)!.push(await loadRound(actors.get(server)!, route, connections, settings.durationS));
+        for (const server of order) {
+          const measured = await loadRound(server, actors.get(server)!, route, connections, settings.durationS);
+          noteInvokes(server, route, connections, measured.figures);
+          rounds.get(server)!.push(measured);
+        }
       }
       for (const server of loaded) {
         const cell = medianCell(server, route, connections, settings, rounds.get(server)!);
@@ -130,7 +163,7 @@ export async function measureThroughput(
         cells.push(cell);
       }
     }
-    return { cells, idleRssMiB };
+    return { cells, idleRssMiB, invokesAnswered, invokeRuns };
   } finally {
     for (const actor of actors.values()) await stopServer(actor);
   }

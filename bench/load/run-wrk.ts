@@ -8,6 +8,15 @@ const CELL_SCRIPT = fileURLToPath(new URL('./wrk-cell.lua', import.meta.url));
 /** What one load cell sends: `health` is `GET /health`, `invoke` a chat request per call to `POST /agent/invoke`. */
 export type LoadRoute = 'health' | 'invoke';
 
+/**
+ * How a server takes the invoke: `actor` is the actor's `POST /agent/invoke` body; `mastra`
+ * the same turn as Mastra's `POST /api/agents/bench/generate` (the peer's agent is `bench`).
+ */
+export type InvokeShape = 'actor' | 'mastra';
+
+/** The path each invoke shape is sent to. */
+const INVOKE_PATHS: Record<InvokeShape, string> = { actor: '/agent/invoke', mastra: '/api/agents/bench/generate' };
+
 /** One bounded load run against a listening server. */
 export interface LoadCell {
   readonly baseUrl: string;
@@ -15,6 +24,8 @@ export interface LoadCell {
   /** Open keep-alive connections, each with one request outstanding. */
   readonly connections: number;
   readonly durationS: number;
+  /** How the server takes the invoke (default `actor`). */
+  readonly invokeShape?: InvokeShape;
 }
 
 /** The figures of one load run. */
@@ -52,9 +63,10 @@ export async function wrkVersion(): Promise<string | null> {
  * @param cell what to load and for how long
  */
 export async function runWrk(cell: LoadCell): Promise<LoadFigures> {
-  const path = cell.route === 'health' ? '/health' : '/agent/invoke';
+  const shape = cell.invokeShape ?? 'actor';
+  const path = cell.route === 'health' ? '/health' : INVOKE_PATHS[shape];
   const args = ['-t1', `-c${cell.connections}`, `-d${cell.durationS}s`, '--timeout', '10s', '-s', CELL_SCRIPT, `${cell.baseUrl}${path}`];
-  if (cell.route === 'invoke') args.push('--', 'invoke');
+  if (cell.route === 'invoke') args.push('--', shape === 'actor' ? 'invoke' : shape);
   const { stdout } = await run('wrk', args, { timeout: (cell.durationS + 30) * 1000, maxBuffer: 1 << 20 });
   const line = stdout.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));
   if (line === undefined) throw new Error(`wrk printed no WRK_RESULT line:\n${stdout}`);

@@ -1,17 +1,20 @@
 import type { BenchResults, ThroughputCell } from '../bench-results.js';
 import { serverLabel } from '../bench-servers.js';
+import { ACTOR_ON_MOCK_MODEL, type PeerComparison } from '../peers/peer-comparison.js';
 
 /**
  * The targets of issue 17, in one run: the full stack keeps >= 85% of bare Hono's `/health`
  * throughput; its invoke req/s at the loaded connection count is at least a share of bare
  * Hono's (reply of the same shape, same runtime and server) per runtime and store (the design
  * could reach 50%); the invoke overhead at p50 stays under 1 ms; Node with SQLite is ready
- * within 300 ms, idles under 100 MiB and grows at most 1.3× over 10,000 invokes.
+ * within 300 ms, idles under 100 MiB and grows at most 1.3× over 10,000 invokes. Issue 30: the
+ * actor answers at least 30× the invokes of its nearest peer, at a thirtieth of its CPU.
  */
 export const TARGETS = {
   healthThroughputRatio: 0.85,
   invokeThroughputRatio: { node: { sqlite: 0.35, postgres: 0.3 }, bun: { sqlite: 0.25, postgres: 0.2 } },
   invokeOverheadP50Ms: 1,
+  peerRatio: 30,
   nodeColdStartMs: 300,
   nodeIdleRssMiB: 100,
   rssGrowthAfterInvokes: 1.3,
@@ -165,6 +168,52 @@ function cliTable(results: BenchResults): string {
   );
 }
 
+const times = (ratio: number) => `${ratio >= 10 ? Math.round(ratio) : fixed(ratio, 1)}×`;
+
+/**
+ * The peer comparison in the issue's form: each server's invoke req/s against bare Hono's, its
+ * CPU µs per invoke and bare's CPU over its own; then the actor (on the mock model, as the peer)
+ * over the peer on req/s and CPU, and what each stored against what it answered.
+ * @param peer the comparison of one run
+ */
+export function renderPeerComparison(peer: PeerComparison): string {
+  const bare = peer.cells.find((cell) => cell.stack === 'bare');
+  const actor = peer.cells.find((cell) => cell.label === ACTOR_ON_MOCK_MODEL);
+  const mastra = peer.cells.find((cell) => cell.stack === 'peer');
+  const rows = peer.cells.map((cell) => [
+    serverLabel(cell),
+    cell.figures.requestsPerSecond,
+    bare && cell !== bare ? percent(cell.figures.requestsPerSecond / bare.figures.requestsPerSecond) : '—',
+    cell.cpuUsPerRequest,
+    bare && cell !== bare ? percent(bare.cpuUsPerRequest / Math.max(cell.cpuUsPerRequest, 1)) : '—',
+    fixed(cell.figures.latencyMs.p50),
+    cell.figures.non2xx + cell.figures.socketErrors,
+    fixed(cell.loadAverage, 1),
+  ]);
+  const lines = [table(['server', 'invoke req/s', 'req/s vs bare Hono', 'CPU µs per invoke', 'bare/server CPU', 'p50 ms', 'non-2xx + socket errors', 'load avg'], rows), ''];
+  if (actor && mastra) {
+    const throughput = actor.figures.requestsPerSecond / Math.max(mastra.figures.requestsPerSecond, 1);
+    const cpu = mastra.cpuUsPerRequest / Math.max(actor.cpuUsPerRequest, 1);
+    lines.push(
+      table(
+        ['figure', 'measured', 'target'],
+        [
+          [`invoke req/s, actor over Mastra (both on the mock model) >= ${TARGETS.peerRatio}×`, times(throughput), verdict(throughput >= TARGETS.peerRatio)],
+          [`CPU per invoke, Mastra over actor >= ${TARGETS.peerRatio}×`, times(cpu), verdict(cpu >= TARGETS.peerRatio)],
+        ],
+      ),
+      '',
+    );
+  }
+  lines.push(
+    table(
+      ['server', 'invokes answered (2xx, warm-ups included)', 'turns stored', 'messages stored', 'in flight at most', 'stored what it answered'],
+      peer.persistence.map((row) => [row.server, row.answered, row.storedTurns, row.storedMessages, row.inFlightAtMost, row.consistent ? 'yes' : '**no**']),
+    ),
+  );
+  return lines.join('\n');
+}
+
 /**
  * The markdown docs/performance.md shows for one bench run: the machine, every throughput
  * cell with its actor/bare ratio, the issue's targets, cold start, memory and the CLI.
@@ -202,6 +251,14 @@ export function renderTables(results: BenchResults): string {
     '### CLI wall time',
     '',
     cliTable(results),
+    '',
+    `### Against the nearest peer (invoke at ${settings.connections} connections${results.peer === null ? '' : `, ${results.peer.runtime}; model: ${results.peer.model}`})`,
+    '',
+    results.peer === null ? 'skipped: not asked for (--parts)' : renderPeerComparison(results.peer),
+    '',
+    "### The actor's store against the storage limit (bench/turn-storage-limit.ts)",
+    '',
+    results.storageLimit ?? 'skipped: not asked for (--parts)',
   ];
   return lines.join('\n');
 }

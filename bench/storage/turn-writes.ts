@@ -1,0 +1,178 @@
+import { invokeStatements } from '../../src/store/invoke-statements.js';
+import type { InvocationRecord, StoredMessage } from '../../src/store/store.js';
+
+/** The sessions the turns are spread over, as the bench's load. */
+const SESSIONS = 200;
+/** The users the turns are spread over, as the bench's load. */
+const USERS = 50;
+const TENANT = 'default';
+
+/** A prepared statement of any SQLite driver of the storage limit (better-sqlite3's API; `node:sqlite` binds the same spread parameters). */
+export interface Statement {
+  run(...parameters: unknown[]): unknown;
+  all(...parameters: unknown[]): unknown[];
+}
+/** An SQLite connection of libSQL, better-sqlite3 or `node:sqlite`. */
+export interface Connection {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  close(): void;
+}
+/** The store's SQLite statements, as `SqlStore` runs them. */
+export const statements = invokeStatements('sqlite');
+
+/** One turn's facts, as the invocation buffer hands them to the store: a record with its two messages. */
+export interface Turn {
+  readonly record: InvocationRecord & { readonly id: string; readonly history: readonly StoredMessage[] };
+}
+
+let idSequence = 0;
+/** Record ids: random (`crypto.randomUUID`, as the invocation buffer makes them) or ascending (the lean write's). */
+function recordId(ordered: boolean): string {
+  idSequence += 1;
+  return ordered ? `${Date.now().toString(36).padStart(10, '0')}-${idSequence.toString(36).padStart(8, '0')}` : crypto.randomUUID();
+}
+
+/**
+ * Turn `index` of the bench's load: session `index % 200`, user `index % 50`, the user's message
+ * and the offline model's answer; the record id random (as the invocation buffer makes it) or,
+ * with `orderedIds`, ascending (the lean write's).
+ */
+export function makeTurn(index: number, orderedIds: boolean): Turn {
+  const now = new Date().toISOString();
+  const message = `Hello from the bench, turn ${index}`;
+  return {
+    record: {
+      id: recordId(orderedIds),
+      tenantId: TENANT,
+      sessionId: `bench-session-${index % SESSIONS}`,
+      userIdentifier: `bench-user-${index % USERS}`,
+      outcome: 'success',
+      inputTokens: 12,
+      outputTokens: 6,
+      toolCalls: 0,
+      latencyMs: 1,
+      finishedAt: now,
+      history: [
+        { id: crypto.randomUUID(), role: 'user', content: message, createdAt: now },
+        { id: crypto.randomUUID(), role: 'assistant', content: `[offline model] You said: ${message}`, createdAt: now },
+      ],
+    },
+  };
+}
+
+/** Prepares each SQL text once per connection, as the store's statement cache does. */
+export function preparer(connection: Connection): (sql: string) => Statement {
+  const prepared = new Map<string, Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (statement === undefined) {
+      statement = connection.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
+const counterRow = (turns: readonly Turn[], nowMs: number, sessions: number, users: number) => [
+  TENANT,
+  turns.length,
+  0,
+  turns.reduce((sum, turn) => sum + turn.record.inputTokens, 0),
+  turns.reduce((sum, turn) => sum + turn.record.outputTokens, 0),
+  0,
+  turns.reduce((sum, turn) => sum + turn.record.latencyMs, 0),
+  Math.max(...turns.map((turn) => turn.record.latencyMs)),
+  nowMs,
+  nowMs,
+  sessions,
+  users,
+];
+
+const sortedDistinct = (pairs: readonly (readonly [string, string])[]) =>
+  [...new Map(pairs.map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
+
+/** Records the turns' ids as counted (in key order, as the store does) and returns the turns not counted before. */
+function keepUncounted(prepare: (sql: string) => Statement, turns: readonly Turn[], nowMs: number): Turn[] {
+  const ids = turns.map((turn) => turn.record.id).sort();
+  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
+  return turns.filter((turn) => fresh.has(turn.record.id));
+}
+
+/** The end of both writes: the new (tenant, user) pairs, the users across tenants, the tenant's counters. */
+function countUsersAndTurns(prepare: (sql: string) => Statement, counted: readonly Turn[], nowMs: number, newSessions: number): void {
+  const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
+  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
+  let newAllUsers = 0;
+  if (newUsers.length > 0) {
+    const names = [...new Set(newUsers.map((row) => row.value))].sort();
+    newAllUsers = prepare(statements.insertAllUsers(names.length)).all(...names).length;
+  }
+  prepare(statements.upsertCounters(1)).run(...counterRow(counted, nowMs, newSessions, newUsers.length));
+  if (newAllUsers > 0) prepare(statements.addTotalUsers).run(newAllUsers);
+}
+
+/**
+ * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
+ * `recordInvocations` on SQLite): the record ids, then per record the session's count and its
+ * two messages, the new (tenant, session) and (tenant, user) pairs, the users across tenants,
+ * the tenant's counters.
+ */
+export function exactWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const counted = keepUncounted(prepare, turns, nowMs);
+  if (counted.length === 0) return;
+  for (const { record } of counted) {
+    const [session] = prepare(statements.upsertChatSession).all(record.tenantId, record.sessionId, record.history.length, now, now) as { message_count: number }[];
+    const first = Number(session!.message_count) - record.history.length;
+    prepare(statements.insertMessages(record.history.length)).run(
+      ...record.history.flatMap((m, index) => [record.tenantId, record.sessionId, first + index, m.id, m.role, m.content, null, m.createdAt]),
+    );
+  }
+  const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
+  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
+  countUsersAndTurns(prepare, counted, nowMs, newSessions);
+}
+
+const leanSessions = new Map<number, string>();
+/** The lean write's session upsert for `rows` sessions in one statement, returning each session's new count. */
+function leanSessionUpsert(rows: number): string {
+  let text = leanSessions.get(rows);
+  if (text === undefined) {
+    text = `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ')}
+on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
+returning tenant_id, session_id, message_count`;
+    leanSessions.set(rows, text);
+  }
+  return text;
+}
+
+/**
+ * The same durable data in the fewest statements: ascending record ids (appended at the
+ * index's right edge instead of a random leaf), every session of the group in one upsert,
+ * every message in one insert, and no `actorkit_stats_sessions` row: a session is new to the
+ * counters when its first message lands at position 0 (true of every turn that stores
+ * history; a failed turn stores none and would still need the pair). Users, users across
+ * tenants and the counters as in the exact write.
+ */
+export function leanWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const counted = keepUncounted(prepare, turns, nowMs);
+  if (counted.length === 0) return;
+  const added = new Map<string, number>();
+  for (const { record } of counted) added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
+  const counts = prepare(leanSessionUpsert(added.size)).all(...[...added].flatMap(([session, count]) => [TENANT, session, count, now, now])) as { session_id: string; message_count: number }[];
+  const next = new Map(counts.map((row) => [row.session_id, Number(row.message_count) - added.get(row.session_id)!]));
+  const newSessions = [...next.values()].filter((first) => first === 0).length;
+  const rows = counted.flatMap(({ record }) =>
+    record.history.flatMap((m) => {
+      const position = next.get(record.sessionId)!;
+      next.set(record.sessionId, position + 1);
+      return [record.tenantId, record.sessionId, position, m.id, m.role, m.content, null, m.createdAt];
+    }),
+  );
+  prepare(statements.insertMessages(rows.length / 8)).run(...rows);
+  countUsersAndTurns(prepare, counted, nowMs, newSessions);
+}
