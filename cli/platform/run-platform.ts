@@ -5,9 +5,15 @@ import { registrationSteps } from '../publish/registration-steps.js';
 import type { ReplicaView } from './actor-pool.js';
 import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
 import { buildActor, installWhenMissing } from './build-actor.js';
+import { maskEdgeKey } from './gateway/edge-keys.js';
+import { exposedOperations, hasEdge } from './gateway/external-edge.js';
+import { edgeBasePath, relayPanelPath } from './gateway/gateway-paths.js';
 import { createPlatformGateway } from './gateway/index.js';
+import { panelSlugs } from './gateway/panel-relay.js';
+import { keepKey } from './kept-key-file.js';
 import { listenFetch, type FetchListener } from './listen-fetch.js';
 import { meshGroupKey } from './mesh-group-key.js';
+import { platformCredentials } from './platform-credentials.js';
 import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from './platform-defaults.js';
 import { registerActor, refuseDuplicateRefs, type RegisteredActor, type RegistrationFailure } from './register-actor.js';
 import { actorEnvironment } from './replica-environment.js';
@@ -55,6 +61,14 @@ export interface HostedActorSummary {
   readonly serviceUrl: string;
   /** `{platform}/api/v1/k/<ref>/`, when the actor allows the external edge. */
   readonly edgeUrl: string | undefined;
+  /** The instance's edge key (sent as `X-API-Key`), when it has an edge; kept in {@link edgeKeyFile}. */
+  readonly edgeKey: string | undefined;
+  /** Where the edge key is kept between runs (mode 0600), when the instance has an edge. */
+  readonly edgeKeyFile: string | undefined;
+  /** The operations its edge offers (`external_api.operations`). */
+  readonly edgeOperations: readonly string[];
+  /** Its panels through the owner's relay, e.g. `{platform}/relay/<ref>/panel/<slug>`. */
+  readonly panelUrls: readonly string[];
   readonly meshGroup: string | undefined;
   /** The creator-hub steps `publish` prints, against the local platform. */
   readonly registrationSteps: readonly string[];
@@ -64,6 +78,12 @@ export interface HostedActorSummary {
 export interface PlatformReady {
   readonly event: 'platform_ready';
   readonly url: string;
+  /** The dashboard's login link, `{url}/?token=<owner token>`: opening it logs the owner in. */
+  readonly dashboardUrl: string;
+  /** The owner's token: `Authorization: Bearer <token>` opens the panel relay and `/platform/*`. */
+  readonly ownerToken: string;
+  /** Where the owner token is kept between runs (mode 0600). */
+  readonly ownerTokenFile: string;
   readonly stateDir: string;
   readonly secretsFile: string;
   readonly actors: readonly HostedActorSummary[];
@@ -184,6 +204,10 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
     }
+    const credentials = await platformCredentials(
+      stateDir,
+      hosted.filter(hasEdge).map((actor) => actor.ref),
+    );
     const services = new Map(hosted.map((actor) => [actor.ref, { host: '127.0.0.1', port: actor.service.port }]));
     const environments = new Map<string, Record<string, string>>();
     for (const actor of hosted) {
@@ -217,25 +241,52 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       await pool.start();
     }
 
-    const gateway = createPlatformGateway({ pools });
+    const gateway = createPlatformGateway({
+      pools,
+      ownerToken: credentials.ownerToken,
+      edgeKeys: credentials.edgeKeys,
+      onEdgeKeyRotated: (ref, key) => {
+        try {
+          keepKey(credentials.edgeKeyFile(ref), key);
+        } catch (error) {
+          say(`actorkit platform: ${ref}'s rotated edge key could not be kept in ${credentials.edgeKeyFile(ref)} (${(error as Error).message}); the next run starts with the previous key`);
+        }
+      },
+    });
     const front = await listenFetch((request) => gateway.fetch(request), { port: options.port ?? DEFAULT_PLATFORM_PORT, host: '127.0.0.1' });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
     await waitUntilReady([...pools.values()], stop);
     if (stop.stopped) throw interrupted();
 
-    const actors: HostedActorSummary[] = hosted.map((actor) => ({
-      ref: actor.ref,
-      slug: actor.config.actor.slug,
-      dir: actor.dir,
-      replicas: pools.get(actor.ref)?.replicas() ?? [],
-      database: actor.database.engine,
-      serviceUrl: `http://127.0.0.1:${actor.service.port}`,
-      edgeUrl: actor.config.external_api.enabled ? `${url}/api/v1/k/${actor.ref}/` : undefined,
-      meshGroup: actor.meshGroup,
-      registrationSteps: registrationSteps(url, imageOf(actor)),
-    }));
-    const ready: PlatformReady = { event: 'platform_ready', url, stateDir, secretsFile: secrets.path, actors };
+    const actors: HostedActorSummary[] = hosted.map((actor) => {
+      const edge = hasEdge(actor);
+      return {
+        ref: actor.ref,
+        slug: actor.config.actor.slug,
+        dir: actor.dir,
+        replicas: pools.get(actor.ref)?.replicas() ?? [],
+        database: actor.database.engine,
+        serviceUrl: `http://127.0.0.1:${actor.service.port}`,
+        edgeUrl: edge ? `${url}${edgeBasePath(actor.ref)}/` : undefined,
+        edgeKey: edge ? gateway.edgeKey(actor.ref) : undefined,
+        edgeKeyFile: edge ? credentials.edgeKeyFile(actor.ref) : undefined,
+        edgeOperations: exposedOperations(actor),
+        panelUrls: panelSlugs(actor).map((slug) => url + relayPanelPath(actor.ref, slug)),
+        meshGroup: actor.meshGroup,
+        registrationSteps: registrationSteps(url, imageOf(actor)),
+      };
+    });
+    const ready: PlatformReady = {
+      event: 'platform_ready',
+      url,
+      dashboardUrl: `${url}/?token=${credentials.ownerToken}`,
+      ownerToken: credentials.ownerToken,
+      ownerTokenFile: credentials.ownerTokenFile,
+      stateDir,
+      secretsFile: secrets.path,
+      actors,
+    };
     if (options.json) io.stdout.write(`${JSON.stringify(ready)}\n`);
     else say(readyText(ready));
     options.onReady?.(ready, pools);
@@ -262,12 +313,15 @@ function readyText(ready: PlatformReady): string {
     const readyCount = actor.replicas.filter((replica) => replica.state === 'ready').length;
     const parts = [
       `${readyCount}/${actor.replicas.length} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
-      ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl}`]),
+      ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl} (${actor.edgeOperations.join(', ')}) with key ${maskEdgeKey(actor.edgeKey ?? '')}`]),
       `service ${actor.serviceUrl}`,
       ...(actor.meshGroup === undefined ? [] : [`mesh group ${actor.meshGroup}`]),
     ];
     lines.push(`  ${actor.ref}  ${parts.join(', ')}`);
+    for (const panel of actor.panelUrls) lines.push(`    panel (owner) ${panel}`);
   }
+  lines.push(`Dashboard (the owner's login link; it reveals, copies and rotates the edge keys): ${ready.dashboardUrl}`);
+  lines.push(`The owner token and the edge keys are kept in ${ready.stateDir} (mode 0600) and stay the same on the next run.`);
   lines.push('Registered here already; on the platform you would register each in the creator hub:');
   for (const actor of ready.actors) {
     lines.push(`  ${actor.ref}:`);
