@@ -5,7 +5,6 @@ import { registrationSteps } from '../publish/registration-steps.js';
 import type { ReplicaView } from './actor-pool.js';
 import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
 import { buildActor, installWhenMissing } from './build-actor.js';
-import { maskEdgeKey } from './gateway/edge-keys.js';
 import { exposedOperations, hasEdge } from './gateway/external-edge.js';
 import { edgeBasePath, relayPanelPath } from './gateway/gateway-paths.js';
 import { createPlatformGateway } from './gateway/index.js';
@@ -14,6 +13,7 @@ import { keepKey } from './kept-key-file.js';
 import { listenFetch, type FetchListener } from './listen-fetch.js';
 import { meshGroupKey } from './mesh-group-key.js';
 import { platformCredentials } from './platform-credentials.js';
+import { platformReadyText } from './platform-ready-text.js';
 import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from './platform-defaults.js';
 import { registerActor, refuseDuplicateRefs, type RegisteredActor, type RegistrationFailure } from './register-actor.js';
 import { actorEnvironment } from './replica-environment.js';
@@ -288,7 +288,7 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       actors,
     };
     if (options.json) io.stdout.write(`${JSON.stringify(ready)}\n`);
-    else say(readyText(ready));
+    else say(platformReadyText(ready));
     options.onReady?.(ready, pools);
 
     await stop.requested;
@@ -305,28 +305,4 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
     stop.release();
   }
-}
-
-function readyText(ready: PlatformReady): string {
-  const lines = [`actorkit platform: ${ready.actors.length} actor${ready.actors.length === 1 ? '' : 's'} on ${ready.url} (state in ${ready.stateDir})`];
-  for (const actor of ready.actors) {
-    const readyCount = actor.replicas.filter((replica) => replica.state === 'ready').length;
-    const parts = [
-      `${readyCount}/${actor.replicas.length} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
-      ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl} (${actor.edgeOperations.join(', ')}) with key ${maskEdgeKey(actor.edgeKey ?? '')}`]),
-      `service ${actor.serviceUrl}`,
-      ...(actor.meshGroup === undefined ? [] : [`mesh group ${actor.meshGroup}`]),
-    ];
-    lines.push(`  ${actor.ref}  ${parts.join(', ')}`);
-    for (const panel of actor.panelUrls) lines.push(`    panel (owner) ${panel}`);
-  }
-  lines.push(`Dashboard (the owner's login link; it reveals, copies and rotates the edge keys): ${ready.dashboardUrl}`);
-  lines.push(`The owner token and the edge keys are kept in ${ready.stateDir} (mode 0600) and stay the same on the next run.`);
-  lines.push('Registered here already; on the platform you would register each in the creator hub:');
-  for (const actor of ready.actors) {
-    lines.push(`  ${actor.ref}:`);
-    actor.registrationSteps.forEach((step, index) => lines.push(`    ${index + 1}. ${step}`));
-  }
-  lines.push('Ctrl-C (or SIGTERM) drains the replicas and stops.');
-  return lines.join('\n');
 }

@@ -5,7 +5,7 @@
 // a peer read between the two actors, a foreign mesh key refused, the panel through the owner's
 // relay, and a replica killed mid-load whose totals reconcile with the answered chats.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -261,7 +261,11 @@ describe('two actors from the template on the local platform, two replicas each 
     // A chat the killed replica held is answered 502 replica_unavailable: never 2xx, so never answered.
     for (const failure of failed) expect(failure).toMatchObject({ status: 502, code: 'replica_unavailable' });
     // Of those, the ones whose turn the replica had committed before it died are counted in /stats.
-    const committed = await committedSessions('news', failed.map((failure) => failure.session));
+    const committed = await committedSessions(
+      'news',
+      failed.map((failure) => failure.session),
+    );
+    expect(await committedSessions('news', ['after-0', 'never-sent'])).toEqual(['after-0']);
 
     const report = await ownerJson<ReconciliationReport>('/platform/reconciliation?refresh=true');
     const news = report.actors.find((actor) => actor.ref === 'news');
@@ -276,6 +280,20 @@ describe('two actors from the template on the local platform, two replicas each 
     expect(weather).toMatchObject({ answered: answeredByClient.get('weather'), counted: answeredByClient.get('weather'), drift: [] });
     console.info(`scenario: ${answered} chats answered through the edge, ${failed.length} refused 502 at the kill, ${committed.length} of them committed (count_mismatch)`);
   }, 120_000);
+
+  it('keeps a rotated edge key in the state folder (0600), where the next run reads it; the old key is refused', async () => {
+    const old = edgeKey('weather');
+    expect(readFileSync(hosted('weather').edgeKeyFile as string, 'utf8').trim()).toBe(old);
+    const rotated = await fetch(`${platform.ready.url}/platform/actors/weather/edge-key`, { method: 'POST', headers: owner() });
+    expect(rotated.status).toBe(200);
+    const { edge_key: fresh } = (await rotated.json()) as { edge_key: string };
+    expect(fresh).not.toBe(old);
+    expect(readFileSync(hosted('weather').edgeKeyFile as string, 'utf8').trim()).toBe(fresh);
+    expect(statSync(hosted('weather').edgeKeyFile as string).mode & 0o777).toBe(0o600);
+    const withOld = await fetch(`${hosted('weather').edgeUrl}health`, { headers: { 'X-API-Key': old } });
+    expect(withOld.status).toBe(401);
+    expect((await fetch(`${hosted('weather').edgeUrl}health`, { headers: { 'X-API-Key': fresh } })).status).toBe(200);
+  });
 
   it('drains on SIGTERM and exits 0', async () => {
     platform.child.kill('SIGTERM');
