@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { platformReadyText } from './platform-ready-text.js';
-import type { HostedActorSummary, PlatformReady } from './run-platform.js';
+import type { HostedActorSummary, PlatformReady } from './platform-ready.js';
 
 const KEY = 'akedge_0123456789abcdefghijklmnopqrstuvwxyzABCD';
 const actor = (ref: string, extra: Partial<HostedActorSummary>): HostedActorSummary => ({

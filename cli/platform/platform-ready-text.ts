@@ -1,5 +1,5 @@
 import { maskEdgeKey } from './gateway/edge-keys.js';
-import type { PlatformReady } from './run-platform.js';
+import type { PlatformReady } from './platform-ready.js';
 
 /**
  * What `actorkit platform` prints once every actor is up (without `--json`): each actor's

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformActorView } from '../../cli/platform/gateway/platform-actors.js';
 import type { ReconciliationReport } from '../../cli/platform/gateway/reconciliation-report.js';
-import type { HostedActorSummary } from '../../cli/platform/run-platform.js';
+import type { HostedActorSummary } from '../../cli/platform/platform-ready.js';
 import { createPeerClient } from '../../src/surfaces/mesh/peer-client.js';
 import { PeerRequestError } from '../../src/surfaces/mesh/peer-request-error.js';
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
