@@ -10,7 +10,7 @@ const args = {
   replicas: { type: 'string', description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL" },
   'database-url': { type: 'string', valueHint: 'postgres://…', description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)' },
   secrets: { type: 'string', valueHint: 'file', description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})` },
-  'state-dir': { type: 'string', valueHint: 'dir', description: `Where mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})` },
+  'state-dir': { type: 'string', valueHint: 'dir', description: `Where the owner token, edge keys, mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})` },
   'mesh-group': { type: 'string', valueHint: 'ref=group', description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)` },
   manifests: { type: 'string', valueHint: 'out', description: 'Instead of hosting: write the Kubernetes manifests of the actors into this folder, then exit' },
   namespace: { type: 'string', valueHint: 'name', description: 'With --manifests: the namespace of every object (default: the one kubectl uses)' },

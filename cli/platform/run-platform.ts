@@ -36,7 +36,7 @@ export interface RunPlatformOptions {
   readonly databaseUrl?: string;
   /** The secrets file; default `secrets.env` in the state folder. */
   readonly secretsFile?: string;
-  /** Where generated mesh keys and SQLite files are kept; default `.actorkit/platform`. */
+  /** Where the owner token, the edge keys, generated mesh keys and SQLite files are kept; default `.actorkit/platform`. */
   readonly stateDir?: string;
   /** The mesh group of an actor by ref; the others are in the group `default`. */
   readonly meshGroups?: Readonly<Record<string, string>>;
@@ -118,7 +118,8 @@ async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopReques
  * `deployment.env` with secrets from the secrets file, platform-managed settings from the
  * platform's environment) on one PostgreSQL schema per actor (or SQLite for one replica).
  * Each actor gets a service address that round-robins over its ready replicas; the gateway
- * (`createPlatformGateway`) answers on `port`. Dead replicas are restarted with back-off and
+ * (`createPlatformGateway`) answers on `port`, with the owner token and the edge keys kept in the
+ * state folder (mode 0600) across runs, a rotated key too. Dead replicas are restarted with back-off and
  * reported. Runs until SIGINT or SIGTERM (or `signal`), then stops routing, drains every
  * replica and returns. Never throws: a refusal or failure is a result object.
  * @param dirs the actor folders, relative to `io.cwd`
