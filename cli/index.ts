@@ -49,13 +49,8 @@ export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './d
 export type { DevRuntime } from './dev/dev-runtime.js';
 
 // platform
-export {
-  runPlatform,
-  type RunPlatformOptions,
-  type RunPlatformResult,
-  type PlatformReady,
-  type HostedActorSummary,
-} from './platform/run-platform.js';
+export { runPlatform, type RunPlatformOptions, type RunPlatformResult } from './platform/run-platform.js';
+export type { PlatformReady, HostedActorSummary } from './platform/platform-ready.js';
 export { DEFAULT_PLATFORM_PORT, DEFAULT_STATE_DIR, DEFAULT_SECRETS_FILE, DEFAULT_MESH_GROUP } from './platform/platform-defaults.js';
 export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
 export type { RegistrationFailure } from './platform/register-actor.js';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CliError } from '../cli-error.js';
+import { keepKey, readKeptKey } from './kept-key-file.js';
 import { DEFAULT_MESH_GROUP } from './platform-defaults.js';
 import type { SecretsFile } from './secrets-file.js';
 
@@ -26,15 +25,9 @@ export async function meshGroupKey(stateDir: string, group: string, secrets: Sec
   const fromSecrets = group === DEFAULT_MESH_GROUP ? secrets.values.get(MESH_KEY_SECRET) : undefined;
   if (fromSecrets !== undefined && fromSecrets !== '') return fromSecrets;
   const file = meshKeyFile(stateDir, group);
-  try {
-    if (((await stat(file)).mode & 0o077) !== 0) throw new CliError('refused', 'secrets_file_exposed', `the mesh key file ${file} is readable by others: run chmod 600 ${file}`);
-    const kept = (await readFile(file, 'utf8')).trim();
-    if (kept !== '') return kept;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const kept = await readKeptKey(file, 'the mesh key file');
+  if (kept !== undefined) return kept;
   const key = randomBytes(32).toString('base64url');
-  await mkdir(join(stateDir, 'mesh-keys'), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  keepKey(file, key);
   return key;
 }

@@ -2,12 +2,18 @@ import { join, resolve } from 'node:path';
 import { toCliFailure, CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { registrationSteps } from '../publish/registration-steps.js';
-import type { ReplicaView } from './actor-pool.js';
 import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
 import { buildActor, installWhenMissing } from './build-actor.js';
+import { exposedOperations, hasEdge } from './gateway/external-edge.js';
+import { edgeBasePath, relayPanelPath } from './gateway/gateway-paths.js';
 import { createPlatformGateway } from './gateway/index.js';
+import { panelSlugs } from './gateway/panel-relay.js';
+import { keepKey } from './kept-key-file.js';
 import { listenFetch, type FetchListener } from './listen-fetch.js';
 import { meshGroupKey } from './mesh-group-key.js';
+import { platformCredentials } from './platform-credentials.js';
+import type { HostedActorSummary, PlatformReady } from './platform-ready.js';
+import { platformReadyText } from './platform-ready-text.js';
 import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from './platform-defaults.js';
 import { registerActor, refuseDuplicateRefs, type RegisteredActor, type RegistrationFailure } from './register-actor.js';
 import { actorEnvironment } from './replica-environment.js';
@@ -30,7 +36,7 @@ export interface RunPlatformOptions {
   readonly databaseUrl?: string;
   /** The secrets file; default `secrets.env` in the state folder. */
   readonly secretsFile?: string;
-  /** Where generated mesh keys and SQLite files are kept; default `.actorkit/platform`. */
+  /** Where the owner token, the edge keys, generated mesh keys and SQLite files are kept; default `.actorkit/platform`. */
   readonly stateDir?: string;
   /** The mesh group of an actor by ref; the others are in the group `default`. */
   readonly meshGroups?: Readonly<Record<string, string>>;
@@ -41,32 +47,6 @@ export interface RunPlatformOptions {
   /** Called once every actor is up, with what `--json` prints and the pools (scripts). */
   readonly onReady?: (ready: PlatformReady, pools: ReadonlyMap<string, SupervisedPool>) => void;
   readonly io?: Partial<CliIo>;
-}
-
-/** One hosted actor, as `actorkit platform` reports it. */
-export interface HostedActorSummary {
-  readonly ref: string;
-  readonly slug: string;
-  readonly dir: string;
-  /** Its replicas when the platform came up (pids, addresses, states). */
-  readonly replicas: readonly ReplicaView[];
-  readonly database: 'postgres' | 'sqlite';
-  /** The service address siblings use (`<REF>_SERVICE_HOST`/`_PORT`). */
-  readonly serviceUrl: string;
-  /** `{platform}/api/v1/k/<ref>/`, when the actor allows the external edge. */
-  readonly edgeUrl: string | undefined;
-  readonly meshGroup: string | undefined;
-  /** The creator-hub steps `publish` prints, against the local platform. */
-  readonly registrationSteps: readonly string[];
-}
-
-/** What `actorkit platform --json` prints once every actor is up. */
-export interface PlatformReady {
-  readonly event: 'platform_ready';
-  readonly url: string;
-  readonly stateDir: string;
-  readonly secretsFile: string;
-  readonly actors: readonly HostedActorSummary[];
 }
 
 /** How a platform run ended: drained and stopped. */
@@ -138,7 +118,8 @@ async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopReques
  * `deployment.env` with secrets from the secrets file, platform-managed settings from the
  * platform's environment) on one PostgreSQL schema per actor (or SQLite for one replica).
  * Each actor gets a service address that round-robins over its ready replicas; the gateway
- * (`createPlatformGateway`) answers on `port`. Dead replicas are restarted with back-off and
+ * (`createPlatformGateway`) answers on `port`, with the owner token and the edge keys kept in the
+ * state folder (mode 0600) across runs, a rotated key too. Dead replicas are restarted with back-off and
  * reported. Runs until SIGINT or SIGTERM (or `signal`), then stops routing, drains every
  * replica and returns. Never throws: a refusal or failure is a result object.
  * @param dirs the actor folders, relative to `io.cwd`
@@ -184,6 +165,10 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
     }
+    const credentials = await platformCredentials(
+      stateDir,
+      hosted.filter(hasEdge).map((actor) => actor.ref),
+    );
     const services = new Map(hosted.map((actor) => [actor.ref, { host: '127.0.0.1', port: actor.service.port }]));
     const environments = new Map<string, Record<string, string>>();
     for (const actor of hosted) {
@@ -217,27 +202,54 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
       await pool.start();
     }
 
-    const gateway = createPlatformGateway({ pools });
+    const gateway = createPlatformGateway({
+      pools,
+      ownerToken: credentials.ownerToken,
+      edgeKeys: credentials.edgeKeys,
+      onEdgeKeyRotated: (ref, key) => {
+        try {
+          keepKey(credentials.edgeKeyFile(ref), key);
+        } catch (error) {
+          say(`actorkit platform: ${ref}'s rotated edge key could not be kept in ${credentials.edgeKeyFile(ref)} (${(error as Error).message}); the next run starts with the previous key`);
+        }
+      },
+    });
     const front = await listenFetch((request) => gateway.fetch(request), { port: options.port ?? DEFAULT_PLATFORM_PORT, host: '127.0.0.1' });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
     await waitUntilReady([...pools.values()], stop);
     if (stop.stopped) throw interrupted();
 
-    const actors: HostedActorSummary[] = hosted.map((actor) => ({
-      ref: actor.ref,
-      slug: actor.config.actor.slug,
-      dir: actor.dir,
-      replicas: pools.get(actor.ref)?.replicas() ?? [],
-      database: actor.database.engine,
-      serviceUrl: `http://127.0.0.1:${actor.service.port}`,
-      edgeUrl: actor.config.external_api.enabled ? `${url}/api/v1/k/${actor.ref}/` : undefined,
-      meshGroup: actor.meshGroup,
-      registrationSteps: registrationSteps(url, imageOf(actor)),
-    }));
-    const ready: PlatformReady = { event: 'platform_ready', url, stateDir, secretsFile: secrets.path, actors };
+    const actors: HostedActorSummary[] = hosted.map((actor) => {
+      const edge = hasEdge(actor);
+      return {
+        ref: actor.ref,
+        slug: actor.config.actor.slug,
+        dir: actor.dir,
+        replicas: pools.get(actor.ref)?.replicas() ?? [],
+        database: actor.database.engine,
+        serviceUrl: `http://127.0.0.1:${actor.service.port}`,
+        edgeUrl: edge ? `${url}${edgeBasePath(actor.ref)}/` : undefined,
+        edgeKey: edge ? gateway.edgeKey(actor.ref) : undefined,
+        edgeKeyFile: edge ? credentials.edgeKeyFile(actor.ref) : undefined,
+        edgeOperations: exposedOperations(actor),
+        panelUrls: panelSlugs(actor).map((slug) => url + relayPanelPath(actor.ref, slug)),
+        meshGroup: actor.meshGroup,
+        registrationSteps: registrationSteps(url, imageOf(actor)),
+      };
+    });
+    const ready: PlatformReady = {
+      event: 'platform_ready',
+      url,
+      dashboardUrl: `${url}/?token=${credentials.ownerToken}`,
+      ownerToken: credentials.ownerToken,
+      ownerTokenFile: credentials.ownerTokenFile,
+      stateDir,
+      secretsFile: secrets.path,
+      actors,
+    };
     if (options.json) io.stdout.write(`${JSON.stringify(ready)}\n`);
-    else say(readyText(ready));
+    else say(platformReadyText(ready));
     options.onReady?.(ready, pools);
 
     await stop.requested;
@@ -254,25 +266,4 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
     stop.release();
   }
-}
-
-function readyText(ready: PlatformReady): string {
-  const lines = [`actorkit platform: ${ready.actors.length} actor${ready.actors.length === 1 ? '' : 's'} on ${ready.url} (state in ${ready.stateDir})`];
-  for (const actor of ready.actors) {
-    const readyCount = actor.replicas.filter((replica) => replica.state === 'ready').length;
-    const parts = [
-      `${readyCount}/${actor.replicas.length} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
-      ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl}`]),
-      `service ${actor.serviceUrl}`,
-      ...(actor.meshGroup === undefined ? [] : [`mesh group ${actor.meshGroup}`]),
-    ];
-    lines.push(`  ${actor.ref}  ${parts.join(', ')}`);
-  }
-  lines.push('Registered here already; on the platform you would register each in the creator hub:');
-  for (const actor of ready.actors) {
-    lines.push(`  ${actor.ref}:`);
-    actor.registrationSteps.forEach((step, index) => lines.push(`    ${index + 1}. ${step}`));
-  }
-  lines.push('Ctrl-C (or SIGTERM) drains the replicas and stops.');
-  return lines.join('\n');
 }

@@ -7,7 +7,7 @@ export const EDGE_KEY_HEADER = 'X-API-Key';
 const EDGE_KEY_PREFIX = 'akedge_';
 
 /** A fresh edge key: the prefix and 32 random bytes, base64url. */
-function generateEdgeKey(): string {
+export function generateEdgeKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return (
     EDGE_KEY_PREFIX +

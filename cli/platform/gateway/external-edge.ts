@@ -30,12 +30,12 @@ export function poolOf(pools: ReadonlyMap<string, ActorPool>, ref: string): Acto
 }
 
 /** Whether the instance has an external edge at all: `external_api.enabled` and `platform_expose_external_api`. */
-export function hasEdge(pool: ActorPool): boolean {
+export function hasEdge(pool: Pick<ActorPool, 'config'>): boolean {
   return pool.config.external_api.enabled && pool.config.features.platform_expose_external_api;
 }
 
 /** The operations the instance's edge offers, in the order of `EDGE_OPERATIONS`. */
-export function exposedOperations(pool: ActorPool): string[] {
+export function exposedOperations(pool: Pick<ActorPool, 'config'>): string[] {
   if (!hasEdge(pool)) return [];
   return Object.keys(EDGE_OPERATIONS).filter((name) => pool.config.external_api.operations.includes(name));
 }

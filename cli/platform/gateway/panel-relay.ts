@@ -9,7 +9,7 @@ import { sendToReplica } from './send-to-replica.js';
 const PANEL_PREFIX = '/panel/';
 
 /** The panel slugs an instance declares, when it mounts its panels (`include_panel`). */
-export function panelSlugs(pool: ActorPool): string[] {
+export function panelSlugs(pool: Pick<ActorPool, 'config'>): string[] {
   return pool.config.features.include_panel ? pool.config.panels.map((panel) => panel.slug) : [];
 }
 

@@ -55,6 +55,16 @@ describe('reconciliation', () => {
     expect(report.events.map((event) => event.kind)).toContain('count_mismatch');
   });
 
+  it('shows a replica restarted before the first read as drift of that read, and only of that one', async () => {
+    const pool = fakePool([0, 0], [0, 1]);
+    const reconciler = new Reconciler(new Map([['r1', pool]]), new AnsweredInvokes(), 0);
+    const first = await reconciler.read();
+    expect(first.actors[0]?.drift).toEqual([expect.objectContaining({ kind: 'replica_restarted', replica: 1 })]);
+    expect(first.actors[0]?.replicas.map((replica) => replica.restarts_since_last_read)).toEqual([0, 1]);
+    expect(kinds(await reconciler.read())).toEqual([]);
+    expect((await reconciler.read()).events.map((event) => event.kind)).toEqual(['replica_restarted']);
+  });
+
   it('does not call a read that may count turns under way a mismatch', async () => {
     const pool = fakePool([0]);
     const answered = new AnsweredInvokes();

@@ -239,7 +239,8 @@ export class Reconciler {
     const key = `${ref}#${view.index}`;
     const last = this.#lastViews.get(key);
     this.#lastViews.set(key, { restarts: view.restarts, startedAt: view.startedAt });
-    if (last === undefined) return 0;
+    // The first read compares with the pool's start: a slot counts its restarts from there, and one may die before the first read.
+    if (last === undefined) return view.restarts;
     const counted = Math.max(0, view.restarts - last.restarts);
     return counted === 0 && view.startedAt !== last.startedAt ? 1 : counted;
   }
