@@ -7,6 +7,7 @@ interface ServedParts {
 }
 
 const routeLabel = (method: string, path: string) => `${method === 'ALL' ? 'ANY' : method} ${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`;
+const pathOf = (label: string) => label.slice(label.indexOf(' ') + 1);
 
 /**
  * Every difference between what a built actor serves and what its platform configuration
@@ -15,7 +16,7 @@ const routeLabel = (method: string, path: string) => `${method === 'ALL' ? 'ANY'
  * (the `slug` enum of `/panel/{slug}` in `/openapi.json`) but not in `panels`, or the other way
  * round. Routes are compared by method and path (`:param` as `{param}`); routes mounted for any
  * method (`app.use` middleware, the workflow proxy) count only where the configuration lists
- * `ANY` for their path.
+ * `ANY` for their path, and a listed `ANY` covers every method the app mounts on its path.
  * @param app the actor, built with the environment its conditional surfaces need.
  * @param platformConfig the parsed `src/platform/config.json`.
  * @example
@@ -25,9 +26,14 @@ export async function configDifferences(app: ActorApp, platformConfig: unknown):
   const config = (platformConfig ?? {}) as ServedParts;
   const declared = new Set((config.contract?.endpoints ?? []).map((endpoint) => routeLabel(endpoint.method, endpoint.path)));
   const served = new Set(app.routes.map((route) => routeLabel(route.method, route.path)).filter((label) => !label.startsWith('ANY ') || declared.has(label)));
+  // `ANY <path>` in the configuration covers every method the app mounts on that path (`/mcp`: POST and DELETE).
+  const anyPaths = new Set([...declared].filter((label) => label.startsWith('ANY ')).map(pathOf));
+  const servedPaths = new Set([...served].map(pathOf));
+  const isServed = (label: string) => served.has(label) || (label.startsWith('ANY ') && servedPaths.has(pathOf(label)));
+  const isDeclared = (label: string) => declared.has(label) || anyPaths.has(pathOf(label));
   const differences = [
-    ...[...declared].filter((label) => !served.has(label)).map((label) => `declared in contract.endpoints but not served: ${label}`),
-    ...[...served].filter((label) => !declared.has(label)).map((label) => `served but not declared in contract.endpoints: ${label}`),
+    ...[...declared].filter((label) => !isServed(label)).map((label) => `declared in contract.endpoints but not served: ${label}`),
+    ...[...served].filter((label) => !isDeclared(label)).map((label) => `served but not declared in contract.endpoints: ${label}`),
   ];
   const declaredPanels = new Set((config.panels ?? []).map((panel) => panel.slug));
   const servedPanels = new Set(await servedPanelSlugs(app));

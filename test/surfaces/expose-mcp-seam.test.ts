@@ -32,7 +32,7 @@ describe('an actor rendered with expose_mcp=true', () => {
     const created = actorkit('new', 'Tide Actor', actorDir, '--defaults', '--data', 'expose_mcp=true', '--data', 'domain_module=tide');
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    expect(created.stdout).toContain('POST /mcp');
+    expect(created.stdout).toMatch(/POST +\/mcp/);
     const packageJson = JSON.parse(readFileSync(join(actorDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(packageJson.dependencies['@modelcontextprotocol/sdk']).toMatch(/^\^1\./);
     const checked = actorkit('validate', actorDir);
