@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CORE_CONTRACT_ENDPOINTS_GEN, coreContractEndpointsSource } from '../../scripts/core-contract-endpoints-source.js';
 import { CORE_ROUTES_GEN, coreRoutesSource } from '../../scripts/core-routes-source.js';
 import { contractEndpoints } from '../config/emit/contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
@@ -17,6 +18,11 @@ describe('the core route table (issue #27 item 1)', () => {
   it('is generated from the route files (`npm run routes` writes core-routes.gen.ts)', () => {
     const written = readFileSync(join(ROOT, CORE_ROUTES_GEN), 'utf8');
     expect(written, `${CORE_ROUTES_GEN} is stale: run \`npm run routes\``).toBe(coreRoutesSource(import.meta.dirname));
+  });
+
+  it("gives config.json's contract endpoints: `npm run routes` writes them from the routes' contract roles", () => {
+    const written = readFileSync(join(ROOT, CORE_CONTRACT_ENDPOINTS_GEN), 'utf8');
+    expect(written, `${CORE_CONTRACT_ENDPOINTS_GEN} is stale: run \`npm run routes\``).toBe(coreContractEndpointsSource(CORE_ROUTES));
   });
 
   it('holds every route a file of src/routes exports, each once', async () => {
