@@ -25,6 +25,9 @@ export function platformUrl(env: Readonly<Record<string, string | undefined>>): 
   return raw.replace(/\/+$/, '');
 }
 
+/** The creator hub's registration page, below the platform URL (the local platform answers it too). */
+export const REGISTER_ACTOR_PATH = '/home/creator/register-actor';
+
 /**
  * The creator-hub steps printed after a push, starting at `{PLATFORM_URL}/home/creator/register-actor`.
  * @param baseUrl the platform URL, from {@link platformUrl}.
@@ -32,7 +35,7 @@ export function platformUrl(env: Readonly<Record<string, string | undefined>>): 
  */
 export function registrationSteps(baseUrl: string, image: string): string[] {
   return [
-    `Open ${baseUrl}/home/creator/register-actor`,
+    `Open ${baseUrl}${REGISTER_ACTOR_PATH}`,
     `Enter the image ${image}`,
     'Review what the platform reads from the image at /api/actor/platform-config (your src/platform/config.json): card, settings, sections, deployment',
     'Submit: the platform assigns the actor its actor_id and deploys it',

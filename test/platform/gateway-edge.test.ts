@@ -2,6 +2,7 @@
 // each, in-memory store): what it exposes, what it never does, the key and its rotation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformGateway, type PlatformGateway } from '../../cli/platform/gateway/index.js';
+import { REGISTER_ACTOR_PATH } from '../../cli/publish/registration-steps.js';
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
 
@@ -143,6 +144,12 @@ describe('the external edge', () => {
     expect(rotated_at).toBeTruthy();
     expect((await edge(PANEL_REF, 'health', { key: old })).status).toBe(401);
     expect((await edge(PANEL_REF, 'health', { key: fresh })).status).toBe(200);
+  });
+
+  it('answers the creator-hub link the platform prints with the dashboard, where every registered actor is', async () => {
+    const answer = await gateway.fetch(new Request(`${ORIGIN}${REGISTER_ACTOR_PATH}`));
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/');
   });
 
   it('lists the edges with masked keys for the owner only', async () => {

@@ -1,3 +1,5 @@
+import { REGISTER_ACTOR_PATH } from '../../publish/registration-steps.js';
+
 /**
  * The paths of the local platform's gateway, in one place: the routes mount from them, the
  * dashboard and `/platform/actors` print URLs from them, and the tests call them.
@@ -5,6 +7,8 @@
 export const GATEWAY_PATHS = {
   /** The dashboard (owner only). */
   dashboard: '/',
+  /** The creator hub's registration page `publish` and the platform print: here, the dashboard, which lists every actor registered. */
+  registerActor: REGISTER_ACTOR_PATH,
   /** Exchanges the owner token (form field `token`) for the owner cookie. */
   login: '/platform/login',
   /** The hosted actors, their replicas, edges and panels (owner only). */

@@ -120,6 +120,10 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
     const nonce = randomNonce();
     return c.body(await renderDashboardPage(nonce), 200, htmlPageHeaders(nonce));
   });
+  app.get(GATEWAY_PATHS.registerActor, function registerActor(c) {
+    // Every hosted folder is registered when the platform starts; the owner reviews them on the dashboard.
+    return c.redirect(GATEWAY_PATHS.dashboard, 303);
+  });
   app.post(GATEWAY_PATHS.login, async function login(c) {
     refuseForeignOrigin(c.req.raw);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
