@@ -138,12 +138,12 @@ describe('a header value quoted by a 4xx reason, whole or in part', () => {
         });
         server.reply({ kind: 'json', status: 400, body: { error: { message: `unknown gateway key <${quoted}>` } } });
         const { text, detail } = await answer(app, stream);
-        expect(detail).toContain('HTTP status 400: unknown gateway key <');
+        // The quote may hold the `<` around it (`!!!!!!!<`): then that is struck out too.
+        expect(detail).toContain('HTTP status 400: unknown gateway key ');
         expect(text).not.toContain(quoted);
         expect(JSON.stringify(sink.records)).not.toContain(quoted);
       }),
       { numRuns: 40 },
     );
-    // 40 actors built and answered: well under a second alone, several on a loaded CI machine.
-  }, 60_000);
+  });
 });
