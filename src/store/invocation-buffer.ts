@@ -6,6 +6,7 @@ import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
 import { isDiskFull } from './disk-full.js';
+import { timeOrderedId } from './time-ordered-id.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
 /** Options of an `InvocationBuffer`. */
@@ -158,7 +159,7 @@ export class InvocationBuffer {
    * record kept; both cases are logged as errors.
    */
   #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
-    const id = (input as InvocationRecord | null)?.id ?? crypto.randomUUID();
+    const id = (input as InvocationRecord | null)?.id ?? timeOrderedId();
     const withId = (record: InvocationRecord) => checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
     try {
       return withId(input);

@@ -55,6 +55,13 @@ export interface SqlStoreOptions {
 
 type Tx = Transaction<StoreDatabase>;
 
+/** One turn's messages for a session, as SQLite's append takes them. */
+interface SessionAppend {
+  readonly tenantId: string;
+  readonly sessionId: string;
+  readonly messages: readonly StoredMessage[];
+}
+
 function chunks<T>(items: readonly T[]): T[][] {
   const result: T[][] = [];
   for (let index = 0; index < items.length; index += CHUNK_ROWS) result.push(items.slice(index, index + CHUNK_ROWS));
@@ -244,11 +251,13 @@ export class SqlStore implements Store {
     const fresh = await this.#keepUncounted(trx, records, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
-    const now = new Date(nowMs).toISOString();
-    for (const record of records) {
-      if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
-      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now, appended);
-    }
+    const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
+    await this.#appendOnSqlite(
+      trx,
+      turns.map((record) => ({ tenantId: record.tenantId, sessionId: record.sessionId, messages: record.history ?? [] })),
+      new Date(nowMs).toISOString(),
+      appended,
+    );
     const newSessions = await this.#insertNewPairs(
       trx,
       'actorkit_stats_sessions',
@@ -381,23 +390,36 @@ export class SqlStore implements Store {
       ]);
       return;
     }
-    await this.#transaction((trx, appended) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, now, appended));
+    await this.#transaction((trx, appended) => this.#appendOnSqlite(trx, [{ tenantId, sessionId, messages }], now, appended));
   }
 
   /**
-   * SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages
-   * at the positions before it; notes the append in `appended` for the history cache.
+   * SQLite's append inside `trx`, for the turns of a whole group: one upsert per session (in key
+   * order) bumps its count by its messages and returns the new count, then one insert writes
+   * every message at the positions before it, in the order given. Notes each session's append
+   * in `appended` for the history cache.
    */
-  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string, appended: HistoryAppend[]): Promise<void> {
-    const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
-    if (session === undefined) throw new Error('The chat session upsert returned no row');
-    const messageCount = Number(session.message_count);
-    const firstPosition = messageCount - messages.length;
-    // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
-    const rows: HistoryRow[] = messages.map((m) => ({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt }));
-    const values = rows.map((r, index) => [tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]);
+  async #appendOnSqlite(trx: Tx, turns: readonly SessionAppend[], now: string, appended: HistoryAppend[]): Promise<void> {
+    const bySession = new Map<string, { tenantId: string; sessionId: string; rows: HistoryRow[] }>();
+    for (const { tenantId, sessionId, messages } of turns) {
+      const key = JSON.stringify([tenantId, sessionId]);
+      let session = bySession.get(key);
+      if (session === undefined) {
+        session = { tenantId, sessionId, rows: [] };
+        bySession.set(key, session);
+      }
+      // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
+      for (const m of messages) session.rows.push({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt });
+    }
+    const values: unknown[][] = [];
+    for (const { tenantId, sessionId, rows } of [...bySession.values()].sort((a, b) => compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]))) {
+      const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, rows.length, now, now]);
+      if (session === undefined) throw new Error('The chat session upsert returned no row');
+      const firstPosition = Number(session.message_count) - rows.length;
+      rows.forEach((r, index) => values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]));
+      appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
+    }
     for (const chunk of chunks(values)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
-    appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {
