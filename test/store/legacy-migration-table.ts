@@ -4,7 +4,7 @@ import { createLogger, createMemorySink } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
-import { invocation } from './store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 
 /**
  * The migration record of the store's former migration loop, as that loop created and filled

@@ -7,13 +7,15 @@ import { promisify } from 'node:util';
 import { Kysely, SqliteDialect } from 'kysely';
 import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
+import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import { expectedSqliteDriver } from './expected-sqlite-driver.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
-import { describeStoreContract, invocation } from './store-contract.js';
+import { describeStoreContract } from '../../src/testing/describe-store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 
 const root = await mkdtemp(join(tmpdir(), 'actorkit-sqlite-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -75,6 +77,13 @@ describeStoreContract({
 });
 
 describe('SQLite file store', () => {
+  it(`opens the file with this runtime's driver (${expectedSqliteDriver()})`, async () => {
+    const sink = createMemorySink();
+    const store = await openStore({ dataDir: join(root, 'driver'), logger: createLogger({ sink }) });
+    await store.close();
+    expect(sink.records.find((record) => record.event === 'store_opened')).toMatchObject({ store: 'sqlite', driver: expectedSqliteDriver() });
+  });
+
   it('creates DATA_DIR and a WAL-mode actor.db in it', async () => {
     const dataDir = join(root, 'nested', 'data dir');
     const store = await openFileStore(dataDir);
