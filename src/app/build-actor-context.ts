@@ -59,7 +59,6 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         env: environment,
         settings: () => settings.values,
         settingSource: (key) => settings.sourceOf(key),
-        history: store,
         logger,
         metrics,
         clientInfo: { name: options.definition.metadata.slug, version: options.definition.metadata.version },
@@ -80,6 +79,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     metrics,
     logger,
     chatHandler: options.chatHandler ?? agent!.chatHandler,
+    // A chat handler of the actor's own is given no history: the turn reads none for it.
+    historyLimit: agent === undefined ? () => 0 : (values) => agent.historyLimit(values),
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
     oauthTokens: oauth?.getAccessToken ? { getAccessToken: oauth.getAccessToken.bind(oauth) } : noOAuthTokens,

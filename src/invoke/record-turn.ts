@@ -14,6 +14,8 @@ export interface TurnFacts {
   readonly idempotencyUnavailable: boolean;
   /** `performance.now()` when the turn started. */
   readonly startedMs: number;
+  /** False when the turn could not read the session's history: the reply says `history_loaded: false`. */
+  readonly historyLoaded: boolean;
 }
 
 /** How a turn ended: the handler's result, or the code of the error it failed with. */
@@ -79,7 +81,7 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
   });
   const metadata = {
     ...result?.metadata,
-    ...(result?.historyLoaded === false ? { history_loaded: false } : {}),
+    ...(!facts.historyLoaded || result?.historyLoaded === false ? { history_loaded: false } : {}),
     ...(historySaved === false ? { history_saved: false } : {}),
     ...(facts.idempotencyUnavailable ? { idempotency_unavailable: true } : {}),
     ...(persisted ? {} : { stats_deferred: true }),

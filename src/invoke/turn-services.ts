@@ -20,7 +20,9 @@ export interface TurnServices {
   readonly logger: Logger;
   readonly settings: { readonly values: Readonly<Record<string, unknown>> };
   readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter'>;
-  readonly store: Pick<Store, 'claimIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
+  readonly store: Pick<Store, 'claimIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'loadHistory'>;
+  /** How many of the session's last messages the turn reads for the chat handler under these settings (0: no read). */
+  readonly historyLimit: (settings: Readonly<Record<string, unknown>>) => number;
   readonly config: { readonly idempotencyTtlMs: number; readonly idempotencyClaimTtlMs: number };
   /** The OAuth access tokens the turn's tools ask for, per tenant and provider. */
   readonly oauthTokens: OAuthTokenSource;
