@@ -2,7 +2,7 @@ import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
-import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
+import type { InvocationRecord, SessionStore, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
 import { isDiskFull } from './disk-full.js';
@@ -75,7 +75,7 @@ function isRefusedValue(error: unknown): boolean {
  * await stats.flush(); // on shutdown
  */
 export class InvocationBuffer {
-  readonly #store: Store;
+  readonly #store: SessionStore & Pick<Store, 'kind'>;
   readonly #logger: Logger;
   readonly #monitor: InvocationBufferOptions['monitor'];
   readonly #retryIntervalMs: number;
@@ -98,7 +98,7 @@ export class InvocationBuffer {
   #writeEpoch = 0;
   readonly #snapshots = new Map<string, StatsSnapshot>();
 
-  constructor(store: Store, options: InvocationBufferOptions = {}) {
+  constructor(store: SessionStore & Pick<Store, 'kind'>, options: InvocationBufferOptions = {}) {
     this.#store = store;
     this.#logger = options.logger ?? createLogger();
     this.#monitor = options.monitor;
