@@ -21,10 +21,10 @@ function countingStore(): { store: Store; calls: Map<string, number> } {
   return { store, calls };
 }
 
-const invoke = (message: string) =>
+const invoke = (message: string, headers: Record<string, string> = {}) =>
   new Request('http://actor/agent/invoke', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ user_identifier: 'u-1', session_id: 'owned', message }),
   });
 
@@ -38,6 +38,35 @@ describe('a turn owns its session', () => {
     expect(response.status).toBe(200);
     expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, recordInvocations: 1 });
     expect((await store.loadHistory('default', 'owned', 10)).map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('commits the reply of an Idempotency-Key with the turn, in the same write, and replays it', async () => {
+    const { store, calls } = countingStore();
+    const app = await createTestActor({ store });
+    expect((await app.request(invoke('warm-up'))).status).toBe(200);
+    calls.clear();
+    const first = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    expect(Object.fromEntries(calls)).toEqual({ claimIdempotencyKey: 1, loadHistory: 1, recordInvocations: 1 });
+    const retry = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
+    expect(retry.status).toBe(200);
+    expect(await retry.text()).toBe(body);
+    expect((await store.readStats()).invocations).toBe(2);
+  });
+
+  it('completes the key on its own, with the reply sent, when the turn could not be written with it', async () => {
+    const { store } = countingStore();
+    const app = await createTestActor({ store });
+    (store as MemoryStore).failure = new Error('database down');
+    const first = await app.request(invoke('deferred', { 'Idempotency-Key': 'turn-key-2' }));
+    expect((await first.json()).metadata).toMatchObject({ idempotency_unavailable: true, stats_deferred: true });
+    (store as MemoryStore).failure = null;
+    // The buffer still waits out the outage: this turn's record is deferred, its key completed alone.
+    const second = await app.request(invoke('deferred too', { 'Idempotency-Key': 'turn-key-3' }));
+    const reply = await second.json();
+    expect(reply.metadata).toEqual({ stats_deferred: true });
+    expect(await store.claimIdempotencyKey('default/turn-key-3', 'other', 1_000)).toMatchObject({ state: 'completed', body: JSON.stringify(reply) });
   });
 
   it('hands a chat handler of the actor’s own no history and reads none for it', async () => {

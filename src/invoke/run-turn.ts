@@ -2,7 +2,8 @@ import { ActorError, clientClosedError } from '../core/actor-error.js';
 import type { StoredMessage } from '../store/store.js';
 import type { ChatEvent, ChatResult } from './chat-handler.js';
 import type { ChatReply } from './chat-reply.js';
-import { recordTurn, type TurnFacts } from './record-turn.js';
+import type { IdempotencyClaim } from './idempotency.js';
+import { recordTurn, type RecordedTurn, type TurnFacts } from './record-turn.js';
 import type { TurnServices } from './turn-services.js';
 
 /** One invoke to answer, JSON or streamed. */
@@ -12,6 +13,8 @@ export interface Turn extends Omit<TurnFacts, 'startedMs' | 'historyLoaded'> {
   /** The id the reply's message gets (a stream announces it first). */
   readonly messageId: string;
   readonly onEvent?: (event: ChatEvent) => void;
+  /** The claimed `Idempotency-Key`, completed with the reply in the turn's own write when it can be. */
+  readonly claim?: IdempotencyClaim;
 }
 
 function asActorError(error: unknown, signal: AbortSignal): unknown {
@@ -65,9 +68,9 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     await recordTurn(services, facts, { failure: failure instanceof ActorError ? failure.code : 'error' });
     throw failure;
   }
-  const { latencyMs, metadata } = await recordTurn(services, facts, { result });
-  return {
-    id: `inv_${crypto.randomUUID()}`,
+  const id = `inv_${crypto.randomUUID()}`;
+  const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => ({
+    id,
     session_id: request.session_id,
     status: 'completed',
     message: { id: turn.messageId, role: 'assistant', content: result.content },
@@ -82,5 +85,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     created_at: startedAt.toISOString(),
     latency_ms: latencyMs,
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  };
+  });
+  const recorded = await recordTurn(services, facts, { result }, turn.claim === undefined ? undefined : { claim: turn.claim, reply });
+  return recorded.reply ?? reply(recorded);
 }

@@ -1,3 +1,15 @@
+/** A claimed `Idempotency-Key` completed with its reply, as the turn commits it with its record (`InvocationRecord.idempotency`). */
+export interface IdempotencyCompletion {
+  /** The claimed key (tenant-scoped, as claimed). */
+  readonly key: string;
+  /** The reply's HTTP status. */
+  readonly status: number;
+  /** The reply, as sent. */
+  readonly body: string;
+  /** How long the completed key is kept from the write on, in milliseconds. */
+  readonly ttlMs: number;
+}
+
 /** The state of an `Idempotency-Key`. */
 export type IdempotencyRecord =
   | { readonly state: 'running'; readonly fingerprint: string }

@@ -37,11 +37,16 @@ export interface RecordOutcome {
   readonly persisted: boolean;
   /** Set when the record carried `history`: whether those messages were stored. */
   readonly historySaved?: boolean;
+  /**
+   * Set when the record carried an `idempotency` completion: whether it was committed with the
+   * record. When not, the caller completes the key on its own.
+   */
+  readonly idempotencyCompleted?: boolean;
 }
 
 interface QueuedEntry {
   readonly entry: PendingEntry;
-  /** Told whether the record was written, and whether its history was written with it. */
+  /** Told whether the record was written, and whether its history (and idempotency completion) was written with it. */
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
 }
 
@@ -129,13 +134,15 @@ export class InvocationBuffer {
    */
   async record(input: InvocationRecord): Promise<RecordOutcome> {
     const record = this.#admit(input);
+    const completing = (input as InvocationRecord | null)?.idempotency !== undefined;
     if (record === undefined) {
-      return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
+      return { persisted: false, ...(input?.history === undefined ? {} : { historySaved: false }), ...(completing ? { idempotencyCompleted: false } : {}) };
     }
     const historyKept = record.history !== undefined;
     const entry: PendingEntry = { seq: this.#seq++, record };
     let persisted = false;
     let historySaved = false;
+    let idempotencyCompleted = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
       this.#defer(entry);
       void this.#drain();
@@ -149,8 +156,9 @@ export class InvocationBuffer {
       });
       persisted = written.persisted;
       historySaved = written.historySaved && historyKept;
+      idempotencyCompleted = written.historySaved && record.idempotency !== undefined;
     }
-    return input.history === undefined ? { persisted } : { persisted, historySaved };
+    return { persisted, ...(input.history === undefined ? {} : { historySaved }), ...(completing ? { idempotencyCompleted } : {}) };
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { IdempotencyCompletion } from './idempotency-store.js';
+
 /** What one finished invoke adds to the statistics of its tenant. */
 export interface InvocationRecord {
   /**
@@ -21,6 +23,11 @@ export interface InvocationRecord {
    * the record, and only when it counts it: a retried record's messages are not appended twice.
    */
   readonly history?: readonly StoredMessage[];
+  /**
+   * Completes the turn's claimed `Idempotency-Key` with its reply in the same transaction, and
+   * only when it counts the record; a key not claimed (any more) is left as it is.
+   */
+  readonly idempotency?: IdempotencyCompletion;
 }
 
 /** The counters behind `GET /stats` and `GET /stats/{tenant_id}`. */

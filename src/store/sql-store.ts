@@ -7,6 +7,7 @@ import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredM
 import type { StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
+  assertHttpStatus,
   assertOAuthStateInput,
   assertOAuthStateLookup,
   assertOAuthToken,
@@ -98,6 +99,16 @@ function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
       const row = [index + 1, message.id, message.role, message.content, serialiseMessageData(message.data), message.createdAt];
       row.forEach((value, column) => columns[column]!.push(value));
     }
+  });
+  return columns;
+}
+
+/** The records' idempotency completions as the column arrays PostgreSQL's `recordInvocations` statement unnests last. */
+function completionColumns(records: readonly InvocationRecord[], nowMs: number): unknown[][] {
+  const columns: unknown[][] = [[], [], [], [], []];
+  records.forEach(({ idempotency }, index) => {
+    if (idempotency === undefined) return;
+    [index + 1, idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)].forEach((value, column) => columns[column]!.push(value));
   });
   return columns;
 }
@@ -239,7 +250,7 @@ export class SqlStore implements Store {
     const nowMs = Date.now();
     const distinct = distinctRecords(records);
     if (this.kind === 'postgres') {
-      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs, ...historyColumns(distinct), new Date(nowMs).toISOString()]);
+      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs, ...historyColumns(distinct), new Date(nowMs).toISOString(), ...completionColumns(distinct, nowMs)]);
     } else {
       await this.#transaction((trx, appended) => this.#recordOnSqlite(trx, distinct, nowMs, appended));
     }
@@ -251,6 +262,9 @@ export class SqlStore implements Store {
     const fresh = await this.#keepUncounted(trx, records, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
+    for (const { idempotency } of fresh) {
+      if (idempotency !== undefined) await query(trx, this.#statements.completeIdempotencyKey, [idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs), idempotency.key]);
+    }
     const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
     await this.#appendOnSqlite(
       trx,
@@ -585,7 +599,7 @@ export class SqlStore implements Store {
   }
 
   async completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void> {
-    if (!Number.isInteger(status) || status < 100 || status > 599) throw new TypeError('status must be an HTTP status code');
+    assertHttpStatus(status);
     if (typeof body !== 'string') throw new TypeError('body must be a string');
     if (ttlMs !== undefined) assertTtl(ttlMs);
     const expiry = ttlMs === undefined ? {} : { expires_at_ms: Date.now() + Math.ceil(ttlMs) };

@@ -3,7 +3,7 @@ import type { OAuthStore } from './oauth-store.js';
 import type { SessionStore } from './session-store.js';
 import type { SettingsStore } from './settings-store.js';
 
-export type { IdempotencyRecord, IdempotencyStore } from './idempotency-store.js';
+export type { IdempotencyCompletion, IdempotencyRecord, IdempotencyStore } from './idempotency-store.js';
 export type { OAuthStore, StoredOAuthState, StoredOAuthToken } from './oauth-store.js';
 export type { InvocationRecord, SessionStore, StatsSnapshot, StoredMessage } from './session-store.js';
 export type { SettingsStore } from './settings-store.js';

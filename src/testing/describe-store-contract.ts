@@ -460,6 +460,35 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
       });
 
+      it("completes a claimed key with the turn's record, in the call that counts it and only then", async () => {
+        const store = await freshStore();
+        const completion = { key: 'key-1', status: 200, body: '{"turn":1}', ttlMs: 60_000 };
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
+        const record = invocation({ idempotency: completion, history: [message('m1')] });
+        await store.recordInvocations([invocation(), record]);
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"turn":1}' });
+        // A retried record is not counted again, and completes nothing again.
+        await store.releaseIdempotencyKey('key-1');
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
+        await store.recordInvocations([record]);
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        expect((await store.readStats()).invocations).toBe(2);
+        // A key nobody claimed stays free.
+        await store.recordInvocations([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
+        expect(await store.claimIdempotencyKey('never-claimed', 'fp-1', 60_000)).toBeNull();
+      });
+
+      it.each([
+        ['no key', { key: '', status: 200, body: '{}', ttlMs: 1_000 }],
+        ['a status that is not HTTP', { key: 'k', status: 99, body: '{}', ttlMs: 1_000 }],
+        ['a body that is not text', { key: 'k', status: 200, body: 1 as unknown as string, ttlMs: 1_000 }],
+        ['a negative time-to-live', { key: 'k', status: 200, body: '{}', ttlMs: -1 }],
+      ])('refuses a record whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
+        const store = await freshStore();
+        await expect(store.recordInvocations([invocation({ idempotency })])).rejects.toThrow(TypeError);
+        expect((await store.readStats()).invocations).toBe(0);
+      });
+
       it('frees a released key', async () => {
         const store = await freshStore();
         await store.claimIdempotencyKey('key-1', 'fp-1', 60_000);
