@@ -1,3 +1,4 @@
+import type { SqliteStatement } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadNodeSqlite, nodeSqliteDatabase, type NodeSqliteModule } from './node-sqlite-database.js';
 
@@ -17,11 +18,17 @@ class StandInDatabaseSync {
       if (parameters.includes(undefined)) throw new TypeError('Provided value cannot be bound to SQLite parameter');
       this.calls.push({ sql, method, parameters });
     };
+    const answer =
+      <T>(method: string, result: (parameters: unknown[]) => T) =>
+      (...parameters: unknown[]): T => {
+        record(method, parameters);
+        return result(parameters);
+      };
     return {
       columns: () => (sql.startsWith('select') ? [{ name: 'n' }] : []),
-      all: (...parameters: unknown[]) => (record('all', parameters), [{ n: parameters.length }]),
-      run: (...parameters: unknown[]) => (record('run', parameters), { changes: 1, lastInsertRowid: 7 }),
-      iterate: (...parameters: unknown[]) => (record('iterate', parameters), [{ n: 1 }][Symbol.iterator]()),
+      all: answer('all', (parameters) => [{ n: parameters.length }]),
+      run: answer('run', () => ({ changes: 1, lastInsertRowid: 7 })),
+      iterate: answer('iterate', () => [{ n: 1 }][Symbol.iterator]()),
     };
   }
 
@@ -86,27 +93,25 @@ describe('nodeSqliteDatabase', () => {
     const connection = StandInDatabaseSync.opened.at(-1)!;
     expect(connection.path).toBe('/data/actor.db');
     expect(connection.executed).toEqual(['PRAGMA busy_timeout = 2500']);
-    const select = database.prepare('select ? as n');
-    const insert = database.prepare('insert into t values (?, ?)');
-    expect(select.reader).toBe(true);
-    expect(insert.reader).toBe(false);
+    const [select, insert] = ['select ? as n', 'insert into t values (?, ?)'].map((sql) => database.prepare(sql)) as [SqliteStatement, SqliteStatement];
+    expect([select.reader, insert.reader]).toEqual([true, false]);
     expect(select.all([1, 'a'])).toEqual([{ n: 2 }]);
     expect(insert.run(['x', undefined])).toEqual({ changes: 1, lastInsertRowid: 7 });
     expect([...select.iterate([3])]).toEqual([{ n: 1 }]);
-    expect(connection.calls).toEqual([
-      { sql: 'select ? as n', method: 'all', parameters: [1, 'a'] },
-      { sql: 'insert into t values (?, ?)', method: 'run', parameters: ['x', null] },
-      { sql: 'select ? as n', method: 'iterate', parameters: [3] },
+    // Spread, with undefined bound as NULL (node:sqlite would refuse it).
+    expect(connection.calls.map(({ method, parameters }) => [method, ...parameters])).toEqual([
+      ['all', 1, 'a'],
+      ['run', 'x', null],
+      ['iterate', 3],
     ]);
     expect(database.prepare('select ? as n')).toBe(select);
     database.close();
     expect(connection.closed).toBe(true);
   });
 
-  it('refuses a busy time-out that is not a whole number of milliseconds, before opening anything', () => {
-    const before = StandInDatabaseSync.opened.length;
-    expect(() => nodeSqliteDatabase(standIn, ':memory:', { busyTimeoutMs: 1.5 })).toThrow(RangeError);
-    expect(() => nodeSqliteDatabase(standIn, ':memory:', { busyTimeoutMs: -1 })).toThrow(RangeError);
-    expect(StandInDatabaseSync.opened.length).toBe(before);
+  it.each([1.5, -1])('refuses a busy time-out of %s ms, before opening anything', (busyTimeoutMs) => {
+    const opened = StandInDatabaseSync.opened.length;
+    expect(() => nodeSqliteDatabase(standIn, ':memory:', { busyTimeoutMs })).toThrow(RangeError);
+    expect(StandInDatabaseSync.opened).toHaveLength(opened);
   });
 });
