@@ -1,10 +1,10 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'libsql';
 import { silentLogger } from '../../src/log/logger.js';
 import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
 import { openStore } from '../../src/store/open-store.js';
+import { openRuntimeSqlite } from '../../src/store/sqlite-driver.js';
 
 /** Options of `measureWalPagesPerTurn`. */
 export interface WalPagesOptions {
@@ -36,7 +36,9 @@ export interface WalPagesFigures {
  * turn reads its session's last messages and records its stats with its two messages through
  * the `InvocationBuffer` (group commit), `concurrency` at a time, on a real SQLite file. A second
  * connection holds a read transaction opened before the measured turns, so no checkpoint can
- * reset the WAL: every frame they write stays in the file and its size tells how many.
+ * reset the WAL: every frame they write stays in the file and its size tells how many. That
+ * connection uses the store's own driver: two SQLite libraries in one process do not see each
+ * other's locks (POSIX locks are per process), and the writer would reset the WAL under it.
  */
 export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Promise<WalPagesFigures> {
   const turns = options.turns ?? 2_000;
@@ -47,7 +49,7 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
   const dataDir = await mkdtemp(join(tmpdir(), 'actorkit-wal-pages-'));
   const path = join(dataDir, 'actor.db');
   const store = await openStore({ dataDir, logger: silentLogger });
-  const reader = new Database(path);
+  const { database: reader } = await openRuntimeSqlite(path, { busyTimeoutMs: 5_000 });
   try {
     await store.migrate();
     const buffer = new InvocationBuffer(store, { logger: silentLogger });
@@ -88,9 +90,9 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
     };
     await runTurns(warmupTurns);
     reader.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    const pageSize = Number((reader.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+    const [{ page_size: pageSize } = { page_size: 0 }] = reader.prepare('PRAGMA page_size').all([]) as { page_size: number }[];
     reader.exec('BEGIN');
-    reader.prepare('select count(*) from actorkit_meta').get();
+    reader.prepare('select count(*) from actorkit_meta').all([]);
     const before = (await stat(`${path}-wal`)).size;
     await runTurns(turns);
     const after = (await stat(`${path}-wal`)).size;
