@@ -8,6 +8,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
+import { migrateStore } from '../../src/store/migrate-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
@@ -128,6 +129,32 @@ describe('SQLite file store', () => {
     expect((await one.readStats()).invocations).toBe(1);
     expect((await two.readStats()).invocations).toBe(0);
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it('rebuilds the counted record ids WITHOUT ROWID (migration 0003) and keeps every id and message', async () => {
+    const dataDir = join(root, 'before-0003');
+    const path = join(dataDir, 'actor.db');
+    await mkdir(dataDir, { recursive: true });
+    const database = new Database(path);
+    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    try {
+      await migrateStore(
+        db,
+        'sqlite',
+        STORE_MIGRATIONS.filter((migration) => migration.name < '0003'),
+      );
+      database.exec(`insert into actorkit_stats_applied (id, applied_at_ms) values ('counted-before', ${Date.now()})`);
+      database.exec(`insert into actorkit_chat_messages values ('acme', 'chat', 0, 'm0', 'user', 'kept', null, '2025-01-01T00:00:00.000Z')`);
+    } finally {
+      await db.destroy();
+    }
+    const store = await openFileStore(dataDir);
+    await store.recordInvocations([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
+    expect((await store.readStats()).invocations).toBe(1);
+    expect((await store.loadHistory('acme', 'chat', 5)).map((message) => message.content)).toEqual(['kept']);
+    await store.close();
+    const [tables] = await onFile(path, [`select name from sqlite_master where type = 'table' and name = 'actorkit_stats_applied' and sql like '%without rowid%'`]);
+    expect(tables).toEqual([['actorkit_stats_applied']]);
   });
 
   it('opens a database the former migration loop created, without migrating it again', async () => {
