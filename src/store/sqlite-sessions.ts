@@ -10,6 +10,8 @@ import { serialiseMessageData } from './store-input-validation.js';
 
 /** Rows per multi-row insert: far below SQLite's bound-parameter limit. */
 const CHUNK_ROWS = 500;
+/** Most known stats pairs kept per table (see `SqliteSessions.#knownPairs`); all are forgotten past it. */
+const KNOWN_PAIRS = 50_000;
 
 type Tx = Transaction<StoreDatabase>;
 
@@ -68,6 +70,12 @@ function countBy(values: Iterable<string>): Map<string, number> {
  */
 export class SqliteSessions implements SessionEngine {
   readonly #context: SqliteSessionsContext;
+  /**
+   * (tenant, session) and (tenant, user) pairs known to be in the stats tables: a group whose
+   * pairs are all known skips those two inserts. Learned only from inserts that found every
+   * pair present, so a rolled-back insert never teaches a pair.
+   */
+  readonly #knownPairs = { actorkit_stats_sessions: new Set<string>(), actorkit_stats_users: new Set<string>() };
 
   constructor(context: SqliteSessionsContext) {
     this.#context = context;
@@ -163,12 +171,20 @@ export class SqliteSessions implements SessionEngine {
 
   /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
   async #insertNewPairs(trx: Tx, table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): Promise<[string, string][]> {
+    const known = this.#knownPairs[table];
     const inserted: [string, string][] = [];
-    for (const chunk of chunks(sortedPairs(pairs))) {
+    for (const chunk of chunks(sortedPairs(pairs).filter((pair) => !known.has(JSON.stringify(pair))))) {
       const rows = await querySqlText<{ tenant_id: string; value: string }>(trx, this.#context.statements.insertPairs(table, chunk.length), chunk.flat());
       for (const row of rows) inserted.push([row.tenant_id, row.value]);
+      // A chunk that inserted nothing found every pair committed before: they stay (pairs are never deleted).
+      if (rows.length === 0) this.#rememberPairs(known, chunk);
     }
     return inserted;
+  }
+
+  #rememberPairs(known: Set<string>, pairs: readonly (readonly [string, string])[]): void {
+    if (known.size + pairs.length > KNOWN_PAIRS) known.clear();
+    for (const pair of pairs) known.add(JSON.stringify(pair));
   }
 
   /**
