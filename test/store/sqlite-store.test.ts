@@ -43,6 +43,24 @@ async function onFile(path: string, statements: string[]): Promise<unknown[][]> 
   }
 }
 
+/**
+ * Builds `<root>/<name>/actor.db` through a libSQL connection of its own, closed before the
+ * store opens the file (one SQLite library per file at a time in this process).
+ */
+async function prepareFile(name: string, build: (db: Kysely<StoreDatabase>, database: Database.Database) => Promise<unknown>): Promise<{ dataDir: string; path: string }> {
+  const dataDir = join(root, name);
+  const path = join(dataDir, 'actor.db');
+  await mkdir(dataDir, { recursive: true });
+  const database = new Database(path);
+  const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+  try {
+    await build(db, database);
+  } finally {
+    await db.destroy();
+  }
+  return { dataDir, path };
+}
+
 describeStoreContract({
   name: 'SQLite file',
   reachableFromOutside: true,
@@ -132,12 +150,7 @@ describe('SQLite file store', () => {
   });
 
   it('rebuilds the counted record ids WITHOUT ROWID (migration 0003) and keeps every id and message', async () => {
-    const dataDir = join(root, 'before-0003');
-    const path = join(dataDir, 'actor.db');
-    await mkdir(dataDir, { recursive: true });
-    const database = new Database(path);
-    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    try {
+    const { dataDir, path } = await prepareFile('before-0003', async (db, database) => {
       await migrateStore(
         db,
         'sqlite',
@@ -145,9 +158,7 @@ describe('SQLite file store', () => {
       );
       database.exec(`insert into actorkit_stats_applied (id, applied_at_ms) values ('counted-before', ${Date.now()})`);
       database.exec(`insert into actorkit_chat_messages values ('acme', 'chat', 0, 'm0', 'user', 'kept', null, '2025-01-01T00:00:00.000Z')`);
-    } finally {
-      await db.destroy();
-    }
+    });
     const store = await openFileStore(dataDir);
     await store.recordInvocations([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
     expect((await store.readStats()).invocations).toBe(1);
@@ -158,16 +169,7 @@ describe('SQLite file store', () => {
   });
 
   it('opens a database the former migration loop created, without migrating it again', async () => {
-    const dataDir = join(root, 'legacy');
-    const path = join(dataDir, 'actor.db');
-    await mkdir(dataDir, { recursive: true });
-    const database = new Database(path);
-    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    try {
-      await createLegacyDatabase(db, async (statement) => database.exec(statement));
-    } finally {
-      await db.destroy();
-    }
+    const { dataDir, path } = await prepareFile('legacy', (db, database) => createLegacyDatabase(db, async (statement) => database.exec(statement)));
     const rows = async (statement: string) => {
       const connection = new Database(path);
       try {
