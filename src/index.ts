@@ -80,7 +80,19 @@ export {
 } from './oauth/index.js';
 
 // State
-export type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store/store.js';
+export type {
+  IdempotencyRecord,
+  IdempotencyStore,
+  InvocationRecord,
+  OAuthStore,
+  SessionStore,
+  SettingsStore,
+  StatsSnapshot,
+  Store,
+  StoredMessage,
+  StoredOAuthState,
+  StoredOAuthToken,
+} from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 
 // Logging

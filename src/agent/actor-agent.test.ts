@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink } from '../log/logger.js';
-import { MemoryStore } from '../store/memory-store.js';
 import { createActorAgent } from './actor-agent.js';
 import { ActorTool } from './actor-tool.js';
 import type { ChatInput } from '../invoke/chat-handler.js';
@@ -19,7 +18,7 @@ const greet = new ActorTool({ name: 'hello_greet', description: 'Greets', argsSc
 
 function agentWith(settings: Record<string, unknown>, extra: Partial<Parameters<typeof createActorAgent>[0]> = {}) {
   const sink = createMemorySink();
-  const agent = createActorAgent({ env: {}, settings: () => settings, history: new MemoryStore(), logger: createLogger({ sink }), ...extra });
+  const agent = createActorAgent({ env: {}, settings: () => settings, logger: createLogger({ sink }), ...extra });
   return { agent, sink };
 }
 
@@ -49,13 +48,33 @@ describe('createActorAgent', () => {
     expect(JSON.stringify(sink.records)).not.toContain('secret');
   });
 
+  it('answers from the history the turn hands it, at most HISTORY_LIMIT of its last messages, without a store', async () => {
+    const settings: Record<string, unknown> = { history_limit: 2 };
+    const seen: string[][] = [];
+    const model = {
+      name: 'echo-history',
+      generate: async (request: { messages: readonly { content: string }[] }) => {
+        seen.push(request.messages.map((message) => message.content));
+        return { text: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, finishReason: 'stop' as const };
+      },
+      async *stream() {},
+    };
+    const { agent } = agentWith(settings, { model });
+    expect(agent.historyLimit(settings)).toBe(2);
+    expect(agent.historyLimit({ history_limit: -3 })).toBe(0);
+    const history = ['first', 'second', 'third'].map((content, index) => ({ id: `m${index}`, role: 'user' as const, content, createdAt: '2025-01-01T00:00:00.000Z' }));
+    const result = await agent.chatHandler({ ...input(settings, 'fourth'), history });
+    expect(seen).toEqual([['second', 'third', 'fourth']]);
+    expect(result.history?.map((message) => message.content)).toEqual(['fourth', 'ok']);
+  });
+
   it('answers 500 agent_misconfigured when the settings turn invalid at run time', async () => {
     const { agent } = agentWith({});
     await expect(agent.chatHandler(input({ max_tool_steps: -3 }))).rejects.toMatchObject({ status: 500, code: 'agent_misconfigured', detail: expect.stringContaining('MAX_TOOL_STEPS') });
   });
 
   it('refuses a misconfigured environment at setup', () => {
-    expect(() => createActorAgent({ env: { LLM_PROVIDER: 'nope' }, settings: () => ({}), history: new MemoryStore(), logger: createLogger({ sink: () => {} }) })).toThrow(/LLM_PROVIDER/);
+    expect(() => createActorAgent({ env: { LLM_PROVIDER: 'nope' }, settings: () => ({}), logger: createLogger({ sink: () => {} }) })).toThrow(/LLM_PROVIDER/);
   });
 
   it('builds the domain tools at start, or uses the registry the actor brings', async () => {

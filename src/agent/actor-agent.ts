@@ -4,9 +4,8 @@ import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { environmentOf } from '../environment/parse-environment.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
 import type { Logger } from '../log/logger.js';
-import type { Store } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
-import { AgentConfigError, agentValue, readAgentConfig, type AgentConfig } from './agent-config.js';
+import { AgentConfigError, agentValue, readAgentConfig, readHistoryLimit, type AgentConfig } from './agent-config.js';
 import { createAgentChatHandler, type AgentTurnConfig } from './agent-chat-handler.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatLoopMetrics } from './chat-loop.js';
@@ -27,7 +26,6 @@ export interface ActorAgentOptions {
   readonly settings: () => Readonly<Record<string, unknown>>;
   /** Where a setting's value came from, for start-up refusals (see `ActorSettings.sourceOf`). */
   readonly settingSource?: (key: string) => string;
-  readonly history: Pick<Store, 'loadHistory' | 'appendMessages'>;
   readonly logger: Logger;
   readonly metrics?: ChatLoopMetrics;
   /** A model of the actor's own; by default the one `LLM_*` names, else the offline model. */
@@ -47,6 +45,12 @@ export interface ActorAgent {
   readonly chatHandler: ChatHandler;
   /** The tools the last `start()` built. */
   readonly tools: readonly ActorTool[];
+  /**
+   * `HISTORY_LIMIT` under these settings: how many of the session's last messages the turn
+   * reads for the agent (0 when the value is not valid: the turn then fails with
+   * `agent_misconfigured` without reading).
+   */
+  historyLimit(settings: Readonly<Record<string, unknown>>): number;
   /** Builds the tool registry: domain tools, then the tools of the MCP servers. Never rejects. */
   start(): Promise<void>;
   /** Closes the MCP connections. */
@@ -80,8 +84,8 @@ function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void 
 /**
  * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
  * environment; re-read on every invoke, so `PUT /settings` takes effect), tools from the
- * domain and `MCP_SERVERS`, history from the store. A configuration mistake in the
- * environment throws here, at setup.
+ * domain and `MCP_SERVERS`; the turn hands it the session's history. A configuration mistake in
+ * the environment throws here, at setup.
  */
 export function createActorAgent(options: ActorAgentOptions): ActorAgent {
   const { logger } = options;
@@ -132,7 +136,6 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     chatHandler: createAgentChatHandler({
       configure,
       tools: () => tools,
-      history: options.history,
       logger,
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
@@ -141,6 +144,13 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     }),
     get tools() {
       return tools;
+    },
+    historyLimit(settings) {
+      try {
+        return readHistoryLimit(env, settings);
+      } catch {
+        return 0;
+      }
     },
     async start() {
       await mcp?.close();

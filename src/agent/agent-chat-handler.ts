@@ -1,5 +1,4 @@
 import type { Logger } from '../log/logger.js';
-import type { Store, StoredMessage } from '../store/store.js';
 import type { ActorTool } from './actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
@@ -24,8 +23,6 @@ export interface AgentChatHandlerOptions {
   readonly configure: (settings: Readonly<Record<string, unknown>>) => AgentTurnConfig;
   /** The tools offered to the model, e.g. what a `ToolRegistry` built. */
   readonly tools: () => readonly ActorTool[];
-  /** Where the sessions' history is read from (the turn stores the new messages). */
-  readonly history: Pick<Store, 'loadHistory'>;
   /** System instructions sent first on every turn. */
   readonly instructions?: string;
   readonly logger: Logger;
@@ -37,26 +34,17 @@ export interface AgentChatHandlerOptions {
 }
 
 /**
- * The agent as a chat handler: loads the last `historyLimit` messages of the tenant's session,
- * runs the chat loop, and returns the turn's messages (the new message, tool calls and results,
- * the answer) for the turn to store. When the history cannot be read the reply still comes, and
- * says so (`historyLoaded: false`).
+ * The agent as a chat handler: runs the chat loop on the session's history the turn read
+ * (`ChatInput.history`, at most `historyLimit` of its last messages) and returns the turn's
+ * messages (the new message, tool calls and results, the answer) for the turn to store. It
+ * never touches the store.
  */
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
-  const { history, logger } = options;
+  const { logger } = options;
   return async function agentChatHandler(input) {
-    const { request, tenantId, requestId, messageId, settings, onEvent } = input;
+    const { request, messageId, settings, onEvent } = input;
     const turn = options.configure(settings);
-    let historyLoaded = true;
-    let earlier: StoredMessage[] = [];
-    if (turn.historyLimit > 0) {
-      try {
-        earlier = await history.loadHistory(tenantId, request.session_id, turn.historyLimit);
-      } catch (error) {
-        logger.warn('history_read_failed', { request_id: requestId, error });
-        historyLoaded = false;
-      }
-    }
+    const earlier = turn.historyLimit > 0 ? (input.history ?? []).slice(-turn.historyLimit) : [];
     const incoming = incomingMessage(request);
     const tracer = options.tracer ?? NO_TRACER;
     const agentName = options.agentName ?? 'actor';
@@ -98,7 +86,6 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       usage: result.usage,
       model: result.model,
       history: historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
-      ...(historyLoaded ? {} : { historyLoaded }),
     };
   };
 }

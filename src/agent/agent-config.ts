@@ -86,6 +86,15 @@ function integer(environment: EnvironmentConfig, settings: Readonly<Record<strin
   return value;
 }
 
+/**
+ * `HISTORY_LIMIT` alone (the setting when it is not empty, else the environment): how many of
+ * the session's last messages the turn reads for the agent. Throws `AgentConfigError` for a
+ * bad value, as `readAgentConfig` does.
+ */
+export function readHistoryLimit(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>): number {
+  return integer(environmentOf(env), settings, 'HISTORY_LIMIT', 0);
+}
+
 /** `LLM_HEADERS`, from the setting when it is not empty, else from the environment. */
 function modelHeaders(environment: EnvironmentConfig, settings: Readonly<Record<string, unknown>>): ModelHeaders {
   const fromSetting = settingValue(settings, 'LLM_HEADERS');
@@ -121,7 +130,7 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
     headers: modelHeaders(environment, settings),
     timeoutMs: integer(environment, settings, 'LLM_TIMEOUT_MS', 1),
     maxRetries: integer(environment, settings, 'LLM_MAX_RETRIES', 0),
-    historyLimit: integer(environment, settings, 'HISTORY_LIMIT', 0),
+    historyLimit: readHistoryLimit(environment, settings),
     maxToolSteps: integer(environment, settings, 'MAX_TOOL_STEPS', 0),
   };
 }

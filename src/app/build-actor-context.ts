@@ -65,7 +65,6 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         env: environment,
         settings: () => settings.values,
         settingSource: (key) => settings.sourceOf(key),
-        history: store,
         logger,
         metrics,
         tracer: tracing,
@@ -88,6 +87,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     logger,
     tracer: tracing,
     chatHandler: options.chatHandler ?? agent!.chatHandler,
+    // A chat handler of the actor's own is given no history: the turn reads none for it.
+    historyLimit: agent === undefined ? () => 0 : (values) => agent.historyLimit(values),
     readinessChecks: options.readinessChecks ?? (() => ({})),
     platformConfig: options.platformConfig,
     oauthTokens: oauth?.getAccessToken ? { getAccessToken: oauth.getAccessToken.bind(oauth) } : noOAuthTokens,

@@ -53,7 +53,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   }
   const abort = linkAbort(call.requestSignal, services.lifecycle.shutdownSignal);
   try {
-    return { kind: 'reply', reply: await runIdempotent(idempotency, () => runTurn(services, { ...turn, signal: abort.signal })) };
+    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, ...(claim ? { claim } : {}) })) };
   } finally {
     abort.dispose();
   }

@@ -24,6 +24,14 @@ export interface ChatInput {
   /** The actor's current settings. */
   readonly settings: Readonly<Record<string, unknown>>;
   /**
+   * The session's last messages, oldest first, which the turn read once before calling the
+   * handler (`HISTORY_LIMIT` of them for the agent; none for a chat handler of the actor's own,
+   * or when the read failed, which the reply then says with `history_loaded: false`). The
+   * handler keeps history by returning the turn's messages (`ChatResult.history`), never by
+   * writing the store.
+   */
+  readonly history?: readonly StoredMessage[];
+  /**
    * A valid OAuth access token of this invoke's tenant at `provider`, for the handler's tools
    * (`ToolRunContext.oauthToken`); a turn always sets it. Rejects with `ActorError` 409
    * `oauth_not_connected` when the tenant has not connected the provider.
@@ -47,7 +55,10 @@ export interface ChatResult {
    * The answer is stored under the input's `messageId`.
    */
   readonly history?: readonly StoredMessage[];
-  /** False when the session's earlier messages could not be read: the reply says `history_loaded: false`. */
+  /**
+   * False when the session's earlier messages could not be read: the reply says
+   * `history_loaded: false`. The turn says so by itself when its own read failed.
+   */
   readonly historyLoaded?: boolean;
   /** Extra facts of the handler's own for the reply's `metadata`. */
   readonly metadata?: Record<string, unknown>;

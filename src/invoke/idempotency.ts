@@ -11,8 +11,11 @@ export const IdempotencyKey = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,255}$/,
 export type IdempotencyDecision =
   /** No key, or the store could not be asked: run the invoke (`unavailable` says which). */
   | { readonly kind: 'run'; readonly unavailable: boolean }
-  /** The key is ours now: run, then `complete` with the reply or `release` on failure. */
-  | { readonly kind: 'claimed'; complete(reply: ChatReply): Promise<void>; release(): Promise<void> }
+  /**
+   * The key is ours now (`key`, tenant-scoped, kept `ttlMs` once completed): run, then
+   * `complete` with the reply (unless the turn committed it with its record) or `release` on failure.
+   */
+  | { readonly kind: 'claimed'; readonly key: string; readonly ttlMs: number; complete(reply: ChatReply): Promise<void>; release(): Promise<void> }
   /** A retry of a completed invoke: send the stored reply again. */
   | { readonly kind: 'replay'; readonly status: number; readonly body: string };
 
@@ -25,6 +28,16 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+/** A claimed key as the turn sees it: completed with the reply in the turn's own write when it can be. */
+export interface IdempotencyClaim {
+  /** The tenant-scoped key. */
+  readonly key: string;
+  /** How long the completed key is kept, in milliseconds. */
+  readonly ttlMs: number;
+  /** Tells the claim that `reply` was committed with the turn's record: it is not completed again. */
+  committed(reply: ChatReply): void;
 }
 
 /** The fingerprint of a request: SHA-256 of its canonical JSON, without `stream` (a retry may switch between JSON and a stream). */
@@ -59,6 +72,8 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
   if (existing === null) {
     return {
       kind: 'claimed',
+      key,
+      ttlMs: ctx.config.idempotencyTtlMs,
       complete: (reply) =>
         ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
       release: () => ctx.store.releaseIdempotencyKey(key).catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
@@ -74,20 +89,22 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
 }
 
 /**
- * Runs a turn under an idempotency decision: a claimed key is completed with the reply, or
- * released when the turn fails, so a retry can run again.
+ * Runs a turn under an idempotency decision: a claimed key is completed with the reply — in the
+ * turn's own write when the turn could (`IdempotencyClaim.committed`), else on its own after —
+ * or released when the turn fails, so a retry can run again.
  * @param decision what `decideIdempotency` decided (not a replay)
- * @param run the turn
+ * @param run the turn, given the claim when there is one
  */
-export async function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: () => Promise<ChatReply>): Promise<ChatReply> {
+export async function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: (claim?: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
   if (decision.kind !== 'claimed') return run();
+  let committed: ChatReply | undefined;
   let reply: ChatReply;
   try {
-    reply = await run();
+    reply = await run({ key: decision.key, ttlMs: decision.ttlMs, committed: (done) => void (committed = done) });
   } catch (error) {
     await decision.release();
     throw error;
   }
-  await decision.complete(reply);
+  if (committed !== reply) await decision.complete(reply);
   return reply;
 }

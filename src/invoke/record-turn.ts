@@ -1,4 +1,5 @@
-import type { ToolCallRecord } from './chat-reply.js';
+import type { ChatReply, ToolCallRecord } from './chat-reply.js';
+import type { IdempotencyClaim } from './idempotency.js';
 import type { ChatRequest } from './chat-request.js';
 import type { ChatResult } from './chat-handler.js';
 import type { TurnServices } from './turn-services.js';
@@ -14,6 +15,8 @@ export interface TurnFacts {
   readonly idempotencyUnavailable: boolean;
   /** `performance.now()` when the turn started. */
   readonly startedMs: number;
+  /** False when the turn could not read the session's history: the reply says `history_loaded: false`. */
+  readonly historyLoaded: boolean;
 }
 
 /** How a turn ended: the handler's result, or the code of the error it failed with. */
@@ -25,6 +28,20 @@ export interface RecordedTurn {
   readonly latencyMs: number;
   /** The reply's `metadata`: the handler's own facts, then every flag of the turn. */
   readonly metadata: Record<string, unknown>;
+  /** The reply committed with the record, completing the claim (see `TurnCommit`); absent when none was. */
+  readonly reply?: ChatReply;
+}
+
+/**
+ * A claimed `Idempotency-Key` to complete in the turn's own write: the reply is built before
+ * the write as it will be when the write succeeds, and stored with the record. When the write
+ * turns out otherwise (deferred, history not saved), that reply is not the one sent, and the
+ * claim is completed after, on its own, with the reply sent.
+ */
+export interface TurnCommit {
+  readonly claim: IdempotencyClaim;
+  /** Builds the reply from what recording the turn tells it. */
+  readonly reply: (recorded: RecordedTurn) => ChatReply;
 }
 
 /** The keys of a tool call's arguments, never their values. */
@@ -42,12 +59,20 @@ function argumentKeys(call: ToolCallRecord): string[] {
  * tokens, latency, request id, never the message text. At debug, `invoke_tool_arguments` adds
  * the keys (not the values) of each tool call's arguments.
  */
-export async function recordTurn(services: TurnServices, facts: TurnFacts, end: TurnEnd): Promise<RecordedTurn> {
+export async function recordTurn(services: TurnServices, facts: TurnFacts, end: TurnEnd, commit?: TurnCommit): Promise<RecordedTurn> {
   const { request, tenantId } = facts;
   const result = 'result' in end ? end.result : undefined;
   const outcome = result ? 'success' : (end as { failure: string }).failure;
   const latencyMs = Math.round(performance.now() - facts.startedMs);
-  const { persisted, historySaved } = await services.stats.record({
+  const metadataOf = (persisted: boolean, historySaved: boolean | undefined) => ({
+    ...result?.metadata,
+    ...(!facts.historyLoaded || result?.historyLoaded === false ? { history_loaded: false } : {}),
+    ...(historySaved === false ? { history_saved: false } : {}),
+    ...(facts.idempotencyUnavailable ? { idempotency_unavailable: true } : {}),
+    ...(persisted ? {} : { stats_deferred: true }),
+  });
+  const expected = result && commit ? commit.reply({ latencyMs, metadata: metadataOf(true, true) }) : undefined;
+  const { persisted, historySaved, idempotencyCompleted } = await services.stats.record({
     tenantId,
     userIdentifier: request.user_identifier,
     sessionId: request.session_id,
@@ -58,6 +83,7 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
     latencyMs,
     finishedAt: new Date().toISOString(),
     ...(result?.history === undefined ? {} : { history: result.history }),
+    ...(expected && commit ? { idempotency: { key: commit.claim.key, status: 200, body: JSON.stringify(expected), ttlMs: commit.claim.ttlMs } } : {}),
   });
   services.metrics.invocations.inc({ outcome });
   services.metrics.invokeDuration.observe({ outcome }, (performance.now() - facts.startedMs) / 1000);
@@ -77,12 +103,11 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
     output_tokens: result?.usage.outputTokens ?? 0,
     latency_ms: latencyMs,
   });
-  const metadata = {
-    ...result?.metadata,
-    ...(result?.historyLoaded === false ? { history_loaded: false } : {}),
-    ...(historySaved === false ? { history_saved: false } : {}),
-    ...(facts.idempotencyUnavailable ? { idempotency_unavailable: true } : {}),
-    ...(persisted ? {} : { stats_deferred: true }),
-  };
+  const metadata = metadataOf(persisted, historySaved);
+  // The reply stored with the record is the one to send only when the write went as expected.
+  if (expected && commit && idempotencyCompleted && persisted && historySaved !== false) {
+    commit.claim.committed(expected);
+    return { latencyMs, metadata, reply: expected };
+  }
   return { latencyMs, metadata };
 }

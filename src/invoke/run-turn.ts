@@ -1,16 +1,20 @@
 import { ActorError, clientClosedError } from '../core/actor-error.js';
+import type { StoredMessage } from '../store/store.js';
 import type { ChatEvent, ChatResult } from './chat-handler.js';
 import type { ChatReply } from './chat-reply.js';
-import { recordTurn, type TurnFacts } from './record-turn.js';
+import type { IdempotencyClaim } from './idempotency.js';
+import { recordTurn, type RecordedTurn, type TurnFacts } from './record-turn.js';
 import type { TurnServices } from './turn-services.js';
 
 /** One invoke to answer, JSON or streamed. */
-export interface Turn extends Omit<TurnFacts, 'startedMs'> {
+export interface Turn extends Omit<TurnFacts, 'startedMs' | 'historyLoaded'> {
   /** Aborted when the client goes away or the shutdown gives up waiting. */
   readonly signal: AbortSignal;
   /** The id the reply's message gets (a stream announces it first). */
   readonly messageId: string;
   readonly onEvent?: (event: ChatEvent) => void;
+  /** The claimed `Idempotency-Key`, completed with the reply in the turn's own write when it can be. */
+  readonly claim?: IdempotencyClaim;
 }
 
 function asActorError(error: unknown, signal: AbortSignal): unknown {
@@ -20,14 +24,32 @@ function asActorError(error: unknown, signal: AbortSignal): unknown {
 }
 
 /**
- * Runs the chat handler for one invoke, has `recordTurn` count it exactly once (success or
- * error), and wraps the result into the chat reply. Rejects with the handler's error (an abort
- * becomes 499 `client_closed_request` or 503 `draining`).
+ * The session's last `limit` messages, read once for the turn; none, and `loaded: false`, when
+ * the store cannot answer (logged as `history_read_failed`): the turn answers without them.
+ */
+async function readSession(services: TurnServices, turn: Turn, limit: number): Promise<{ readonly messages: readonly StoredMessage[]; readonly loaded: boolean }> {
+  if (limit <= 0) return { messages: [], loaded: true };
+  try {
+    return { messages: await services.store.loadHistory(turn.tenantId, turn.request.session_id, limit), loaded: true };
+  } catch (error) {
+    services.logger.warn('history_read_failed', { request_id: turn.requestId, error });
+    return { messages: [], loaded: false };
+  }
+}
+
+/**
+ * Runs one invoke, owning its session: reads the session's history once, runs the chat handler
+ * on it, has `recordTurn` count the turn exactly once (success or error) with the messages the
+ * handler returned, in one write, and wraps the result into the chat reply. Rejects with the
+ * handler's error (an abort becomes 499 `client_closed_request` or 503 `draining`).
  */
 export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatReply> {
   const { request } = turn;
-  const facts: TurnFacts = { ...turn, startedMs: performance.now() };
+  const startedMs = performance.now();
   const startedAt = new Date();
+  const settings = services.settings.values;
+  const session = await readSession(services, turn, services.historyLimit(settings));
+  const facts: TurnFacts = { ...turn, startedMs, historyLoaded: session.loaded };
   let result: ChatResult;
   try {
     result = await services.chatHandler({
@@ -36,7 +58,8 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       requestId: turn.requestId,
       messageId: turn.messageId,
       signal: turn.signal,
-      settings: services.settings.values,
+      settings,
+      history: session.messages,
       oauthToken: (provider) => services.oauthTokens.getAccessToken(turn.tenantId, provider),
       ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
     });
@@ -45,9 +68,9 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     await recordTurn(services, facts, { failure: failure instanceof ActorError ? failure.code : 'error' });
     throw failure;
   }
-  const { latencyMs, metadata } = await recordTurn(services, facts, { result });
-  return {
-    id: `inv_${crypto.randomUUID()}`,
+  const id = `inv_${crypto.randomUUID()}`;
+  const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => ({
+    id,
     session_id: request.session_id,
     status: 'completed',
     message: { id: turn.messageId, role: 'assistant', content: result.content },
@@ -62,5 +85,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     created_at: startedAt.toISOString(),
     latency_ms: latencyMs,
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  };
+  });
+  const recorded = await recordTurn(services, facts, { result }, turn.claim === undefined ? undefined : { claim: turn.claim, reply });
+  return recorded.reply ?? reply(recorded);
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Store } from '../store/store.js';
+import type { OAuthStore } from '../store/store.js';
 import type { OAuthStateRecord, OAuthStateStore } from './oauth-state-store.js';
 
 /** The JSON a state record is stored as: the fields of `OAuthStateRecord` but its expiry (a column of its own). */
@@ -12,7 +12,7 @@ const StoredStateRecord = v.object({
 });
 
 /**
- * The default state store: pending states in the actor's own database (`Store.putOAuthState` /
+ * The default state store: pending states in the actor's own database (`OAuthStore.putOAuthState` /
  * `takeOAuthState`), so every replica on that database sees them and a restart keeps them. A
  * take is atomic and single-use across replicas. Only the fields of `OAuthStateRecord` are
  * written (the PKCE verifier included, never a token); a record that no longer parses (written
@@ -21,10 +21,10 @@ const StoredStateRecord = v.object({
  * const oauth = createOAuthFlow({ providers, stateStore: new StoreOAuthStateStore(store) });
  */
 export class StoreOAuthStateStore implements OAuthStateStore {
-  readonly #store: Pick<Store, 'putOAuthState' | 'takeOAuthState'>;
+  readonly #store: Pick<OAuthStore, 'putOAuthState' | 'takeOAuthState'>;
 
   /** @param store the actor's store, shared by its replicas */
-  constructor(store: Pick<Store, 'putOAuthState' | 'takeOAuthState'>) {
+  constructor(store: Pick<OAuthStore, 'putOAuthState' | 'takeOAuthState'>) {
     this.#store = store;
   }
 

@@ -2,10 +2,11 @@ import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
-import type { InvocationRecord, StatsSnapshot, Store } from './store.js';
+import type { InvocationRecord, SessionStore, StatsSnapshot, Store } from './store.js';
 import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
 import { isDiskFull } from './disk-full.js';
+import { timeOrderedId } from './time-ordered-id.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
 /** Options of an `InvocationBuffer`. */
@@ -36,11 +37,16 @@ export interface RecordOutcome {
   readonly persisted: boolean;
   /** Set when the record carried `history`: whether those messages were stored. */
   readonly historySaved?: boolean;
+  /**
+   * Set when the record carried an `idempotency` completion: whether it was committed with the
+   * record. When not, the caller completes the key on its own.
+   */
+  readonly idempotencyCompleted?: boolean;
 }
 
 interface QueuedEntry {
   readonly entry: PendingEntry;
-  /** Told whether the record was written, and whether its history was written with it. */
+  /** Told whether the record was written, and whether its history (and idempotency completion) was written with it. */
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
 }
 
@@ -74,7 +80,7 @@ function isRefusedValue(error: unknown): boolean {
  * await stats.flush(); // on shutdown
  */
 export class InvocationBuffer {
-  readonly #store: Store;
+  readonly #store: SessionStore & Pick<Store, 'kind'>;
   readonly #logger: Logger;
   readonly #monitor: InvocationBufferOptions['monitor'];
   readonly #retryIntervalMs: number;
@@ -97,7 +103,7 @@ export class InvocationBuffer {
   #writeEpoch = 0;
   readonly #snapshots = new Map<string, StatsSnapshot>();
 
-  constructor(store: Store, options: InvocationBufferOptions = {}) {
+  constructor(store: SessionStore & Pick<Store, 'kind'>, options: InvocationBufferOptions = {}) {
     this.#store = store;
     this.#logger = options.logger ?? createLogger();
     this.#monitor = options.monitor;
@@ -128,13 +134,15 @@ export class InvocationBuffer {
    */
   async record(input: InvocationRecord): Promise<RecordOutcome> {
     const record = this.#admit(input);
+    const completing = (input as InvocationRecord | null)?.idempotency !== undefined;
     if (record === undefined) {
-      return (input as InvocationRecord | null)?.history === undefined ? { persisted: false } : { persisted: false, historySaved: false };
+      return { persisted: false, ...(input?.history === undefined ? {} : { historySaved: false }), ...(completing ? { idempotencyCompleted: false } : {}) };
     }
     const historyKept = record.history !== undefined;
     const entry: PendingEntry = { seq: this.#seq++, record };
     let persisted = false;
     let historySaved = false;
+    let idempotencyCompleted = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
       this.#defer(entry);
       void this.#drain();
@@ -148,8 +156,9 @@ export class InvocationBuffer {
       });
       persisted = written.persisted;
       historySaved = written.historySaved && historyKept;
+      idempotencyCompleted = written.historySaved && record.idempotency !== undefined;
     }
-    return input.history === undefined ? { persisted } : { persisted, historySaved };
+    return { persisted, ...(input.history === undefined ? {} : { historySaved }), ...(completing ? { idempotencyCompleted } : {}) };
   }
 
   /**
@@ -158,7 +167,7 @@ export class InvocationBuffer {
    * record kept; both cases are logged as errors.
    */
   #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
-    const id = (input as InvocationRecord | null)?.id ?? crypto.randomUUID();
+    const id = (input as InvocationRecord | null)?.id ?? timeOrderedId();
     const withId = (record: InvocationRecord) => checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
     try {
       return withId(input);

@@ -21,9 +21,12 @@ export interface InvokeStatements {
    * each record it counts. Params: arrays of id (null for none), tenant, session, user, errors
    * (0/1), input tokens, output tokens, tool calls, latency ms, finished-at ms; then now ms;
    * then the messages as arrays of their record's 1-based index, id, role, content, data (JSON
-   * or null), created_at; then now (ISO).
+   * or null), created_at; then now (ISO); then the idempotency completions as arrays of their
+   * record's 1-based index, key, status, body, expiry ms.
    */
   readonly recordInvocations: string;
+  /** SQLite: completes a claimed idempotency key with its reply. Params: status, body, expiry ms, key. */
+  readonly completeIdempotencyKey: string;
   /**
    * SQLite: the connection's `PRAGMA data_version`, which changes when another connection (of
    * this process or another) commits; this connection's own commits leave it as it is.
@@ -174,6 +177,12 @@ counters as (
   from tallies t order by t.tenant_id
   on conflict (tenant_id) do update set ${counterUpdates((column, operator) => `${operator === '>' ? 'greatest' : 'least'}(c.${column}, excluded.${column})`)}
   returning tenant_id
+),
+completions as (
+  update actorkit_idempotency_keys k set state = 'completed', status = c.status, body = c.body, expires_at_ms = c.expires_at_ms
+  from unnest($19::bigint[], $20::text[], $21::integer[], $22::text[], $23::bigint[]) as c(record_index, key, status, body, expires_at_ms)
+  join fresh f on f.ordinal = c.record_index
+  where k.key = c.key
 )
 update actorkit_stats_totals set users = users + (select count(*) from new_all_users)
 where id = 1 and exists (select 1 from new_all_users)`;
@@ -194,6 +203,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
       loadHistory: loadHistory(engine),
       appendMessages: postgresAppendMessages,
       recordInvocations: postgresRecordInvocations,
+      completeIdempotencyKey: '',
       dataVersion: '',
       upsertChatSession: '',
       insertMessages: notOnPostgres('insertMessages'),
@@ -217,6 +227,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     loadHistory: loadHistory(engine),
     appendMessages: '',
     recordInvocations: '',
+    completeIdempotencyKey: `update actorkit_idempotency_keys set state = 'completed', status = ?, body = ?, expires_at_ms = ? where key = ?`,
     dataVersion: 'PRAGMA data_version',
     upsertChatSession: `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values (?, ?, ?, ?, ?)
 on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at

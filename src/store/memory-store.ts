@@ -1,6 +1,7 @@
 import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
 import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
+  assertHttpStatus,
   assertHistoryLimit,
   assertOAuthStateInput,
   assertOAuthStateLookup,
@@ -66,6 +67,8 @@ export class MemoryStore implements Store {
       counters.sessions.add(record.sessionId);
       counters.users.add(record.userIdentifier);
       if (record.history !== undefined) this.append(record.tenantId, record.sessionId, record.history);
+      const completion = record.idempotency;
+      if (completion !== undefined) this.complete(completion.key, completion.status, completion.body, completion.ttlMs);
     }
   }
 
@@ -159,8 +162,13 @@ export class MemoryStore implements Store {
   }
 
   async completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void> {
+    assertHttpStatus(status);
     if (ttlMs !== undefined) assertTtl(ttlMs);
     this.check();
+    this.complete(key, status, body, ttlMs);
+  }
+
+  private complete(key: string, status: number, body: string, ttlMs: number | undefined): void {
     const existing = this.idempotency.get(key);
     if (!existing) return;
     existing.record = { state: 'completed', fingerprint: existing.record.fingerprint, status, body };

@@ -27,6 +27,11 @@ export interface OpenStoreOptions {
    * the connection of a query that outlives it is discarded. Default: no client-side limit.
    */
   readonly queryTimeoutMs?: number;
+  /**
+   * The SQLite driver; by default the runtime's fastest (`bun:sqlite` under Bun, `node:sqlite`
+   * on Node 22.16 and later, libSQL otherwise). Ignored for PostgreSQL.
+   */
+  readonly sqliteDriver?: SqliteDriverName;
   readonly logger?: Logger;
 }
 
@@ -55,14 +60,19 @@ async function createPrivately(path: string): Promise<void> {
   await (await open(path, 'a', 0o600)).close();
 }
 
-async function openSqlite(target: Extract<DatabaseTarget, { engine: 'sqlite' }>, busyTimeoutMs: number, logger: Logger): Promise<{ store: SqlStore; driver: SqliteDriverName }> {
+async function openSqlite(
+  target: Extract<DatabaseTarget, { engine: 'sqlite' }>,
+  busyTimeoutMs: number,
+  requestedDriver: SqliteDriverName | undefined,
+  logger: Logger,
+): Promise<{ store: SqlStore; driver: SqliteDriverName }> {
   let path = ':memory:';
   if (target.location === 'file') {
     path = resolve(target.path);
     await createPrivately(path);
   }
   // One connection: the store runs its calls one at a time anyway (see SerialQueue).
-  const { database, driver } = await openRuntimeSqlite(path, { busyTimeoutMs });
+  const { database, driver } = await openRuntimeSqlite(path, { busyTimeoutMs }, requestedDriver);
   try {
     if (target.location === 'file') {
       const [mode] = database.prepare('PRAGMA journal_mode = WAL').all([]) as { journal_mode?: unknown }[];
@@ -138,7 +148,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   let store: SqlStore | undefined;
   let driver: SqliteDriverName | undefined;
   try {
-    ({ store, driver } = await openSqlite(target, statementTimeoutMs, logger));
+    ({ store, driver } = await openSqlite(target, statementTimeoutMs, options.sqliteDriver, logger));
     await store.ping();
   } catch (error) {
     await store?.close().catch(() => {});

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InvocationRecord, Store } from './store.js';
+import type { InvocationRecord, SessionStore } from './store.js';
 
 /** Spill files are `<DATA_DIR>/<prefix><uuid>.json`; one per shutdown, so replicas sharing a folder never write one file. */
 const SPILL_PREFIX = 'pending-invocations-';
@@ -60,7 +60,7 @@ export interface MergedSpill {
  * @param database the store's database (`databaseIdentity`)
  * @param store where the records go
  */
-export async function mergeSpilledInvocations(dataDir: string, database: string, store: Pick<Store, 'recordInvocations'>): Promise<MergedSpill> {
+export async function mergeSpilledInvocations(dataDir: string, database: string, store: Pick<SessionStore, 'recordInvocations'>): Promise<MergedSpill> {
   let names: string[];
   try {
     names = (await readdir(dataDir)).filter((name) => name.startsWith(SPILL_PREFIX) && name.endsWith(SPILL_SUFFIX)).sort();

@@ -1,12 +1,17 @@
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
 import { SerialQueue } from './serial-queue.js';
-import { snapshotFromTally, tallyByTenant } from './stats-tally.js';
+import { postgresSessions } from './postgres-sessions.js';
+import type { SessionEngine } from './session-engine.js';
+import { querySqlText } from './sql-text-query.js';
+import { SqliteSessions } from './sqlite-sessions.js';
+import { snapshotFromTally } from './stats-tally.js';
 import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
+  assertHttpStatus,
   assertOAuthStateInput,
   assertOAuthStateLookup,
   assertOAuthToken,
@@ -14,16 +19,12 @@ import {
   assertTtl,
   checkedInvocationRecord,
   checkedTurnHistory,
-  parseTimestamp,
-  serialiseMessageData,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
 import { invokeStatements, type InvokeStatements } from './invoke-statements.js';
 import { migrateStore } from './migrate-store.js';
 import type { StoreEngine } from './store-migrations.js';
 
-/** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK_ROWS = 500;
 /** How long the ids of counted records are kept to recognise a retried write. */
 const APPLIED_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Least time between two clean-ups of expired idempotency keys and old record ids. */
@@ -55,67 +56,10 @@ export interface SqlStoreOptions {
 
 type Tx = Transaction<StoreDatabase>;
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let index = 0; index < items.length; index += CHUNK_ROWS) result.push(items.slice(index, index + CHUNK_ROWS));
-  return result;
-}
-
-function compareKeys(a: readonly string[], b: readonly string[]): number {
-  for (let index = 0; index < a.length; index += 1) {
-    const left = a[index] ?? '';
-    const right = b[index] ?? '';
-    if (left !== right) return left < right ? -1 : 1;
-  }
-  return 0;
-}
-
-/** Distinct string pairs in a fixed order, so concurrent transactions lock rows in the same order. */
-function sortedPairs(pairs: Iterable<readonly [string, string]>): [string, string][] {
-  const unique = new Map<string, [string, string]>();
-  for (const [a, b] of pairs) unique.set(JSON.stringify([a, b]), [a, b]);
-  return [...unique.values()].sort(compareKeys);
-}
-
 /** The records to count: every one without an id, and the first of each id. */
 function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord[] {
   const seen = new Set<string>();
   return records.filter((record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined));
-}
-
-/** The records' history as the column arrays PostgreSQL's `recordInvocations` statement unnests after the records'. */
-function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
-  const columns: unknown[][] = [[], [], [], [], [], []];
-  records.forEach((record, index) => {
-    for (const message of record.history ?? []) {
-      const row = [index + 1, message.id, message.role, message.content, serialiseMessageData(message.data), message.createdAt];
-      row.forEach((value, column) => columns[column]!.push(value));
-    }
-  });
-  return columns;
-}
-
-/** The records as the column arrays PostgreSQL's `recordInvocations` statement unnests. */
-function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
-  const column = <T>(pick: (record: InvocationRecord) => T) => records.map(pick);
-  return [
-    column((r) => r.id ?? null),
-    column((r) => r.tenantId),
-    column((r) => r.sessionId),
-    column((r) => r.userIdentifier),
-    column((r) => (r.outcome === 'error' ? 1 : 0)),
-    column((r) => r.inputTokens),
-    column((r) => r.outputTokens),
-    column((r) => r.toolCalls),
-    column((r) => r.latencyMs),
-    column((r) => parseTimestamp(r.finishedAt, 'finishedAt')),
-  ];
-}
-
-/** Runs ready SQL text with its parameters, without building or compiling a Kysely query. */
-async function query<Row = unknown>(executor: Kysely<StoreDatabase>, text: string, parameters: readonly unknown[]): Promise<Row[]> {
-  const result = await executor.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Row>);
-  return [...result.rows];
 }
 
 /** A history row as the message `loadHistory` returns, `data` parsed anew. */
@@ -124,21 +68,15 @@ function messageFromRow(row: HistoryRow): StoredMessage {
   return row.data === null ? message : { ...message, data: JSON.parse(row.data) as unknown };
 }
 
-function countBy(values: Iterable<string>): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return counts;
-}
-
 /**
- * The SQLite and PostgreSQL store: every query written once with Kysely. Stats are counted
- * exactly once per record id and atomically per call; on PostgreSQL, rows are locked in a
- * fixed order so replicas writing at once neither lose updates nor deadlock. On SQLite,
- * calls run one at a time (see `SerialQueue`). Each call is its own transaction: invokes
- * share one by sharing a `recordInvocations` call, which the `InvocationBuffer` arranges. The
- * statements every invoke runs skip Kysely's query compilation (see `invokeStatements`). On
- * SQLite, recent history is also kept in memory (`HistoryCache`), exact across connections and
- * processes through `PRAGMA data_version`.
+ * The SQLite and PostgreSQL store: every query written once with Kysely, but for the per-invoke
+ * session work, where the engines differ, behind each engine (`SqliteSessions`,
+ * `postgresSessions`). Stats are counted exactly once per record id and atomically per call;
+ * on PostgreSQL, rows are locked in a fixed order so replicas writing at once neither lose
+ * updates nor deadlock. On SQLite, calls run one at a time (see `SerialQueue`). Each call is
+ * its own transaction: invokes share one by sharing a `recordInvocations` call, which the
+ * `InvocationBuffer` arranges. The statements every invoke runs skip Kysely's query
+ * compilation (see `invokeStatements`).
  */
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
@@ -150,6 +88,7 @@ export class SqlStore implements Store {
   readonly #statements: InvokeStatements;
   readonly #prepared: SqlStoreOptions['prepared'];
   readonly #historyCache: HistoryCache | undefined;
+  readonly #sessions: SessionEngine;
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -169,6 +108,16 @@ export class SqlStore implements Store {
       throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
     }
     this.#historyCache = historyCache === false ? undefined : new HistoryCache(historyCache);
+    this.#sessions =
+      options.engine === 'postgres'
+        ? postgresSessions((name, parameters) => this.#statement(name, parameters))
+        : new SqliteSessions({
+            db: this.#db,
+            statements: this.#statements,
+            historyCache: this.#historyCache,
+            run: (task) => this.#run(task),
+            transaction: (work) => this.#transaction(work),
+          });
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
@@ -208,7 +157,7 @@ export class SqlStore implements Store {
   #statement<Row>(name: 'loadHistory' | 'appendMessages' | 'recordInvocations', parameters: readonly unknown[]): Promise<Row[]> {
     const text = this.#statements[name];
     const prepared = this.#prepared;
-    return this.#run(async () => (prepared === undefined ? query<Row>(this.#db, text, parameters) : ((await prepared(`actorkit_${name}`, text, parameters)) as Row[])));
+    return this.#run(async () => (prepared === undefined ? querySqlText<Row>(this.#db, text, parameters) : ((await prepared(`actorkit_${name}`, text, parameters)) as Row[])));
   }
 
   async migrate(): Promise<void> {
@@ -230,87 +179,8 @@ export class SqlStore implements Store {
     const records = input.map((record) => checkedInvocationRecord(record));
     if (records.length === 0) return;
     const nowMs = Date.now();
-    const distinct = distinctRecords(records);
-    if (this.kind === 'postgres') {
-      await this.#statement('recordInvocations', [...recordColumns(distinct), nowMs, ...historyColumns(distinct), new Date(nowMs).toISOString()]);
-    } else {
-      await this.#transaction((trx, appended) => this.#recordOnSqlite(trx, distinct, nowMs, appended));
-    }
+    await this.#sessions.record(distinctRecords(records), nowMs);
     this.#maintainNow(nowMs);
-  }
-
-  /** SQLite's `recordInvocations`: one statement per table, plus each counted record's history (noted in `appended`), in one transaction. */
-  async #recordOnSqlite(trx: Tx, records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): Promise<void> {
-    const fresh = await this.#keepUncounted(trx, records, nowMs);
-    if (fresh.length === 0) return;
-    const counted = new Set(fresh);
-    const now = new Date(nowMs).toISOString();
-    for (const record of records) {
-      if (record.history === undefined || record.history.length === 0 || !counted.has(record)) continue;
-      await this.#appendOnSqlite(trx, record.tenantId, record.sessionId, record.history, now, appended);
-    }
-    const newSessions = await this.#insertNewPairs(
-      trx,
-      'actorkit_stats_sessions',
-      fresh.map((r) => [r.tenantId, r.sessionId]),
-    );
-    const newUsers = await this.#insertNewPairs(
-      trx,
-      'actorkit_stats_users',
-      fresh.map((r) => [r.tenantId, r.userIdentifier]),
-    );
-    // A known (tenant, user) pair's user was counted across tenants when the pair was added.
-    let newAllUsers = 0;
-    for (const chunk of chunks([...new Set(newUsers.map(([, user]) => user))].sort())) {
-      newAllUsers += (await query(trx, this.#statements.insertAllUsers(chunk.length), chunk)).length;
-    }
-    const sessionsByTenant = countBy(newSessions.map(([tenant]) => tenant));
-    const usersByTenant = countBy(newUsers.map(([tenant]) => tenant));
-    const rows = [...tallyByTenant(fresh)].map(([tenantId, tally]) => [
-      tenantId,
-      tally.invocations,
-      tally.errors,
-      tally.inputTokens,
-      tally.outputTokens,
-      tally.toolCalls,
-      tally.latencyMsTotal,
-      tally.latencyMsMax,
-      tally.firstInvokedAtMs ?? nowMs,
-      tally.lastInvokedAtMs ?? nowMs,
-      sessionsByTenant.get(tenantId) ?? 0,
-      usersByTenant.get(tenantId) ?? 0,
-    ]);
-    for (const chunk of chunks(rows)) await query(trx, this.#statements.upsertCounters(chunk.length), chunk.flat());
-    if (newAllUsers > 0) await query(trx, this.#statements.addTotalUsers, [newAllUsers]);
-  }
-
-  /** Records the ids of `records` as counted and returns the records not counted before. */
-  async #keepUncounted(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<InvocationRecord[]> {
-    const byId = new Map<string, InvocationRecord>();
-    const fresh: InvocationRecord[] = [];
-    for (const record of records) {
-      if (record.id === undefined) fresh.push(record);
-      else byId.set(record.id, record);
-    }
-    for (const chunk of chunks([...byId.keys()].sort())) {
-      const inserted = await query<{ id: string }>(
-        trx,
-        this.#statements.insertAppliedIds(chunk.length),
-        chunk.flatMap((id) => [id, nowMs]),
-      );
-      for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
-    }
-    return fresh;
-  }
-
-  /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
-  async #insertNewPairs(trx: Tx, table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): Promise<[string, string][]> {
-    const inserted: [string, string][] = [];
-    for (const chunk of chunks(sortedPairs(pairs))) {
-      const rows = await query<{ tenant_id: string; value: string }>(trx, this.#statements.insertPairs(table, chunk.length), chunk.flat());
-      for (const row of rows) inserted.push([row.tenant_id, row.value]);
-    }
-    return inserted;
   }
 
   async readStats(tenantId?: string): Promise<StatsSnapshot> {
@@ -365,70 +235,13 @@ export class SqlStore implements Store {
     assertStoreKey(sessionId, 'sessionId');
     const messages = checkedTurnHistory(turn);
     if (messages.length === 0) return;
-    const now = new Date().toISOString();
-    if (this.kind === 'postgres') {
-      const column = <T>(pick: (message: StoredMessage, index: number) => T) => messages.map(pick);
-      await this.#statement('appendMessages', [
-        tenantId,
-        sessionId,
-        messages.length,
-        now,
-        column((m) => m.id),
-        column((m) => m.role),
-        column((m) => m.content),
-        column((m) => serialiseMessageData(m.data)),
-        column((m) => m.createdAt),
-      ]);
-      return;
-    }
-    await this.#transaction((trx, appended) => this.#appendOnSqlite(trx, tenantId, sessionId, messages, now, appended));
-  }
-
-  /**
-   * SQLite's `appendMessages` inside `trx`: bumps the session's count, then inserts the messages
-   * at the positions before it; notes the append in `appended` for the history cache.
-   */
-  async #appendOnSqlite(trx: Tx, tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string, appended: HistoryAppend[]): Promise<void> {
-    const [session] = await query<{ message_count: number | string }>(trx, this.#statements.upsertChatSession, [tenantId, sessionId, messages.length, now, now]);
-    if (session === undefined) throw new Error('The chat session upsert returned no row');
-    const messageCount = Number(session.message_count);
-    const firstPosition = messageCount - messages.length;
-    // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
-    const rows: HistoryRow[] = messages.map((m) => ({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt }));
-    const values = rows.map((r, index) => [tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]);
-    for (const chunk of chunks(values)) await query(trx, this.#statements.insertMessages(chunk.length), chunk.flat());
-    appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
+    await this.#sessions.append(tenantId, sessionId, messages, new Date().toISOString());
   }
 
   async loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]> {
     assertHistoryLimit(limit);
     if (limit === 0) return [];
-    const cache = this.#historyCache;
-    const rows =
-      cache === undefined
-        ? (await this.#statement<HistoryRow>('loadHistory', [tenantId, sessionId, limit])).reverse()
-        : await this.#run(() => this.#historyThroughCache(cache, tenantId, sessionId, limit));
-    return rows.map(messageFromRow);
-  }
-
-  /**
-   * The last `limit` history rows of a session, oldest first, from the cache when it holds
-   * them: it is emptied first when another connection has committed since the last read
-   * (`PRAGMA data_version`), and whenever a statement here fails.
-   */
-  async #historyThroughCache(cache: HistoryCache, tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
-    try {
-      const [version] = await query<{ data_version: number | string }>(this.#db, this.#statements.dataVersion, []);
-      cache.syncDataVersion(Number(version?.data_version));
-      const cached = cache.read(tenantId, sessionId, limit);
-      if (cached !== undefined) return cached;
-      const rows = (await query<HistoryRow>(this.#db, this.#statements.loadHistory, [tenantId, sessionId, limit])).reverse();
-      cache.fill(tenantId, sessionId, limit, rows);
-      return rows;
-    } catch (error) {
-      cache.clear();
-      throw error;
-    }
+    return (await this.#sessions.load(tenantId, sessionId, limit)).map(messageFromRow);
   }
 
   async loadSettingsOverrides(): Promise<Record<string, unknown>> {
@@ -563,7 +376,7 @@ export class SqlStore implements Store {
   }
 
   async completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void> {
-    if (!Number.isInteger(status) || status < 100 || status > 599) throw new TypeError('status must be an HTTP status code');
+    assertHttpStatus(status);
     if (typeof body !== 'string') throw new TypeError('body must be a string');
     if (ttlMs !== undefined) assertTtl(ttlMs);
     const expiry = ttlMs === undefined ? {} : { expires_at_ms: Date.now() + Math.ceil(ttlMs) };

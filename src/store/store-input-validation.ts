@@ -1,4 +1,4 @@
-import type { InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
+import type { IdempotencyCompletion, InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
 
 /** Longest tenant id, session id, user identifier, record id or provider name a store accepts. */
 const MAX_STORE_KEY_LENGTH = 512;
@@ -45,6 +45,21 @@ function assertInvocationCounts(record: InvocationRecord): void {
     throw new TypeError('latencyMs must be a finite, non-negative number');
   }
   parseTimestamp(record.finishedAt, 'finishedAt');
+  if (record.idempotency !== undefined) assertIdempotencyCompletion(record.idempotency);
+}
+
+/** Throws a `TypeError` naming the first bad field of a record's idempotency completion. */
+function assertIdempotencyCompletion(completion: IdempotencyCompletion): void {
+  if (typeof completion !== 'object' || completion === null) throw new TypeError('idempotency must be an object');
+  assertStoreKey(completion.key, 'idempotency.key');
+  assertHttpStatus(completion.status);
+  if (typeof completion.body !== 'string') throw new TypeError('idempotency.body must be a string');
+  assertTtl(completion.ttlMs);
+}
+
+/** Throws a `TypeError` unless `status` is an HTTP status code. */
+export function assertHttpStatus(status: number): void {
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw new TypeError('status must be an HTTP status code');
 }
 
 /**
@@ -75,15 +90,25 @@ export function checkedInvocationRecord(record: InvocationRecord, id?: string): 
   assertInvocationCounts(record);
   if (id !== undefined) assertStoreKey(id, 'id');
   const history = record.history === undefined ? undefined : checkedTurnHistory(record.history);
-  const copy = Object.freeze({ ...record, ...(record.id === undefined && id !== undefined ? { id } : {}), ...(history === undefined ? {} : { history }) });
+  const idempotency = record.idempotency === undefined ? undefined : Object.freeze({ ...record.idempotency });
+  const copy = Object.freeze({
+    ...record,
+    ...(record.id === undefined && id !== undefined ? { id } : {}),
+    ...(history === undefined ? {} : { history }),
+    ...(idempotency === undefined ? {} : { idempotency }),
+  });
   checked.add(copy);
   return copy;
 }
 
-/** The record without its `history`; a checked record stays checked. */
+/**
+ * The record without what only the turn's own write carries, its `history` and its
+ * `idempotency` completion: the count alone, as it waits in memory or is written again after a
+ * refused write. A checked record stays checked.
+ */
 export function withoutHistory<T extends InvocationRecord>(record: T): T {
-  if (record.history === undefined) return record;
-  const { history: _history, ...rest } = record;
+  if (record.history === undefined && record.idempotency === undefined) return record;
+  const { history: _history, idempotency: _idempotency, ...rest } = record;
   const copy = Object.freeze(rest) as T;
   if (checked.has(record)) checked.add(copy);
   return copy;

@@ -1,137 +1,28 @@
-/** What one finished invoke adds to the statistics of its tenant. */
-export interface InvocationRecord {
-  /**
-   * Identifies the record so that a retried write counts it once (a write whose reply was lost
-   * may have committed). The invocation buffer always sets one; without it, every call counts.
-   */
-  readonly id?: string;
-  readonly tenantId: string;
-  readonly userIdentifier: string;
-  readonly sessionId: string;
-  /** `success` counts as an invocation; `error` counts as an invocation and an error. */
-  readonly outcome: 'success' | 'error';
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly toolCalls: number;
-  readonly latencyMs: number;
-  /** When the invoke finished (ISO 8601). */
-  readonly finishedAt: string;
-  /**
-   * The turn's messages, appended to the session's history in the same transaction that counts
-   * the record, and only when it counts it: a retried record's messages are not appended twice.
-   */
-  readonly history?: readonly StoredMessage[];
-}
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { OAuthStore } from './oauth-store.js';
+import type { SessionStore } from './session-store.js';
+import type { SettingsStore } from './settings-store.js';
 
-/** The counters behind `GET /stats` and `GET /stats/{tenant_id}`. */
-export interface StatsSnapshot {
-  /** When counting started: the earliest record, or when the store was created. */
-  readonly since: string;
-  readonly invocations: number;
-  readonly errors: number;
-  readonly sessions: number;
-  readonly users: number;
-  readonly tenants: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly toolCalls: number;
-  readonly latencyMsTotal: number;
-  readonly latencyMsMax: number;
-  readonly lastInvokedAt: string | null;
-}
-
-/** One message of a session's history. */
-export interface StoredMessage {
-  readonly id: string;
-  readonly role: 'user' | 'assistant' | 'system' | 'tool';
-  readonly content: string;
-  /** Tool calls of an assistant message, or the call a tool message answers (JSON-serialisable). */
-  readonly data?: unknown;
-  readonly createdAt: string;
-}
-
-/** An OAuth token set kept per tenant and provider; never served in a response. */
-export interface StoredOAuthToken {
-  readonly tenantId: string;
-  readonly provider: string;
-  readonly accessToken: string;
-  readonly refreshToken: string | null;
-  readonly tokenType: string;
-  readonly scope: string | null;
-  /** When the access token expires (ISO 8601), or null when the provider gave no expiry. */
-  readonly expiresAt: string | null;
-}
-
-/** A pending OAuth flow's state as the store keeps it (see `Store.takeOAuthState`). */
-export interface StoredOAuthState {
-  /** The flow's record as JSON text (the PKCE verifier, tenant, provider, `return_to`; never a token). */
-  readonly record: string;
-  /** Epoch milliseconds after which the state is refused. */
-  readonly expiresAtMs: number;
-}
-
-/** The state of an `Idempotency-Key`. */
-export type IdempotencyRecord =
-  | { readonly state: 'running'; readonly fingerprint: string }
-  | { readonly state: 'completed'; readonly fingerprint: string; readonly status: number; readonly body: string };
+export type { IdempotencyCompletion, IdempotencyRecord, IdempotencyStore } from './idempotency-store.js';
+export type { OAuthStore, StoredOAuthState, StoredOAuthToken } from './oauth-store.js';
+export type { InvocationRecord, SessionStore, StatsSnapshot, StoredMessage } from './session-store.js';
+export type { SettingsStore } from './settings-store.js';
 
 /**
- * Everything an actor keeps between requests and restarts. Implementations: SQLite (the
- * default), PostgreSQL, and an in-memory double for tests. Every method may reject when the
- * database is unreachable; callers decide what to do with that.
+ * Everything an actor keeps between requests and restarts, in four narrow parts — sessions
+ * (history and stats), idempotency keys, settings overrides, OAuth — each used on its own by
+ * the code that needs it. Implementations: SQLite (the default), PostgreSQL, and an in-memory
+ * double for tests; a new backend proves itself with `describeStoreContract` from
+ * `actorkit/testing`. Every method may reject when the database is unreachable; callers decide
+ * what to do with that.
  */
-export interface Store {
+export interface Store extends SessionStore, IdempotencyStore, SettingsStore, OAuthStore {
   /** `sqlite`, `postgres` or `memory`: shown in `/health`. */
   readonly kind: string;
   /** Creates or upgrades the tables; idempotent, safe to run from several replicas at once. */
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
-  /**
-   * Adds finished invokes to the counters and appends their `history`, all in one transaction;
-   * each record is counted exactly once.
-   */
-  recordInvocations(records: readonly InvocationRecord[]): Promise<void>;
-  /** Counters for all tenants, or for one tenant (zeros for a tenant never seen). */
-  readStats(tenantId?: string): Promise<StatsSnapshot>;
-  /** Appends messages to a session's history, in order. */
-  appendMessages(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): Promise<void>;
-  /** The last `limit` messages of a session, oldest first. */
-  loadHistory(tenantId: string, sessionId: string, limit: number): Promise<StoredMessage[]>;
-  /** Settings overrides saved by `PUT /settings`. */
-  loadSettingsOverrides(): Promise<Record<string, unknown>>;
-  /**
-   * Replaces the saved settings overrides with `update(saved)` in one atomic step and returns
-   * what was saved: concurrent updates, from any replica, run one after the other, each on what
-   * the one before saved, so none is lost. When `update` throws, nothing changes and the call
-   * rejects with its error.
-   */
-  updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>>;
-  saveOAuthToken(token: StoredOAuthToken): Promise<void>;
-  loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null>;
-  /**
-   * Remembers a pending OAuth flow under its `state` until `expiresAtMs` (epoch ms), replacing
-   * a record of the same state; sweeps a bounded batch of expired states on the way.
-   */
-  putOAuthState(state: string, record: string, expiresAtMs: number): Promise<void>;
-  /**
-   * Removes and returns the record of `state`, atomically and once: of concurrent takes, from
-   * any replica, exactly one gets it. Expired records not yet swept are returned too, so the
-   * caller can say why it refuses them; null when the state is unknown or already taken.
-   */
-  takeOAuthState(state: string): Promise<StoredOAuthState | null>;
-  /**
-   * Claims an idempotency key: returns null when the key was free (it is now `running`),
-   * otherwise the existing record. Expired records count as free.
-   */
-  claimIdempotencyKey(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | null>;
-  /**
-   * Stores the reply of a claimed key; with `ttlMs`, keeps it that long from now (a running
-   * claim holds only as long as its invoke may run).
-   */
-  completeIdempotencyKey(key: string, status: number, body: string, ttlMs?: number): Promise<void>;
-  /** Frees a claimed key whose request failed, so a retry may run. */
-  releaseIdempotencyKey(key: string): Promise<void>;
   /** Flushes and closes connections. */
   close(): Promise<void>;
 }

@@ -23,6 +23,7 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       if (actor === undefined) throw new Error(`${runtime.name} did not start`);
       const opened = await waitForLogEvent(actor, 'store_opened');
       expect(opened, actor.output()).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
+      expect(actor.output()).not.toMatch(/ExperimentalWarning/);
     });
 
     actorContractSuite(() => {

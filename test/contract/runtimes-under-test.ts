@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { SqliteDriverName } from '../../src/store/sqlite-driver.js';
 import { INSTALLED_RUNTIMES, runtimeVersion } from '../runtimes/runtime-binaries.mjs';
 
 /** A command that starts a server process (an actor, or a bench's bare server). */
@@ -14,7 +15,7 @@ export interface RuntimeProcess {
 /** One runtime the contract suite runs the example actor under. */
 export interface RuntimeUnderTest extends RuntimeProcess {
   /** The SQLite driver the store must choose on this runtime. */
-  readonly sqliteDriver: 'libsql' | 'bun:sqlite';
+  readonly sqliteDriver: SqliteDriverName;
 }
 
 const exampleEntry = (runtime: 'node' | 'bun' | 'deno') => fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
@@ -33,7 +34,7 @@ const installed = (name: string): string => {
  */
 export const RUNTIMES_UNDER_TEST: readonly RuntimeUnderTest[] = [
   { name: 'node-system', command: process.execPath, args: [exampleEntry('node')], sqliteDriver: 'libsql' },
-  { name: 'node24', command: installed('node24'), args: [exampleEntry('node')], sqliteDriver: 'libsql' },
+  { name: 'node24', command: installed('node24'), args: [exampleEntry('node')], sqliteDriver: 'node:sqlite' },
   { name: 'bun', command: installed('bun'), args: [exampleEntry('bun')], sqliteDriver: 'bun:sqlite' },
   { name: 'deno', command: installed('deno'), args: ['run', '--allow-all', '--no-lock', '--unstable-no-legacy-abort', exampleEntry('deno')], sqliteDriver: 'libsql' },
 ];

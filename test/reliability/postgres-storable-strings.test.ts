@@ -5,7 +5,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { TestSchemas } from '../store/postgres-schemas.js';
 import { postgresTestUrl } from '../store/postgres-test-database.js';
-import { invocation } from '../store/store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 import { type ReliabilityActor, startReliabilityActor } from './support/reliability-actor.js';
 
 // Issue #16 item 1: a value PostgreSQL cannot store (a NUL character, a lone surrogate) in any

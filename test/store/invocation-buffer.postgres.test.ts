@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { proxyDatabase, TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
-import { invocation } from './store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const baseUrl = postgresTestUrl('InvocationBuffer over PostgreSQL');

@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { InvocationRecord, Store, StoredMessage } from '../../src/store/store.js';
 import { checkedInvocationRecord } from '../../src/store/store-input-validation.js';
 import { injectFaults } from './faulty-store.js';
-import { invocation } from './store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 
 const opened: Store[] = [];
 afterEach(async () => {

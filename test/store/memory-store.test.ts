@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { describeStoreContract, invocation } from './store-contract.js';
+// The contract as a new backend runs it: one import of `actorkit/testing`.
+import { MemoryStore } from 'actorkit';
+import { describeStoreContract, invocation } from 'actorkit/testing';
 
-describeStoreContract({ name: 'memory (test double)', reachableFromOutside: false, fresh: async () => ({ store: new MemoryStore() }) });
+describeStoreContract(async function memoryStore() {
+  return new MemoryStore();
+});
 
 describe('MemoryStore outage switch', () => {
   it('rejects every call while `failure` is set, and works again once cleared', async () => {

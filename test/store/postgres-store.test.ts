@@ -9,7 +9,8 @@ import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
 import { proxyDatabase, queryTestDatabase, TestSchemas, withSearchPath } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
-import { describeStoreContract, invocation } from './store-contract.js';
+import { describeStoreContract } from '../../src/testing/describe-store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
 
 const baseUrl = postgresTestUrl('PostgreSQL store');

@@ -13,7 +13,7 @@ import { SqlStore } from '../../src/store/sql-store.js';
 import { openSqliteDatabase } from '../../src/store/sqlite-database.js';
 import type { InvocationRecord, StoredMessage } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
-import { invocation } from './store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 
 // Issue #17: the SQLite store keeps recent history in memory; every answer must be the one the
 // database gives, whoever wrote it.

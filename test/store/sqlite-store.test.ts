@@ -7,13 +7,16 @@ import { promisify } from 'node:util';
 import { Kysely, SqliteDialect } from 'kysely';
 import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/log/logger.js';
+import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
+import { migrateStore } from '../../src/store/migrate-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import { expectedSqliteDriver } from './expected-sqlite-driver.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
-import { describeStoreContract, invocation } from './store-contract.js';
+import { describeStoreContract } from '../../src/testing/describe-store-contract.js';
+import { invocation } from '../../src/testing/test-invocation.js';
 
 const root = await mkdtemp(join(tmpdir(), 'actorkit-sqlite-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -38,6 +41,24 @@ async function onFile(path: string, statements: string[]): Promise<unknown[][]> 
   } finally {
     connection.close();
   }
+}
+
+/**
+ * Builds `<root>/<name>/actor.db` through a libSQL connection of its own, closed before the
+ * store opens the file (one SQLite library per file at a time in this process).
+ */
+async function prepareFile(name: string, build: (db: Kysely<StoreDatabase>, database: Database.Database) => Promise<unknown>): Promise<{ dataDir: string; path: string }> {
+  const dataDir = join(root, name);
+  const path = join(dataDir, 'actor.db');
+  await mkdir(dataDir, { recursive: true });
+  const database = new Database(path);
+  const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+  try {
+    await build(db, database);
+  } finally {
+    await db.destroy();
+  }
+  return { dataDir, path };
 }
 
 describeStoreContract({
@@ -75,6 +96,13 @@ describeStoreContract({
 });
 
 describe('SQLite file store', () => {
+  it(`opens the file with this runtime's driver (${expectedSqliteDriver()})`, async () => {
+    const sink = createMemorySink();
+    const store = await openStore({ dataDir: join(root, 'driver'), logger: createLogger({ sink }) });
+    await store.close();
+    expect(sink.records.find((record) => record.event === 'store_opened')).toMatchObject({ store: 'sqlite', driver: expectedSqliteDriver() });
+  });
+
   it('creates DATA_DIR and a WAL-mode actor.db in it', async () => {
     const dataDir = join(root, 'nested', 'data dir');
     const store = await openFileStore(dataDir);
@@ -121,17 +149,27 @@ describe('SQLite file store', () => {
     await Promise.all([one.close(), two.close()]);
   });
 
+  it('rebuilds the counted record ids WITHOUT ROWID (migration 0003) and keeps every id and message', async () => {
+    const { dataDir, path } = await prepareFile('before-0003', async (db, database) => {
+      await migrateStore(
+        db,
+        'sqlite',
+        STORE_MIGRATIONS.filter((migration) => migration.name < '0003'),
+      );
+      database.exec(`insert into actorkit_stats_applied (id, applied_at_ms) values ('counted-before', ${Date.now()})`);
+      database.exec(`insert into actorkit_chat_messages values ('acme', 'chat', 0, 'm0', 'user', 'kept', null, '2025-01-01T00:00:00.000Z')`);
+    });
+    const store = await openFileStore(dataDir);
+    await store.recordInvocations([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
+    expect((await store.readStats()).invocations).toBe(1);
+    expect((await store.loadHistory('acme', 'chat', 5)).map((message) => message.content)).toEqual(['kept']);
+    await store.close();
+    const [tables] = await onFile(path, [`select name from sqlite_master where type = 'table' and name = 'actorkit_stats_applied' and sql like '%without rowid%'`]);
+    expect(tables).toEqual([['actorkit_stats_applied']]);
+  });
+
   it('opens a database the former migration loop created, without migrating it again', async () => {
-    const dataDir = join(root, 'legacy');
-    const path = join(dataDir, 'actor.db');
-    await mkdir(dataDir, { recursive: true });
-    const database = new Database(path);
-    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    try {
-      await createLegacyDatabase(db, async (statement) => database.exec(statement));
-    } finally {
-      await db.destroy();
-    }
+    const { dataDir, path } = await prepareFile('legacy', (db, database) => createLegacyDatabase(db, async (statement) => database.exec(statement)));
     const rows = async (statement: string) => {
       const connection = new Database(path);
       try {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InvocationRecord, Store, StoredMessage, StoredOAuthToken } from '../../src/store/store.js';
+import type { InvocationRecord, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
+import { invocation } from './test-invocation.js';
 
 /** A store under test, fresh and migrated, with the engine-specific faults its harness can inject. */
 export interface TestStore {
@@ -12,7 +13,7 @@ export interface TestStore {
   readonly breakInsertsOfUserBoom?: () => Promise<() => Promise<void>>;
 }
 
-/** How a test file opens stores of one engine. */
+/** How the contract opens stores of one engine, when it can do more than open one. */
 export interface StoreHarness {
   readonly name: string;
   /** Whether the harness can break the database from outside (`TestStore.breakInsertsOfUserBoom`). */
@@ -21,24 +22,12 @@ export interface StoreHarness {
   fresh(): Promise<TestStore>;
 }
 
-let sequence = 0;
+/** What `describeStoreContract` takes: a function opening a fresh, migrated, empty store, or a harness. */
+export type StoreContractSubject = (() => Promise<Store>) | StoreHarness;
 
-/** An invocation record with a unique id, one second after the previous one. */
-export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
-  sequence += 1;
-  return {
-    id: `rec-${sequence}-${Math.random().toString(36).slice(2)}`,
-    tenantId: 'acme',
-    userIdentifier: 'user-1',
-    sessionId: 'session-1',
-    outcome: 'success',
-    inputTokens: 10,
-    outputTokens: 20,
-    toolCalls: 1,
-    latencyMs: 100,
-    finishedAt: new Date(Date.UTC(2025, 0, 1) + sequence * 1000).toISOString(),
-    ...overrides,
-  };
+function harnessOf(subject: StoreContractSubject): StoreHarness {
+  if (typeof subject !== 'function') return subject;
+  return { name: subject.name || 'store', reachableFromOutside: false, fresh: async () => ({ store: await subject() }) };
 }
 
 function message(id: string, overrides: Partial<StoredMessage> = {}): StoredMessage {
@@ -56,11 +45,23 @@ const token: StoredOAuthToken = {
 };
 
 /**
- * The behaviour every `Store` must show, run by each engine's test file: counting (exact,
- * once per record id, atomic per call, distinct sessions and users), history, settings,
- * OAuth tokens, OAuth states, idempotency keys and migrations, with bad input as well as good.
+ * Registers (with vitest) the behaviour every `Store` must show: counting (exact, once per
+ * record id, atomic per call, distinct sessions and users), history, settings, OAuth tokens,
+ * OAuth states, idempotency keys and migrations, with bad input as well as good. The store's
+ * own engines run it; a new backend proves itself with one call. Every store it opens is closed
+ * after its test.
+ * @param subject a function that opens a store on a fresh, migrated, empty database, or a
+ *   `StoreHarness` that can also break the database from outside
+ * @example
+ * import { describeStoreContract } from 'actorkit/testing';
+ * describeStoreContract(async function myStore() {
+ *   const store = await openMyStore(freshDatabaseUrl());
+ *   await store.migrate();
+ *   return store;
+ * });
  */
-export function describeStoreContract(harness: StoreHarness): void {
+export function describeStoreContract(subject: StoreContractSubject): void {
+  const harness = harnessOf(subject);
   describe(`Store contract: ${harness.name}`, () => {
     const opened: Store[] = [];
     const fresh = async () => {
@@ -457,6 +458,35 @@ export function describeStoreContract(harness: StoreHarness): void {
         await store.completeIdempotencyKey('key-1', 200, '{"ok":true}');
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"ok":true}' });
         expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
+      });
+
+      it("completes a claimed key with the turn's record, in the call that counts it and only then", async () => {
+        const store = await freshStore();
+        const completion = { key: 'key-1', status: 200, body: '{"turn":1}', ttlMs: 60_000 };
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
+        const record = invocation({ idempotency: completion, history: [message('m1')] });
+        await store.recordInvocations([invocation(), record]);
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"turn":1}' });
+        // A retried record is not counted again, and completes nothing again.
+        await store.releaseIdempotencyKey('key-1');
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
+        await store.recordInvocations([record]);
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        expect((await store.readStats()).invocations).toBe(2);
+        // A key nobody claimed stays free.
+        await store.recordInvocations([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
+        expect(await store.claimIdempotencyKey('never-claimed', 'fp-1', 60_000)).toBeNull();
+      });
+
+      it.each([
+        ['no key', { key: '', status: 200, body: '{}', ttlMs: 1_000 }],
+        ['a status that is not HTTP', { key: 'k', status: 99, body: '{}', ttlMs: 1_000 }],
+        ['a body that is not text', { key: 'k', status: 200, body: 1 as unknown as string, ttlMs: 1_000 }],
+        ['a negative time-to-live', { key: 'k', status: 200, body: '{}', ttlMs: -1 }],
+      ])('refuses a record whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
+        const store = await freshStore();
+        await expect(store.recordInvocations([invocation({ idempotency })])).rejects.toThrow(TypeError);
+        expect((await store.readStats()).invocations).toBe(0);
       });
 
       it('frees a released key', async () => {

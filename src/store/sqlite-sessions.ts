@@ -1,0 +1,238 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { HistoryAppend, HistoryCache, HistoryRow } from './history-cache.js';
+import type { InvokeStatements } from './invoke-statements.js';
+import type { SessionEngine } from './session-engine.js';
+import { querySqlText } from './sql-text-query.js';
+import { tallyByTenant } from './stats-tally.js';
+import type { InvocationRecord, StoredMessage } from './store.js';
+import type { StoreDatabase } from './store-database.js';
+import { serialiseMessageData } from './store-input-validation.js';
+
+/** Rows per multi-row insert: far below SQLite's bound-parameter limit. */
+const CHUNK_ROWS = 500;
+/** Most known stats pairs kept per table (see `SqliteSessions.#knownPairs`); all are forgotten past it. */
+const KNOWN_PAIRS = 50_000;
+
+type Tx = Transaction<StoreDatabase>;
+
+/** One turn's messages for a session, as SQLite's append takes them. */
+interface SessionAppend {
+  readonly tenantId: string;
+  readonly sessionId: string;
+  readonly messages: readonly StoredMessage[];
+}
+
+/** What SQLite's sessions use of their `SqlStore`. */
+export interface SqliteSessionsContext {
+  readonly db: Kysely<StoreDatabase>;
+  readonly statements: InvokeStatements;
+  /** Recent history in memory, or undefined when off. */
+  readonly historyCache: HistoryCache | undefined;
+  /** Runs `task` queued like every call of the store. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Runs `work` in a transaction of its own, queued; the history it notes in `appended` reaches the cache once committed. */
+  transaction<T>(work: (trx: Tx, appended: HistoryAppend[]) => Promise<T>): Promise<T>;
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let index = 0; index < items.length; index += CHUNK_ROWS) result.push(items.slice(index, index + CHUNK_ROWS));
+  return result;
+}
+
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let index = 0; index < a.length; index += 1) {
+    const left = a[index] ?? '';
+    const right = b[index] ?? '';
+    if (left !== right) return left < right ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Distinct string pairs in a fixed order, so concurrent transactions lock rows in the same order. */
+function sortedPairs(pairs: Iterable<readonly [string, string]>): [string, string][] {
+  const unique = new Map<string, [string, string]>();
+  for (const [a, b] of pairs) unique.set(JSON.stringify([a, b]), [a, b]);
+  return [...unique.values()].sort(compareKeys);
+}
+
+function countBy(values: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * SQLite's sessions: SQLite has no data-modifying CTEs, so a call is a few prepared statements
+ * in one transaction, one per table for a whole group of records; a group's messages go in one
+ * insert. Recent history is kept in memory (`HistoryCache`), exact across connections and
+ * processes through `PRAGMA data_version`.
+ */
+export class SqliteSessions implements SessionEngine {
+  readonly #context: SqliteSessionsContext;
+  /**
+   * (tenant, session) and (tenant, user) pairs known to be in the stats tables: a group whose
+   * pairs are all known skips those two inserts. Learned only from inserts that found every
+   * pair present, so a rolled-back insert never teaches a pair.
+   */
+  readonly #knownPairs = { actorkit_stats_sessions: new Set<string>(), actorkit_stats_users: new Set<string>() };
+
+  constructor(context: SqliteSessionsContext) {
+    this.#context = context;
+  }
+
+  record(records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+    return this.#context.transaction((trx, appended) => this.#record(trx, records, nowMs, appended));
+  }
+
+  append(tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
+    return this.#context.transaction((trx, appended) => this.#append(trx, [{ tenantId, sessionId, messages }], now, appended));
+  }
+
+  async load(tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
+    const { historyCache, db, statements } = this.#context;
+    if (historyCache === undefined) return this.#context.run(async () => (await querySqlText<HistoryRow>(db, statements.loadHistory, [tenantId, sessionId, limit])).reverse());
+    return this.#context.run(() => this.#loadThroughCache(historyCache, tenantId, sessionId, limit));
+  }
+
+  /**
+   * SQLite's `recordInvocations` inside `trx`: the record ids first (only records not counted
+   * before go on), each counted record's idempotency completion, the group's messages (noted in
+   * `appended`), then one statement per stats table for the whole group.
+   */
+  async #record(trx: Tx, records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): Promise<void> {
+    const fresh = await this.#keepUncounted(trx, records, nowMs);
+    if (fresh.length === 0) return;
+    const counted = new Set(fresh);
+    for (const { idempotency } of fresh) {
+      if (idempotency !== undefined)
+        await querySqlText(trx, this.#context.statements.completeIdempotencyKey, [idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs), idempotency.key]);
+    }
+    const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
+    await this.#append(
+      trx,
+      turns.map((record) => ({ tenantId: record.tenantId, sessionId: record.sessionId, messages: record.history ?? [] })),
+      new Date(nowMs).toISOString(),
+      appended,
+    );
+    const newSessions = await this.#insertNewPairs(
+      trx,
+      'actorkit_stats_sessions',
+      fresh.map((r) => [r.tenantId, r.sessionId]),
+    );
+    const newUsers = await this.#insertNewPairs(
+      trx,
+      'actorkit_stats_users',
+      fresh.map((r) => [r.tenantId, r.userIdentifier]),
+    );
+    // A known (tenant, user) pair's user was counted across tenants when the pair was added.
+    let newAllUsers = 0;
+    for (const chunk of chunks([...new Set(newUsers.map(([, user]) => user))].sort())) {
+      newAllUsers += (await querySqlText(trx, this.#context.statements.insertAllUsers(chunk.length), chunk)).length;
+    }
+    const sessionsByTenant = countBy(newSessions.map(([tenant]) => tenant));
+    const usersByTenant = countBy(newUsers.map(([tenant]) => tenant));
+    const rows = [...tallyByTenant(fresh)].map(([tenantId, tally]) => [
+      tenantId,
+      tally.invocations,
+      tally.errors,
+      tally.inputTokens,
+      tally.outputTokens,
+      tally.toolCalls,
+      tally.latencyMsTotal,
+      tally.latencyMsMax,
+      tally.firstInvokedAtMs ?? nowMs,
+      tally.lastInvokedAtMs ?? nowMs,
+      sessionsByTenant.get(tenantId) ?? 0,
+      usersByTenant.get(tenantId) ?? 0,
+    ]);
+    for (const chunk of chunks(rows)) await querySqlText(trx, this.#context.statements.upsertCounters(chunk.length), chunk.flat());
+    if (newAllUsers > 0) await querySqlText(trx, this.#context.statements.addTotalUsers, [newAllUsers]);
+  }
+
+  /** Records the ids of `records` as counted and returns the records not counted before. */
+  async #keepUncounted(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<InvocationRecord[]> {
+    const byId = new Map<string, InvocationRecord>();
+    const fresh: InvocationRecord[] = [];
+    for (const record of records) {
+      if (record.id === undefined) fresh.push(record);
+      else byId.set(record.id, record);
+    }
+    for (const chunk of chunks([...byId.keys()].sort())) {
+      const inserted = await querySqlText<{ id: string }>(
+        trx,
+        this.#context.statements.insertAppliedIds(chunk.length),
+        chunk.flatMap((id) => [id, nowMs]),
+      );
+      for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
+    }
+    return fresh;
+  }
+
+  /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
+  async #insertNewPairs(trx: Tx, table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): Promise<[string, string][]> {
+    const known = this.#knownPairs[table];
+    const inserted: [string, string][] = [];
+    for (const chunk of chunks(sortedPairs(pairs).filter((pair) => !known.has(JSON.stringify(pair))))) {
+      const rows = await querySqlText<{ tenant_id: string; value: string }>(trx, this.#context.statements.insertPairs(table, chunk.length), chunk.flat());
+      for (const row of rows) inserted.push([row.tenant_id, row.value]);
+      // A chunk that inserted nothing found every pair committed before: they stay (pairs are never deleted).
+      if (rows.length === 0) this.#rememberPairs(known, chunk);
+    }
+    return inserted;
+  }
+
+  #rememberPairs(known: Set<string>, pairs: readonly (readonly [string, string])[]): void {
+    if (known.size + pairs.length > KNOWN_PAIRS) known.clear();
+    for (const pair of pairs) known.add(JSON.stringify(pair));
+  }
+
+  /**
+   * SQLite's append inside `trx`, for the turns of a whole group: one upsert per session (in key
+   * order) bumps its count by its messages and returns the new count, then one insert writes
+   * every message at the positions before it, in the order given. Notes each session's append
+   * in `appended` for the history cache.
+   */
+  async #append(trx: Tx, turns: readonly SessionAppend[], now: string, appended: HistoryAppend[]): Promise<void> {
+    const bySession = new Map<string, { tenantId: string; sessionId: string; rows: HistoryRow[] }>();
+    for (const { tenantId, sessionId, messages } of turns) {
+      const key = JSON.stringify([tenantId, sessionId]);
+      let session = bySession.get(key);
+      if (session === undefined) {
+        session = { tenantId, sessionId, rows: [] };
+        bySession.set(key, session);
+      }
+      // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
+      for (const m of messages) session.rows.push({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt });
+    }
+    const values: unknown[][] = [];
+    for (const { tenantId, sessionId, rows } of [...bySession.values()].sort((a, b) => compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]))) {
+      const [session] = await querySqlText<{ message_count: number | string }>(trx, this.#context.statements.upsertChatSession, [tenantId, sessionId, rows.length, now, now]);
+      if (session === undefined) throw new Error('The chat session upsert returned no row');
+      const firstPosition = Number(session.message_count) - rows.length;
+      rows.forEach((r, index) => values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]));
+      appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
+    }
+    for (const chunk of chunks(values)) await querySqlText(trx, this.#context.statements.insertMessages(chunk.length), chunk.flat());
+  }
+
+  /**
+   * The last `limit` history rows of a session, oldest first, from the cache when it holds
+   * them: it is emptied first when another connection has committed since the last read
+   * (`PRAGMA data_version`), and whenever a statement here fails.
+   */
+  async #loadThroughCache(cache: HistoryCache, tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
+    try {
+      const [version] = await querySqlText<{ data_version: number | string }>(this.#context.db, this.#context.statements.dataVersion, []);
+      cache.syncDataVersion(Number(version?.data_version));
+      const cached = cache.read(tenantId, sessionId, limit);
+      if (cached !== undefined) return cached;
+      const rows = (await querySqlText<HistoryRow>(this.#context.db, this.#context.statements.loadHistory, [tenantId, sessionId, limit])).reverse();
+      cache.fill(tenantId, sessionId, limit, rows);
+      return rows;
+    } catch (error) {
+      cache.clear();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import type { InvocationRecord } from '../store/store.js';
+
+let sequence = 0;
+
+/**
+ * An invocation record for store tests: a unique id, tenant `acme`, user `user-1`, session
+ * `session-1`, a success with 10 input and 20 output tokens, one tool call and 100 ms, finished
+ * one second after the previous one made here.
+ * @param overrides fields to set instead
+ * @example
+ * await store.recordInvocations([invocation({ tenantId: 'globex' })]);
+ */
+export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+  sequence += 1;
+  return {
+    id: `rec-${sequence}-${Math.random().toString(36).slice(2)}`,
+    tenantId: 'acme',
+    userIdentifier: 'user-1',
+    sessionId: 'session-1',
+    outcome: 'success',
+    inputTokens: 10,
+    outputTokens: 20,
+    toolCalls: 1,
+    latencyMs: 100,
+    finishedAt: new Date(Date.UTC(2025, 0, 1) + sequence * 1000).toISOString(),
+    ...overrides,
+  };
+}
