@@ -10,7 +10,8 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 const POSTGRES_PLATFORM_SUITES = 'test/platform/**/*.postgres.test.ts';
 const withoutPostgres = !process.env.TEST_DATABASE_URL?.trim() && !process.env.CI;
-if (withoutPostgres && process.env.VITEST) console.warn(`\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`);
+if (withoutPostgres && process.env.VITEST)
+  console.warn(`\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`);
 
 export default defineConfig({
   resolve: {
