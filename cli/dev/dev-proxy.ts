@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { html, raw } from 'hono/html';
+import { connectionScopedHeaders } from '../../src/core/hop-by-hop-headers.js';
 import { htmlPageHeaders, randomNonce } from '../../src/core/html-page.js';
 import { ActorError } from '../../src/core/actor-error.js';
 import type { ProblemCode } from '../../src/core/problem-codes.js';
@@ -30,12 +31,14 @@ const START_WAIT_MS = 30_000;
 /** How long a request waits when the actor has failed: a save may be fixing it right now. */
 const FAILED_WAIT_MS = 500;
 const RETRY_EVERY_MS = 100;
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Node's parsed headers of one hop without those of its connection ({@link connectionScopedHeaders}). */
 function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())));
+  const connection = headers.connection;
+  const drop = connectionScopedHeaders(Array.isArray(connection) ? connection.join(',') : connection);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
 }
 
 /** How one attempt to pass a request on ended. */

@@ -1,5 +1,7 @@
-/** Headers of one hop that a proxy must not pass on (RFC 9110 §7.6.1), and `host`, which the new origin sets. */
-const HOP_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length'];
+import { withoutHopByHop } from '../../src/core/hop-by-hop-headers.js';
+
+/** Beside the hop-by-hop headers, both ways: `host`, which the new origin sets, and `content-length`, which the runtime sets for the body it sends on. */
+const REPLACED_HEADERS: readonly string[] = ['host', 'content-length'];
 
 /** A request ready to be sent again: its method, headers and body read once. */
 export interface BufferedRequest {
@@ -20,8 +22,7 @@ export interface BufferedRequest {
  */
 export async function bufferRequest(request: Request): Promise<BufferedRequest> {
   const url = new URL(request.url);
-  const headers = new Headers(request.headers);
-  for (const name of HOP_HEADERS) headers.delete(name);
+  const headers = withoutHopByHop(request.headers, REPLACED_HEADERS);
   headers.set('accept-encoding', 'identity');
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
   return { method: request.method, target: `${url.pathname}${url.search}`, headers, body, signal: request.signal };
@@ -41,7 +42,6 @@ export async function sendTo(request: BufferedRequest, baseUrl: string): Promise
     redirect: 'manual',
     signal: request.signal,
   });
-  const headers = new Headers(answer.headers);
-  for (const name of HOP_HEADERS) headers.delete(name);
+  const headers = withoutHopByHop(answer.headers, REPLACED_HEADERS);
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
 }

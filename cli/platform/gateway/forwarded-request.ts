@@ -1,22 +1,19 @@
+import { withoutHopByHop } from '../../../src/core/hop-by-hop-headers.js';
+import { MESH_KEY_HEADER } from '../../../src/surfaces/mesh/mesh-key-auth.js';
+import { EDGE_KEY_HEADER } from './edge-keys.js';
+
 /**
- * Headers a client's request never carries to a replica: hop-by-hop headers, the caller's
- * credentials (the edge key, the owner token or cookie: the platform is the authorisation
- * boundary and a pod runs without auth), the mesh key (peer reads are the mesh's, never the
- * edge's), and everything the gateway itself decides (tenant, forwarding facts).
+ * Headers of a client's request, beside the hop-by-hop ones, that never reach a replica: `Host`,
+ * the caller's credentials (the edge key, the owner token or cookie: the platform is the
+ * authorisation boundary and a pod runs without auth), the mesh key (peer reads are the mesh's,
+ * never the edge's), and everything the gateway itself decides (tenant, forwarding facts).
  */
-const STRIPPED_HEADERS: readonly string[] = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
+const CALLER_HEADERS: readonly string[] = [
   'host',
   'authorization',
   'cookie',
-  'x-api-key',
-  'x-mesh-key',
+  EDGE_KEY_HEADER,
+  MESH_KEY_HEADER,
   'x-tenant-id',
   'forwarded',
   'x-forwarded-for',
@@ -41,7 +38,8 @@ export interface ForwardFacts {
 
 /**
  * The request a replica gets for a client's request: the actor's own path (on a placeholder
- * origin the pool replaces), the client's method, headers minus `STRIPPED_HEADERS`, the
+ * origin the pool replaces), the client's method, headers minus the hop-by-hop ones and
+ * `CALLER_HEADERS`, the
  * gateway's `X-Tenant-Id`, `X-Request-Id` and `X-Forwarded-Host`/`-Proto`/`-Prefix` (an actor on
  * the platform path trusts them for its origin checks), and the body as a stream, unread.
  * @param request the client's request
@@ -49,8 +47,7 @@ export interface ForwardFacts {
  */
 export function forwardedRequest(request: Request, facts: ForwardFacts): Request {
   const url = new URL(request.url);
-  const headers = new Headers(request.headers);
-  for (const name of STRIPPED_HEADERS) headers.delete(name);
+  const headers = withoutHopByHop(request.headers, CALLER_HEADERS);
   headers.set('X-Tenant-Id', facts.tenant);
   headers.set('X-Request-Id', facts.requestId);
   headers.set('X-Forwarded-Host', request.headers.get('host') ?? url.host);
@@ -66,9 +63,6 @@ export function forwardedRequest(request: Request, facts: ForwardFacts): Request
   } as RequestInit);
 }
 
-/** Response headers the gateway does not pass back (hop-by-hop). */
-const HOP_BY_HOP: readonly string[] = ['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade'];
-
 /**
  * The client's copy of a replica's answer: its status, headers (minus hop-by-hop ones) and the
  * body as the same stream, so an SSE reply reaches the client chunk by chunk.
@@ -76,7 +70,6 @@ const HOP_BY_HOP: readonly string[] = ['connection', 'keep-alive', 'transfer-enc
  * @param body the body to send instead (a counting copy of the stream)
  */
 export function relayedResponse(answer: Response, body: ReadableStream<Uint8Array> | null = answer.body): Response {
-  const headers = new Headers(answer.headers);
-  for (const name of HOP_BY_HOP) headers.delete(name);
+  const headers = withoutHopByHop(answer.headers);
   return new Response(body, { status: answer.status, statusText: answer.statusText, headers });
 }

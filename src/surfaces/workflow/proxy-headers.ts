@@ -1,5 +1,4 @@
-/** Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one connection, never the message. */
-const HOP_BY_HOP_HEADERS: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+import { withoutHopByHop } from '../../core/hop-by-hop-headers.js';
 
 /** The actor's own credentials: they authenticate the caller to the actor and must not reach the upstream. */
 const ACTOR_CREDENTIAL_HEADERS: readonly string[] = ['x-api-key', 'x-mesh-key'];
@@ -17,23 +16,6 @@ export interface ForwardedHop {
   /** Keep and extend the `X-Forwarded-*` / `Forwarded` headers the caller sent (only behind a trusted relay). */
   readonly trustIncoming: boolean;
   readonly requestId: string;
-}
-
-function connectionScoped(headers: Headers): Set<string> {
-  const names = new Set(HOP_BY_HOP_HEADERS);
-  for (const token of (headers.get('connection') ?? '').split(',')) {
-    const name = token.trim().toLowerCase();
-    if (name !== '') names.add(name);
-  }
-  return names;
-}
-
-function withoutHopByHop(headers: Headers, extra: readonly string[] = []): Headers {
-  const drop = connectionScoped(headers);
-  for (const name of extra) drop.add(name);
-  const kept = new Headers();
-  for (const [name, value] of headers) if (!drop.has(name)) kept.append(name, value);
-  return kept;
 }
 
 /**
