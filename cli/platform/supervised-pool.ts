@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { requestIdFor } from '../../src/app/request-id.js';
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import { ActorError } from '../../src/core/actor-error.js';
 import { problemResponse } from '../../src/core/problem-response.js';
@@ -21,10 +21,6 @@ function neverReached(error: unknown): boolean {
   return cause?.code === 'ECONNREFUSED';
 }
 
-function requestIdOf(request: Request): string {
-  return request.headers.get('x-request-id') ?? randomUUID();
-}
-
 /**
  * The 503 `no_ready_replica` answer, with `Retry-After`.
  * @param ref the actor's instance ref
@@ -33,7 +29,7 @@ function requestIdOf(request: Request): string {
  */
 export function noReadyReplica(ref: string, request: Request, draining: boolean): Response {
   const detail = draining ? `${ref} is shutting down with the platform` : `No replica of ${ref} passes its readiness probe yet`;
-  return problemResponse(new ActorError('no_ready_replica', { detail, headers: { 'Retry-After': '1' } }), requestIdOf(request));
+  return problemResponse(new ActorError('no_ready_replica', { detail, headers: { 'Retry-After': '1' } }), requestIdFor(request, undefined));
 }
 
 /**
@@ -101,7 +97,7 @@ export class SupervisedPool implements ActorPool {
 
   forwardTo = async (index: number, request: Request): Promise<Response> => {
     const slot = this.#slots[index];
-    if (slot === undefined) return problemResponse(new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }), requestIdOf(request));
+    if (slot === undefined) return problemResponse(new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }), requestIdFor(request, undefined));
     const buffered = await bufferRequest(request);
     try {
       return await sendTo(buffered, slot.url);
@@ -125,6 +121,6 @@ export class SupervisedPool implements ActorPool {
 
   #unreachable(request: Request, buffered: BufferedRequest, error: unknown): Response {
     if (buffered.signal.aborted) throw error;
-    return problemResponse(new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }), requestIdOf(request));
+    return problemResponse(new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }), requestIdFor(request, undefined));
   }
 }

@@ -3,10 +3,9 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { ActorPool, ReplicaState, ReplicaView } from '../../../cli/platform/actor-pool.js';
+import { noReadyReplica } from '../../../cli/platform/supervised-pool.js';
 import type { ActorApp } from '../../../src/app/create-actor-app.js';
 import type { PlatformConfig } from '../../../src/config/platform-config.js';
-import { problemResponse } from '../../../src/core/problem-response.js';
-import { ActorError } from '../../../src/core/actor-error.js';
 import { createLogger, type LogSink } from '../../../src/log/logger.js';
 
 type Server = import('node:http').Server;
@@ -108,7 +107,7 @@ export async function startInProcessPool(options: InProcessPoolOptions): Promise
       slots.map((slot, index) => ({ index, url: slot.url, state: slot.state, pid: process.pid, restarts: slot.restarts, startedAt: slot.startedAt, lastLines: [...slot.lines] })),
     async forward(request) {
       const ready = slots.filter((slot) => slot.state === 'ready');
-      if (ready.length === 0) return problemResponse(new ActorError(503, 'no_ready_replica', 'No ready replica', { detail: `No replica of ${options.ref} is ready` }), crypto.randomUUID());
+      if (ready.length === 0) return noReadyReplica(options.ref, request, false);
       const slot = ready[next % ready.length] as Slot;
       next += 1;
       return send(slot, request);
