@@ -7,16 +7,6 @@ import type { PlatformReady } from '../../cli/platform/platform-ready.js';
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
 import { REPOSITORY_ROOT } from '../support/built-package.js';
 
-/**
- * The PostgreSQL the platform tests run against: `TEST_DATABASE_URL`, required — the tests
- * fail, naming it, when it is unset.
- */
-export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL?.trim();
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: the platform tests run replicas on a real PostgreSQL (TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)');
-  return url;
-}
-
 async function onServer<T>(baseUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();

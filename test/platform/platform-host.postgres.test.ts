@@ -5,7 +5,8 @@ import { temporaryFolder } from '../cli/support/template-repo.js';
 import { ensureBuilt } from '../support/built-package.js';
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
 import { spawnSync } from 'node:child_process';
-import { eventually, freshDatabase, renderBuildableActor, runPlatformToEnd, startPlatform, testDatabaseUrl, type PlatformProcess } from './platform-actors.js';
+import { eventually, freshDatabase, renderBuildableActor, runPlatformToEnd, startPlatform, type PlatformProcess } from './platform-actors.js';
+import { platformDatabaseUrl } from './support/postgres-required.js';
 
 const folder = temporaryFolder('actorkit-platform-');
 let database: { url: string; drop(): Promise<void> };
@@ -14,7 +15,7 @@ let beta: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  database = await freshDatabase(testDatabaseUrl());
+  database = await freshDatabase(platformDatabaseUrl());
   alpha = renderBuildableActor(folder.dir, 'alpha');
   beta = renderBuildableActor(folder.dir, 'beta', ['fleet_mesh=true']);
 }, 120_000);

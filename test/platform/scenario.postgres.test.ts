@@ -19,7 +19,8 @@ import { PeerRequestError } from '../../src/surfaces/mesh/peer-request-error.js'
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
 import { temporaryFolder } from '../cli/support/template-repo.js';
 import { ensureBuilt } from '../support/built-package.js';
-import { eventually, freshDatabase, startPlatform, testDatabaseUrl, type PlatformProcess } from './platform-actors.js';
+import { eventually, freshDatabase, startPlatform, type PlatformProcess } from './platform-actors.js';
+import { platformDatabaseUrl } from './support/postgres-required.js';
 
 const folder = temporaryFolder('actorkit-scenario-');
 /** The default mesh group's key, from the platform's secrets file: it must never be printed. */
@@ -86,7 +87,7 @@ async function renderActors(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const databaseUrl = testDatabaseUrl();
+  const databaseUrl = platformDatabaseUrl();
   const started = Date.now();
   ensureBuilt();
   database = await freshDatabase(databaseUrl);
