@@ -60,6 +60,9 @@ export const EXPOSABLE_OPERATIONS = ['chat', 'status', 'health'] as const;
 /** An operation the public edge may expose. */
 export type ExposableOperation = (typeof EXPOSABLE_OPERATIONS)[number];
 
+/** The edge operation an actor that serves `/mcp` may expose besides {@link EXPOSABLE_OPERATIONS} (rule G). */
+export const MCP_EDGE_OPERATION = 'mcp';
+
 /** Pattern of section, connector and panel ids: lower-case words joined by `_` or `-`. */
 export const PLATFORM_ID_PATTERN = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/;
 

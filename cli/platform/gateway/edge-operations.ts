@@ -1,4 +1,8 @@
+import { type ExposableOperation, MCP_EDGE_OPERATION } from '../../../src/config/platform-annotations.js';
 import { ACTOR_PATHS } from './actor-paths.js';
+
+/** An operation of the edge: those rule G lets any actor expose, and `mcp`. */
+export type EdgeOperationName = ExposableOperation | typeof MCP_EDGE_OPERATION;
 
 /** How the edge answers one operation: the methods it takes and the actor path it goes to. */
 export interface EdgeOperation {
@@ -14,9 +18,9 @@ export interface EdgeOperation {
  * invoke, JSON or SSE), `status` (the stats of the caller's tenant), `health`, and `mcp` (the
  * actor's MCP server). An instance offers those its `external_api.operations` lists.
  */
-export const EDGE_OPERATIONS: Readonly<Record<string, EdgeOperation>> = {
+export const EDGE_OPERATIONS: Readonly<Record<EdgeOperationName, EdgeOperation>> = {
   chat: { methods: ['POST'], actorPath: () => ACTOR_PATHS.invoke, counts: 'chat' },
   status: { methods: ['GET'], actorPath: (tenant) => ACTOR_PATHS.tenantStats(tenant), counts: 'none' },
   health: { methods: ['GET'], actorPath: () => ACTOR_PATHS.health, counts: 'none' },
-  mcp: { methods: ['POST', 'DELETE'], actorPath: () => ACTOR_PATHS.mcp, counts: 'mcp' },
+  [MCP_EDGE_OPERATION]: { methods: ['POST', 'DELETE'], actorPath: () => ACTOR_PATHS.mcp, counts: 'mcp' },
 };

@@ -2,7 +2,7 @@ import { ActorError } from '../../../src/core/actor-error.js';
 import type { ActorPool } from '../actor-pool.js';
 import { NEVER_EXPOSED_SEGMENTS } from './actor-paths.js';
 import { type AnsweredInvokes, mcpChatCallIds, succeededMcpChats, watchChatStream } from './answered-invokes.js';
-import { EDGE_OPERATIONS, type EdgeOperation } from './edge-operations.js';
+import { EDGE_OPERATIONS, type EdgeOperation, type EdgeOperationName } from './edge-operations.js';
 import { EDGE_KEY_HEADER, type EdgeKeyring } from './edge-keys.js';
 import { forwardedRequest, relayedResponse } from './forwarded-request.js';
 import { edgeBasePath } from './gateway-paths.js';
@@ -58,7 +58,7 @@ function admit(services: ExternalEdgeServices, request: Request, ref: string, re
   if (check === 'missing') throw new ActorError('missing_edge_key', { detail: `Send the instance's edge key in ${EDGE_KEY_HEADER}`, headers: challenge });
   if (check === 'invalid') throw new ActorError('invalid_edge_key', { detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`, headers: challenge });
   const name = segments.length === 1 ? first : '';
-  const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name] : undefined;
+  const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
   if (operation === undefined) throw new ActorError('not_found', { detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/` });
   if (!exposedOperations(pool).includes(name)) {
     throw new ActorError('operation_not_exposed', { detail: `${ref} exposes ${exposedOperations(pool).join(', ') || 'no operation'} (external_api.operations), not ${name}` });

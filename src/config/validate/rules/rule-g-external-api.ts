@@ -1,12 +1,9 @@
-import { EXPOSABLE_OPERATIONS } from '../../platform-annotations.js';
+import { EXPOSABLE_OPERATIONS, MCP_EDGE_OPERATION } from '../../platform-annotations.js';
 import { jsonPointer } from '../../../core/json-pointer.js';
 import { definePlatformRule, type RuleFinding } from '../platform-rule.js';
 import { asObject } from './setting-fields.js';
 
 const NEVER_EXPOSABLE = /^(settings|oauth)\b/i;
-
-/** `mcp` may be exposed too, but only by an actor that serves `/mcp` (its chat, status and health, as MCP). */
-const MCP_OPERATION = 'mcp';
 
 function servesMcp(root: Record<string, unknown> | undefined): boolean {
   const endpoints = asObject(root?.contract)?.endpoints;
@@ -33,10 +30,10 @@ export const ruleGExternalApi = definePlatformRule({
     const operations = Array.isArray(api.operations) ? api.operations : [];
     operations.forEach((operation, index) => {
       if (typeof operation !== 'string' || (EXPOSABLE_OPERATIONS as readonly string[]).includes(operation)) return;
-      if (operation === MCP_OPERATION && servesMcp(root)) return;
+      if (operation === MCP_EDGE_OPERATION && servesMcp(root)) return;
       const why = NEVER_EXPOSABLE.test(operation)
         ? 'settings and OAuth are never exposable'
-        : operation === MCP_OPERATION
+        : operation === MCP_EDGE_OPERATION
           ? 'the actor does not serve /mcp (turn expose_mcp on)'
           : `only ${EXPOSABLE_OPERATIONS.join(', ')} may be exposed (and mcp when the actor serves /mcp)`;
       problems.push({ pointer: jsonPointer('external_api', 'operations', index), message: `operation '${operation}' cannot be exposed: ${why}` });
