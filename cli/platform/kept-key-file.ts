@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CliError } from '../cli-error.js';
+import { refuseExposedFile } from './refuse-exposed-file.js';
 
 /**
  * A key the platform keeps between runs in `file`, or undefined when there is none yet (or the
@@ -12,7 +12,7 @@ import { CliError } from '../cli-error.js';
  */
 export async function readKeptKey(file: string, what: string): Promise<string | undefined> {
   try {
-    if (((await stat(file)).mode & 0o077) !== 0) throw new CliError('refused', 'secrets_file_exposed', `${what} ${file} is readable by others: run chmod 600 ${file}`);
+    refuseExposedFile(file, (await stat(file)).mode, what);
     const kept = (await readFile(file, 'utf8')).trim();
     return kept === '' ? undefined : kept;
   } catch (error) {

@@ -27,7 +27,10 @@ describe('platformCredentials', () => {
   it('refuses a kept file others may read, naming it', async () => {
     const file = join(stateDir, 'owner-token');
     chmodSync(file, 0o644);
-    await expect(platformCredentials(stateDir, [])).rejects.toMatchObject({ code: 'secrets_file_exposed', message: `the owner token file ${file} is readable by others: run chmod 600 ${file}` });
+    await expect(platformCredentials(stateDir, [])).rejects.toMatchObject({
+      code: 'secrets_file_exposed',
+      message: `the owner token file ${file} is readable by others (mode 0644): run chmod 600 ${file}`,
+    });
     chmodSync(file, 0o600);
   });
 });

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { CliError } from '../cli-error.js';
+import { refuseExposedFile } from './refuse-exposed-file.js';
 
 /** The secrets the local platform fills `${secret:NAME}` from, read from one file. */
 export interface SecretsFile {
@@ -39,10 +40,7 @@ export async function readSecretsFile(path: string, required: boolean): Promise<
     if (required) throw new CliError('refused', 'secrets_file_missing', `the secrets file ${path} does not exist`);
     return { path, present: false, values: new Map() };
   }
-  if ((mode & 0o077) !== 0) {
-    const shown = (mode & 0o777).toString(8).padStart(4, '0');
-    throw new CliError('refused', 'secrets_file_exposed', `the secrets file ${path} is readable by others (mode ${shown}): run chmod 600 ${path}`);
-  }
+  refuseExposedFile(path, mode, 'the secrets file');
   const values = new Map<string, string>();
   const lines = (await readFile(path, 'utf8')).split(/\r?\n/);
   lines.forEach((line, index) => {
