@@ -1,8 +1,6 @@
+import { REDACTED } from '../core/redacted.js';
 import { withoutCredentials } from '../core/without-credentials.js';
 import type { ModelHeaders } from './model-headers.js';
-
-/** What the redactor writes in place of a secret. */
-const REDACTED = '[redacted]';
 
 /**
  * The shortest run of characters shared with a secret that is struck out: a quote of part of a

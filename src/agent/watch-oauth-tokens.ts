@@ -1,3 +1,4 @@
+import { REDACTED } from '../core/redacted.js';
 import type { ToolRunContext } from './actor-tool.js';
 
 /** A tool's context that remembers the OAuth tokens it hands out, and cuts them out of text. */
@@ -7,8 +8,6 @@ export interface WatchedToolContext {
   /** `text` with every token this context handed out replaced by `[redacted]`. */
   redact(text: string): string;
 }
-
-const REDACTED = '[redacted]';
 
 /**
  * Wraps a tool's context so that a failure message can be logged, recorded in the history and

@@ -1,3 +1,4 @@
+import { REDACTED } from '../core/redacted.js';
 import type { LogSink } from './log-record.js';
 
 /** Field names whose values never reach a log line. */
@@ -49,7 +50,7 @@ function installExitHook(): void {
 }
 
 function redactErrors(key: string, value: unknown): unknown {
-  if (key !== '' && SECRET_FIELD.test(key) && value !== undefined && value !== null) return '[redacted]';
+  if (key !== '' && SECRET_FIELD.test(key) && value !== undefined && value !== null) return REDACTED;
   if (value instanceof Error) return { name: value.name, message: value.message };
   return value;
 }
