@@ -34,6 +34,32 @@ function countWords(text: string): number {
   return words;
 }
 
+/** Characters of text `wordsOf` keeps counts for; past this it forgets them all and starts again. */
+const MAX_COUNTED_CHARACTERS = 1 << 20;
+const countedTexts = new Map<string, number>();
+let countedCharacters = 0;
+
+/**
+ * `countWords(text)`, remembered: every turn counts the whole history again, and the history's
+ * texts (and the system prompt) are the same strings turn after turn, so a map lookup (the
+ * engine keeps a string's hash once computed) replaces a walk over every character. The texts
+ * kept hold at most a million characters in all.
+ */
+function wordsOf(text: string): number {
+  const known = countedTexts.get(text);
+  if (known !== undefined) return known;
+  const words = countWords(text);
+  if (countedCharacters + text.length > MAX_COUNTED_CHARACTERS) {
+    countedTexts.clear();
+    countedCharacters = 0;
+  }
+  if (text.length <= MAX_COUNTED_CHARACTERS) {
+    countedTexts.set(text, words);
+    countedCharacters += text.length;
+  }
+  return words;
+}
+
 function lastTurnStart(messages: readonly ChatMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const role = messages[index]!.role;
@@ -77,7 +103,8 @@ function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls'
 function respond(request: ModelRequest): ModelResponse {
   throwIfAborted(request.signal);
   const reply = answer(request);
-  const input = request.messages.reduce((sum, message) => sum + countWords(message.content), 0);
+  let input = 0;
+  for (const message of request.messages) input += wordsOf(message.content);
   const output = countWords(reply.text) + reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
   return { ...reply, usage: { inputTokens: input, outputTokens: output }, model: OFFLINE_MODEL };
 }
