@@ -57,6 +57,15 @@ export interface ActorAgent {
   close(): Promise<void>;
 }
 
+/** The agent's knobs read from one settings object: the turn's configuration, or the problem that refuses every turn. */
+interface TurnConfigOf {
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** `HISTORY_LIMIT`, or 0 when it is not valid. */
+  readonly historyLimit: number;
+  readonly turn?: AgentTurnConfig;
+  readonly problem?: Error;
+}
+
 function modelKey(config: AgentConfig): string {
   return JSON.stringify([config.provider, config.baseUrl, config.apiKey, config.model, config.headers, config.timeoutMs, config.maxRetries]);
 }
@@ -122,14 +131,35 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     return cached.model;
   };
 
-  const configure = (settings: Readonly<Record<string, unknown>>): AgentTurnConfig => {
+  const historyLimitOrNone = (settings: Readonly<Record<string, unknown>>): number => {
+    try {
+      return readHistoryLimit(env, settings);
+    } catch {
+      return 0;
+    }
+  };
+  const readTurnConfig = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
     let config: AgentConfig;
     try {
       config = readAgentConfig(env, settings);
     } catch (error) {
-      throw new ActorError('agent_misconfigured', { detail: (error as Error).message, cause: error });
+      return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
     }
-    return { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps };
+    return { settings, historyLimit: config.historyLimit, turn: { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps } };
+  };
+  // A frozen settings object cannot change (ActorSettings freezes each one and replaces it when
+  // a setting changes), so its knobs are read once, not on every invoke; any other is read anew.
+  let last: TurnConfigOf | undefined;
+  const turnConfigOf = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
+    if (last?.settings === settings) return last;
+    const read = readTurnConfig(settings);
+    if (Object.isFrozen(settings)) last = read;
+    return read;
+  };
+  const configure = (settings: Readonly<Record<string, unknown>>): AgentTurnConfig => {
+    const { turn, problem } = turnConfigOf(settings);
+    if (turn !== undefined) return turn;
+    throw new ActorError('agent_misconfigured', { detail: problem?.message, cause: problem });
   };
 
   return {
@@ -146,11 +176,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       return tools;
     },
     historyLimit(settings) {
-      try {
-        return readHistoryLimit(env, settings);
-      } catch {
-        return 0;
-      }
+      return turnConfigOf(settings).historyLimit;
     },
     async start() {
       await mcp?.close();

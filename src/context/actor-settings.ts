@@ -110,7 +110,7 @@ export class ActorSettings {
       });
       throw new StartupRefusal(settingKeyOf(result.issues[0]!) || 'settings', `Invalid settings: ${problems.join('; ')}`);
     }
-    this.#current = result.output as Record<string, unknown>;
+    this.#current = Object.freeze(result.output as Record<string, unknown>);
   }
 
   /** The issues, each about a secret setting with its message replaced by `secretIssueDetail`. */
@@ -128,7 +128,7 @@ export class ActorSettings {
     return 'the settings default in src/actor.ts';
   }
 
-  /** The current values, secrets included: for the actor's own code only. */
+  /** The current values, secrets included: for the actor's own code only. Frozen: a change of settings replaces the object. */
   get values(): Readonly<Record<string, unknown>> {
     return this.#current;
   }
@@ -156,7 +156,7 @@ export class ActorSettings {
     const result = v.safeParse(this.#schema, { ...this.#base, ...kept });
     if (!result.success) return [...dropped, ...Object.keys(kept)];
     this.#overrides = kept;
-    this.#current = result.output as Record<string, unknown>;
+    this.#current = Object.freeze(result.output as Record<string, unknown>);
     return dropped;
   }
 
@@ -170,7 +170,7 @@ export class ActorSettings {
       const saved = await load();
       const previous = this.#current;
       this.applySavedOverrides(saved);
-      this.#current = this.#live(this.#current, previous);
+      this.#current = Object.freeze(this.#live(this.#current, previous));
       return Object.keys({ ...previous, ...this.#current }).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
     });
   }
@@ -244,7 +244,7 @@ export class ActorSettings {
     const previous = this.#current;
     const saved = output!;
     this.#overrides = overrides;
-    this.#current = this.#live(saved, previous);
+    this.#current = Object.freeze(this.#live(saved, previous));
     const differs = (key: string, from: Readonly<Record<string, unknown>>) => JSON.stringify(from[key]) !== JSON.stringify(saved[key]);
     const sent = Object.keys(changes);
     return {
