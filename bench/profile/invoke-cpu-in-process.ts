@@ -40,7 +40,11 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
-for (const [name, value] of [['rounds', rounds], ['seconds', seconds], ['concurrency', concurrency]] as const) {
+for (const [name, value] of [
+  ['rounds', rounds],
+  ['seconds', seconds],
+  ['concurrency', concurrency],
+] as const) {
   if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
 }
 
@@ -126,7 +130,13 @@ const figure = (name: string) => (cpu.has(name) ? Math.min(...cpu.get(name)!) : 
 const [bareUs, memoryUs, sqliteUs] = [figure('bare'), figure('memory'), figure('sqlite')];
 const lines = [
   `Invoke CPU in process (no HTTP server), ${process.version}, concurrency ${concurrency}, the least of ${rounds} interleaved rounds of ${seconds} s:`,
-  ...targets.map((target) => `  ${target.name.padEnd(7)} ${figure(target.name).toFixed(1).padStart(7)} µs/invoke (least round; median ${median(cpu.get(target.name)!).toFixed(1)}; rounds ${cpu.get(target.name)!.map((us) => us.toFixed(0)).join(', ')})`),
+  ...targets.map(
+    (target) =>
+      `  ${target.name.padEnd(7)} ${figure(target.name).toFixed(1).padStart(7)} µs/invoke (least round; median ${median(cpu.get(target.name)!).toFixed(1)}; rounds ${cpu
+        .get(target.name)!
+        .map((us) => us.toFixed(0))
+        .join(', ')})`,
+  ),
   `  outside storage (memory − bare): ${(memoryUs - bareUs).toFixed(1)} µs; storage (sqlite − memory): ${(sqliteUs - memoryUs).toFixed(1)} µs; bare/sqlite CPU ${((bareUs / sqliteUs) * 100).toFixed(0)}%`,
 ];
 process.stderr.write(`${lines.join('\n')}\n`);

@@ -1,4 +1,4 @@
-import { withTimeout } from '../core/with-timeout.js';
+import { SharedDeadline } from '../core/shared-deadline.js';
 import type { Store } from './store.js';
 import { storeTimeoutError } from './store-timeout.js';
 
@@ -15,18 +15,25 @@ const UNBOUNDED_CALLS: ReadonlySet<PropertyKey> = new Set(['migrate', 'close']);
  * @param onTimeout told of every call that timed out (the database monitor)
  */
 export function withStoreDeadline(store: Store, deadlineMs: number, onTimeout: (error: Error) => void): Store {
+  const deadline = new SharedDeadline(deadlineMs);
+  const expire = (): never => {
+    const error = storeTimeoutError(store.kind, deadlineMs);
+    onTimeout(error);
+    throw error;
+  };
+  // One bounded function per method, made on first use (and again if the method is replaced),
+  // not two closures on every call.
+  const bounded = new Map<PropertyKey, { readonly method: unknown; readonly call: (...args: unknown[]) => Promise<unknown> }>();
   return new Proxy(store, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
       if (typeof value !== 'function') return value;
-      const call = (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      if (UNBOUNDED_CALLS.has(property)) return call;
-      return (...args: unknown[]) =>
-        withTimeout(call(...args), deadlineMs, () => {
-          const error = storeTimeoutError(target.kind, deadlineMs);
-          onTimeout(error);
-          throw error;
-        });
+      const known = bounded.get(property);
+      if (known?.method === value) return known.call;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      const call = UNBOUNDED_CALLS.has(property) ? (...args: unknown[]) => method.apply(target, args) : (...args: unknown[]) => deadline.bound(method.apply(target, args), expire);
+      bounded.set(property, { method: value, call });
+      return call;
     },
   });
 }
