@@ -1,0 +1,57 @@
+// Answers a fixed number of `POST /agent/invoke` in this process through `app.fetch`, at 32 in
+// flight, then stops: the child that bench/profile/invoke-instructions.ts runs under valgrind.
+// Plain JavaScript over a built checkout, so nothing is compiled while it is counted.
+//
+// Run: node bench/profile/invoke-fixed-count.mjs <checkout> <invokes> <bare|memory|sqlite>
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [checkout, invokesText, stack] = process.argv.slice(2);
+const invokes = Number(invokesText);
+if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite'].includes(stack ?? '')) {
+  throw new Error('usage: invoke-fixed-count.mjs <checkout> <invokes> <bare|memory|sqlite>');
+}
+const load = (path) => import(pathToFileURL(join(checkout, path)).href);
+const dataDir = mkdtempSync(join(tmpdir(), 'actorkit-fixed-count-'));
+
+/** @type {{ fetch: (request: Request) => Response | Promise<Response>, stop: () => Promise<number | undefined> }} */
+let target;
+if (stack === 'bare') {
+  const { createBareApp } = await load('bench/bare-hono/bare-app.mjs');
+  const app = createBareApp();
+  target = { fetch: (request) => app.fetch(request), stop: async () => undefined };
+} else {
+  const { createApp } = await load('dist/examples/hello-actor/src/app.js');
+  const { MemoryStore } = await load('dist/src/store/memory-store.js');
+  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stack === 'memory' ? { store: new MemoryStore() } : {});
+  await app.actor.start();
+  target = {
+    fetch: (request) => app.fetch(request),
+    stop: async () => {
+      const { invocations } = await (await app.request('/stats')).json();
+      await app.actor.shutdown({ graceMs: 5_000 });
+      return invocations;
+    },
+  };
+}
+
+let sent = 0;
+let answered = 0;
+await Promise.all(
+  Array.from({ length: 32 }, async () => {
+    while (sent < invokes) {
+      sent += 1;
+      const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: `What is the weather? ${sent}` });
+      const response = await target.fetch(new Request('http://127.0.0.1/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }));
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`invoke answered ${response.status}`);
+      answered += 1;
+    }
+  }),
+);
+const counted = await target.stop();
+rmSync(dataDir, { recursive: true, force: true });
+if (counted !== undefined && counted !== answered) throw new Error(`/stats counted ${counted} invokes, ${answered} were answered 200`);
+process.stderr.write(`answered ${answered}\n`);

@@ -1,0 +1,105 @@
+/**
+ * Instructions per invoke, counted by valgrind rather than timed: the same figure however busy
+ * the machine is, so a change of a few per cent in the actor's own code shows where CPU time on
+ * this shared two-core machine moves by ±30% between identical runs (issue 30, item 4).
+ *
+ * `bench/profile/invoke-fixed-count.mjs` answers a fixed number of `POST /agent/invoke` through
+ * `app.fetch` in one process (no HTTP server) under `valgrind --tool=cachegrind --cache-sim=no`,
+ * once with `--invokes` A and once with B; (count at B − count at A) / (B − A) is the user-space
+ * instructions of one invoke, start-up and shutdown cancelled out. Node runs with V8's
+ * `--predictable` (one thread, compilation and garbage collection at fixed points): without it
+ * the count of the same build moved by a third between runs, with it by less than 0.01%. Three stacks: bare Hono
+ * (the floor: parse the body, answer a reply of the actor's shape), the example actor on the
+ * in-memory store (everything but storage), the example actor on an SQLite file (the default
+ * store). "Outside storage" is memory − bare; "storage" is SQLite − memory. Kernel time (the
+ * socket, the disk) is not counted: for that, see CPU µs in `npm run bench`.
+ *
+ * Run (after `npm run build`; `apt-get install valgrind`): `npx tsx
+ * bench/profile/invoke-instructions.ts [--before <built checkout>] [--invokes 500,2500]
+ * [--stacks bare,memory,sqlite] [--node <path>]` — Node 24 from test/runtimes by default (the
+ * runtime that has `node:sqlite`). About 30 s per count and stack.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const checkoutRoot = resolve(here, '../..');
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    invokes: { type: 'string', default: '500,2500' },
+    stacks: { type: 'string', default: 'bare,memory,sqlite' },
+    node: { type: 'string', default: resolve(checkoutRoot, 'test/runtimes/node_modules/.bin/node') },
+  },
+});
+const [fewer, more] = values.invokes.split(',').map(Number);
+if (!(fewer! > 0 && more! > fewer!)) throw new Error('--invokes takes two counts, the second larger: e.g. 500,2500');
+const stacks = values.stacks.split(',');
+for (const stack of stacks) if (!['bare', 'memory', 'sqlite'].includes(stack)) throw new Error(`--stacks takes bare, memory and sqlite, got ${stack}`);
+if (!existsSync(values.node)) throw new Error(`no Node at ${values.node}: run node test/runtimes/ensure-runtimes.mjs, or pass --node`);
+const checkouts = [...(values.before === undefined ? [] : [['before', resolve(values.before)] as const]), ['this checkout', checkoutRoot] as const];
+for (const [, dir] of checkouts) {
+  if (!existsSync(resolve(dir, 'dist/examples/hello-actor/src/app.js'))) throw new Error(`${dir} is not built: run npm run build there`);
+}
+
+/** valgrind's count of user-space instructions for one run of the fixed-count child. */
+function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
+  const child = spawn(
+    'valgrind',
+    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((settle, fail) => {
+    child.on('error', (error) => fail(new Error(`valgrind did not start (${error.message}): apt-get install valgrind`)));
+    child.on('close', (code) => {
+      const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+      if (code !== 0 || refs === null || !stderr.includes(`answered ${invokes}`)) {
+        fail(new Error(`${stack} × ${invokes} in ${checkout} failed (exit ${code}):\n${stderr.slice(-2000)}`));
+        return;
+      }
+      settle(Number(refs[1]!.replaceAll(',', '')));
+    });
+  });
+}
+
+/** Runs the jobs two at a time (the machine has two cores; valgrind runs one thread at a time). */
+async function twoAtATime<T>(jobs: readonly (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]!();
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
+}
+
+const cells = checkouts.flatMap(([name, dir]) => stacks.map((stack) => ({ name, dir, stack })));
+const counts = await twoAtATime(cells.flatMap((cell) => [fewer!, more!].map((invokes) => () => countInstructions(cell.dir, invokes, cell.stack))));
+const perInvoke = new Map<string, number>();
+cells.forEach((cell, index) => perInvoke.set(`${cell.name}/${cell.stack}`, (counts[index * 2 + 1]! - counts[index * 2]!) / (more! - fewer!)));
+
+const thousands = (value: number | undefined) => (value === undefined ? '—' : `${(value / 1000).toFixed(0)}k`);
+const lines = [
+  `Instructions per invoke (valgrind, user space), ${values.node} --predictable, (count at ${more} − count at ${fewer}) / ${more! - fewer!}:`,
+  '',
+  '| checkout | bare Hono | actor, memory store | actor, SQLite | outside storage (memory − bare) | storage (SQLite − memory) | bare/actor (SQLite) |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+];
+for (const [name] of checkouts) {
+  const [bare, memory, sqlite] = ['bare', 'memory', 'sqlite'].map((stack) => perInvoke.get(`${name}/${stack}`));
+  const outside = bare !== undefined && memory !== undefined ? memory - bare : undefined;
+  const storage = memory !== undefined && sqlite !== undefined ? sqlite - memory : undefined;
+  const ratio = bare !== undefined && sqlite !== undefined ? `${((bare / sqlite) * 100).toFixed(0)}%` : '—';
+  lines.push(`| ${name} | ${thousands(bare)} | ${thousands(memory)} | ${thousands(sqlite)} | ${thousands(outside)} | ${thousands(storage)} | ${ratio} |`);
+}
+process.stdout.write(`${lines.join('\n')}\n`);
