@@ -44,7 +44,9 @@ await Promise.all(
     while (sent < invokes) {
       sent += 1;
       const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: `What is the weather? ${sent}` });
-      const response = await target.fetch(new Request('http://127.0.0.1/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }));
+      // With its Content-Length, as an HTTP client sends it (the body limit judges it by the header).
+      const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+      const response = await target.fetch(new Request('http://127.0.0.1/agent/invoke', { method: 'POST', headers, body }));
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`invoke answered ${response.status}`);
       answered += 1;

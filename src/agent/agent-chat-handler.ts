@@ -6,7 +6,7 @@ import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { incomingMessage } from './incoming-message.js';
 import { toolRunContextOf } from './tool-run-context-of.js';
-import { NO_TRACER, type ActorTracer } from '../telemetry/actor-tracer.js';
+import { NO_TRACER, type ActorTracer, type SpanAttributes } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
 
@@ -33,6 +33,17 @@ export interface AgentChatHandlerOptions {
   readonly agentName?: string;
 }
 
+/** The first attributes of the turn's `invoke_agent` span. */
+function invokeAgentAttributes(model: ChatModel, agentName: string, sessionId: string): SpanAttributes {
+  return {
+    [GEN_AI.operationName]: GEN_AI_OPERATIONS.invokeAgent,
+    [GEN_AI.providerName]: model.provider ?? OTHER_GEN_AI_PROVIDER,
+    [GEN_AI.agentName]: agentName,
+    [GEN_AI.requestModel]: model.name,
+    [GEN_AI.conversationId]: sessionId,
+  };
+}
+
 /**
  * The agent as a chat handler: runs the chat loop on the session's history the turn read
  * (`ChatInput.history`, at most `historyLimit` of its last messages) and returns the turn's
@@ -48,13 +59,6 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     const incoming = incomingMessage(request);
     const tracer = options.tracer ?? NO_TRACER;
     const agentName = options.agentName ?? 'actor';
-    const attributes = {
-      [GEN_AI.operationName]: GEN_AI_OPERATIONS.invokeAgent,
-      [GEN_AI.providerName]: turn.model.provider ?? OTHER_GEN_AI_PROVIDER,
-      [GEN_AI.agentName]: agentName,
-      [GEN_AI.requestModel]: turn.model.name,
-      [GEN_AI.conversationId]: request.session_id,
-    };
     const runTurn = () =>
       runChatLoop({
         model: turn.model,
@@ -69,7 +73,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       });
     const result = !tracer.enabled
       ? await runTurn()
-      : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes }, async (span) => {
+      : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes: invokeAgentAttributes(turn.model, agentName, request.session_id) }, async (span) => {
           const done = await runTurn();
           span.setAttributes({
             [GEN_AI.responseModel]: done.model,

@@ -121,6 +121,7 @@ async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool
 /** One model call in its `chat <model>` span, with the request's and the response's `gen_ai.*` attributes. */
 function callTracedModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
   const tracer = options.tracer ?? NO_TRACER;
+  if (!tracer.enabled) return callModel(options, request);
   const attributes = {
     [GEN_AI.operationName]: GEN_AI_OPERATIONS.chat,
     [GEN_AI.providerName]: options.model.provider ?? OTHER_GEN_AI_PROVIDER,
@@ -156,6 +157,25 @@ async function callModel(options: ChatLoopOptions, request: ModelRequest): Promi
   }
 }
 
+/** The labels of `gen_ai_client_token_usage` for one model, input and output. */
+interface TokenLabels {
+  readonly input: Readonly<Record<string, string>>;
+  readonly output: Readonly<Record<string, string>>;
+}
+
+/** Token-usage labels by model: made once per model, not twice per model call. */
+const tokenLabelsByModel = new WeakMap<ChatModel, TokenLabels>();
+
+function tokenLabelsOf(model: ChatModel): TokenLabels {
+  let labels = tokenLabelsByModel.get(model);
+  if (labels === undefined) {
+    const common = { gen_ai_operation_name: GEN_AI_OPERATIONS.chat, gen_ai_provider_name: model.provider ?? OTHER_GEN_AI_PROVIDER, gen_ai_request_model: model.name };
+    labels = { input: { ...common, gen_ai_token_type: 'input' }, output: { ...common, gen_ai_token_type: 'output' } };
+    tokenLabelsByModel.set(model, labels);
+  }
+  return labels;
+}
+
 /**
  * Runs one chat turn: calls the model, runs the tools it asks for (unknown tools, malformed or
  * invalid arguments and tool errors go back to the model as the tool's answer), and repeats
@@ -182,9 +202,11 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
     model = response.model ?? model;
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;
-    const tokenLabels = { gen_ai_operation_name: GEN_AI_OPERATIONS.chat, gen_ai_provider_name: options.model.provider ?? OTHER_GEN_AI_PROVIDER, gen_ai_request_model: options.model.name };
-    options.metrics?.tokenUsage.observe({ ...tokenLabels, gen_ai_token_type: 'input' }, response.usage.inputTokens);
-    options.metrics?.tokenUsage.observe({ ...tokenLabels, gen_ai_token_type: 'output' }, response.usage.outputTokens);
+    if (options.metrics !== undefined) {
+      const labels = tokenLabelsOf(options.model);
+      options.metrics.tokenUsage.observe(labels.input, response.usage.inputTokens);
+      options.metrics.tokenUsage.observe(labels.output, response.usage.outputTokens);
+    }
     if (response.text !== '') texts.push(response.text);
     if (response.toolCalls.length === 0 || last) {
       added.push({ role: 'assistant', content: response.text });

@@ -64,13 +64,14 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
   const result = 'result' in end ? end.result : undefined;
   const outcome = result ? 'success' : (end as { failure: string }).failure;
   const latencyMs = Math.round(performance.now() - facts.startedMs);
-  const metadataOf = (persisted: boolean, historySaved: boolean | undefined) => ({
-    ...result?.metadata,
-    ...(!facts.historyLoaded || result?.historyLoaded === false ? { history_loaded: false } : {}),
-    ...(historySaved === false ? { history_saved: false } : {}),
-    ...(facts.idempotencyUnavailable ? { idempotency_unavailable: true } : {}),
-    ...(persisted ? {} : { stats_deferred: true }),
-  });
+  const metadataOf = (persisted: boolean, historySaved: boolean | undefined): Record<string, unknown> => {
+    const metadata: Record<string, unknown> = result?.metadata === undefined ? {} : { ...result.metadata };
+    if (!facts.historyLoaded || result?.historyLoaded === false) metadata.history_loaded = false;
+    if (historySaved === false) metadata.history_saved = false;
+    if (facts.idempotencyUnavailable) metadata.idempotency_unavailable = true;
+    if (!persisted) metadata.stats_deferred = true;
+    return metadata;
+  };
   const expected = result && commit ? commit.reply({ latencyMs, metadata: metadataOf(true, true) }) : undefined;
   const { persisted, historySaved, idempotencyCompleted } = await services.stats.record({
     tenantId,
