@@ -11,12 +11,13 @@ describe('jsonLinesSink', () => {
     vi.restoreAllMocks();
   });
 
-  it('writes the info lines of one turn as one write, at the end of the turn', async () => {
+  it('writes the info lines of the next 10 ms as one write', async () => {
     const out = vi.spyOn(console, 'log').mockImplementation(() => {});
     jsonLinesSink(record('info', 'first'));
+    await new Promise((resolve) => setTimeout(resolve, 1));
     jsonLinesSink(record('info', 'second'));
     expect(out).not.toHaveBeenCalled();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(out).toHaveBeenCalledTimes(1);
     expect(
       String(out.mock.calls[0]![0])
@@ -45,6 +46,24 @@ describe('jsonLinesSink', () => {
     const out = vi.spyOn(console, 'error').mockImplementation(() => {});
     jsonLinesSink(record('error', 'failed', { api_key: 'k-123', error: new TypeError('boom') }));
     expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({ api_key: '[redacted]', error: { name: 'TypeError', message: 'boom' } });
+  });
+
+  it('redacts a secret field however deep, and a secret named after plain fields were seen', () => {
+    const out = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const lines = () => out.mock.calls.map((call) => JSON.parse(String(call[0])));
+    jsonLinesSink(record('warn', 'plain', { tool_calls: ['a', 'b'], count: 1 }));
+    jsonLinesSink(record('warn', 'top', { count: 1, session_token: 't-1' }));
+    jsonLinesSink(record('warn', 'nested', { upstream: { headers: { authorization: 'Bearer x' } } }));
+    jsonLinesSink(record('warn', 'listed', { tool_calls: [{ name: 'a', api_key: 'k-2' }] }));
+    jsonLinesSink(record('warn', 'error_in_list', { errors: [new RangeError('far')] }));
+    expect(lines()).toMatchObject([
+      { event: 'plain', tool_calls: ['a', 'b'] },
+      { event: 'top', session_token: '[redacted]' },
+      { event: 'nested', upstream: { headers: { authorization: '[redacted]' } } },
+      { event: 'listed', tool_calls: [{ name: 'a', api_key: '[redacted]' }] },
+      { event: 'error_in_list', errors: [{ name: 'RangeError', message: 'far' }] },
+    ]);
+    expect(JSON.stringify(out.mock.calls)).not.toMatch(/t-1|Bearer x|k-2/);
   });
 });
 

@@ -4,8 +4,14 @@ import type { LogSink } from './log-record.js';
 /** Field names whose values never reach a log line. */
 const SECRET_FIELD = /(pass(word)?|secret|token|api[_-]?key|authorization|cookie|mesh[_-]?key)$/i;
 
-/** Lines held before a write is forced even inside one turn of the event loop. */
+/** Lines held before a write is forced. */
 const MAX_PENDING_LINES = 256;
+
+/** How long a debug or info line may wait for others to share its write. */
+const FLUSH_DELAY_MS = 10;
+
+/** Whether each field name seen so far names a secret (names are few and fixed: checked once each). */
+const secretFieldNames = new Map<string, boolean>();
 
 let pending: string[] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -15,13 +21,13 @@ let exitHookInstalled = false;
  * Writes a record as one JSON line on standard output (standard error for warnings and errors).
  * Uses only `console`, so it works the same on Node, Bun and Deno.
  *
- * Debug and info lines written in one turn of the event loop go out as one write at the end of
- * it (at most 256 lines at once): under load a line per invoke otherwise costs a write call each.
+ * Debug and info lines go out together, in one write at most 10 ms after the first of them (or
+ * at once when 256 are held): under load a line per invoke otherwise costs a write call each.
  * Warnings and errors are written at once, after the lines held before them, and the held lines
- * are written when the process exits; only a kill (SIGKILL) can lose the last turn's lines.
+ * are written when the process exits; only a kill (SIGKILL) can lose the last 10 ms of lines.
  */
 export const jsonLinesSink: LogSink = function jsonLinesSink(record) {
-  const line = JSON.stringify(record, redactErrors);
+  const line = isPlainRecord(record) ? JSON.stringify(record) : JSON.stringify(record, redactErrors);
   if (record.level === 'warn' || record.level === 'error') {
     flushPendingLines();
     console.error(line);
@@ -29,7 +35,7 @@ export const jsonLinesSink: LogSink = function jsonLinesSink(record) {
   }
   pending.push(line);
   if (pending.length >= MAX_PENDING_LINES) flushPendingLines();
-  else flushTimer ??= setTimeout(flushPendingLines, 0);
+  else flushTimer ??= setTimeout(flushPendingLines, FLUSH_DELAY_MS);
   if (!exitHookInstalled) installExitHook();
 };
 
@@ -47,6 +53,32 @@ function installExitHook(): void {
   exitHookInstalled = true;
   const host = globalThis as { process?: { once?: (event: 'exit', listener: () => void) => unknown } };
   host.process?.once?.('exit', flushPendingLines);
+}
+
+function isSecretFieldName(key: string): boolean {
+  let secret = secretFieldNames.get(key);
+  if (secret === undefined) {
+    secret = SECRET_FIELD.test(key);
+    secretFieldNames.set(key, secret);
+  }
+  return secret;
+}
+
+/**
+ * True when `redactErrors` would change nothing in `record`: no field names a secret, and no
+ * value is an object (an error, or fields nested in it) other than an array of plain values.
+ * Such a record, as most are, is written without a replacer, which is the slower path of
+ * `JSON.stringify`.
+ */
+function isPlainRecord(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) {
+    if (isSecretFieldName(key)) return false;
+    const value = record[key];
+    if (typeof value !== 'object' || value === null) continue;
+    if (!Array.isArray(value)) return false;
+    for (const item of value) if (typeof item === 'object' && item !== null) return false;
+  }
+  return true;
 }
 
 function redactErrors(key: string, value: unknown): unknown {
