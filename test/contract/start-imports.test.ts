@@ -29,20 +29,25 @@ const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACI
 const started: SpawnedActor[] = [];
 let runs = 0;
 
-/** Starts `args` under Node with the recorder; `loaded()` names the packages the process has loaded so far. */
+/**
+ * Starts `args` under Node with the recorder; `loaded()` names the packages the process has loaded
+ * so far, and `collated()` whether it has compared strings by locale (which loads ICU's collator).
+ */
 async function startRecorded(args: readonly string[], env: Record<string, string>) {
   const file = join(recordsDir, `run-${(runs += 1)}.txt`);
   const actor = await spawnActor({ name: 'node-system', command: node.command, args: ['--import', recorder, ...args] }, { LOADED_MODULES_FILE: file, ...env });
   started.push(actor);
+  const lines = () => readFileSync(file, 'utf8').split('\n');
   const loaded = (): Set<string> => {
     const packages = new Set<string>();
-    for (const url of readFileSync(file, 'utf8').split('\n')) {
+    for (const url of lines()) {
       const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
       if (match) packages.add(match[1]!);
     }
     return packages;
   };
-  return { actor, loaded };
+  const collated = () => lines().includes('intl:collator');
+  return { actor, loaded, collated };
 }
 
 const invoke = (actor: SpawnedActor) =>
@@ -73,6 +78,12 @@ describe('what a start loads', () => {
     expect(packages).toContain('kysely');
     expect(packages).toContain('hono');
     for (const name of OPTIONAL_PACKAGES) expect(packages, `${name} was loaded`).not.toContain(name);
+  });
+
+  it('the example actor gets ready without comparing strings by locale (ICU collation data is not loaded at start)', async () => {
+    const { actor, collated } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
+    await waitUntilReady(actor);
+    expect(collated(), 'localeCompare or Intl.Collator ran before the actor was ready').toBe(false);
   });
 
   it('the example actor on PostgreSQL loads pg at start (an unreachable server is enough)', async () => {
