@@ -19,12 +19,19 @@ const recordsDir = mkdtempSync(join(tmpdir(), 'actorkit-start-imports-'));
 
 /**
  * The OpenTelemetry SDK packages only an actor with traces loads (`@opentelemetry/api` is not one:
- * prom-client loads it in every actor).
+ * prom-client loads it on the first scrape of `/metrics`).
  */
 const TRACING_SDK_PACKAGES = ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-proto'] as const;
 
 /** The packages only some actors need, as they appear in a loaded module's URL. */
 const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACING_SDK_PACKAGES] as const;
+
+/**
+ * The packages of the Prometheus exposition, which the actor loads on the first scrape of
+ * `/metrics` (with `@opentelemetry/api`, which prom-client requires: about a tenth of a start on
+ * Node 20). The recorder sees what the ESM loader loads, so not that `require`.
+ */
+const EXPOSITION_PACKAGES = ['prom-client', '@hono/prometheus'] as const;
 
 const started: SpawnedActor[] = [];
 let runs = 0;
@@ -84,6 +91,23 @@ describe('what a start loads', () => {
     const { actor, collated } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
     await waitUntilReady(actor);
     expect(collated(), 'localeCompare or Intl.Collator ran before the actor was ready').toBe(false);
+  });
+
+  it('the example actor loads prom-client and @hono/prometheus on the first scrape of /metrics, not at start nor to answer an invoke', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
+    await waitUntilReady(actor);
+    const response = await invoke(actor);
+    expect(response.status, await response.text()).toBe(200);
+    for (const name of EXPOSITION_PACKAGES) expect(loaded(), `${name} was loaded`).not.toContain(name);
+    const scrape = await fetch(`${actor.baseUrl}/metrics`);
+    const text = await scrape.text();
+    expect(scrape.status, text).toBe(200);
+    // The invoke before the first scrape is in it, and so are Node's default metrics.
+    expect(text).toMatch(/^actor_invocations_total\{outcome="success"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/agent\/invoke",status="200",ok="true"\} 1$/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p50_seconds \d/m);
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    for (const name of EXPOSITION_PACKAGES) expect(loaded(), `${name} was not loaded`).toContain(name);
   });
 
   it('the example actor on PostgreSQL loads pg at start (an unreachable server is enough)', async () => {
