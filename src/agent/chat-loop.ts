@@ -1,4 +1,4 @@
-import type { Counter, Histogram } from 'prom-client';
+import type { LabelValues } from 'prom-client';
 import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
@@ -11,10 +11,10 @@ import { NO_TRACER, type ActorTracer } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
 
-/** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome. */
+/** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome (prom-client's `Histogram` and `Counter` fit). */
 export interface ChatLoopMetrics {
-  readonly tokenUsage: Histogram<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'>;
-  readonly toolCalls: Counter<'tool' | 'outcome'>;
+  readonly tokenUsage: { observe(labels: LabelValues<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'>, value: number): void };
+  readonly toolCalls: { inc(labels: LabelValues<'tool' | 'outcome'>): void };
 }
 
 /** Options of one run of the chat loop. */

@@ -5,7 +5,8 @@ import { HttpMetrics } from './http-metrics.js';
 describe('HttpMetrics', () => {
   it('publishes cumulative buckets, sum and count per method, route and status at scrape time', async () => {
     const registry = new Registry();
-    const metrics = new HttpMetrics(registry, [0.1, 1]);
+    const metrics = new HttpMetrics([0.1, 1]);
+    for (const metric of metrics.metrics) registry.registerMetric(metric as never);
     metrics.observe('GET', '/health', 200, 0.05);
     metrics.observe('GET', '/health', 200, 0.5);
     metrics.observe('GET', '/health', 200, 3);
@@ -25,7 +26,7 @@ describe('HttpMetrics', () => {
 
   it('starts with no series', async () => {
     const registry = new Registry();
-    new HttpMetrics(registry);
+    for (const metric of new HttpMetrics().metrics) registry.registerMetric(metric as never);
     expect(await registry.metrics()).not.toMatch(/^http_requests_total\{/m);
   });
 });

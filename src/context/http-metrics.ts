@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import { scrapedMetric, type MetricValue, type ScrapedMetric } from './scraped-metric.js';
 
 /** Request duration buckets in seconds (the default of common Prometheus HTTP middleware). */
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -11,12 +11,6 @@ interface Series {
   count: number;
 }
 
-interface MetricValue {
-  readonly value: number;
-  readonly labels: Record<string, string | number>;
-  readonly metricName?: string;
-}
-
 /**
  * `http_requests_total` and `http_request_duration_seconds` by method, route template and
  * status. A request only bumps numbers in a map; the Prometheus series are built when
@@ -27,11 +21,15 @@ export class HttpMetrics {
   /** Series by route, then method, then status: constant strings and numbers as keys, no key built per request. */
   readonly #series = new Map<string, Map<string, Map<number, Series>>>();
   readonly #buckets: readonly number[];
+  /** The two metrics, for the registry the actor builds on the first scrape. */
+  readonly metrics: readonly ScrapedMetric[];
 
-  constructor(registry: Registry, buckets: readonly number[] = HTTP_DURATION_BUCKETS) {
+  constructor(buckets: readonly number[] = HTTP_DURATION_BUCKETS) {
     this.#buckets = buckets;
-    registry.registerMetric(scrapedMetric('http_requests_total', 'Total number of HTTP requests', 'counter', () => this.#counterValues()) as never);
-    registry.registerMetric(scrapedMetric('http_request_duration_seconds', 'Duration of HTTP requests in seconds', 'histogram', () => this.#histogramValues()) as never);
+    this.metrics = [
+      scrapedMetric('http_requests_total', 'Total number of HTTP requests', 'counter', () => this.#counterValues()),
+      scrapedMetric('http_request_duration_seconds', 'Duration of HTTP requests in seconds', 'histogram', () => this.#histogramValues()),
+    ];
   }
 
   /** Records one answered request, by its route template (never the raw path). */
@@ -74,8 +72,4 @@ export class HttpMetrics {
     }
     return values;
   }
-}
-
-function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) {
-  return { name, help, type, aggregator: 'sum', get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) };
 }

@@ -1,4 +1,4 @@
-import type { Counter, Histogram } from 'prom-client';
+import type { LabelValues } from 'prom-client';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { Logger } from '../log/logger.js';
@@ -14,8 +14,8 @@ export interface TurnServices {
   readonly chatHandler: ChatHandler;
   readonly stats: StatsRecorder;
   readonly metrics: {
-    readonly invocations: Counter<'outcome'>;
-    readonly invokeDuration: Histogram<'outcome'>;
+    readonly invocations: { inc(labels: LabelValues<'outcome'>): void };
+    readonly invokeDuration: { observe(labels: LabelValues<'outcome'>, value: number): void };
   };
   readonly logger: Logger;
   readonly settings: { readonly values: Readonly<Record<string, unknown>> };

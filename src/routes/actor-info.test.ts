@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestActor } from '../testing/create-test-actor.js';
 
 describe('GET /api/actor/metadata and /api/actor/platform-config', () => {
@@ -29,6 +29,20 @@ describe('GET /api/actor/metadata and /api/actor/platform-config', () => {
     expect(await again.text()).toBe('');
     const other = await app.request('/api/actor/platform-config', { headers: { 'If-None-Match': '"something-else"' } });
     expect(other.status).toBe(200);
+  });
+
+  it('hashes the configuration for its ETag on the first request, not at start', async () => {
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      const app = await createTestActor({ platformConfig: { schema_version: '1.0', actor: { slug: 'test-actor' } } });
+      expect(digest).not.toHaveBeenCalled();
+      const first = await app.request('/api/actor/platform-config');
+      const second = await app.request('/api/actor/platform-config');
+      expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(digest).toHaveBeenCalledTimes(1);
+    } finally {
+      digest.mockRestore();
+    }
   });
 
   it('answers a 404 problem when no configuration was baked', async () => {

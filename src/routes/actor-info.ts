@@ -62,14 +62,15 @@ export const platformConfigRoute = defineRoute(
   },
   (ctx) => {
     const configText = ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
-    const etag = configText === undefined ? undefined : sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`);
+    // Hashed on the first request: a start does not wait on WebCrypto's first digest.
+    let etag: Promise<string> | undefined;
     return async function platformConfig(c) {
-      if (configText === undefined || etag === undefined) {
+      if (configText === undefined) {
         throw new ActorError('platform_config_missing', {
           detail: 'This actor was started without src/platform/config.json; run `actorkit validate` to emit it',
         });
       }
-      const tag = await etag;
+      const tag = await (etag ??= sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`));
       const headers = { ETag: tag, 'Cache-Control': 'no-cache' };
       const ifNoneMatch = c.req.header('If-None-Match');
       if (ifNoneMatch?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')) {

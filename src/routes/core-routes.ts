@@ -3,6 +3,9 @@ import { DECLARED_ROUTES } from './core-routes.gen.js';
 
 const label = ({ spec }: ActorRoute) => `${spec.method.toUpperCase()} ${spec.path}`;
 
+/** Orders two strings by their UTF-16 code units (`localeCompare`'s first call loads ICU's collator, ~8 ms of a start). */
+const byCodeUnits = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
+
 /** The routes in mounting order, by path and then method; throws when two declare the same operation. */
 function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
   const seen = new Set<string>();
@@ -10,7 +13,7 @@ function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
     if (seen.has(label(route))) throw new Error(`Two routes under src/routes declare ${label(route)}`);
     seen.add(label(route));
   }
-  return [...routes].sort((a, b) => (a.spec.path === b.spec.path ? a.spec.method.localeCompare(b.spec.method) : a.spec.path < b.spec.path ? -1 : 1));
+  return [...routes].sort((a, b) => byCodeUnits(a.spec.path, b.spec.path) || byCodeUnits(a.spec.method, b.spec.method));
 }
 
 /**

@@ -19,30 +19,42 @@ const recordsDir = mkdtempSync(join(tmpdir(), 'actorkit-start-imports-'));
 
 /**
  * The OpenTelemetry SDK packages only an actor with traces loads (`@opentelemetry/api` is not one:
- * prom-client loads it in every actor).
+ * prom-client loads it on the first scrape of `/metrics`).
  */
 const TRACING_SDK_PACKAGES = ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-proto'] as const;
 
 /** The packages only some actors need, as they appear in a loaded module's URL. */
 const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACING_SDK_PACKAGES] as const;
 
+/**
+ * The packages of the Prometheus exposition, which the actor loads on the first scrape of
+ * `/metrics` (with `@opentelemetry/api`, which prom-client requires: about a tenth of a start on
+ * Node 20). The recorder sees what the ESM loader loads, so not that `require`.
+ */
+const EXPOSITION_PACKAGES = ['prom-client', '@hono/prometheus'] as const;
+
 const started: SpawnedActor[] = [];
 let runs = 0;
 
-/** Starts `args` under Node with the recorder; `loaded()` names the packages the process has loaded so far. */
+/**
+ * Starts `args` under Node with the recorder; `loaded()` names the packages the process has loaded
+ * so far, and `collated()` whether it has compared strings by locale (which loads ICU's collator).
+ */
 async function startRecorded(args: readonly string[], env: Record<string, string>) {
   const file = join(recordsDir, `run-${(runs += 1)}.txt`);
   const actor = await spawnActor({ name: 'node-system', command: node.command, args: ['--import', recorder, ...args] }, { LOADED_MODULES_FILE: file, ...env });
   started.push(actor);
+  const lines = () => readFileSync(file, 'utf8').split('\n');
   const loaded = (): Set<string> => {
     const packages = new Set<string>();
-    for (const url of readFileSync(file, 'utf8').split('\n')) {
+    for (const url of lines()) {
       const match = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
       if (match) packages.add(match[1]!);
     }
     return packages;
   };
-  return { actor, loaded };
+  const collated = () => lines().includes('intl:collator');
+  return { actor, loaded, collated };
 }
 
 const invoke = (actor: SpawnedActor) =>
@@ -73,6 +85,29 @@ describe('what a start loads', () => {
     expect(packages).toContain('kysely');
     expect(packages).toContain('hono');
     for (const name of OPTIONAL_PACKAGES) expect(packages, `${name} was loaded`).not.toContain(name);
+  });
+
+  it('the example actor gets ready without comparing strings by locale (ICU collation data is not loaded at start)', async () => {
+    const { actor, collated } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
+    await waitUntilReady(actor);
+    expect(collated(), 'localeCompare or Intl.Collator ran before the actor was ready').toBe(false);
+  });
+
+  it('the example actor loads prom-client and @hono/prometheus on the first scrape of /metrics, not at start nor to answer an invoke', async () => {
+    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '' });
+    await waitUntilReady(actor);
+    const response = await invoke(actor);
+    expect(response.status, await response.text()).toBe(200);
+    for (const name of EXPOSITION_PACKAGES) expect(loaded(), `${name} was loaded`).not.toContain(name);
+    const scrape = await fetch(`${actor.baseUrl}/metrics`);
+    const text = await scrape.text();
+    expect(scrape.status, text).toBe(200);
+    // The invoke before the first scrape is in it, and so are Node's default metrics.
+    expect(text).toMatch(/^actor_invocations_total\{outcome="success"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/agent\/invoke",status="200",ok="true"\} 1$/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p50_seconds \d/m);
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    for (const name of EXPOSITION_PACKAGES) expect(loaded(), `${name} was not loaded`).toContain(name);
   });
 
   it('the example actor on PostgreSQL loads pg at start (an unreachable server is enough)', async () => {
