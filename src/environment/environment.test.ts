@@ -37,6 +37,7 @@ describe('parseEnvironment', () => {
       BODY_LIMIT_BYTES: 1_048_576,
       IDEMPOTENCY_TTL_S: 86_400,
       SHUTDOWN_GRACE_MS: 10_000,
+      NODE_HEAP_TUNING: true,
       LOG_LEVEL: 'info',
       INSTANCE_ID: undefined,
       HOSTNAME: undefined,
