@@ -7,7 +7,8 @@ import { parseOnOff } from '../../environment/parse-on-off.js';
  * The V8 heap sizing the Node adapter sets for the actor, so that RSS under load stays near
  * idle (docs/performance.md, "Memory"). V8's own sizing lets the new space grow to two 16 MiB
  * semi-spaces and the old space to about 4× the live heap before a mark-compact, and gives
- * neither back when idle: 1.6–1.9× the idle RSS after 10,000 invokes, with a flat live heap.
+ * neither back when idle: 1.5–1.8× the idle RSS after 10,000 invokes (SQLite, Node 20), with a
+ * flat live heap; with these defaults 1.25–1.3×.
  */
 export const NODE_HEAP_DEFAULTS = {
   /** The old space may grow by 20% of the live heap (at least V8's 8 MiB step) before a mark-compact. */
