@@ -109,6 +109,7 @@ describe('parseEnvironment', () => {
     [{ HOST: 'my host' }, 'HOST', 'HOST must be an IP address or a host name, got "my host"'],
     [{ ACTOR_PLATFORM: 'maybe' }, 'ACTOR_PLATFORM', 'ACTOR_PLATFORM must be true or false, got "maybe"'],
     [{ SHUTDOWN_GRACE_MS: '0' }, 'SHUTDOWN_GRACE_MS', 'SHUTDOWN_GRACE_MS must be a positive integer, got "0"'],
+    [{ NODE_HEAP_TUNING: 'maybe' }, 'NODE_HEAP_TUNING', 'NODE_HEAP_TUNING must be true or false, got "maybe"'],
     [{ DATABASE_POOL_SIZE: 'many' }, 'DATABASE_POOL_SIZE', 'DATABASE_POOL_SIZE must be a positive integer, got "many"'],
     [{ MAX_TOOL_STEPS: '-1' }, 'MAX_TOOL_STEPS', 'MAX_TOOL_STEPS must be an integer of at least 0, got "-1"'],
     [{ MCP_MAX_BATCH: '0' }, 'MCP_MAX_BATCH', 'MCP_MAX_BATCH must be a positive integer, got "0"'],

@@ -29,8 +29,8 @@ const GROWING_FLAGS = ['--heap-growing-percent'];
 /** V8's own `--semi-space-growth-factor`: the new space doubles when it grows. */
 const V8_SEMI_SPACE_GROWTH_FACTOR = 2;
 
-/** Whether a V8 flag is among the process's options (V8 reads `_` and `-` alike). */
-function names(commandLine: readonly string[], flags: readonly string[]): boolean {
+/** Whether any of `flags` is among the process's options (V8 reads `_` and `-` alike). */
+function startedWithAny(commandLine: readonly string[], flags: readonly string[]): boolean {
   return commandLine.some((option) => {
     const name = option.split('=')[0]!.replaceAll('_', '-');
     return flags.includes(name);
@@ -49,8 +49,8 @@ export function nodeHeapSettings(env: Readonly<Record<string, string | undefined
   const tuning = ENVIRONMENT_VARIABLES.NODE_HEAP_TUNING.default;
   if ((parseOnOff(env.NODE_HEAP_TUNING ?? String(tuning)) ?? tuning) === false) return { heapGrowingPercent: undefined, maxSemiSpaceMiB: undefined };
   return {
-    heapGrowingPercent: names(commandLine, GROWING_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.heapGrowingPercent,
-    maxSemiSpaceMiB: names(commandLine, NEW_SPACE_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.maxSemiSpaceMiB,
+    heapGrowingPercent: startedWithAny(commandLine, GROWING_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.heapGrowingPercent,
+    maxSemiSpaceMiB: startedWithAny(commandLine, NEW_SPACE_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.maxSemiSpaceMiB,
   };
 }
 
