@@ -7,7 +7,10 @@
  * `actorkit_bench_after`).
  *
  * Run: `npx tsx bench/compare-builds.ts --before ../before [--stores sqlite,postgres]
- * [--rounds 5] [--duration 3] [--warmup 2] [--connections 32]`.
+ * [--rounds 5] [--duration 3] [--warmup 2] [--connections 32] [--before-env NAME=value,…]
+ * [--after-env NAME=value,…]`. The env options add variables to one side's actors: with
+ * `--before .` both sides are this build, e.g. `--before . --before-env NODE_HEAP_TUNING=false`
+ * measures one setting against its default.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,8 +28,23 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
+    'before-env': { type: 'string', default: '' },
+    'after-env': { type: 'string', default: '' },
   },
 });
+/** `NAME=value` pairs separated by commas, as an environment. */
+const envOption = (name: 'before-env' | 'after-env'): Record<string, string> =>
+  Object.fromEntries(
+    options[name]
+      .split(',')
+      .filter((pair) => pair !== '')
+      .map((pair) => {
+        const equals = pair.indexOf('=');
+        if (equals < 1) throw new Error(`--${name} takes NAME=value pairs separated by commas, got ${pair}`);
+        return [pair.slice(0, equals), pair.slice(equals + 1)];
+      }),
+  );
+const extraEnv = { before: envOption('before-env'), after: envOption('after-env') };
 const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections') => {
   const value = Number(options[name]);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${String(options[name])}`);
@@ -59,7 +77,7 @@ const servers: BenchServer[] = [bare!];
 for (const store of stores) {
   for (const build of ['before', 'after'] as const) {
     const entry = build === 'after' ? actorProcess('node') : beforeProcess;
-    const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: storeEnv(store, databases[build]) };
+    const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: { ...storeEnv(store, databases[build]), ...extraEnv[build] } };
     labels.set(server, `${build} (${store})`);
     servers.push(server);
   }
@@ -84,7 +102,7 @@ const rows = cells.map((cell, index) => {
 });
 process.stdout.write(
   [
-    `Node ${process.versions.node}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}`,
+    `Node ${process.versions.node}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}${options['before-env'] ? ` with ${options['before-env']}` : ''}${options['after-env'] ? `; after with ${options['after-env']}` : ''}`,
     '',
     '| route | conns | actor | req/s | p50 ms | CPU µs/req | req/s / bare | CPU bare/actor | p50 − bare p50 (ms) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -187,6 +187,7 @@ export const EnvironmentConfig = v.object({
   BODY_LIMIT_BYTES: integer(VARIABLES.BODY_LIMIT_BYTES.default, 1),
   IDEMPOTENCY_TTL_S: integer(VARIABLES.IDEMPOTENCY_TTL_S.default, 1),
   SHUTDOWN_GRACE_MS: integer(VARIABLES.SHUTDOWN_GRACE_MS.default, 1),
+  NODE_HEAP_TUNING: flag(VARIABLES.NODE_HEAP_TUNING.default),
   LOG_LEVEL: v.optional(
     v.pipe(
       v.string(),

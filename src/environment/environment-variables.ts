@@ -52,6 +52,12 @@ export const ENVIRONMENT_VARIABLES = {
   BODY_LIMIT_BYTES: { default: 1_048_576, meaning: 'largest request body', secret: false },
   IDEMPOTENCY_TTL_S: { default: 86_400, meaning: 'how long a completed `Idempotency-Key` is remembered', secret: false },
   SHUTDOWN_GRACE_MS: { default: 10_000, meaning: 'how long a SIGTERM waits for in-flight requests', secret: false },
+  NODE_HEAP_TUNING: {
+    default: true,
+    meaning:
+      "on Node, the V8 heap sizing the actor sets for itself so RSS under load stays near idle (old space grows by 20% of the live heap, semi-spaces stop at 8 MiB; [docs/runtimes.md](docs/runtimes.md#memory-on-node)); `false` leaves V8's own; a V8 flag given to `node` for either wins",
+    secret: false,
+  },
   LOG_LEVEL: { default: 'info', meaning: '`debug`, `info`, `warn`, `error` (anything else is `info`); logs are JSON lines', secret: false },
   INSTANCE_ID: { default: undefined, shownDefault: '`HOSTNAME` or a random id', meaning: 'reported by `/health` and `/stats`', secret: false },
   HOSTNAME: { default: undefined, shownDefault: 'set by the container runtime', meaning: 'the instance id when `INSTANCE_ID` is unset', secret: false },

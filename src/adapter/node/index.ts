@@ -5,6 +5,7 @@ import { ActorError } from '../../core/actor-error.js';
 import { isAcceptableHost } from '../../core/host-header.js';
 import { problemResponse } from '../../core/problem-response.js';
 import { processSignals } from '../signal-host.js';
+import { applyNodeHeapDefaults } from './heap-defaults.js';
 import { NodeRequestBindings } from './node-request-bindings.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
 import { FALLBACK_HOST, type ServeHandle, type ServeOptions } from '../serve-options.js';
@@ -92,7 +93,8 @@ function closeNodeServer(server: Server, timeoutMs: number): Promise<void> {
  * Serves an actor app on Node (>= 20.19) through `@hono/node-server`. Listens on `PORT`
  * (default 8080; 0 picks a free port), logs `actor_listening`, then starts the actor. SIGTERM
  * or SIGINT drains it within the grace period (`SHUTDOWN_GRACE_MS`, default 10 s) and exits 0.
- * Server time-outs: see `NODE_SERVER_TIMEOUTS`.
+ * Server time-outs: see `NODE_SERVER_TIMEOUTS`. Before it builds the app it applies the
+ * actor's V8 heap sizing (`NODE_HEAP_DEFAULTS`; `NODE_HEAP_TUNING=false` leaves V8's own).
  * @param app the app returned by `createActorApp`, or a function that builds it (then a start-up
  *   refusal while building it is one line on stderr and exit 1, not a stack trace)
  * @param options port, hostname, grace period and signal handling
@@ -101,5 +103,6 @@ function closeNodeServer(server: Server, timeoutMs: number): Promise<void> {
  * await serve(() => createActorApp({ ... }));
  */
 export function serve(app: ActorApp | (() => ActorApp), options: ServeOptions = {}): Promise<ServeHandle> {
+  applyNodeHeapDefaults();
   return serveActor(app, options, { name: 'node', env: process.env, listen: listenOnNode, ...processSignals });
 }

@@ -1,0 +1,61 @@
+// The Node adapter's heap defaults (src/adapter/node/heap-defaults.ts) in the built example actor,
+// on the machine's Node and on Node 24: under invokes V8 grows the new space to its own limit
+// (two 16 MiB semi-spaces); the actor holds it at `NODE_HEAP_DEFAULTS.maxSemiSpaceMiB`, and
+// `NODE_HEAP_TUNING=false` gives V8's own sizing back. Read from inside the process (SIGUSR2 to
+// test/support/report-new-space.mjs), after a fixed number of invokes: no timing, no RSS.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendInvokes } from '../../bench/load/send-invokes.js';
+import { NODE_HEAP_DEFAULTS } from '../../src/adapter/node/heap-defaults.js';
+import { ensureBuilt } from '../support/built-package.js';
+import { checkRuntime, RUNTIMES_UNDER_TEST } from './runtimes-under-test.js';
+import { spawnActor, waitUntilReady, within } from './spawn-actor.js';
+
+const reporter = fileURLToPath(new URL('../support/report-new-space.mjs', import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), 'actorkit-heap-defaults-'));
+const NODES = RUNTIMES_UNDER_TEST.filter((runtime) => runtime.name === 'node-system' || runtime.name === 'node24');
+const LIMIT_BYTES = 2 * NODE_HEAP_DEFAULTS.maxSemiSpaceMiB * 2 ** 20;
+let runs = 0;
+
+/** Starts the example actor on `runtime`, sends 3,000 invokes at 32 connections, and returns its new space's committed bytes. */
+async function newSpaceAfterInvokes(runtime: (typeof NODES)[number], env: Record<string, string>): Promise<number> {
+  const file = join(workDir, `new-space-${(runs += 1)}.txt`);
+  const actor = await spawnActor(
+    { ...runtime, args: ['--import', reporter, ...runtime.args] },
+    { DATABASE_URL: '', DATA_DIR: join(workDir, `data-${runs}`), NEW_SPACE_FILE: file, ...env },
+    { drainAfterListening: true },
+  );
+  try {
+    await waitUntilReady(actor);
+    const tally = await sendInvokes(actor.baseUrl, 3_000, 32);
+    expect(tally.ok).toBe(3_000);
+    actor.child.kill('SIGUSR2');
+    await within(
+      (async () => {
+        while (!existsSync(file) || readFileSync(file, 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      })(),
+      10_000,
+      'the new-space report',
+    );
+    return Number(readFileSync(file, 'utf8'));
+  } finally {
+    await actor.dispose();
+  }
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  for (const runtime of NODES) checkRuntime(runtime);
+}, 180_000);
+
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe.each(NODES)('the Node heap defaults on $name', (runtime) => {
+  it('hold the new space at the limit under invokes; NODE_HEAP_TUNING=false leaves V8 to grow it past', async () => {
+    expect(await newSpaceAfterInvokes(runtime, {})).toBeLessThanOrEqual(LIMIT_BYTES);
+    expect(await newSpaceAfterInvokes(runtime, { NODE_HEAP_TUNING: 'false' })).toBeGreaterThan(LIMIT_BYTES);
+  }, 120_000);
+});
