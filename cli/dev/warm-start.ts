@@ -19,7 +19,13 @@ if (entry === undefined) {
 }
 // Listening at once: the line may come while actorkit is still loading.
 const told = new Promise((resolveTold) => process.stdin.once('data', resolveTold));
+// exit-with-parent.js lets go of the pipe (it must not keep a stopped actor alive), but a spare
+// has nothing else to wait on: without this, once actorkit is loaded and nothing else is
+// pending, Node ends the spare with exit code 13 (a top-level await never settled), and the
+// next save finds no actor. Held until the line comes; the actor holds itself after that.
+(process.stdin as { ref?: () => void }).ref?.();
 // Self-references resolve to the same files the actor's own `import 'actorkit'` loads.
 await Promise.all([import('actorkit'), import('actorkit/node'), import('actorkit/sdk')]);
 await told;
+(process.stdin as { unref?: () => void }).unref?.();
 await import(pathToFileURL(resolve(entry)).href);
