@@ -1,15 +1,11 @@
+import { countInSeries, emptyHistogramSeries, histogramSamples, type HistogramSeries } from './scraped-histogram.js';
 import { scrapedMetric, type MetricValue, type ScrapedMetric } from './scraped-metric.js';
 
 /** Request duration buckets in seconds (the default of common Prometheus HTTP middleware). */
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-interface Series {
-  readonly labels: { method: string; route: string; status: string; ok: string };
-  /** Observations per bucket, not cumulative; the last slot is above the largest bound. */
-  readonly perBucket: number[];
-  sum: number;
-  count: number;
-}
+/** The duration histogram's name; `http_requests_total` counts its series' observations. */
+const DURATION_HISTOGRAM = 'http_request_duration_seconds';
 
 /**
  * `http_requests_total` and `http_request_duration_seconds` by method, route template and
@@ -19,7 +15,7 @@ interface Series {
  */
 export class HttpMetrics {
   /** Series by route, then method, then status: constant strings and numbers as keys, no key built per request. */
-  readonly #series = new Map<string, Map<string, Map<number, Series>>>();
+  readonly #series = new Map<string, Map<string, Map<number, HistogramSeries>>>();
   readonly #buckets: readonly number[];
   /** The two metrics, for the registry the actor builds on the first scrape. */
   readonly metrics: readonly ScrapedMetric[];
@@ -28,7 +24,7 @@ export class HttpMetrics {
     this.#buckets = buckets;
     this.metrics = [
       scrapedMetric('http_requests_total', 'Total number of HTTP requests', 'counter', () => this.#counterValues()),
-      scrapedMetric('http_request_duration_seconds', 'Duration of HTTP requests in seconds', 'histogram', () => this.#histogramValues()),
+      scrapedMetric(DURATION_HISTOGRAM, 'Duration of HTTP requests in seconds', 'histogram', () => histogramSamples(DURATION_HISTOGRAM, this.#buckets, this.#allSeries())),
     ];
   }
 
@@ -40,36 +36,17 @@ export class HttpMetrics {
     if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
     let series = byStatus.get(status);
     if (series === undefined) {
-      series = { labels: { method, route, status: String(status), ok: String(status >= 200 && status < 300) }, perBucket: new Array<number>(this.#buckets.length + 1).fill(0), sum: 0, count: 0 };
+      series = emptyHistogramSeries({ method, route, status: String(status), ok: String(status >= 200 && status < 300) }, this.#buckets);
       byStatus.set(status, series);
     }
-    let index = 0;
-    while (index < this.#buckets.length && seconds > this.#buckets[index]!) index += 1;
-    series.perBucket[index]! += 1;
-    series.sum += seconds;
-    series.count += 1;
+    countInSeries(series, this.#buckets, seconds);
   }
 
-  *#allSeries(): Generator<Series> {
+  *#allSeries(): Generator<HistogramSeries> {
     for (const byMethod of this.#series.values()) for (const byStatus of byMethod.values()) yield* byStatus.values();
   }
 
   #counterValues(): MetricValue[] {
     return [...this.#allSeries()].map((series) => ({ value: series.count, labels: series.labels }));
-  }
-
-  #histogramValues(): MetricValue[] {
-    const values: MetricValue[] = [];
-    for (const series of this.#allSeries()) {
-      let cumulative = 0;
-      this.#buckets.forEach((bound, index) => {
-        cumulative += series.perBucket[index]!;
-        values.push({ metricName: 'http_request_duration_seconds_bucket', labels: { le: bound, ...series.labels }, value: cumulative });
-      });
-      values.push({ metricName: 'http_request_duration_seconds_bucket', labels: { le: '+Inf', ...series.labels }, value: series.count });
-      values.push({ metricName: 'http_request_duration_seconds_sum', labels: series.labels, value: series.sum });
-      values.push({ metricName: 'http_request_duration_seconds_count', labels: series.labels, value: series.count });
-    }
-    return values;
   }
 }
