@@ -82,7 +82,7 @@ function isPlainRecord(record: Readonly<Record<string, unknown>>): boolean {
 }
 
 function redactErrors(key: string, value: unknown): unknown {
-  if (key !== '' && SECRET_FIELD.test(key) && value !== undefined && value !== null) return REDACTED;
+  if (key !== '' && isSecretFieldName(key) && value !== undefined && value !== null) return REDACTED;
   if (value instanceof Error) return { name: value.name, message: value.message };
   return value;
 }
