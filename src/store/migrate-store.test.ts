@@ -29,6 +29,23 @@ async function tableNames(db: Kysely<StoreDatabase>): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** An in-memory SQLite store database that notes the SQL of every statement it runs. */
+function statementRecordingDatabase(): { readonly db: Kysely<StoreDatabase>; readonly statements: string[] } {
+  const statements: string[] = [];
+  const database = openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 });
+  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }), log: (event) => void statements.push(event.query.sql) });
+  opened.push(db);
+  return { db, statements };
+}
+
+/** Fails, listing them, unless every statement was a read. */
+function expectSelectsOnly(statements: readonly string[]): void {
+  expect(
+    statements.every((text) => /^select /i.test(text)),
+    statements.join('\n'),
+  ).toBe(true);
+}
+
 describe('migrateStore', () => {
   it('applies the pending migrations in name order and returns their names, then none', async () => {
     const db = memoryDatabase();
@@ -46,35 +63,23 @@ describe('migrateStore', () => {
   });
 
   it("checks a store that is up to date with reads only, without Kysely's Migrator (its schema introspection reads every table's columns, twice)", async () => {
-    const statements: string[] = [];
-    const database = openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 });
-    const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }), log: (event) => void statements.push(event.query.sql) });
-    opened.push(db);
+    const { db, statements } = statementRecordingDatabase();
     const migrations = [createTable('0001_a'), createTable('0002_b')];
     await migrateStore(db, 'sqlite', migrations);
     statements.length = 0;
     expect(await migrateStore(db, 'sqlite', migrations)).toEqual([]);
-    expect(
-      statements.every((text) => /^select /i.test(text)),
-      statements.join('\n'),
-    ).toBe(true);
+    expectSelectsOnly(statements);
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(4);
   });
 
   it('reads only, too, when migrations were applied in the same millisecond, and leaves the Migrator to refuse a record out of order', async () => {
-    const statements: string[] = [];
-    const database = openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 });
-    const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }), log: (event) => void statements.push(event.query.sql) });
-    opened.push(db);
+    const { db, statements } = statementRecordingDatabase();
     const migrations = [createTable('0001_a'), createTable('0002_b'), createTable('0010_c')];
     await migrateStore(db, 'sqlite', migrations);
     await sql`update actorkit_migrations set timestamp = '2026-01-01T00:00:00.000Z'`.execute(db);
     statements.length = 0;
     expect(await migrateStore(db, 'sqlite', migrations)).toEqual([]);
-    expect(
-      statements.every((text) => /^select /i.test(text)),
-      statements.join('\n'),
-    ).toBe(true);
+    expectSelectsOnly(statements);
     await sql`update actorkit_migrations set timestamp = '2025-01-01T00:00:00.000Z' where name = '0010_c'`.execute(db);
     await expect(migrateStore(db, 'sqlite', migrations)).rejects.toThrow('corrupted migrations');
   });
