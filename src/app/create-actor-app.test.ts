@@ -27,6 +27,17 @@ describe('createActorApp', () => {
     expect(settings.headers.get('allow')).toBe('GET, HEAD, PUT');
   });
 
+  it('answers /health without a promise, so no middleware of every route slows the probe down', async () => {
+    // Any middleware mounted for every path (a 405 check, a key check) makes Hono answer through a chain of promises.
+    const app = await createTestActor();
+    const answer = app.fetch(new Request('http://127.0.0.1:8080/health', { headers: { Host: '127.0.0.1:8080' } }));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(200);
+    const refused = await app.fetch(new Request('http://127.0.0.1:8080/health', { method: 'DELETE', headers: { Host: '127.0.0.1:8080' } }));
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('echoes a sane X-Request-Id and replaces an insane one', async () => {
     const app = await createTestActor();
     const echoed = await app.request('/health', { headers: { 'X-Request-Id': 'abc-123' } });

@@ -9,6 +9,7 @@ import { observeRequests, type ActorFetch } from './observe-requests.js';
 import { requestGuard } from './request-guard.js';
 import { runActorLifecycle, type ActorRuntime } from './run-actor-lifecycle.js';
 import { traceRequests } from './trace-requests.js';
+import { unlistedMethodRefusal } from './unlisted-method-refusal.js';
 import { healthRoute } from '../routes/health.js';
 import { readyRoute } from '../routes/ready.js';
 import { metricsRoute } from '../routes/metrics.js';
@@ -44,6 +45,7 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
   const runtime = runActorLifecycle(ctx, database, agent, routers, tracing);
-  const observed = observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config) });
+  const methods = unlistedMethodRefusal(app, ctx, routers);
+  const observed = observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config), methods });
   return Object.assign(app, { fetch: traceRequests(app, observed, ctx.tracer, UNTRACED_ROUTES), actor: runtime });
 }
