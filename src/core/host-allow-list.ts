@@ -22,8 +22,13 @@ export function hostAllowList(entries: readonly string[]): HostAllowList {
     if (port === '') anyPort.add(name);
     else onPort.add(`${name}:${Number(port)}`);
   }
+  // The last host it allowed: a server hears the same `Host` on almost every request.
+  let lastAllowed = '';
   return function allowsHost(host) {
+    if (host === lastAllowed) return true;
     const { name, port } = splitHost(host);
-    return isLoopbackHostname(name) || anyPort.has(name) || (port !== '' && onPort.has(`${name}:${Number(port)}`));
+    const allowed = isLoopbackHostname(name) || anyPort.has(name) || (port !== '' && onPort.has(`${name}:${Number(port)}`));
+    if (allowed) lastAllowed = host;
+    return allowed;
   };
 }

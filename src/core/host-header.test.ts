@@ -35,6 +35,19 @@ describe('isAcceptableHost', () => {
     }
   });
 
+  it('judges each value on its own, whatever it accepted just before (it remembers the last accepted one)', () => {
+    for (const [accepted, refused] of [
+      ['localhost:6553', 'localhost:65536'],
+      ['1.2.3.25', '1.2.3.256'],
+      ['[::1]:8080', '[::1]:99999'],
+    ] as const) {
+      expect(isAcceptableHost(accepted), accepted).toBe(true);
+      expect(isAcceptableHost(refused), refused).toBe(false);
+      expect(isAcceptableHost(accepted), accepted).toBe(true);
+      expect(isAcceptableHost(`${accepted}/stats`), `${accepted}/stats`).toBe(false);
+    }
+  });
+
   it('accepts every port up to 65535', () => {
     for (const host of ['localhost:0', 'localhost:65535', '[::1]:65535', '127.0.0.1:080']) expect(isAcceptableHost(host), host).toBe(true);
   });
