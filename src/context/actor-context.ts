@@ -8,6 +8,7 @@ import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { ActorMetrics } from './actor-metrics.js';
 import type { DomainHealthMonitor } from './domain-health-monitor.js';
+import type { DatabaseStatus } from '../store/database-monitor.js';
 import type { ActorSettings } from './actor-settings.js';
 import type { RuntimeBindings } from '../core/runtime-bindings.js';
 import type { RuntimeConfig } from '../environment/runtime-config.js';
@@ -15,7 +16,8 @@ import type { ActorTracer } from '../telemetry/actor-tracer.js';
 
 /** The last known state of the database, read without touching it. */
 export interface DatabaseHealth {
-  status(): { status: 'pass' | 'warn' | 'fail'; output: string };
+  /** The last known state: the same object while the database stays reachable (`/health` keeps what it built from it). */
+  status(): DatabaseStatus;
   refresh(): void;
 }
 

@@ -43,6 +43,8 @@ export class DomainHealthMonitor {
   readonly #timeoutMs: number;
   readonly #maxAgeMs: number;
   readonly #last = new Map<string, DomainHealth>();
+  /** What `status()` answers until a check's state changes: `/health` reads it on every probe. */
+  #status: Readonly<Record<string, DomainHealth>> | undefined;
   #startedAtMs: number | null = null;
   #run: Promise<void> | undefined;
 
@@ -53,8 +55,8 @@ export class DomainHealthMonitor {
   }
 
   /** `{name: last known state}` for each check; `{}` when the actor has none. Never runs a check. */
-  status(): Record<string, DomainHealth> {
-    return Object.fromEntries(Object.keys(this.#checks).map((name) => [name, this.#last.get(name) ?? NOT_CHECKED]));
+  status(): Readonly<Record<string, DomainHealth>> {
+    return (this.#status ??= Object.freeze(Object.fromEntries(Object.keys(this.#checks).map((name) => [name, this.#last.get(name) ?? NOT_CHECKED]))));
   }
 
   /** Starts a background run of the checks when none is in flight and the last one is older than `maxAgeMs`; returns at once. */
@@ -74,6 +76,7 @@ export class DomainHealthMonitor {
     } catch (error) {
       result = { status: 'fail', output: errorFirstLine(error) };
     }
+    this.#status = undefined;
     this.#last.set(name, isDomainHealth(result) ? { status: result.status, output: result.output } : { status: 'fail', output: 'health check answered no {status: "pass"|"warn"|"fail", output}' });
   }
 }

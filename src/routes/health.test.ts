@@ -26,6 +26,22 @@ describe('GET /health and GET /ready', () => {
     expect((await app.request('/ready')).status).toBe(200);
   });
 
+  it('follows the database down and back up, probe after probe', async () => {
+    const store = new MemoryStore();
+    const app = await createTestActor({ store });
+    const invoke = () =>
+      app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }) });
+    const health = async () => (await (await app.request('/health')).json()) as { status: string; checks: { database: { status: string; output: string; kind: string } } };
+    expect(await health()).toMatchObject({ status: 'ok', checks: { database: { status: 'pass', output: 'memory: reachable', kind: 'memory' } } });
+    expect((await health()).status).toBe('ok');
+    store.failure = new Error('connection refused');
+    await invoke();
+    expect(await health()).toMatchObject({ status: 'degraded', checks: { database: { status: 'warn', output: expect.stringContaining('connection refused') } } });
+    store.failure = undefined;
+    expect((await invoke()).status).toBe(200);
+    expect(await health()).toMatchObject({ status: 'ok', checks: { database: { status: 'pass', output: 'memory: reachable' } } });
+  });
+
   it('turns /ready 503 draining during shutdown', async () => {
     const app = await createTestActor();
     expect(await (await app.request('/ready')).json()).toEqual({ status: 'ready', checks: {} });

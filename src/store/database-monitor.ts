@@ -4,10 +4,12 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { isDiskFull } from './disk-full.js';
 import type { Store } from './store.js';
 
-/** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`. */
+/** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`, and the store's kind. */
 export interface DatabaseStatus {
   readonly status: 'pass' | 'warn' | 'fail';
   readonly output: string;
+  /** The store's kind, e.g. `sqlite`. */
+  readonly kind: string;
 }
 
 /** Options of a `DatabaseMonitor`. */
@@ -47,6 +49,8 @@ export class DatabaseMonitor {
   /** Since when writes fail for want of space (see `isDiskFull`); reads and pings still answer then. */
   #diskFullSinceMs: number | null = null;
   #ping: Promise<void> | undefined;
+  /** The `pass` status last answered: the same object while the database stays reachable, as `/health` asks on every probe. */
+  #reachable: DatabaseStatus | undefined;
 
   constructor(store: Pick<Store, 'ping' | 'kind'>, options: DatabaseMonitorOptions = {}) {
     this.#store = store;
@@ -65,14 +69,19 @@ export class DatabaseMonitor {
       return {
         status: fullMs < this.#failAfterMs ? 'warn' : 'fail',
         output: `${kind}: disk full for ${Math.round(fullMs / 1000)} s: writes fail (history not saved, counts deferred), reads answer; free space: ${this.#lastError}`,
+        kind,
       };
     }
-    if (this.#checkedAtMs === null) return { status: 'warn', output: `${kind}: not checked yet` };
-    if (this.#failingSinceMs === null) return { status: 'pass', output: `${kind}: reachable` };
+    if (this.#checkedAtMs === null) return { status: 'warn', output: `${kind}: not checked yet`, kind };
+    if (this.#failingSinceMs === null) {
+      if (this.#reachable?.kind !== kind) this.#reachable = Object.freeze({ status: 'pass', output: `${kind}: reachable`, kind });
+      return this.#reachable;
+    }
     const failingMs = this.#now() - this.#failingSinceMs;
     return {
       status: failingMs < this.#failAfterMs ? 'warn' : 'fail',
       output: `${kind}: unreachable for ${Math.round(failingMs / 1000)} s (${this.#failures} failed ${this.#failures === 1 ? 'check' : 'checks'}): ${this.#lastError}`,
+      kind,
     };
   }
 

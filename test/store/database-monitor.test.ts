@@ -20,9 +20,9 @@ function clock(start = 1_000_000) {
 describe('DatabaseMonitor', () => {
   it('warns until the first check, then passes', () => {
     const monitor = new DatabaseMonitor(controllableStore(), { logger: silentLogger });
-    expect(monitor.status()).toEqual({ status: 'warn', output: 'postgres: not checked yet' });
+    expect(monitor.status()).toEqual({ status: 'warn', output: 'postgres: not checked yet', kind: 'postgres' });
     monitor.noteSuccess();
-    expect(monitor.status()).toEqual({ status: 'pass', output: 'postgres: reachable' });
+    expect(monitor.status()).toEqual({ status: 'pass', output: 'postgres: reachable', kind: 'postgres' });
   });
 
   it('warns while failing briefly, fails after failAfterMs, and passes again on success', () => {
@@ -33,7 +33,7 @@ describe('DatabaseMonitor', () => {
     monitor.noteFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432\nstack line'));
     time.now += 12_000;
     monitor.noteFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
-    expect(monitor.status()).toEqual({ status: 'warn', output: 'postgres: unreachable for 12 s (2 failed checks): connect ECONNREFUSED 127.0.0.1:5432' });
+    expect(monitor.status()).toEqual({ status: 'warn', output: 'postgres: unreachable for 12 s (2 failed checks): connect ECONNREFUSED 127.0.0.1:5432', kind: 'postgres' });
     time.now += 18_000;
     expect(monitor.status().status).toBe('fail');
     monitor.noteSuccess();
