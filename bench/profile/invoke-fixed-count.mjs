@@ -1,17 +1,18 @@
-// Answers a fixed number of `POST /agent/invoke` in this process through `app.fetch`, at 32 in
-// flight, then stops: the child that bench/profile/invoke-instructions.ts runs under valgrind.
-// Plain JavaScript over a built checkout, so nothing is compiled while it is counted.
+// Answers a fixed number of `POST /agent/invoke` (or `GET /health`) in this process through
+// `app.fetch`, at 32 in flight, then stops: the child that bench/profile/invoke-instructions.ts
+// runs under valgrind. Plain JavaScript over a built checkout, so nothing is compiled while it
+// is counted.
 //
-// Run: node bench/profile/invoke-fixed-count.mjs <checkout> <invokes> <bare|memory|sqlite>
+// Run: node bench/profile/invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite> [invoke|health]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [checkout, invokesText, stack] = process.argv.slice(2);
+const [checkout, invokesText, stack, route = 'invoke'] = process.argv.slice(2);
 const invokes = Number(invokesText);
-if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite'].includes(stack ?? '')) {
-  throw new Error('usage: invoke-fixed-count.mjs <checkout> <invokes> <bare|memory|sqlite>');
+if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite'].includes(stack ?? '') || !['invoke', 'health'].includes(route)) {
+  throw new Error('usage: invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite> [invoke|health]');
 }
 const load = (path) => import(pathToFileURL(join(checkout, path)).href);
 const dataDir = mkdtempSync(join(tmpdir(), 'actorkit-fixed-count-'));
@@ -43,6 +44,13 @@ await Promise.all(
   Array.from({ length: 32 }, async () => {
     while (sent < invokes) {
       sent += 1;
+      if (route === 'health') {
+        const response = await target.fetch(new Request('http://127.0.0.1:8080/health', { headers: { Host: '127.0.0.1:8080' } }));
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`/health answered ${response.status}`);
+        answered += 1;
+        continue;
+      }
       const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: `What is the weather? ${sent}` });
       // With its Content-Length, as an HTTP client sends it (the body limit judges it by the header).
       const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
@@ -55,5 +63,5 @@ await Promise.all(
 );
 const counted = await target.stop();
 rmSync(dataDir, { recursive: true, force: true });
-if (counted !== undefined && counted !== answered) throw new Error(`/stats counted ${counted} invokes, ${answered} were answered 200`);
+if (route === 'invoke' && counted !== undefined && counted !== answered) throw new Error(`/stats counted ${counted} invokes, ${answered} were answered 200`);
 process.stderr.write(`answered ${answered}\n`);

@@ -16,8 +16,9 @@
  *
  * Run (after `npm run build`; `apt-get install valgrind`): `npx tsx
  * bench/profile/invoke-instructions.ts [--before <built checkout>] [--invokes 500,2500]
- * [--stacks bare,memory,sqlite] [--node <path>]` — Node 24 from test/runtimes by default (the
- * runtime that has `node:sqlite`). About 30 s per count and stack.
+ * [--stacks bare,memory,sqlite] [--route invoke|health] [--node <path>]` — Node 24 from
+ * test/runtimes by default (the runtime that has `node:sqlite`). About 30 s per count and stack.
+ * `--route health` counts `GET /health` instead (take more of them: `--invokes 2000,10000`).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -33,8 +34,10 @@ const { values } = parseArgs({
     invokes: { type: 'string', default: '500,2500' },
     stacks: { type: 'string', default: 'bare,memory,sqlite' },
     node: { type: 'string', default: resolve(checkoutRoot, 'test/runtimes/node_modules/.bin/node') },
+    route: { type: 'string', default: 'invoke' },
   },
 });
+if (values.route !== 'invoke' && values.route !== 'health') throw new Error(`--route is invoke or health, got ${values.route}`);
 const [fewer, more] = values.invokes.split(',').map(Number);
 if (!(fewer! > 0 && more! > fewer!)) throw new Error('--invokes takes two counts, the second larger: e.g. 500,2500');
 const stacks = values.stacks.split(',');
@@ -49,7 +52,7 @@ for (const [, dir] of checkouts) {
 function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
   const child = spawn(
     'valgrind',
-    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack],
+    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack, values.route],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -90,7 +93,7 @@ cells.forEach((cell, index) => perInvoke.set(`${cell.name}/${cell.stack}`, (coun
 
 const thousands = (value: number | undefined) => (value === undefined ? '—' : `${(value / 1000).toFixed(0)}k`);
 const lines = [
-  `Instructions per invoke (valgrind, user space), ${values.node} --predictable, (count at ${more} − count at ${fewer}) / ${more! - fewer!}:`,
+  `Instructions per ${values.route === 'health' ? 'GET /health' : 'invoke'} (valgrind, user space), ${values.node} --predictable, (count at ${more} − count at ${fewer}) / ${more! - fewer!}:`,
   '',
   '| checkout | bare Hono | actor, memory store | actor, SQLite | outside storage (memory − bare) | storage (SQLite − memory) | bare/actor (SQLite) |',
   '| --- | --- | --- | --- | --- | --- | --- |',
