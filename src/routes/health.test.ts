@@ -37,7 +37,7 @@ describe('GET /health and GET /ready', () => {
     store.failure = new Error('connection refused');
     await invoke();
     expect(await health()).toMatchObject({ status: 'degraded', checks: { database: { status: 'warn', output: expect.stringContaining('connection refused') } } });
-    store.failure = undefined;
+    store.failure = null;
     expect((await invoke()).status).toBe(200);
     expect(await health()).toMatchObject({ status: 'ok', checks: { database: { status: 'pass', output: 'memory: reachable' } } });
   });
