@@ -1,4 +1,5 @@
 import { ActorError } from './actor-error.js';
+import { linkAbort, type LinkedAbort } from './linked-abort.js';
 
 /** Where an actor is in its life: `/ready` and `POST /agent/invoke` read this. */
 export type ActorPhase = 'starting' | 'ready' | 'draining' | 'stopped';
@@ -25,6 +26,8 @@ export class ActorLifecycle {
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
   readonly #stopWork = new AbortController();
+  /** The work `linkWork` linked, aborted with the shutdown: a set costs far less per request than a listener on `shutdownSignal`. */
+  readonly #linkedWork = new Set<LinkedAbort>();
   readonly startedAt = Date.now();
 
   constructor() {
@@ -39,9 +42,34 @@ export class ActorLifecycle {
     return this.#stopWork.signal;
   }
 
-  /** Aborts `shutdownSignal`, so the work still in flight stops now. */
+  /** Aborts `shutdownSignal` and the work `linkWork` linked, so the work still in flight stops now. */
   abortInFlight(): void {
     this.#stopWork.abort(new ActorError('draining', { detail: 'The actor stopped before this request finished; send it again', headers: { 'Retry-After': '1' } }));
+    for (const work of this.#linkedWork) work.abort(this.#stopWork.signal.reason);
+    this.#linkedWork.clear();
+  }
+
+  /**
+   * A signal for one request's work (a turn): aborted when `requestSignal` aborts or when the
+   * shutdown gives up waiting (`abortInFlight`, with its 503 `draining` reason). Call
+   * `dispose()` when the work is done.
+   * @param requestSignal the request's own signal (the client went away)
+   */
+  linkWork(requestSignal: AbortSignal): LinkedAbort {
+    const link = linkAbort(requestSignal);
+    if (this.#stopWork.signal.aborted) {
+      link.abort(this.#stopWork.signal.reason);
+      return link;
+    }
+    this.#linkedWork.add(link);
+    return {
+      signal: link.signal,
+      abort: link.abort,
+      dispose: () => {
+        this.#linkedWork.delete(link);
+        link.dispose();
+      },
+    };
   }
 
   get phase(): ActorPhase {

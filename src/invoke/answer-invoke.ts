@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { linkAbort } from '../core/linked-abort.js';
 import { ChatReply } from './chat-reply.js';
 import type { ChatRequest } from './chat-request.js';
 import { decideIdempotency, runIdempotent } from './idempotency.js';
@@ -51,7 +50,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   if (stream) {
     return { kind: 'stream', body: streamTurn(services, { ...turn, requestSignal: call.requestSignal, idempotency, leave: call.keepInFlight() }), replayed: false };
   }
-  const abort = linkAbort(call.requestSignal, services.lifecycle.shutdownSignal);
+  const abort = services.lifecycle.linkWork(call.requestSignal);
   try {
     return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, ...(claim ? { claim } : {}) })) };
   } finally {

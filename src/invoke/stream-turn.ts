@@ -1,5 +1,4 @@
 import { ActorError } from '../core/actor-error.js';
-import { linkAbort } from '../core/linked-abort.js';
 import type { ChatReply } from './chat-reply.js';
 import { runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
@@ -22,7 +21,7 @@ export type StreamedTurn = Omit<Turn, 'signal' | 'onEvent'> & {
  * counted once, whatever way the stream ends.
  */
 export function streamTurn(services: TurnServices, turn: StreamedTurn): ReadableStream<Uint8Array> {
-  const abort = linkAbort(turn.requestSignal, services.lifecycle.shutdownSignal);
+  const abort = services.lifecycle.linkWork(turn.requestSignal);
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const writer = new UiMessageStreamWriter(controller);

@@ -19,7 +19,7 @@ export interface TurnServices {
   };
   readonly logger: Logger;
   readonly settings: { readonly values: Readonly<Record<string, unknown>> };
-  readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter'>;
+  readonly lifecycle: Pick<ActorLifecycle, 'phase' | 'shutdownSignal' | 'enter' | 'linkWork'>;
   /** The parts of the store a turn uses: its session's history read, and idempotency keys. */
   readonly store: IdempotencyStore & Pick<SessionStore, 'loadHistory'>;
   /** How many of the session's last messages the turn reads for the chat handler under these settings (0: no read). */
