@@ -91,12 +91,12 @@ export function checkedInvocationRecord(record: InvocationRecord, id?: string): 
   if (id !== undefined) assertStoreKey(id, 'id');
   const history = record.history === undefined ? undefined : checkedTurnHistory(record.history);
   const idempotency = record.idempotency === undefined ? undefined : Object.freeze({ ...record.idempotency });
-  const copy = Object.freeze({
-    ...record,
-    ...(record.id === undefined && id !== undefined ? { id } : {}),
-    ...(history === undefined ? {} : { history }),
-    ...(idempotency === undefined ? {} : { idempotency }),
-  });
+  // One copy and plain assignments: conditional spreads build and copy a throwaway object each.
+  const copy: { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] } = { ...record };
+  if (record.id === undefined && id !== undefined) copy.id = id;
+  if (history !== undefined) copy.history = history;
+  if (idempotency !== undefined) copy.idempotency = idempotency;
+  Object.freeze(copy);
   checked.add(copy);
   return copy;
 }
