@@ -24,6 +24,19 @@ export interface Logger<Event extends string = LogEvent> {
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+let lastTimeMs = Number.NaN;
+let lastIsoTime = '';
+
+/** `new Date().toISOString()`, made once per millisecond: under load many lines share one. */
+function isoTimeNow(): string {
+  const now = Date.now();
+  if (now !== lastTimeMs) {
+    lastTimeMs = now;
+    lastIsoTime = new Date(now).toISOString();
+  }
+  return lastIsoTime;
+}
+
 /**
  * Creates a structured logger.
  * @param options `level` is the lowest level written (default `info`, or `LOG_LEVEL`); `sink` receives each record.
@@ -41,7 +54,7 @@ export function createLogger<Event extends string = LogEvent>(options: { level?:
       // Object.assign, not `{ ...base, ...fields }`: on Node 20 spreading two non-empty objects
       // into a literal takes V8's slow path, about 6 µs a line against 0.1 µs.
       const record = Object.assign({}, base, fields) as Record<string, unknown>;
-      record.time = new Date().toISOString();
+      record.time = isoTimeNow();
       record.level = level;
       record.event = event;
       sink(record as LogRecord);
