@@ -1,0 +1,70 @@
+import type * as NodeHttp from 'node:http';
+import type * as NodeHttps from 'node:https';
+import type { ModelHttpAnswer, ModelHttpTransport } from './model-http-transport.js';
+
+type NodeProcess = NodeJS.Process & { getBuiltinModule?: (id: string) => unknown };
+
+let loaded: ModelHttpTransport | null | undefined;
+
+/**
+ * Posts over `node:http`/`node:https` with keep-alive agents: the request goes out in one write
+ * (headers and a `Content-Length` body together) and the answer is read as text, with no Fetch
+ * `Request`, `Response`, `Headers` or web stream in between — on Node these cost several times
+ * the round trip itself.
+ */
+function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): ModelHttpTransport {
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  return function postOverNodeHttp({ url, headers, body, signal }) {
+    return new Promise<ModelHttpAnswer>((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const options: NodeHttp.RequestOptions = {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        agent: secure ? agents.https : agents.http,
+        signal,
+      };
+      const request = (secure ? https : http).request(url, options, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (piece: string) => {
+          text += piece;
+        });
+        response.on('error', reject);
+        response.on('close', () => {
+          if (!response.complete) reject(signal.aborted ? signal.reason : new Error('the connection closed before the answer ended'));
+        });
+        response.on('end', () => {
+          const received = response.headers;
+          resolve({
+            status: response.statusCode ?? 0,
+            header: (name) => {
+              const value = received[name];
+              return Array.isArray(value) ? value.join(', ') : value;
+            },
+            body: text,
+          });
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  };
+}
+
+/**
+ * The `node:http` transport when this runtime is Node, else undefined: Bun and Deno keep their
+ * own `fetch`, which is their fast path. Also undefined when `NODE_USE_ENV_PROXY` asks Node to
+ * send requests through the proxy of `HTTP_PROXY`/`HTTPS_PROXY`, which Node's `fetch` honours.
+ * Made once per process, so every model shares its connections.
+ */
+export function loadNodeModelTransport(): ModelHttpTransport | undefined {
+  if (loaded !== undefined) return loaded ?? undefined;
+  const host = globalThis as { Bun?: unknown; Deno?: unknown; process?: NodeProcess };
+  const process = host.process;
+  if (host.Bun !== undefined || host.Deno !== undefined || typeof process?.getBuiltinModule !== 'function' || process.env.NODE_USE_ENV_PROXY) {
+    loaded = null;
+    return undefined;
+  }
+  loaded = nodeModelTransport(process.getBuiltinModule('node:http') as typeof NodeHttp, process.getBuiltinModule('node:https') as typeof NodeHttps);
+  return loaded;
+}
