@@ -35,6 +35,12 @@ export interface OpenAICompatibleModelOptions {
   readonly logger?: Logger;
 }
 
+/** The OpenAI-compatible model, with the transport its whole answers take. */
+export interface OpenAICompatibleModel extends ChatModel {
+  /** `node:http` on Node; `fetch` on Bun and Deno, or when a `fetch` was given. */
+  readonly transport: 'node:http' | 'fetch';
+}
+
 /** The default time-out of a model call, in milliseconds (`LLM_TIMEOUT_MS`). */
 export const DEFAULT_MODEL_TIMEOUT_MS = ENVIRONMENT_VARIABLES.LLM_TIMEOUT_MS.default;
 
@@ -210,12 +216,13 @@ class CallDeadline {
  * @example
  * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
  */
-export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): ChatModel {
+export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): OpenAICompatibleModel {
   if (options.model.trim() === '') throw new Error('The OpenAI-compatible model needs a model name (LLM_MODEL)');
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const baseUrl = options.baseUrl || undefined;
   const maxRetries = options.maxRetries ?? 2;
-  const transport = options.fetch ? fetchModelTransport(options.fetch) : (loadNodeModelTransport() ?? fetchModelTransport());
+  const nodeTransport = options.fetch ? undefined : loadNodeModelTransport();
+  const transport = nodeTransport ?? fetchModelTransport(options.fetch);
   const completionsUrl = chatCompletionsUrl(baseUrl ?? OPENAI_BASE_URL);
   const callHeaders = requestHeaders(options.apiKey || 'not-set', options.headers);
   const clientOptions: ClientOptions = {
@@ -266,6 +273,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 
   return {
     name: options.model,
+    transport: nodeTransport ? 'node:http' : 'fetch',
     // The protocol's provider: what OpenTelemetry's own OpenAI instrumentation reports for any server it speaks to.
     provider: 'openai',
 
