@@ -6,24 +6,61 @@ type NodeProcess = NodeJS.Process & { getBuiltinModule?: (id: string) => unknown
 
 let loaded: ModelHttpTransport | null | undefined;
 
+/** Where one URL's requests go, worked out once per URL object (a model makes its URL once). */
+interface NodeTarget {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: string | undefined;
+  readonly path: string;
+  readonly auth: string | undefined;
+  /** The `Host` header: Node adds none when the headers are given as a list. */
+  readonly host: string;
+}
+
+const targets = new WeakMap<URL, NodeTarget>();
+
+function targetOf(url: URL): NodeTarget {
+  let target = targets.get(url);
+  if (target === undefined) {
+    target = {
+      secure: url.protocol === 'https:',
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+      host: url.host,
+    };
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /**
  * Posts over `node:http`/`node:https` with keep-alive agents: the request goes out in one write
  * (headers and a `Content-Length` body together) and the answer is read as text, with no Fetch
  * `Request`, `Response`, `Headers` or web stream in between — on Node these cost several times
- * the round trip itself.
+ * the round trip itself. The headers go as a list (Node still checks each name and value), and
+ * each URL's parts are worked out once.
  */
 function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): ModelHttpTransport {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return function postOverNodeHttp({ url, headers, body, signal }) {
     return new Promise<ModelHttpAnswer>((resolve, reject) => {
-      const secure = url.protocol === 'https:';
+      const target = targetOf(url);
+      const headerList = ['host', target.host];
+      for (const name in headers) headerList.push(name, headers[name]!);
+      headerList.push('content-length', String(Buffer.byteLength(body)));
       const options: NodeHttp.RequestOptions = {
         method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        agent: secure ? agents.https : agents.http,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        auth: target.auth,
+        headers: headerList as unknown as NodeHttp.OutgoingHttpHeaders,
+        agent: target.secure ? agents.https : agents.http,
         signal,
       };
-      const request = (secure ? https : http).request(url, options, (response) => {
+      const request = (target.secure ? https : http).request(options, (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (piece: string) => {
