@@ -36,8 +36,8 @@ function targetOf(url: URL): NodeTarget {
 }
 
 /**
- * Posts over `node:http`/`node:https` with keep-alive agents: the request goes out in one write
- * (headers and a `Content-Length` body together) and the answer is read as text, with no Fetch
+ * Posts over `node:http`/`node:https` with keep-alive agents: the request goes out in one system
+ * call (headers and a `Content-Length` body together) and the answer is read as text, with no Fetch
  * `Request`, `Response`, `Headers` or web stream in between — on Node these cost several times
  * the round trip itself. The headers go as a list (Node still checks each name and value), and
  * each URL's parts are worked out once.
