@@ -1,5 +1,5 @@
 /** One POST of a JSON body to a model server. */
-interface ModelHttpRequest {
+export interface ModelHttpRequest {
   readonly url: URL;
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>;

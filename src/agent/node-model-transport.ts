@@ -1,6 +1,6 @@
 import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
-import type { ModelHttpAnswer, ModelHttpTransport } from './model-http-transport.js';
+import type { ModelHttpAnswer, ModelHttpRequest, ModelHttpTransport } from './model-http-transport.js';
 
 type NodeProcess = NodeJS.Process & { getBuiltinModule?: (id: string) => unknown };
 
@@ -35,17 +35,25 @@ function targetOf(url: URL): NodeTarget {
   return target;
 }
 
+/** Redirects that repeat the POST with its body (a 301, 302 or 303 would turn it into a GET, which no chat endpoint answers). */
+const REPEATS_THE_POST: ReadonlySet<number> = new Set([307, 308]);
+
+/** Redirects one call follows at most. */
+const MAX_REDIRECTS = 5;
+
 /**
  * Posts over `node:http`/`node:https` with keep-alive agents: the request goes out in one system
  * call (headers and a `Content-Length` body together) and the answer is read as text, with no Fetch
  * `Request`, `Response`, `Headers` or web stream in between — on Node these cost several times
  * the round trip itself. The headers go as a list (Node still checks each name and value), and
- * each URL's parts are worked out once.
+ * each URL's parts are worked out once. A 307 or 308 to the same host (another path, or http to
+ * https) is followed, as `fetch` would; one to another host is answered as it is, so the key and
+ * the configured headers never go where `LLM_BASE_URL` does not point.
  */
 function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): ModelHttpTransport {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  return function postOverNodeHttp({ url, headers, body, signal }) {
-    return new Promise<ModelHttpAnswer>((resolve, reject) => {
+  const postOnce = ({ url, headers, body, signal }: ModelHttpRequest) =>
+    new Promise<ModelHttpAnswer>((resolve, reject) => {
       const target = targetOf(url);
       const headerList = ['host', target.host];
       for (const name in headers) headerList.push(name, headers[name]!);
@@ -85,6 +93,16 @@ function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): Mod
       request.on('error', reject);
       request.end(body);
     });
+  return async function postOverNodeHttp(request) {
+    let answer = await postOnce(request);
+    for (let hops = 0, at = request.url; hops < MAX_REDIRECTS && REPEATS_THE_POST.has(answer.status); hops += 1) {
+      const location = answer.header('location');
+      const next = location === undefined || !URL.canParse(location, at) ? undefined : new URL(location, at);
+      if (next === undefined || next.hostname !== at.hostname || (next.protocol !== 'http:' && next.protocol !== 'https:')) break;
+      at = next;
+      answer = await postOnce({ ...request, url: at });
+    }
+    return answer;
   };
 }
 

@@ -27,6 +27,15 @@ async function startServer(keepAliveTimeoutMs: number): Promise<{ server: Server
         return;
       case '/hang':
         return;
+      case '/moved':
+        response.writeHead(308, { location: '/echo' }).end();
+        return;
+      case '/away':
+        response.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/echo` }).end();
+        return;
+      case '/loop':
+        response.writeHead(308, { location: '/loop' }).end();
+        return;
       default:
         response.writeHead(200, { 'content-type': 'application/json', 'x-answer': 'yes' }).end(echo);
     }
@@ -105,8 +114,23 @@ describe.each([
 });
 
 describe('the node:http transport', () => {
+  let served: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    served = await startServer(60_000);
+  });
+  afterAll(() => close(served.server));
+
   it('is what Node gets, made once per process', () => {
     expect(nodeTransport).toBeTypeOf('function');
     expect(loadNodeModelTransport()).toBe(nodeTransport);
+  });
+
+  it('repeats the POST, body and all, where a 307 or 308 to the same host points, a few times at most, and not to another host', async () => {
+    const post = (path: string) => nodeTransport!({ url: served.url(path), headers: { authorization: 'Bearer sk-redirected' }, body: '{"model":"m"}', signal: new AbortController().signal });
+    const moved = await post('/moved');
+    expect(moved.status).toBe(200);
+    expect(JSON.parse(moved.body)).toMatchObject({ bytes: 13 });
+    expect((await post('/away')).status).toBe(307);
+    expect((await post('/loop')).status).toBe(308);
   });
 });
