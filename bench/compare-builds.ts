@@ -8,7 +8,10 @@
  *
  * Run: `npx tsx bench/compare-builds.ts --before ../before [--stores sqlite,postgres]
  * [--rounds 5] [--duration 3] [--warmup 2] [--connections 32] [--before-env NAME=value,…]
- * [--after-env NAME=value,…]`. The env options add variables to one side's actors: with
+ * [--after-env NAME=value,…] [--model mock]`. `--model mock` has both sides' actors call the peer
+ * comparison's mock OpenAI-compatible model on loopback (bench/peers/mock-model-server.mjs,
+ * started here; its CPU counts for neither) instead of the offline model. The env options add
+ * variables to one side's actors: with
  * `--before .` both sides are this build, e.g. `--before . --before-env NODE_HEAP_TUNING=false`
  * measures one setting against its default.
  */
@@ -18,7 +21,9 @@ import { createLogger } from '../src/log/logger.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { ThroughputCell } from './bench-results.js';
 import { actorProcess, type BenchServer, benchServers, type BenchStore, checkoutActorProcess, storeEnv } from './bench-servers.js';
-import { measureThroughput } from './load/interleaved-cells.js';
+import { measureThroughput, stopServer } from './load/interleaved-cells.js';
+import { MOCK_MODEL_ENTRY } from './peers/peer-comparison.js';
+import { spawnActor, waitUntilReady } from '../test/contract/spawn-actor.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -30,6 +35,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '32' },
     'before-env': { type: 'string', default: '' },
     'after-env': { type: 'string', default: '' },
+    model: { type: 'string', default: 'offline' },
   },
 });
 /** `NAME=value` pairs separated by commas, as an environment. */
@@ -60,6 +66,11 @@ const stores = options.stores.split(',').map((name) => {
 const settings = { rounds: positive('rounds'), durationS: positive('duration'), warmupS: positive('warmup'), connections: positive('connections') };
 const log = createLogger<'bench_cell_measured'>({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
 
+if (options.model !== 'offline' && options.model !== 'mock') throw new Error(`--model is offline or mock, got ${options.model}`);
+const mockModel = options.model === 'mock' ? await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true }) : undefined;
+if (mockModel !== undefined) await waitUntilReady(mockModel);
+const modelEnv: Record<string, string> = mockModel === undefined ? {} : { LLM_MODEL: 'mock-model', LLM_BASE_URL: `${mockModel.baseUrl}/v1` };
+
 const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const databases = { before: '', after: '' };
 if (stores.includes('postgres')) {
@@ -77,13 +88,14 @@ const servers: BenchServer[] = [bare!];
 for (const store of stores) {
   for (const build of ['before', 'after'] as const) {
     const entry = build === 'after' ? actorProcess('node') : beforeProcess;
-    const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: { ...storeEnv(store, databases[build]), ...extraEnv[build] } };
+    const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: { ...storeEnv(store, databases[build]), ...modelEnv, ...extraEnv[build] } };
     labels.set(server, `${build} (${store})`);
     servers.push(server);
   }
 }
 
 const { cells } = await measureThroughput(servers, settings, log, (server) => labels.get(server) ?? '?');
+if (mockModel !== undefined) await stopServer(mockModel);
 const bareCell = (cell: ThroughputCell) => cells.find((other) => other.stack === 'bare' && other.route === cell.route && other.connections === cell.connections)!;
 const rows = cells.map((cell, index) => {
   const server = servers[index % servers.length]!;
@@ -102,7 +114,7 @@ const rows = cells.map((cell, index) => {
 });
 process.stdout.write(
   [
-    `Node ${process.versions.node}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}${options['before-env'] ? ` with ${options['before-env']}` : ''}${options['after-env'] ? `; after with ${options['after-env']}` : ''}`,
+    `Node ${process.versions.node}; ${mockModel === undefined ? 'offline model' : 'the actors call the mock model (bench/peers/mock-model-server.mjs)'}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}${options['before-env'] ? ` with ${options['before-env']}` : ''}${options['after-env'] ? `; after with ${options['after-env']}` : ''}`,
     '',
     '| route | conns | actor | req/s | p50 ms | CPU µs/req | req/s / bare | CPU bare/actor | p50 − bare p50 (ms) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -3,7 +3,8 @@
 // runs under valgrind. Plain JavaScript over a built checkout, so nothing is compiled while it
 // is counted.
 //
-// Run: node bench/profile/invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite> [invoke|health]
+// Run: node bench/profile/invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite|mock> [invoke|health]
+// (`mock`: the memory store, the model at MOCK_MODEL_URL — the peer comparison's mock model).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,10 @@ import { pathToFileURL } from 'node:url';
 
 const [checkout, invokesText, stack, route = 'invoke'] = process.argv.slice(2);
 const invokes = Number(invokesText);
-if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite'].includes(stack ?? '') || !['invoke', 'health'].includes(route)) {
-  throw new Error('usage: invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite> [invoke|health]');
+if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite', 'mock'].includes(stack ?? '') || !['invoke', 'health'].includes(route)) {
+  throw new Error('usage: invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite|mock> [invoke|health]');
 }
+if (stack === 'mock' && !process.env.MOCK_MODEL_URL) throw new Error('the mock stack needs MOCK_MODEL_URL (the mock model\'s /v1 URL)');
 const load = (path) => import(pathToFileURL(join(checkout, path)).href);
 const dataDir = mkdtempSync(join(tmpdir(), 'actorkit-fixed-count-'));
 
@@ -26,7 +28,8 @@ if (stack === 'bare') {
 } else {
   const { createApp } = await load('dist/examples/hello-actor/src/app.js');
   const { MemoryStore } = await load('dist/src/store/memory-store.js');
-  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stack === 'memory' ? { store: new MemoryStore() } : {});
+  const model = stack === 'mock' ? { LLM_MODEL: 'mock-model', LLM_BASE_URL: process.env.MOCK_MODEL_URL } : {};
+  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
   await app.actor.start();
   target = {
     fetch: (request) => app.fetch(request),

@@ -11,12 +11,15 @@
  * the count of the same build moved by a third between runs, with it by less than 0.01%. Three stacks: bare Hono
  * (the floor: parse the body, answer a reply of the actor's shape), the example actor on the
  * in-memory store (everything but storage), the example actor on an SQLite file (the default
- * store). "Outside storage" is memory − bare; "storage" is SQLite − memory. Kernel time (the
- * socket, the disk) is not counted: for that, see CPU µs in `npm run bench`.
+ * store). "Outside storage" is memory − bare; "storage" is SQLite − memory. A fourth stack, `mock`,
+ * is the memory-store actor calling the peer comparison's mock OpenAI-compatible model over
+ * loopback HTTP (bench/peers/mock-model-server.mjs, started here, outside valgrind): "model call"
+ * is mock − memory. Kernel time (the socket, the disk) is not counted: for that, see CPU µs in
+ * `npm run bench`.
  *
  * Run (after `npm run build`; `apt-get install valgrind`): `npx tsx
  * bench/profile/invoke-instructions.ts [--before <built checkout>] [--invokes 500,2500]
- * [--stacks bare,memory,sqlite] [--route invoke|health] [--node <path>]` — Node 24 from
+ * [--stacks bare,memory,sqlite,mock] [--route invoke|health] [--node <path>]` — Node 24 from
  * test/runtimes by default (the runtime that has `node:sqlite`). About 30 s per count and stack.
  * `--route health` counts `GET /health` instead (take more of them: `--invokes 2000,10000`).
  */
@@ -25,6 +28,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { spawnActor, waitUntilReady } from '../../test/contract/spawn-actor.js';
+import { MOCK_MODEL_ENTRY } from '../peers/peer-comparison.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const checkoutRoot = resolve(here, '../..');
@@ -41,19 +46,22 @@ if (values.route !== 'invoke' && values.route !== 'health') throw new Error(`--r
 const [fewer, more] = values.invokes.split(',').map(Number);
 if (!(fewer! > 0 && more! > fewer!)) throw new Error('--invokes takes two counts, the second larger: e.g. 500,2500');
 const stacks = values.stacks.split(',');
-for (const stack of stacks) if (!['bare', 'memory', 'sqlite'].includes(stack)) throw new Error(`--stacks takes bare, memory and sqlite, got ${stack}`);
+for (const stack of stacks) if (!['bare', 'memory', 'sqlite', 'mock'].includes(stack)) throw new Error(`--stacks takes bare, memory, sqlite and mock, got ${stack}`);
 if (!existsSync(values.node)) throw new Error(`no Node at ${values.node}: run node test/runtimes/ensure-runtimes.mjs, or pass --node`);
 const checkouts = [...(values.before === undefined ? [] : [['before', resolve(values.before)] as const]), ['this checkout', checkoutRoot] as const];
 for (const [, dir] of checkouts) {
   if (!existsSync(resolve(dir, 'dist/examples/hello-actor/src/app.js'))) throw new Error(`${dir} is not built: run npm run build there`);
 }
 
+const mockModel = stacks.includes('mock') ? await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true }) : undefined;
+if (mockModel !== undefined) await waitUntilReady(mockModel);
+
 /** valgrind's count of user-space instructions for one run of the fixed-count child. */
 function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
   const child = spawn(
     'valgrind',
     ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack, values.route],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }) } },
   );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -88,6 +96,7 @@ async function twoAtATime<T>(jobs: readonly (() => Promise<T>)[]): Promise<T[]> 
 
 const cells = checkouts.flatMap(([name, dir]) => stacks.map((stack) => ({ name, dir, stack })));
 const counts = await twoAtATime(cells.flatMap((cell) => [fewer!, more!].map((invokes) => () => countInstructions(cell.dir, invokes, cell.stack))));
+if (mockModel !== undefined) await mockModel.dispose();
 const perInvoke = new Map<string, number>();
 cells.forEach((cell, index) => perInvoke.set(`${cell.name}/${cell.stack}`, (counts[index * 2 + 1]! - counts[index * 2]!) / (more! - fewer!)));
 
@@ -95,14 +104,17 @@ const thousands = (value: number | undefined) => (value === undefined ? '—' : 
 const lines = [
   `Instructions per ${values.route === 'health' ? 'GET /health' : 'invoke'} (valgrind, user space), ${values.node} --predictable, (count at ${more} − count at ${fewer}) / ${more! - fewer!}:`,
   '',
-  '| checkout | bare Hono | actor, memory store | actor, SQLite | outside storage (memory − bare) | storage (SQLite − memory) | bare/actor (SQLite) |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
+  '| checkout | bare Hono | actor, memory store | actor, SQLite | outside storage (memory − bare) | storage (SQLite − memory) | bare/actor (SQLite) | actor, memory store, mock model | model call (mock − memory) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const [name] of checkouts) {
-  const [bare, memory, sqlite] = ['bare', 'memory', 'sqlite'].map((stack) => perInvoke.get(`${name}/${stack}`));
+  const [bare, memory, sqlite, mock] = ['bare', 'memory', 'sqlite', 'mock'].map((stack) => perInvoke.get(`${name}/${stack}`));
   const outside = bare !== undefined && memory !== undefined ? memory - bare : undefined;
   const storage = memory !== undefined && sqlite !== undefined ? sqlite - memory : undefined;
   const ratio = bare !== undefined && sqlite !== undefined ? `${((bare / sqlite) * 100).toFixed(0)}%` : '—';
-  lines.push(`| ${name} | ${thousands(bare)} | ${thousands(memory)} | ${thousands(sqlite)} | ${thousands(outside)} | ${thousands(storage)} | ${ratio} |`);
+  const modelCall = memory !== undefined && mock !== undefined ? mock - memory : undefined;
+  lines.push(
+    `| ${name} | ${thousands(bare)} | ${thousands(memory)} | ${thousands(sqlite)} | ${thousands(outside)} | ${thousands(storage)} | ${ratio} | ${thousands(mock)} | ${thousands(modelCall)} |`,
+  );
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -108,7 +108,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     if (options.model !== undefined) return options.model;
     const key = modelKey(config);
     if (cached?.key !== key) {
-      const model =
+      const model: ChatModel & { readonly transport?: string } =
         config.provider === 'offline'
           ? createOfflineModel()
           : createOpenAICompatibleModel({
@@ -125,7 +125,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
         provider: config.provider,
         model: model.name,
         base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
-        ...(config.provider === 'offline' ? {} : { headers: Object.keys(config.headers) }),
+        ...(config.provider === 'offline' ? {} : { headers: Object.keys(config.headers), transport: model.transport }),
       });
     }
     return cached.model;

@@ -11,6 +11,9 @@ import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
 import type { ModelHeaders } from './model-headers.js';
 import { createModelRedactor } from './model-secret-redactor.js';
 import { shorten, upstreamReason, type UpstreamReason } from './upstream-reason.js';
+import { callChatCompletions, ModelConnectionError, ModelStatusError } from './chat-completion-call.js';
+import { fetchModelTransport } from './model-http-transport.js';
+import { loadNodeModelTransport } from './node-model-transport.js';
 
 /** Options of the OpenAI-compatible model. */
 export interface OpenAICompatibleModelOptions {
@@ -26,10 +29,16 @@ export interface OpenAICompatibleModelOptions {
   readonly timeoutMs?: number;
   /** Retries of connection errors, 408, 409, 429 and 5xx answers, with back-off (default 2). */
   readonly maxRetries?: number;
-  /** A `fetch` to use instead of the global one. */
+  /** A `fetch` to use instead of the runtime's own transport (`node:http` on Node, the global `fetch` elsewhere). */
   readonly fetch?: typeof fetch;
   /** Receives the SDK's own warnings and errors as `model_client_log`; silent without one. */
   readonly logger?: Logger;
+}
+
+/** The OpenAI-compatible model, with the transport its whole answers take. */
+export interface OpenAICompatibleModel extends ChatModel {
+  /** `node:http` on Node; `fetch` on Bun and Deno, or when a `fetch` was given. */
+  readonly transport: 'node:http' | 'fetch';
 }
 
 /** The default time-out of a model call, in milliseconds (`LLM_TIMEOUT_MS`). */
@@ -121,6 +130,19 @@ const sdkLogger = (logger: Logger) => {
 
 type OpenAISdk = typeof import('openai');
 
+/** The server a model without `baseUrl` calls. */
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** `<base>/chat/completions`, joined as the `openai` SDK joins it (one slash between them). */
+const chatCompletionsUrl = (base: string) => new URL(`${base.endsWith('/') ? base : `${base}/`}chat/completions`);
+
+/** The headers of every call: JSON both ways, the bearer token, then the configured headers (names in lower case, so one may replace a default). */
+function requestHeaders(apiKey: string, configured: ModelHeaders | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'actorkit', authorization: `Bearer ${apiKey}` };
+  for (const [name, value] of Object.entries(configured ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
 let openAISdk: Promise<{ sdk: OpenAISdk; Client: typeof OpenAI }> | undefined;
 
 /** The body of each error answer the client turned into an `APIError`: the SDK keeps only its `error` field. */
@@ -142,6 +164,15 @@ const importOpenAISdk = () =>
     }
     return { sdk, Client };
   }));
+
+/** What a failed call tells: the status and body of an error answer, or that no answer came. */
+function describeFailure(error: unknown, sdk: OpenAISdk | undefined): { status?: number; body?: unknown; unreachable: boolean } {
+  if (error instanceof ModelStatusError) return { status: error.status, body: error.body, unreachable: false };
+  if (error instanceof ModelConnectionError) return { unreachable: true };
+  if (sdk === undefined) return { unreachable: false };
+  if (error instanceof sdk.APIError && error.status !== undefined) return { status: error.status, body: errorBodies.get(error), unreachable: false };
+  return { unreachable: error instanceof sdk.APIConnectionError };
+}
 
 /** Aborts a model call when the caller's signal aborts or when `timeoutMs` passes without `touch()`. */
 class CallDeadline {
@@ -176,22 +207,29 @@ class CallDeadline {
 }
 
 /**
- * A model served over the OpenAI chat-completions API, through the official `openai` SDK:
- * OpenAI itself, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Groq… A time-out becomes a
- * 504 `model_timeout`, anything else the server gets wrong a 502 `model_error`. The SDK is
- * imported on the first call, not when the actor starts.
+ * A model served over the OpenAI chat-completions API: OpenAI itself, Ollama, vLLM, llama.cpp,
+ * LM Studio, OpenRouter, Groq… A whole answer is one POST and its JSON, with the `openai` SDK's
+ * retry rule (`callChatCompletions`) over the runtime's cheapest transport (`node:http` with
+ * keep-alive on Node, `fetch` elsewhere); a stream goes through the official `openai` SDK,
+ * imported on the first streamed call, not when the actor starts. A time-out becomes a 504
+ * `model_timeout`, anything else the server gets wrong a 502 `model_error`.
  * @example
  * const model = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
  */
-export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): ChatModel {
+export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): OpenAICompatibleModel {
   if (options.model.trim() === '') throw new Error('The OpenAI-compatible model needs a model name (LLM_MODEL)');
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const baseUrl = options.baseUrl || undefined;
+  const maxRetries = options.maxRetries ?? 2;
+  const nodeTransport = options.fetch ? undefined : loadNodeModelTransport();
+  const transport = nodeTransport ?? fetchModelTransport(options.fetch);
+  const completionsUrl = chatCompletionsUrl(baseUrl ?? OPENAI_BASE_URL);
+  const callHeaders = requestHeaders(options.apiKey || 'not-set', options.headers);
   const clientOptions: ClientOptions = {
     apiKey: options.apiKey || 'not-set',
     baseURL: baseUrl ?? null,
     timeout: timeoutMs,
-    maxRetries: options.maxRetries ?? 2,
+    maxRetries,
     ...(options.headers && Object.keys(options.headers).length > 0 ? { defaultHeaders: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
@@ -202,17 +240,16 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   /** Upstream text fit for the log: no `user:password@`, no API key, no header value. */
   const forTheLog = createModelRedactor({ apiKey: options.apiKey, headers: options.headers });
   /** Upstream text fit for the API caller: nor the server's address. */
-  const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: baseUrl ?? 'https://api.openai.com/v1' });
+  const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: baseUrl ?? OPENAI_BASE_URL });
   const reasonText = (reason: UpstreamReason) => (reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`);
 
   // The caller learns what happened in general terms, and the server's reason for a 4xx that is
   // not about credentials; the server's address and its own words (which may quote a key or a
   // URL with credentials) go to the log, with the secrets struck out.
-  const failure = ({ APIConnectionError, APIConnectionTimeoutError, APIError }: OpenAISdk, error: unknown, deadline: CallDeadline, caller: AbortSignal): Error => {
+  const failure = (error: unknown, deadline: CallDeadline, caller: AbortSignal, sdk?: OpenAISdk): Error => {
     if (caller.aborted) return abortReason(caller);
-    if (deadline.expired || error instanceof APIConnectionTimeoutError) return modelTimeoutError(timeoutMs, error);
-    const status = error instanceof APIError ? error.status : undefined;
-    const body = error instanceof APIError && errorBodies.has(error) ? errorBodies.get(error) : undefined;
+    if (deadline.expired || (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError)) return modelTimeoutError(timeoutMs, error);
+    const { status, body, unreachable } = describeFailure(error, sdk);
     const logged = upstreamReason(body, forTheLog);
     const upstream =
       status !== undefined && logged !== undefined
@@ -230,23 +267,30 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       const shown = reasonIsShown(status) ? upstreamReason(body, forTheCaller) : undefined;
       return modelUpstreamError(`The model server answered with HTTP status ${status}${shown === undefined ? '' : `: ${reasonText(shown)}`}`, cause);
     }
-    if (error instanceof APIConnectionError) return modelUpstreamError('The model server could not be reached', cause);
+    if (unreachable) return modelUpstreamError('The model server could not be reached', cause);
     return modelUpstreamError('The model server sent an answer that could not be used', cause);
   };
 
   return {
     name: options.model,
+    transport: nodeTransport ? 'node:http' : 'fetch',
     // The protocol's provider: what OpenTelemetry's own OpenAI instrumentation reports for any server it speaks to.
     provider: 'openai',
 
     async generate(request) {
-      const { sdk, client } = await loadClient();
       const deadline = new CallDeadline(request.signal, timeoutMs);
       try {
-        const completion = await client.chat.completions.create({ ...toParams(options.model, request), stream: false }, { signal: deadline.signal, headers: { ...request.traceHeaders } });
-        return responseFromCompletion(completion, options.model);
+        const completion = await callChatCompletions({
+          transport,
+          url: completionsUrl,
+          headers: request.traceHeaders === undefined ? callHeaders : { ...callHeaders, ...request.traceHeaders },
+          body: JSON.stringify({ ...toParams(options.model, request), stream: false }),
+          signal: deadline.signal,
+          maxRetries,
+        });
+        return responseFromCompletion(completion as ChatCompletion, options.model);
       } catch (error) {
-        throw failure(sdk, error, deadline, request.signal);
+        throw failure(error, deadline, request.signal);
       } finally {
         deadline.clear();
       }
@@ -299,7 +343,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         if (deadline.signal.aborted) throw deadline.signal.reason;
         if (!answered) throw new Error('the stream ended with no answer (no choice in any chunk)');
       } catch (error) {
-        throw failure(sdk, error, deadline, request.signal);
+        throw failure(error, deadline, request.signal, sdk);
       } finally {
         deadline.clear();
       }

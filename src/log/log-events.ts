@@ -61,7 +61,8 @@ export const LOG_EVENTS = {
   // the agent (src/agent)
   chat_model_selected: {
     levels: ['info'],
-    meaning: 'the model the agent uses (`provider`, `model`, `base_url` without credentials, `headers`: the names of the `LLM_HEADERS` it sends, never their values)',
+    meaning:
+      'the model the agent uses (`provider`, `model`, `base_url` without credentials, `headers`: the names of the `LLM_HEADERS` it sends, never their values; `transport`: how a whole answer is fetched, `node:http` on Node, `fetch` on Bun and Deno)',
   },
   model_call_failed: {
     levels: ['warn'],

@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ModelStreamPart } from '../../src/agent/chat-model.js';
 import { createOpenAICompatibleModel } from '../../src/agent/openai-compatible-model.js';
 import { ActorError } from '../../src/core/actor-error.js';
-import { createLogger, createMemorySink } from '../../src/log/logger.js';
+import { createLogger, createMemorySink, type Logger } from '../../src/log/logger.js';
 import { completion, fakeOpenAIForThisFile, textChunks, toolCallChunks } from './fake-openai-server.js';
 
 const server = await fakeOpenAIForThisFile();
-
-const model = (options: { timeoutMs?: number; maxRetries?: number; apiKey?: string } = {}) =>
-  createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: options.apiKey ?? 'sk-test', timeoutMs: options.timeoutMs ?? 2_000, maxRetries: options.maxRetries ?? 0 });
 
 const ask = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   messages: [{ role: 'user', content: 'hello' }],
@@ -32,7 +29,24 @@ async function failure(promise: Promise<unknown>): Promise<ActorError> {
   return error as ActorError;
 }
 
-describe('the OpenAI-compatible model against a real HTTP server', () => {
+/** The transports a whole answer may take: the runtime's own (`node:http` under vitest on Node) and a given `fetch`. */
+const TRANSPORTS = [
+  { transport: 'the runtime default (node:http)', fetch: undefined },
+  { transport: 'a given fetch', fetch: ((input, init) => fetch(input, init)) satisfies typeof fetch },
+];
+
+describe.each(TRANSPORTS)('the OpenAI-compatible model against a real HTTP server, over $transport', ({ fetch: givenFetch }) => {
+  const model = (options: { timeoutMs?: number; maxRetries?: number; apiKey?: string; logger?: Logger } = {}) =>
+    createOpenAICompatibleModel({
+      baseUrl: server.baseUrl,
+      model: 'fake-model',
+      apiKey: options.apiKey ?? 'sk-test',
+      timeoutMs: options.timeoutMs ?? 2_000,
+      maxRetries: options.maxRetries ?? 0,
+      ...(givenFetch ? { fetch: givenFetch } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+
   it('sends the conversation and tools, and reads a JSON answer with usage', async () => {
     server.reply({ kind: 'json', body: completion('Hi there', { usage: [11, 2] }) });
     const response = await model().generate(
@@ -81,7 +95,7 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
   it('uses a plain JSON answer to a streamed call (a server that ignores stream: true), and logs that it did', async () => {
     const sink = createMemorySink();
     server.reply({ kind: 'json', body: completion('Whole answer', { usage: [6, 2], toolCalls: [{ id: 'c3', name: 'hello_greet', arguments: '{}' }] }) });
-    const parts = await collect(createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: 'sk-test', maxRetries: 0, logger: createLogger({ sink }) }).stream(ask()));
+    const parts = await collect(model({ timeoutMs: 60_000, logger: createLogger({ sink }) }).stream(ask()));
     expect(server.requests[0]!.body.stream).toBe(true);
     expect(parts).toEqual([
       { type: 'text-delta', delta: 'Whole answer' },
@@ -102,7 +116,7 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
   it('fails a streamed call whose stream ends without any answer (502, logged), rather than answering nothing', async () => {
     const sink = createMemorySink();
     server.reply({ kind: 'stream', chunks: [] });
-    const error = await failure(collect(createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fake-model', apiKey: 'sk-test', maxRetries: 0, logger: createLogger({ sink }) }).stream(ask())));
+    const error = await failure(collect(model({ timeoutMs: 60_000, logger: createLogger({ sink }) }).stream(ask())));
     expect(error).toMatchObject({ status: 502, code: 'model_error', detail: 'The model server sent an answer that could not be used' });
     expect(sink.records.find((record) => record.event === 'model_call_failed')).toMatchObject({ error: expect.stringContaining('no answer') });
   });
@@ -138,6 +152,24 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('retries a 429 after the wait its Retry-After asks for, and honours x-should-retry: false', async () => {
+    server.reply({ kind: 'json', status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after': '0.2' } }, { kind: 'json', body: completion('after the wait') });
+    const started = performance.now();
+    expect((await model({ maxRetries: 1 }).generate(ask())).text).toBe('after the wait');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    server.reply({ kind: 'json', status: 503, body: { error: { message: 'do not' } }, headers: { 'x-should-retry': 'false', 'retry-after-ms': '1' } });
+    expect(await failure(model({ maxRetries: 2 }).generate(ask()))).toMatchObject({ status: 502 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up a Retry-After wait longer than the time-out when the time-out comes: 504 then, not after the wait', async () => {
+    server.reply({ kind: 'json', status: 429, body: { error: { message: 'come back in a minute' } }, headers: { 'retry-after': '60' } });
+    const started = performance.now();
+    expect(await failure(model({ maxRetries: 1, timeoutMs: 200 }).generate(ask()))).toMatchObject({ status: 504, code: 'model_timeout' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('turns a server that never answers into 504 model_timeout', async () => {
     server.reply({ kind: 'hang' });
     const error = await failure(model({ timeoutMs: 150 }).generate(ask()));
@@ -170,7 +202,7 @@ describe('the OpenAI-compatible model against a real HTTP server', () => {
   });
 
   it('turns an unreachable server into 502', async () => {
-    const nowhere = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, timeoutMs: 2_000 });
+    const nowhere = createOpenAICompatibleModel({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, timeoutMs: 2_000, ...(givenFetch ? { fetch: givenFetch } : {}) });
     const error = await failure(nowhere.generate(ask()));
     expect(error).toMatchObject({ status: 502, code: 'model_error' });
     expect(error.detail).toContain('could not be reached');

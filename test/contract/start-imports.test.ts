@@ -57,11 +57,11 @@ async function startRecorded(args: readonly string[], env: Record<string, string
   return { actor, loaded, collated };
 }
 
-const invoke = (actor: SpawnedActor) =>
+const invoke = (actor: SpawnedActor, extra: { stream?: boolean } = {}) =>
   fetch(`${actor.baseUrl}/agent/invoke`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello' }),
+    body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello', ...extra }),
   });
 
 beforeAll(() => {
@@ -117,12 +117,15 @@ describe('what a start loads', () => {
     expect(loaded()).not.toContain('openai');
   });
 
-  it('the example actor with a model configured loads openai on its first model call, not at start', async () => {
+  it('the example actor with a model configured loads openai on its first streamed model call, not at start nor for a whole answer', async () => {
     const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '', LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'absent-model', LLM_MAX_RETRIES: '0' });
     await waitUntilReady(actor);
     expect(loaded()).not.toContain('openai');
     const response = await invoke(actor);
     expect(response.status, await response.text()).toBe(502);
+    expect(loaded()).not.toContain('openai');
+    const streamed = await invoke(actor, { stream: true });
+    expect(await streamed.text()).toContain('model_error');
     expect(loaded()).toContain('openai');
   });
 
