@@ -52,6 +52,17 @@ function samplerOf(sdk: SdkTrace, config: TracingConfig): Sampler {
 }
 
 /**
+ * Every import's module, once all have settled; rejects with the first failure only then, so a
+ * missing package leaves no other import still loading after `startOtelTracer` has failed.
+ */
+async function allLoaded<T extends readonly unknown[]>(imports: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(imports);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
  * Loads the OpenTelemetry SDK (lazily: only this function imports it) and starts a tracer that
  * batches spans to `config.tracesUrl` over OTLP/HTTP. The active span follows the code through
  * `await`s (`AsyncLocalStorage`); W3C trace context reads incoming and writes outgoing
@@ -62,14 +73,14 @@ function samplerOf(sdk: SdkTrace, config: TracingConfig): Sampler {
  * @param logger receives the SDK's own warnings and errors as `tracer_diagnostic`
  */
 export async function startOtelTracer(config: TracingConfig, logger: Logger): Promise<OtelTracer> {
-  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { resourceFromAttributes }, sdk, { OTLPTraceExporter }] = await Promise.all([
+  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { resourceFromAttributes }, sdk, { OTLPTraceExporter }] = await allLoaded([
     import('@opentelemetry/api') as Promise<OtelApi>,
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace') as Promise<SdkTrace>,
     config.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
-  ]);
+  ] as const);
   const contextManager = new AsyncLocalStorageContextManager().enable();
   const propagator = new W3CTraceContextPropagator();
   const provider = new sdk.TracerProvider({
