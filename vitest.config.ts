@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -13,6 +14,14 @@ const withoutPostgres = !process.env.TEST_DATABASE_URL?.trim() && !process.env.C
 if (withoutPostgres && process.env.VITEST)
   console.warn(`\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`);
 
+/**
+ * One test worker per core. vitest's own default leaves one core to itself, which on a 2-core CI
+ * machine means a single worker and every file in turn; most suites here spend their time waiting
+ * on child processes (actors, runtimes, npm, container engines, chromium), so a second worker
+ * fills that core. `VITEST_MAX_WORKERS` or `--maxWorkers` still overrides it.
+ */
+const TEST_WORKERS = availableParallelism();
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -26,6 +35,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     exclude: withoutPostgres ? [...configDefaults.exclude, POSTGRES_PLATFORM_SUITES] : configDefaults.exclude,
+    maxWorkers: TEST_WORKERS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
