@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -13,6 +14,24 @@ const withoutPostgres = !process.env.TEST_DATABASE_URL?.trim() && !process.env.C
 if (withoutPostgres && process.env.VITEST)
   console.warn(`\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`);
 
+/**
+ * One test worker per core. vitest's own default leaves one core to itself, which on a 2-core CI
+ * machine means a single worker and every file in turn; most suites here spend their time waiting
+ * on child processes (actors, runtimes, npm, container engines, chromium), so a second worker
+ * fills that core. `VITEST_MAX_WORKERS` or `--maxWorkers` still overrides it.
+ */
+const TEST_WORKERS = availableParallelism();
+
+/**
+ * Files whose assertions hold only when nothing else loads the machine, run after the others, one
+ * at a time. The platform scenario kills a replica under load and expects every refused chat to
+ * be the dead replica's 502; beside another test file the survivor's readiness probe (1 s) timed
+ * out, so some chats got 503 `no_ready_replica` (2 of 2 runs with two workers; alone it passes).
+ */
+const RUN_ALONE = ['test/platform/scenario.postgres.test.ts'];
+const TEST_FILES = ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts'];
+const EXCLUDE = withoutPostgres ? [...configDefaults.exclude, POSTGRES_PLATFORM_SUITES] : configDefaults.exclude;
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -24,9 +43,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
-    exclude: withoutPostgres ? [...configDefaults.exclude, POSTGRES_PLATFORM_SUITES] : configDefaults.exclude,
+    maxWorkers: TEST_WORKERS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'suites', include: TEST_FILES, exclude: [...EXCLUDE, ...RUN_ALONE] } },
+      { extends: true, test: { name: 'alone', include: RUN_ALONE, exclude: EXCLUDE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

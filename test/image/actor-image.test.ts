@@ -8,14 +8,17 @@
  *
  * Machine facts (not the user's): `node:20.19-bookworm-slim` is a local stand-in (see
  * make-base-image.sh), and podman runs with the runtime and limits of `writeEngineConfig`.
+ *
+ * The three cases run concurrently: each spends most of its time in child processes (npm, the
+ * engine, the container), and nothing is shared between them but the registry, which takes
+ * concurrent pushes; each has its own actor folder, image name and volume.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { imageEnginesReady, isProductionToolchain, runCommand, runContainer, useImageWorkspace, type RunningContainer } from './support/index.js';
 
@@ -29,7 +32,8 @@ interface ActorOptions {
   readonly engine: 'podman' | 'buildah';
   readonly data: readonly string[];
   readonly environment: Readonly<Record<string, string>>;
-  readonly check?: (container: RunningContainer, domain: string) => Promise<void>;
+  /** Checks of this option set, with the running test's `expect` (the cases run concurrently). */
+  readonly check?: (container: RunningContainer, domain: string, expect: ExpectStatic) => Promise<void>;
 }
 
 const CASES: readonly ActorOptions[] = [
@@ -39,7 +43,7 @@ const CASES: readonly ActorOptions[] = [
     engine: 'buildah',
     data: ['include_panel=true', 'integration_type=n8n'],
     environment: { WORKFLOW_BASE_URL: 'http://127.0.0.1:9' },
-    check: async (container) => {
+    check: async (container, _domain, expect) => {
       const panel = await fetch(`${container.url}/panel/stats`);
       expect(panel.status).toBe(200);
       expect(panel.headers.get('content-type')).toMatch(/^text\/html/);
@@ -50,7 +54,7 @@ const CASES: readonly ActorOptions[] = [
     engine: 'podman',
     data: ['fleet_mesh=true', 'expose_mcp=true'],
     environment: { MESH_KEY },
-    check: async (container, domain) => {
+    check: async (container, domain, expect) => {
       const paths = Object.keys(((await (await fetch(`${container.url}/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths);
       const peerRead = paths.find((path) => path.startsWith(`/api/${domain}/`) && !path.includes('{'));
       expect(peerRead, paths.join(' ')).toBeDefined();
@@ -73,9 +77,10 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
   const run = randomUUID().slice(0, 8);
   beforeAll(() => ensureBuilt());
 
-  it.each(CASES)(
+  it.concurrent.for(CASES)(
     '$name, published with $engine: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
-    async ({ name, engine, data, environment, check }) => {
+    { timeout: 900_000 },
+    async ({ name, engine, data, environment, check }, { expect }) => {
       const { dir, registry, env: engineEnv } = workspace;
       const repo = `${registry.host}/actors/${name}`;
       const image = `${repo}:v0.1.0`;
@@ -84,9 +89,9 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
       workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env: engineEnv }));
       const actor = join(dir, name);
       const cli = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
-      execFileSync(process.execPath, [cli, 'new', name, actor, '--defaults', '--data', `image_repo=${repo}`, ...data.flatMap((pair) => ['--data', pair])], {
+      await runCommand(process.execPath, [cli, 'new', name, actor, '--defaults', '--data', `image_repo=${repo}`, ...data.flatMap((pair) => ['--data', pair])], {
         cwd: dir,
-        stdio: 'pipe',
+        env: process.env,
       });
       expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${VERSION}.tgz`]);
       await runCommand('npm', ['install', '--no-audit', '--no-fund'], { cwd: actor, env: process.env, timeoutMs: 300_000 });
@@ -123,7 +128,7 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
       expect(await container.inspect('{{.Config.User}}')).toBe('node');
       const processUser = await runCommand('podman', ['exec', container.id, 'sh', '-c', 'grep ^Uid: /proc/1/status'], { env: engineEnv });
       expect(processUser).toMatch(/^Uid:\s+1000\s/);
-      await check?.(container, name.replace(/-/g, ''));
+      await check?.(container, name.replace(/-/g, ''), expect);
 
       const mountpoint = (await runCommand('podman', ['volume', 'inspect', '--format', '{{.Mountpoint}}', volume], { env: engineEnv })).trim();
       expect(readdirSync(mountpoint).some((file) => file.endsWith('.db') || file.endsWith('.sqlite'))).toBe(true);
@@ -138,6 +143,5 @@ describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: n
       expect(stats.invocations).toBe(1);
       expect(existsSync(mountpoint)).toBe(true);
     },
-    900_000,
   );
 });

@@ -6,6 +6,15 @@ const CONTAINERS_CONF = 'CONTAINERS_CONF';
 const CONTAINERS_REGISTRIES_CONF = 'CONTAINERS_REGISTRIES_CONF';
 
 /**
+ * Builds keep no intermediate images (`BUILDAH_LAYERS=false`, read by `podman build` and
+ * `buildah build` alike; buildah's own default). The tests build each context once, so podman's
+ * default `--layers`, which commits every instruction as an image for a later build to reuse, only
+ * costs time: an actor image took 74–79 s with it and 39–46 s without, interleaved on this machine.
+ * The image built is the same; only the build cache is not kept.
+ */
+const BUILD_ENVIRONMENT = { BUILDAH_LAYERS: 'false' } as const;
+
+/**
  * THIS MACHINE's quirks, not a user's (measured as root, podman 4.3, buildah 1.28, hybrid
  * cgroups v1): the default runtime crun cannot start containers, runc can; and runc cannot set the
  * engine's default rlimits, which are above this machine's hard limits (`error setting rlimit type
@@ -45,8 +54,8 @@ export interface EngineConfigOptions {
 
 /**
  * Writes `containers.conf` and `registries.conf` for this machine into `dir` and returns the
- * environment to run podman, buildah and skopeo with (this process's, plus `CONTAINERS_CONF` and
- * `CONTAINERS_REGISTRIES_CONF`), so the commands themselves stay as a user types them:
+ * environment to run podman, buildah and skopeo with (this process's, plus `CONTAINERS_CONF`,
+ * `CONTAINERS_REGISTRIES_CONF` and `BUILDAH_LAYERS=false`), so the commands themselves stay as a user types them:
  * `podman build -f Dockerfile -t X dir`, `podman push X`, `podman run …`, `buildah push X`.
  * @param dir a scratch folder (created if missing)
  * @param options the loopback registries to trust over http
@@ -58,5 +67,5 @@ export function writeEngineConfig(dir: string, options: EngineConfigOptions): Re
   const registriesConf = join(dir, 'registries.conf');
   writeFileSync(containersConf, CONTAINERS_CONF_TEXT);
   writeFileSync(registriesConf, registriesConfText(options.insecureRegistries));
-  return { ...process.env, [CONTAINERS_CONF]: containersConf, [CONTAINERS_REGISTRIES_CONF]: registriesConf };
+  return { ...process.env, ...BUILD_ENVIRONMENT, [CONTAINERS_CONF]: containersConf, [CONTAINERS_REGISTRIES_CONF]: registriesConf };
 }

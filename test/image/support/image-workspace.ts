@@ -19,6 +19,13 @@ export interface ImageWorkspace {
 }
 
 /**
+ * A bound on the `afterAll`: each case leaves a container, a volume and an image to remove one
+ * after another, and on a loaded 2-core machine that took the three actor-image cases past
+ * vitest's 60 s hook default.
+ */
+const CLEANUP_TIMEOUT_MS = 300_000;
+
+/**
  * Registers, in the calling `describe`, a `beforeAll` that makes the local base image, a temporary
  * folder (`prefix`), a loopback registry and this machine's engine configuration, and an
  * `afterAll` that runs the registered clean-ups, stops the registry and removes the folder. The
@@ -41,7 +48,7 @@ export function useImageWorkspace(prefix: string): ImageWorkspace {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
     await registry?.stop();
     if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
+  }, CLEANUP_TIMEOUT_MS);
   return {
     get dir() {
       return dir;
