@@ -223,10 +223,13 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const maxRetries = options.maxRetries ?? 2;
   const nodeTransport = options.fetch ? undefined : loadNodeModelTransport();
   const transport = nodeTransport ?? fetchModelTransport(options.fetch);
-  const completionsUrl = chatCompletionsUrl(baseUrl ?? OPENAI_BASE_URL);
-  const callHeaders = requestHeaders(options.apiKey || 'not-set', options.headers);
+  const serverUrl = baseUrl ?? OPENAI_BASE_URL;
+  // The SDK refuses to start without a key; local servers that need none ignore this one.
+  const apiKey = options.apiKey || 'not-set';
+  const completionsUrl = chatCompletionsUrl(serverUrl);
+  const callHeaders = requestHeaders(apiKey, options.headers);
   const clientOptions: ClientOptions = {
-    apiKey: options.apiKey || 'not-set',
+    apiKey,
     baseURL: baseUrl ?? null,
     timeout: timeoutMs,
     maxRetries,
@@ -240,7 +243,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   /** Upstream text fit for the log: no `user:password@`, no API key, no header value. */
   const forTheLog = createModelRedactor({ apiKey: options.apiKey, headers: options.headers });
   /** Upstream text fit for the API caller: nor the server's address. */
-  const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: baseUrl ?? OPENAI_BASE_URL });
+  const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: serverUrl });
   const reasonText = (reason: UpstreamReason) => (reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`);
 
   // The caller learns what happened in general terms, and the server's reason for a 4xx that is
