@@ -16,7 +16,7 @@ import type { ActorTracer } from '../telemetry/actor-tracer.js';
 
 /** The last known state of the database, read without touching it. */
 export interface DatabaseHealth {
-  /** The last known state: the same object while the database stays reachable (`/health` keeps what it built from it). */
+  /** The last known state, shown as it is as `/health`'s database check. */
   status(): DatabaseStatus;
   refresh(): void;
 }
