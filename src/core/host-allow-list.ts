@@ -1,5 +1,6 @@
 import { splitHost } from './host-header.js';
 import { isLoopbackHostname } from './loopback-host.js';
+import { rememberingLastAccepted } from './remembering-last-accepted.js';
 
 /** Whether a request's `Host` value is one the actor serves; see `hostAllowList`. */
 export type HostAllowList = (host: string) => boolean;
@@ -22,13 +23,8 @@ export function hostAllowList(entries: readonly string[]): HostAllowList {
     if (port === '') anyPort.add(name);
     else onPort.add(`${name}:${Number(port)}`);
   }
-  // The last host it allowed: a server hears the same `Host` on almost every request.
-  let lastAllowed = '';
-  return function allowsHost(host) {
-    if (host === lastAllowed) return true;
+  return rememberingLastAccepted(function allowsHost(host) {
     const { name, port } = splitHost(host);
-    const allowed = isLoopbackHostname(name) || anyPort.has(name) || (port !== '' && onPort.has(`${name}:${Number(port)}`));
-    if (allowed) lastAllowed = host;
-    return allowed;
-  };
+    return isLoopbackHostname(name) || anyPort.has(name) || (port !== '' && onPort.has(`${name}:${Number(port)}`));
+  });
 }

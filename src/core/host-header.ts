@@ -1,3 +1,4 @@
+import { rememberingLastAccepted } from './remembering-last-accepted.js';
 import { ActorError } from './actor-error.js';
 
 /**
@@ -7,6 +8,9 @@ import { ActorError } from './actor-error.js';
  * a runtime builds from it.
  */
 const PLAIN_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/** A plain host that also makes a valid URL; remembered, as `URL.canParse` costs a few µs and the value rarely changes. */
+const isPlainHost = rememberingLastAccepted((host) => PLAIN_HOST.test(host) && URL.canParse(`http://${host}/`));
 
 /**
  * Whether a request's `Host` header is one the actor accepts: absent or empty (HTTP/1.0, or
@@ -18,14 +22,8 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
  * @param host the header's value, null when the request has none
  */
 export function isAcceptableHost(host: string | null): boolean {
-  if (host === null || host === '' || host === lastAcceptedHost) return true;
-  if (!PLAIN_HOST.test(host) || !URL.canParse(`http://${host}/`)) return false;
-  lastAcceptedHost = host;
-  return true;
+  return host === null || host === '' || isPlainHost(host);
 }
-
-/** The last `Host` value `isAcceptableHost` accepted: a server hears the same one on almost every request, and `URL.canParse` costs a few µs. */
-let lastAcceptedHost = '';
 
 /** The 400 problem of a request whose `Host` header is not a plain host (see `isAcceptableHost`). */
 export function invalidHostError(): ActorError {
