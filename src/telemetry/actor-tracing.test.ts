@@ -87,6 +87,32 @@ describe('ActorTracing', () => {
     await receiver.close();
   });
 
+  it('times every span on one clock: a span started after another ended starts after it, and a child ends within its parent', async () => {
+    // The SDK on its own anchors each span to Date.now() (whole milliseconds) when it starts, so
+    // two spans within the same millisecond could be reported out of order by up to 1 ms.
+    const receiver = await startOtlpReceiver();
+    const tracing = new ActorTracing({ ...config, tracesUrl: `${receiver.endpoint}/v1/traces` }, createLogger({ sink: createMemorySink() }));
+    await tracing.start();
+    for (let round = 0; round < 100; round += 1) {
+      const parent = tracing.startSpan(`parent ${round}`, { kind: 'server' });
+      parent.run(() => tracing.startSpan(`child ${round}`, { kind: 'internal' })).end();
+      parent.end();
+      tracing.startSpan(`next ${round}`, { kind: 'internal' }).end();
+    }
+    await tracing.shutdown();
+    const named = new Map(receiver.spans.map((span) => [span.name, span]));
+    expect(named.size).toBe(300);
+    const outOfOrder: string[] = [];
+    for (let round = 0; round < 100; round += 1) {
+      const [parent, child, next] = [named.get(`parent ${round}`)!, named.get(`child ${round}`)!, named.get(`next ${round}`)!];
+      expect(child.parentSpanId).toBe(parent.spanId);
+      if (child.startNanos < parent.startNanos || child.endNanos > parent.endNanos) outOfOrder.push(`child ${round} outside its parent`);
+      if (next.startNanos < parent.endNanos) outOfOrder.push(`next ${round} starts before parent ${round} ended`);
+    }
+    expect(outOfOrder).toEqual([]);
+    await receiver.close();
+  });
+
   it('shuts down within its bound when the collector is down, and says why instead of throwing', async () => {
     const sink = createMemorySink();
     const tracing = new ActorTracing(config, createLogger({ sink }), { exportAtShutdownMs: 300 });

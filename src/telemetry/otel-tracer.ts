@@ -73,7 +73,7 @@ async function allLoaded<T extends readonly unknown[]>(imports: { readonly [K in
  * @param logger receives the SDK's own warnings and errors as `tracer_diagnostic`
  */
 export async function startOtelTracer(config: TracingConfig, logger: Logger): Promise<OtelTracer> {
-  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { resourceFromAttributes }, sdk, { OTLPTraceExporter }] = await allLoaded([
+  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, hrTime }, { resourceFromAttributes }, sdk, { OTLPTraceExporter }] = await allLoaded([
     import('@opentelemetry/api') as Promise<OtelApi>,
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
@@ -107,7 +107,10 @@ export async function startOtelTracer(config: TracingConfig, logger: Logger): Pr
     enabled: true,
     startSpan(name: string, options: StartSpanOptions): TraceSpan {
       const parent = options.incomingHeader ? propagator.extract(api.ROOT_CONTEXT, options.incomingHeader, headerGetter) : contextManager.active();
-      const span = tracer.startSpan(name, { kind: kinds[options.kind], attributes: defined(options.attributes) }, parent);
+      // Every span starts and ends on one clock (the process's time origin plus its monotonic
+      // clock): on its own the SDK anchors each span to Date.now() in whole milliseconds, which
+      // can show a child outlasting its parent, or the next span starting before the last ended.
+      const span = tracer.startSpan(name, { kind: kinds[options.kind], attributes: defined(options.attributes), startTime: hrTime() }, parent);
       const active = api.trace.setSpan(parent, span);
       return {
         setAttributes: (attributes) => span.setAttributes(defined(attributes)),
@@ -116,7 +119,7 @@ export async function startOtelTracer(config: TracingConfig, logger: Logger): Pr
           span.setStatus(message === undefined ? { code: api.SpanStatusCode.ERROR } : { code: api.SpanStatusCode.ERROR, message });
         },
         run: (work) => contextManager.with(active, work),
-        end: () => span.end(),
+        end: () => span.end(hrTime()),
       };
     },
     traceHeaders() {

@@ -20,6 +20,7 @@ interface OtlpSpan {
   readonly spanId: string;
   readonly parentSpanId?: string;
   readonly name: string;
+  readonly startTimeUnixNano?: string | number;
   readonly endTimeUnixNano?: string | number;
   readonly kind: number;
   readonly attributes?: readonly OtlpAttribute[];
@@ -45,6 +46,8 @@ export interface ReceivedSpan {
   readonly attributes: Record<string, unknown>;
   /** OTLP `StatusCode`: 0 unset, 1 ok, 2 error. */
   readonly statusCode: number;
+  /** When the span started, in nanoseconds since the epoch. */
+  readonly startNanos: bigint;
   /** When the span ended, in nanoseconds since the epoch. */
   readonly endNanos: bigint;
   readonly resource: Record<string, unknown>;
@@ -100,6 +103,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               kind: span.kind,
               attributes: attributesOf(span.attributes),
               statusCode: span.status?.code ?? 0,
+              startNanos: BigInt(span.startTimeUnixNano ?? 0),
               endNanos: BigInt(span.endTimeUnixNano ?? 0),
               resource,
             });
