@@ -27,9 +27,12 @@ describe('createActorApp', () => {
     expect(settings.headers.get('allow')).toBe('GET, HEAD, PUT');
   });
 
-  it('answers /health without a promise, so no middleware of every route slows the probe down', async () => {
+  it.for([
+    ['without keys', {}],
+    ['with API keys', { API_KEY_ENABLED: 'true', API_KEY: 'k1' }],
+  ] as const)('answers /health without a promise %s, so no middleware of every route slows the probe down', async ([, env]) => {
     // Any middleware mounted for every path (a 405 check, a key check) makes Hono answer through a chain of promises.
-    const app = await createTestActor();
+    const app = await createTestActor({ env });
     const answer = app.fetch(new Request('http://127.0.0.1:8080/health', { headers: { Host: '127.0.0.1:8080' } }));
     expect(answer).toBeInstanceOf(Response);
     expect((answer as Response).status).toBe(200);

@@ -35,7 +35,7 @@ interface RequestOf {
 
 /**
  * Turns every failure into a problem+json answer: an unknown route is a 404 (a known path asked
- * with another method got its 405 at the fetch edge, from `unlistedMethodRefusal`), an `ActorError` its
+ * with another method got its 405 at the fetch edge, from `edgeRefusals`), an `ActorError` its
  * own problem, a client that went away a 499, anything else a 500 that names the request id (and
  * is logged with its stack).
  */

@@ -8,7 +8,7 @@ import type { HttpMetrics } from '../context/http-metrics.js';
 import { requestIdFor } from './request-id.js';
 import type { RequestGuard } from './request-guard.js';
 import { refusedUnreadBody } from './unread-body.js';
-import type { UnlistedMethodRefusal } from './unlisted-method-refusal.js';
+import type { EdgeRefusals } from './edge-refusals.js';
 
 /** `fetch` as a runtime adapter calls it: the request, then what the adapter tells about it (`RuntimeBindings`). */
 export type ActorFetch = (request: Request, runtime?: RuntimeBindings, executionCtx?: ExecutionContext) => Response | Promise<Response>;
@@ -21,8 +21,8 @@ export interface RequestObserverOptions {
   readonly metrics: Pick<HttpMetrics, 'observe'>;
   /** Refuses requests before any route sees them (`requestGuard`: foreign `Host` and `Origin`). */
   readonly guard?: RequestGuard;
-  /** Refuses a method a known path does not have (405), after the guard and before any route. */
-  readonly methods?: UnlistedMethodRefusal;
+  /** Refuses a method a known path does not have (405), then a request without a valid key (401), after the guard and before any route. */
+  readonly refusals?: EdgeRefusals;
 }
 
 /** Where a request lands: the pattern of the last route or middleware that matches it, `/*` when none does. */
@@ -60,8 +60,8 @@ const REFUSED_AT_EDGE = '/*';
  * graceful shutdown, and the HTTP metrics. A request whose `Host` is not a plain host gets a 400
  * `invalid_host` problem here: runtimes build the URL Hono routes on from `Host`, so only a
  * plain one leaves the path of the request line as the routed path. Then `options.guard` may
- * refuse it (a foreign `Host` or `Origin`), and `options.methods` a method the path does not have
- * (405), also before any route. A route that answers synchronously (such as
+ * refuse it (a foreign `Host` or `Origin`), and `options.refusals` a method the path does not have
+ * (405) or a missing key (401), also before any route. A route that answers synchronously (such as
  * `/health`) stays synchronous: a middleware would turn every request into a chain of promises,
  * which cost a fifth of a bare `/health` answer on Node.
  * @param app the actor's Hono app, whose own `fetch` is wrapped
@@ -70,7 +70,7 @@ const REFUSED_AT_EDGE = '/*';
  */
 export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOptions): ActorFetch {
   const honoFetch = app.fetch;
-  const { lifecycle, metrics, guard, methods } = options;
+  const { lifecycle, metrics, guard, refusals } = options;
   return function observedFetch(request, runtime, executionCtx) {
     const refusal = isAcceptableHost(readRequestHeader(request, runtime, 'host')) ? guard?.(request, runtime) : invalidHostError();
     if (refusal !== undefined) {
@@ -88,7 +88,9 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
     const bindings: ActorBindings = { requestId: requestIdFor(request, runtime), runtime, keepInFlight };
     const started = performance.now();
     const path = app.getPath(request, { env: bindings });
-    const methodRefusal = methods?.refusal(request.method, path);
+    // A 405 is metered as refused at the edge (no route has the method); a 401 under its route.
+    const methodRefusal = refusals?.unlistedMethod(request.method, path);
+    const refusedHere = methodRefusal ?? refusals?.missingKey(request, runtime, path);
     const answered = (response: Response): Response => {
       if (!kept) leave();
       metrics.observe(request.method, methodRefusal === undefined ? routeTemplate(app, request, bindings, path) : REFUSED_AT_EDGE, response.status, (performance.now() - started) / 1000);
@@ -96,7 +98,7 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
     };
     let answer: Response | Promise<Response>;
     try {
-      answer = methodRefusal === undefined ? honoFetch(request, bindings, executionCtx) : methods!.answer(request, methodRefusal, bindings, executionCtx);
+      answer = refusedHere === undefined ? honoFetch(request, bindings, executionCtx) : refusals!.answer(request, refusedHere, bindings, executionCtx);
     } catch (error) {
       leave();
       throw error;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, createMemorySink } from '../../log/logger.js';
-import { createTestActor } from '../../testing/create-test-actor.js';
-import { apiKeyAuth } from './index.js';
+import { createLogger, createMemorySink } from '../log/logger.js';
+import { createTestActor } from '../testing/create-test-actor.js';
+import { apiKeyRefusal } from './api-key-refusal.js';
 
 const env = { API_KEY_ENABLED: 'true', API_KEY: 'old-key, new-key' };
 
@@ -85,7 +85,7 @@ describe('API key authentication', () => {
   });
 
   it('refuses an empty key list at setup', () => {
-    expect(() => apiKeyAuth({ keys: [] })).toThrow(/at least one/);
-    expect(() => apiKeyAuth({ keys: [''] })).toThrow(/at least one/);
+    expect(() => apiKeyRefusal({ keys: [] })).toThrow(/at least one/);
+    expect(() => apiKeyRefusal({ keys: [''] })).toThrow(/at least one/);
   });
 });
