@@ -1,10 +1,11 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { temporaryFolder, writeFiles } from '../../test/cli/support/template-repo.js';
+import { withoutPackingLine } from '../../test/support/packing-line.js';
 import type { CliIo } from '../cli-io.js';
 import { npmPackFolder } from '../npm-pack.js';
 import { extractTarball } from '../update/extract-tarball.js';
@@ -233,7 +234,47 @@ describe('packActorkit: the cache of packed tarballs', () => {
     };
     await packActorkit({ root, version: '1.0.0' }, { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 10 });
     expect(progress).toEqual([`packing actorkit from ${root} (npm pack); kept in ${PACKED_TARBALL_CACHE}/ for the next run`]);
+    expect(withoutPackingLine(`${progress[0]}\n`)).toBe('');
     await packActorkit({ root, version: '1.0.0' }, { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 0 });
     expect(progress).toHaveLength(1);
+  });
+});
+
+describe('packActorkit from a checkout: built first when its dist/ is stale, and then cached', () => {
+  /** A checkout (`.git`, `cli/main.ts`) whose `npm run build` copies src/ to dist/ and logs its runs, and leaves `dist/.tsbuildinfo` alone as tsc does when nothing changed. */
+  function fixtureCheckout(): { root: string; builds: () => number } {
+    const root = join(folder.dir, `checkout-${++counter}`);
+    const log = join(folder.dir, `checkout-${counter}-builds.log`);
+    writeFiles(root, {
+      'package.json': JSON.stringify({ name: 'actorkit', version: '1.0.0', files: ['dist'], scripts: { build: 'node build.mjs' } }),
+      'build.mjs': `import { appendFileSync, copyFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, 'built\\n');\ncopyFileSync('src/index.js', 'dist/index.js');\n`,
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'cli/main.ts': 'export {};\n',
+      'cli/main.test.ts': 'export {};\n',
+      'src/index.js': 'export const answer = 1;\n',
+      'dist/index.js': 'export const answer = 1;\n',
+    });
+    mkdirSync(join(root, 'node_modules'));
+    writeFileSync(join(root, 'dist', '.tsbuildinfo'), '{}\n');
+    return { root, builds: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0) };
+  }
+
+  it('builds once after a source edit (not after a test edit), packs the new build, and neither builds nor packs again', async () => {
+    const { root, builds } = fixtureCheckout();
+    const { pack, runs } = countingPack();
+    const progress: string[] = [];
+    await packOf(root, pack, progress);
+    writeFileSync(join(root, 'cli', 'main.test.ts'), 'export const edited = true;\n');
+    await packOf(root, pack, progress);
+    expect([builds(), runs.length]).toEqual([0, 1]);
+    writeFileSync(join(root, 'src', 'index.js'), 'export const answer = 2;\n');
+    // the build's start (which dates the stamp, in whole ms) falls after the edit, as when a person runs new
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const rebuilt = await packOf(root, pack, progress);
+    expect([builds(), runs.length]).toEqual([1, 2]);
+    expect((await filesIn(rebuilt))['dist/index.js']).toBe('export const answer = 2;\n');
+    expect(progress).toEqual([`building actorkit in ${root} (its dist/ is older than its sources) to pack it`]);
+    expect((await packOf(root, pack, progress)).equals(rebuilt)).toBe(true);
+    expect([builds(), runs.length]).toEqual([1, 2]);
   });
 });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CliError } from '../cli-error.js';
 import type { CliIo } from '../cli-io.js';
@@ -14,6 +14,8 @@ import { PACKED_TARBALL_CACHE, packedTarballCacheFolder, readCachedTarball, stor
 /** What a checkout compiles into `dist/`; `dist/.tsbuildinfo` is newer than all of it after a build. */
 const BUILD_INPUTS = ['src', 'cli', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 const BUILD_STAMP = join('dist', '.tsbuildinfo');
+/** Files under the build inputs that tsconfig.build.json leaves out, so an edit to one never calls for a build. */
+const NOT_BUILT = /\.test\.ts$/;
 
 /** A pack still running after this long is announced, so a user waiting knows why. */
 const ANNOUNCE_PACK_AFTER_MS = 1000;
@@ -45,7 +47,7 @@ export async function packActorkit(own: OwnPackage, options: PackActorkitOptions
   const { env, progress, pack = npmPackFolder, announceAfterMs = ANNOUNCE_PACK_AFTER_MS } = options;
   if (actorkitOrigin(own) === 'checkout' && buildIsStale(own.root)) {
     progress(`building actorkit in ${own.root} (its dist/ is older than its sources) to pack it`);
-    await npmRunBuild(own.root, { env });
+    await buildCheckout(own.root, { env });
   }
   const folder = packedTarballCacheFolder(own.root);
   const digest = folder === undefined ? undefined : digestOrNothing(own.root);
@@ -119,9 +121,23 @@ function newestChange(path: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const entry of readdirSync(path)) {
-    if (entry !== 'node_modules') newest = Math.max(newest, newestChange(join(path, entry)));
+    if (entry !== 'node_modules' && !NOT_BUILT.test(entry)) newest = Math.max(newest, newestChange(join(path, entry)));
   }
   return newest;
+}
+
+/**
+ * Runs `npm run build`, then dates the build stamp no earlier than the build's start: tsc leaves
+ * `.tsbuildinfo` alone when nothing it emits changed (a touched source, a new folder), and the
+ * checkout would otherwise look stale, and be built, on every run. A source saved during the build
+ * stays newer than the stamp.
+ */
+async function buildCheckout(root: string, io: Pick<CliIo, 'env'>): Promise<void> {
+  const started = new Date();
+  await npmRunBuild(root, io);
+  const stamp = join(root, BUILD_STAMP);
+  const built = statSync(stamp, { throwIfNoEntry: false });
+  if (built !== undefined && built.mtimeMs < started.getTime()) await utimes(stamp, built.atime, started).catch(() => undefined);
 }
 
 function npmRunBuild(root: string, io: Pick<CliIo, 'env'>): Promise<void> {
