@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CliError } from './cli-error.js';
 import type { CliIo } from './cli-io.js';
 
@@ -32,6 +35,22 @@ export function npmPack(spec: string, destination: string, io: Pick<CliIo, 'env'
       reject(new CliError('failed', 'npm_pack_failed', `npm pack ${spec} failed: ${summary || 'no output'}`, { cause: error }));
     });
   });
+}
+
+/**
+ * The tarball `npm pack` makes of the package folder `root` (run in that folder, scripts ignored),
+ * read into memory; the temporary folder it was packed into is removed. Fails as {@link npmPack}.
+ * @param root the package folder.
+ * @param io the environment npm runs with.
+ */
+export async function npmPackFolder(root: string, io: Pick<CliIo, 'env'>): Promise<Buffer> {
+  const workDir = await mkdtemp(join(tmpdir(), 'actorkit-pack-'));
+  try {
+    const file = await npmPack(root, workDir, { env: io.env, cwd: root });
+    return await readFile(join(workDir, file));
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
 }
 
 function parseJson(text: string): unknown {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../cli/run-cli.js';
+import { withoutPackingLine } from '../support/packing-line.js';
 import { memoryIo } from './support/memory-io.js';
 import { runInFreshFolder } from './support/run-in-fresh-folder.js';
 import { temporaryFolder } from './support/template-repo.js';
@@ -31,7 +32,7 @@ describe('actorkit new with the bundled template: answers are checked when given
 
   it('accepts a model server and model, and a choice in any case', async () => {
     const result = await run(['new', 'weather', '--defaults', '--data', 'llm_base_url=http://127.0.0.1:9/v1', '--data', 'llm_model=llama3.1:8b', '--data', 'integration_type=N8N']);
-    expect(result.stderr).toBe('');
+    expect(withoutPackingLine(result.stderr)).toBe('');
     expect(result.code).toBe(0);
     expect(answersIn(join(result.cwd, 'weather'))).toMatchObject({ llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'llama3.1:8b', integration_type: 'n8n' });
   });

@@ -7,6 +7,7 @@ import { commands } from '../../cli/commands/index.js';
 import { runCli } from '../../cli/run-cli.js';
 import { ENDS_VALID } from '../support/ends-valid.js';
 import { ensureBuilt } from '../support/built-package.js';
+import { withoutPackingLine } from '../support/packing-line.js';
 import { createEvolvingTemplate, PROMPT_LINE_V1, PROMPT_LINE_V1_1, V1_1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
 import { treeHash } from './support/tree-hash.js';
@@ -62,7 +63,7 @@ beforeAll(async () => {
   ensureBuilt();
   template = createEvolvingTemplate(folder.dir);
   const created = await actorkit(['new', 'Weather Bot', 'pristine', '--defaults', '--ref', 'v1.0.0']);
-  expect(created.stderr).toBe('');
+  expect(withoutPackingLine(created.stderr)).toBe('');
   expect(created.code).toBe(0);
   pristine = join(folder.dir, 'pristine');
   gitIn(pristine, 'init', '--quiet', '--initial-branch=main');

@@ -10,6 +10,7 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { connectMcpClient } from '../contract/mcp-contract.js';
 import { ENDS_VALID } from '../support/ends-valid.js';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
+import { withoutPackingLine } from '../support/packing-line.js';
 import { serveOnLoopback } from './loopback.js';
 
 const BINARY = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
@@ -30,7 +31,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('an actor rendered with expose_mcp=true', () => {
   it('renders with the SDK as a dependency, validates, and its configuration lists /mcp', () => {
     const created = actorkit('new', 'Tide Actor', actorDir, '--defaults', '--data', 'expose_mcp=true', '--data', 'domain_module=tide');
-    expect(created.stderr).toBe('');
+    expect(withoutPackingLine(created.stderr)).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/POST +\/mcp/);
     const packageJson = JSON.parse(readFileSync(join(actorDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
