@@ -113,57 +113,18 @@ function countUsersAndTurns(prepare: (sql: string) => Statement, counted: readon
 }
 
 /**
- * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
- * `recordInvocations` on SQLite): the record ids, then per record the session's count and its
- * two messages, the new (tenant, session) and (tenant, user) pairs, the users across tenants,
- * the tenant's counters.
+ * Appends the turns' messages as the store does for a group: one upsert of every session (in
+ * key order) returning the new counts, then one insert of every message at the positions
+ * before them. Returns how many sessions got their first messages.
  */
-export function exactWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const counted = keepUncounted(prepare, turns, nowMs);
-  if (counted.length === 0) return;
-  for (const { record } of counted) {
-    const [session] = prepare(statements.upsertChatSession).all(record.tenantId, record.sessionId, record.history.length, now, now) as { message_count: number }[];
-    const first = Number(session!.message_count) - record.history.length;
-    prepare(statements.insertMessages(record.history.length)).run(
-      ...record.history.flatMap((m, index) => [record.tenantId, record.sessionId, first + index, m.id, m.role, m.content, null, m.createdAt]),
-    );
-  }
-  const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
-  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
-  countUsersAndTurns(prepare, counted, nowMs, newSessions);
-}
-
-const leanSessions = new Map<number, string>();
-/** The lean write's session upsert for `rows` sessions in one statement, returning each session's new count. */
-function leanSessionUpsert(rows: number): string {
-  let text = leanSessions.get(rows);
-  if (text === undefined) {
-    text = `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ')}
-on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
-returning tenant_id, session_id, message_count`;
-    leanSessions.set(rows, text);
-  }
-  return text;
-}
-
-/**
- * The same durable data in the fewest statements: ascending record ids (appended at the
- * index's right edge instead of a random leaf), every session of the group in one upsert,
- * every message in one insert, and no `actorkit_stats_sessions` row: a session is new to the
- * counters when its first message lands at position 0 (true of every turn that stores
- * history; a failed turn stores none and would still need the pair). Users, users across
- * tenants and the counters as in the exact write.
- */
-export function leanWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const counted = keepUncounted(prepare, turns, nowMs);
-  if (counted.length === 0) return;
+function appendTurns(prepare: (sql: string) => Statement, counted: readonly Turn[], now: string): number {
   const added = new Map<string, number>();
   for (const { record } of counted) added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
-  const counts = prepare(leanSessionUpsert(added.size)).all(...[...added].flatMap(([session, count]) => [TENANT, session, count, now, now])) as { session_id: string; message_count: number }[];
+  const sessions = [...added].sort(([a], [b]) => (a < b ? -1 : 1));
+  const counts = prepare(statements.upsertChatSessions(sessions.length)).all(...sessions.flatMap(([session, count]) => [TENANT, session, count, now, now])) as {
+    session_id: string;
+    message_count: number;
+  }[];
   const next = new Map(counts.map((row) => [row.session_id, Number(row.message_count) - added.get(row.session_id)!]));
   const newSessions = [...next.values()].filter((first) => first === 0).length;
   const rows = counted.flatMap(({ record }) =>
@@ -174,5 +135,36 @@ export function leanWrite(prepare: (sql: string) => Statement, turns: readonly T
     }),
   );
   prepare(statements.insertMessages(rows.length / 8)).run(...rows);
+  return newSessions;
+}
+
+/**
+ * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
+ * `recordInvocations` on SQLite): the record ids, the group's sessions' counts and messages
+ * (`appendTurns`), the new (tenant, session) and (tenant, user) pairs, the users across
+ * tenants, the tenant's counters.
+ */
+export function exactWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
+  const nowMs = Date.now();
+  const counted = keepUncounted(prepare, turns, nowMs);
+  if (counted.length === 0) return;
+  appendTurns(prepare, counted, new Date(nowMs).toISOString());
+  const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
+  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
+  countUsersAndTurns(prepare, counted, nowMs, newSessions);
+}
+
+/**
+ * The same durable data in the fewest statements: ascending record ids (appended at the
+ * index's right edge instead of a random leaf), and no `actorkit_stats_sessions` row: a session is new to the
+ * counters when its first message lands at position 0 (true of every turn that stores
+ * history; a failed turn stores none and would still need the pair). Users, users across
+ * tenants and the counters as in the exact write.
+ */
+export function leanWrite(prepare: (sql: string) => Statement, turns: readonly Turn[]): void {
+  const nowMs = Date.now();
+  const counted = keepUncounted(prepare, turns, nowMs);
+  if (counted.length === 0) return;
+  const newSessions = appendTurns(prepare, counted, new Date(nowMs).toISOString());
   countUsersAndTurns(prepare, counted, nowMs, newSessions);
 }

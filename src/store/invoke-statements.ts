@@ -5,8 +5,8 @@ import type { StoreEngine } from './store-migrations.js';
  * written out once per engine and row count and kept, so a call binds parameters to ready text
  * instead of having Kysely build and compile the query anew. On PostgreSQL, each write is one
  * statement (data-modifying CTEs over `unnest`ed arrays), hence one round trip and atomic by
- * itself; SQLite has no data-modifying CTEs, so there they are several statements in one
- * transaction.
+ * itself; SQLite has no data-modifying CTEs, so there a write is one multi-row statement per
+ * table (for a whole group of records) in one transaction.
  */
 export interface InvokeStatements {
   /** Params: tenant, session, limit. Rows: id, role, content, data, created_at, newest first. */
@@ -25,15 +25,19 @@ export interface InvokeStatements {
    * record's 1-based index, key, status, body, expiry ms.
    */
   readonly recordInvocations: string;
-  /** SQLite: completes a claimed idempotency key with its reply. Params: status, body, expiry ms, key. */
-  readonly completeIdempotencyKey: string;
+  /** SQLite: completes `rows` claimed idempotency keys with their replies, 4 params each: key, status, body, expiry ms. */
+  completeIdempotencyKeys(rows: number): string;
   /**
    * SQLite: the connection's `PRAGMA data_version`, which changes when another connection (of
    * this process or another) commits; this connection's own commits leave it as it is.
    */
   readonly dataVersion: string;
-  /** SQLite: bumps a session's message count by the param and returns the new count. Params: tenant, session, count, now (ISO), now (ISO). */
-  readonly upsertChatSession: string;
+  /**
+   * SQLite: bumps `rows` sessions' message counts (each session once), 5 params each: tenant,
+   * session, count, now (ISO), now (ISO). Rows: tenant_id, session_id, message_count (the new
+   * count), in no particular order.
+   */
+  upsertChatSessions(rows: number): string;
   /** SQLite: `rows` messages, 8 params each: tenant, session, position, id, role, content, data, created_at. */
   insertMessages(rows: number): string;
   /** SQLite: `rows` record ids, 2 params each (id, applied ms); returns the ids not counted before. */
@@ -203,9 +207,9 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
       loadHistory: loadHistory(engine),
       appendMessages: postgresAppendMessages,
       recordInvocations: postgresRecordInvocations,
-      completeIdempotencyKey: '',
+      completeIdempotencyKeys: notOnPostgres('completeIdempotencyKeys'),
       dataVersion: '',
-      upsertChatSession: '',
+      upsertChatSessions: notOnPostgres('upsertChatSessions'),
       insertMessages: notOnPostgres('insertMessages'),
       insertAppliedIds: notOnPostgres('insertAppliedIds'),
       insertPairs: notOnPostgres('insertPairs'),
@@ -227,11 +231,17 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     loadHistory: loadHistory(engine),
     appendMessages: '',
     recordInvocations: '',
-    completeIdempotencyKey: `update actorkit_idempotency_keys set state = 'completed', status = ?, body = ?, expires_at_ms = ? where key = ?`,
+    // A VALUES subquery's columns are column1, column2, …: key, status, body, expiry.
+    completeIdempotencyKeys: perRowCount(
+      (rows) =>
+        `update actorkit_idempotency_keys set state = 'completed', status = c.column2, body = c.column3, expires_at_ms = c.column4 from (values ${valueRows(rows, 4)}) as c where actorkit_idempotency_keys.key = c.column1`,
+    ),
     dataVersion: 'PRAGMA data_version',
-    upsertChatSession: `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values (?, ?, ?, ?, ?)
+    upsertChatSessions: perRowCount(
+      (rows) => `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${valueRows(rows, 5)}
 on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
-returning message_count`,
+returning tenant_id, session_id, message_count`,
+    ),
     insertMessages: perRowCount((rows) => `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`),
     insertAppliedIds: perRowCount((rows) => `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`),
     insertPairs: (table, rows) => pairs[table](rows),

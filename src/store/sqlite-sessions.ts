@@ -8,7 +8,10 @@ import type { InvocationRecord, StoredMessage } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import { serialiseMessageData } from './store-input-validation.js';
 
-/** Rows per multi-row insert: far below SQLite's bound-parameter limit. */
+/**
+ * Rows per multi-row statement: at most 6,000 parameters (the counters' 12 per row), far below
+ * SQLite's bound-parameter limit (32,766 since 3.32) and statement size limit.
+ */
 const CHUNK_ROWS = 500;
 /** Most known stats pairs kept per table (see `SqliteSessions.#knownPairs`); all are forgotten past it. */
 const KNOWN_PAIRS = 50_000;
@@ -39,6 +42,15 @@ function chunks<T>(items: readonly T[]): T[][] {
   for (let index = 0; index < items.length; index += CHUNK_ROWS) result.push(items.slice(index, index + CHUNK_ROWS));
   return result;
 }
+
+/** A NUL (libSQL cuts the text there) or a surrogate (an unpaired one comes back as U+FFFD). */
+const ALTERED_BY_SQLITE = /[\u0000\ud800-\udfff]/;
+
+/** Whether SQLite surely gives `text` back as given: no NUL, no surrogate (paired ones are kept apart too, cheaply). */
+const comesBackAsGiven = (text: string) => !ALTERED_BY_SQLITE.test(text);
+
+/** One key per (tenant, session), for maps. */
+const sessionKey = (tenantId: string, sessionId: string) => JSON.stringify([tenantId, sessionId]);
 
 function compareKeys(a: readonly string[], b: readonly string[]): number {
   for (let index = 0; index < a.length; index += 1) {
@@ -104,10 +116,7 @@ export class SqliteSessions implements SessionEngine {
     const fresh = await this.#keepUncounted(trx, records, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
-    for (const { idempotency } of fresh) {
-      if (idempotency !== undefined)
-        await querySqlText(trx, this.#context.statements.completeIdempotencyKey, [idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs), idempotency.key]);
-    }
+    await this.#completeIdempotencyKeys(trx, fresh, nowMs);
     const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
     await this.#append(
       trx,
@@ -150,6 +159,15 @@ export class SqliteSessions implements SessionEngine {
     if (newAllUsers > 0) await querySqlText(trx, this.#context.statements.addTotalUsers, [newAllUsers]);
   }
 
+  /** Completes the idempotency keys the records carry, in one statement per chunk; a key given twice takes the later reply. */
+  async #completeIdempotencyKeys(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+    const byKey = new Map<string, unknown[]>();
+    for (const { idempotency } of records) {
+      if (idempotency !== undefined) byKey.set(idempotency.key, [idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)]);
+    }
+    for (const chunk of chunks([...byKey.values()])) await querySqlText(trx, this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
+  }
+
   /** Records the ids of `records` as counted and returns the records not counted before. */
   async #keepUncounted(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<InvocationRecord[]> {
     const byId = new Map<string, InvocationRecord>();
@@ -188,15 +206,16 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /**
-   * SQLite's append inside `trx`, for the turns of a whole group: one upsert per session (in key
-   * order) bumps its count by its messages and returns the new count, then one insert writes
-   * every message at the positions before it, in the order given. Notes each session's append
-   * in `appended` for the history cache.
+   * SQLite's append inside `trx`, for the turns of a whole group: one upsert of every session
+   * (in key order) bumps each count by its messages and returns the new counts, then one insert
+   * writes every message at the positions before it, in the order given (one statement each per
+   * chunk of sessions or messages). Notes each session's append in `appended` for the history
+   * cache.
    */
   async #append(trx: Tx, turns: readonly SessionAppend[], now: string, appended: HistoryAppend[]): Promise<void> {
     const bySession = new Map<string, { tenantId: string; sessionId: string; rows: HistoryRow[] }>();
     for (const { tenantId, sessionId, messages } of turns) {
-      const key = JSON.stringify([tenantId, sessionId]);
+      const key = sessionKey(tenantId, sessionId);
       let session = bySession.get(key);
       if (session === undefined) {
         session = { tenantId, sessionId, rows: [] };
@@ -205,11 +224,26 @@ export class SqliteSessions implements SessionEngine {
       // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
       for (const m of messages) session.rows.push({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt });
     }
+    const sessions = [...bySession.values()].sort((a, b) => compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]));
+    const counts = new Map<string, number>();
+    // The returned rows come in no set order and are told apart by their keys, which must come back as given.
+    const alone = sessions.filter(({ tenantId, sessionId }) => !comesBackAsGiven(tenantId) || !comesBackAsGiven(sessionId));
+    const together = alone.length === 0 ? sessions : sessions.filter((session) => !alone.includes(session));
+    for (const batch of [...chunks(together), ...alone.map((session) => [session])]) {
+      const upserted = await querySqlText<{ tenant_id: string; session_id: string; message_count: number | string }>(
+        trx,
+        this.#context.statements.upsertChatSessions(batch.length),
+        batch.flatMap(({ tenantId, sessionId, rows }) => [tenantId, sessionId, rows.length, now, now]),
+      );
+      if (upserted.length !== batch.length) throw new Error(`The chat session upsert returned ${upserted.length} rows for ${batch.length} sessions`);
+      if (batch.length === 1 && batch[0] !== undefined) counts.set(sessionKey(batch[0].tenantId, batch[0].sessionId), Number(upserted[0]?.message_count));
+      else for (const row of upserted) counts.set(sessionKey(row.tenant_id, row.session_id), Number(row.message_count));
+    }
     const values: unknown[][] = [];
-    for (const { tenantId, sessionId, rows } of [...bySession.values()].sort((a, b) => compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]))) {
-      const [session] = await querySqlText<{ message_count: number | string }>(trx, this.#context.statements.upsertChatSession, [tenantId, sessionId, rows.length, now, now]);
-      if (session === undefined) throw new Error('The chat session upsert returned no row');
-      const firstPosition = Number(session.message_count) - rows.length;
+    for (const { tenantId, sessionId, rows } of sessions) {
+      const count = counts.get(sessionKey(tenantId, sessionId));
+      if (count === undefined) throw new Error('The chat session upsert returned no row for a session');
+      const firstPosition = count - rows.length;
       rows.forEach((r, index) => values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]));
       appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
     }

@@ -9,6 +9,7 @@ import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
 import { migrateStore } from '../../src/store/migrate-store.js';
+import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
@@ -220,4 +221,80 @@ describe('SQLite file store', () => {
     expect(migrations).toEqual(STORE_MIGRATIONS.map((migration) => [migration.name]));
     expect(totals).toEqual([[1]]);
   }, 90_000);
+});
+
+describe('SQLite group write (one multi-row statement per table and group)', () => {
+  const turn = (id: string, content = `content of ${id}`) => ({ id, role: 'user' as const, content, createdAt: '2025-01-01T00:00:00.000Z' });
+
+  it('writes a group larger than one statement takes: every session, message and idempotency key, in order', async () => {
+    const store = await openFileStore(join(root, 'large-group'));
+    // 1,200 records over 1,100 sessions (100 of them twice) and 1,200 keys: more rows than one statement binds (500).
+    const keys = Array.from({ length: 1_200 }, (_, index) => `key-${index}`);
+    for (const key of keys) expect(await store.claimIdempotencyKey(key, 'fp', 60_000)).toBeNull();
+    await store.appendMessages('acme', 'session-7', [turn('earlier')]);
+    const records = keys.map((key, index) =>
+      invocation({
+        sessionId: `session-${index % 1_100}`,
+        userIdentifier: `user-${index % 600}`,
+        history: [turn(`q-${index}`), turn(`a-${index}`)],
+        idempotency: { key, status: 200, body: `{"turn":${index}}`, ttlMs: 60_000 },
+      }),
+    );
+    await store.recordInvocations(records);
+    expect(await store.readStats()).toMatchObject({ invocations: 1_200, sessions: 1_100, users: 600 });
+    expect((await store.loadHistory('acme', 'session-7', 10)).map((m) => m.id)).toEqual(['earlier', 'q-7', 'a-7', 'q-1107', 'a-1107']);
+    expect((await store.loadHistory('acme', 'session-1099', 10)).map((m) => m.id)).toEqual(['q-1099', 'a-1099']);
+    expect(await store.claimIdempotencyKey('key-0', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 200, body: '{"turn":0}' });
+    expect(await store.claimIdempotencyKey('key-1199', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 200, body: '{"turn":1199}' });
+    // Positions are dense and start at 0 in every session: the count of each equals its last position + 1.
+    const [gaps] = await onFile(join(root, 'large-group', 'actor.db'), [
+      `select count(*) from actorkit_chat_sessions s where s.message_count != (select count(*) from actorkit_chat_messages m where m.tenant_id = s.tenant_id and m.session_id = s.session_id and m.position < s.message_count)`,
+    ]);
+    expect(gaps).toEqual([[0]]);
+    await store.close();
+  });
+
+  it('completes a key given twice in one group with the later reply, and leaves unclaimed keys free', async () => {
+    const store = await openFileStore(join(root, 'twice-key'));
+    expect(await store.claimIdempotencyKey('k', 'fp', 60_000)).toBeNull();
+    await store.recordInvocations([
+      invocation({ idempotency: { key: 'k', status: 200, body: 'first', ttlMs: 60_000 } }),
+      invocation({ idempotency: { key: 'k', status: 201, body: 'second', ttlMs: 60_000 } }),
+      invocation({ idempotency: { key: 'free', status: 200, body: 'x', ttlMs: 60_000 } }),
+    ]);
+    expect(await store.claimIdempotencyKey('k', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 201, body: 'second' });
+    expect(await store.claimIdempotencyKey('free', 'fp', 60_000)).toBeNull();
+    await store.close();
+  });
+
+  it('gives each session of a group its own positions when some ids do not come back from SQLite as given', async () => {
+    const store = await openFileStore(join(root, 'altered-keys'));
+    const sessions = ['plain', 'pair-\ud83d\ude00', 'lone-\ud800', 'nul-\u0000-x', 'other'];
+    await store.recordInvocations(sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q`), turn(`${sessionId}-a`)] })));
+    await store.recordInvocations(sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q2`)] })));
+    for (const sessionId of ['plain', 'pair-\ud83d\ude00', 'other']) {
+      expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([`${sessionId}-q`, `${sessionId}-a`, `${sessionId}-q2`]);
+    }
+    expect((await store.readStats()).invocations).toBe(10);
+    await store.close();
+  });
+
+  it('fails only the turn the database refuses: the others of its group keep their history (the invocation buffer writes a refused group one by one)', async () => {
+    const dataDir = join(root, 'one-bad-turn');
+    const store = await openFileStore(dataDir);
+    await onFile(join(dataDir, 'actor.db'), [`create trigger boom before insert on actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`]);
+    const buffer = new InvocationBuffer(store, { logger: silentLogger });
+    const outcomes = await Promise.all(['a', 'b', 'bad', 'c'].map((sessionId) => buffer.record(invocation({ sessionId, history: [turn(`${sessionId}-q`, sessionId === 'bad' ? 'boom' : 'fine')] }))));
+    expect(outcomes).toEqual([
+      { persisted: true, historySaved: true },
+      { persisted: true, historySaved: true },
+      { persisted: true, historySaved: false },
+      { persisted: true, historySaved: true },
+    ]);
+    expect((await store.readStats()).invocations).toBe(4);
+    for (const sessionId of ['a', 'b', 'c']) expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([`${sessionId}-q`]);
+    expect(await store.loadHistory('acme', 'bad', 10)).toEqual([]);
+    await buffer.flush();
+    await store.close();
+  });
 });
