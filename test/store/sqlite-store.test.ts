@@ -223,6 +223,26 @@ describe('SQLite file store', () => {
   }, 90_000);
 });
 
+describe('SQLite refusing a record', () => {
+  it('sets aside a record the database refuses (a constraint), logs it once, and writes the rest without an outage', async () => {
+    const dataDir = join(root, 'refused-record');
+    const store = await openFileStore(dataDir);
+    await onFile(join(dataDir, 'actor.db'), [`create trigger refuse_boom before insert on actorkit_stats_users when new.user_identifier = 'boom' begin select raise(abort, 'injected refusal'); end`]);
+    const sink = createMemorySink();
+    const buffer = new InvocationBuffer(store, { logger: createLogger({ sink }), retryIntervalMs: 20 });
+    const outcomes = await Promise.all(['u-1', 'boom', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))));
+    expect(outcomes.map((outcome) => outcome.persisted)).toEqual([true, false, true]);
+    expect(buffer.pending).toBe(0);
+    expect(buffer.setAside).toBe(1);
+    expect(sink.records.filter((record) => record.event === 'invocation_record_set_aside')).toHaveLength(1);
+    expect(sink.records.filter((record) => record.event === 'invocation_store_unavailable')).toHaveLength(0);
+    for (let index = 0; index < 3; index += 1) expect((await buffer.record(invocation())).persisted).toBe(true);
+    expect((await store.readStats()).invocations).toBe(5);
+    await buffer.flush();
+    await store.close();
+  });
+});
+
 describe('SQLite group write (one multi-row statement per table and group)', () => {
   const turn = (id: string, content = `content of ${id}`) => ({ id, role: 'user' as const, content, createdAt: '2025-01-01T00:00:00.000Z' });
 
