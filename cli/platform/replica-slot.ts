@@ -3,12 +3,25 @@ import { createInterface } from 'node:readline';
 import { freeLocalPort } from '../free-local-port.js';
 import { signalProcess } from '../signal-process.js';
 import type { ReplicaState, ReplicaView } from './actor-pool.js';
+import { PROBE_TIMEOUT_SECONDS, READINESS_FAILURE_THRESHOLD } from './probe-rules.js';
 
 /** How many lines of a replica's output the platform keeps. */
 const KEPT_LINES = 50;
-/** How often, and how long at most, the readiness probe is asked. */
-const PROBE_EVERY_MS = 500;
-const PROBE_TIMEOUT_MS = 1_000;
+/** How `actorkit platform` probes its replicas' readiness (see `ReplicaSlotOptions.probe`). */
+export interface ReadinessProbeTiming {
+  /** The wait between one probe's end and the next probe. */
+  readonly everyMs: number;
+  /** How long one probe may take before it counts as failed. */
+  readonly timeoutMs: number;
+  /** How many probes in a row must fail before a ready replica is taken out of rotation. */
+  readonly failureThreshold: number;
+}
+
+/**
+ * The probe of every replica: the time-out and failure threshold of the Kubernetes manifests
+ * (`probe-rules.ts`), asked every half second rather than every 5 s so a local start is quick.
+ */
+const READINESS_PROBE: ReadinessProbeTiming = { everyMs: 500, timeoutMs: PROBE_TIMEOUT_SECONDS * 1_000, failureThreshold: READINESS_FAILURE_THRESHOLD };
 /** The first wait before a dead replica is started again; doubled after each death without reaching ready, up to the cap. */
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
@@ -26,13 +39,18 @@ export interface ReplicaSlotOptions {
   readonly probePath: string;
   /** Told what happens: a restart, a death. */
   readonly report: (message: string) => void;
+  /** How readiness is probed; the manifests' rules by default. */
+  readonly probe?: ReadinessProbeTiming;
 }
 
 /**
  * One replica of an actor, as a Kubernetes pod slot: it starts the process with a free `PORT`,
- * polls its readiness probe (`ready` on 200, else `not_ready`; `starting` until the first
- * answer), keeps its last output lines, and starts it again after it dies, waiting 0.5 s, then
- * twice as long after each death that came before it was ready (at most 10 s).
+ * polls its readiness probe (`ready` on 200; `starting` until the first answer; a ready replica
+ * turns `not_ready` only after `failureThreshold` failed probes in a row — a non-200 answer or
+ * none within the time-out — as in the manifests, so one slow answer under load does not take
+ * it out of rotation), keeps its last output lines, and starts it again after it dies, waiting
+ * 0.5 s, then twice as long after each death that came before it was ready (at most 10 s). A
+ * process that exits leaves the rotation at once.
  */
 export class ReplicaSlot {
   readonly #options: ReplicaSlotOptions;
@@ -46,6 +64,8 @@ export class ReplicaSlot {
   #backoffMs = FIRST_BACKOFF_MS;
   #stopping = false;
   #probe: NodeJS.Timeout | undefined;
+  /** Failed probes in a row since the last 200. */
+  #failedProbes = 0;
   #restartTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ReplicaSlotOptions) {
@@ -91,7 +111,8 @@ export class ReplicaSlot {
         resolve();
       });
     });
-    this.#probe = setInterval(() => void this.#askReadiness(port), PROBE_EVERY_MS);
+    this.#failedProbes = 0;
+    this.#scheduleProbe(port);
   }
 
   /**
@@ -102,7 +123,7 @@ export class ReplicaSlot {
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#restartTimer);
-    clearInterval(this.#probe);
+    clearTimeout(this.#probe);
     const child = this.#child;
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) {
       this.#state = 'exited';
@@ -116,27 +137,44 @@ export class ReplicaSlot {
     this.#state = 'exited';
   }
 
+  /** Asks the probe `everyMs` after the last one ended, one at a time, while this process of the slot runs. */
+  #scheduleProbe(port: number): void {
+    this.#probe = setTimeout(() => {
+      void this.#askReadiness(port).then(() => {
+        if (!this.#stopping && this.#state !== 'exited' && this.#url === `http://127.0.0.1:${port}`) this.#scheduleProbe(port);
+      });
+    }, this.#timing.everyMs);
+  }
+
+  get #timing(): ReadinessProbeTiming {
+    return this.#options.probe ?? READINESS_PROBE;
+  }
+
   async #askReadiness(port: number): Promise<void> {
     if (this.#stopping || this.#state === 'exited') return;
     let answered: number | undefined;
     try {
-      const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, { signal: AbortSignal.timeout(this.#timing.timeoutMs) });
       await answer.body?.cancel();
       answered = answer.status;
     } catch {
-      // not listening yet, or gone: no answer
+      // not listening yet, or gone, or too slow: no answer
     }
     // The slot may have moved on while the probe was out: stopped, or restarted on another port.
     const now = this.#state as ReplicaState;
     if (this.#stopping || now === 'exited' || this.#url !== `http://127.0.0.1:${port}`) return;
     if (answered === 200) {
       this.#backoffMs = FIRST_BACKOFF_MS;
+      this.#failedProbes = 0;
       this.#state = 'ready';
-    } else if (answered !== undefined || now !== 'starting') this.#state = 'not_ready';
+      return;
+    }
+    this.#failedProbes += 1;
+    if (now === 'ready' ? this.#failedProbes >= this.#timing.failureThreshold : answered !== undefined || now !== 'starting') this.#state = 'not_ready';
   }
 
   #onExit(code: number | null, signalName: NodeJS.Signals | null): void {
-    clearInterval(this.#probe);
+    clearTimeout(this.#probe);
     const wasStopping = this.#stopping;
     this.#state = 'exited';
     if (wasStopping) return;

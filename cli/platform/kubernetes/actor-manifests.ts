@@ -4,6 +4,7 @@ import { containerEnvironment } from './container-environment.js';
 import type { ImageRuntime } from './image-runtime.js';
 import type { ConfigReference, KubernetesObject, ObjectMeta, SecretReference } from './kubernetes-object.js';
 import { actorDataClaimName, actorLabels, selectorLabels } from './manifest-names.js';
+import { PROBE_TIMEOUT_SECONDS, READINESS_FAILURE_THRESHOLD } from '../probe-rules.js';
 
 /** What one actor's manifests are written from. */
 export interface ActorManifestSource {
@@ -62,7 +63,7 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
     ...(hardened ? [] : [`${slug}: the container runs without a read-only root file system${runtime.uid === undefined ? ' and as the image user' : ''}: ${runtime.reasons.join('; ')}`]),
     ...(!environment.databaseConfigured && runtime.dataDir === undefined ? [`${slug}: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes`] : []),
   ];
-  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: 2, failureThreshold });
+  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: PROBE_TIMEOUT_SECONDS, failureThreshold });
   const volumes = [
     ...(runtime.dataDir === undefined ? [] : [claimData ? { name: 'data', persistentVolumeClaim: { claimName: actorDataClaimName(slug) } } : { name: 'data', emptyDir: {} }]),
     ...(hardened ? [{ name: 'tmp', emptyDir: {} }] : []),
@@ -77,7 +78,7 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
     resources: { requests: { ...deployment.resources.requests }, limits: { ...deployment.resources.limits } },
     startupProbe: probe(deployment.health_path, 2, 30),
     livenessProbe: probe(deployment.health_path, 10, 3),
-    ...(deployment.readiness_path === null ? {} : { readinessProbe: probe(deployment.readiness_path, 5, 2) }),
+    ...(deployment.readiness_path === null ? {} : { readinessProbe: probe(deployment.readiness_path, 5, READINESS_FAILURE_THRESHOLD) }),
     securityContext: {
       allowPrivilegeEscalation: false,
       capabilities: { drop: ['ALL'] },
