@@ -9,6 +9,7 @@ import { toolRunContextOf } from './tool-run-context-of.js';
 import { NO_TRACER, type ActorTracer, type SpanAttributes } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
+import { trustedTurnHistory } from '../store/store-input-validation.js';
 
 /** The model and knobs of one invoke. */
 export interface AgentTurnConfig {
@@ -89,7 +90,8 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       finishReason: result.finishReason,
       usage: result.usage,
       model: result.model,
-      history: historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
+      // Built here, valid by construction: the invocation buffer does not check it again.
+      history: trustedTurnHistory(historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId)),
     };
   };
 }

@@ -80,6 +80,20 @@ export function checkedTurnHistory(history: readonly StoredMessage[]): readonly 
 }
 
 /**
+ * Marks the messages of a turn the runtime built itself (ids it made, `createdAt` from
+ * `toISOString()`, roles and text its own types fix) as checked, freezing them in place:
+ * `checkedTurnHistory` and `checkedInvocationRecord` then take them as they are, without a
+ * `Date.parse` of each timestamp and a frozen copy of each message. Never for messages from
+ * outside (a chat handler of the user's, the SDK's store methods): those are checked.
+ */
+export function trustedTurnHistory(history: StoredMessage[]): readonly StoredMessage[] {
+  for (const message of history) Object.freeze(message);
+  Object.freeze(history);
+  checked.add(history);
+  return history;
+}
+
+/**
  * A frozen copy of an invocation record, its `history` included, every field checked; throws
  * a `TypeError` naming the first bad one. A record this function returned comes back as it is,
  * without a second check: the invocation buffer checks a record as it arrives and the store,
