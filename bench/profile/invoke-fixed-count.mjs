@@ -5,6 +5,8 @@
 //
 // Run: node bench/profile/invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite|mock> [invoke|health]
 // (`mock`: the memory store, the model at MOCK_MODEL_URL — the peer comparison's mock model).
+// FIXED_COUNT_LOG_LEVEL sets the actor's LOG_LEVEL (default info): `warn` leaves out the line of
+// each invoke, whose shared write is flushed by the clock and so counts differently run to run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ if (stack === 'bare') {
   const { createApp } = await load('dist/examples/hello-actor/src/app.js');
   const { MemoryStore } = await load('dist/src/store/memory-store.js');
   const model = stack === 'mock' ? { LLM_MODEL: 'mock-model', LLM_BASE_URL: process.env.MOCK_MODEL_URL } : {};
-  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
+  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: process.env.FIXED_COUNT_LOG_LEVEL ?? 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
   await app.actor.start();
   target = {
     fetch: (request) => app.fetch(request),
