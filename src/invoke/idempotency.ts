@@ -53,7 +53,12 @@ export async function requestFingerprint(request: ChatRequest): Promise<string> 
  * same key with another body gets 422 `idempotency_key_reused`. When the store cannot be
  * reached the invoke runs anyway (`unavailable`): answering beats refusing.
  */
-export function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): IdempotencyDecision | Promise<IdempotencyDecision> {
+export function decideIdempotency(
+  ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>,
+  header: string | undefined,
+  tenantId: string,
+  request: ChatRequest,
+): IdempotencyDecision | Promise<IdempotencyDecision> {
   // No key, the common case: decided at once, without a promise to wait for.
   return header === undefined ? RUN_WITHOUT_KEY : decideWithKey(ctx, header, tenantId, request);
 }

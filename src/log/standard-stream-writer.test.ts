@@ -58,7 +58,12 @@ describe('the JSON lines on standard output of a Node process', () => {
     expect(parsed).toHaveLength(20001);
     expect(parsed.slice(0, -1).map((record) => record.n)).toEqual(Array.from({ length: 20000 }, (_, n) => n));
     expect(parsed.at(-1)).toEqual({ time: 't', level: 'info', event: 'last' });
-    expect(stderr.trim().split('\n').map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([4999, 9999, 14999, 19999]);
+    expect(
+      stderr
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { n: number }).n),
+    ).toEqual([4999, 9999, 14999, 19999]);
   });
 
   it('go through a console.log replaced before or after the sink loaded, as before', async () => {
