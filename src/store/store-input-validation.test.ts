@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvocationRecord, StoredMessage } from './store.js';
-import { checkedInvocationRecord, checkedTurnHistory, withoutHistory } from './store-input-validation.js';
+import { checkedInvocationRecord, checkedTurnHistory, trustedTurnHistory, withoutHistory } from './store-input-validation.js';
 
 const message: StoredMessage = { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' };
 
@@ -63,5 +63,22 @@ describe('checkedInvocationRecord', () => {
     const checked = checkedInvocationRecord(record());
     const copy = { ...checked };
     expect(checkedInvocationRecord(copy)).not.toBe(copy);
+  });
+});
+
+describe('trustedTurnHistory', () => {
+  it("freezes the runtime's own messages in place, and the buffer's check then takes them as they are, in a record too", () => {
+    const history = [{ ...message }, { ...message, id: 'm2', role: 'assistant' as const }];
+    const trusted = trustedTurnHistory(history);
+    expect(trusted).toBe(history);
+    expect(Object.isFrozen(trusted) && trusted.every((item) => Object.isFrozen(item))).toBe(true);
+    expect(checkedTurnHistory(trusted)).toBe(trusted);
+    expect(checkedInvocationRecord(record({ history: trusted })).history).toBe(trusted);
+  });
+
+  it('leaves messages from outside checked: the same bad message is refused when not marked', () => {
+    const bad = { ...message, createdAt: 'not a time' };
+    expect(() => checkedTurnHistory([bad])).toThrow(/message.createdAt must be an ISO 8601 timestamp/);
+    expect(() => checkedInvocationRecord(record({ history: [{ ...bad }] }))).toThrow(/message.createdAt/);
   });
 });
