@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.js';
 import type { ActorTool } from './actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
-import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
+import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { incomingMessage } from './incoming-message.js';
 import { toolRunContextOf } from './tool-run-context-of.js';
@@ -60,18 +60,24 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     const incoming = incomingMessage(request);
     const tracer = options.tracer ?? NO_TRACER;
     const agentName = options.agentName ?? 'actor';
-    const runTurn = () =>
-      runChatLoop({
+    const runTurn = () => {
+      const messages = messagesFromHistory(earlier);
+      if (options.instructions) messages.unshift({ role: 'system', content: options.instructions });
+      messages.push(incoming);
+      // Assignments, not conditional spreads: each spread builds and copies a throwaway object per turn.
+      const loop: { -readonly [K in keyof ChatLoopOptions]: ChatLoopOptions[K] } = {
         model: turn.model,
         tools: options.tools(),
         maxToolSteps: turn.maxToolSteps,
-        messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
+        messages,
         context: toolRunContextOf(input),
-        ...(onEvent ? { onEvent } : {}),
-        ...(options.metrics ? { metrics: options.metrics } : {}),
         tracer,
         logger,
-      });
+      };
+      if (onEvent) loop.onEvent = onEvent;
+      if (options.metrics) loop.metrics = options.metrics;
+      return runChatLoop(loop);
+    };
     const result = !tracer.enabled
       ? await runTurn()
       : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes: invokeAgentAttributes(turn.model, agentName, request.session_id) }, async (span) => {

@@ -54,7 +54,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   }
   const abort = services.lifecycle.linkWork(call.requestSignal);
   try {
-    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, claim ? { ...turn, signal: abort.signal, claim } : { ...turn, signal: abort.signal })) };
+    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, claim })) };
   } finally {
     abort.dispose();
   }
