@@ -1,5 +1,5 @@
 // Answers a fixed number of `POST /agent/invoke` (or `GET /health`) in this process through
-// `app.fetch`, at 32 in flight, then stops: the child that bench/profile/invoke-instructions.ts
+// `app.fetch`, at 32 in flight (FIXED_COUNT_CONCURRENCY), then stops: the child that bench/profile/invoke-instructions.ts
 // runs under valgrind. Plain JavaScript over a built checkout, so nothing is compiled while it
 // is counted.
 //
@@ -7,6 +7,8 @@
 // (`mock`: the memory store, the model at MOCK_MODEL_URL — the peer comparison's mock model).
 // FIXED_COUNT_LOG_LEVEL sets the actor's LOG_LEVEL (default info): `warn` leaves out the line of
 // each invoke, whose shared write is flushed by the clock and so counts differently run to run.
+// FIXED_COUNT_CONCURRENCY sets how many requests are in flight (default 32): at 1 no two turns
+// share a group commit, so a change's count does not depend on how the turns interleave.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +48,7 @@ if (stack === 'bare') {
 let sent = 0;
 let answered = 0;
 await Promise.all(
-  Array.from({ length: 32 }, async () => {
+  Array.from({ length: Number(process.env.FIXED_COUNT_CONCURRENCY ?? 32) }, async () => {
     while (sent < invokes) {
       sent += 1;
       if (route === 'health') {
