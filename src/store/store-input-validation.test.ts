@@ -67,12 +67,13 @@ describe('checkedInvocationRecord', () => {
 });
 
 describe('trustedTurnHistory', () => {
-  it("freezes the runtime's own messages in place, and the buffer's check then takes them as they are, in a record too", () => {
+  it("takes the runtime's own messages as they are, without a copy, in a record too", () => {
     const history = [{ ...message }, { ...message, id: 'm2', role: 'assistant' as const }];
     const trusted = trustedTurnHistory(history);
     expect(trusted).toBe(history);
-    expect(Object.isFrozen(trusted) && trusted.every((item) => Object.isFrozen(item))).toBe(true);
     expect(checkedTurnHistory(trusted)).toBe(trusted);
+    // An equal array not marked is checked and copied, as any history from outside.
+    expect(checkedTurnHistory([...history])).not.toBe(history);
     expect(checkedInvocationRecord(record({ history: trusted })).history).toBe(trusted);
   });
 
