@@ -68,7 +68,15 @@ function countInstructions(checkout: string, invokes: number, stack: string): Pr
   const child = spawn(
     'valgrind',
     ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack, values.route],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FIXED_COUNT_LOG_LEVEL: values['log-level'], FIXED_COUNT_CONCURRENCY: values.concurrency, ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }) } },
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        FIXED_COUNT_LOG_LEVEL: values['log-level'],
+        FIXED_COUNT_CONCURRENCY: values.concurrency,
+        ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }),
+      },
+    },
   );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
