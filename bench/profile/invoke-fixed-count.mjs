@@ -1,10 +1,14 @@
 // Answers a fixed number of `POST /agent/invoke` (or `GET /health`) in this process through
-// `app.fetch`, at 32 in flight, then stops: the child that bench/profile/invoke-instructions.ts
+// `app.fetch`, at 32 in flight (FIXED_COUNT_CONCURRENCY), then stops: the child that bench/profile/invoke-instructions.ts
 // runs under valgrind. Plain JavaScript over a built checkout, so nothing is compiled while it
 // is counted.
 //
 // Run: node bench/profile/invoke-fixed-count.mjs <checkout> <requests> <bare|memory|sqlite|mock> [invoke|health]
 // (`mock`: the memory store, the model at MOCK_MODEL_URL — the peer comparison's mock model).
+// FIXED_COUNT_LOG_LEVEL sets the actor's LOG_LEVEL (default info): `warn` leaves out the line of
+// each invoke, whose shared write is flushed by the clock and so counts differently run to run.
+// FIXED_COUNT_CONCURRENCY sets how many requests are in flight (default 32): at 1 no two turns
+// share a group commit, so a change's count does not depend on how the turns interleave.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +33,7 @@ if (stack === 'bare') {
   const { createApp } = await load('dist/examples/hello-actor/src/app.js');
   const { MemoryStore } = await load('dist/src/store/memory-store.js');
   const model = stack === 'mock' ? { LLM_MODEL: 'mock-model', LLM_BASE_URL: process.env.MOCK_MODEL_URL } : {};
-  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
+  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: process.env.FIXED_COUNT_LOG_LEVEL ?? 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
   await app.actor.start();
   target = {
     fetch: (request) => app.fetch(request),
@@ -44,7 +48,7 @@ if (stack === 'bare') {
 let sent = 0;
 let answered = 0;
 await Promise.all(
-  Array.from({ length: 32 }, async () => {
+  Array.from({ length: Number(process.env.FIXED_COUNT_CONCURRENCY ?? 32) }, async () => {
     while (sent < invokes) {
       sent += 1;
       if (route === 'health') {

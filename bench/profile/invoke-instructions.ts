@@ -22,6 +22,11 @@
  * [--stacks bare,memory,sqlite,mock] [--route invoke|health] [--node <path>]` — Node 24 from
  * test/runtimes by default (the runtime that has `node:sqlite`). About 30 s per count and stack.
  * `--route health` counts `GET /health` instead (take more of them: `--invokes 2000,10000`).
+ * `--log-level warn` runs the actor without the line of each invoke: its shared write is flushed
+ * every 10 ms of the clock, and valgrind's pace sets how many invokes share one, so it counts
+ * differently when the machine is busy; without it a change elsewhere shows alone.
+ * `--concurrency 1` (default 32) answers one invoke at a time: no group commit shared, so the
+ * count does not move with how concurrent turns interleave.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -40,6 +45,8 @@ const { values } = parseArgs({
     stacks: { type: 'string', default: 'bare,memory,sqlite' },
     node: { type: 'string', default: resolve(checkoutRoot, 'test/runtimes/node_modules/.bin/node') },
     route: { type: 'string', default: 'invoke' },
+    'log-level': { type: 'string', default: 'info' },
+    concurrency: { type: 'string', default: '32' },
   },
 });
 if (values.route !== 'invoke' && values.route !== 'health') throw new Error(`--route is invoke or health, got ${values.route}`);
@@ -61,7 +68,15 @@ function countInstructions(checkout: string, invokes: number, stack: string): Pr
   const child = spawn(
     'valgrind',
     ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack, values.route],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }) } },
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        FIXED_COUNT_LOG_LEVEL: values['log-level'],
+        FIXED_COUNT_CONCURRENCY: values.concurrency,
+        ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }),
+      },
+    },
   );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {

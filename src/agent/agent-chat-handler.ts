@@ -2,13 +2,14 @@ import type { Logger } from '../log/logger.js';
 import type { ActorTool } from './actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
-import { runChatLoop, type ChatLoopMetrics } from './chat-loop.js';
+import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { incomingMessage } from './incoming-message.js';
 import { toolRunContextOf } from './tool-run-context-of.js';
 import { NO_TRACER, type ActorTracer, type SpanAttributes } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
+import { trustedTurnHistory } from '../store/store-input-validation.js';
 
 /** The model and knobs of one invoke. */
 export interface AgentTurnConfig {
@@ -59,18 +60,24 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     const incoming = incomingMessage(request);
     const tracer = options.tracer ?? NO_TRACER;
     const agentName = options.agentName ?? 'actor';
-    const runTurn = () =>
-      runChatLoop({
+    const runTurn = () => {
+      const messages = messagesFromHistory(earlier);
+      if (options.instructions) messages.unshift({ role: 'system', content: options.instructions });
+      messages.push(incoming);
+      // Assignments, not conditional spreads: each spread builds and copies a throwaway object per turn.
+      const loop: { -readonly [K in keyof ChatLoopOptions]: ChatLoopOptions[K] } = {
         model: turn.model,
         tools: options.tools(),
         maxToolSteps: turn.maxToolSteps,
-        messages: [...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []), ...messagesFromHistory(earlier), incoming],
+        messages,
         context: toolRunContextOf(input),
-        ...(onEvent ? { onEvent } : {}),
-        ...(options.metrics ? { metrics: options.metrics } : {}),
         tracer,
         logger,
-      });
+      };
+      if (onEvent) loop.onEvent = onEvent;
+      if (options.metrics) loop.metrics = options.metrics;
+      return runChatLoop(loop);
+    };
     const result = !tracer.enabled
       ? await runTurn()
       : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes: invokeAgentAttributes(turn.model, agentName, request.session_id) }, async (span) => {
@@ -89,7 +96,8 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       finishReason: result.finishReason,
       usage: result.usage,
       model: result.model,
-      history: historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
+      // Built here, valid by construction and handed to nothing else: the invocation buffer does not check or copy it again.
+      history: trustedTurnHistory(historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId)),
     };
   };
 }

@@ -34,29 +34,39 @@ function countWords(text: string): number {
   return words;
 }
 
-/** Characters of text `wordsOf` keeps counts for; past this it forgets them all and starts again. */
+/** Characters of text each generation of `wordsOf`'s counts holds before the next one starts. */
 const MAX_COUNTED_CHARACTERS = 1 << 20;
-const countedTexts = new Map<string, number>();
-let countedCharacters = 0;
+/** Counts of the texts seen since the current generation started, and their characters. */
+let recentCounts = new Map<string, number>();
+let recentCharacters = 0;
+/** The generation before: a text found here moves to the recent one. */
+let olderCounts = new Map<string, number>();
 
 /**
  * `countWords(text)`, remembered: every turn counts the whole history again, and the history's
  * texts (and the system prompt) are the same strings turn after turn, so a map lookup (the
- * engine keeps a string's hash once computed) replaces a walk over every character. The texts
- * kept hold at most a million characters in all.
+ * engine keeps a string's hash once computed) replaces a walk over every character. Counts are
+ * kept in two generations of at most a million characters each: when the recent one is full it
+ * becomes the older one and the one before is dropped, so the texts still in use (found and
+ * moved up since) stay counted — one map cleared when full forgot them all, and with a million
+ * characters of live histories (200 sessions of 20 messages) nearly every text was counted again.
  */
 function wordsOf(text: string): number {
-  const known = countedTexts.get(text);
-  if (known !== undefined) return known;
-  const words = countWords(text);
-  if (countedCharacters + text.length > MAX_COUNTED_CHARACTERS) {
-    countedTexts.clear();
-    countedCharacters = 0;
+  const recent = recentCounts.get(text);
+  if (recent !== undefined) return recent;
+  return remember(text, olderCounts.get(text) ?? countWords(text));
+}
+
+/** Keeps `words`, the count of `text`, in the recent generation; returns it. */
+function remember(text: string, words: number): number {
+  if (text.length > MAX_COUNTED_CHARACTERS) return words;
+  if (recentCharacters + text.length > MAX_COUNTED_CHARACTERS) {
+    olderCounts = recentCounts;
+    recentCounts = new Map();
+    recentCharacters = 0;
   }
-  if (text.length <= MAX_COUNTED_CHARACTERS) {
-    countedTexts.set(text, words);
-    countedCharacters += text.length;
-  }
+  recentCounts.set(text, words);
+  recentCharacters += text.length;
   return words;
 }
 
@@ -105,7 +115,8 @@ function respond(request: ModelRequest): ModelResponse {
   const reply = answer(request);
   let input = 0;
   for (const message of request.messages) input += wordsOf(message.content);
-  const output = countWords(reply.text) + reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
+  // The reply's text is the next turn's history: its count is kept for then.
+  const output = remember(reply.text, countWords(reply.text)) + reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
   return { ...reply, usage: { inputTokens: input, outputTokens: output }, model: OFFLINE_MODEL };
 }
 

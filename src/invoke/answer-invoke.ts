@@ -33,7 +33,9 @@ export type InvokeAnswer =
  */
 export async function answerInvoke(services: TurnServices, call: InvokeCall): Promise<InvokeAnswer> {
   const { request, tenantId, requestId, stream } = call;
-  const idempotency = await decideIdempotency(services, call.idempotencyKey, tenantId, request);
+  const decided = decideIdempotency(services, call.idempotencyKey, tenantId, request);
+  // Awaited only when it is a promise (a key was sent): an `await` of a value is one more hop.
+  const idempotency = decided instanceof Promise ? await decided : decided;
   if (idempotency.kind === 'replay') {
     services.metrics.invocations.inc({ outcome: 'replayed' });
     if (!stream) return { kind: 'replay', status: idempotency.status, body: idempotency.body };
@@ -52,7 +54,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   }
   const abort = services.lifecycle.linkWork(call.requestSignal);
   try {
-    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, ...(claim ? { claim } : {}) })) };
+    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, claim })) };
   } finally {
     abort.dispose();
   }

@@ -53,8 +53,21 @@ export async function requestFingerprint(request: ChatRequest): Promise<string> 
  * same key with another body gets 422 `idempotency_key_reused`. When the store cannot be
  * reached the invoke runs anyway (`unavailable`): answering beats refusing.
  */
-export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string | undefined, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
-  if (header === undefined) return { kind: 'run', unavailable: false };
+export function decideIdempotency(
+  ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>,
+  header: string | undefined,
+  tenantId: string,
+  request: ChatRequest,
+): IdempotencyDecision | Promise<IdempotencyDecision> {
+  // No key, the common case: decided at once, without a promise to wait for.
+  return header === undefined ? RUN_WITHOUT_KEY : decideWithKey(ctx, header, tenantId, request);
+}
+
+/** The decision for an invoke without `Idempotency-Key`. */
+const RUN_WITHOUT_KEY: IdempotencyDecision = Object.freeze({ kind: 'run', unavailable: false });
+
+/** `decideIdempotency` for an invoke that sent `header`. */
+async function decideWithKey(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
   if (!v.is(IdempotencyKey, header)) {
     throw new ActorError('invalid_header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
   }
@@ -95,8 +108,13 @@ export async function decideIdempotency(ctx: Pick<TurnServices, 'store' | 'confi
  * @param decision what `decideIdempotency` decided (not a replay)
  * @param run the turn, given the claim when there is one
  */
-export async function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: (claim?: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
-  if (decision.kind !== 'claimed') return run();
+export function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: (claim?: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
+  // Without a claim the turn's own promise, not one more async layer around it.
+  return decision.kind === 'claimed' ? runClaimed(decision, run) : run();
+}
+
+/** `runIdempotent` for a claimed key: completes or releases it. */
+async function runClaimed(decision: Extract<IdempotencyDecision, { kind: 'claimed' }>, run: (claim: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
   let committed: ChatReply | undefined;
   let reply: ChatReply;
   try {

@@ -3,6 +3,7 @@ import type { IdempotencyClaim } from './idempotency.js';
 import type { ChatRequest } from './chat-request.js';
 import type { ChatResult } from './chat-handler.js';
 import type { TurnServices } from './turn-services.js';
+import type { InvocationRecord } from '../store/store.js';
 
 /** The facts of one invoke that outlive its answer. */
 export interface TurnFacts {
@@ -50,6 +51,18 @@ function argumentKeys(call: ToolCallRecord): string[] {
   return typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [];
 }
 
+/** The fields of the `invoke_finished` line, in their order (`model` only when the handler answered). */
+function finishedLine(facts: TurnFacts, outcome: string, result: ChatResult | undefined, latencyMs: number): Record<string, unknown> {
+  const line: Record<string, unknown> = { request_id: facts.requestId, tenant_id: facts.tenantId, session_id: facts.request.session_id, outcome };
+  if (result) line.model = result.model;
+  line.stream = facts.stream;
+  line.tool_calls = result === undefined ? [] : result.toolCalls.map((call) => call.name);
+  line.input_tokens = result?.usage.inputTokens ?? 0;
+  line.output_tokens = result?.usage.outputTokens ?? 0;
+  line.latency_ms = latencyMs;
+  return line;
+}
+
 /**
  * Records a finished turn, the one place that does: counts it once in the stats (with the
  * history the handler returned, in the same transaction), in `actor_invocations_total` and
@@ -73,7 +86,8 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
     return metadata;
   };
   const expected = result && commit ? commit.reply({ latencyMs, metadata: metadataOf(true, true) }) : undefined;
-  const { persisted, historySaved, idempotencyCompleted } = await services.stats.record({
+  // Plain assignments, not conditional spreads: each spread builds and copies a throwaway object.
+  const record: { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] } = {
     tenantId,
     userIdentifier: request.user_identifier,
     sessionId: request.session_id,
@@ -83,27 +97,17 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
     toolCalls: result?.toolCalls.length ?? 0,
     latencyMs,
     finishedAt: new Date().toISOString(),
-    ...(result?.history === undefined ? {} : { history: result.history }),
-    ...(expected && commit ? { idempotency: { key: commit.claim.key, status: 200, body: JSON.stringify(expected), ttlMs: commit.claim.ttlMs } } : {}),
-  });
+  };
+  if (result?.history !== undefined) record.history = result.history;
+  if (expected && commit) record.idempotency = { key: commit.claim.key, status: 200, body: JSON.stringify(expected), ttlMs: commit.claim.ttlMs };
+  const { persisted, historySaved, idempotencyCompleted } = await services.stats.record(record);
   services.metrics.invocations.inc({ outcome });
   services.metrics.invokeDuration.observe({ outcome }, (performance.now() - facts.startedMs) / 1000);
   const toolCalls = result?.toolCalls ?? [];
   if (toolCalls.length > 0) {
     services.logger.debug('invoke_tool_arguments', { request_id: facts.requestId, tool_calls: toolCalls.map((call) => ({ name: call.name, argument_keys: argumentKeys(call) })) });
   }
-  services.logger.info('invoke_finished', {
-    request_id: facts.requestId,
-    tenant_id: tenantId,
-    session_id: request.session_id,
-    outcome,
-    ...(result ? { model: result.model } : {}),
-    stream: facts.stream,
-    tool_calls: toolCalls.map((call) => call.name),
-    input_tokens: result?.usage.inputTokens ?? 0,
-    output_tokens: result?.usage.outputTokens ?? 0,
-    latency_ms: latencyMs,
-  });
+  services.logger.info('invoke_finished', finishedLine(facts, outcome, result, latencyMs));
   const metadata = metadataOf(persisted, historySaved);
   // The reply stored with the record is the one to send only when the write went as expected.
   if (expected && commit && idempotencyCompleted && persisted && historySaved !== false) {

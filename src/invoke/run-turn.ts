@@ -1,6 +1,6 @@
 import { ActorError, clientClosedError } from '../core/actor-error.js';
 import type { StoredMessage } from '../store/store.js';
-import type { ChatEvent, ChatResult } from './chat-handler.js';
+import type { ChatEvent, ChatInput, ChatResult } from './chat-handler.js';
 import type { ChatReply } from './chat-reply.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import { recordTurn, type RecordedTurn, type TurnFacts } from './record-turn.js';
@@ -52,7 +52,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
   const facts: TurnFacts = { ...turn, startedMs, historyLoaded: session.loaded };
   let result: ChatResult;
   try {
-    result = await services.chatHandler({
+    const input: { -readonly [K in keyof ChatInput]: ChatInput[K] } = {
       request,
       tenantId: turn.tenantId,
       requestId: turn.requestId,
@@ -61,31 +61,36 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       settings,
       history: session.messages,
       oauthToken: (provider) => services.oauthTokens.getAccessToken(turn.tenantId, provider),
-      ...(turn.onEvent ? { onEvent: turn.onEvent } : {}),
-    });
+    };
+    if (turn.onEvent) input.onEvent = turn.onEvent;
+    result = await services.chatHandler(input);
   } catch (error) {
     const failure = asActorError(error, turn.signal);
     await recordTurn(services, facts, { failure: failure instanceof ActorError ? failure.code : 'error' });
     throw failure;
   }
   const id = `inv_${crypto.randomUUID()}`;
-  const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => ({
-    id,
-    session_id: request.session_id,
-    status: 'completed',
-    message: { id: turn.messageId, role: 'assistant', content: result.content },
-    tool_calls: [...result.toolCalls],
-    finish_reason: result.finishReason,
-    usage: {
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-    },
-    model: result.model,
-    created_at: startedAt.toISOString(),
-    latency_ms: latencyMs,
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-  });
+  const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => {
+    const built: { -readonly [K in keyof ChatReply]: ChatReply[K] } = {
+      id,
+      session_id: request.session_id,
+      status: 'completed',
+      message: { id: turn.messageId, role: 'assistant', content: result.content },
+      tool_calls: [...result.toolCalls],
+      finish_reason: result.finishReason,
+      usage: {
+        input_tokens: result.usage.inputTokens,
+        output_tokens: result.usage.outputTokens,
+        total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+      },
+      model: result.model,
+      created_at: startedAt.toISOString(),
+      latency_ms: latencyMs,
+    };
+    // Assigned, not a conditional spread, which builds and copies a throwaway object each reply.
+    if (Object.keys(metadata).length > 0) built.metadata = metadata;
+    return built;
+  };
   const recorded = await recordTurn(services, facts, { result }, turn.claim === undefined ? undefined : { claim: turn.claim, reply });
   return recorded.reply ?? reply(recorded);
 }

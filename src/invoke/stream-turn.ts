@@ -28,7 +28,7 @@ export function streamTurn(services: TurnServices, turn: StreamedTurn): Readable
       writer.start(turn.messageId);
       void (async () => {
         try {
-          writer.finish(await runIdempotent(turn.idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event), ...(claim ? { claim } : {}) })));
+          writer.finish(await runIdempotent(turn.idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event), claim })));
         } catch (error) {
           if (services.lifecycle.shutdownSignal.aborted) writer.abort();
           else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);

@@ -45,6 +45,14 @@ export interface RecordOutcome {
   readonly idempotencyCompleted?: boolean;
 }
 
+/** A `RecordOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
+function recordOutcome(persisted: boolean, historySaved: boolean | undefined, idempotencyCompleted: boolean | undefined): RecordOutcome {
+  const outcome: { -readonly [K in keyof RecordOutcome]: RecordOutcome[K] } = { persisted };
+  if (historySaved !== undefined) outcome.historySaved = historySaved;
+  if (idempotencyCompleted !== undefined) outcome.idempotencyCompleted = idempotencyCompleted;
+  return outcome;
+}
+
 interface QueuedEntry {
   readonly entry: PendingEntry;
   /** Told whether the record was written, and whether its history (and idempotency completion) was written with it. */
@@ -142,7 +150,7 @@ export class InvocationBuffer {
     const record = this.#admit(input);
     const completing = (input as InvocationRecord | null)?.idempotency !== undefined;
     if (record === undefined) {
-      return { persisted: false, ...(input?.history === undefined ? {} : { historySaved: false }), ...(completing ? { idempotencyCompleted: false } : {}) };
+      return recordOutcome(false, input?.history === undefined ? undefined : false, completing ? false : undefined);
     }
     const historyKept = record.history !== undefined;
     const entry: PendingEntry = { seq: this.#seq++, record };
@@ -164,7 +172,7 @@ export class InvocationBuffer {
       historySaved = written.historySaved && historyKept;
       idempotencyCompleted = written.historySaved && record.idempotency !== undefined;
     }
-    return { persisted, ...(input.history === undefined ? {} : { historySaved }), ...(completing ? { idempotencyCompleted } : {}) };
+    return recordOutcome(persisted, input.history === undefined ? undefined : historySaved, completing ? idempotencyCompleted : undefined);
   }
 
   /**

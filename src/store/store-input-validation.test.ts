@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvocationRecord, StoredMessage } from './store.js';
-import { checkedInvocationRecord, checkedTurnHistory, withoutHistory } from './store-input-validation.js';
+import { checkedInvocationRecord, checkedTurnHistory, trustedTurnHistory, withoutHistory } from './store-input-validation.js';
 
 const message: StoredMessage = { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' };
 
@@ -63,5 +63,23 @@ describe('checkedInvocationRecord', () => {
     const checked = checkedInvocationRecord(record());
     const copy = { ...checked };
     expect(checkedInvocationRecord(copy)).not.toBe(copy);
+  });
+});
+
+describe('trustedTurnHistory', () => {
+  it("takes the runtime's own messages as they are, without a copy, in a record too", () => {
+    const history = [{ ...message }, { ...message, id: 'm2', role: 'assistant' as const }];
+    const trusted = trustedTurnHistory(history);
+    expect(trusted).toBe(history);
+    expect(checkedTurnHistory(trusted)).toBe(trusted);
+    // An equal array not marked is checked and copied, as any history from outside.
+    expect(checkedTurnHistory([...history])).not.toBe(history);
+    expect(checkedInvocationRecord(record({ history: trusted })).history).toBe(trusted);
+  });
+
+  it('leaves messages from outside checked: the same bad message is refused when not marked', () => {
+    const bad = { ...message, createdAt: 'not a time' };
+    expect(() => checkedTurnHistory([bad])).toThrow(/message.createdAt must be an ISO 8601 timestamp/);
+    expect(() => checkedInvocationRecord(record({ history: [{ ...bad }] }))).toThrow(/message.createdAt/);
   });
 });

@@ -80,6 +80,20 @@ export function checkedTurnHistory(history: readonly StoredMessage[]): readonly 
 }
 
 /**
+ * Marks the messages of a turn the runtime built itself (ids it made, `createdAt` from
+ * `toISOString()`, roles and text its own types fix) as checked: `checkedTurnHistory` and
+ * `checkedInvocationRecord` then take them as they are, without a `Date.parse` of each
+ * timestamp and a frozen copy of each message. Not frozen either (freezing them in place cost
+ * as much as the copy): they are made for the turn's record and handed to nothing else. Never
+ * for messages from outside (a chat handler of the user's, the SDK's store methods): those are
+ * checked and copied.
+ */
+export function trustedTurnHistory(history: StoredMessage[]): readonly StoredMessage[] {
+  checked.add(history);
+  return history;
+}
+
+/**
  * A frozen copy of an invocation record, its `history` included, every field checked; throws
  * a `TypeError` naming the first bad one. A record this function returned comes back as it is,
  * without a second check: the invocation buffer checks a record as it arrives and the store,
