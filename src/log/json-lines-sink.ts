@@ -1,6 +1,5 @@
 import { REDACTED } from '../core/redacted.js';
 import type { LogSink } from './log-record.js';
-import { standardStreamWriter } from './standard-stream-writer.js';
 
 /** Field names whose values never reach a log line. */
 const SECRET_FIELD = /(pass(word)?|secret|token|api[_-]?key|authorization|cookie|mesh[_-]?key)$/i;
@@ -14,18 +13,13 @@ const FLUSH_DELAY_MS = 10;
 /** Whether each field name seen so far names a secret (names are few and fixed: checked once each). */
 const secretFieldNames = new Map<string, boolean>();
 
-/** Standard output and standard error, straight to the file descriptor on Node (see `standardStreamWriter`). */
-const writeOut = standardStreamWriter('log');
-const writeErr = standardStreamWriter('error');
-
 let pending: string[] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 let exitHookInstalled = false;
 
 /**
- * Writes a record as one JSON line on standard output (standard error for warnings and errors):
- * through `console` on Bun and Deno, on Node the same bytes straight to the file descriptor
- * (`standardStreamWriter`), in the same order.
+ * Writes a record as one JSON line on standard output (standard error for warnings and errors).
+ * Uses only `console`, so it works the same on Node, Bun and Deno.
  *
  * Debug and info lines go out together, in one write at most 10 ms after the first of them (or
  * at once when 256 are held): under load a line per invoke otherwise costs a write call each.
@@ -36,7 +30,7 @@ export const jsonLinesSink: LogSink = function jsonLinesSink(record) {
   const line = isPlainRecord(record) ? JSON.stringify(record) : JSON.stringify(record, redactErrors);
   if (record.level === 'warn' || record.level === 'error') {
     flushPendingLines();
-    writeErr(line);
+    console.error(line);
     return;
   }
   pending.push(line);
@@ -52,7 +46,7 @@ export function flushPendingLines(): void {
   if (pending.length === 0) return;
   const text = pending.join('\n');
   pending = [];
-  writeOut(text);
+  console.log(text);
 }
 
 function installExitHook(): void {
