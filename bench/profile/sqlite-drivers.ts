@@ -29,7 +29,7 @@ async function turnsPerSecond(driver: SqliteDriverName, round: number): Promise<
   const { database } = await openRuntimeSqlite(join(root, `${driver.replace(':', '-')}-${round}.db`), { busyTimeoutMs: 5_000 }, driver);
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');
-  const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), engine: 'sqlite', logger: silentLogger });
+  const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), sqliteConnection: database, engine: 'sqlite', logger: silentLogger });
   try {
     await store.migrate();
     const createdAt = new Date().toISOString();

@@ -1,7 +1,5 @@
 import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from 'kysely';
-
-/** What SQLite says to a `ROLLBACK` when the transaction is already gone. */
-const NO_TRANSACTION = /no transaction is active/i;
+import { isNoActiveTransaction } from './sqlite-rollback.js';
 
 /**
  * Kysely's SQLite driver with write transactions: `BEGIN IMMEDIATE` takes the write lock at
@@ -18,7 +16,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
     try {
       await super.rollbackTransaction(connection);
     } catch (error) {
-      if (!NO_TRANSACTION.test(error instanceof Error ? error.message : String(error))) throw error;
+      if (!isNoActiveTransaction(error)) throw error;
     }
   }
 }

@@ -87,7 +87,7 @@ async function openSqlite(
     throw error;
   }
   const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
-  return { store: new SqlStore({ db, engine: 'sqlite', logger }), driver };
+  return { store: new SqlStore({ db, sqliteConnection: database, engine: 'sqlite', logger }), driver };
 }
 
 async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number; queryTimeoutMs: number | undefined }, logger: Logger): Promise<SqlStore> {

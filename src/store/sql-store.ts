@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
 import { SerialQueue } from './serial-queue.js';
@@ -6,6 +6,7 @@ import { postgresSessions } from './postgres-sessions.js';
 import type { SessionEngine } from './session-engine.js';
 import { querySqlText } from './sql-text-query.js';
 import { SqliteSessions } from './sqlite-sessions.js';
+import { sqliteStatements } from './sqlite-statements.js';
 import { snapshotFromTally } from './stats-tally.js';
 import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
 import type { StoreDatabase } from './store-database.js';
@@ -39,6 +40,12 @@ export interface SqlStoreOptions {
   readonly migrationDb?: Kysely<StoreDatabase>;
   readonly engine: StoreEngine;
   readonly logger: Logger;
+  /**
+   * SQLite only, and required there: the one connection `db` runs on. The per-invoke statements
+   * (history read, `PRAGMA data_version`, the group write and its transaction) run on it
+   * directly (`sqliteStatements`), without Kysely's per-call cost.
+   */
+  readonly sqliteConnection?: Pick<SqliteDatabase, 'prepare'>;
   /**
    * Runs SQL text as a named prepared statement, parsed and planned once per connection (on
    * PostgreSQL, planning the per-invoke statements costs more than running them). Without it,
@@ -76,7 +83,8 @@ function messageFromRow(row: HistoryRow): StoredMessage {
  * updates nor deadlock. On SQLite, calls run one at a time (see `SerialQueue`). Each call is
  * its own transaction: invokes share one by sharing a `recordInvocations` call, which the
  * `InvocationBuffer` arranges. The statements every invoke runs skip Kysely's query
- * compilation (see `invokeStatements`).
+ * compilation (see `invokeStatements`); on SQLite they skip Kysely altogether and run on the
+ * store's one connection (see `sqliteStatements`).
  */
 export class SqlStore implements Store {
   readonly kind: StoreEngine;
@@ -108,16 +116,23 @@ export class SqlStore implements Store {
       throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
     }
     this.#historyCache = historyCache === false ? undefined : new HistoryCache(historyCache);
-    this.#sessions =
-      options.engine === 'postgres'
-        ? postgresSessions((name, parameters) => this.#statement(name, parameters))
-        : new SqliteSessions({
-            db: this.#db,
-            statements: this.#statements,
-            historyCache: this.#historyCache,
-            run: (task) => this.#run(task),
-            transaction: (work) => this.#transaction(work),
-          });
+    this.#sessions = options.engine === 'postgres' ? postgresSessions((name, parameters) => this.#statement(name, parameters)) : this.#sqliteSessions(options.sqliteConnection);
+  }
+
+  #sqliteSessions(database: SqlStoreOptions['sqliteConnection']): SessionEngine {
+    if (database === undefined) throw new TypeError('sqliteConnection is required on SQLite: the per-invoke statements run on it');
+    const connection = sqliteStatements(database);
+    return new SqliteSessions({
+      connection,
+      statements: this.#statements,
+      historyCache: this.#historyCache,
+      run: (task) => this.#run(task),
+      transaction: (work) =>
+        this.#committed(
+          (body) => connection.transaction(() => body(undefined)),
+          (_scope, appended) => work(appended),
+        ),
+    });
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
@@ -125,20 +140,26 @@ export class SqlStore implements Store {
     return this.#queue === undefined ? task() : this.#queue.run(task);
   }
 
-  /**
-   * Runs `work` in a transaction of its own, queued like every call. The history `work` appends
-   * (to `appended`) reaches the history cache once the transaction has committed, before the
-   * next call runs; none of it when `work` fails and is rolled back. Any other failure (to
-   * begin, commit or roll back) leaves the outcome unknown: the cache is emptied.
-   */
+  /** Runs `work` in a Kysely transaction of its own, queued like every call (see `#committed`). */
   #transaction<T>(work: (trx: Tx, appended: HistoryAppend[]) => Promise<T>): Promise<T> {
+    return this.#committed((body) => this.#db.transaction().execute(body), work);
+  }
+
+  /**
+   * Runs `work` inside `transact` (which begins, commits, or rolls back and rethrows), queued
+   * like every call. The history `work` appends (to `appended`) reaches the history cache once
+   * the transaction has committed, before the next call runs; none of it when `work` fails and
+   * is rolled back. Any other failure (to begin, commit or roll back) leaves the outcome
+   * unknown: the cache is emptied.
+   */
+  #committed<T, Scope>(transact: (body: (scope: Scope) => Promise<T>) => Promise<T>, work: (scope: Scope, appended: HistoryAppend[]) => Promise<T>): Promise<T> {
     return this.#run(async () => {
       const appended: HistoryAppend[] = [];
       let workFailure: { readonly error: unknown } | undefined;
       try {
-        const result = await this.#db.transaction().execute(async (trx) => {
+        const result = await transact(async (scope) => {
           try {
-            return await work(trx, appended);
+            return await work(scope, appended);
           } catch (error) {
             workFailure = { error };
             throw error;

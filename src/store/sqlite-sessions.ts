@@ -1,11 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { HistoryAppend, HistoryCache, HistoryRow } from './history-cache.js';
 import type { InvokeStatements } from './invoke-statements.js';
 import type { SessionEngine } from './session-engine.js';
-import { querySqlText } from './sql-text-query.js';
 import { tallyByTenant } from './stats-tally.js';
 import type { InvocationRecord, StoredMessage } from './store.js';
-import type { StoreDatabase } from './store-database.js';
+import type { SqliteStatements } from './sqlite-statements.js';
 import { serialiseMessageData } from './store-input-validation.js';
 
 /**
@@ -16,8 +14,6 @@ const CHUNK_ROWS = 500;
 /** Most known stats pairs kept per table (see `SqliteSessions.#knownPairs`); all are forgotten past it. */
 const KNOWN_PAIRS = 50_000;
 
-type Tx = Transaction<StoreDatabase>;
-
 /** One turn's messages for a session, as SQLite's append takes them. */
 interface SessionAppend {
   readonly tenantId: string;
@@ -27,14 +23,15 @@ interface SessionAppend {
 
 /** What SQLite's sessions use of their `SqlStore`. */
 export interface SqliteSessionsContext {
-  readonly db: Kysely<StoreDatabase>;
+  /** The store's SQLite connection, its statements run without Kysely. */
+  readonly connection: SqliteStatements;
   readonly statements: InvokeStatements;
   /** Recent history in memory, or undefined when off. */
   readonly historyCache: HistoryCache | undefined;
   /** Runs `task` queued like every call of the store. */
   run<T>(task: () => Promise<T>): Promise<T>;
   /** Runs `work` in a transaction of its own, queued; the history it notes in `appended` reaches the cache once committed. */
-  transaction<T>(work: (trx: Tx, appended: HistoryAppend[]) => Promise<T>): Promise<T>;
+  transaction<T>(work: (appended: HistoryAppend[]) => Promise<T>): Promise<T>;
 }
 
 function chunks<T>(items: readonly T[]): T[][] {
@@ -77,7 +74,7 @@ function countBy(values: Iterable<string>): Map<string, number> {
 /**
  * SQLite's sessions: SQLite has no data-modifying CTEs, so a call is a few prepared statements
  * in one transaction, one per table for a whole group of records; a group's messages go in one
- * insert. Recent history is kept in memory (`HistoryCache`), exact across connections and
+ * insert. They run straight on the store's connection (`SqliteStatements`), not through Kysely. Recent history is kept in memory (`HistoryCache`), exact across connections and
  * processes through `PRAGMA data_version`.
  */
 export class SqliteSessions implements SessionEngine {
@@ -94,50 +91,48 @@ export class SqliteSessions implements SessionEngine {
   }
 
   record(records: readonly InvocationRecord[], nowMs: number): Promise<void> {
-    return this.#context.transaction((trx, appended) => this.#record(trx, records, nowMs, appended));
+    return this.#context.transaction(async (appended) => this.#record(records, nowMs, appended));
   }
 
   append(tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
-    return this.#context.transaction((trx, appended) => this.#append(trx, [{ tenantId, sessionId, messages }], now, appended));
+    return this.#context.transaction(async (appended) => this.#append([{ tenantId, sessionId, messages }], now, appended));
   }
 
   async load(tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
-    const { historyCache, db, statements } = this.#context;
-    if (historyCache === undefined) return this.#context.run(async () => (await querySqlText<HistoryRow>(db, statements.loadHistory, [tenantId, sessionId, limit])).reverse());
-    return this.#context.run(() => this.#loadThroughCache(historyCache, tenantId, sessionId, limit));
+    const { historyCache, connection, statements } = this.#context;
+    if (historyCache === undefined) return this.#context.run(async () => connection.query<HistoryRow>(statements.loadHistory, [tenantId, sessionId, limit]).reverse());
+    return this.#context.run(async () => this.#loadThroughCache(historyCache, tenantId, sessionId, limit));
   }
 
   /**
-   * SQLite's `recordInvocations` inside `trx`: the record ids first (only records not counted
+   * SQLite's `recordInvocations` inside the call's transaction: the record ids first (only records not counted
    * before go on), each counted record's idempotency completion, the group's messages (noted in
    * `appended`), then one statement per stats table for the whole group.
    */
-  async #record(trx: Tx, records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): Promise<void> {
-    const fresh = await this.#keepUncounted(trx, records, nowMs);
+  #record(records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): void {
+    const { connection, statements } = this.#context;
+    const fresh = this.#keepUncounted(records, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
-    await this.#completeIdempotencyKeys(trx, fresh, nowMs);
+    this.#completeIdempotencyKeys(fresh, nowMs);
     const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
-    await this.#append(
-      trx,
+    this.#append(
       turns.map((record) => ({ tenantId: record.tenantId, sessionId: record.sessionId, messages: record.history ?? [] })),
       new Date(nowMs).toISOString(),
       appended,
     );
-    const newSessions = await this.#insertNewPairs(
-      trx,
+    const newSessions = this.#insertNewPairs(
       'actorkit_stats_sessions',
       fresh.map((r) => [r.tenantId, r.sessionId]),
     );
-    const newUsers = await this.#insertNewPairs(
-      trx,
+    const newUsers = this.#insertNewPairs(
       'actorkit_stats_users',
       fresh.map((r) => [r.tenantId, r.userIdentifier]),
     );
     // A known (tenant, user) pair's user was counted across tenants when the pair was added.
     let newAllUsers = 0;
     for (const chunk of chunks([...new Set(newUsers.map(([, user]) => user))].sort())) {
-      newAllUsers += (await querySqlText(trx, this.#context.statements.insertAllUsers(chunk.length), chunk)).length;
+      newAllUsers += connection.query(statements.insertAllUsers(chunk.length), chunk).length;
     }
     const sessionsByTenant = countBy(newSessions.map(([tenant]) => tenant));
     const usersByTenant = countBy(newUsers.map(([tenant]) => tenant));
@@ -155,21 +150,21 @@ export class SqliteSessions implements SessionEngine {
       sessionsByTenant.get(tenantId) ?? 0,
       usersByTenant.get(tenantId) ?? 0,
     ]);
-    for (const chunk of chunks(rows)) await querySqlText(trx, this.#context.statements.upsertCounters(chunk.length), chunk.flat());
-    if (newAllUsers > 0) await querySqlText(trx, this.#context.statements.addTotalUsers, [newAllUsers]);
+    for (const chunk of chunks(rows)) connection.query(statements.upsertCounters(chunk.length), chunk.flat());
+    if (newAllUsers > 0) connection.query(statements.addTotalUsers, [newAllUsers]);
   }
 
   /** Completes the idempotency keys the records carry, in one statement per chunk; a key given twice takes the later reply. */
-  async #completeIdempotencyKeys(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+  #completeIdempotencyKeys(records: readonly InvocationRecord[], nowMs: number): void {
     const byKey = new Map<string, unknown[]>();
     for (const { idempotency } of records) {
       if (idempotency !== undefined) byKey.set(idempotency.key, [idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)]);
     }
-    for (const chunk of chunks([...byKey.values()])) await querySqlText(trx, this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
+    for (const chunk of chunks([...byKey.values()])) this.#context.connection.query(this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
   }
 
   /** Records the ids of `records` as counted and returns the records not counted before. */
-  async #keepUncounted(trx: Tx, records: readonly InvocationRecord[], nowMs: number): Promise<InvocationRecord[]> {
+  #keepUncounted(records: readonly InvocationRecord[], nowMs: number): InvocationRecord[] {
     const byId = new Map<string, InvocationRecord>();
     const fresh: InvocationRecord[] = [];
     for (const record of records) {
@@ -177,8 +172,7 @@ export class SqliteSessions implements SessionEngine {
       else byId.set(record.id, record);
     }
     for (const chunk of chunks([...byId.keys()].sort())) {
-      const inserted = await querySqlText<{ id: string }>(
-        trx,
+      const inserted = this.#context.connection.query<{ id: string }>(
         this.#context.statements.insertAppliedIds(chunk.length),
         chunk.flatMap((id) => [id, nowMs]),
       );
@@ -188,11 +182,11 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
-  async #insertNewPairs(trx: Tx, table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): Promise<[string, string][]> {
+  #insertNewPairs(table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): [string, string][] {
     const known = this.#knownPairs[table];
     const inserted: [string, string][] = [];
     for (const chunk of chunks(sortedPairs(pairs).filter((pair) => !known.has(JSON.stringify(pair))))) {
-      const rows = await querySqlText<{ tenant_id: string; value: string }>(trx, this.#context.statements.insertPairs(table, chunk.length), chunk.flat());
+      const rows = this.#context.connection.query<{ tenant_id: string; value: string }>(this.#context.statements.insertPairs(table, chunk.length), chunk.flat());
       for (const row of rows) inserted.push([row.tenant_id, row.value]);
       // A chunk that inserted nothing found every pair committed before: they stay (pairs are never deleted).
       if (rows.length === 0) this.#rememberPairs(known, chunk);
@@ -206,13 +200,13 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /**
-   * SQLite's append inside `trx`, for the turns of a whole group: one upsert of every session
+   * SQLite's append inside the call's transaction, for the turns of a whole group: one upsert of every session
    * (in key order) bumps each count by its messages and returns the new counts, then one insert
    * writes every message at the positions before it, in the order given (one statement each per
    * chunk of sessions or messages). Notes each session's append in `appended` for the history
    * cache.
    */
-  async #append(trx: Tx, turns: readonly SessionAppend[], now: string, appended: HistoryAppend[]): Promise<void> {
+  #append(turns: readonly SessionAppend[], now: string, appended: HistoryAppend[]): void {
     const bySession = new Map<string, { tenantId: string; sessionId: string; rows: HistoryRow[] }>();
     for (const { tenantId, sessionId, messages } of turns) {
       const key = sessionKey(tenantId, sessionId);
@@ -230,8 +224,7 @@ export class SqliteSessions implements SessionEngine {
     const alone = sessions.filter(({ tenantId, sessionId }) => !comesBackAsGiven(tenantId) || !comesBackAsGiven(sessionId));
     const together = alone.length === 0 ? sessions : sessions.filter((session) => !alone.includes(session));
     for (const batch of [...chunks(together), ...alone.map((session) => [session])]) {
-      const upserted = await querySqlText<{ tenant_id: string; session_id: string; message_count: number | string }>(
-        trx,
+      const upserted = this.#context.connection.query<{ tenant_id: string; session_id: string; message_count: number | string }>(
         this.#context.statements.upsertChatSessions(batch.length),
         batch.flatMap(({ tenantId, sessionId, rows }) => [tenantId, sessionId, rows.length, now, now]),
       );
@@ -247,7 +240,7 @@ export class SqliteSessions implements SessionEngine {
       rows.forEach((r, index) => values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]));
       appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
     }
-    for (const chunk of chunks(values)) await querySqlText(trx, this.#context.statements.insertMessages(chunk.length), chunk.flat());
+    for (const chunk of chunks(values)) this.#context.connection.query(this.#context.statements.insertMessages(chunk.length), chunk.flat());
   }
 
   /**
@@ -255,13 +248,14 @@ export class SqliteSessions implements SessionEngine {
    * them: it is emptied first when another connection has committed since the last read
    * (`PRAGMA data_version`), and whenever a statement here fails.
    */
-  async #loadThroughCache(cache: HistoryCache, tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
+  #loadThroughCache(cache: HistoryCache, tenantId: string, sessionId: string, limit: number): HistoryRow[] {
+    const { connection, statements } = this.#context;
     try {
-      const [version] = await querySqlText<{ data_version: number | string }>(this.#context.db, this.#context.statements.dataVersion, []);
+      const [version] = connection.query<{ data_version: number | string }>(statements.dataVersion, []);
       cache.syncDataVersion(Number(version?.data_version));
       const cached = cache.read(tenantId, sessionId, limit);
       if (cached !== undefined) return cached;
-      const rows = (await querySqlText<HistoryRow>(this.#context.db, this.#context.statements.loadHistory, [tenantId, sessionId, limit])).reverse();
+      const rows = connection.query<HistoryRow>(statements.loadHistory, [tenantId, sessionId, limit]).reverse();
       cache.fill(tenantId, sessionId, limit, rows);
       return rows;
     } catch (error) {

@@ -26,7 +26,7 @@ describe('SQLite on a full disk', () => {
     const sink = createMemorySink();
     const logger = createLogger({ level: 'info', sink });
     const { database } = await openRuntimeSqlite(join(dataDir, 'actor.db'), { busyTimeoutMs: 1_000 });
-    const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), engine: 'sqlite', logger });
+    const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), sqliteConnection: database, engine: 'sqlite', logger });
     const app = createActorApp({ definition: testActorDefinition, env: {}, logger, store });
     await app.actor.start();
     try {

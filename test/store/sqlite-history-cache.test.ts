@@ -40,13 +40,24 @@ async function openCounted(path: string, historyCache?: HistoryCacheOptions | fa
   const database = openSqliteDatabase(path, { busyTimeoutMs: 10_000 });
   database.prepare('PRAGMA journal_mode = WAL').all([]);
   let reads = 0;
-  const db = new Kysely<StoreDatabase>({
-    dialect: new ImmediateSqliteDialect({ database }),
-    log: (event) => {
-      if (event.query.sql.startsWith('select id, role, content, data, created_at from actorkit_chat_messages')) reads += 1;
+  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
+  // The history read runs on the connection itself, not through Kysely: counted where it is prepared.
+  const sqliteConnection = {
+    prepare(text: string) {
+      const statement = database.prepare(text);
+      if (!text.startsWith('select id, role, content, data, created_at from actorkit_chat_messages')) return statement;
+      return {
+        reader: statement.reader,
+        all: (parameters: readonly unknown[]) => {
+          reads += 1;
+          return statement.all(parameters);
+        },
+        run: (parameters: readonly unknown[]) => statement.run(parameters),
+        iterate: (parameters: readonly unknown[]) => statement.iterate(parameters),
+      };
     },
-  });
-  const store = new SqlStore({ db, engine: 'sqlite', logger: silentLogger, ...(historyCache === undefined ? {} : { historyCache }) });
+  };
+  const store = new SqlStore({ db, sqliteConnection, engine: 'sqlite', logger: silentLogger, ...(historyCache === undefined ? {} : { historyCache }) });
   opened.push(store);
   await store.migrate();
   return { store, db, historyReads: () => reads };
@@ -171,6 +182,7 @@ describe('SQLite history cache', () => {
     const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1 }) }) });
     expect(() => new SqlStore({ db, engine: 'postgres', logger: silentLogger, historyCache: { maxSessions: 5 } })).toThrow(/SQLite only/);
     expect(() => new SqlStore({ db, engine: 'sqlite', logger: silentLogger, historyCache: { maxSessions: 0 } })).toThrow(/maxSessions must be a positive integer/);
+    expect(() => new SqlStore({ db, engine: 'sqlite', logger: silentLogger })).toThrow(/sqliteConnection is required on SQLite/);
     await db.destroy();
   });
 
