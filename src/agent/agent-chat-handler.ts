@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger.js';
+import type { Mutable } from '../core/mutable.js';
 import type { ActorTool } from './actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
@@ -65,7 +66,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       if (options.instructions) messages.unshift({ role: 'system', content: options.instructions });
       messages.push(incoming);
       // Assignments, not conditional spreads: each spread builds and copies a throwaway object per turn.
-      const loop: { -readonly [K in keyof ChatLoopOptions]: ChatLoopOptions[K] } = {
+      const loop: Mutable<ChatLoopOptions> = {
         model: turn.model,
         tools: options.tools(),
         maxToolSteps: turn.maxToolSteps,

@@ -1,4 +1,5 @@
 import type { ChatReply, ToolCallRecord } from './chat-reply.js';
+import type { Mutable } from '../core/mutable.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { ChatRequest } from './chat-request.js';
 import type { ChatResult } from './chat-handler.js';
@@ -87,7 +88,7 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
   };
   const expected = result && commit ? commit.reply({ latencyMs, metadata: metadataOf(true, true) }) : undefined;
   // Plain assignments, not conditional spreads: each spread builds and copies a throwaway object.
-  const record: { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] } = {
+  const record: Mutable<InvocationRecord> = {
     tenantId,
     userIdentifier: request.user_identifier,
     sessionId: request.session_id,

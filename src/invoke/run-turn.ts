@@ -1,4 +1,5 @@
 import { ActorError, clientClosedError } from '../core/actor-error.js';
+import type { Mutable } from '../core/mutable.js';
 import type { StoredMessage } from '../store/store.js';
 import type { ChatEvent, ChatInput, ChatResult } from './chat-handler.js';
 import type { ChatReply } from './chat-reply.js';
@@ -52,7 +53,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
   const facts: TurnFacts = { ...turn, startedMs, historyLoaded: session.loaded };
   let result: ChatResult;
   try {
-    const input: { -readonly [K in keyof ChatInput]: ChatInput[K] } = {
+    const input: Mutable<ChatInput> = {
       request,
       tenantId: turn.tenantId,
       requestId: turn.requestId,
@@ -71,7 +72,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
   }
   const id = `inv_${crypto.randomUUID()}`;
   const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => {
-    const built: { -readonly [K in keyof ChatReply]: ChatReply[K] } = {
+    const built: Mutable<ChatReply> = {
       id,
       session_id: request.session_id,
       status: 'completed',

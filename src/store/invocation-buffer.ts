@@ -1,4 +1,5 @@
 import { withTimeout } from '../core/with-timeout.js';
+import type { Mutable } from '../core/mutable.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { nextTurn } from './next-turn.js';
 import { addRecordsToSnapshot } from './stats-tally.js';
@@ -47,7 +48,7 @@ export interface RecordOutcome {
 
 /** A `RecordOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
 function recordOutcome(persisted: boolean, historySaved: boolean | undefined, idempotencyCompleted: boolean | undefined): RecordOutcome {
-  const outcome: { -readonly [K in keyof RecordOutcome]: RecordOutcome[K] } = { persisted };
+  const outcome: Mutable<RecordOutcome> = { persisted };
   if (historySaved !== undefined) outcome.historySaved = historySaved;
   if (idempotencyCompleted !== undefined) outcome.idempotencyCompleted = idempotencyCompleted;
   return outcome;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Mutable } from '../core/mutable.js';
 import type { InvocationRecord, StoredMessage } from './store.js';
 import { checkedInvocationRecord, checkedTurnHistory, trustedTurnHistory, withoutHistory } from './store-input-validation.js';
 
@@ -21,7 +22,7 @@ function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
 
 describe('checkedInvocationRecord', () => {
   it('returns a frozen copy, history included, that later changes to the input cannot reach', () => {
-    const input = { ...record({ history: [{ ...message }] }) } as { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] };
+    const input = { ...record({ history: [{ ...message }] }) } as Mutable<InvocationRecord>;
     const checked = checkedInvocationRecord(input);
     input.inputTokens = -1;
     (input.history as StoredMessage[]).push({ ...message, id: 'm2' });

@@ -1,4 +1,5 @@
 import type { IdempotencyCompletion, InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
+import type { Mutable } from '../core/mutable.js';
 
 /** Longest tenant id, session id, user identifier, record id or provider name a store accepts. */
 const MAX_STORE_KEY_LENGTH = 512;
@@ -106,7 +107,7 @@ export function checkedInvocationRecord(record: InvocationRecord, id?: string): 
   const history = record.history === undefined ? undefined : checkedTurnHistory(record.history);
   const idempotency = record.idempotency === undefined ? undefined : Object.freeze({ ...record.idempotency });
   // One copy and plain assignments: conditional spreads build and copy a throwaway object each.
-  const copy: { -readonly [K in keyof InvocationRecord]: InvocationRecord[K] } = { ...record };
+  const copy: Mutable<InvocationRecord> = { ...record };
   if (record.id === undefined && id !== undefined) copy.id = id;
   if (history !== undefined) copy.history = history;
   if (idempotency !== undefined) copy.idempotency = idempotency;
