@@ -66,10 +66,12 @@ export class ReplicaSlot {
   #probe: NodeJS.Timeout | undefined;
   /** Failed probes in a row since the last 200. */
   #failedProbes = 0;
+  readonly #timing: ReadinessProbeTiming;
   #restartTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ReplicaSlotOptions) {
     this.#options = options;
+    this.#timing = options.probe ?? READINESS_PROBE;
   }
 
   /** The slot as the dashboard and the round-robin see it. */
@@ -141,17 +143,18 @@ export class ReplicaSlot {
   #scheduleProbe(port: number): void {
     this.#probe = setTimeout(() => {
       void this.#askReadiness(port).then(() => {
-        if (!this.#stopping && this.#state !== 'exited' && this.#url === `http://127.0.0.1:${port}`) this.#scheduleProbe(port);
+        if (this.#stillRuns(port)) this.#scheduleProbe(port);
       });
     }, this.#timing.everyMs);
   }
 
-  get #timing(): ReadinessProbeTiming {
-    return this.#options.probe ?? READINESS_PROBE;
+  /** Whether the slot still runs the process on `port`: not stopped, not exited, not restarted on another port. */
+  #stillRuns(port: number): boolean {
+    return !this.#stopping && this.#state !== 'exited' && this.#url === `http://127.0.0.1:${port}`;
   }
 
   async #askReadiness(port: number): Promise<void> {
-    if (this.#stopping || this.#state === 'exited') return;
+    if (!this.#stillRuns(port)) return;
     let answered: number | undefined;
     try {
       const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, { signal: AbortSignal.timeout(this.#timing.timeoutMs) });
@@ -161,8 +164,8 @@ export class ReplicaSlot {
       // not listening yet, or gone, or too slow: no answer
     }
     // The slot may have moved on while the probe was out: stopped, or restarted on another port.
+    if (!this.#stillRuns(port)) return;
     const now = this.#state as ReplicaState;
-    if (this.#stopping || now === 'exited' || this.#url !== `http://127.0.0.1:${port}`) return;
     if (answered === 200) {
       this.#backoffMs = FIRST_BACKOFF_MS;
       this.#failedProbes = 0;
