@@ -12,7 +12,9 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const POSTGRES_PLATFORM_SUITES = 'test/platform/**/*.postgres.test.ts';
 const withoutPostgres = !process.env.TEST_DATABASE_URL?.trim() && !process.env.CI;
 if (withoutPostgres && process.env.VITEST)
-  console.warn(`\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`);
+  console.warn(
+    `\n[platform tests] TEST_DATABASE_URL is unset: ${POSTGRES_PLATFORM_SUITES} NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)\n`,
+  );
 
 /**
  * One test worker per core. vitest's own default leaves one core to itself, which on a 2-core CI
@@ -48,7 +50,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'suites', include: TEST_FILES, exclude: [...EXCLUDE, ...RUN_ALONE] } },
-      { extends: true, test: { name: 'alone', include: RUN_ALONE, exclude: EXCLUDE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'alone', include: RUN_ALONE, exclude: EXCLUDE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

@@ -10,7 +10,10 @@ export const BENCH_DATABASE = 'actorkit_bench';
  * @param adminUrl any database on the server, e.g. `postgres://postgres@127.0.0.1:5432/test`
  * @param name the database to re-create (an SQL identifier of the bench's own choosing)
  */
-export async function recreateBenchDatabase(adminUrl: string, name: string = BENCH_DATABASE): Promise<{ url: string } | { url: null; reason: string }> {
+export async function recreateBenchDatabase(
+  adminUrl: string,
+  name: string = BENCH_DATABASE,
+): Promise<{ url: string } | { url: null; reason: string }> {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();

@@ -65,7 +65,14 @@ export interface MemoryFigures {
 /** Everything one `npm run bench` measured, as written to bench/results/<timestamp>.json. */
 export interface BenchResults {
   readonly machine: BenchMachine;
-  readonly settings: { readonly durationS: number; readonly rounds: number; readonly warmupS: number; readonly connections: number; readonly coldStartRuns: number; readonly memoryInvokes: number };
+  readonly settings: {
+    readonly durationS: number;
+    readonly rounds: number;
+    readonly warmupS: number;
+    readonly connections: number;
+    readonly coldStartRuns: number;
+    readonly memoryInvokes: number;
+  };
   readonly skipped: readonly string[];
   readonly throughput: readonly ThroughputCell[];
   readonly coldStart: readonly ColdStartFigures[];

@@ -85,13 +85,36 @@ export function benchServers(runtime: BenchRuntime, postgresUrl: string | null):
     env: {},
   };
   const echo: BenchServer[] =
-    runtime === 'node' ? [{ ...bare, stack: 'bare-echo', process: { ...bare.process, name: `bare-echo-${runtime}`, args: [bareEntry(runtime), 'echo'] }, routes: ['invoke'] }] : [];
+    runtime === 'node'
+      ? [
+          {
+            ...bare,
+            stack: 'bare-echo',
+            process: { ...bare.process, name: `bare-echo-${runtime}`, args: [bareEntry(runtime), 'echo'] },
+            routes: ['invoke'],
+          },
+        ]
+      : [];
   const stores: BenchStore[] = postgresUrl === null ? ['sqlite'] : ['sqlite', 'postgres'];
-  return [bare, ...echo, ...stores.map((store): BenchServer => ({ runtime, stack: 'actor', store, process: actor, env: storeEnv(store, postgresUrl ?? '') }))];
+  return [
+    bare,
+    ...echo,
+    ...stores.map(
+      (store): BenchServer => ({
+        runtime,
+        stack: 'actor',
+        store,
+        process: actor,
+        env: storeEnv(store, postgresUrl ?? ''),
+      }),
+    ),
+  ];
 }
 
 /** A short label: `node bare Hono`, `node bare Hono echo`, `bun actor (postgres)`, or the server's own `label`. */
-export function serverLabel(server: Pick<BenchServer, 'runtime' | 'stack' | 'store'> & { readonly label?: string }): string {
+export function serverLabel(
+  server: Pick<BenchServer, 'runtime' | 'stack' | 'store'> & { readonly label?: string },
+): string {
   if (server.label !== undefined) return server.label;
   if (server.stack === 'peer') return `${server.runtime} Mastra agent (LibSQL memory)`;
   if (server.stack === 'bare') return `${server.runtime} bare Hono`;

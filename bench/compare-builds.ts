@@ -20,7 +20,14 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '../src/log/logger.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { ThroughputCell } from './bench-results.js';
-import { actorProcess, type BenchServer, benchServers, type BenchStore, checkoutActorProcess, storeEnv } from './bench-servers.js';
+import {
+  actorProcess,
+  type BenchServer,
+  benchServers,
+  type BenchStore,
+  checkoutActorProcess,
+  storeEnv,
+} from './bench-servers.js';
 import { measureThroughput, stopServer } from './load/interleaved-cells.js';
 import { MOCK_MODEL_ENTRY } from './peers/peer-comparison.js';
 import { spawnActor, waitUntilReady } from '../test/contract/spawn-actor.js';
@@ -53,25 +60,44 @@ const envOption = (name: 'before-env' | 'after-env'): Record<string, string> =>
 const extraEnv = { before: envOption('before-env'), after: envOption('after-env') };
 const positive = (name: 'rounds' | 'duration' | 'warmup' | 'connections') => {
   const value = Number(options[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${String(options[name])}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`--${name} must be a positive integer, got ${String(options[name])}`);
   return value;
 };
-if (options.before === undefined) throw new Error('--before <dir> is required: a checkout of the commit to compare with, built (npm run build)');
+if (options.before === undefined)
+  throw new Error('--before <dir> is required: a checkout of the commit to compare with, built (npm run build)');
 const beforeDir = resolve(options.before);
 const beforeProcess = checkoutActorProcess(beforeDir, 'node-before');
 const stores = options.stores.split(',').map((name) => {
   if (name !== 'sqlite' && name !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${name}`);
   return name as BenchStore;
 });
-const settings = { rounds: positive('rounds'), durationS: positive('duration'), warmupS: positive('warmup'), connections: positive('connections') };
-const log = createLogger<'bench_cell_measured'>({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
+const settings = {
+  rounds: positive('rounds'),
+  durationS: positive('duration'),
+  warmupS: positive('warmup'),
+  connections: positive('connections'),
+};
+const log = createLogger<'bench_cell_measured'>({
+  sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`),
+});
 
-if (options.model !== 'offline' && options.model !== 'mock') throw new Error(`--model is offline or mock, got ${options.model}`);
-const mockModel = options.model === 'mock' ? await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true }) : undefined;
+if (options.model !== 'offline' && options.model !== 'mock')
+  throw new Error(`--model is offline or mock, got ${options.model}`);
+const mockModel =
+  options.model === 'mock'
+    ? await spawnActor(
+        { name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] },
+        {},
+        { drainAfterListening: true },
+      )
+    : undefined;
 if (mockModel !== undefined) await waitUntilReady(mockModel);
-const modelEnv: Record<string, string> = mockModel === undefined ? {} : { LLM_MODEL: 'mock-model', LLM_BASE_URL: `${mockModel.baseUrl}/v1` };
+const modelEnv: Record<string, string> =
+  mockModel === undefined ? {} : { LLM_MODEL: 'mock-model', LLM_BASE_URL: `${mockModel.baseUrl}/v1` };
 
-const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const databases = { before: '', after: '' };
 if (stores.includes('postgres')) {
   for (const build of ['before', 'after'] as const) {
@@ -88,7 +114,13 @@ const servers: BenchServer[] = [bare!];
 for (const store of stores) {
   for (const build of ['before', 'after'] as const) {
     const entry = build === 'after' ? actorProcess('node') : beforeProcess;
-    const server: BenchServer = { runtime: 'node', stack: 'actor', store, process: entry, env: { ...storeEnv(store, databases[build]), ...modelEnv, ...extraEnv[build] } };
+    const server: BenchServer = {
+      runtime: 'node',
+      stack: 'actor',
+      store,
+      process: entry,
+      env: { ...storeEnv(store, databases[build]), ...modelEnv, ...extraEnv[build] },
+    };
     labels.set(server, `${build} (${store})`);
     servers.push(server);
   }
@@ -96,7 +128,10 @@ for (const store of stores) {
 
 const { cells } = await measureThroughput(servers, settings, log, (server) => labels.get(server) ?? '?');
 if (mockModel !== undefined) await stopServer(mockModel);
-const bareCell = (cell: ThroughputCell) => cells.find((other) => other.stack === 'bare' && other.route === cell.route && other.connections === cell.connections)!;
+const bareCell = (cell: ThroughputCell) =>
+  cells.find(
+    (other) => other.stack === 'bare' && other.route === cell.route && other.connections === cell.connections,
+  )!;
 const rows = cells.map((cell, index) => {
   const server = servers[index % servers.length]!;
   const floor = bareCell(cell);

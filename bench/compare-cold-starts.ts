@@ -21,12 +21,17 @@ import { median } from './measure/median.js';
 import { readCpuMs } from './measure/process-usage.js';
 import type { RuntimeProcess } from '../test/contract/runtimes-under-test.js';
 
-const { values: options } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '10' } } });
+const { values: options } = parseArgs({
+  options: { before: { type: 'string' }, runs: { type: 'string', default: '10' } },
+});
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs <= 0) throw new Error(`--runs must be a positive integer, got ${options.runs}`);
-if (options.before === undefined) throw new Error('--before <dir>[,<dir>…] is required: checkouts to compare with, built (npm run build)');
+if (options.before === undefined)
+  throw new Error('--before <dir>[,<dir>…] is required: checkouts to compare with, built (npm run build)');
 
-const builds: { label: string; process: RuntimeProcess }[] = [{ label: 'this checkout', process: actorProcess('node') }];
+const builds: { label: string; process: RuntimeProcess }[] = [
+  { label: 'this checkout', process: actorProcess('node') },
+];
 for (const dir of options.before.split(',')) {
   builds.push({ label: dir, process: checkoutActorProcess(dir, `node-${builds.length}`) });
 }
@@ -36,7 +41,9 @@ const readyMs = builds.map((): number[] => []);
 const cpuMs = builds.map((): number[] => []);
 try {
   const start = async (index: number) => {
-    const { actor, readyMs: ms } = await measureColdStart(builds[index]!.process, { DATABASE_URL: `file:${join(dataDir, `build-${index}.db`)}` });
+    const { actor, readyMs: ms } = await measureColdStart(builds[index]!.process, {
+      DATABASE_URL: `file:${join(dataDir, `build-${index}.db`)}`,
+    });
     const cpu = await readCpuMs(actor.child.pid!);
     await actor.dispose();
     return { ms, cpu };
@@ -58,7 +65,10 @@ try {
 /** `name: median … (runs), this checkout − it: median …` for one build's figures. */
 const line = (figures: number[][], index: number, unit: string) => {
   const own = figures[index]!;
-  const difference = index === 0 ? '' : `, this checkout − it: median ${median(figures[0]!.map((value, round) => value - own[round]!)).toFixed(1)} ${unit}`;
+  const difference =
+    index === 0
+      ? ''
+      : `, this checkout − it: median ${median(figures[0]!.map((value, round) => value - own[round]!)).toFixed(1)} ${unit}`;
   return `median ${median(own).toFixed(1)} ${unit} (${own.map((value) => Math.round(value)).join(' ')})${difference}`;
 };
 for (const [index, build] of builds.entries()) {

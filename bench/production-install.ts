@@ -41,7 +41,9 @@ function measureModules(dir: string): { bytes: number; packages: string[] } {
   walk(dir);
   const packages = readdirSync(dir)
     .filter((name) => !name.startsWith('.'))
-    .flatMap((name) => (name.startsWith('@') ? readdirSync(join(dir, name)).map((scoped) => `${name}/${scoped}`) : [name]));
+    .flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(dir, name)).map((scoped) => `${name}/${scoped}`) : [name],
+    );
   return { bytes, packages };
 }
 
@@ -60,7 +62,8 @@ function depsStageCommand(dockerfile: string): string {
 function installInto(actor: string, command: string): ReturnType<typeof measureModules> {
   const folder = mkdtempSync(join(tmpdir(), 'actorkit-production-install-'));
   try {
-    for (const entry of ['package.json', 'package-lock.json', 'vendor']) cpSync(join(actor, entry), join(folder, entry), { recursive: true });
+    for (const entry of ['package.json', 'package-lock.json', 'vendor'])
+      cpSync(join(actor, entry), join(folder, entry), { recursive: true });
     execFileSync('sh', ['-c', command], { cwd: folder, stdio: 'pipe' });
     return measureModules(join(folder, 'node_modules'));
   } finally {
@@ -71,11 +74,18 @@ function installInto(actor: string, command: string): ReturnType<typeof measureM
 const work = mkdtempSync(join(tmpdir(), 'actorkit-production-bench-'));
 try {
   const actor = join(work, 'bench-actor');
-  execFileSync(process.execPath, [join(repositoryRoot, 'dist', 'cli', 'main.js'), 'new', 'bench-actor', actor, '--defaults'], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(repositoryRoot, 'dist', 'cli', 'main.js'), 'new', 'bench-actor', actor, '--defaults'],
+    { stdio: 'pipe' },
+  );
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: actor, stdio: 'pipe' });
   const dockerfileLine = depsStageCommand(readFileSync(join(actor, 'Dockerfile'), 'utf8'));
   const rows = [
-    { label: 'npm ci --omit=dev (the line the deps stage ran before)', ...installInto(actor, 'npm ci --omit=dev --ignore-scripts --no-audit --no-fund') },
+    {
+      label: 'npm ci --omit=dev (the line the deps stage ran before)',
+      ...installInto(actor, 'npm ci --omit=dev --ignore-scripts --no-audit --no-fund'),
+    },
     { label: "the Dockerfile's deps stage", ...installInto(actor, dockerfileLine) },
   ];
   const npmVersion = execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim();
@@ -88,18 +98,38 @@ try {
     console.log(`| ${row.label} | ${mib(row.bytes)} | ${row.packages.length} | ${left.join(', ') || 'none'} |`);
   }
   const [before, after] = rows;
-  if (before && after) console.log(`after/before: ${(after.bytes / before.bytes).toFixed(2)} of the bytes, ${after.packages.length}/${before.packages.length} packages`);
+  if (before && after)
+    console.log(
+      `after/before: ${(after.bytes / before.bytes).toFixed(2)} of the bytes, ${after.packages.length}/${before.packages.length} packages`,
+    );
   if (options.image) {
     const { ensureBaseImage, runCommand, writeEngineConfig } = await import('../test/image/support/index.js');
     await ensureBaseImage();
     const env = writeEngineConfig(join(work, 'engine'), { insecureRegistries: [] });
     const image = `localhost/actorkit-bench/bench-actor:${Date.now()}`;
     try {
-      await runCommand('podman', ['build', '-q', '-f', join(actor, 'Dockerfile'), '-t', image, actor], { env, timeoutMs: 900_000 });
-      const size = Number((await runCommand('podman', ['image', 'inspect', '--format', '{{.Size}}', image], { env })).trim());
-      const modules = Number((await runCommand('podman', ['run', '--rm', '--entrypoint', 'sh', image, '-c', 'du -sb /app/node_modules | cut -f1'], { env })).trim());
-      const npmInImage = (await runCommand('podman', ['run', '--rm', '--entrypoint', 'npm', image, '--version'], { env })).trim();
-      console.log(`image (podman, local stand-in base with npm ${npmInImage}): ${mib(size)} MiB; /app/node_modules ${mib(modules)} MiB (du -sb)`);
+      await runCommand('podman', ['build', '-q', '-f', join(actor, 'Dockerfile'), '-t', image, actor], {
+        env,
+        timeoutMs: 900_000,
+      });
+      const size = Number(
+        (await runCommand('podman', ['image', 'inspect', '--format', '{{.Size}}', image], { env })).trim(),
+      );
+      const modules = Number(
+        (
+          await runCommand(
+            'podman',
+            ['run', '--rm', '--entrypoint', 'sh', image, '-c', 'du -sb /app/node_modules | cut -f1'],
+            { env },
+          )
+        ).trim(),
+      );
+      const npmInImage = (
+        await runCommand('podman', ['run', '--rm', '--entrypoint', 'npm', image, '--version'], { env })
+      ).trim();
+      console.log(
+        `image (podman, local stand-in base with npm ${npmInImage}): ${mib(size)} MiB; /app/node_modules ${mib(modules)} MiB (du -sb)`,
+      );
     } finally {
       await runCommand('podman', ['rmi', '--force', '--ignore', image], { env }).catch(() => undefined);
     }

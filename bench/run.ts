@@ -39,7 +39,9 @@ import { renderTables } from './report/render-tables.js';
 import { updateDocSection } from './report/update-doc-section.js';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
-const log = createLogger<'bench_memory_measured' | 'bench_cli_skipped' | 'bench_cell_measured'>({ sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`) });
+const log = createLogger<'bench_memory_measured' | 'bench_cli_skipped' | 'bench_cell_measured'>({
+  sink: (record) => process.stderr.write(`${JSON.stringify(record)}\n`),
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
@@ -59,7 +61,8 @@ const { values: options } = parseArgs({
 });
 const positive = (name: keyof typeof options) => {
   const value = Number(options[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${String(options[name])}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`--${name} must be a positive integer, got ${String(options[name])}`);
   return value;
 };
 const settings = {
@@ -80,7 +83,8 @@ const stores = options.stores.split(',').map((name) => {
 });
 const parts = new Set(
   options.parts.split(',').map((name) => {
-    if (!['throughput', 'start', 'cli', 'peer', 'storage'].includes(name)) throw new Error(`--parts takes throughput, start, cli, peer and/or storage, got ${name}`);
+    if (!['throughput', 'start', 'cli', 'peer', 'storage'].includes(name))
+      throw new Error(`--parts takes throughput, start, cli, peer and/or storage, got ${name}`);
     return name;
   }),
 );
@@ -94,7 +98,11 @@ async function invocationsCounted(baseUrl: string): Promise<number> {
   return body.invocations;
 }
 
-async function measureStartAndMemory(runtime: BenchRuntime, store: BenchStore, env: Record<string, string>): Promise<{ coldStart: ColdStartFigures; memory: MemoryFigures }> {
+async function measureStartAndMemory(
+  runtime: BenchRuntime,
+  store: BenchStore,
+  env: Record<string, string>,
+): Promise<{ coldStart: ColdStartFigures; memory: MemoryFigures }> {
   const entry = actorProcess(runtime);
   await stop((await measureColdStart(entry, env)).actor); // migrates a fresh database; not counted
   const runsMs: number[] = [];
@@ -113,10 +121,24 @@ async function measureStartAndMemory(runtime: BenchRuntime, store: BenchStore, e
       await sleep(1_000);
       const rssMiB = mib(await readRssBytes(actor.child.pid!));
       const statsDelta = (await invocationsCounted(actor.baseUrl)) - before;
-      log.info('bench_memory_measured', { runtime, store, idle_rss_mib: idleRssMiB, rss_after_mib: rssMiB, ok: tally.ok, stats_delta: statsDelta, cold_start_ms: runsMs });
+      log.info('bench_memory_measured', {
+        runtime,
+        store,
+        idle_rss_mib: idleRssMiB,
+        rss_after_mib: rssMiB,
+        ok: tally.ok,
+        stats_delta: statsDelta,
+        cold_start_ms: runsMs,
+      });
       return {
         coldStart: { runtime, store, runsMs, medianMs: median(runsMs) },
-        memory: { runtime, stack: 'actor', store, idleRssMiB, afterInvokes: { invokes: settings.memoryInvokes, rssMiB, ok: tally.ok, statsDelta } },
+        memory: {
+          runtime,
+          stack: 'actor',
+          store,
+          idleRssMiB,
+          afterInvokes: { invokes: settings.memoryInvokes, rssMiB, ok: tally.ok, statsDelta },
+        },
       };
     } finally {
       await stop(actor);
@@ -153,7 +175,8 @@ async function main(): Promise<void> {
   checkRuntime(actorProcess('node'));
 
   const skipped: string[] = [];
-  const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const adminUrl =
+    process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await recreateBenchDatabase(adminUrl);
   if (database.url === null) skipped.push(`PostgreSQL cells: ${database.reason}`);
   const postgresUrl = database.url;
@@ -161,11 +184,20 @@ async function main(): Promise<void> {
   const throughput: ThroughputCell[] = [];
   const memory: MemoryFigures[] = [];
   for (const runtime of parts.has('throughput') ? runtimes : []) {
-    const servers = benchServers(runtime, postgresUrl).filter((candidate) => candidate.store === null || stores.includes(candidate.store));
+    const servers = benchServers(runtime, postgresUrl).filter(
+      (candidate) => candidate.store === null || stores.includes(candidate.store),
+    );
     const measured = await measureThroughput(servers, settings, log);
     throughput.push(...measured.cells);
     for (const server of servers) {
-      if (server.stack === 'bare') memory.push({ runtime, stack: 'bare', store: null, idleRssMiB: measured.idleRssMiB.get(server)!, afterInvokes: null });
+      if (server.stack === 'bare')
+        memory.push({
+          runtime,
+          stack: 'bare',
+          store: null,
+          idleRssMiB: measured.idleRssMiB.get(server)!,
+          afterInvokes: null,
+        });
     }
   }
 
@@ -173,7 +205,9 @@ async function main(): Promise<void> {
   const sqliteDir = mkdtempSync(join(tmpdir(), 'actorkit-bench-'));
   try {
     for (const runtime of parts.has('start') ? runtimes : []) {
-      const targets: [BenchStore, Record<string, string>][] = [['sqlite', { DATABASE_URL: `file:${join(sqliteDir, `${runtime}.db`)}` }]];
+      const targets: [BenchStore, Record<string, string>][] = [
+        ['sqlite', { DATABASE_URL: `file:${join(sqliteDir, `${runtime}.db`)}` }],
+      ];
       if (postgresUrl !== null) targets.push(['postgres', { DATABASE_URL: postgresUrl }]);
       for (const [store, env] of targets.filter(([candidate]) => stores.includes(candidate))) {
         const measured = await measureStartAndMemory(runtime, store, env);
@@ -188,7 +222,9 @@ async function main(): Promise<void> {
   const peer = parts.has('peer') ? await measurePeerComparison(settings, log) : null;
   const storageLimit = parts.has('storage') ? measureStorageLimit() : null;
 
-  const cli: BenchResults['cli'] = parts.has('cli') ? measureCli(repositoryRoot, settings.coldStartRuns) : { status: 'skipped', reason: 'not asked for (--parts)' };
+  const cli: BenchResults['cli'] = parts.has('cli')
+    ? measureCli(repositoryRoot, settings.coldStartRuns)
+    : { status: 'skipped', reason: 'not asked for (--parts)' };
   if (cli.status === 'skipped') log.warn('bench_cli_skipped', { reason: cli.reason });
 
   const results: BenchResults = {

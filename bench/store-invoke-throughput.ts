@@ -39,7 +39,11 @@ async function measure(app: BenchApp): Promise<{ ok: number; rate: number }> {
         const response = await app.request('/agent/invoke', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': `tenant-${sent % 4}` },
-          body: JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: 'What is the weather?' }),
+          body: JSON.stringify({
+            user_identifier: `user-${sent % 50}`,
+            session_id: `session-${sent % 200}`,
+            message: 'What is the weather?',
+          }),
         });
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`invoke answered ${response.status}`);
@@ -51,7 +55,12 @@ async function measure(app: BenchApp): Promise<{ ok: number; rate: number }> {
 }
 
 async function startApp(env: Record<string, string>, store?: MemoryStore): Promise<BenchApp> {
-  const app = createActorApp({ definition: testActorDefinition, env, logger: silentLogger, ...(store === undefined ? {} : { store }) });
+  const app = createActorApp({
+    definition: testActorDefinition,
+    env,
+    logger: silentLogger,
+    ...(store === undefined ? {} : { store }),
+  });
   await app.actor.start();
   return app;
 }
@@ -60,7 +69,8 @@ async function startApp(env: Record<string, string>, store?: MemoryStore): Promi
 async function stopApp(name: string, app: BenchApp, answered: number): Promise<void> {
   const counted = (await (await app.request('/stats')).json()) as { invocations: number };
   await app.actor.shutdown({ graceMs: 5_000 });
-  if (counted.invocations !== answered) throw new Error(`${name}: /stats counted ${counted.invocations} invokes, ${answered} were answered 200`);
+  if (counted.invocations !== answered)
+    throw new Error(`${name}: /stats counted ${counted.invocations} invokes, ${answered} were answered 200`);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -95,11 +105,15 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
   const baseline = median(rates.get(apps[0]?.[0] ?? '') ?? [1]);
-  console.log(`\nInvoke throughput (offline model, in process): median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`);
+  console.log(
+    `\nInvoke throughput (offline model, in process): median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`,
+  );
   for (const [name] of apps) {
     const rate = median(rates.get(name) ?? []);
     const spread = (rates.get(name) ?? []).map((value) => Math.round(value)).join(', ');
-    console.log(`${name.padEnd(22)}${Math.round(rate).toLocaleString('en-US').padStart(8)} invokes/s   ×${(rate / baseline).toFixed(2)}   (rounds: ${spread})`);
+    console.log(
+      `${name.padEnd(22)}${Math.round(rate).toLocaleString('en-US').padStart(8)} invokes/s   ×${(rate / baseline).toFixed(2)}   (rounds: ${spread})`,
+    );
   }
 }
 

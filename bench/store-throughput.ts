@@ -114,13 +114,19 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  console.log(`\nStore throughput: median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`);
-  console.log(['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(32))].join(''));
+  console.log(
+    `\nStore throughput: median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`,
+  );
+  console.log(
+    ['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(32))].join(''),
+  );
   for (const [name] of stores) {
     const cells = operations.map((operation) => {
       const value = median(rates.get(`${name}/${operation}`) ?? []);
       const ratio = value / median(rates.get(`memory/${operation}`) ?? [value]);
-      return `${Math.round(value).toLocaleString('en-US')} (${ratio < 0.01 ? ratio.toExponential(1) : ratio.toFixed(3)})`.padStart(32);
+      return `${Math.round(value).toLocaleString('en-US')} (${ratio < 0.01 ? ratio.toExponential(1) : ratio.toFixed(3)})`.padStart(
+        32,
+      );
     });
     console.log([name.padEnd(20), ...cells].join(''));
   }

@@ -32,7 +32,15 @@ import Libsql from 'libsql';
 import { silentLogger } from '../src/log/logger.js';
 import { openStore } from '../src/store/open-store.js';
 import { median } from './measure/median.js';
-import { type Connection, exactWrite, leanWrite, makeTurn, preparer, statements, type Turn } from './storage/turn-writes.js';
+import {
+  type Connection,
+  exactWrite,
+  leanWrite,
+  makeTurn,
+  preparer,
+  statements,
+  type Turn,
+} from './storage/turn-writes.js';
 
 type DriverName = 'libsql' | 'better-sqlite3' | 'node:sqlite';
 type WriteName = 'exact' | 'lean';
@@ -47,7 +55,8 @@ const { values } = parseArgs({
 });
 const positive = (name: keyof typeof values) => {
   const value = Number(values[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer, got ${String(values[name])}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`--${name} must be a positive integer, got ${String(values[name])}`);
   return value;
 };
 const TURNS = positive('turns');
@@ -69,7 +78,9 @@ const drivers: Record<DriverName, (path: string) => Connection> = {
     return new Database(path);
   },
   'node:sqlite': (path) => {
-    const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as { DatabaseSync: new (path: string) => Connection };
+    const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as {
+      DatabaseSync: new (path: string) => Connection;
+    };
     return new DatabaseSync(path);
   },
 };
@@ -99,7 +110,8 @@ function driverCell(driver: DriverName, write: WriteName, group: number): Cell {
       const writeGroup = write === 'exact' ? exactWrite : leanWrite;
       return {
         run(turns) {
-          for (const { record } of turns) prepare(statements.loadHistory).all(record.tenantId, record.sessionId, HISTORY_LIMIT);
+          for (const { record } of turns)
+            prepare(statements.loadHistory).all(record.tenantId, record.sessionId, HISTORY_LIMIT);
           connection.exec('BEGIN IMMEDIATE');
           try {
             writeGroup(prepare, turns);
@@ -147,9 +159,17 @@ const walFrames = (path: string, frameBytes: number) => {
   }
 };
 
-async function runGroups(run: GroupRunner, from: number, count: number, group: number, orderedIds: boolean): Promise<void> {
+async function runGroups(
+  run: GroupRunner,
+  from: number,
+  count: number,
+  group: number,
+  orderedIds: boolean,
+): Promise<void> {
   for (let start = from; start < from + count; start += group) {
-    const turns = Array.from({ length: Math.min(group, from + count - start) }, (_, offset) => makeTurn(start + offset, orderedIds));
+    const turns = Array.from({ length: Math.min(group, from + count - start) }, (_, offset) =>
+      makeTurn(start + offset, orderedIds),
+    );
     await run(turns);
   }
 }
@@ -159,7 +179,9 @@ async function pinWal(path: string): Promise<{ release(): Promise<void> }> {
   const child = spawn(process.execPath, [HOLD_WAL_READER, path], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) => (chunk.toString().startsWith('held') ? resolve() : reject(new Error(`hold-wal-reader said ${chunk.toString()}`))));
+    child.stdout.once('data', (chunk: Buffer) =>
+      chunk.toString().startsWith('held') ? resolve() : reject(new Error(`hold-wal-reader said ${chunk.toString()}`)),
+    );
     void exited.then((code) => reject(new Error(`hold-wal-reader exited with ${code} before holding the WAL`)));
   });
   return {
@@ -205,7 +227,10 @@ async function measure(cell: Cell, template: string, path: string): Promise<Samp
 
 async function main(): Promise<void> {
   const nodeMajor = Number(process.versions.node.split('.')[0]);
-  if (nodeMajor < 22) throw new Error(`node:sqlite needs Node >= 22.5; run with test/runtimes/node_modules/.bin/node --import tsx (this is Node ${process.versions.node})`);
+  if (nodeMajor < 22)
+    throw new Error(
+      `node:sqlite needs Node >= 22.5; run with test/runtimes/node_modules/.bin/node --import tsx (this is Node ${process.versions.node})`,
+    );
   const root = mkdtempSync(join(tmpdir(), 'actorkit-storage-limit-'));
   try {
     const template = join(root, 'template.db');
@@ -220,16 +245,23 @@ async function main(): Promise<void> {
     const cells: Cell[] = [];
     for (const group of [1, GROUP]) {
       cells.push(actorStoreCell(group));
-      for (const driver of ['libsql', 'better-sqlite3', 'node:sqlite'] as const) for (const write of ['exact', 'lean'] as const) cells.push(driverCell(driver, write, group));
+      for (const driver of ['libsql', 'better-sqlite3', 'node:sqlite'] as const)
+        for (const write of ['exact', 'lean'] as const) cells.push(driverCell(driver, write, group));
     }
     const loadBefore = loadavg()[0]!;
     const samples = new Map<Cell, Sample[]>(cells.map((cell) => [cell, []]));
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = cells.map((_, index) => cells[(index + round * 3) % cells.length]!);
-      for (const [index, cell] of order.entries()) samples.get(cell)!.push(await measure(cell, template, join(root, `round-${round}-${index}.db`)));
+      for (const [index, cell] of order.entries())
+        samples.get(cell)!.push(await measure(cell, template, join(root, `round-${round}-${index}.db`)));
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
-    const medians = new Map([...samples].map(([cell, rounds]) => [cell, { cpu: median(rounds.map((r) => r.cpuUsPerTurn)), pages: median(rounds.map((r) => r.walPagesPerTurn)) }]));
+    const medians = new Map(
+      [...samples].map(([cell, rounds]) => [
+        cell,
+        { cpu: median(rounds.map((r) => r.cpuUsPerTurn)), pages: median(rounds.map((r) => r.walPagesPerTurn)) },
+      ]),
+    );
     const rows: string[] = [];
     for (const group of [1, GROUP]) {
       const actor = medians.get(cells.find((cell) => cell.group === group && cell.label.startsWith('the actor'))!)!;

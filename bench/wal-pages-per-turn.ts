@@ -8,10 +8,18 @@
 import { parseArgs } from 'node:util';
 import { measureWalPagesPerTurn } from '../test/store/wal-pages-per-turn.js';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1,32' }, warmup: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: {
+    turns: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '1,32' },
+    warmup: { type: 'string', default: '20000' },
+  },
+});
 const turns = Number(values.turns);
 const warmupTurns = Number(values.warmup);
 for (const concurrency of values.concurrency.split(',').map(Number)) {
   const figures = await measureWalPagesPerTurn({ turns, concurrency, warmupTurns });
-  process.stdout.write(`${JSON.stringify({ concurrency, ...figures, pagesPerTurn: Math.round(figures.pagesPerTurn * 100) / 100 })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ concurrency, ...figures, pagesPerTurn: Math.round(figures.pagesPerTurn * 100) / 100 })}\n`,
+  );
 }

@@ -5,7 +5,9 @@ export function freeLocalPort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
+      );
     });
     server.once('error', reject);
   });

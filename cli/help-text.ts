@@ -36,7 +36,11 @@ export function isVerb(word: string): word is CommandName {
  * @param word the word typed where a verb goes.
  */
 export function unknownCommand(word: string): CliError {
-  return new CliError('refused', 'unknown_command', `unknown command '${word}' (the verbs are ${Object.keys(commands).join(', ')}; see \`actorkit --help\`)`);
+  return new CliError(
+    'refused',
+    'unknown_command',
+    `unknown command '${word}' (the verbs are ${Object.keys(commands).join(', ')}; see \`actorkit --help\`)`,
+  );
 }
 
 /**

@@ -19,9 +19,24 @@ export { CliError, type CliFailure, type CliStatus } from './cli-error.js';
 export { resolveCliIo, type CliIo } from './cli-io.js';
 
 // new
-export { renderActor, type RenderActorOptions, type RenderActorResult, type RenderActorSuccess } from './render/render-actor.js';
-export { fetchTemplateSource, TEMPLATE_REPO_ENV, type TemplateSource, type TemplateSourceKind } from './render/template-source.js';
-export { loadTemplateConfig, type TemplateConfig, type TemplateQuestion, type QuestionType } from './render/template-config.js';
+export {
+  renderActor,
+  type RenderActorOptions,
+  type RenderActorResult,
+  type RenderActorSuccess,
+} from './render/render-actor.js';
+export {
+  fetchTemplateSource,
+  TEMPLATE_REPO_ENV,
+  type TemplateSource,
+  type TemplateSourceKind,
+} from './render/template-source.js';
+export {
+  loadTemplateConfig,
+  type TemplateConfig,
+  type TemplateQuestion,
+  type QuestionType,
+} from './render/template-config.js';
 export { passesValidator, ANSWER_FORMATS, type AnswerValidator, type AnswerFormat } from './render/answer-validator.js';
 export { highestReleaseTag } from './render/release-tag.js';
 export { ANSWERS_FILE } from './render/answers-file.js';
@@ -51,13 +66,28 @@ export type { DevRuntime } from './dev/dev-runtime.js';
 // platform
 export { runPlatform, type RunPlatformOptions, type RunPlatformResult } from './platform/run-platform.js';
 export type { PlatformReady, HostedActorSummary } from './platform/platform-ready.js';
-export { DEFAULT_PLATFORM_PORT, DEFAULT_STATE_DIR, DEFAULT_SECRETS_FILE, DEFAULT_MESH_GROUP } from './platform/platform-defaults.js';
+export {
+  DEFAULT_PLATFORM_PORT,
+  DEFAULT_STATE_DIR,
+  DEFAULT_SECRETS_FILE,
+  DEFAULT_MESH_GROUP,
+} from './platform/platform-defaults.js';
 export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
 export type { RegistrationFailure } from './platform/register-actor.js';
 
 // publish
-export { publishActor, type PublishActorOptions, type PublishActorSuccess, type PublishActorFailure } from './publish/publish-actor.js';
-export { chooseContainerCli, containerCommands, CONTAINER_CLI_ENV, CONTAINER_CLIS } from './publish/container-commands.js';
+export {
+  publishActor,
+  type PublishActorOptions,
+  type PublishActorSuccess,
+  type PublishActorFailure,
+} from './publish/publish-actor.js';
+export {
+  chooseContainerCli,
+  containerCommands,
+  CONTAINER_CLI_ENV,
+  CONTAINER_CLIS,
+} from './publish/container-commands.js';
 export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';
 
 // platform: Kubernetes manifests
@@ -68,4 +98,9 @@ export {
   type KubernetesManifestsFailure,
   type ActorManifestSummary,
 } from './platform/kubernetes/write-kubernetes-manifests.js';
-export type { KubernetesObject, ObjectMeta, SecretReference, ConfigReference } from './platform/kubernetes/kubernetes-object.js';
+export type {
+  KubernetesObject,
+  ObjectMeta,
+  SecretReference,
+  ConfigReference,
+} from './platform/kubernetes/kubernetes-object.js';

@@ -16,24 +16,42 @@ import type { CliIo } from './cli-io.js';
  */
 export function npmPack(spec: string, destination: string, io: Pick<CliIo, 'env' | 'cwd'>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('npm', ['pack', spec, '--pack-destination', destination, '--json', '--ignore-scripts'], { cwd: io.cwd, env: { ...io.env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
-        return reject(new CliError('failed', 'npm_missing', `npm is not on PATH: it is needed to pack ${spec}`, { cause: error }));
-      }
-      const output = parseJson(stdout);
-      const filename = Array.isArray(output) ? (output[0] as { filename?: unknown } | undefined)?.filename : undefined;
-      if (!error && typeof filename === 'string') return resolve(filename);
-      const npmError = (output as { error?: { code?: unknown; summary?: unknown } } | undefined)?.error;
-      const summary = typeof npmError?.summary === 'string' ? npmError.summary : npmErrorLines(stderr);
-      if (npmError?.code === 'ETARGET' || npmError?.code === 'E404') {
-        return reject(
-          new CliError('failed', 'template_version_unavailable', `the npm registry has no ${spec} (${summary}); point npm at the registry that has it (npm_config_registry or .npmrc)`, {
+    execFile(
+      'npm',
+      ['pack', spec, '--pack-destination', destination, '--json', '--ignore-scripts'],
+      { cwd: io.cwd, env: { ...io.env }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
+          return reject(
+            new CliError('failed', 'npm_missing', `npm is not on PATH: it is needed to pack ${spec}`, { cause: error }),
+          );
+        }
+        const output = parseJson(stdout);
+        const filename = Array.isArray(output)
+          ? (output[0] as { filename?: unknown } | undefined)?.filename
+          : undefined;
+        if (!error && typeof filename === 'string') return resolve(filename);
+        const npmError = (output as { error?: { code?: unknown; summary?: unknown } } | undefined)?.error;
+        const summary = typeof npmError?.summary === 'string' ? npmError.summary : npmErrorLines(stderr);
+        if (npmError?.code === 'ETARGET' || npmError?.code === 'E404') {
+          return reject(
+            new CliError(
+              'failed',
+              'template_version_unavailable',
+              `the npm registry has no ${spec} (${summary}); point npm at the registry that has it (npm_config_registry or .npmrc)`,
+              {
+                cause: error,
+              },
+            ),
+          );
+        }
+        reject(
+          new CliError('failed', 'npm_pack_failed', `npm pack ${spec} failed: ${summary || 'no output'}`, {
             cause: error,
           }),
         );
-      }
-      reject(new CliError('failed', 'npm_pack_failed', `npm pack ${spec} failed: ${summary || 'no output'}`, { cause: error }));
-    });
+      },
+    );
   });
 }
 

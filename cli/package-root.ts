@@ -24,7 +24,8 @@ export function ownPackage(): OwnPackage {
       if (json.name === 'actorkit') return (cached = { root: dir, version: json.version ?? '0.0.0' });
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the actorkit package root above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`cannot find the actorkit package root above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }

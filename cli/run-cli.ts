@@ -50,7 +50,9 @@ export async function runCli(argv: readonly string[], options: CommandData = {})
     return EXIT_CODES[status] ?? EXIT_CODES.failed;
   } catch (error) {
     const usageError = error instanceof Error && error.name === 'CLIError';
-    const failure = usageError ? { status: 'refused' as const, code: 'bad_usage', message: `${error.message} (see \`actorkit ${verb} --help\`)` } : toCliFailure(error);
+    const failure = usageError
+      ? { status: 'refused' as const, code: 'bad_usage', message: `${error.message} (see \`actorkit ${verb} --help\`)` }
+      : toCliFailure(error);
     if (flags.includes('--json')) io.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
     else io.stderr.write(`error: ${failure.message}\n`);
     return EXIT_CODES[failure.status];

@@ -17,7 +17,12 @@ export function coreRoutesSource(routesDir: string): string {
   const files = readdirSync(routesDir)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.gen.ts'))
     .sort();
-  const declared = files.flatMap((file) => [...readFileSync(join(routesDir, file), 'utf8').matchAll(DECLARATION)].map((match) => ({ file, name: match[1] as string })));
+  const declared = files.flatMap((file) =>
+    [...readFileSync(join(routesDir, file), 'utf8').matchAll(DECLARATION)].map((match) => ({
+      file,
+      name: match[1] as string,
+    })),
+  );
   const imports = files
     .map((file) => ({ file, names: declared.filter((route) => route.file === file).map((route) => route.name) }))
     .filter(({ names }) => names.length > 0)

@@ -5,4 +5,8 @@
 import { withProblemCodeTable } from '../src/core/problem-code-table.js';
 import { rewriteGenerated } from './rewrite-generated.js';
 
-rewriteGenerated(new URL('../docs/http-api.md', import.meta.url), 'docs/http-api.md: the error-code table', withProblemCodeTable);
+rewriteGenerated(
+  new URL('../docs/http-api.md', import.meta.url),
+  'docs/http-api.md: the error-code table',
+  withProblemCodeTable,
+);

@@ -5,4 +5,8 @@
 import { withPlatformRuleTable } from '../src/config/validate/platform-rule-table.js';
 import { rewriteGenerated } from './rewrite-generated.js';
 
-rewriteGenerated(new URL('../docs/configuration.md', import.meta.url), 'docs/configuration.md: the table of tuning rules', withPlatformRuleTable);
+rewriteGenerated(
+  new URL('../docs/configuration.md', import.meta.url),
+  'docs/configuration.md: the table of tuning rules',
+  withPlatformRuleTable,
+);

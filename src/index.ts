@@ -30,16 +30,51 @@ export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './invoke/cha
 export { offlineChatHandler } from './agent/offline-chat-handler.js';
 
 // Agent: models, the chat loop, tools and MCP
-export type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall, TokenUsage, ToolDefinition } from './agent/chat-model.js';
+export type {
+  ChatMessage,
+  ChatModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelToolCall,
+  TokenUsage,
+  ToolDefinition,
+} from './agent/chat-model.js';
 export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/offline-model.js';
-export { createOpenAICompatibleModel, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleModelOptions } from './agent/openai-compatible-model.js';
+export {
+  createOpenAICompatibleModel,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  type OpenAICompatibleModelOptions,
+} from './agent/openai-compatible-model.js';
 export { modelTimeoutError, modelUpstreamError } from './agent/model-errors.js';
 export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig, type ModelProvider } from './agent/agent-config.js';
-export { runChatLoop, MAX_TOOL_OUTPUT_CHARS, type ChatLoopMetrics, type ChatLoopOptions, type ChatLoopResult } from './agent/chat-loop.js';
-export { createAgentChatHandler, type AgentChatHandlerOptions, type AgentTurnConfig } from './agent/agent-chat-handler.js';
+export {
+  runChatLoop,
+  MAX_TOOL_OUTPUT_CHARS,
+  type ChatLoopMetrics,
+  type ChatLoopOptions,
+  type ChatLoopResult,
+} from './agent/chat-loop.js';
+export {
+  createAgentChatHandler,
+  type AgentChatHandlerOptions,
+  type AgentTurnConfig,
+} from './agent/agent-chat-handler.js';
 export { createActorAgent, type ActorAgent, type ActorAgentOptions } from './agent/actor-agent.js';
-export { ActorTool, SyncRunUnsupportedError, TOOL_NAME_PATTERN, type ActorToolOptions, type ToolArgsResult, type ToolRunContext } from './agent/actor-tool.js';
-export { buildDefaultRegistry, ToolRegistry, type ToolRegistryOptions, type ToolSourceInput } from './agent/tool-registry.js';
+export {
+  ActorTool,
+  SyncRunUnsupportedError,
+  TOOL_NAME_PATTERN,
+  type ActorToolOptions,
+  type ToolArgsResult,
+  type ToolRunContext,
+} from './agent/actor-tool.js';
+export {
+  buildDefaultRegistry,
+  ToolRegistry,
+  type ToolRegistryOptions,
+  type ToolSourceInput,
+} from './agent/tool-registry.js';
 export { McpToolSource, type McpToolSourceOptions } from './agent/mcp-tool-source.js';
 export { McpServerConfig, McpServers, parseMcpServers } from './agent/mcp-server-config.js';
 
@@ -48,7 +83,16 @@ export type { OAuthFlow } from './oauth/oauth-flow.js';
 export type { DocumentedOperation } from './context/documented-operation.js';
 
 // Conditional surfaces: owner panels, fleet-mesh peer reads, the workflow proxy
-export { panelAction, panelRouter, statsPanel, type Panel, type PanelAction, type PanelActionView, type PanelPageView, type PanelRouterOptions } from './surfaces/panel/index.js';
+export {
+  panelAction,
+  panelRouter,
+  statsPanel,
+  type Panel,
+  type PanelAction,
+  type PanelActionView,
+  type PanelPageView,
+  type PanelRouterOptions,
+} from './surfaces/panel/index.js';
 export {
   createPeerClient,
   MESH_KEY_HEADER,
@@ -97,4 +141,13 @@ export { MemoryStore } from './store/memory-store.js';
 
 // Logging
 export { jsonLinesSink } from './log/json-lines-sink.js';
-export { createLogger, silentLogger, createMemorySink, type Logger, type LogEvent, type LogLevel, type LogRecord, type LogSink } from './log/logger.js';
+export {
+  createLogger,
+  silentLogger,
+  createMemorySink,
+  type Logger,
+  type LogEvent,
+  type LogLevel,
+  type LogRecord,
+  type LogSink,
+} from './log/logger.js';

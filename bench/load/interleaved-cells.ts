@@ -36,16 +36,34 @@ export async function stopServer(actor: SpawnedActor): Promise<void> {
 }
 
 /** One wrk run on one server, with the server's CPU time over it. */
-async function loadRound(server: BenchServer, actor: SpawnedActor, route: LoadRoute, connections: number, durationS: number): Promise<Round> {
+async function loadRound(
+  server: BenchServer,
+  actor: SpawnedActor,
+  route: LoadRoute,
+  connections: number,
+  durationS: number,
+): Promise<Round> {
   const loadAverage = loadavg()[0]!;
   const cpuBefore = await readCpuMs(actor.child.pid!);
-  const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections, durationS, invokeShape: server.invokeShape });
+  const figures = await runWrk({
+    baseUrl: actor.baseUrl,
+    route,
+    connections,
+    durationS,
+    invokeShape: server.invokeShape,
+  });
   const cpuUsPerRequest = (((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000) / Math.max(figures.requests, 1);
   return { figures, cpuUsPerRequest, loadAverage };
 }
 
 /** The medians of several rounds of one cell (sums for counts). */
-function medianCell(server: BenchServer, route: LoadRoute, connections: number, settings: CellSettings, rounds: readonly Round[]): ThroughputCell {
+function medianCell(
+  server: BenchServer,
+  route: LoadRoute,
+  connections: number,
+  settings: CellSettings,
+  rounds: readonly Round[],
+): ThroughputCell {
   const of = (pick: (round: Round) => number) => median(rounds.map(pick));
   const sum = (pick: (round: Round) => number) => rounds.reduce((total, round) => total + pick(round), 0);
   return {
@@ -125,7 +143,9 @@ export async function measureThroughput(
     for (const [server, actor] of actors) idleRssMiB.set(server, mib(await readRssBytes(actor.child.pid!)));
     const cells: ThroughputCell[] = [];
     const invokesAnswered = new Map<BenchServer, number>(servers.map((server) => [server, 0]));
-    const invokeRuns = new Map<BenchServer, { runs: number; connections: number }>(servers.map((server) => [server, { runs: 0, connections: 0 }]));
+    const invokeRuns = new Map<BenchServer, { runs: number; connections: number }>(
+      servers.map((server) => [server, { runs: 0, connections: 0 }]),
+    );
     const noteInvokes = (server: BenchServer, route: LoadRoute, connections: number, figures: LoadFigures) => {
       if (route !== 'invoke') return;
       invokesAnswered.set(server, invokesAnswered.get(server)! + figures.requests - figures.non2xx);
@@ -136,7 +156,18 @@ export async function measureThroughput(
       const loaded = servers.filter((server) => server.routes === undefined || server.routes.includes(route));
       if (warmup) {
         for (const server of loaded) {
-          noteInvokes(server, route, connections, await runWrk({ baseUrl: actors.get(server)!.baseUrl, route, connections, durationS: settings.warmupS, invokeShape: server.invokeShape }));
+          noteInvokes(
+            server,
+            route,
+            connections,
+            await runWrk({
+              baseUrl: actors.get(server)!.baseUrl,
+              route,
+              connections,
+              durationS: settings.warmupS,
+              invokeShape: server.invokeShape,
+            }),
+          );
         }
       }
       const rounds = new Map<BenchServer, Round[]>(loaded.map((server) => [server, []]));

@@ -33,7 +33,13 @@ export interface LoadFigures {
   readonly requests: number;
   readonly requestsPerSecond: number;
   /** Latency percentiles in milliseconds, as wrk measured them. */
-  readonly latencyMs: { readonly mean: number; readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly latencyMs: {
+    readonly mean: number;
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+  };
   /** Responses outside 2xx/3xx. */
   readonly non2xx: number;
   /** Socket-level failures: connect, read, write, time-out. */
@@ -65,7 +71,16 @@ export async function wrkVersion(): Promise<string | null> {
 export async function runWrk(cell: LoadCell): Promise<LoadFigures> {
   const shape = cell.invokeShape ?? 'actor';
   const path = cell.route === 'health' ? '/health' : INVOKE_PATHS[shape];
-  const args = ['-t1', `-c${cell.connections}`, `-d${cell.durationS}s`, '--timeout', '10s', '-s', CELL_SCRIPT, `${cell.baseUrl}${path}`];
+  const args = [
+    '-t1',
+    `-c${cell.connections}`,
+    `-d${cell.durationS}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    CELL_SCRIPT,
+    `${cell.baseUrl}${path}`,
+  ];
   if (cell.route === 'invoke') args.push('--', shape === 'actor' ? 'invoke' : shape);
   const { stdout } = await run('wrk', args, { timeout: (cell.durationS + 30) * 1000, maxBuffer: 1 << 20 });
   const line = stdout.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));

@@ -13,7 +13,11 @@ export interface InvokeTally {
 
 /** A chat request body for turn `turn`: 200 sessions of 50 users, as bench/load/wrk-cell.lua sends. */
 export function benchChatRequest(turn: number): string {
-  return JSON.stringify({ user_identifier: `bench-user-${turn % 50}`, session_id: `bench-session-${turn % 200}`, message: `Hello from the bench, turn ${turn}` });
+  return JSON.stringify({
+    user_identifier: `bench-user-${turn % 50}`,
+    session_id: `bench-session-${turn % 200}`,
+    message: `Hello from the bench, turn ${turn}`,
+  });
 }
 
 /**

@@ -13,7 +13,12 @@ export type CliTiming =
       readonly runs: number;
       /** Median wall time of `node -e 0`, in ms: the floor any Node CLI pays. */
       readonly nodeBaselineMs: number;
-      readonly verbs: readonly { readonly command: string; readonly medianMs: number; readonly ratio: number; readonly exitCodes: readonly number[] }[];
+      readonly verbs: readonly {
+        readonly command: string;
+        readonly medianMs: number;
+        readonly ratio: number;
+        readonly exitCodes: readonly number[];
+      }[];
     };
 
 function timed(args: readonly string[], cwd: string): { ms: number; exitCode: number; output: string } {
@@ -31,7 +36,8 @@ function timed(args: readonly string[], cwd: string): { ms: number; exitCode: nu
 function linkDependencies(actorDir: string, repositoryRoot: string): void {
   const modules = join(actorDir, 'node_modules');
   mkdirSync(modules);
-  for (const name of readdirSync(join(repositoryRoot, 'node_modules'))) symlinkSync(join(repositoryRoot, 'node_modules', name), join(modules, name));
+  for (const name of readdirSync(join(repositoryRoot, 'node_modules')))
+    symlinkSync(join(repositoryRoot, 'node_modules', name), join(modules, name));
   symlinkSync(repositoryRoot, join(modules, 'actorkit'));
 }
 
@@ -53,18 +59,28 @@ export function measureCli(repositoryRoot: string, runs: number): CliTiming {
   try {
     const baseline = Array.from({ length: runs }, () => timed(['-e', '0'], workDir).ms);
     const nodeBaselineMs = median(baseline);
-    const renders = Array.from({ length: runs }, (_, index) => timed([cli, 'new', 'bench-actor', join(workDir, `actor-${index}`), '--defaults'], workDir));
+    const renders = Array.from({ length: runs }, (_, index) =>
+      timed([cli, 'new', 'bench-actor', join(workDir, `actor-${index}`), '--defaults'], workDir),
+    );
     if (renders[0]!.exitCode === 0) linkDependencies(join(workDir, 'actor-0'), repositoryRoot);
     const validations = Array.from({ length: runs }, () => timed([cli, 'validate', join(workDir, 'actor-0')], workDir));
     const verb = (command: string, results: ReturnType<typeof timed>[]) => {
       const medianMs = median(results.map((result) => result.ms));
-      return { command, medianMs: Math.round(medianMs), ratio: Math.round((medianMs / nodeBaselineMs) * 10) / 10, exitCodes: results.map((result) => result.exitCode) };
+      return {
+        command,
+        medianMs: Math.round(medianMs),
+        ratio: Math.round((medianMs / nodeBaselineMs) * 10) / 10,
+        exitCodes: results.map((result) => result.exitCode),
+      };
     };
     return {
       status: 'measured',
       runs,
       nodeBaselineMs: Math.round(nodeBaselineMs),
-      verbs: [verb('actorkit new bench-actor <dir> --defaults', renders), verb('actorkit validate <dir> (dependencies installed)', validations)],
+      verbs: [
+        verb('actorkit new bench-actor <dir> --defaults', renders),
+        verb('actorkit validate <dir> (dependencies installed)', validations),
+      ],
     };
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -26,7 +26,11 @@ function readyStatus(baseUrl: string): Promise<number> {
  * @param env extra environment of the process
  * @param timeoutMs how long to wait for readiness
  */
-export async function measureColdStart(runtime: RuntimeProcess, env: Record<string, string>, timeoutMs = 30_000): Promise<ColdStart> {
+export async function measureColdStart(
+  runtime: RuntimeProcess,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ColdStart> {
   const started = performance.now();
   const actor = await spawnActor(runtime, env);
   while ((await readyStatus(actor.baseUrl)) !== 200) {

@@ -75,11 +75,18 @@ function countRows(file: string, query: string): number {
  * @param settings durations, rounds and connections of the cells
  * @param log where each measured cell is logged
  */
-export async function measurePeerComparison(settings: CellSettings, log: Logger<'bench_cell_measured'>): Promise<PeerComparison> {
+export async function measurePeerComparison(
+  settings: CellSettings,
+  log: Logger<'bench_cell_measured'>,
+): Promise<PeerComparison> {
   const runtime = node24();
   checkRuntime(runtime);
   const root = mkdtempSync(join(tmpdir(), 'actorkit-bench-peer-'));
-  const mockModel = await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true });
+  const mockModel = await spawnActor(
+    { name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] },
+    {},
+    { drainAfterListening: true },
+  );
   try {
     await waitUntilReady(mockModel);
     const modelUrl = `${mockModel.baseUrl}/v1`;
@@ -90,9 +97,30 @@ export async function measurePeerComparison(settings: CellSettings, log: Logger<
     };
     const actorEnv = (name: string) => ({ DATABASE_URL: '', DATA_DIR: dir(name) });
     const servers: BenchServer[] = [
-      { runtime: 'node', stack: 'bare', store: null, label: 'node24 bare Hono', process: { name: 'bare-node24', command: runtime.command, args: [BARE_NODE_ENTRY] }, env: {} },
-      { runtime: 'node', stack: 'actor', store: 'sqlite', label: 'node24 actor (sqlite, offline model)', process: runtime, env: actorEnv('actor-offline') },
-      { runtime: 'node', stack: 'actor', store: 'sqlite', label: ACTOR_ON_MOCK_MODEL, process: runtime, env: { ...actorEnv('actor-mock'), LLM_MODEL: 'mock-model', LLM_BASE_URL: modelUrl } },
+      {
+        runtime: 'node',
+        stack: 'bare',
+        store: null,
+        label: 'node24 bare Hono',
+        process: { name: 'bare-node24', command: runtime.command, args: [BARE_NODE_ENTRY] },
+        env: {},
+      },
+      {
+        runtime: 'node',
+        stack: 'actor',
+        store: 'sqlite',
+        label: 'node24 actor (sqlite, offline model)',
+        process: runtime,
+        env: actorEnv('actor-offline'),
+      },
+      {
+        runtime: 'node',
+        stack: 'actor',
+        store: 'sqlite',
+        label: ACTOR_ON_MOCK_MODEL,
+        process: runtime,
+        env: { ...actorEnv('actor-mock'), LLM_MODEL: 'mock-model', LLM_BASE_URL: modelUrl },
+      },
       {
         runtime: 'node',
         stack: 'peer',
@@ -103,13 +131,26 @@ export async function measurePeerComparison(settings: CellSettings, log: Logger<
         invokeShape: 'mastra',
       },
     ];
-    const measured = await measureThroughput(servers, settings, log, (server) => server.label ?? server.process.name, [['invoke', settings.connections, true]]);
+    const measured = await measureThroughput(servers, settings, log, (server) => server.label ?? server.process.name, [
+      ['invoke', settings.connections, true],
+    ]);
     const persistence = servers
       .filter((server) => server.stack !== 'bare')
       .map((server): PeerPersistence => {
-        const file = server.stack === 'peer' ? join(dir('mastra'), 'mastra.db') : join(server.env.DATA_DIR!, 'actor.db');
-        const storedMessages = countRows(file, server.stack === 'peer' ? 'select count(*) as n from mastra_messages' : 'select count(*) as n from actorkit_chat_messages');
-        const storedTurns = countRows(file, server.stack === 'peer' ? "select count(*) as n from mastra_messages where role = 'user'" : 'select sum(invocations) as n from actorkit_stats_counters');
+        const file =
+          server.stack === 'peer' ? join(dir('mastra'), 'mastra.db') : join(server.env.DATA_DIR!, 'actor.db');
+        const storedMessages = countRows(
+          file,
+          server.stack === 'peer'
+            ? 'select count(*) as n from mastra_messages'
+            : 'select count(*) as n from actorkit_chat_messages',
+        );
+        const storedTurns = countRows(
+          file,
+          server.stack === 'peer'
+            ? "select count(*) as n from mastra_messages where role = 'user'"
+            : 'select sum(invocations) as n from actorkit_stats_counters',
+        );
         const answered = measured.invokesAnswered.get(server)!;
         const runs = measured.invokeRuns.get(server)!;
         const inFlightAtMost = runs.runs * runs.connections;
@@ -122,7 +163,12 @@ export async function measurePeerComparison(settings: CellSettings, log: Logger<
           consistent: storedTurns >= answered && storedTurns <= answered + inFlightAtMost,
         };
       });
-    return { runtime: `Node ${checkRuntime(runtime)}`, model: 'bench/peers/mock-model-server.mjs (OpenAI-compatible, loopback)', cells: measured.cells, persistence };
+    return {
+      runtime: `Node ${checkRuntime(runtime)}`,
+      model: 'bench/peers/mock-model-server.mjs (OpenAI-compatible, loopback)',
+      cells: measured.cells,
+      persistence,
+    };
   } finally {
     await stopServer(mockModel);
     rmSync(root, { recursive: true, force: true });

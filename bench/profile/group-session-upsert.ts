@@ -57,7 +57,9 @@ if (host.Bun !== undefined) {
   const { Database } = require('bun:sqlite') as { Database: new (path: string) => Connection };
   drivers.push(['bun:sqlite', (path) => new Database(path)]);
 } else {
-  const nodeSqlite = host.process?.getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (path: string) => Connection } | undefined;
+  const nodeSqlite = host.process?.getBuiltinModule?.('node:sqlite') as
+    | { DatabaseSync: new (path: string) => Connection }
+    | undefined;
   if (nodeSqlite !== undefined) drivers.push(['node:sqlite', (path) => new nodeSqlite.DatabaseSync(path)]);
   const Libsql = require('libsql') as new (path: string) => Connection;
   drivers.push(['libsql', (path) => new Libsql(path)]);
@@ -83,16 +85,23 @@ function writer(connection: Connection): (variant: Variant, first: number) => vo
   };
   return (variant, first) => {
     const now = new Date().toISOString();
-    const sessions = Array.from({ length: GROUP }, (_, index) => `bench-session-${String((first + index) % SESSIONS).padStart(4, '0')}`).sort();
+    const sessions = Array.from(
+      { length: GROUP },
+      (_, index) => `bench-session-${String((first + index) % SESSIONS).padStart(4, '0')}`,
+    ).sort();
     const firstPosition = new Map<string, number>();
     connection.exec('BEGIN IMMEDIATE');
     if (variant === 'per session') {
       for (const session of sessions) {
-        const [row] = prepare(ONE_SESSION_UPSERT).all('default', session, 2, now, now) as { message_count: number | bigint }[];
+        const [row] = prepare(ONE_SESSION_UPSERT).all('default', session, 2, now, now) as {
+          message_count: number | bigint;
+        }[];
         firstPosition.set(session, Number(row!.message_count) - 2);
       }
     } else {
-      const rows = prepare(statements.upsertChatSessions(sessions.length)).all(...sessions.flatMap((session) => ['default', session, 2, now, now])) as {
+      const rows = prepare(statements.upsertChatSessions(sessions.length)).all(
+        ...sessions.flatMap((session) => ['default', session, 2, now, now]),
+      ) as {
         session_id: string;
         message_count: number | bigint;
       }[];
@@ -102,7 +111,16 @@ function writer(connection: Connection): (variant: Variant, first: number) => vo
     for (const session of sessions) {
       const position = firstPosition.get(session)!;
       values.push('default', session, position, crypto.randomUUID(), 'user', `Hello ${position}`, null, now);
-      values.push('default', session, position + 1, crypto.randomUUID(), 'assistant', `[offline model] You said: Hello ${position}`, null, now);
+      values.push(
+        'default',
+        session,
+        position + 1,
+        crypto.randomUUID(),
+        'assistant',
+        `[offline model] You said: Hello ${position}`,
+        null,
+        now,
+      );
     }
     prepare(statements.insertMessages(values.length / 8)).run(...values);
     connection.exec('COMMIT');
@@ -112,14 +130,17 @@ function writer(connection: Connection): (variant: Variant, first: number) => vo
 const root = mkdtempSync(join(tmpdir(), 'actorkit-group-upsert-'));
 try {
   const loadBefore = loadavg()[0]!;
-  for (const [name, open] of drivers.filter(([candidate]) => values.driver === undefined || candidate === values.driver)) {
+  for (const [name, open] of drivers.filter(
+    ([candidate]) => values.driver === undefined || candidate === values.driver,
+  )) {
     const connection = open(join(root, `${name.replace(':', '-')}.db`));
     connection.exec('PRAGMA journal_mode = WAL');
     connection.exec('PRAGMA synchronous = NORMAL');
     connection.exec(SCHEMA);
     const write = writer(connection);
     let next = 0;
-    for (let warm = 0; warm < 200; warm += 1) write((values.only as Variant | undefined) ?? (warm % 2 === 0 ? 'per session' : 'multi-row'), (next += GROUP));
+    for (let warm = 0; warm < 200; warm += 1)
+      write((values.only as Variant | undefined) ?? (warm % 2 === 0 ? 'per session' : 'multi-row'), (next += GROUP));
     const samples: Record<Variant, number[]> = { 'per session': [], 'multi-row': [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = (round % 2 === 0 ? ['per session', 'multi-row'] : ['multi-row', 'per session']) as Variant[];
@@ -139,7 +160,9 @@ try {
       `${name}: per session ${per.toFixed(2)} µs/turn (${rounds('per session')}); multi-row ${multi.toFixed(2)} µs/turn (${rounds('multi-row')}); saved ${(per - multi).toFixed(2)} µs/turn\n`,
     );
   }
-  process.stdout.write(`groups of ${GROUP}, ${GROUPS} groups per round, ${ROUNDS} rounds; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`);
+  process.stdout.write(
+    `groups of ${GROUP}, ${GROUPS} groups per round, ${ROUNDS} rounds; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after\n`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

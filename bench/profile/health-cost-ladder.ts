@@ -19,7 +19,13 @@ import { readCpuMs } from '../measure/process-usage.js';
 const LADDER = ['bare', 'hono-prometheus', 'observer', 'actor'] as const;
 const variantEntry = fileURLToPath(new URL('./health-variant.mjs', import.meta.url));
 
-const { values } = parseArgs({ options: { runtime: { type: 'string', default: 'node' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '4' } } });
+const { values } = parseArgs({
+  options: {
+    runtime: { type: 'string', default: 'node' },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '4' },
+  },
+});
 if (values.runtime !== 'node' && values.runtime !== 'bun') throw new Error('--runtime is node or bun');
 const command = actorProcess(values.runtime).command;
 const rounds = Number(values.rounds);
@@ -41,7 +47,9 @@ async function cpuPerRequest(step: (typeof LADDER)[number]): Promise<{ cpuUs: nu
   }
 }
 
-const samples = new Map<string, { cpuUs: number[]; rps: number[] }>(LADDER.map((step) => [step, { cpuUs: [], rps: [] }]));
+const samples = new Map<string, { cpuUs: number[]; rps: number[] }>(
+  LADDER.map((step) => [step, { cpuUs: [], rps: [] }]),
+);
 for (let round = 0; round < rounds; round += 1) {
   for (const step of LADDER) {
     const { cpuUs, requestsPerSecond } = await cpuPerRequest(step);
@@ -50,7 +58,9 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 const bare = median(samples.get('bare')!.cpuUs);
-process.stdout.write('| step | CPU µs/req (median) | added to bare | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n');
+process.stdout.write(
+  '| step | CPU µs/req (median) | added to bare | bare/step | req/s (median) |\n| --- | --- | --- | --- | --- |\n',
+);
 for (const step of LADDER) {
   const cpu = median(samples.get(step)!.cpuUs);
   process.stdout.write(

@@ -57,9 +57,17 @@ interface InvokeTarget {
 let sent = 0;
 const invokeRequest = (): Request => {
   sent += 1;
-  const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: `What is the weather? ${sent}` });
+  const body = JSON.stringify({
+    user_identifier: `user-${sent % 50}`,
+    session_id: `session-${sent % 200}`,
+    message: `What is the weather? ${sent}`,
+  });
   // With its Content-Length, as an HTTP client sends it (the body limit judges it by the header).
-  return new Request('http://127.0.0.1/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, body });
+  return new Request('http://127.0.0.1/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+    body,
+  });
 };
 
 /** Invokes answered 200 by `target` over `seconds`, and the CPU µs each took; throws on any other status. */
@@ -90,7 +98,8 @@ async function actorTarget(name: string, env: Record<string, string>, store?: Me
     stop: async (answered) => {
       const counted = (await (await app.request('/stats')).json()) as { invocations: number };
       await app.actor.shutdown({ graceMs: 5_000 });
-      if (counted.invocations !== answered) throw new Error(`${name}: /stats counted ${counted.invocations} invokes, ${answered} were answered 200`);
+      if (counted.invocations !== answered)
+        throw new Error(`${name}: /stats counted ${counted.invocations} invokes, ${answered} were answered 200`);
     },
   };
 }
@@ -99,7 +108,11 @@ const dataDir = await mkdtemp(join(tmpdir(), 'actorkit-invoke-cpu-'));
 const bare = createBareApp();
 const all: InvokeTarget[] = [
   { name: 'bare', fetch: (request) => bare.fetch(request), stop: async () => {} },
-  await actorTarget('memory', { DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }, new MemoryStore()),
+  await actorTarget(
+    'memory',
+    { DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    new MemoryStore(),
+  ),
   await actorTarget('sqlite', { DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }),
 ];
 const targets = values.only === undefined ? all : all.filter((target) => target.name === values.only);

@@ -49,25 +49,50 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
   },
 });
-if (values.route !== 'invoke' && values.route !== 'health') throw new Error(`--route is invoke or health, got ${values.route}`);
+if (values.route !== 'invoke' && values.route !== 'health')
+  throw new Error(`--route is invoke or health, got ${values.route}`);
 const [fewer, more] = values.invokes.split(',').map(Number);
 if (!(fewer! > 0 && more! > fewer!)) throw new Error('--invokes takes two counts, the second larger: e.g. 500,2500');
 const stacks = values.stacks.split(',');
-for (const stack of stacks) if (!['bare', 'memory', 'sqlite', 'mock'].includes(stack)) throw new Error(`--stacks takes bare, memory, sqlite and mock, got ${stack}`);
-if (!existsSync(values.node)) throw new Error(`no Node at ${values.node}: run node test/runtimes/ensure-runtimes.mjs, or pass --node`);
-const checkouts = [...(values.before === undefined ? [] : [['before', resolve(values.before)] as const]), ['this checkout', checkoutRoot] as const];
+for (const stack of stacks)
+  if (!['bare', 'memory', 'sqlite', 'mock'].includes(stack))
+    throw new Error(`--stacks takes bare, memory, sqlite and mock, got ${stack}`);
+if (!existsSync(values.node))
+  throw new Error(`no Node at ${values.node}: run node test/runtimes/ensure-runtimes.mjs, or pass --node`);
+const checkouts = [
+  ...(values.before === undefined ? [] : [['before', resolve(values.before)] as const]),
+  ['this checkout', checkoutRoot] as const,
+];
 for (const [, dir] of checkouts) {
-  if (!existsSync(resolve(dir, 'dist/examples/hello-actor/src/app.js'))) throw new Error(`${dir} is not built: run npm run build there`);
+  if (!existsSync(resolve(dir, 'dist/examples/hello-actor/src/app.js')))
+    throw new Error(`${dir} is not built: run npm run build there`);
 }
 
-const mockModel = stacks.includes('mock') ? await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true }) : undefined;
+const mockModel = stacks.includes('mock')
+  ? await spawnActor(
+      { name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] },
+      {},
+      { drainAfterListening: true },
+    )
+  : undefined;
 if (mockModel !== undefined) await waitUntilReady(mockModel);
 
 /** valgrind's count of user-space instructions for one run of the fixed-count child. */
 function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
   const child = spawn(
     'valgrind',
-    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', values.node, '--predictable', resolve(here, 'invoke-fixed-count.mjs'), checkout, String(invokes), stack, values.route],
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      values.node,
+      '--predictable',
+      resolve(here, 'invoke-fixed-count.mjs'),
+      checkout,
+      String(invokes),
+      stack,
+      values.route,
+    ],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
@@ -83,7 +108,9 @@ function countInstructions(checkout: string, invokes: number, stack: string): Pr
     stderr += chunk;
   });
   return new Promise((settle, fail) => {
-    child.on('error', (error) => fail(new Error(`valgrind did not start (${error.message}): apt-get install valgrind`)));
+    child.on('error', (error) =>
+      fail(new Error(`valgrind did not start (${error.message}): apt-get install valgrind`)),
+    );
     child.on('close', (code) => {
       const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
       if (code !== 0 || refs === null || !stderr.includes(`answered ${invokes}`)) {
@@ -110,10 +137,14 @@ async function twoAtATime<T>(jobs: readonly (() => Promise<T>)[]): Promise<T[]> 
 }
 
 const cells = checkouts.flatMap(([name, dir]) => stacks.map((stack) => ({ name, dir, stack })));
-const counts = await twoAtATime(cells.flatMap((cell) => [fewer!, more!].map((invokes) => () => countInstructions(cell.dir, invokes, cell.stack))));
+const counts = await twoAtATime(
+  cells.flatMap((cell) => [fewer!, more!].map((invokes) => () => countInstructions(cell.dir, invokes, cell.stack))),
+);
 if (mockModel !== undefined) await mockModel.dispose();
 const perInvoke = new Map<string, number>();
-cells.forEach((cell, index) => perInvoke.set(`${cell.name}/${cell.stack}`, (counts[index * 2 + 1]! - counts[index * 2]!) / (more! - fewer!)));
+cells.forEach((cell, index) =>
+  perInvoke.set(`${cell.name}/${cell.stack}`, (counts[index * 2 + 1]! - counts[index * 2]!) / (more! - fewer!)),
+);
 
 const thousands = (value: number | undefined) => (value === undefined ? '—' : `${(value / 1000).toFixed(0)}k`);
 const lines = [
@@ -123,7 +154,9 @@ const lines = [
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const [name] of checkouts) {
-  const [bare, memory, sqlite, mock] = ['bare', 'memory', 'sqlite', 'mock'].map((stack) => perInvoke.get(`${name}/${stack}`));
+  const [bare, memory, sqlite, mock] = ['bare', 'memory', 'sqlite', 'mock'].map((stack) =>
+    perInvoke.get(`${name}/${stack}`),
+  );
   const outside = bare !== undefined && memory !== undefined ? memory - bare : undefined;
   const storage = memory !== undefined && sqlite !== undefined ? sqlite - memory : undefined;
   const ratio = bare !== undefined && sqlite !== undefined ? `${((bare / sqlite) * 100).toFixed(0)}%` : '—';

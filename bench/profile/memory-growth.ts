@@ -47,8 +47,10 @@ const { values } = parseArgs({
     allocations: { type: 'boolean', default: false },
   },
 });
-if (values.stack !== 'actor' && values.stack !== 'bare') throw new Error(`--stack is actor or bare, got ${values.stack}`);
-if (values.store !== 'sqlite' && values.store !== 'postgres') throw new Error(`--store is sqlite or postgres, got ${values.store}`);
+if (values.stack !== 'actor' && values.stack !== 'bare')
+  throw new Error(`--stack is actor or bare, got ${values.stack}`);
+if (values.store !== 'sqlite' && values.store !== 'postgres')
+  throw new Error(`--store is sqlite or postgres, got ${values.store}`);
 if (values.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
 const positive = (name: string, text: string) => {
   const value = Number(text);
@@ -56,7 +58,8 @@ const positive = (name: string, text: string) => {
   return value;
 };
 const checkpoints = values.checkpoints.split(',').map((text) => positive('checkpoints', text));
-if (checkpoints.some((count, index) => index > 0 && count <= checkpoints[index - 1]!)) throw new Error(`--checkpoints must rise, got ${values.checkpoints}`);
+if (checkpoints.some((count, index) => index > 0 && count <= checkpoints[index - 1]!))
+  throw new Error(`--checkpoints must rise, got ${values.checkpoints}`);
 const connections = positive('connections', values.connections);
 const top = positive('top', values.top);
 const settleS = values.settle
@@ -156,7 +159,14 @@ try {
   await sleep(1_000);
   const idleRss = await readRssBytes(pid);
   const idleReport = await v8Report(1);
-  rows.push({ invokes: 0, rssMiB: mib(idleRss), report: idleReport, rssAfterGcMiB: mib(await readRssBytes(pid)), cpuUsPerInvoke: '—', failed: 0 });
+  rows.push({
+    invokes: 0,
+    rssMiB: mib(idleRss),
+    report: idleReport,
+    rssAfterGcMiB: mib(await readRssBytes(pid)),
+    cpuUsPerInvoke: '—',
+    failed: 0,
+  });
   let sent = 0;
   for (const checkpoint of checkpoints) {
     const cpuBefore = await readCpuMs(pid);
@@ -208,36 +218,41 @@ const header = [
   'GC pause ms',
   'non-200',
 ];
-const lines = rows.map(({ invokes, rssMiB, report: { before, afterGc }, rssAfterGcMiB, cpuUsPerInvoke, failed }, index) => {
-  // Counted since the previous report, which forced one mark-compact itself unless --no-gc.
-  const earlier = index === 0 ? null : rows[index - 1]!.report.before.collections;
-  const forced = earlier !== null && !values['no-gc'] ? 1 : 0;
-  const since = (pick: (collections: Collections) => number) => (earlier === null ? pick(before.collections) : pick(before.collections) - pick(earlier));
-  return [
-    invokes,
-    rssMiB,
-    mib(before.heapUsed),
-    mib(before.heapTotal),
-    space(before, 'new_space'),
-    space(before, 'old_space'),
-    mib(before.external),
-    mib(before.arrayBuffers),
-    afterGc === null ? '—' : mib(afterGc.heapUsed),
-    afterGc === null ? '—' : mib(afterGc.heapTotal),
-    afterGc === null ? '—' : rssAfterGcMiB,
-    cpuUsPerInvoke,
-    since((collections) => collections.minor),
-    since((collections) => collections.major) - forced,
-    since((collections) => collections.pauseMs).toFixed(0),
-    failed,
-  ].join(' | ');
-});
+const lines = rows.map(
+  ({ invokes, rssMiB, report: { before, afterGc }, rssAfterGcMiB, cpuUsPerInvoke, failed }, index) => {
+    // Counted since the previous report, which forced one mark-compact itself unless --no-gc.
+    const earlier = index === 0 ? null : rows[index - 1]!.report.before.collections;
+    const forced = earlier !== null && !values['no-gc'] ? 1 : 0;
+    const since = (pick: (collections: Collections) => number) =>
+      earlier === null ? pick(before.collections) : pick(before.collections) - pick(earlier);
+    return [
+      invokes,
+      rssMiB,
+      mib(before.heapUsed),
+      mib(before.heapTotal),
+      space(before, 'new_space'),
+      space(before, 'old_space'),
+      mib(before.external),
+      mib(before.arrayBuffers),
+      afterGc === null ? '—' : mib(afterGc.heapUsed),
+      afterGc === null ? '—' : mib(afterGc.heapTotal),
+      afterGc === null ? '—' : rssAfterGcMiB,
+      cpuUsPerInvoke,
+      since((collections) => collections.minor),
+      since((collections) => collections.major) - forced,
+      since((collections) => collections.pauseMs).toFixed(0),
+      failed,
+    ].join(' | ');
+  },
+);
 const label = `node ${values.stack === 'bare' ? 'bare Hono' : `actor (${values.store})`}${nodeOptions.length > 0 ? ` ${nodeOptions.join(' ')}` : ''}${values.env ? ` ${values.env}` : ''}`;
 const last = rows.at(-1)!;
 process.stdout.write(
   `${label}, ${connections} connections; MiB unless named; RSS after ${last.invokes} invokes / idle = ${(Number(last.rssMiB) / Number(rows[0]!.rssMiB)).toFixed(2)}×\n\n` +
     `| ${header.join(' | ')} |\n|${' --- |'.repeat(header.length)}\n${lines.map((line) => `| ${line} |`).join('\n')}\n` +
-    (settled.length > 0 ? `\nRSS after the last invoke, no load: ${settled.map(({ afterS, rssMiB }) => `${afterS} s ${rssMiB} MiB`).join(', ')}\n` : ''),
+    (settled.length > 0
+      ? `\nRSS after the last invoke, no load: ${settled.map(({ afterS, rssMiB }) => `${afterS} s ${rssMiB} MiB`).join(', ')}\n`
+      : ''),
 );
 
 const snapshots = rows.map((row) => row.report.snapshot).filter((path): path is string => path !== null);
@@ -246,7 +261,12 @@ if (snapshots.length >= 3) {
   const growth = heapGrowth(summarizeHeapSnapshot(snapshots[1]!), summarizeHeapSnapshot(snapshots.at(-1)!), top);
   process.stdout.write(
     `\nheap growth from ${rows[1]!.invokes} to ${last.invokes} invokes (own size, live objects after GC)\n` +
-      growth.map((entry) => `${(entry.selfBytesDelta / 1024).toFixed(0).padStart(8)} KiB ${String(entry.countDelta).padStart(8)} objects  ${entry.name}`).join('\n') +
+      growth
+        .map(
+          (entry) =>
+            `${(entry.selfBytesDelta / 1024).toFixed(0).padStart(8)} KiB ${String(entry.countDelta).padStart(8)} objects  ${entry.name}`,
+        )
+        .join('\n') +
       '\n',
   );
 }

@@ -43,8 +43,16 @@ const route: LoadRoute = values.route;
 
 const profileDir = mkdtempSync(join(tmpdir(), 'actorkit-profile-'));
 const node = values.stack === 'bare' ? benchServers('node', null)[0]!.process : actorProcess('node');
-const mockModel = values.model === 'mock' ? await spawnActor({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] }, {}, { drainAfterListening: true }) : undefined;
-const modelEnv: Record<string, string> = mockModel === undefined ? {} : { LLM_MODEL: 'mock-model', LLM_BASE_URL: `${mockModel.baseUrl}/v1` };
+const mockModel =
+  values.model === 'mock'
+    ? await spawnActor(
+        { name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] },
+        {},
+        { drainAfterListening: true },
+      )
+    : undefined;
+const modelEnv: Record<string, string> =
+  mockModel === undefined ? {} : { LLM_MODEL: 'mock-model', LLM_BASE_URL: `${mockModel.baseUrl}/v1` };
 const actor = await spawnActor(
   { name: 'node-profiled', command: node.command, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...node.args] },
   { ...storeEnv(values.store, process.env.DATABASE_URL ?? ''), ...modelEnv },
@@ -53,7 +61,12 @@ const actor = await spawnActor(
 await waitUntilReady(actor);
 await runWrk({ baseUrl: actor.baseUrl, route, connections: Number(values.connections), durationS: 2 });
 const cpuBefore = await readCpuMs(actor.child.pid!);
-const figures = await runWrk({ baseUrl: actor.baseUrl, route, connections: Number(values.connections), durationS: Number(values.duration) });
+const figures = await runWrk({
+  baseUrl: actor.baseUrl,
+  route,
+  connections: Number(values.connections),
+  durationS: Number(values.duration),
+});
 const cpuUsPerRequest = (((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000) / figures.requests;
 actor.child.kill('SIGTERM');
 await within(actor.exited, 30_000, 'profiled actor exit');

@@ -18,7 +18,9 @@ import { openRuntimeSqlite, type SqliteDriverName } from '../../src/store/sqlite
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { median } from '../measure/median.js';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { turns: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' } },
+});
 const turns = Number(values.turns);
 const rounds = Number(values.rounds);
 const drivers: SqliteDriverName[] = runsOnBun() ? ['bun:sqlite', 'libsql'] : ['libsql'];
@@ -26,10 +28,19 @@ const root = await mkdtemp(join(tmpdir(), 'actorkit-sqlite-drivers-'));
 
 /** Turns per second of one driver on a fresh file. */
 async function turnsPerSecond(driver: SqliteDriverName, round: number): Promise<number> {
-  const { database } = await openRuntimeSqlite(join(root, `${driver.replace(':', '-')}-${round}.db`), { busyTimeoutMs: 5_000 }, driver);
+  const { database } = await openRuntimeSqlite(
+    join(root, `${driver.replace(':', '-')}-${round}.db`),
+    { busyTimeoutMs: 5_000 },
+    driver,
+  );
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');
-  const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), sqliteConnection: database, engine: 'sqlite', logger: silentLogger });
+  const store = new SqlStore({
+    db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }),
+    sqliteConnection: database,
+    engine: 'sqlite',
+    logger: silentLogger,
+  });
   try {
     await store.migrate();
     const createdAt = new Date().toISOString();
@@ -51,11 +62,15 @@ async function turnsPerSecond(driver: SqliteDriverName, round: number): Promise<
 try {
   const samples = new Map<SqliteDriverName, number[]>(drivers.map((driver) => [driver, []]));
   for (let round = 0; round < rounds; round += 1) {
-    for (const driver of round % 2 === 0 ? drivers : [...drivers].reverse()) samples.get(driver)!.push(await turnsPerSecond(driver, round));
+    for (const driver of round % 2 === 0 ? drivers : [...drivers].reverse())
+      samples.get(driver)!.push(await turnsPerSecond(driver, round));
   }
   const runtime = runsOnBun() ? `Bun ${(process.versions as { bun?: string }).bun}` : `Node ${process.versions.node}`;
-  process.stdout.write(`${runtime}, ${turns} turns per round, ${rounds} rounds (median)\n\n| driver | turns/s | runs |\n| --- | --- | --- |\n`);
-  for (const [driver, rates] of samples) process.stdout.write(`| ${driver} | ${Math.round(median(rates))} | ${rates.map(Math.round).join(', ')} |\n`);
+  process.stdout.write(
+    `${runtime}, ${turns} turns per round, ${rounds} rounds (median)\n\n| driver | turns/s | runs |\n| --- | --- | --- |\n`,
+  );
+  for (const [driver, rates] of samples)
+    process.stdout.write(`| ${driver} | ${Math.round(median(rates))} | ${rates.map(Math.round).join(', ')} |\n`);
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -43,7 +43,8 @@ export function summarizeAllocationProfile(path: string, limit = 25): Allocation
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const areas = new Map<string, number>();
-  const add = (totals: Map<string, number>, name: string, bytes: number) => totals.set(name, (totals.get(name) ?? 0) + bytes);
+  const add = (totals: Map<string, number>, name: string, bytes: number) =>
+    totals.set(name, (totals.get(name) ?? 0) + bytes);
   let totalBytes = 0;
   /** Walks the tree; returns the bytes under `node` and adds them to each frame once per path. */
   const walk = (node: AllocationNode, onPath: ReadonlySet<string>): number => {
@@ -52,11 +53,20 @@ export function summarizeAllocationProfile(path: string, limit = 25): Allocation
     const path = onPath.has(name) ? onPath : new Set([...onPath, name]);
     for (const child of node.children) bytes += walk(child, path);
     add(self, name, node.selfSize);
-    add(areas, node.callFrame.url === '' ? `(native) ${node.callFrame.functionName}` : codeArea(node.callFrame.url), node.selfSize);
+    add(
+      areas,
+      node.callFrame.url === '' ? `(native) ${node.callFrame.functionName}` : codeArea(node.callFrame.url),
+      node.selfSize,
+    );
     if (!onPath.has(name)) add(inclusive, name, bytes);
     totalBytes += node.selfSize;
     return bytes;
   };
   walk(head, new Set());
-  return { totalBytes, selfByFunction: sorted(self, limit), totalByFunction: sorted(inclusive, limit), selfByArea: sorted(areas, limit) };
+  return {
+    totalBytes,
+    selfByFunction: sorted(self, limit),
+    totalByFunction: sorted(inclusive, limit),
+    selfByArea: sorted(areas, limit),
+  };
 }

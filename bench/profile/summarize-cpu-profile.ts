@@ -48,7 +48,8 @@ export function codeArea(url: string): string {
 /** A function's name with its file and line (`createApp hello-actor/src/app.js:12`), as the profile summaries list it. */
 export function frameName(node: Pick<ProfileNode, 'callFrame'>): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const where = url === '' ? '' : ` ${url.replace(/^.*\/(node_modules|dist)\//, '').replace(/^file:\/\//, '')}:${lineNumber + 1}`;
+  const where =
+    url === '' ? '' : ` ${url.replace(/^.*\/(node_modules|dist)\//, '').replace(/^file:\/\//, '')}:${lineNumber + 1}`;
   return `${functionName || '(anonymous)'}${where}`;
 }
 
@@ -56,7 +57,11 @@ const sorted = (totals: Map<string, number>, totalMs: number, limit: number): Pr
   [...totals.entries()]
     .sort(([, a], [, b]) => b - a)
     .slice(0, limit)
-    .map(([name, us]) => ({ name, ms: Math.round(us / 100) / 10, share: Math.round((us / 1000 / totalMs) * 1000) / 10 }));
+    .map(([name, us]) => ({
+      name,
+      ms: Math.round(us / 100) / 10,
+      share: Math.round((us / 1000 / totalMs) * 1000) / 10,
+    }));
 
 /**
  * Reads a `.cpuprofile` and attributes its samples: self and inclusive time per function, and

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 
 interface HeapSnapshotFile {
-  readonly snapshot: { readonly meta: { readonly node_fields: readonly string[]; readonly node_types: readonly [readonly string[], ...unknown[]] } };
+  readonly snapshot: {
+    readonly meta: {
+      readonly node_fields: readonly string[];
+      readonly node_types: readonly [readonly string[], ...unknown[]];
+    };
+  };
   readonly nodes: readonly number[];
   readonly strings: readonly string[];
 }
@@ -53,7 +58,11 @@ export function summarizeHeapSnapshot(path: string): Map<string, HeapGroup> {
  * @param later groups of the second snapshot
  * @param top how many to return
  */
-export function heapGrowth(earlier: ReadonlyMap<string, HeapGroup>, later: ReadonlyMap<string, HeapGroup>, top: number): HeapGrowth[] {
+export function heapGrowth(
+  earlier: ReadonlyMap<string, HeapGroup>,
+  later: ReadonlyMap<string, HeapGroup>,
+  top: number,
+): HeapGrowth[] {
   const names = new Set([...earlier.keys(), ...later.keys()]);
   const growth = [...names].map((name) => {
     const before = earlier.get(name) ?? { count: 0, selfBytes: 0 };

@@ -24,11 +24,22 @@ const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) => [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+const table = (header: readonly string[], rows: readonly (readonly (string | number)[])[]) =>
+  [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
 
 /** The floor cell of `cell`: bare Hono (`bare`, or the echo with `stack: 'bare-echo'`) on the same runtime, route and connections. */
-function floorOf(cells: readonly ThroughputCell[], cell: ThroughputCell, stack: 'bare' | 'bare-echo' = 'bare'): ThroughputCell | undefined {
-  return cells.find((other) => other.stack === stack && other.runtime === cell.runtime && other.route === cell.route && other.connections === cell.connections);
+function floorOf(
+  cells: readonly ThroughputCell[],
+  cell: ThroughputCell,
+  stack: 'bare' | 'bare-echo' = 'bare',
+): ThroughputCell | undefined {
+  return cells.find(
+    (other) =>
+      other.stack === stack &&
+      other.runtime === cell.runtime &&
+      other.route === cell.route &&
+      other.connections === cell.connections,
+  );
 }
 
 /**
@@ -85,7 +96,20 @@ function throughputTable(results: BenchResults): string {
     ];
   });
   return table(
-    ['route', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'actor/bare req/s', 'actor/bare echo req/s', 'bare/actor CPU per req', 'non-2xx + socket errors', 'load avg'],
+    [
+      'route',
+      'conns',
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU µs/req',
+      'actor/bare req/s',
+      'actor/bare echo req/s',
+      'bare/actor CPU per req',
+      'non-2xx + socket errors',
+      'load avg',
+    ],
     rows,
   );
 }
@@ -95,12 +119,29 @@ function throughputTargets(results: BenchResults): (string | number)[][] {
     const who = `${ratio.runtime} (${ratio.store})`;
     if (ratio.route === 'health' && ratio.connections > 1) {
       return [
-        [who, `/health req/s actor/bare >= ${percent(TARGETS.healthThroughputRatio)}`, percent(ratio.throughputRatio), verdict(ratio.throughputRatio >= TARGETS.healthThroughputRatio)],
-        [who, `/health CPU per request bare/actor >= ${percent(TARGETS.healthThroughputRatio)}`, percent(ratio.cpuRatio), verdict(ratio.cpuRatio >= TARGETS.healthThroughputRatio)],
+        [
+          who,
+          `/health req/s actor/bare >= ${percent(TARGETS.healthThroughputRatio)}`,
+          percent(ratio.throughputRatio),
+          verdict(ratio.throughputRatio >= TARGETS.healthThroughputRatio),
+        ],
+        [
+          who,
+          `/health CPU per request bare/actor >= ${percent(TARGETS.healthThroughputRatio)}`,
+          percent(ratio.cpuRatio),
+          verdict(ratio.cpuRatio >= TARGETS.healthThroughputRatio),
+        ],
       ];
     }
     if (ratio.route === 'invoke' && ratio.connections === 1) {
-      return [[who, `invoke p50 overhead at 1 connection < ${TARGETS.invokeOverheadP50Ms} ms`, `${fixed(ratio.p50OverheadMs)} ms`, verdict(ratio.p50OverheadMs < TARGETS.invokeOverheadP50Ms)]];
+      return [
+        [
+          who,
+          `invoke p50 overhead at 1 connection < ${TARGETS.invokeOverheadP50Ms} ms`,
+          `${fixed(ratio.p50OverheadMs)} ms`,
+          verdict(ratio.p50OverheadMs < TARGETS.invokeOverheadP50Ms),
+        ],
+      ];
     }
     if (ratio.route === 'invoke' && ratio.store !== null) {
       const target = TARGETS.invokeThroughputRatio[ratio.runtime][ratio.store];
@@ -112,7 +153,13 @@ function throughputTargets(results: BenchResults): (string | number)[][] {
           verdict(ratio.throughputRatio >= target),
         ],
       ];
-      if (ratio.echoRatio !== null) rows.push([who, `invoke req/s actor/bare echo (no reply-shape work) at ${ratio.connections} connections`, percent(ratio.echoRatio), '—']);
+      if (ratio.echoRatio !== null)
+        rows.push([
+          who,
+          `invoke req/s actor/bare echo (no reply-shape work) at ${ratio.connections} connections`,
+          percent(ratio.echoRatio),
+          '—',
+        ]);
       return rows;
     }
     return [];
@@ -122,27 +169,50 @@ function throughputTargets(results: BenchResults): (string | number)[][] {
 function startAndMemoryTargets(results: BenchResults): (string | number)[][] {
   const rows: (string | number)[][] = [];
   for (const start of results.coldStart.filter((figures) => figures.runtime === 'node' && figures.store === 'sqlite')) {
-    rows.push(['node (sqlite)', `cold start to the first /ready 200 < ${TARGETS.nodeColdStartMs} ms`, `${Math.round(start.medianMs)} ms`, verdict(start.medianMs < TARGETS.nodeColdStartMs)]);
+    rows.push([
+      'node (sqlite)',
+      `cold start to the first /ready 200 < ${TARGETS.nodeColdStartMs} ms`,
+      `${Math.round(start.medianMs)} ms`,
+      verdict(start.medianMs < TARGETS.nodeColdStartMs),
+    ]);
   }
   for (const memory of results.memory.filter((figures) => figures.runtime === 'node' && figures.stack === 'actor')) {
     const who = `node (${memory.store})`;
-    rows.push([who, `idle RSS < ${TARGETS.nodeIdleRssMiB} MiB`, `${fixed(memory.idleRssMiB, 1)} MiB`, verdict(memory.idleRssMiB < TARGETS.nodeIdleRssMiB)]);
+    rows.push([
+      who,
+      `idle RSS < ${TARGETS.nodeIdleRssMiB} MiB`,
+      `${fixed(memory.idleRssMiB, 1)} MiB`,
+      verdict(memory.idleRssMiB < TARGETS.nodeIdleRssMiB),
+    ]);
     if (memory.afterInvokes !== null) {
       const growth = memory.afterInvokes.rssMiB / memory.idleRssMiB;
-      rows.push([who, `RSS after ${memory.afterInvokes.invokes} invokes <= ${TARGETS.rssGrowthAfterInvokes}× idle`, `${fixed(growth)}×`, verdict(growth <= TARGETS.rssGrowthAfterInvokes)]);
+      rows.push([
+        who,
+        `RSS after ${memory.afterInvokes.invokes} invokes <= ${TARGETS.rssGrowthAfterInvokes}× idle`,
+        `${fixed(growth)}×`,
+        verdict(growth <= TARGETS.rssGrowthAfterInvokes),
+      ]);
     }
   }
   return rows;
 }
 
 function targetsTable(results: BenchResults): string {
-  return table(['runtime (store)', 'figure', 'measured', 'target'], [...throughputTargets(results), ...startAndMemoryTargets(results)]);
+  return table(
+    ['runtime (store)', 'figure', 'measured', 'target'],
+    [...throughputTargets(results), ...startAndMemoryTargets(results)],
+  );
 }
 
 function coldStartTable(results: BenchResults): string {
   return table(
     ['runtime', 'store', 'median ms', 'runs (ms)'],
-    results.coldStart.map((figures) => [figures.runtime, figures.store, Math.round(figures.medianMs), figures.runsMs.map((ms) => Math.round(ms)).join(', ')]),
+    results.coldStart.map((figures) => [
+      figures.runtime,
+      figures.store,
+      Math.round(figures.medianMs),
+      figures.runsMs.map((ms) => Math.round(ms)).join(', '),
+    ]),
   );
 }
 
@@ -164,7 +234,12 @@ function cliTable(results: BenchResults): string {
   if (results.cli.status === 'skipped') return `skipped: ${results.cli.reason}`;
   return table(
     ['command', 'median ms', `ratio to \`node -e 0\` (${results.cli.nodeBaselineMs} ms)`, 'exit codes'],
-    results.cli.verbs.map((verb) => [`\`${verb.command}\``, verb.medianMs, `${fixed(verb.ratio, 1)}×`, verb.exitCodes.join(', ')]),
+    results.cli.verbs.map((verb) => [
+      `\`${verb.command}\``,
+      verb.medianMs,
+      `${fixed(verb.ratio, 1)}×`,
+      verb.exitCodes.join(', '),
+    ]),
   );
 }
 
@@ -190,7 +265,22 @@ export function renderPeerComparison(peer: PeerComparison): string {
     cell.figures.non2xx + cell.figures.socketErrors,
     fixed(cell.loadAverage, 1),
   ]);
-  const lines = [table(['server', 'invoke req/s', 'req/s vs bare Hono', 'CPU µs per invoke', 'bare/server CPU', 'p50 ms', 'non-2xx + socket errors', 'load avg'], rows), ''];
+  const lines = [
+    table(
+      [
+        'server',
+        'invoke req/s',
+        'req/s vs bare Hono',
+        'CPU µs per invoke',
+        'bare/server CPU',
+        'p50 ms',
+        'non-2xx + socket errors',
+        'load avg',
+      ],
+      rows,
+    ),
+    '',
+  ];
   if (actor && mastra) {
     const throughput = actor.figures.requestsPerSecond / Math.max(mastra.figures.requestsPerSecond, 1);
     const cpu = mastra.cpuUsPerRequest / Math.max(actor.cpuUsPerRequest, 1);
@@ -198,7 +288,11 @@ export function renderPeerComparison(peer: PeerComparison): string {
       table(
         ['figure', 'measured', 'target'],
         [
-          [`invoke req/s, actor over Mastra (both on the mock model) >= ${TARGETS.peerRatio}×`, times(throughput), verdict(throughput >= TARGETS.peerRatio)],
+          [
+            `invoke req/s, actor over Mastra (both on the mock model) >= ${TARGETS.peerRatio}×`,
+            times(throughput),
+            verdict(throughput >= TARGETS.peerRatio),
+          ],
           [`CPU per invoke, Mastra over actor >= ${TARGETS.peerRatio}×`, times(cpu), verdict(cpu >= TARGETS.peerRatio)],
         ],
       ),
@@ -207,8 +301,22 @@ export function renderPeerComparison(peer: PeerComparison): string {
   }
   lines.push(
     table(
-      ['server', 'invokes answered (2xx, warm-ups included)', 'turns stored', 'messages stored', 'in flight at most', 'stored what it answered'],
-      peer.persistence.map((row) => [row.server, row.answered, row.storedTurns, row.storedMessages, row.inFlightAtMost, row.consistent ? 'yes' : '**no**']),
+      [
+        'server',
+        'invokes answered (2xx, warm-ups included)',
+        'turns stored',
+        'messages stored',
+        'in flight at most',
+        'stored what it answered',
+      ],
+      peer.persistence.map((row) => [
+        row.server,
+        row.answered,
+        row.storedTurns,
+        row.storedMessages,
+        row.inFlightAtMost,
+        row.consistent ? 'yes' : '**no**',
+      ]),
     ),
   );
   return lines.join('\n');

@@ -30,7 +30,9 @@ let idSequence = 0;
 /** Record ids: random (`crypto.randomUUID`, as the invocation buffer makes them) or ascending (the lean write's). */
 function recordId(ordered: boolean): string {
   idSequence += 1;
-  return ordered ? `${Date.now().toString(36).padStart(10, '0')}-${idSequence.toString(36).padStart(8, '0')}` : crypto.randomUUID();
+  return ordered
+    ? `${Date.now().toString(36).padStart(10, '0')}-${idSequence.toString(36).padStart(8, '0')}`
+    : crypto.randomUUID();
 }
 
 /**
@@ -90,19 +92,32 @@ const counterRow = (turns: readonly Turn[], nowMs: number, sessions: number, use
 ];
 
 const sortedDistinct = (pairs: readonly (readonly [string, string])[]) =>
-  [...new Map(pairs.map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
+  [...new Map(pairs.map((pair) => [`${pair[0]}\u0000${pair[1]}`, pair])).values()].sort((a, b) =>
+    a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1,
+  );
 
 /** Records the turns' ids as counted (in key order, as the store does) and returns the turns not counted before. */
 function keepUncounted(prepare: (sql: string) => Statement, turns: readonly Turn[], nowMs: number): Turn[] {
   const ids = turns.map((turn) => turn.record.id).sort();
-  const fresh = new Set((prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map((row) => row.id));
+  const fresh = new Set(
+    (prepare(statements.insertAppliedIds(ids.length)).all(...ids.flatMap((id) => [id, nowMs])) as { id: string }[]).map(
+      (row) => row.id,
+    ),
+  );
   return turns.filter((turn) => fresh.has(turn.record.id));
 }
 
 /** The end of both writes: the new (tenant, user) pairs, the users across tenants, the tenant's counters. */
-function countUsersAndTurns(prepare: (sql: string) => Statement, counted: readonly Turn[], nowMs: number, newSessions: number): void {
+function countUsersAndTurns(
+  prepare: (sql: string) => Statement,
+  counted: readonly Turn[],
+  nowMs: number,
+  newSessions: number,
+): void {
   const users = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.userIdentifier] as const));
-  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as { value: string }[];
+  const newUsers = prepare(statements.insertPairs('actorkit_stats_users', users.length)).all(...users.flat()) as {
+    value: string;
+  }[];
   let newAllUsers = 0;
   if (newUsers.length > 0) {
     const names = [...new Set(newUsers.map((row) => row.value))].sort();
@@ -119,9 +134,12 @@ function countUsersAndTurns(prepare: (sql: string) => Statement, counted: readon
  */
 function appendTurns(prepare: (sql: string) => Statement, counted: readonly Turn[], now: string): number {
   const added = new Map<string, number>();
-  for (const { record } of counted) added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
+  for (const { record } of counted)
+    added.set(record.sessionId, (added.get(record.sessionId) ?? 0) + record.history.length);
   const sessions = [...added].sort(([a], [b]) => (a < b ? -1 : 1));
-  const counts = prepare(statements.upsertChatSessions(sessions.length)).all(...sessions.flatMap(([session, count]) => [TENANT, session, count, now, now])) as {
+  const counts = prepare(statements.upsertChatSessions(sessions.length)).all(
+    ...sessions.flatMap(([session, count]) => [TENANT, session, count, now, now]),
+  ) as {
     session_id: string;
     message_count: number;
   }[];
@@ -150,7 +168,9 @@ export function exactWrite(prepare: (sql: string) => Statement, turns: readonly 
   if (counted.length === 0) return;
   appendTurns(prepare, counted, new Date(nowMs).toISOString());
   const sessions = sortedDistinct(counted.map((turn) => [turn.record.tenantId, turn.record.sessionId] as const));
-  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(...sessions.flat()).length;
+  const newSessions = prepare(statements.insertPairs('actorkit_stats_sessions', sessions.length)).all(
+    ...sessions.flat(),
+  ).length;
   countUsersAndTurns(prepare, counted, nowMs, newSessions);
 }
 

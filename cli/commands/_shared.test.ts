@@ -20,7 +20,9 @@ describe('checkUsage', () => {
     [['d', '--', 'e'], "unexpected argument 'e'"],
     [['d', '--actor-id=1'], 'actor_id cannot be set'],
   ])('refuses %j', (raw, message) => {
-    expect(() => checkUsage('x', raw, args)).toThrow(expect.objectContaining({ status: 'refused', message: expect.stringContaining(message) }));
+    expect(() => checkUsage('x', raw, args)).toThrow(
+      expect.objectContaining({ status: 'refused', message: expect.stringContaining(message) }),
+    );
   });
 });
 
@@ -32,10 +34,18 @@ describe('repeatedOption', () => {
 
 describe('problemBullet', () => {
   it('formats rule with its name, pointer (the root as /), message and hint', () => {
-    expect(problemBullet({ rule: 'A', pointer: '/sections/0', message: 'bad' })).toBe('- [A sections] /sections/0: bad');
-    expect(problemBullet({ rule: 'C', pointer: '/settings/properties/x/x-platform-order', message: 'taken' })).toBe('- [C order] /settings/properties/x/x-platform-order: taken');
-    expect(problemBullet({ rule: 'schema default', pointer: '/settings/properties/x/default', message: 'bad' })).toBe('- [schema default] /settings/properties/x/default: bad');
+    expect(problemBullet({ rule: 'A', pointer: '/sections/0', message: 'bad' })).toBe(
+      '- [A sections] /sections/0: bad',
+    );
+    expect(problemBullet({ rule: 'C', pointer: '/settings/properties/x/x-platform-order', message: 'taken' })).toBe(
+      '- [C order] /settings/properties/x/x-platform-order: taken',
+    );
+    expect(problemBullet({ rule: 'schema default', pointer: '/settings/properties/x/default', message: 'bad' })).toBe(
+      '- [schema default] /settings/properties/x/default: bad',
+    );
     expect(problemBullet({ rule: 'toString', pointer: '', message: 'odd' })).toBe('- [toString] /: odd');
-    expect(problemBullet({ rule: 'emitter', pointer: '', message: 'failed', hint: 'run npm install' })).toBe('- [emitter] /: failed (hint: run npm install)');
+    expect(problemBullet({ rule: 'emitter', pointer: '', message: 'failed', hint: 'run npm install' })).toBe(
+      '- [emitter] /: failed (hint: run npm install)',
+    );
   });
 });

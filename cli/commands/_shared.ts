@@ -42,7 +42,12 @@ export interface CommandData {
  * @param args the command's argument definitions.
  * @param variadic whether the last positional argument takes any number of values (`platform <dir...>`).
  */
-export function startCommand(verb: string, context: Pick<CommandContext, 'data' | 'rawArgs'>, args: ArgsDef, variadic = false): { io: CliIo; logger: Logger } {
+export function startCommand(
+  verb: string,
+  context: Pick<CommandContext, 'data' | 'rawArgs'>,
+  args: ArgsDef,
+  variadic = false,
+): { io: CliIo; logger: Logger } {
   checkUsage(verb, context.rawArgs, args, variadic);
   const data = (context.data ?? {}) as CommandData;
   return { io: resolveCliIo(data.io), logger: data.logger ?? silentLogger };
@@ -137,7 +142,13 @@ function usage(verb: string, message: string): CliError {
  * Formats one validation problem as the bullet `- [rule name] /pointer: message (in file) (hint)`,
  * e.g. `- [C order] /settings/…: …`; `(in file)` marks a problem only the file on disk has.
  */
-export function problemBullet(problem: { rule: string; pointer: string; message: string; hint?: string; in?: string }): string {
+export function problemBullet(problem: {
+  rule: string;
+  pointer: string;
+  message: string;
+  hint?: string;
+  in?: string;
+}): string {
   const where = problem.in ? ` (in ${problem.in})` : '';
   const hint = problem.hint ? ` (hint: ${problem.hint})` : '';
   return `- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: ${problem.message}${where}${hint}`;

@@ -2,13 +2,21 @@ import { defineCommand } from 'citty';
 import { printJson, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
-  verb: { type: 'positional', description: 'The verb to explain (new, validate, publish, help); none for the list of verbs', required: false },
+  verb: {
+    type: 'positional',
+    description: 'The verb to explain (new, validate, publish, help); none for the list of verbs',
+    required: false,
+  },
   ...sharedArgs,
 } as const;
 
 /** `actorkit help [verb]`: prints the same help as `actorkit [verb] --help`. */
 export default defineCommand({
-  meta: verbMeta({ name: 'help', description: 'Show the help of the CLI or of one verb', example: 'actorkit help new' }),
+  meta: verbMeta({
+    name: 'help',
+    description: 'Show the help of the CLI or of one verb',
+    example: 'actorkit help new',
+  }),
   args,
   async run(context) {
     const { io } = startCommand('help', context, args);

@@ -1,11 +1,31 @@
 import { defineCommand } from 'citty';
-import { printFailure, printJson, printWarnings, repeatedOption, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import {
+  printFailure,
+  printJson,
+  printWarnings,
+  repeatedOption,
+  sharedArgs,
+  startCommand,
+  verbMeta,
+} from './_shared.js';
 
 const args = {
-  actor_name: { type: 'positional', description: 'Name of the new actor (the template question actor_name)', required: true },
-  target_dir: { type: 'positional', description: 'Folder to create; must not exist or be empty (default: ./<actor_slug>)', required: false },
+  actor_name: {
+    type: 'positional',
+    description: 'Name of the new actor (the template question actor_name)',
+    required: true,
+  },
+  target_dir: {
+    type: 'positional',
+    description: 'Folder to create; must not exist or be empty (default: ./<actor_slug>)',
+    required: false,
+  },
   local: { type: 'string', valueHint: 'path', description: 'Render a local git checkout of the template at its HEAD' },
-  ref: { type: 'string', valueHint: 'git_ref', description: 'Render this tag, branch or SHA of the template repository' },
+  ref: {
+    type: 'string',
+    valueHint: 'git_ref',
+    description: 'Render this tag, branch or SHA of the template repository',
+  },
   data: { type: 'string', valueHint: 'KEY=VALUE', description: 'Answer a template question; repeatable' },
   defaults: { type: 'boolean', description: 'Accept the template defaults instead of asking' },
   ...sharedArgs,
@@ -38,7 +58,9 @@ export default defineCommand({
     else if (result.status !== 'ok') printFailure(io, result);
     else {
       const from = result.source.ref ? `${result.source.location} at ${result.source.ref}` : result.source.location;
-      io.stdout.write(`Rendered ${result.actorName} into ${result.targetDir}\n  template: ${from}\n\n${result.closingMessage}\n`);
+      io.stdout.write(
+        `Rendered ${result.actorName} into ${result.targetDir}\n  template: ${from}\n\n${result.closingMessage}\n`,
+      );
     }
     return result;
   },

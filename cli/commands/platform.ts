@@ -1,20 +1,73 @@
 import { defineCommand } from 'citty';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
-import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from '../platform/platform-defaults.js';
+import {
+  DEFAULT_MESH_GROUP,
+  DEFAULT_PLATFORM_PORT,
+  DEFAULT_SECRETS_FILE,
+  DEFAULT_STATE_DIR,
+} from '../platform/platform-defaults.js';
 import type { CliIo } from '../cli-io.js';
-import { printFailure, printJson, printWarnings, problemBullet, repeatedOption, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import {
+  printFailure,
+  printJson,
+  printWarnings,
+  problemBullet,
+  repeatedOption,
+  sharedArgs,
+  startCommand,
+  verbMeta,
+} from './_shared.js';
 
 const args = {
-  dirs: { type: 'positional', description: 'The actor folders to host (one or more)', required: true, valueHint: 'dir...' },
-  port: { type: 'string', description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)` },
-  replicas: { type: 'string', description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL" },
-  'database-url': { type: 'string', valueHint: 'postgres://…', description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)' },
-  secrets: { type: 'string', valueHint: 'file', description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})` },
-  'state-dir': { type: 'string', valueHint: 'dir', description: `Where the owner token, edge keys, mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})` },
-  'mesh-group': { type: 'string', valueHint: 'ref=group', description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)` },
-  manifests: { type: 'string', valueHint: 'out', description: 'Instead of hosting: write the Kubernetes manifests of the actors into this folder, then exit' },
-  namespace: { type: 'string', valueHint: 'name', description: 'With --manifests: the namespace of every object (default: the one kubectl uses)' },
-  'image-tag': { type: 'string', valueHint: 'tag', description: 'With --manifests: the image tag of every actor (default: v<version> of each, as publish tags)' },
+  dirs: {
+    type: 'positional',
+    description: 'The actor folders to host (one or more)',
+    required: true,
+    valueHint: 'dir...',
+  },
+  port: {
+    type: 'string',
+    description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)`,
+  },
+  replicas: {
+    type: 'string',
+    description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL",
+  },
+  'database-url': {
+    type: 'string',
+    valueHint: 'postgres://…',
+    description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)',
+  },
+  secrets: {
+    type: 'string',
+    valueHint: 'file',
+    description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})`,
+  },
+  'state-dir': {
+    type: 'string',
+    valueHint: 'dir',
+    description: `Where the owner token, edge keys, mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})`,
+  },
+  'mesh-group': {
+    type: 'string',
+    valueHint: 'ref=group',
+    description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)`,
+  },
+  manifests: {
+    type: 'string',
+    valueHint: 'out',
+    description: 'Instead of hosting: write the Kubernetes manifests of the actors into this folder, then exit',
+  },
+  namespace: {
+    type: 'string',
+    valueHint: 'name',
+    description: 'With --manifests: the namespace of every object (default: the one kubectl uses)',
+  },
+  'image-tag': {
+    type: 'string',
+    valueHint: 'tag',
+    description: 'With --manifests: the image tag of every actor (default: v<version> of each, as publish tags)',
+  },
   ...sharedArgs,
 } as const;
 
@@ -22,7 +75,11 @@ const args = {
 function wholeNumber(raw: string | undefined, option: string, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
   if (!(/^\d+$/.test(raw.trim()) && Number(raw) >= min && Number(raw) <= max)) {
-    throw new CliError('refused', 'bad_usage', `--${option} must be a number from ${min} to ${max}, got '${raw}' (see \`actorkit platform --help\`)`);
+    throw new CliError(
+      'refused',
+      'bad_usage',
+      `--${option} must be a number from ${min} to ${max}, got '${raw}' (see \`actorkit platform --help\`)`,
+    );
   }
   return Number(raw);
 }
@@ -32,7 +89,12 @@ function meshGroups(pairs: readonly string[]): Record<string, string> {
   const groups: Record<string, string> = {};
   for (const pair of pairs) {
     const match = /^([a-z0-9][a-z0-9-]*)=([a-z0-9][a-z0-9-]*)$/.exec(pair);
-    if (match === null) throw new CliError('refused', 'bad_usage', `--mesh-group takes ref=group (lower-case letters, digits, dashes), got '${pair}'`);
+    if (match === null)
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        `--mesh-group takes ref=group (lower-case letters, digits, dashes), got '${pair}'`,
+      );
     groups[match[1] as string] = match[2] as string;
   }
   return groups;
@@ -46,12 +108,21 @@ const MANIFESTS_ONLY = ['namespace', 'image-tag'] as const;
 /** The one mesh group `--mesh-group` pairs name for the manifests (all `fleet_mesh` actors share one Secret), or a `bad_usage` refusal. */
 function manifestsMeshGroup(groups: Record<string, string>): string | undefined {
   const named = [...new Set(Object.values(groups))];
-  if (named.length > 1) throw new CliError('refused', 'bad_usage', `--manifests puts every fleet_mesh actor in one mesh group (one Secret), but --mesh-group names ${named.join(' and ')}`);
+  if (named.length > 1)
+    throw new CliError(
+      'refused',
+      'bad_usage',
+      `--manifests puts every fleet_mesh actor in one mesh group (one Secret), but --mesh-group names ${named.join(' and ')}`,
+    );
   return named[0];
 }
 
 /** Writes the Kubernetes manifests (`--manifests <out>`) and prints what was written, as `validate` prints its problems when an actor does not validate. */
-async function writeManifests(dirs: readonly string[], out: string, options: { namespace?: string; imageTag?: string; meshGroup?: string; json: boolean; io: CliIo }) {
+async function writeManifests(
+  dirs: readonly string[],
+  out: string,
+  options: { namespace?: string; imageTag?: string; meshGroup?: string; json: boolean; io: CliIo },
+) {
   const { writeKubernetesManifests } = await import('../platform/kubernetes/write-kubernetes-manifests.js');
   const { json, io, ...rest } = options;
   const result = await writeKubernetesManifests(dirs, { out, ...rest, io });
@@ -62,9 +133,13 @@ async function writeManifests(dirs: readonly string[], out: string, options: { n
     return result;
   }
   printWarnings(io, result.warnings);
-  io.stdout.write(`Wrote the Kubernetes manifests of ${result.actors.length} actor${result.actors.length === 1 ? '' : 's'} to ${result.out}:\n`);
+  io.stdout.write(
+    `Wrote the Kubernetes manifests of ${result.actors.length} actor${result.actors.length === 1 ? '' : 's'} to ${result.out}:\n`,
+  );
   for (const actor of result.actors) io.stdout.write(`  ${actor.file}: ${actor.objects.join(', ')}\n`);
-  io.stdout.write(`Create the Secrets and ConfigMaps ${result.files.at(-1)} lists (no secret value is written), then: ${result.applyCommand}\n`);
+  io.stdout.write(
+    `Create the Secrets and ConfigMaps ${result.files.at(-1)} lists (no secret value is written), then: ${result.applyCommand}\n`,
+  );
   return result;
 }
 
@@ -84,7 +159,8 @@ function reportFailure<T extends { status: string }>(io: CliIo, json: boolean, e
 export default defineCommand({
   meta: verbMeta({
     name: 'platform',
-    description: 'Host actors as the platform does: platform mode, secrets, replicas on PostgreSQL behind readiness-gated round-robin, mesh keys, the gateway',
+    description:
+      'Host actors as the platform does: platform mode, secrets, replicas on PostgreSQL behind readiness-gated round-robin, mesh keys, the gateway',
     example: 'actorkit platform ./weather ./news --replicas 2 --database-url postgres://localhost/actors',
     moreHelp: async () =>
       'Past one machine: with --manifests <out> it hosts nothing and writes the Kubernetes manifests of the actors (Deployment with the declared probes, resources and replicas, Service, Secret references, no secret value) into <out>, then exits:\n\n  $ actorkit platform ./weather ./news --manifests k8s --namespace actors',
@@ -96,13 +172,21 @@ export default defineCommand({
     const dirs = (context.args._ ?? []).map(String);
     let result:
       | Awaited<ReturnType<typeof import('../platform/run-platform.js').runPlatform>>
-      | Awaited<ReturnType<typeof import('../platform/kubernetes/write-kubernetes-manifests.js').writeKubernetesManifests>>
+      | Awaited<
+          ReturnType<typeof import('../platform/kubernetes/write-kubernetes-manifests.js').writeKubernetesManifests>
+        >
       | CliFailure;
     try {
       const out = context.args.manifests;
-      const given = (names: readonly string[]) => names.filter((name) => context.args[name] !== undefined).map((name) => `--${name}`);
+      const given = (names: readonly string[]) =>
+        names.filter((name) => context.args[name] !== undefined).map((name) => `--${name}`);
       if (out !== undefined) {
-        if (given(HOSTING_ONLY).length > 0) throw new CliError('refused', 'bad_usage', `--manifests writes files and hosts nothing, so ${given(HOSTING_ONLY).join(', ')} does not apply`);
+        if (given(HOSTING_ONLY).length > 0)
+          throw new CliError(
+            'refused',
+            'bad_usage',
+            `--manifests writes files and hosts nothing, so ${given(HOSTING_ONLY).join(', ')} does not apply`,
+          );
         const meshGroup = manifestsMeshGroup(meshGroups(repeatedOption(context.rawArgs, 'mesh-group')));
         result = await writeManifests(dirs, out, {
           ...(context.args.namespace === undefined ? {} : { namespace: context.args.namespace }),
@@ -113,7 +197,12 @@ export default defineCommand({
         });
         return reportFailure(io, json, result);
       }
-      if (given(MANIFESTS_ONLY).length > 0) throw new CliError('refused', 'bad_usage', `${given(MANIFESTS_ONLY).join(', ')} applies only with --manifests <out>`);
+      if (given(MANIFESTS_ONLY).length > 0)
+        throw new CliError(
+          'refused',
+          'bad_usage',
+          `${given(MANIFESTS_ONLY).join(', ')} applies only with --manifests <out>`,
+        );
       const { runPlatform } = await import('../platform/run-platform.js');
       const port = wholeNumber(context.args.port, 'port', 0, 65_535);
       const replicas = wholeNumber(context.args.replicas, 'replicas', 1, 64);

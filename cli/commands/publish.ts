@@ -2,10 +2,23 @@ import { defineCommand } from 'citty';
 import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
-  actor_dir: { type: 'positional', description: 'The actor folder to publish (default: the current folder)', required: false, default: '.' },
-  repo: { type: 'string', valueHint: 'image_repo', description: 'Image repository (default: package.json actorkit.deployment.image_repo)' },
+  actor_dir: {
+    type: 'positional',
+    description: 'The actor folder to publish (default: the current folder)',
+    required: false,
+    default: '.',
+  },
+  repo: {
+    type: 'string',
+    valueHint: 'image_repo',
+    description: 'Image repository (default: package.json actorkit.deployment.image_repo)',
+  },
   tag: { type: 'string', valueHint: 'tag', description: 'Image tag (default: v<package.json version>; never latest)' },
-  bump: { type: 'string', valueHint: 'patch|minor|major', description: 'Raise the version and emit src/platform/config.json again before building' },
+  bump: {
+    type: 'string',
+    valueHint: 'patch|minor|major',
+    description: 'Raise the version and emit src/platform/config.json again before building',
+  },
   yes: { type: 'boolean', description: 'Do not ask for confirmation (required without a terminal)' },
   ...sharedArgs,
 } as const;
@@ -36,7 +49,10 @@ export default defineCommand({
       printFailure(io, result);
       for (const problem of result.problems ?? []) io.stderr.write(`${problemBullet(problem)}\n`);
     } else {
-      if (result.bump) io.stdout.write(`Version ${result.bump.from} -> ${result.bump.to} (${result.bump.files.join(', ')}, src/platform/config.json)\n`);
+      if (result.bump)
+        io.stdout.write(
+          `Version ${result.bump.from} -> ${result.bump.to} (${result.bump.files.join(', ')}, src/platform/config.json)\n`,
+        );
       io.stdout.write(`Pushed ${result.image}\n\nRegister the actor in the creator hub:\n`);
       result.steps.forEach((step, index) => io.stdout.write(`  ${index + 1}. ${step}\n`));
     }

@@ -1,21 +1,43 @@
 import { relative } from 'node:path';
 import { defineCommand } from 'citty';
-import { printFailure, printJson, printWarnings, repeatedOption, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import {
+  printFailure,
+  printJson,
+  printWarnings,
+  repeatedOption,
+  sharedArgs,
+  startCommand,
+  verbMeta,
+} from './_shared.js';
 
 const args = {
-  actor_dir: { type: 'positional', description: 'The actor folder to update (it holds .actorkit-answers.yml)', required: false, default: '.' },
+  actor_dir: {
+    type: 'positional',
+    description: 'The actor folder to update (it holds .actorkit-answers.yml)',
+    required: false,
+    default: '.',
+  },
   ref: {
     type: 'string',
     valueHint: 'git_ref',
-    description: 'Update to this tag, branch or SHA of the template repository (default: its highest release tag); the bundled template follows the installed actorkit',
+    description:
+      'Update to this tag, branch or SHA of the template repository (default: its highest release tag); the bundled template follows the installed actorkit',
   },
-  data: { type: 'string', valueHint: 'KEY=VALUE', description: 'Change a recorded answer, or answer a new question; repeatable' },
+  data: {
+    type: 'string',
+    valueHint: 'KEY=VALUE',
+    description: 'Change a recorded answer, or answer a new question; repeatable',
+  },
   defaults: { type: 'boolean', description: 'Questions new in the target take their defaults instead of being asked' },
-  'dry-run': { type: 'boolean', description: 'Print the plan (created, updated, merged, conflicted, deleted, kept) and write nothing' },
+  'dry-run': {
+    type: 'boolean',
+    description: 'Print the plan (created, updated, merged, conflicted, deleted, kept) and write nothing',
+  },
   force: { type: 'boolean', description: "Update even when the actor's git working tree has uncommitted changes" },
   trust: {
     type: 'boolean',
-    description: 'Render the template .actorkit-answers.yml names without asking (a template is code); needed without a terminal unless it is the bundled one or ACTORKIT_TEMPLATE_REPO',
+    description:
+      'Render the template .actorkit-answers.yml names without asking (a template is code); needed without a terminal unless it is the bundled one or ACTORKIT_TEMPLATE_REPO',
   },
   ...sharedArgs,
 } as const;
@@ -24,7 +46,8 @@ const args = {
 export default defineCommand({
   meta: verbMeta({
     name: 'update',
-    description: "Bring an actor up to a newer template: merge the template's changes into your files (3-way), then re-emit and validate",
+    description:
+      "Bring an actor up to a newer template: merge the template's changes into your files (3-way), then re-emit and validate",
     example: 'actorkit update ./weather --ref v1.1.0 --defaults --dry-run',
   }),
   args,

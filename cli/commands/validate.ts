@@ -7,7 +7,10 @@ import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbM
 
 const args = {
   actor_dir: { type: 'positional', description: 'The actor folder to check', required: false, default: '.' },
-  write: { type: 'boolean', description: "Write src/platform/config.json (and README.md's route list) from the code before checking it" },
+  write: {
+    type: 'boolean',
+    description: "Write src/platform/config.json (and README.md's route list) from the code before checking it",
+  },
   ...sharedArgs,
 } as const;
 
@@ -36,7 +39,8 @@ export default defineCommand({
         io.stdout.write(`using ${which} actorkit ${used.version} at ${used.root}\n`);
       }
       if (result.written) io.stdout.write(`wrote ${result.configPath}\n`);
-      if (result.routesWritten) io.stdout.write(`wrote the route list in ${join(result.actorDir, OPTION_ROUTES_README)}\n`);
+      if (result.routesWritten)
+        io.stdout.write(`wrote the route list in ${join(result.actorDir, OPTION_ROUTES_README)}\n`);
       if (result.status === 'ok') io.stdout.write(`${result.configPath} is valid: ${CONFIGURATION_CHECKS}\nOK\n`);
       else {
         const count = result.problems.length;

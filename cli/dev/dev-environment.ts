@@ -16,9 +16,13 @@ const DEV_DEFAULTS = {
  * @param env the caller's environment
  * @param actorPort the port the actor listens on
  */
-export function devEnvironment(env: Readonly<Record<string, string | undefined>>, actorPort: number): Record<string, string | undefined> {
+export function devEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  actorPort: number,
+): Record<string, string | undefined> {
   const merged: Record<string, string | undefined> = { ...env };
-  for (const [name, value] of Object.entries(DEV_DEFAULTS)) if (merged[name] === undefined || merged[name] === '') merged[name] = value;
+  for (const [name, value] of Object.entries(DEV_DEFAULTS))
+    if (merged[name] === undefined || merged[name] === '') merged[name] = value;
   merged.PORT = String(actorPort);
   merged.HOST = '127.0.0.1';
   return merged;
@@ -30,13 +34,17 @@ export function devEnvironment(env: Readonly<Record<string, string | undefined>>
  * @param env the environment the actor runs with
  * @param shownPort the port to show as `PORT` (the dev proxy's, where people connect)
  */
-export function shownEnvironment(env: Readonly<Record<string, string | undefined>>, shownPort: number): Record<string, string> {
+export function shownEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  shownPort: number,
+): Record<string, string> {
   const shown: Record<string, string> = {};
   for (const name of Object.keys(ENVIRONMENT_VARIABLES)) {
     const value = name === 'PORT' ? String(shownPort) : name === 'HOST' ? undefined : env[name];
     if (value === undefined || value === '' || name === 'HOSTNAME') continue;
     shown[name] = SECRET_ENVIRONMENT_VARIABLES.has(name) ? SECRET_MASK : value;
   }
-  if (shown.DATA_DIR === undefined && env.DATABASE_URL === undefined) shown.DATA_DIR = String(ENVIRONMENT_VARIABLES.DATA_DIR.default);
+  if (shown.DATA_DIR === undefined && env.DATABASE_URL === undefined)
+    shown.DATA_DIR = String(ENVIRONMENT_VARIABLES.DATA_DIR.default);
   return shown;
 }

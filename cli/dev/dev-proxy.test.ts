@@ -4,7 +4,8 @@ import { startDevProxy, type DevProxy, type ProxiedActor } from './dev-proxy.js'
 
 const open: Array<DevProxy | Server> = [];
 afterEach(async () => {
-  for (const item of open.splice(0)) await ('closeAllConnections' in item ? new Promise((done) => item.close(done)) : item.close());
+  for (const item of open.splice(0))
+    await ('closeAllConnections' in item ? new Promise((done) => item.close(done)) : item.close());
 });
 
 async function proxyFor(actor: ProxiedActor): Promise<string> {
@@ -16,7 +17,9 @@ async function proxyFor(actor: ProxiedActor): Promise<string> {
 function listen(handler: Parameters<typeof createServer>[1]): Promise<number> {
   const server = createServer(handler);
   open.push(server);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
 }
 
 describe('the dev proxy', () => {
@@ -24,10 +27,18 @@ describe('the dev proxy', () => {
     const port = await listen((request, response) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => response.writeHead(201, { 'X-Seen': `${request.method} ${request.url} ${request.headers['x-api-key']}` }).end(body.toUpperCase()));
+      request.on('end', () =>
+        response
+          .writeHead(201, { 'X-Seen': `${request.method} ${request.url} ${request.headers['x-api-key']}` })
+          .end(body.toUpperCase()),
+      );
     });
     const base = await proxyFor({ port, state: 'running', failure: '' });
-    const response = await fetch(`${base}/agent/invoke?x=1`, { method: 'POST', headers: { 'X-API-Key': 'k' }, body: 'hello' });
+    const response = await fetch(`${base}/agent/invoke?x=1`, {
+      method: 'POST',
+      headers: { 'X-API-Key': 'k' },
+      body: 'hello',
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-seen')).toBe('POST /agent/invoke?x=1 k');
     expect(await response.text()).toBe('HELLO');
@@ -38,7 +49,12 @@ describe('the dev proxy', () => {
     const api = await fetch(`${base}/ready`);
     expect(api.status).toBe(503);
     expect(api.headers.get('content-type')).toBe('application/problem+json');
-    expect(await api.json()).toMatchObject({ status: 503, code: 'actor_failed_to_start', title: 'Actor failed to start', detail: 'SyntaxError: Unexpected token <in client.ts>' });
+    expect(await api.json()).toMatchObject({
+      status: 503,
+      code: 'actor_failed_to_start',
+      title: 'Actor failed to start',
+      detail: 'SyntaxError: Unexpected token <in client.ts>',
+    });
     const page = await fetch(`${base}/playground`, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(503);
     const csp = page.headers.get('content-security-policy') ?? '';
@@ -51,7 +67,9 @@ describe('the dev proxy', () => {
 
   it('fails with port_in_use when the port is taken', async () => {
     const port = await listen(() => undefined);
-    await expect(startDevProxy({ port: 1, state: 'running', failure: '' }, { port, host: '127.0.0.1' })).rejects.toMatchObject({
+    await expect(
+      startDevProxy({ port: 1, state: 'running', failure: '' }, { port, host: '127.0.0.1' }),
+    ).rejects.toMatchObject({
       status: 'failed',
       code: 'port_in_use',
       message: `port ${port} is already in use on 127.0.0.1: stop what listens there or pick another port with --port`,

@@ -1,5 +1,12 @@
 import { connect, type Socket } from 'node:net';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { html, raw } from 'hono/html';
 import { connectionScopedHeaders } from '../../src/core/hop-by-hop-headers.js';
 import { htmlPageHeaders, randomNonce } from '../../src/core/html-page.js';
@@ -99,7 +106,14 @@ function forwardOnce(actor: ProxiedActor, incoming: IncomingMessage, outgoing: S
     let bodyStarted = false;
     let answered = false;
     const upstream = request(
-      { host: '127.0.0.1', port: actor.port, method: incoming.method, path: incoming.url, headers: withoutHopByHop(incoming.headers), createConnection: () => connectToActor(actor.port) },
+      {
+        host: '127.0.0.1',
+        port: actor.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: withoutHopByHop(incoming.headers),
+        createConnection: () => connectToActor(actor.port),
+      },
       (answer) => {
         answered = true;
         if (!incoming.complete) {
@@ -145,7 +159,14 @@ function problem(outgoing: ServerResponse, code: ProblemCode, detail: string): v
   const error = new ActorError(code, { detail });
   const body = JSON.stringify(problemDocument(error, crypto.randomUUID()));
   // The request's body may be left unread: the connection closes after this answer.
-  outgoing.writeHead(error.status, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store', 'Retry-After': '1', Connection: 'close' }).end(body);
+  outgoing
+    .writeHead(error.status, {
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+      'Cache-Control': 'no-store',
+      'Retry-After': '1',
+      Connection: 'close',
+    })
+    .end(body);
 }
 
 // Polls /ready and reloads once the actor answers with anything but this page's own failure.
@@ -179,7 +200,11 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
     const forwarded = await forwardOnce(actor, incoming, outgoing);
     if (forwarded === 'answered') return;
     if (forwarded === 'lost') {
-      problem(outgoing, 'actor_connection_lost', 'the actor closed the connection while the request was sent (it restarted or exited); send it again');
+      problem(
+        outgoing,
+        'actor_connection_lost',
+        'the actor closed the connection while the request was sent (it restarted or exited); send it again',
+      );
       return;
     }
     const waited = Date.now() - started;
@@ -207,7 +232,10 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
  * @param actor the actor behind it
  * @param address where to listen
  */
-export function startDevProxy(actor: ProxiedActor, address: { readonly port: number; readonly host: string }): Promise<DevProxy> {
+export function startDevProxy(
+  actor: ProxiedActor,
+  address: { readonly port: number; readonly host: string },
+): Promise<DevProxy> {
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     answer(actor, incoming, outgoing).catch(() => outgoing.destroy());
   };
@@ -217,9 +245,21 @@ export function startDevProxy(actor: ProxiedActor, address: { readonly port: num
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new CliError('failed', 'port_in_use', `port ${address.port} is already in use on ${address.host}: stop what listens there or pick another port with --port`));
+        reject(
+          new CliError(
+            'failed',
+            'port_in_use',
+            `port ${address.port} is already in use on ${address.host}: stop what listens there or pick another port with --port`,
+          ),
+        );
       } else if (error.code === 'EACCES') {
-        reject(new CliError('failed', 'port_not_allowed', `port ${address.port} on ${address.host} needs privileges this user lacks: pick a port above 1023 with --port`));
+        reject(
+          new CliError(
+            'failed',
+            'port_not_allowed',
+            `port ${address.port} on ${address.host} needs privileges this user lacks: pick a port above 1023 with --port`,
+          ),
+        );
       } else reject(error);
     });
     server.listen(address.port, address.host, () => {

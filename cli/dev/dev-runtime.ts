@@ -32,26 +32,52 @@ export interface WatchCommand {
  * @param actorDir the actor's folder
  * @param env the environment, whose `PATH` finds `bun`
  */
-export function watchCommand(runtime: string, actorDir: string, env: Readonly<Record<string, string | undefined>>): WatchCommand {
+export function watchCommand(
+  runtime: string,
+  actorDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): WatchCommand {
   if (!(DEV_RUNTIMES as readonly string[]).includes(runtime)) {
-    throw new CliError('refused', 'bad_usage', `--runtime must be one of ${DEV_RUNTIMES.join(', ')}, got '${runtime}' (see \`actorkit dev --help\`)`);
+    throw new CliError(
+      'refused',
+      'bad_usage',
+      `--runtime must be one of ${DEV_RUNTIMES.join(', ')}, got '${runtime}' (see \`actorkit dev --help\`)`,
+    );
   }
   const entry = join('src', `main.${runtime}.ts`);
   if (!existsSync(join(actorDir, entry))) {
-    throw new CliError('refused', 'no_entry', `${join(actorDir, entry)} does not exist: actorkit dev runs an actor rendered by \`actorkit new\``);
+    throw new CliError(
+      'refused',
+      'no_entry',
+      `${join(actorDir, entry)} does not exist: actorkit dev runs an actor rendered by \`actorkit new\``,
+    );
   }
   // Loaded first into the actor: it ends with `actorkit dev` (see `exit-with-parent.ts`).
   const exitWithParent = new URL('./exit-with-parent.js', import.meta.url);
-  if (runtime === 'bun') return { command: findOnPath('bun', env), args: ['--watch', '--no-clear-screen', '--preload', exitWithParent.pathname, entry], restartedBy: 'runtime' };
+  if (runtime === 'bun')
+    return {
+      command: findOnPath('bun', env),
+      args: ['--watch', '--no-clear-screen', '--preload', exitWithParent.pathname, entry],
+      restartedBy: 'runtime',
+    };
   // tsx is actorkit's own dependency: its loader is passed by URL, so the actor need not install it.
   const tsxLoader = import.meta.resolve('tsx/esm');
   const warmStart = new URL('./warm-start.js', import.meta.url).pathname;
-  return { command: process.execPath, args: ['--import', exitWithParent.href, '--import', tsxLoader, entry], restartedBy: 'dev', spareArgs: ['--import', tsxLoader, warmStart, entry] };
+  return {
+    command: process.execPath,
+    args: ['--import', exitWithParent.href, '--import', tsxLoader, entry],
+    restartedBy: 'dev',
+    spareArgs: ['--import', tsxLoader, warmStart, entry],
+  };
 }
 
 function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string {
   for (const dir of (env.PATH ?? '').split(':')) {
     if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
   }
-  throw new CliError('failed', 'runtime_not_found', `${name} is not on PATH: install it (https://bun.sh) or run with --runtime node`);
+  throw new CliError(
+    'failed',
+    'runtime_not_found',
+    `${name} is not on PATH: install it (https://bun.sh) or run with --runtime node`,
+  );
 }

@@ -66,7 +66,10 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * signal to the whole process group after the first, must not end `actorkit dev` before its
  * actor has stopped.
  */
-function untilStopped(signal: AbortSignal | undefined, ended: Promise<unknown>): { readonly how: Promise<'stopped' | 'ended'>; release(): void } {
+function untilStopped(
+  signal: AbortSignal | undefined,
+  ended: Promise<unknown>,
+): { readonly how: Promise<'stopped' | 'ended'>; release(): void } {
   let settle: (how: 'stopped' | 'ended') => void = () => undefined;
   const how = new Promise<'stopped' | 'ended'>((resolveStop) => (settle = resolveStop));
   const stop = () => settle('stopped');
@@ -98,7 +101,8 @@ function exposureOf(host: string, env: Readonly<Record<string, string | undefine
   const { ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY } = env;
   let keyed = false;
   try {
-    keyed = readRuntimeConfig(parseEnvironment({ ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY }), () => {}).apiKeys.length > 0;
+    keyed =
+      readRuntimeConfig(parseEnvironment({ ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY }), () => {}).apiKeys.length > 0;
   } catch {
     // A bad or incomplete key setting is no key; the refusal below says what to set.
   }
@@ -130,7 +134,8 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
   const io = resolveCliIo(options.io);
   const root = resolve(io.cwd, actorDir);
   try {
-    if (!existsSync(join(root, 'package.json'))) throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`);
+    if (!existsSync(join(root, 'package.json')))
+      throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder (no package.json)`);
     const runtime = (options.runtime ?? 'node') as DevRuntime;
     const watch = watchCommand(runtime, root, io.env);
     const host = options.host ?? '127.0.0.1';
@@ -155,7 +160,8 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
     const env = devEnvironment(io.env, actorPort);
     ignoreClosedOutput(io.stdout);
     ignoreClosedOutput(io.stderr);
-    const say = (text: string, event: Record<string, unknown>) => io.stdout.write(options.json ? `${JSON.stringify(event)}\n` : `${text}\n`);
+    const say = (text: string, event: Record<string, unknown>) =>
+      io.stdout.write(options.json ? `${JSON.stringify(event)}\n` : `${text}\n`);
 
     const shown = shownEnvironment(env, proxy.port);
     say(
@@ -170,7 +176,15 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
         ...Object.entries(shown).map(([name, value]) => `    ${name}=${value}`),
         '  Ctrl-C stops it.',
       ].join('\n'),
-      { event: 'dev_started', actor_dir: root, runtime, port: proxy.port, urls, environment: shown, ...(exposure === undefined ? {} : { warning: exposure }) },
+      {
+        event: 'dev_started',
+        actor_dir: root,
+        runtime,
+        port: proxy.port,
+        urls,
+        environment: shown,
+        ...(exposure === undefined ? {} : { warning: exposure }),
+      },
     );
 
     let everRan = false;
@@ -180,11 +194,20 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
       onLine: (line, stream) => (options.json || stream === 'stderr' ? io.stderr : io.stdout).write(`${line}\n`),
       onState: (state, failure) => {
         if (state === 'running') {
-          say(everRan ? `actorkit dev: actor restarted — ${urls.playground}` : `actorkit dev: actor listening — open ${urls.playground}`, { event: 'actor_state', state });
+          say(
+            everRan
+              ? `actorkit dev: actor restarted — ${urls.playground}`
+              : `actorkit dev: actor listening — open ${urls.playground}`,
+            { event: 'actor_state', state },
+          );
           everRan = true;
         } else if (state === 'failed') {
-          say(`actorkit dev: actor failed to start:\n${failure ?? ''}\nactorkit dev: fix it and save; it restarts on the next change under src/`, { event: 'actor_state', state, failure });
-        } else if (state === 'starting' && everRan) say('actorkit dev: change under src/, restarting the actor', { event: 'actor_state', state });
+          say(
+            `actorkit dev: actor failed to start:\n${failure ?? ''}\nactorkit dev: fix it and save; it restarts on the next change under src/`,
+            { event: 'actor_state', state, failure },
+          );
+        } else if (state === 'starting' && everRan)
+          say('actorkit dev: change under src/, restarting the actor', { event: 'actor_state', state });
       },
     });
 
@@ -192,7 +215,10 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
       say(
         check.status === 'ok'
           ? `actorkit dev: configuration check OK (src/platform/config.json matches src/actor.ts; rules ${PLATFORM_RULE_RANGE} pass)`
-          : [`actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`, ...check.problems].join('\n'),
+          : [
+              `actorkit dev: configuration check found ${check.problems.length} problem(s) (the actor keeps running):`,
+              ...check.problems,
+            ].join('\n'),
         { event: 'config_check', status: check.status, problems: check.problems },
       );
     void checkActorConfig(root, io).then(reportCheck, () => undefined);
@@ -213,7 +239,14 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
         : `actorkit dev: stopped${exit.storeClosed ? ', store closed' : ' (the actor did not report its store closed)'}`,
       { event: 'dev_stopped', exit_code: exit.code, store_closed: exit.storeClosed },
     );
-    return { status: clean ? 'ok' : 'failed', actorDir: root, runtime, urls, storeClosed: exit.storeClosed, exitCode: exit.code };
+    return {
+      status: clean ? 'ok' : 'failed',
+      actorDir: root,
+      runtime,
+      urls,
+      storeClosed: exit.storeClosed,
+      exitCode: exit.code,
+    };
   } catch (error) {
     return toCliFailure(error);
   }

@@ -1,7 +1,11 @@
 import { networkInterfaces } from 'node:os';
 
 /** Addresses that mean every interface: IPv4's, IPv6's (which on most systems takes IPv4 too). */
-const WILDCARDS: Readonly<Record<string, readonly ('IPv4' | 'IPv6')[]>> = { '0.0.0.0': ['IPv4'], '::': ['IPv4', 'IPv6'], '[::]': ['IPv4', 'IPv6'] };
+const WILDCARDS: Readonly<Record<string, readonly ('IPv4' | 'IPv6')[]>> = {
+  '0.0.0.0': ['IPv4'],
+  '::': ['IPv4', 'IPv6'],
+  '[::]': ['IPv4', 'IPv6'],
+};
 
 /** `http://<address>:<port>/`, with an IPv6 address in brackets. */
 function baseUrl(address: string, port: number): string {

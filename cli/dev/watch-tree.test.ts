@@ -23,7 +23,8 @@ function watchedTree() {
   const nextChangeOf = async (path: string, from: number) => {
     const deadline = Date.now() + 5_000;
     while (!seen.slice(from).includes(path)) {
-      if (Date.now() > deadline) throw new Error(`no change of ${path} reported; seen ${JSON.stringify(seen.slice(from))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no change of ${path} reported; seen ${JSON.stringify(seen.slice(from))}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };

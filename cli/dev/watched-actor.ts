@@ -103,7 +103,10 @@ export class WatchedActor {
    * @param command the command line, see `watchCommand`
    * @param options the actor's folder, the environment it runs with, and the event handlers
    */
-  constructor(command: WatchCommand, options: { readonly cwd: string; readonly env: Record<string, string | undefined> } & WatchedActorEvents) {
+  constructor(
+    command: WatchCommand,
+    options: { readonly cwd: string; readonly env: Record<string, string | undefined> } & WatchedActorEvents,
+  ) {
     this.#watch = command;
     this.#cwd = options.cwd;
     this.#env = options.env;
@@ -184,7 +187,14 @@ export class WatchedActor {
 
   #spawn(): void {
     // Its standard input is a pipe it watches: the process ends when `actorkit dev` is gone (see `exit-with-parent.ts`).
-    const child = this.#takeSpare() ?? spawn(this.#watch.command, [...this.#watch.args], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child =
+      this.#takeSpare() ??
+      spawn(this.#watch.command, [...this.#watch.args], {
+        cwd: this.#cwd,
+        env: this.#env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
     child.stdin?.on('error', () => undefined);
     this.#child = child;
     this.#childClosed = new Promise((resolve) => {
@@ -202,7 +212,8 @@ export class WatchedActor {
         this.#end(code);
         return;
       }
-      if (this.#errorLines.length === 0) this.#errorLines.push(`the actor exited with code ${code} before a change asked for it`);
+      if (this.#errorLines.length === 0)
+        this.#errorLines.push(`the actor exited with code ${code} before a change asked for it`);
       this.#set('failed');
     });
     this.#follow(child.stdout, 'stdout');
@@ -212,7 +223,12 @@ export class WatchedActor {
   /** Starts a warm spare (Node), once the actor runs, so it does not slow the start it follows. */
   #prepareSpare(): void {
     if (this.#watch.spareArgs === undefined || this.#spare !== undefined || this.#stopping) return;
-    const spare = spawn(this.#watch.command, [...this.#watch.spareArgs], { cwd: this.#cwd, env: this.#env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const spare = spawn(this.#watch.command, [...this.#watch.spareArgs], {
+      cwd: this.#cwd,
+      env: this.#env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     spare.once('error', () => undefined);
     spare.stdin?.on('error', () => undefined);
     this.#spare = spare;
@@ -246,7 +262,8 @@ export class WatchedActor {
 
   #observe(line: string, stream: 'stdout' | 'stderr'): void {
     const event = logEvent(line);
-    const followed = event !== undefined && Object.hasOwn(DEV_FOLLOWED_EVENTS, event) ? (event as DevFollowedEvent) : undefined;
+    const followed =
+      event !== undefined && Object.hasOwn(DEV_FOLLOWED_EVENTS, event) ? (event as DevFollowedEvent) : undefined;
     if (followed === 'actor_listening') {
       this.#errorLines = [];
       // Bun's watcher restarts in place, without waiting for the shutdown to finish: a second

@@ -2,7 +2,9 @@ import { CliError } from '../cli-error.js';
 import { parseDatabaseUrl, redactDatabaseUrl } from '../../src/store/database-url.js';
 
 /** Where the local platform keeps one actor's data: a schema of the shared PostgreSQL, or an SQLite file under the state folder. */
-export type ActorDatabase = { readonly engine: 'postgres'; readonly schema: string; readonly url: string } | { readonly engine: 'sqlite' };
+export type ActorDatabase =
+  | { readonly engine: 'postgres'; readonly schema: string; readonly url: string }
+  | { readonly engine: 'sqlite' };
 
 /** The PostgreSQL schema of an actor instance: `actorkit_` and its ref, `-` as `_`. */
 function actorSchemaName(ref: string): string {
@@ -24,7 +26,11 @@ export function actorDatabase(databaseUrl: string | undefined, ref: string, repl
   try {
     target = parseDatabaseUrl(databaseUrl, '.');
   } catch (error) {
-    throw new CliError('refused', 'invalid_database_url', error instanceof Error ? error.message.replace('DATABASE_URL', '--database-url') : String(error));
+    throw new CliError(
+      'refused',
+      'invalid_database_url',
+      error instanceof Error ? error.message.replace('DATABASE_URL', '--database-url') : String(error),
+    );
   }
   if (target.engine !== 'postgres') {
     if (replicas > 1) {
@@ -35,7 +41,11 @@ export function actorDatabase(databaseUrl: string | undefined, ref: string, repl
       );
     }
     if (databaseUrl !== undefined && databaseUrl.trim() !== '') {
-      throw new CliError('refused', 'invalid_database_url', `--database-url ${redactDatabaseUrl(databaseUrl)}: the platform keeps SQLite files itself; pass a postgres:// URL or none`);
+      throw new CliError(
+        'refused',
+        'invalid_database_url',
+        `--database-url ${redactDatabaseUrl(databaseUrl)}: the platform keeps SQLite files itself; pass a postgres:// URL or none`,
+      );
     }
     return { engine: 'sqlite' };
   }
@@ -60,7 +70,12 @@ export async function ensureActorSchema(database: ActorDatabase): Promise<void> 
     await client.connect();
     await client.query(`create schema if not exists "${database.schema}"`);
   } catch (error) {
-    throw new CliError('failed', 'database_unreachable', `PostgreSQL at ${redactDatabaseUrl(url.href)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new CliError(
+      'failed',
+      'database_unreachable',
+      `PostgreSQL at ${redactDatabaseUrl(url.href)}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

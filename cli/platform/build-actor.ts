@@ -11,20 +11,36 @@ const QUOTED_LINES = 20;
  * Runs `npm <args>` in the actor folder, each output line passed to `progress`; a non-zero exit
  * is a `failed` error (`code`) quoting the last lines.
  */
-function runNpm(dir: string, args: readonly string[], code: string, progress: (line: string) => void, env: Readonly<Record<string, string | undefined>>): Promise<void> {
+function runNpm(
+  dir: string,
+  args: readonly string[],
+  code: string,
+  progress: (line: string) => void,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', [...args], { cwd: dir, env: { ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', [...args], {
+      cwd: dir,
+      env: { ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     const take = (line: string) => {
       lines.push(line);
       if (lines.length > QUOTED_LINES) lines.shift();
       progress(line);
     };
-    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream, crlfDelay: Infinity }).on('line', take);
-    child.once('error', (error) => reject(new CliError('failed', code, `npm ${args.join(' ')} in ${dir} could not start: ${error.message}`)));
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', take);
+    child.once('error', (error) =>
+      reject(new CliError('failed', code, `npm ${args.join(' ')} in ${dir} could not start: ${error.message}`)),
+    );
     child.once('close', (status) => {
       if (status === 0) resolve();
-      else reject(new CliError('failed', code, `npm ${args.join(' ')} in ${dir} failed (exit ${status}):\n${lines.join('\n')}`));
+      else
+        reject(
+          new CliError('failed', code, `npm ${args.join(' ')} in ${dir} failed (exit ${status}):\n${lines.join('\n')}`),
+        );
     });
   });
 }
@@ -36,8 +52,13 @@ function runNpm(dir: string, args: readonly string[], code: string, progress: (l
  * @param progress where npm's output lines go
  * @param env the environment npm runs with
  */
-export async function installWhenMissing(dir: string, progress: (line: string) => void, env: Readonly<Record<string, string | undefined>>): Promise<void> {
-  if (!existsSync(join(dir, 'node_modules'))) await runNpm(dir, ['install', '--no-audit', '--no-fund'], 'install_failed', progress, env);
+export async function installWhenMissing(
+  dir: string,
+  progress: (line: string) => void,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  if (!existsSync(join(dir, 'node_modules')))
+    await runNpm(dir, ['install', '--no-audit', '--no-fund'], 'install_failed', progress, env);
 }
 
 /**
@@ -48,9 +69,18 @@ export async function installWhenMissing(dir: string, progress: (line: string) =
  * @param env the environment npm runs with
  * @returns the entry the replicas run
  */
-export async function buildActor(dir: string, progress: (line: string) => void, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+export async function buildActor(
+  dir: string,
+  progress: (line: string) => void,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
   await runNpm(dir, ['run', 'build'], 'build_failed', progress, env);
   const entry = join(dir, 'dist', 'main.node.js');
-  if (!existsSync(entry)) throw new CliError('failed', 'build_failed', `npm run build in ${dir} wrote no dist/main.node.js: actorkit platform runs actors rendered by \`actorkit new\``);
+  if (!existsSync(entry))
+    throw new CliError(
+      'failed',
+      'build_failed',
+      `npm run build in ${dir} wrote no dist/main.node.js: actorkit platform runs actors rendered by \`actorkit new\``,
+    );
   return entry;
 }

@@ -16,11 +16,22 @@ export interface FetchListener {
  * @param fetch the handler
  * @param address the port (`0` picks one) and the address to listen on
  */
-export function listenFetch(fetch: (request: Request) => Promise<Response> | Response, address: { readonly port: number; readonly host: string }): Promise<FetchListener> {
+export function listenFetch(
+  fetch: (request: Request) => Promise<Response> | Response,
+  address: { readonly port: number; readonly host: string },
+): Promise<FetchListener> {
   const server = createServer(getRequestListener(fetch));
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new CliError('failed', 'port_in_use', `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`) : error);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(
+              'failed',
+              'port_in_use',
+              `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`,
+            )
+          : error,
+      );
     });
     server.listen(address.port, address.host, () => {
       resolve({

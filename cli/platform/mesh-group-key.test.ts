@@ -19,11 +19,17 @@ describe('meshGroupKey', () => {
   });
 
   it('gives each group its own key', async () => {
-    expect(await meshGroupKey(stateDir, 'finance', noSecrets)).not.toBe(await meshGroupKey(stateDir, 'default', noSecrets));
+    expect(await meshGroupKey(stateDir, 'finance', noSecrets)).not.toBe(
+      await meshGroupKey(stateDir, 'default', noSecrets),
+    );
   });
 
   it("takes the default group's key from MESH_KEY of the secrets file, and only that group's", async () => {
-    const secrets: SecretsFile = { ...noSecrets, present: true, values: new Map([['MESH_KEY', 'from-the-secrets-file-0123456789']]) };
+    const secrets: SecretsFile = {
+      ...noSecrets,
+      present: true,
+      values: new Map([['MESH_KEY', 'from-the-secrets-file-0123456789']]),
+    };
     expect(await meshGroupKey(stateDir, 'default', secrets)).toBe('from-the-secrets-file-0123456789');
     expect(await meshGroupKey(stateDir, 'finance', secrets)).not.toBe('from-the-secrets-file-0123456789');
   });

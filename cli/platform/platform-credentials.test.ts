@@ -14,7 +14,8 @@ describe('platformCredentials', () => {
     expect([...first.edgeKeys.keys()]).toEqual(['news', 'weather']);
     for (const key of first.edgeKeys.values()) expect(key).toMatch(/^akedge_[A-Za-z0-9_-]{43}$/);
     expect(first.edgeKeys.get('news')).not.toBe(first.edgeKeys.get('weather'));
-    for (const file of [first.ownerTokenFile, first.edgeKeyFile('news'), first.edgeKeyFile('weather')]) expect(statSync(file).mode & 0o777).toBe(0o600);
+    for (const file of [first.ownerTokenFile, first.edgeKeyFile('news'), first.edgeKeyFile('weather')])
+      expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(stateDir, 'edge-keys')).mode & 0o777).toBe(0o700);
     expect(readFileSync(first.edgeKeyFile('news'), 'utf8').trim()).toBe(first.edgeKeys.get('news'));
 

@@ -34,6 +34,7 @@ export async function platformCredentials(stateDir: string, edgeRefs: Iterable<s
   const ownerTokenFile = join(stateDir, 'owner-token');
   const ownerToken = await keptOrNew(ownerTokenFile, 'the owner token file', generateOwnerToken);
   const edgeKeys = new Map<string, string>();
-  for (const ref of edgeRefs) edgeKeys.set(ref, await keptOrNew(edgeKeyFile(ref), 'the edge key file', generateEdgeKey));
+  for (const ref of edgeRefs)
+    edgeKeys.set(ref, await keptOrNew(edgeKeyFile(ref), 'the edge key file', generateEdgeKey));
   return { ownerToken, ownerTokenFile, edgeKeys, edgeKeyFile };
 }

@@ -7,7 +7,15 @@ const actor = (ref: string, extra: Partial<HostedActorSummary>): HostedActorSumm
   ref,
   slug: ref,
   dir: `/work/${ref}`,
-  replicas: [0, 1].map((index) => ({ index, url: `http://127.0.0.1:${4000 + index}`, state: 'ready', pid: 100 + index, restarts: 0, startedAt: 'now', lastLines: [] })),
+  replicas: [0, 1].map((index) => ({
+    index,
+    url: `http://127.0.0.1:${4000 + index}`,
+    state: 'ready',
+    pid: 100 + index,
+    restarts: 0,
+    startedAt: 'now',
+    lastLines: [],
+  })),
   database: 'postgres',
   serviceUrl: 'http://127.0.0.1:5000',
   edgeUrl: undefined,
@@ -46,8 +54,12 @@ describe('platformReadyText', () => {
       '  news  2/2 replicas ready on PostgreSQL, edge http://127.0.0.1:8790/api/v1/k/news/ (chat, status, health) with key akedge_…ABCD, service http://127.0.0.1:5000, mesh group default',
     );
     expect(text).toContain('    panel (owner) http://127.0.0.1:8790/relay/news/panel/stats');
-    expect(text).toContain('  quiet  2/2 replicas ready on PostgreSQL, no external edge, service http://127.0.0.1:5000');
-    expect(text).toContain("Dashboard (the owner's login link; it reveals, copies and rotates the edge keys): http://127.0.0.1:8790/?token=owner-token-0123456789");
+    expect(text).toContain(
+      '  quiet  2/2 replicas ready on PostgreSQL, no external edge, service http://127.0.0.1:5000',
+    );
+    expect(text).toContain(
+      "Dashboard (the owner's login link; it reveals, copies and rotates the edge keys): http://127.0.0.1:8790/?token=owner-token-0123456789",
+    );
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(KEY.slice(7, 20));
   });

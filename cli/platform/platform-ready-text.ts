@@ -9,12 +9,16 @@ import type { PlatformReady } from './platform-ready.js';
  * @param ready what `--json` prints
  */
 export function platformReadyText(ready: PlatformReady): string {
-  const lines = [`actorkit platform: ${ready.actors.length} actor${ready.actors.length === 1 ? '' : 's'} on ${ready.url} (state in ${ready.stateDir})`];
+  const lines = [
+    `actorkit platform: ${ready.actors.length} actor${ready.actors.length === 1 ? '' : 's'} on ${ready.url} (state in ${ready.stateDir})`,
+  ];
   for (const actor of ready.actors) {
     const readyCount = actor.replicas.filter((replica) => replica.state === 'ready').length;
     const parts = [
       `${readyCount}/${actor.replicas.length} replicas ready on ${actor.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`,
-      ...(actor.edgeUrl === undefined ? ['no external edge'] : [`edge ${actor.edgeUrl} (${actor.edgeOperations.join(', ')}) with key ${maskEdgeKey(actor.edgeKey ?? '')}`]),
+      ...(actor.edgeUrl === undefined
+        ? ['no external edge']
+        : [`edge ${actor.edgeUrl} (${actor.edgeOperations.join(', ')}) with key ${maskEdgeKey(actor.edgeKey ?? '')}`]),
       `service ${actor.serviceUrl}`,
       ...(actor.meshGroup === undefined ? [] : [`mesh group ${actor.meshGroup}`]),
     ];
@@ -22,7 +26,9 @@ export function platformReadyText(ready: PlatformReady): string {
     for (const panel of actor.panelUrls) lines.push(`    panel (owner) ${panel}`);
   }
   lines.push(`Dashboard (the owner's login link; it reveals, copies and rotates the edge keys): ${ready.dashboardUrl}`);
-  lines.push(`The owner token and the edge keys are kept in ${ready.stateDir} (mode 0600) and stay the same on the next run.`);
+  lines.push(
+    `The owner token and the edge keys are kept in ${ready.stateDir} (mode 0600) and stay the same on the next run.`,
+  );
   lines.push('Registered here already; on the platform you would register each in the creator hub:');
   for (const actor of ready.actors) {
     lines.push(`  ${actor.ref}:`);

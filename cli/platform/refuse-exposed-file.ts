@@ -10,5 +10,9 @@ import { CliError } from '../cli-error.js';
 export function refuseExposedFile(file: string, mode: number, what: string): void {
   if ((mode & 0o077) === 0) return;
   const shown = (mode & 0o777).toString(8).padStart(4, '0');
-  throw new CliError('refused', 'secrets_file_exposed', `${what} ${file} is readable by others (mode ${shown}): run chmod 600 ${file}`);
+  throw new CliError(
+    'refused',
+    'secrets_file_exposed',
+    `${what} ${file} is readable by others (mode ${shown}): run chmod 600 ${file}`,
+  );
 }

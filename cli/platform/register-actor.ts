@@ -13,7 +13,10 @@ export interface RegisteredActor {
 }
 
 /** A registration the platform refused: `validate`'s problems, one bullet each. */
-export type RegistrationFailure = CliFailure & { readonly actorDir: string; readonly problems: readonly ActorProblem[] };
+export type RegistrationFailure = CliFailure & {
+  readonly actorDir: string;
+  readonly problems: readonly ActorProblem[];
+};
 
 /**
  * Registers an actor folder as the platform does: `validateActorDir` (the configuration emitted
@@ -23,7 +26,10 @@ export type RegistrationFailure = CliFailure & { readonly actorDir: string; read
  * @param dir the actor folder, relative to `io.cwd`
  * @param io the CLI's streams and working directory
  */
-export async function registerActor(dir: string, io: CliIo): Promise<RegisteredActor | RegistrationFailure | CliFailure> {
+export async function registerActor(
+  dir: string,
+  io: CliIo,
+): Promise<RegisteredActor | RegistrationFailure | CliFailure> {
   const checked = await validateActorDir(dir, { io });
   if (!('problems' in checked)) return checked;
   if (checked.status !== 'ok') {
@@ -50,7 +56,11 @@ export function refuseDuplicateRefs(actors: readonly RegisteredActor[]): void {
   for (const actor of actors) {
     const first = seen.get(actor.ref);
     if (first !== undefined) {
-      throw new CliError('refused', 'duplicate_ref', `${first} and ${actor.dir} both have the slug '${actor.ref}': the platform hosts one instance per slug (change actor.slug in one of them)`);
+      throw new CliError(
+        'refused',
+        'duplicate_ref',
+        `${first} and ${actor.dir} both have the slug '${actor.ref}': the platform hosts one instance per slug (change actor.slug in one of them)`,
+      );
     }
     seen.set(actor.ref, actor.dir);
   }

@@ -5,7 +5,14 @@ import { actorEnvironment, type ActorEnvironmentInputs } from './replica-environ
 
 const config = {
   actor: { slug: 'weather' },
-  deployment: { env: { ACTOR_PLATFORM: 'true', MESH_KEY: '${secret:MESH_KEY}', WEATHER_TOKEN: '${secret:WEATHER_TOKEN}', FEED_URL: '${FEED_BASE}/feed' } },
+  deployment: {
+    env: {
+      ACTOR_PLATFORM: 'true',
+      MESH_KEY: '${secret:MESH_KEY}',
+      WEATHER_TOKEN: '${secret:WEATHER_TOKEN}',
+      FEED_URL: '${FEED_BASE}/feed',
+    },
+  },
   settings: {
     type: 'object',
     properties: {
@@ -20,7 +27,13 @@ function inputs(overrides: Partial<ActorEnvironmentInputs> = {}): ActorEnvironme
     ref: 'weather',
     config,
     secrets: { path: '/state/secrets.env', present: true, values: new Map([['WEATHER_TOKEN', 'tok-123']]) },
-    platformEnv: { PATH: '/usr/bin', FEED_BASE: 'https://feeds.example', LLM_MODEL: 'gpt-test', LLM_API_KEY: 'sk-platform-own', AWS_SECRET_ACCESS_KEY: 'platform-only' },
+    platformEnv: {
+      PATH: '/usr/bin',
+      FEED_BASE: 'https://feeds.example',
+      LLM_MODEL: 'gpt-test',
+      LLM_API_KEY: 'sk-platform-own',
+      AWS_SECRET_ACCESS_KEY: 'platform-only',
+    },
     meshKey: 'group-key',
     database: { DATABASE_URL: 'postgres://db/actors' },
     services: new Map([
@@ -66,7 +79,13 @@ describe('actorEnvironment', () => {
   });
 
   it('refuses a missing secret naming it and the file, with no secret value in the message', () => {
-    const error = refusal(() => actorEnvironment(inputs({ secrets: { path: '/state/secrets.env', present: true, values: new Map([['OTHER', 'sk-other-value']]) } })));
+    const error = refusal(() =>
+      actorEnvironment(
+        inputs({
+          secrets: { path: '/state/secrets.env', present: true, values: new Map([['OTHER', 'sk-other-value']]) },
+        }),
+      ),
+    );
     expect(error.code).toBe('missing_secret');
     expect(error.message).toBe(
       'weather: deployment.env.WEATHER_TOKEN needs the secret WEATHER_TOKEN, but /state/secrets.env has no WEATHER_TOKEN: add the line WEATHER_TOKEN=… (pass another file with --secrets)',

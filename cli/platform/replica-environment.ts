@@ -4,7 +4,20 @@ import { CliError } from '../cli-error.js';
 import type { SecretsFile } from './secrets-file.js';
 
 /** Variables of the platform's own environment a replica keeps: how to find programs and reach the network, nothing of the platform's configuration. */
-const INHERITED_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'NODE_EXTRA_CA_CERTS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'];
+const INHERITED_VARIABLES = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'TZ',
+  'LANG',
+  'NODE_EXTRA_CA_CERTS',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
 
 /** What the platform knows of one actor when it writes the environment of its replicas. */
 export interface ActorEnvironmentInputs {
@@ -67,12 +80,22 @@ export function actorEnvironment(inputs: ActorEnvironmentInputs): Record<string,
         if (wanted === 'MESH_KEY' && inputs.meshKey !== undefined) return inputs.meshKey;
         const found = secrets.values.get(wanted);
         if (found !== undefined) return found;
-        const where = secrets.present ? `${secrets.path} has no ${wanted}` : `there is no secrets file at ${secrets.path}`;
-        throw new CliError('refused', 'missing_secret', `${ref}: deployment.env.${name} needs the secret ${wanted}, but ${where}: add the line ${wanted}=… (pass another file with --secrets)`);
+        const where = secrets.present
+          ? `${secrets.path} has no ${wanted}`
+          : `there is no secrets file at ${secrets.path}`;
+        throw new CliError(
+          'refused',
+          'missing_secret',
+          `${ref}: deployment.env.${name} needs the secret ${wanted}, but ${where}: add the line ${wanted}=… (pass another file with --secrets)`,
+        );
       }
       const found = platformEnv[wanted];
       if (found !== undefined) return found;
-      throw new CliError('refused', 'missing_variable', `${ref}: deployment.env.${name} needs \${${wanted}} from the platform's environment: set ${wanted} where you run actorkit platform`);
+      throw new CliError(
+        'refused',
+        'missing_variable',
+        `${ref}: deployment.env.${name} needs \${${wanted}} from the platform's environment: set ${wanted} where you run actorkit platform`,
+      );
     });
   }
   env.ACTOR_PLATFORM = 'true';

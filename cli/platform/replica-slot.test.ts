@@ -58,7 +58,10 @@ describe('ReplicaSlot readiness', () => {
       // One failed probe, then 200 again: the slot never left the rotation.
       states.clear();
       await replica('/tell?mode=fail-once');
-      await waitFor(async () => (await probes()).join(',').includes('failed,ok,ok'), 'a failed probe and two good ones after it');
+      await waitFor(
+        async () => (await probes()).join(',').includes('failed,ok,ok'),
+        'a failed probe and two good ones after it',
+      );
       expect(states).toEqual(new Set(['ready']));
 
       // No answer at all: out of rotation, but only once two probes in a row went unanswered.

@@ -21,7 +21,11 @@ export interface ReadinessProbeTiming {
  * The probe of every replica: the time-out and failure threshold of the Kubernetes manifests
  * (`probe-rules.ts`), asked every half second rather than every 5 s so a local start is quick.
  */
-const READINESS_PROBE: ReadinessProbeTiming = { everyMs: 500, timeoutMs: PROBE_TIMEOUT_SECONDS * 1_000, failureThreshold: READINESS_FAILURE_THRESHOLD };
+const READINESS_PROBE: ReadinessProbeTiming = {
+  everyMs: 500,
+  timeoutMs: PROBE_TIMEOUT_SECONDS * 1_000,
+  failureThreshold: READINESS_FAILURE_THRESHOLD,
+};
 /** The first wait before a dead replica is started again; doubled after each death without reaching ready, up to the cap. */
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
@@ -76,7 +80,15 @@ export class ReplicaSlot {
 
   /** The slot as the dashboard and the round-robin see it. */
   view(): ReplicaView {
-    return { index: this.#options.index, url: this.#url, state: this.#state, pid: this.#child?.pid, restarts: this.#restarts, startedAt: this.#startedAt, lastLines: [...this.#lines] };
+    return {
+      index: this.#options.index,
+      url: this.#url,
+      state: this.#state,
+      pid: this.#child?.pid,
+      restarts: this.#restarts,
+      startedAt: this.#startedAt,
+      lastLines: [...this.#lines],
+    };
   }
 
   /** Whether the round-robin may send to it. */
@@ -98,7 +110,12 @@ export class ReplicaSlot {
     this.#state = 'starting';
     // Its standard input is a pipe it watches: the process ends when the platform is gone (see `exit-with-parent.ts`).
     const [program, ...args] = this.#options.command;
-    const child = spawn(program, args, { cwd: this.#options.cwd, env: { ...this.#options.env, PORT: String(port) }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(program, args, {
+      cwd: this.#options.cwd,
+      env: { ...this.#options.env, PORT: String(port) },
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stdin?.on('error', () => undefined);
     this.#child = child;
     this.#follow(child.stdout);
@@ -157,7 +174,9 @@ export class ReplicaSlot {
     if (!this.#stillRuns(port)) return;
     let answered: number | undefined;
     try {
-      const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, { signal: AbortSignal.timeout(this.#timing.timeoutMs) });
+      const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, {
+        signal: AbortSignal.timeout(this.#timing.timeoutMs),
+      });
       await answer.body?.cancel();
       answered = answer.status;
     } catch {
@@ -173,7 +192,12 @@ export class ReplicaSlot {
       return;
     }
     this.#failedProbes += 1;
-    if (now === 'ready' ? this.#failedProbes >= this.#timing.failureThreshold : answered !== undefined || now !== 'starting') this.#state = 'not_ready';
+    if (
+      now === 'ready'
+        ? this.#failedProbes >= this.#timing.failureThreshold
+        : answered !== undefined || now !== 'starting'
+    )
+      this.#state = 'not_ready';
   }
 
   #onExit(code: number | null, signalName: NodeJS.Signals | null): void {
@@ -184,13 +208,21 @@ export class ReplicaSlot {
     const how = signalName === null ? `code ${code}` : `signal ${signalName}`;
     const wait = this.#backoffMs;
     this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
-    this.#options.report(`replica ${this.#options.index} (pid ${this.#child?.pid}) exited with ${how}; restarting it in ${wait / 1000}s (restart ${this.#restarts + 1})`);
+    this.#options.report(
+      `replica ${this.#options.index} (pid ${this.#child?.pid}) exited with ${how}; restarting it in ${wait / 1000}s (restart ${this.#restarts + 1})`,
+    );
     this.#restartTimer = setTimeout(() => {
       if (this.#stopping) return;
       this.#restarts += 1;
       void this.start().then(
-        () => this.#options.report(`replica ${this.#options.index} restarted (pid ${this.#child?.pid}, restart ${this.#restarts})`),
-        (error: unknown) => this.#options.report(`replica ${this.#options.index} could not restart: ${error instanceof Error ? error.message : String(error)}`),
+        () =>
+          this.#options.report(
+            `replica ${this.#options.index} restarted (pid ${this.#child?.pid}, restart ${this.#restarts})`,
+          ),
+        (error: unknown) =>
+          this.#options.report(
+            `replica ${this.#options.index} could not restart: ${error instanceof Error ? error.message : String(error)}`,
+          ),
       );
     }, wait);
   }

@@ -14,8 +14,18 @@ import { meshGroupKey } from './mesh-group-key.js';
 import { platformCredentials } from './platform-credentials.js';
 import type { HostedActorSummary, PlatformReady } from './platform-ready.js';
 import { platformReadyText } from './platform-ready-text.js';
-import { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } from './platform-defaults.js';
-import { registerActor, refuseDuplicateRefs, type RegisteredActor, type RegistrationFailure } from './register-actor.js';
+import {
+  DEFAULT_MESH_GROUP,
+  DEFAULT_PLATFORM_PORT,
+  DEFAULT_SECRETS_FILE,
+  DEFAULT_STATE_DIR,
+} from './platform-defaults.js';
+import {
+  registerActor,
+  refuseDuplicateRefs,
+  type RegisteredActor,
+  type RegistrationFailure,
+} from './register-actor.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
@@ -108,7 +118,8 @@ function imageOf(actor: RegisteredActor): string {
 
 async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopRequest): Promise<void> {
   const deadline = Date.now() + READY_WAIT_MS;
-  while (!stop.stopped && Date.now() < deadline && !pools.every((pool) => pool.allReady())) await new Promise((wait) => setTimeout(wait, 100));
+  while (!stop.stopped && Date.now() < deadline && !pools.every((pool) => pool.allReady()))
+    await new Promise((wait) => setTimeout(wait, 100));
 }
 
 /**
@@ -127,7 +138,10 @@ async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopReques
  * @example
  * const result = await runPlatform(['./weather', './news'], { replicas: 2, databaseUrl: 'postgres://localhost/actors' });
  */
-export async function runPlatform(dirs: readonly string[], options: RunPlatformOptions = {}): Promise<RunPlatformResult | RegistrationFailure | CliFailure> {
+export async function runPlatform(
+  dirs: readonly string[],
+  options: RunPlatformOptions = {},
+): Promise<RunPlatformResult | RegistrationFailure | CliFailure> {
   const io = resolveCliIo(options.io);
   const hosted: HostedActor[] = [];
   const pools = new Map<string, SupervisedPool>();
@@ -135,12 +149,20 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
   const stop = stopRequest(options.signal);
   const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
   try {
-    if (dirs.length === 0) throw new CliError('refused', 'bad_usage', 'name at least one actor folder (see `actorkit platform --help`)');
+    if (dirs.length === 0)
+      throw new CliError('refused', 'bad_usage', 'name at least one actor folder (see `actorkit platform --help`)');
     if (options.replicas !== undefined && !(Number.isInteger(options.replicas) && options.replicas >= 1)) {
-      throw new CliError('refused', 'bad_usage', `--replicas must be a whole number of at least 1, got '${options.replicas}'`);
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        `--replicas must be a whole number of at least 1, got '${options.replicas}'`,
+      );
     }
     const stateDir = resolve(io.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
-    const secrets = await readSecretsFile(options.secretsFile === undefined ? join(stateDir, DEFAULT_SECRETS_FILE) : resolve(io.cwd, options.secretsFile), options.secretsFile !== undefined);
+    const secrets = await readSecretsFile(
+      options.secretsFile === undefined ? join(stateDir, DEFAULT_SECRETS_FILE) : resolve(io.cwd, options.secretsFile),
+      options.secretsFile !== undefined,
+    );
     const databaseUrl = options.databaseUrl ?? io.env.DATABASE_URL;
 
     const registered: RegisteredActor[] = [];
@@ -153,15 +175,24 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     refuseDuplicateRefs(registered);
     for (const ref of Object.keys(options.meshGroups ?? {})) {
       if (!registered.some((actor) => actor.ref === ref))
-        throw new CliError('refused', 'bad_usage', `--mesh-group names '${ref}', which is not a hosted actor (${registered.map((actor) => actor.ref).join(', ')})`);
+        throw new CliError(
+          'refused',
+          'bad_usage',
+          `--mesh-group names '${ref}', which is not a hosted actor (${registered.map((actor) => actor.ref).join(', ')})`,
+        );
     }
 
     for (const actor of registered) {
       const replicas = options.replicas ?? actor.config.deployment.replicas.min;
       const database = actorDatabase(databaseUrl, actor.ref, replicas);
-      const meshGroup = actor.config.features.fleet_mesh ? (options.meshGroups?.[actor.ref] ?? DEFAULT_MESH_GROUP) : undefined;
+      const meshGroup = actor.config.features.fleet_mesh
+        ? (options.meshGroups?.[actor.ref] ?? DEFAULT_MESH_GROUP)
+        : undefined;
       // The service listens before the replicas exist (their environment names its port); it routes once the pool is there.
-      const service = await listenFetch((request) => pools.get(actor.ref)?.forward(request) ?? noReadyReplica(actor.ref, request, false), { port: 0, host: '127.0.0.1' });
+      const service = await listenFetch(
+        (request) => pools.get(actor.ref)?.forward(request) ?? noReadyReplica(actor.ref, request, false),
+        { port: 0, host: '127.0.0.1' },
+      );
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
     }
@@ -172,9 +203,24 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
     const services = new Map(hosted.map((actor) => [actor.ref, { host: '127.0.0.1', port: actor.service.port }]));
     const environments = new Map<string, Record<string, string>>();
     for (const actor of hosted) {
-      const meshKey = actor.meshGroup === undefined ? undefined : await meshGroupKey(stateDir, actor.meshGroup, secrets);
-      const database = actor.database.engine === 'postgres' ? { DATABASE_URL: actor.database.url } : { DATA_DIR: join(stateDir, 'data', actor.ref) };
-      environments.set(actor.ref, actorEnvironment({ ref: actor.ref, config: actor.config, secrets, platformEnv: io.env, meshKey, database, services }));
+      const meshKey =
+        actor.meshGroup === undefined ? undefined : await meshGroupKey(stateDir, actor.meshGroup, secrets);
+      const database =
+        actor.database.engine === 'postgres'
+          ? { DATABASE_URL: actor.database.url }
+          : { DATA_DIR: join(stateDir, 'data', actor.ref) };
+      environments.set(
+        actor.ref,
+        actorEnvironment({
+          ref: actor.ref,
+          config: actor.config,
+          secrets,
+          platformEnv: io.env,
+          meshKey,
+          database,
+          services,
+        }),
+      );
     }
 
     for (const actor of hosted) {
@@ -196,7 +242,13 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
             report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
           }),
       );
-      const pool = new SupervisedPool({ ref: actor.ref, dir: actor.dir, config: actor.config, meshGroup: actor.meshGroup, slots });
+      const pool = new SupervisedPool({
+        ref: actor.ref,
+        dir: actor.dir,
+        config: actor.config,
+        meshGroup: actor.meshGroup,
+        slots,
+      });
       pool.serviceUrl = `http://127.0.0.1:${actor.service.port}`;
       pools.set(actor.ref, pool);
       await pool.start();
@@ -210,11 +262,16 @@ export async function runPlatform(dirs: readonly string[], options: RunPlatformO
         try {
           keepKey(credentials.edgeKeyFile(ref), key);
         } catch (error) {
-          say(`actorkit platform: ${ref}'s rotated edge key could not be kept in ${credentials.edgeKeyFile(ref)} (${(error as Error).message}); the next run starts with the previous key`);
+          say(
+            `actorkit platform: ${ref}'s rotated edge key could not be kept in ${credentials.edgeKeyFile(ref)} (${(error as Error).message}); the next run starts with the previous key`,
+          );
         }
       },
     });
-    const front = await listenFetch((request) => gateway.fetch(request), { port: options.port ?? DEFAULT_PLATFORM_PORT, host: '127.0.0.1' });
+    const front = await listenFetch((request) => gateway.fetch(request), {
+      port: options.port ?? DEFAULT_PLATFORM_PORT,
+      host: '127.0.0.1',
+    });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
     await waitUntilReady([...pools.values()], stop);

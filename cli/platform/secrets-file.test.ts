@@ -28,9 +28,17 @@ function refusal(read: Promise<unknown>): Promise<CliError> {
 
 describe('readSecretsFile', () => {
   it('reads NAME=value lines, with comments, export and quotes', async () => {
-    const path = secretsFile('ok.env', '# model\nLLM_API_KEY=sk-one\nexport WEATHER_TOKEN="two words"\n\nQUOTED=\'x=y\'\n', 0o600);
+    const path = secretsFile(
+      'ok.env',
+      '# model\nLLM_API_KEY=sk-one\nexport WEATHER_TOKEN="two words"\n\nQUOTED=\'x=y\'\n',
+      0o600,
+    );
     const secrets = await readSecretsFile(path, true);
-    expect(Object.fromEntries(secrets.values)).toEqual({ LLM_API_KEY: 'sk-one', WEATHER_TOKEN: 'two words', QUOTED: 'x=y' });
+    expect(Object.fromEntries(secrets.values)).toEqual({
+      LLM_API_KEY: 'sk-one',
+      WEATHER_TOKEN: 'two words',
+      QUOTED: 'x=y',
+    });
     expect(secrets.present).toBe(true);
   });
 

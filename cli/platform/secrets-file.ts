@@ -47,7 +47,12 @@ export async function readSecretsFile(path: string, required: boolean): Promise<
     const text = line.trim();
     if (text === '' || text.startsWith('#')) return;
     const match = LINE.exec(text);
-    if (match === null) throw new CliError('refused', 'secrets_file_invalid', `the secrets file ${path}, line ${index + 1}: expected NAME=value (the line is not shown: it may hold a secret)`);
+    if (match === null)
+      throw new CliError(
+        'refused',
+        'secrets_file_invalid',
+        `the secrets file ${path}, line ${index + 1}: expected NAME=value (the line is not shown: it may hold a secret)`,
+      );
     values.set(match[1] as string, unquote(match[2] as string));
   });
   return { path, present: true, values };

@@ -16,16 +16,36 @@ function replica(name: string): Promise<string> {
     request.on('end', () => response.end(JSON.stringify({ name, method: request.method, url: request.url, body })));
   });
   servers.push(server);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 /** A slot as the pool reads it: an address and whether it is ready. */
 function slot(url: string, ready: boolean): ReplicaSlot {
-  return { url, ready, view: () => ({ index: 0, url, state: ready ? 'ready' : 'not_ready', pid: undefined, restarts: 0, startedAt: '', lastLines: [] }) } as unknown as ReplicaSlot;
+  return {
+    url,
+    ready,
+    view: () => ({
+      index: 0,
+      url,
+      state: ready ? 'ready' : 'not_ready',
+      pid: undefined,
+      restarts: 0,
+      startedAt: '',
+      lastLines: [],
+    }),
+  } as unknown as ReplicaSlot;
 }
 
 function pool(slots: ReplicaSlot[]): SupervisedPool {
-  return new SupervisedPool({ ref: 'weather', dir: '/actors/weather', config: { actor: { slug: 'weather' } } as PlatformConfig, meshGroup: undefined, slots });
+  return new SupervisedPool({
+    ref: 'weather',
+    dir: '/actors/weather',
+    config: { actor: { slug: 'weather' } } as PlatformConfig,
+    meshGroup: undefined,
+    slots,
+  });
 }
 
 async function answeredBy(target: SupervisedPool, init?: RequestInit): Promise<string> {
@@ -47,7 +67,9 @@ describe('SupervisedPool.forward', () => {
     const names = [];
     for (let turn = 0; turn < 4; turn++) names.push(await answeredBy(target));
     expect(names).toEqual(['first', 'third', 'first', 'third']);
-    const answer = await target.forward(new Request('http://platform.invalid/agent/invoke?x=1', { method: 'POST', body: '{"message":"hi"}' }));
+    const answer = await target.forward(
+      new Request('http://platform.invalid/agent/invoke?x=1', { method: 'POST', body: '{"message":"hi"}' }),
+    );
     expect(await answer.json()).toMatchObject({ method: 'POST', url: '/agent/invoke?x=1', body: '{"message":"hi"}' });
   });
 
@@ -59,7 +81,9 @@ describe('SupervisedPool.forward', () => {
   });
 
   it('answers 503 no_ready_replica problem+json with Retry-After when no replica is ready', async () => {
-    const answer = await pool([slot(first, false)]).forward(new Request('http://platform.invalid/health', { headers: { 'x-request-id': 'req-1' } }));
+    const answer = await pool([slot(first, false)]).forward(
+      new Request('http://platform.invalid/health', { headers: { 'x-request-id': 'req-1' } }),
+    );
     expect(answer.status).toBe(503);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
     expect(answer.headers.get('retry-after')).toBe('1');

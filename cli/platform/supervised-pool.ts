@@ -28,8 +28,13 @@ function neverReached(error: unknown): boolean {
  * @param draining whether the platform is shutting down
  */
 export function noReadyReplica(ref: string, request: Request, draining: boolean): Response {
-  const detail = draining ? `${ref} is shutting down with the platform` : `No replica of ${ref} passes its readiness probe yet`;
-  return problemResponse(new ActorError('no_ready_replica', { detail, headers: { 'Retry-After': '1' } }), requestIdFor(request, undefined));
+  const detail = draining
+    ? `${ref} is shutting down with the platform`
+    : `No replica of ${ref} passes its readiness probe yet`;
+  return problemResponse(
+    new ActorError('no_ready_replica', { detail, headers: { 'Retry-After': '1' } }),
+    requestIdFor(request, undefined),
+  );
 }
 
 /**
@@ -97,7 +102,11 @@ export class SupervisedPool implements ActorPool {
 
   forwardTo = async (index: number, request: Request): Promise<Response> => {
     const slot = this.#slots[index];
-    if (slot === undefined) return problemResponse(new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }), requestIdFor(request, undefined));
+    if (slot === undefined)
+      return problemResponse(
+        new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }),
+        requestIdFor(request, undefined),
+      );
     const buffered = await bufferRequest(request);
     try {
       return await sendTo(buffered, slot.url);
@@ -121,6 +130,9 @@ export class SupervisedPool implements ActorPool {
 
   #unreachable(request: Request, buffered: BufferedRequest, error: unknown): Response {
     if (buffered.signal.aborted) throw error;
-    return problemResponse(new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }), requestIdFor(request, undefined));
+    return problemResponse(
+      new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }),
+      requestIdFor(request, undefined),
+    );
   }
 }

@@ -21,13 +21,22 @@ export async function readActorPackage(root: string): Promise<ActorPackage> {
   try {
     json = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   } catch (error) {
-    throw new CliError('refused', 'not_an_actor', `${root} is not an actor folder: cannot read package.json (${(error as Error).message})`);
+    throw new CliError(
+      'refused',
+      'not_an_actor',
+      `${root} is not an actor folder: cannot read package.json (${(error as Error).message})`,
+    );
   }
-  const record = (typeof json === 'object' && json !== null ? json : {}) as { version?: unknown; actorkit?: { deployment?: { image_repo?: unknown } } };
+  const record = (typeof json === 'object' && json !== null ? json : {}) as {
+    version?: unknown;
+    actorkit?: { deployment?: { image_repo?: unknown } };
+  };
   return {
     json: record as Record<string, unknown>,
     ...(typeof record.version === 'string' && record.version !== '' ? { version: record.version } : {}),
-    ...(typeof record.actorkit?.deployment?.image_repo === 'string' ? { imageRepo: record.actorkit.deployment.image_repo } : {}),
+    ...(typeof record.actorkit?.deployment?.image_repo === 'string'
+      ? { imageRepo: record.actorkit.deployment.image_repo }
+      : {}),
   };
 }
 
@@ -38,7 +47,11 @@ export async function readActorPackage(root: string): Promise<ActorPackage> {
  * @param chosen the repository given on the command line, if any
  */
 export function actorImageRepository(manifest: ActorPackage, chosen?: string): string {
-  return checkImageRepository(chosen ?? manifest.imageRepo ?? refuse('no_image_repo', 'no --repo given and package.json has no actorkit.deployment.image_repo'));
+  return checkImageRepository(
+    chosen ??
+      manifest.imageRepo ??
+      refuse('no_image_repo', 'no --repo given and package.json has no actorkit.deployment.image_repo'),
+  );
 }
 
 /**
@@ -48,7 +61,11 @@ export function actorImageRepository(manifest: ActorPackage, chosen?: string): s
  * @param version the version to tag with (`package.json`'s, or the one `--bump` raises it to)
  */
 export function actorImageTag(chosen: string | undefined, version: string | undefined): string {
-  return refuseMovingTag(checkImageTag(chosen ?? (version ? `v${version}` : refuse('no_version', 'no --tag given and package.json has no version'))));
+  return refuseMovingTag(
+    checkImageTag(
+      chosen ?? (version ? `v${version}` : refuse('no_version', 'no --tag given and package.json has no version')),
+    ),
+  );
 }
 
 function refuse(code: string, message: string): never {

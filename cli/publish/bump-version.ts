@@ -37,11 +37,20 @@ export async function planVersionBump(root: string, version: string | undefined,
   }
   const to = version === undefined ? null : inc(version, level as BumpLevel);
   if (version === undefined || to === null) {
-    throw new CliError('refused', 'invalid_bump', `cannot bump the version '${version ?? ''}' of package.json: it is not a semver version`);
+    throw new CliError(
+      'refused',
+      'invalid_bump',
+      `cannot bump the version '${version ?? ''}' of package.json: it is not a semver version`,
+    );
   }
   const source = await readFile(join(root, DEFINITION), 'utf8').catch(() => '');
   const definitionRaised = versionLiterals(source, version).length === 1;
-  return { from: version, to, files: definitionRaised ? ['package.json', DEFINITION] : ['package.json'], definitionRaised };
+  return {
+    from: version,
+    to,
+    files: definitionRaised ? ['package.json', DEFINITION] : ['package.json'],
+    definitionRaised,
+  };
 }
 
 /**
@@ -60,7 +69,12 @@ export async function writeVersionBump(root: string, bump: VersionBump): Promise
   const source = await readFile(definitionPath, 'utf8');
   const [literal] = versionLiterals(source, bump.from);
   if (literal === undefined) return;
-  await writeFile(definitionPath, source.slice(0, literal.index) + literal[0].replace(bump.from, bump.to) + source.slice(literal.index + literal[0].length));
+  await writeFile(
+    definitionPath,
+    source.slice(0, literal.index) +
+      literal[0].replace(bump.from, bump.to) +
+      source.slice(literal.index + literal[0].length),
+  );
 }
 
 function versionLiterals(source: string, version: string): RegExpExecArray[] {

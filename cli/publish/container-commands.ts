@@ -66,7 +66,9 @@ export function containerCommands(image: string, actorDir: string): string[][] {
  */
 export function tagExistsCommand(cli: string, image: string): string[] {
   const engine = basename(cli);
-  return engine === 'podman' || engine === 'buildah' ? ['skopeo', 'inspect', '--raw', `docker://${image}`] : [cli, 'manifest', 'inspect', image];
+  return engine === 'podman' || engine === 'buildah'
+    ? ['skopeo', 'inspect', '--raw', `docker://${image}`]
+    : [cli, 'manifest', 'inspect', image];
 }
 
 /**
@@ -76,8 +78,19 @@ export function tagExistsCommand(cli: string, image: string): string[] {
  * @param args its arguments, e.g. from {@link tagExistsCommand}.
  * @param options the working folder and environment.
  */
-export async function probeContainerCommand(cli: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<number | null> {
-  const result = await $({ cwd: options.cwd, env: { ...options.env }, quiet: true, verbose: false, nothrow: true, stdio: ['ignore', 'pipe', 'pipe'] })`${cli} ${args}`;
+export async function probeContainerCommand(
+  cli: string,
+  args: readonly string[],
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<number | null> {
+  const result = await $({
+    cwd: options.cwd,
+    env: { ...options.env },
+    quiet: true,
+    verbose: false,
+    nothrow: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })`${cli} ${args}`;
   return result.exitCode === COMMAND_NOT_FOUND ? null : result.exitCode;
 }
 
@@ -98,7 +111,11 @@ export interface ContainerOutput {
  * @param args its arguments, from {@link containerCommands}.
  * @param options the working folder, environment and output streams.
  */
-export async function runContainerCommand(cli: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>>; output: ContainerOutput }): Promise<void> {
+export async function runContainerCommand(
+  cli: string,
+  args: readonly string[],
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; output: ContainerOutput },
+): Promise<void> {
   const child = $({
     cwd: options.cwd,
     env: { ...options.env },
@@ -112,7 +129,11 @@ export async function runContainerCommand(cli: string, args: readonly string[], 
   const result = await child;
   if (result.exitCode !== 0) {
     const other = CONTAINER_CLIS.filter((name) => name !== basename(cli)).join(' or ');
-    throw new CliError('failed', 'container_command_failed', `\`${cli} ${args.join(' ')}\` exited with ${result.exitCode ?? result.signal} (to build with ${other}, set ${CONTAINER_CLI_ENV})`);
+    throw new CliError(
+      'failed',
+      'container_command_failed',
+      `\`${cli} ${args.join(' ')}\` exited with ${result.exitCode ?? result.signal} (to build with ${other}, set ${CONTAINER_CLI_ENV})`,
+    );
   }
 }
 

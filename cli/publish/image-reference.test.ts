@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { checkImageRepository, checkImageTag } from './image-reference.js';
 
 describe('checkImageRepository', () => {
-  it.each(['weather', 'acme/weather', 'ghcr.io/acme/weather-actor', 'localhost:5000/a/b', 'registry.example.com/a__b/c.d'])('accepts %s', (repository) =>
-    expect(checkImageRepository(repository)).toBe(repository),
-  );
+  it.each([
+    'weather',
+    'acme/weather',
+    'ghcr.io/acme/weather-actor',
+    'localhost:5000/a/b',
+    'registry.example.com/a__b/c.d',
+  ])('accepts %s', (repository) => expect(checkImageRepository(repository)).toBe(repository));
 
   it.each([
     ['acme/weather:v1', 'without a tag or digest'],
@@ -14,7 +18,9 @@ describe('checkImageRepository', () => {
     ['a//b', 'not a valid image repository'],
     ['', 'not a valid image repository'],
   ])('refuses %s', (repository, message) => {
-    expect(() => checkImageRepository(repository)).toThrow(expect.objectContaining({ code: 'invalid_repo', message: expect.stringContaining(message) }));
+    expect(() => checkImageRepository(repository)).toThrow(
+      expect.objectContaining({ code: 'invalid_repo', message: expect.stringContaining(message) }),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { CliError } from '../cli-error.js';
 
-const DOMAIN = '(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?';
+const DOMAIN =
+  '(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?';
 const COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
 const REPOSITORY = new RegExp(`^(?:${DOMAIN}/)?${COMPONENT}(?:/${COMPONENT})*$`);
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -23,7 +24,11 @@ export function checkImageRepository(repository: string): string {
  */
 export function checkImageTag(tag: string): string {
   if (TAG.test(tag)) return tag;
-  throw new CliError('refused', 'invalid_tag', `'${tag}' is not a valid image tag (letters, digits, _ . -; at most 128)`);
+  throw new CliError(
+    'refused',
+    'invalid_tag',
+    `'${tag}' is not a valid image tag (letters, digits, _ . -; at most 128)`,
+  );
 }
 
 /**

@@ -7,7 +7,14 @@ import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { validateActorDir, type ActorProblem } from '../validate/validate-actor-dir.js';
 import { planVersionBump, writeVersionBump, type VersionBump } from './bump-version.js';
-import { chooseContainerCli, containerCommands, probeContainerCommand, runContainerCommand, tagExistsCommand, type ContainerOutput } from './container-commands.js';
+import {
+  chooseContainerCli,
+  containerCommands,
+  probeContainerCommand,
+  runContainerCommand,
+  tagExistsCommand,
+  type ContainerOutput,
+} from './container-commands.js';
 import { actorImageRepository, actorImageTag, readActorPackage } from './actor-image.js';
 import { refuseDependenciesOutsideBuildContext } from './outside-dependencies.js';
 import { platformUrl, registrationSteps } from './registration-steps.js';
@@ -63,7 +70,10 @@ export type PublishActorFailure = CliFailure & {
  * const result = await publishActor('.', { yes: true, bump: 'patch' });
  * if (result.status === 'ok') console.log(result.steps.join('\n'));
  */
-export async function publishActor(actorDir: string, options: PublishActorOptions = {}): Promise<PublishActorSuccess | PublishActorFailure> {
+export async function publishActor(
+  actorDir: string,
+  options: PublishActorOptions = {},
+): Promise<PublishActorSuccess | PublishActorFailure> {
   const io = resolveCliIo(options.io);
   const logger = options.logger ?? silentLogger;
   const output = options.output ?? { stdout: io.stdout, stderr: io.stderr };
@@ -80,11 +90,16 @@ export async function publishActor(actorDir: string, options: PublishActorOption
     const repo = actorImageRepository(manifest, options.repo);
     const bump = options.bump === undefined ? undefined : await planVersionBump(root, manifest.version, options.bump);
     const image = `${repo}:${actorImageTag(options.tag, bump?.to ?? manifest.version)}`;
-    if (!existsSync(join(root, 'Dockerfile'))) throw new CliError('refused', 'no_dockerfile', `${root} has no Dockerfile to build`);
+    if (!existsSync(join(root, 'Dockerfile')))
+      throw new CliError('refused', 'no_dockerfile', `${root} has no Dockerfile to build`);
     const baseUrl = platformUrl(io.env);
     const cli = chooseContainerCli(io.env);
     if (options.yes !== true && !io.interactive) {
-      throw new CliError('refused', 'confirmation_required', `publish builds and pushes ${image}; confirm in a terminal, or pass --yes`);
+      throw new CliError(
+        'refused',
+        'confirmation_required',
+        `publish builds and pushes ${image}; confirm in a terminal, or pass --yes`,
+      );
     }
     const validation = await validateActorDir(root, { io, logger });
     const stopped = validationStop(validation, `${root} does not validate; nothing was built or pushed`);
@@ -94,19 +109,30 @@ export async function publishActor(actorDir: string, options: PublishActorOption
     const probed = await probeContainerCommand(prober, probe, { cwd: root, env: io.env });
     const exists = probed === 0;
     if (exists) warn(`${image} already exists in the registry; pushing replaces it`);
-    if (probed === null) warn(`cannot tell whether ${image} exists in the registry (${prober} could not be run); pushing replaces it if it does`);
+    if (probed === null)
+      warn(
+        `cannot tell whether ${image} exists in the registry (${prober} could not be run); pushing replaces it if it does`,
+      );
     if (bump && !bump.definitionRaised) {
-      warn(`src/actor.ts holds no literal version '${bump.from}': set metadata.version to '${bump.to}' yourself, or the configuration keeps the old one`);
+      warn(
+        `src/actor.ts holds no literal version '${bump.from}': set metadata.version to '${bump.to}' yourself, or the configuration keeps the old one`,
+      );
     }
     const commands = containerCommands(image, root);
     if (options.yes !== true) {
       const prompter = createLinePrompter(io);
       const plan = [
-        ...(bump ? [`  set the version ${bump.from} -> ${bump.to} in ${bump.files.join(' and ')}, then emit src/platform/config.json`] : []),
+        ...(bump
+          ? [
+              `  set the version ${bump.from} -> ${bump.to} in ${bump.files.join(' and ')}, then emit src/platform/config.json`,
+            ]
+          : []),
         ...commands.map((args) => `  ${[cli, ...args].join(' ')}`),
       ].join('\n');
       prompter.say(`publish will:\n${plan}`);
-      const question = exists ? `Build and push ${image}, replacing the image the registry has under that tag?` : `Build and push ${image}?`;
+      const question = exists
+        ? `Build and push ${image}, replacing the image the registry has under that tag?`
+        : `Build and push ${image}?`;
       const agreed = await confirm(prompter, question).finally(() => prompter.close());
       if (!agreed) throw new CliError('refused', 'not_confirmed', 'publish cancelled; nothing was built or pushed');
     }
@@ -114,7 +140,10 @@ export async function publishActor(actorDir: string, options: PublishActorOption
       await writeVersionBump(root, bump);
       logger.info('actor_version_bumped', { from: bump.from, to: bump.to });
       const emitted = await validateActorDir(root, { write: true, io, logger });
-      const failed = validationStop(emitted, `${root} does not validate after the version bump to ${bump.to} (${bump.files.join(' and ')} changed); nothing was built or pushed`);
+      const failed = validationStop(
+        emitted,
+        `${root} does not validate after the version bump to ${bump.to} (${bump.files.join(' and ')} changed); nothing was built or pushed`,
+      );
       if (failed) return failed;
     }
     for (const args of commands) {
@@ -142,7 +171,10 @@ export async function publishActor(actorDir: string, options: PublishActorOption
 }
 
 /** The failure to return when a validation did not pass, else `undefined`. */
-function validationStop(validation: Awaited<ReturnType<typeof validateActorDir>>, message: string): PublishActorFailure | undefined {
+function validationStop(
+  validation: Awaited<ReturnType<typeof validateActorDir>>,
+  message: string,
+): PublishActorFailure | undefined {
   if (validation.status === 'refused') return validation;
   if (validation.status !== 'failed') return undefined;
   const problems = 'problems' in validation ? validation.problems : [];

@@ -20,7 +20,8 @@ const VENDORED = new RegExp(`^file:(${VENDOR_FOLDER}/actorkit-([^/]+)\\.tgz)$`);
 export function actorkitDependency(own: OwnPackage, targetDir: string): string {
   const origin = actorkitOrigin(own);
   if (origin === 'registry') return `^${own.version}`;
-  if (origin === 'checkout' && targetDir.startsWith(own.root + sep)) return `file:${relative(targetDir, own.root).split(sep).join('/')}`;
+  if (origin === 'checkout' && targetDir.startsWith(own.root + sep))
+    return `file:${relative(targetDir, own.root).split(sep).join('/')}`;
   return `file:${VENDOR_FOLDER}/actorkit-${own.version}.tgz`;
 }
 
@@ -29,7 +30,9 @@ export function actorkitDependency(own: OwnPackage, targetDir: string): string {
  * in its name; `undefined` for any other dependency (a range, a link to a checkout).
  * @param dependency the dependency, e.g. `file:vendor/actorkit-0.1.0.tgz`.
  */
-export function vendoredActorkit(dependency: string | undefined): { readonly path: string; readonly version: string } | undefined {
+export function vendoredActorkit(
+  dependency: string | undefined,
+): { readonly path: string; readonly version: string } | undefined {
   const match = dependency === undefined ? null : VENDORED.exec(dependency);
   return match ? { path: match[1] as string, version: match[2] as string } : undefined;
 }

@@ -27,13 +27,19 @@ export function actorkitOrigin(own: OwnPackage): ActorkitOrigin {
   const at = root.lastIndexOf(marker);
   if (at < 0) return 'local';
   const modules = root.slice(0, at + marker.length - 1);
-  const entry = lockfileEntry(join(modules, '.package-lock.json'), relative(dirname(modules), root).split(sep).join('/'));
+  const entry = lockfileEntry(
+    join(modules, '.package-lock.json'),
+    relative(dirname(modules), root).split(sep).join('/'),
+  );
   if (entry === undefined || entry.link === true) return 'local';
   if (typeof entry.resolved === 'string') return /^https?:/.test(entry.resolved) ? 'registry' : 'local';
   return typeof entry.integrity === 'string' ? 'registry' : 'local';
 }
 
-function lockfileEntry(lockfile: string, key: string): { resolved?: unknown; integrity?: unknown; link?: unknown } | undefined {
+function lockfileEntry(
+  lockfile: string,
+  key: string,
+): { resolved?: unknown; integrity?: unknown; link?: unknown } | undefined {
   try {
     const packages = (JSON.parse(readFileSync(lockfile, 'utf8')) as { packages?: Record<string, unknown> }).packages;
     const entry = packages?.[key];

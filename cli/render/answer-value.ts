@@ -3,7 +3,9 @@ import { passesValidator } from './answer-validator.js';
 import type { TemplateQuestion } from './template-config.js';
 
 /** An answer converted to its question's type, or the reason it is not acceptable. */
-export type AnswerCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+export type AnswerCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: string };
 
 const TRUE_WORDS = new Set(['true', 'yes', 'y', 'on', '1']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', 'off', '0']);
@@ -35,9 +37,12 @@ export function convertAnswer(question: TemplateQuestion, raw: unknown): AnswerC
 function convertType(question: TemplateQuestion, raw: unknown, shown: string): AnswerCheck {
   switch (question.type) {
     case 'str':
-      return typeof raw === 'string' || typeof raw === 'number' ? { ok: true, value: String(raw) } : expected('a string', shown);
+      return typeof raw === 'string' || typeof raw === 'number'
+        ? { ok: true, value: String(raw) }
+        : expected('a string', shown);
     case 'int': {
-      if (typeof raw === 'number') return Number.isSafeInteger(raw) ? { ok: true, value: raw } : expected('an integer', shown);
+      if (typeof raw === 'number')
+        return Number.isSafeInteger(raw) ? { ok: true, value: raw } : expected('an integer', shown);
       if (typeof raw !== 'string' || !/^[+-]?\d+$/.test(raw.trim())) return expected('an integer', shown);
       const value = Number(raw.trim());
       return Number.isSafeInteger(value) ? { ok: true, value } : expected('an integer', shown);
@@ -51,7 +56,9 @@ function convertType(question: TemplateQuestion, raw: unknown, shown: string): A
     }
     case 'choice': {
       const wanted = String(raw).trim().toLowerCase();
-      const match = question.choices?.find((choice) => String(choice.value).toLowerCase() === wanted || choice.label.toLowerCase() === wanted);
+      const match = question.choices?.find(
+        (choice) => String(choice.value).toLowerCase() === wanted || choice.label.toLowerCase() === wanted,
+      );
       return match ? { ok: true, value: match.value } : { ok: true, value: raw };
     }
   }

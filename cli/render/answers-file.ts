@@ -31,7 +31,11 @@ export interface AnswersRecord {
  * @param answers the answers to record.
  * @param context the variables the render saw (its `actorkit_version` and `actorkit_dependency` are kept).
  */
-export function formatAnswersFile(source: Pick<TemplateSource, 'kind' | 'location' | 'ref' | 'commit'>, answers: Record<string, unknown>, context: Record<string, unknown>): string {
+export function formatAnswersFile(
+  source: Pick<TemplateSource, 'kind' | 'location' | 'ref' | 'commit'>,
+  answers: Record<string, unknown>,
+  context: Record<string, unknown>,
+): string {
   const document: AnswersRecord = {
     source: source.kind,
     location: source.location,
@@ -55,7 +59,11 @@ export async function readAnswersFile(actorDir: string): Promise<AnswersRecord> 
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new CliError('refused', 'no_answers_file', `${path} does not exist: only an actor rendered by \`actorkit new\` can be updated`);
+    throw new CliError(
+      'refused',
+      'no_answers_file',
+      `${path} does not exist: only an actor rendered by \`actorkit new\` can be updated`,
+    );
   }
   let document: unknown;
   try {
@@ -63,14 +71,19 @@ export async function readAnswersFile(actorDir: string): Promise<AnswersRecord> 
   } catch (error) {
     throw invalid(path, `not valid YAML: ${(error as Error).message}`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw invalid(path, 'not a mapping');
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw invalid(path, 'not a mapping');
   const record = document as Record<string, unknown>;
-  if (!['local', 'repository', 'bundled'].includes(record.source as string)) throw invalid(path, "'source' must be local, repository or bundled");
-  if (typeof record.location !== 'string' || record.location === '') throw invalid(path, "'location' must be a path or URL");
+  if (!['local', 'repository', 'bundled'].includes(record.source as string))
+    throw invalid(path, "'source' must be local, repository or bundled");
+  if (typeof record.location !== 'string' || record.location === '')
+    throw invalid(path, "'location' must be a path or URL");
   for (const key of ['ref', 'commit'] as const) {
-    if (record[key] !== null && record[key] !== undefined && typeof record[key] !== 'string') throw invalid(path, `'${key}' must be text`);
+    if (record[key] !== null && record[key] !== undefined && typeof record[key] !== 'string')
+      throw invalid(path, `'${key}' must be text`);
   }
-  if (typeof record.answers !== 'object' || record.answers === null || Array.isArray(record.answers)) throw invalid(path, "'answers' must be a mapping");
+  if (typeof record.answers !== 'object' || record.answers === null || Array.isArray(record.answers))
+    throw invalid(path, "'answers' must be a mapping");
   const renderedWith = record.rendered_with as AnswersRecord['rendered_with'] | undefined;
   return {
     source: record.source as TemplateSourceKind,
@@ -78,11 +91,17 @@ export async function readAnswersFile(actorDir: string): Promise<AnswersRecord> 
     ref: (record.ref as string | undefined) ?? null,
     commit: (record.commit as string | undefined) ?? null,
     actorkit_version: String(record.actorkit_version ?? ''),
-    ...(typeof renderedWith?.actorkit_dependency === 'string' ? { rendered_with: { actorkit_dependency: renderedWith.actorkit_dependency } } : {}),
+    ...(typeof renderedWith?.actorkit_dependency === 'string'
+      ? { rendered_with: { actorkit_dependency: renderedWith.actorkit_dependency } }
+      : {}),
     answers: record.answers as Record<string, unknown>,
   };
 }
 
 function invalid(path: string, why: string): CliError {
-  return new CliError('refused', 'invalid_answers_file', `${path} is ${why.startsWith('not') ? why : `invalid: ${why}`}`);
+  return new CliError(
+    'refused',
+    'invalid_answers_file',
+    `${path} is ${why.startsWith('not') ? why : `invalid: ${why}`}`,
+  );
 }

@@ -9,10 +9,17 @@ import type { TemplateEngine } from './template-engine.js';
  * @param context the answers and built-in variables.
  * @param shownDir the new folder, relative to the working folder when it is below it.
  */
-export function closingMessage(template: string | undefined, engine: TemplateEngine, context: Record<string, unknown>, shownDir: string): string {
+export function closingMessage(
+  template: string | undefined,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+  shownDir: string,
+): string {
   const targetDir = shellQuote(shownDir);
   if (template === undefined) return `Next: cd ${targetDir} && actorkit validate .`;
-  return engine.render(template, { ...context, target_dir: targetDir }, 'template.yml: _message_after_new').replace(/^\s*\n|\s+$/g, '');
+  return engine
+    .render(template, { ...context, target_dir: targetDir }, 'template.yml: _message_after_new')
+    .replace(/^\s*\n|\s+$/g, '');
 }
 
 /**

@@ -11,7 +11,9 @@ const DEFINITION_IMPORTS = ['actorkit', 'valibot'] as const;
 
 /** The folder of an installed package as `require` finds it (packages need not export their package.json). */
 function packageFolder(require: NodeRequire, name: string): string {
-  const folder = (require.resolve.paths(name) ?? []).map((modules) => join(modules, name)).find((candidate) => existsSync(join(candidate, 'package.json')));
+  const folder = (require.resolve.paths(name) ?? [])
+    .map((modules) => join(modules, name))
+    .find((candidate) => existsSync(join(candidate, 'package.json')));
   if (folder === undefined) throw new Error(`cannot find the ${name} package next to actorkit`);
   return folder;
 }
@@ -55,7 +57,12 @@ export async function emitRenderedConfig(actorDir: string, packageRoot: string):
     const { routes } = await refreshOptionRoutes(actorDir);
     return { file: relative(actorDir, result.path), routes };
   } catch (error) {
-    throw new CliError('failed', 'emit_failed', `the template rendered, but its configuration could not be emitted: ${(error as Error).message}`, { cause: error });
+    throw new CliError(
+      'failed',
+      'emit_failed',
+      `the template rendered, but its configuration could not be emitted: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
     if (hadModules) await Promise.all(links.map((link) => rm(link, { force: true })));
     else await rm(modules, { recursive: true, force: true });

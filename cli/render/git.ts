@@ -9,16 +9,24 @@ import { CliError } from '../cli-error.js';
  */
 export function git(args: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout.trim());
-      const detail = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
-      reject(new CliError('failed', 'git_failed', `git ${subcommand(args)} failed: ${detail}`, { cause: error }));
-    });
+    execFile(
+      'git',
+      args,
+      { env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout.trim());
+        const detail = stderr.trim().split('\n').slice(-3).join(' ') || error.message;
+        reject(new CliError('failed', 'git_failed', `git ${subcommand(args)} failed: ${detail}`, { cause: error }));
+      },
+    );
   });
 }
 
 /** Like {@link git}, but resolves `undefined` instead of failing (for probes such as `rev-parse --verify`). */
-export async function gitOrUndefined(args: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+export async function gitOrUndefined(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
   try {
     return await git(args, env);
   } catch {

@@ -27,7 +27,12 @@ export async function openTemplate(templateDir: string): Promise<OpenedTemplate>
   const config = await loadTemplateConfig(templateDir);
   const root = join(templateDir, config.subdirectory);
   assertNoLinkOnPath(templateDir, config.subdirectory, `_subdirectory '${config.subdirectory}'`);
-  if (!existsSync(root)) throw new CliError('failed', 'invalid_template', `_subdirectory '${config.subdirectory}' does not exist in the template`);
+  if (!existsSync(root))
+    throw new CliError(
+      'failed',
+      'invalid_template',
+      `_subdirectory '${config.subdirectory}' does not exist in the template`,
+    );
   return { config, root, engine: createTemplateEngine(root) };
 }
 
@@ -43,7 +48,8 @@ export function planTemplate(template: OpenedTemplate, context: Record<string, u
   return planTemplateFiles(root, {
     engine,
     context,
-    isExcluded: (path) => path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
+    isExcluded: (path) =>
+      path === '.git' || (config.subdirectory === '' && path === TEMPLATE_CONFIG_FILE) || excluded(path),
   });
 }
 
@@ -59,8 +65,17 @@ export function planTemplate(template: OpenedTemplate, context: Record<string, u
  * @param packageRoot the actorkit package root (for `Dockerfile.template`).
  * @returns every file written, relative to `outputDir`.
  */
-export async function renderTemplateInto(template: OpenedTemplate, plan: RenderPlan, context: Record<string, unknown>, outputDir: string, packageRoot: string): Promise<string[]> {
-  await writeRenderPlan(plan, outputDir, template.engine, { ...context, option_routes_section: EMPTY_OPTION_ROUTES_SECTION });
+export async function renderTemplateInto(
+  template: OpenedTemplate,
+  plan: RenderPlan,
+  context: Record<string, unknown>,
+  outputDir: string,
+  packageRoot: string,
+): Promise<string[]> {
+  await writeRenderPlan(plan, outputDir, template.engine, {
+    ...context,
+    option_routes_section: EMPTY_OPTION_ROUTES_SECTION,
+  });
   const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
   return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];
 }

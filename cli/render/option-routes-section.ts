@@ -6,7 +6,10 @@ import { docsRoute } from '../../src/routes/openapi.js';
 import type { OptionRoute } from './option-routes.js';
 
 /** The comments around the route list in an actor's README.md, which `new` and `validate --write` fill. */
-const OPTION_ROUTES_MARKERS: GeneratedSectionMarkers = { start: '<!-- actorkit:option-routes:start -->', end: '<!-- actorkit:option-routes:end -->' };
+const OPTION_ROUTES_MARKERS: GeneratedSectionMarkers = {
+  start: '<!-- actorkit:option-routes:start -->',
+  end: '<!-- actorkit:option-routes:end -->',
+};
 
 /** The README the route list is written into, inside the actor folder. */
 export const OPTION_ROUTES_README = 'README.md';
@@ -18,11 +21,16 @@ export const OPTION_ROUTES_README = 'README.md';
  */
 export function optionRoutesText(routes: readonly OptionRoute[]): string {
   const docs = docsRoute.spec.path;
-  if (routes.length === 0) return `Routes: those every actor serves (its ${docs} page lists them); your options add none.`;
+  if (routes.length === 0)
+    return `Routes: those every actor serves (its ${docs} page lists them); your options add none.`;
   const methodWidth = Math.max(...routes.map((route) => route.method.length));
   const pathWidth = Math.max(...routes.map((route) => route.path.length));
-  const lines = routes.map((route) => `  ${route.method.padEnd(methodWidth)} ${route.path.padEnd(pathWidth)}  ${route.summary}`.trimEnd());
-  return [`Routes your options add to those every actor serves (its ${docs} page lists them all):`, ...lines].join('\n');
+  const lines = routes.map((route) =>
+    `  ${route.method.padEnd(methodWidth)} ${route.path.padEnd(pathWidth)}  ${route.summary}`.trimEnd(),
+  );
+  return [`Routes your options add to those every actor serves (its ${docs} page lists them all):`, ...lines].join(
+    '\n',
+  );
 }
 
 /** The README's route section before it is filled: the two markers, for the template to render where the list goes. */
@@ -40,7 +48,12 @@ export async function writeOptionRoutesSection(actorDir: string, routes: readonl
   if (!existsSync(path)) return false;
   const readme = await readFile(path, 'utf8');
   if (!readme.includes(OPTION_ROUTES_MARKERS.start) || !readme.includes(OPTION_ROUTES_MARKERS.end)) return false;
-  const written = withGeneratedSection(readme, OPTION_ROUTES_MARKERS, `\`\`\`text\n${optionRoutesText(routes)}\n\`\`\``, OPTION_ROUTES_README);
+  const written = withGeneratedSection(
+    readme,
+    OPTION_ROUTES_MARKERS,
+    `\`\`\`text\n${optionRoutesText(routes)}\n\`\`\``,
+    OPTION_ROUTES_README,
+  );
   if (written === readme) return false;
   await writeFile(path, written);
   return true;

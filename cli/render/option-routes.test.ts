@@ -10,7 +10,13 @@ import { optionRoutesText } from './option-routes-section.js';
 /** Every option on, two panels and two peer reads, so the list has something to get wrong. */
 const everyOption: ActorDefinition = {
   ...testActorDefinition,
-  features: { ...testActorDefinition.features, includePanel: true, fleetMesh: true, integrationType: 'n8n', exposeMcp: true },
+  features: {
+    ...testActorDefinition.features,
+    includePanel: true,
+    fleetMesh: true,
+    integrationType: 'n8n',
+    exposeMcp: true,
+  },
   panels: [statsPanel(), statsPanel({ slug: 'usage', title: 'Usage' })],
   peerReads: [{ path: '/lookup/:topic', summary: 'A topic' }, { path: '/forecast/:city/:day' }],
 };
@@ -49,11 +55,19 @@ describe('optionRoutes: the routes an actor’s options add, read from its /open
     const env = { DATABASE_URL: 'memory://', MESH_KEY, WORKFLOW_BASE_URL: 'http://127.0.0.1:9' };
     const handlers = { '/lookup/:topic': () => ({ ok: true }), '/forecast/:city/:day': () => ({ ok: true }) };
     const app = createActorApp({ definition: everyOption, env, peerReads: handlers, logger: silentLogger });
-    const bare = createActorApp({ definition: testActorDefinition, env: { DATABASE_URL: 'memory://' }, logger: silentLogger });
+    const bare = createActorApp({
+      definition: testActorDefinition,
+      env: { DATABASE_URL: 'memory://' },
+      logger: silentLogger,
+    });
     await Promise.all([app.actor.start(), bare.actor.start()]);
     try {
       for (const route of await optionRoutes(everyOption)) {
-        const init = { method: route.method, headers: { 'X-Mesh-Key': MESH_KEY, 'Content-Type': 'application/json' }, ...(route.method === 'POST' ? { body: '{}' } : {}) };
+        const init = {
+          method: route.method,
+          headers: { 'X-Mesh-Key': MESH_KEY, 'Content-Type': 'application/json' },
+          ...(route.method === 'POST' ? { body: '{}' } : {}),
+        };
         const path = route.path.replace(/\{[^}]+\}/g, 'news');
         const served = await app.request(path, init);
         expect([404, 405], `${route.method} ${path} → ${served.status}`).not.toContain(served.status);
@@ -65,7 +79,12 @@ describe('optionRoutes: the routes an actor’s options add, read from its /open
   });
 
   it('prints one aligned line per route: method, path, summary', async () => {
-    const text = optionRoutesText(await optionRoutes({ ...testActorDefinition, features: { ...testActorDefinition.features, exposeMcp: true } }));
-    expect(text.split('\n').slice(1)).toEqual([expect.stringMatching(/^ {2}POST {3}\/mcp {2}MCP /), expect.stringMatching(/^ {2}DELETE \/mcp {2}Ends /)]);
+    const text = optionRoutesText(
+      await optionRoutes({ ...testActorDefinition, features: { ...testActorDefinition.features, exposeMcp: true } }),
+    );
+    expect(text.split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^ {2}POST {3}\/mcp {2}MCP /),
+      expect.stringMatching(/^ {2}DELETE \/mcp {2}Ends /),
+    ]);
   });
 });

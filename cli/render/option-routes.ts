@@ -11,11 +11,18 @@ export interface OptionRoute {
 }
 
 interface DocumentedPaths {
-  readonly paths: Record<string, Record<string, { summary?: string; parameters?: { name: string; in: string; schema?: { enum?: unknown[] } }[] }>>;
+  readonly paths: Record<
+    string,
+    Record<string, { summary?: string; parameters?: { name: string; in: string; schema?: { enum?: unknown[] } }[] }>
+  >;
 }
 
 /** Placeholders for the variables a surface needs at setup; the app is built to read its document, never started or served. */
-const PLACEHOLDER_ENVIRONMENT = { DATABASE_URL: 'memory://', MESH_KEY: 'placeholder-mesh-key-for-the-route-list', WORKFLOW_BASE_URL: 'http://127.0.0.1:9' };
+const PLACEHOLDER_ENVIRONMENT = {
+  DATABASE_URL: 'memory://',
+  MESH_KEY: 'placeholder-mesh-key-for-the-route-list',
+  WORKFLOW_BASE_URL: 'http://127.0.0.1:9',
+};
 
 /**
  * The routes an actor with this definition mounts beyond the core route table — the panels,
@@ -39,13 +46,20 @@ export async function optionRoutes(definition: ActorDefinition): Promise<OptionR
     .filter(([path]) => !corePaths.has(path))
     .flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, operation]) =>
-        filledPaths(path, operation.parameters ?? []).map((filled) => ({ method: method.toUpperCase(), path: filled, summary: operation.summary ?? '' })),
+        filledPaths(path, operation.parameters ?? []).map((filled) => ({
+          method: method.toUpperCase(),
+          path: filled,
+          summary: operation.summary ?? '',
+        })),
       ),
     );
 }
 
 /** `path` with each path parameter that lists its values replaced by each value in turn. */
-function filledPaths(path: string, parameters: readonly { name: string; in: string; schema?: { enum?: unknown[] } }[]): string[] {
+function filledPaths(
+  path: string,
+  parameters: readonly { name: string; in: string; schema?: { enum?: unknown[] } }[],
+): string[] {
   let paths = [path];
   for (const parameter of parameters) {
     const values = parameter.in === 'path' ? parameter.schema?.enum : undefined;

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +63,9 @@ async function filesIn(tarball: Buffer): Promise<Record<string, string>> {
     const file = join(dir, 'packed.tgz');
     writeFileSync(file, tarball);
     const paths = await extractTarball(file, join(dir, 'out'), () => true);
-    return Object.fromEntries(await Promise.all(paths.map(async (path) => [path, await readFile(join(dir, 'out', path), 'utf8')] as const)));
+    return Object.fromEntries(
+      await Promise.all(paths.map(async (path) => [path, await readFile(join(dir, 'out', path), 'utf8')] as const)),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -70,7 +83,12 @@ describe('packActorkit: the cache of packed tarballs', () => {
     const second = await packOf(root, pack);
     expect(runs).toHaveLength(1);
     expect(second.equals(first)).toBe(true);
-    expect(Object.keys(await filesIn(second)).sort()).toEqual(['README.md', 'dist/index.js', 'package.json', 'templates/actor/template.yml']);
+    expect(Object.keys(await filesIn(second)).sort()).toEqual([
+      'README.md',
+      'dist/index.js',
+      'package.json',
+      'templates/actor/template.yml',
+    ]);
   });
 
   it('a change to a file under dist/ packs again, and the new tarball carries the change', async () => {
@@ -143,7 +161,10 @@ describe('packActorkit: the cache of packed tarballs', () => {
         writeFileSync(path, bytes);
       },
     ],
-    ['a gzip of something else', (path: string) => writeFileSync(path, gzipSync(Buffer.alloc(4096, 'not a tar archive')))],
+    [
+      'a gzip of something else',
+      (path: string) => writeFileSync(path, gzipSync(Buffer.alloc(4096, 'not a tar archive'))),
+    ],
   ])('a cache entry that is %s is not used: npm pack runs again and a whole entry replaces it', async (_, damage) => {
     const root = fixturePackage();
     const { pack, runs } = countingPack();
@@ -165,7 +186,9 @@ describe('packActorkit: the cache of packed tarballs', () => {
     expect(Object.keys(await filesIn(two!))).toContain('dist/index.js');
     const entries = cacheEntries(root);
     expect(entries).toHaveLength(1);
-    expect((await filesIn(readFileSync(join(root, PACKED_TARBALL_CACHE, entries[0]!))))['dist/index.js']).toBe('export const answer = 1;\n');
+    expect((await filesIn(readFileSync(join(root, PACKED_TARBALL_CACHE, entries[0]!))))['dist/index.js']).toBe(
+      'export const answer = 1;\n',
+    );
     await packOf(root, pack);
     expect(runs).toHaveLength(2);
   });
@@ -232,10 +255,18 @@ describe('packActorkit: the cache of packed tarballs', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       return npmPackFolder(packRoot, io);
     };
-    await packActorkit({ root, version: '1.0.0' }, { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 10 });
-    expect(progress).toEqual([`packing actorkit from ${root} (npm pack); kept in ${PACKED_TARBALL_CACHE}/ for the next run`]);
+    await packActorkit(
+      { root, version: '1.0.0' },
+      { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 10 },
+    );
+    expect(progress).toEqual([
+      `packing actorkit from ${root} (npm pack); kept in ${PACKED_TARBALL_CACHE}/ for the next run`,
+    ]);
     expect(withoutPackingLine(`${progress[0]}\n`)).toBe('');
-    await packActorkit({ root, version: '1.0.0' }, { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 0 });
+    await packActorkit(
+      { root, version: '1.0.0' },
+      { env, progress: (line) => progress.push(line), pack: slowPack, announceAfterMs: 0 },
+    );
     expect(progress).toHaveLength(1);
   });
 });
@@ -246,7 +277,12 @@ describe('packActorkit from a checkout: built first when its dist/ is stale, and
     const root = join(folder.dir, `checkout-${++counter}`);
     const log = join(folder.dir, `checkout-${counter}-builds.log`);
     writeFiles(root, {
-      'package.json': JSON.stringify({ name: 'actorkit', version: '1.0.0', files: ['dist'], scripts: { build: 'node build.mjs' } }),
+      'package.json': JSON.stringify({
+        name: 'actorkit',
+        version: '1.0.0',
+        files: ['dist'],
+        scripts: { build: 'node build.mjs' },
+      }),
       'build.mjs': `import { appendFileSync, copyFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, 'built\\n');\ncopyFileSync('src/index.js', 'dist/index.js');\n`,
       '.git/HEAD': 'ref: refs/heads/main\n',
       'cli/main.ts': 'export {};\n',

@@ -9,7 +9,12 @@ import type { OwnPackage } from '../package-root.js';
 import { actorkitOrigin } from './actorkit-origin.js';
 import { vendoredActorkit } from './actorkit-dependency.js';
 import { packedFilesDigest } from './packed-files-digest.js';
-import { PACKED_TARBALL_CACHE, packedTarballCacheFolder, readCachedTarball, storeCachedTarball } from './packed-tarball-cache.js';
+import {
+  PACKED_TARBALL_CACHE,
+  packedTarballCacheFolder,
+  readCachedTarball,
+  storeCachedTarball,
+} from './packed-tarball-cache.js';
 
 /** What a checkout compiles into `dist/`; `dist/.tsbuildinfo` is newer than all of it after a build. */
 const BUILD_INPUTS = ['src', 'cli', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
@@ -57,9 +62,15 @@ export async function packActorkit(own: OwnPackage, options: PackActorkitOptions
     if (cached !== undefined) return cached;
   }
   const kept = entry === undefined ? '' : `; kept in ${PACKED_TARBALL_CACHE}/ for the next run`;
-  const tarball = await announcedWhenSlow(pack(own.root, { env }), `packing actorkit from ${own.root} (npm pack)${kept}`, progress, announceAfterMs);
+  const tarball = await announcedWhenSlow(
+    pack(own.root, { env }),
+    `packing actorkit from ${own.root} (npm pack)${kept}`,
+    progress,
+    announceAfterMs,
+  );
   // Files that changed while npm packed may or may not be in the tarball: store it only under a digest that still holds.
-  if (folder !== undefined && entry !== undefined && digestOrNothing(own.root) === digest) await storeCachedTarball(folder, entry, tarball);
+  if (folder !== undefined && entry !== undefined && digestOrNothing(own.root) === digest)
+    await storeCachedTarball(folder, entry, tarball);
   return tarball;
 }
 
@@ -71,7 +82,13 @@ export async function packActorkit(own: OwnPackage, options: PackActorkitOptions
  * @param dependency the actor's `actorkit` dependency.
  * @returns the written path, relative to `actorDir`, or undefined.
  */
-export async function vendorActorkit(actorDir: string, dependency: string, own: OwnPackage, io: Pick<CliIo, 'env'>, progress: (line: string) => void): Promise<string | undefined> {
+export async function vendorActorkit(
+  actorDir: string,
+  dependency: string,
+  own: OwnPackage,
+  io: Pick<CliIo, 'env'>,
+  progress: (line: string) => void,
+): Promise<string | undefined> {
   const vendored = vendoredActorkit(dependency);
   if (vendored === undefined || !(await dependsOn(actorDir, dependency))) return undefined;
   const target = join(actorDir, vendored.path);
@@ -99,7 +116,12 @@ function digestOrNothing(root: string): string | undefined {
 }
 
 /** Waits for `work`, saying `line` once when it is not done after `afterMs`. */
-async function announcedWhenSlow<T>(work: Promise<T>, line: string, progress: (line: string) => void, afterMs: number): Promise<T> {
+async function announcedWhenSlow<T>(
+  work: Promise<T>,
+  line: string,
+  progress: (line: string) => void,
+  afterMs: number,
+): Promise<T> {
   const timer = setTimeout(() => progress(line), afterMs);
   try {
     return await work;
@@ -137,15 +159,28 @@ async function buildCheckout(root: string, io: Pick<CliIo, 'env'>): Promise<void
   await npmRunBuild(root, io);
   const stamp = join(root, BUILD_STAMP);
   const built = statSync(stamp, { throwIfNoEntry: false });
-  if (built !== undefined && built.mtimeMs < started.getTime()) await utimes(stamp, built.atime, started).catch(() => undefined);
+  if (built !== undefined && built.mtimeMs < started.getTime())
+    await utimes(stamp, built.atime, started).catch(() => undefined);
 }
 
 function npmRunBuild(root: string, io: Pick<CliIo, 'env'>): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile('npm', ['run', 'build', '--silent'], { cwd: root, env: { ...io.env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (!error) return resolve();
-      const output = `${stdout}${stderr}`.trim().split('\n').slice(0, 5).join('\n');
-      reject(new CliError('failed', 'actorkit_build_failed', `\`npm run build\` in ${root} failed, so actorkit cannot be packed into the actor:\n${output}`, { cause: error }));
-    });
+    execFile(
+      'npm',
+      ['run', 'build', '--silent'],
+      { cwd: root, env: { ...io.env }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve();
+        const output = `${stdout}${stderr}`.trim().split('\n').slice(0, 5).join('\n');
+        reject(
+          new CliError(
+            'failed',
+            'actorkit_build_failed',
+            `\`npm run build\` in ${root} failed, so actorkit cannot be packed into the actor:\n${output}`,
+            { cause: error },
+          ),
+        );
+      },
+    );
   });
 }

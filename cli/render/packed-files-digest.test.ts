@@ -11,7 +11,9 @@ afterAll(() => folder.cleanup());
 let counter = 0;
 
 /** A package with packed and unpacked files, nested ignore files, a symbolic link and a bin outside `files`. */
-function fixturePackage(manifest: Record<string, unknown> = { files: ['dist', 'NOTES.md'], bin: { fixture: './bin/run.js' } }): string {
+function fixturePackage(
+  manifest: Record<string, unknown> = { files: ['dist', 'NOTES.md'], bin: { fixture: './bin/run.js' } },
+): string {
   const root = join(folder.dir, `package-${++counter}`);
   writeFiles(root, {
     'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0', ...manifest }),
@@ -36,7 +38,11 @@ function fixturePackage(manifest: Record<string, unknown> = { files: ['dist', 'N
 
 /** What `npm pack` itself would take (`--dry-run`), as paths relative to the package. */
 function npmPackList(root: string): string[] {
-  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return (JSON.parse(output) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
 }
 
@@ -87,13 +93,26 @@ describe('filesNpmPackMayTake: every file npm pack takes, and more only where th
 
 describe('packedFilesDigest', () => {
   it.each([
-    ['the bytes of a packed file', (root: string) => writeFileSync(join(root, 'dist', 'index.js'), 'export const answer = 2;\n')],
+    [
+      'the bytes of a packed file',
+      (root: string) => writeFileSync(join(root, 'dist', 'index.js'), 'export const answer = 2;\n'),
+    ],
     ['a new file in a packed folder', (root: string) => writeFileSync(join(root, 'dist', 'new.js'), '')],
     ['an executable bit', (root: string) => chmodSync(join(root, 'dist', 'index.js'), 0o755)],
-    ['package.json', (root: string) => writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'fixture', version: '1.0.1', files: ['dist', 'NOTES.md'] }))],
+    [
+      'package.json',
+      (root: string) =>
+        writeFileSync(
+          join(root, 'package.json'),
+          JSON.stringify({ name: 'fixture', version: '1.0.1', files: ['dist', 'NOTES.md'] }),
+        ),
+    ],
     ['a new ignore file at the root', (root: string) => writeFileSync(join(root, '.npmignore'), 'dist/deep\n')],
     ['a nested ignore file', (root: string) => writeFileSync(join(root, 'dist', 'deep', '.npmignore'), 'inner.js\n')],
-    ['a bin outside the files list', (root: string) => writeFileSync(join(root, 'bin', 'run.js'), '#!/usr/bin/env node\nrun();\n')],
+    [
+      'a bin outside the files list',
+      (root: string) => writeFileSync(join(root, 'bin', 'run.js'), '#!/usr/bin/env node\nrun();\n'),
+    ],
     ['the README', (root: string) => writeFileSync(join(root, 'README.md'), '# fixture, renamed\n')],
     [
       'a file moving from one packed path to another',
@@ -113,9 +132,18 @@ describe('packedFilesDigest', () => {
   it.each([
     ['a source file', (root: string) => writeFileSync(join(root, 'src', 'index.ts'), 'changed\n')],
     ['the lock file', (root: string) => writeFileSync(join(root, 'package-lock.json'), '{"changed":true}\n')],
-    ['node_modules (where the cache lives)', (root: string) => mkdirSync(join(root, 'node_modules', '.cache', 'actorkit'), { recursive: true })],
-    ['the target of a symbolic link', (root: string) => writeFileSync(join(root, 'src', 'index.ts'), 'changed through the link\n')],
-    ["a file's modification time alone", (root: string) => writeFileSync(join(root, 'dist', 'index.js'), 'export const answer = 1;\n')],
+    [
+      'node_modules (where the cache lives)',
+      (root: string) => mkdirSync(join(root, 'node_modules', '.cache', 'actorkit'), { recursive: true }),
+    ],
+    [
+      'the target of a symbolic link',
+      (root: string) => writeFileSync(join(root, 'src', 'index.ts'), 'changed through the link\n'),
+    ],
+    [
+      "a file's modification time alone",
+      (root: string) => writeFileSync(join(root, 'dist', 'index.js'), 'export const answer = 1;\n'),
+    ],
   ])('stays the same with %s', (_, change) => {
     const root = fixturePackage();
     const before = packedFilesDigest(root);

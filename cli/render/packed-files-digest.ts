@@ -6,7 +6,14 @@ import { join } from 'node:path';
 const DIGEST_FORMAT = 'actorkit-packed-files-v1';
 
 /** Root entries `npm pack` never packs (npm-packlist's strict rules); the tarball cache lives in `node_modules`. */
-const NEVER_PACKED_AT_ROOT = new Set(['.git', 'node_modules', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb']);
+const NEVER_PACKED_AT_ROOT = new Set([
+  '.git',
+  'node_modules',
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+]);
 
 /** A `files` entry npm reads as a glob rather than a path. */
 const GLOB = /[*?[\]{}!]/;
@@ -52,7 +59,8 @@ export function packedFilesDigest(root: string): string | undefined {
  */
 export function filesNpmPackMayTake(root: string): ReadonlyMap<string, boolean> | undefined {
   const manifest = readManifest(root);
-  if (manifest === undefined || manifest.bundleDependencies !== undefined || manifest.bundledDependencies !== undefined) return undefined;
+  if (manifest === undefined || manifest.bundleDependencies !== undefined || manifest.bundledDependencies !== undefined)
+    return undefined;
   const files = new Map<string, boolean>();
   const listed = listedPaths(manifest);
   for (const name of readdirSync(root)) {
@@ -75,15 +83,25 @@ function readManifest(root: string): PackedManifest | undefined {
 /** The paths `files`, `main`, `browser` and `bin` name, relative to the root; `undefined` means "the whole package". */
 function listedPaths(manifest: PackedManifest): string[] | undefined {
   if (!Array.isArray(manifest.files)) return undefined;
-  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : typeof manifest.bin === 'object' && manifest.bin !== null ? Object.values(manifest.bin) : [];
-  const paths = [...manifest.files, manifest.main, manifest.browser, ...bins].filter((path): path is string => typeof path === 'string');
+  const bins =
+    typeof manifest.bin === 'string'
+      ? [manifest.bin]
+      : typeof manifest.bin === 'object' && manifest.bin !== null
+        ? Object.values(manifest.bin)
+        : [];
+  const paths = [...manifest.files, manifest.main, manifest.browser, ...bins].filter(
+    (path): path is string => typeof path === 'string',
+  );
   if (paths.some((path) => GLOB.test(path))) return undefined;
-  return paths.map((path) => path.replace(/^\.?\/+/, '').replace(/\/+$/, '')).filter((path) => path !== '' && path !== '.');
+  return paths
+    .map((path) => path.replace(/^\.?\/+/, '').replace(/\/+$/, ''))
+    .filter((path) => path !== '' && path !== '.');
 }
 
 /** Adds `path` (relative to `root`) and its executable bit when it is a regular file, or every regular file below it when it is a folder. */
 function collectFiles(root: string, path: string, into: Map<string, boolean>): void {
   const stat = lstatSync(join(root, path), { throwIfNoEntry: false });
   if (stat?.isFile()) into.set(path, (stat.mode & 0o111) !== 0);
-  else if (stat?.isDirectory()) for (const name of readdirSync(join(root, path))) collectFiles(root, `${path}/${name}`, into);
+  else if (stat?.isDirectory())
+    for (const name of readdirSync(join(root, path))) collectFiles(root, `${path}/${name}`, into);
 }

@@ -69,9 +69,18 @@ export async function storeCachedTarball(folder: string, name: string, tarball: 
 }
 
 async function pruneCache(folder: string): Promise<void> {
-  const entries = await Promise.all((await readdir(folder)).map(async (name) => ({ name, modified: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
-  const tarballs = entries.filter(({ name }) => name.endsWith('.tgz') && !name.startsWith('.')).sort((a, b) => b.modified - a.modified);
-  const abandoned = entries.filter(({ name, modified }) => name.endsWith('.tmp') && Date.now() - modified > ABANDONED_AFTER_MS);
+  const entries = await Promise.all(
+    (await readdir(folder)).map(async (name) => ({
+      name,
+      modified: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0,
+    })),
+  );
+  const tarballs = entries
+    .filter(({ name }) => name.endsWith('.tgz') && !name.startsWith('.'))
+    .sort((a, b) => b.modified - a.modified);
+  const abandoned = entries.filter(
+    ({ name, modified }) => name.endsWith('.tmp') && Date.now() - modified > ABANDONED_AFTER_MS,
+  );
   for (const { name } of [...tarballs.slice(ENTRIES_KEPT), ...abandoned]) await rm(join(folder, name), { force: true });
 }
 
@@ -85,5 +94,7 @@ function isWholeTarball(tarball: Buffer): boolean {
   }
   if (archive.length < 3 * TAR_BLOCK || archive.length % TAR_BLOCK !== 0) return false;
   const firstName = archive.subarray(0, 100).toString('latin1');
-  return firstName.startsWith('package/') && archive.subarray(archive.length - 2 * TAR_BLOCK).every((byte) => byte === 0);
+  return (
+    firstName.startsWith('package/') && archive.subarray(archive.length - 2 * TAR_BLOCK).every((byte) => byte === 0)
+  );
 }

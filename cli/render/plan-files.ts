@@ -44,7 +44,11 @@ export async function planTemplateFiles(root: string, options: PlanOptions): Pro
   const claim = (target: string, source: string) => {
     const earlier = claimed.get(target);
     if (earlier !== undefined) {
-      throw new CliError('failed', 'path_collision', `template paths '${earlier}' and '${source}' both render to '${target}'`);
+      throw new CliError(
+        'failed',
+        'path_collision',
+        `template paths '${earlier}' and '${source}' both render to '${target}'`,
+      );
     }
     claimed.set(target, source);
   };
@@ -56,7 +60,11 @@ export async function planTemplateFiles(root: string, options: PlanOptions): Pro
       const source = join(sourceDir, name);
       const stats = await lstat(source);
       if (stats.isSymbolicLink()) {
-        throw new CliError('failed', 'template_symlink', `the template contains a symbolic link, which is not supported: ${relative}`);
+        throw new CliError(
+          'failed',
+          'template_symlink',
+          `the template contains a symbolic link, which is not supported: ${relative}`,
+        );
       }
       const isTemplate = stats.isFile() && name.endsWith(RENDER_SUFFIX);
       const sourceName = isTemplate ? name.slice(0, -RENDER_SUFFIX.length) : name;
@@ -82,12 +90,17 @@ export async function planTemplateFiles(root: string, options: PlanOptions): Pro
 
 /** Joins a rendered name to its parent and refuses any result outside the target folder. */
 function insideTarget(parent: string, rendered: string, relative: string): string {
-  if (rendered.includes('\0') || rendered.startsWith('/') || rendered.includes('\\')) throw pathEscape(relative, rendered);
+  if (rendered.includes('\0') || rendered.startsWith('/') || rendered.includes('\\'))
+    throw pathEscape(relative, rendered);
   const joined = posix.normalize(parent === '' ? rendered : `${parent}/${rendered}`).replace(/\/+$/, '');
   if (joined === '..' || joined.startsWith('../') || joined.startsWith('/')) throw pathEscape(relative, rendered);
   return joined === '.' ? '' : joined;
 }
 
 function pathEscape(relative: string, rendered: string): CliError {
-  return new CliError('refused', 'path_escape', `template path '${relative}' renders to '${rendered}', which is outside the target folder; nothing was written`);
+  return new CliError(
+    'refused',
+    'path_escape',
+    `template path '${relative}' renders to '${rendered}', which is outside the target folder; nothing was written`,
+  );
 }

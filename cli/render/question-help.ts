@@ -8,7 +8,10 @@ import { bundledTemplateDir } from './template-source.js';
 export async function bundledQuestionsHelp(): Promise<string> {
   const config = await loadTemplateConfig(bundledTemplateDir());
   const asked = config.questions.filter((question) => question.name !== 'actor_name');
-  const lines = ['Questions of the bundled template (answer with --data KEY=VALUE; a template from --local or ACTORKIT_TEMPLATE_REPO has its own):', ''];
+  const lines = [
+    'Questions of the bundled template (answer with --data KEY=VALUE; a template from --local or ACTORKIT_TEMPLATE_REPO has its own):',
+    '',
+  ];
   for (const question of asked) lines.push(...describeQuestion(question));
   return lines.join('\n');
 }
@@ -19,7 +22,11 @@ export async function bundledQuestionsHelp(): Promise<string> {
  */
 export function describeQuestion(question: TemplateQuestion): string[] {
   const kind = question.choices ? question.choices.map((choice) => String(choice.value)).join('|') : question.type;
-  const shown = question.secret ? 'secret' : question.default === undefined ? 'required' : `default: ${JSON.stringify(question.default)}`;
+  const shown = question.secret
+    ? 'secret'
+    : question.default === undefined
+      ? 'required'
+      : `default: ${JSON.stringify(question.default)}`;
   const lines = [`  ${question.name.padEnd(30)} ${kind.padEnd(9)} ${shown}`];
   if (question.help) lines.push(`      ${question.help}`);
   return lines;

@@ -80,7 +80,12 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
     if (options.targetDir !== undefined) await assertEmptyTarget(resolve(io.cwd, options.targetDir));
     const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
     warnings.push(...source.warnings);
-    logger.info('template_source_resolved', { kind: source.kind, location: source.location, ref: source.ref, commit: source.commit });
+    logger.info('template_source_resolved', {
+      kind: source.kind,
+      location: source.location,
+      ref: source.ref,
+      commit: source.commit,
+    });
     const template = await openTemplate(source.dir);
     const { config, engine } = template;
     const prompter = io.interactive ? createLinePrompter(io) : undefined;
@@ -104,7 +109,13 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       await chmod(staging, 0o755);
       targets.push(...(await renderTemplateInto(template, plan, answers.context, staging, ownPackage().root)));
       const progress = (line: string) => io.stderr.write(`${line}\n`);
-      const vendored = await vendorActorkit(staging, String(answers.context.actorkit_dependency), ownPackage(), io, progress);
+      const vendored = await vendorActorkit(
+        staging,
+        String(answers.context.actorkit_dependency),
+        ownPackage(),
+        io,
+        progress,
+      );
       if (vendored !== undefined) targets.push(vendored);
       const emitted = await emitRenderedConfig(staging, ownPackage().root);
       if (emitted !== undefined) targets.push(emitted.file);
@@ -126,7 +137,12 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       answers: answers.recorded,
       files,
       warnings,
-      closingMessage: closingMessage(config.messageAfterNew, engine, { ...answers.context, option_routes: optionRoutesText(routes) }, shown),
+      closingMessage: closingMessage(
+        config.messageAfterNew,
+        engine,
+        { ...answers.context, option_routes: optionRoutesText(routes) },
+        shown,
+      ),
     };
   } catch (error) {
     const failure = toCliFailure(error);

@@ -13,7 +13,12 @@ const DOCKERFILE_TEMPLATE = 'Dockerfile.template';
  * @param actorDir the rendered actor (the staging folder)
  * @param packageRoot the actorkit package root
  */
-export async function renderDockerfile(actorDir: string, packageRoot: string, engine: TemplateEngine, context: Record<string, unknown>): Promise<boolean> {
+export async function renderDockerfile(
+  actorDir: string,
+  packageRoot: string,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+): Promise<boolean> {
   const source = join(packageRoot, DOCKERFILE_TEMPLATE);
   const target = join(actorDir, 'Dockerfile');
   const isActor = existsSync(join(actorDir, 'package.json')) && existsSync(join(actorDir, 'src', 'actor.ts'));

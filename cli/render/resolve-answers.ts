@@ -33,15 +33,25 @@ export interface ResolvedAnswers {
  * @param questions the template's questions, in file order.
  * @param sources the answers given and how to get the rest.
  */
-export async function resolveAnswers(questions: readonly TemplateQuestion[], sources: AnswerSources): Promise<ResolvedAnswers> {
+export async function resolveAnswers(
+  questions: readonly TemplateQuestion[],
+  sources: AnswerSources,
+): Promise<ResolvedAnswers> {
   const byName = new Map(questions.map((question) => [question.name, question]));
   const unknown = Object.keys(sources.data).filter((key) => !byName.has(key));
   if (unknown.length > 0) {
     const known = questions.map((question) => question.name).filter((name) => name !== 'actor_name');
-    throw new CliError('refused', 'unknown_answer', `this template has no question ${unknown.map((key) => `'${key}'`).join(', ')} (its questions: ${known.join(', ') || 'none'})`);
+    throw new CliError(
+      'refused',
+      'unknown_answer',
+      `this template has no question ${unknown.map((key) => `'${key}'`).join(', ')} (its questions: ${known.join(', ') || 'none'})`,
+    );
   }
   const given = convertGivenAnswers(sources, byName);
-  const context: Record<string, unknown> = { ...sources.builtins, actor_name: given.get('actor_name') ?? sources.actorName };
+  const context: Record<string, unknown> = {
+    ...sources.builtins,
+    actor_name: given.get('actor_name') ?? sources.actorName,
+  };
   const recorded: Record<string, unknown> = { actor_name: context.actor_name };
   const unanswered = { withDefault: [] as string[], needValue: [] as MissingAnswer[], waiting: [] as string[] };
   for (const question of questions) {
@@ -71,7 +81,12 @@ export async function resolveAnswers(questions: readonly TemplateQuestion[], sou
     } else if (fallback.why === 'waiting') unanswered.waiting.push(question.name);
     else unanswered.needValue.push({ name: question.name, why: fallback.why });
   }
-  if (unanswered.needValue.length + unanswered.waiting.length + (sources.useDefaults ? 0 : unanswered.withDefault.length) > 0) {
+  if (
+    unanswered.needValue.length +
+      unanswered.waiting.length +
+      (sources.useDefaults ? 0 : unanswered.withDefault.length) >
+    0
+  ) {
     throw unansweredError(unanswered, sources.useDefaults);
   }
   return { context, recorded };
@@ -85,7 +100,10 @@ interface MissingAnswer {
 }
 
 /** The one error that lists every question still without an answer when nobody can be asked. */
-function unansweredError(unanswered: { withDefault: string[]; needValue: MissingAnswer[]; waiting: string[] }, useDefaults: boolean): CliError {
+function unansweredError(
+  unanswered: { withDefault: string[]; needValue: MissingAnswer[]; waiting: string[] },
+  useDefaults: boolean,
+): CliError {
   const parts: string[] = [];
   if (unanswered.needValue.length > 0) {
     parts.push(
@@ -96,17 +114,24 @@ function unansweredError(unanswered: { withDefault: string[]; needValue: Missing
   }
   if (unanswered.waiting.length > 0) {
     const verb = unanswered.waiting.length === 1 ? 'depends' : 'depend';
-    parts.push(`${unanswered.waiting.join(', ')} ${verb} on ${unanswered.needValue.length === 1 ? 'that answer' : 'those answers'} and will be settled then`);
+    parts.push(
+      `${unanswered.waiting.join(', ')} ${verb} on ${unanswered.needValue.length === 1 ? 'that answer' : 'those answers'} and will be settled then`,
+    );
   }
   if (useDefaults) return new CliError('refused', 'missing_answers', parts.join('; '));
   if (unanswered.withDefault.length > 0) {
-    parts.unshift(`pass --defaults to accept the defaults of ${unanswered.withDefault.join(', ')} (or answer them with --data KEY=VALUE)`);
+    parts.unshift(
+      `pass --defaults to accept the defaults of ${unanswered.withDefault.join(', ')} (or answer them with --data KEY=VALUE)`,
+    );
   }
   return new CliError('refused', 'no_terminal', `no terminal to ask in: ${parts.join('; ')}`);
 }
 
 /** Converts every `--data` answer and the actor name at once, listing every bad one in one error. */
-function convertGivenAnswers(sources: AnswerSources, byName: ReadonlyMap<string, TemplateQuestion>): Map<string, unknown> {
+function convertGivenAnswers(
+  sources: AnswerSources,
+  byName: ReadonlyMap<string, TemplateQuestion>,
+): Map<string, unknown> {
   const converted = new Map<string, unknown>();
   const problems: string[] = [];
   const raw: [string, string][] = [...Object.entries(sources.data)];
@@ -124,7 +149,12 @@ function convertGivenAnswers(sources: AnswerSources, byName: ReadonlyMap<string,
 const FALSE_TEXT = new Set(['', 'false', '0', 'no', 'none', 'null', 'undefined']);
 
 /** Whether a question applies; `undefined` when it cannot be known because an earlier answer is missing. */
-function evaluateWhen(question: TemplateQuestion, context: Record<string, unknown>, engine: TemplateEngine, blocked: boolean): boolean | undefined {
+function evaluateWhen(
+  question: TemplateQuestion,
+  context: Record<string, unknown>,
+  engine: TemplateEngine,
+  blocked: boolean,
+): boolean | undefined {
   if (question.when === undefined) return true;
   if (typeof question.when === 'boolean') return question.when;
   const source = /\{[{%]/.test(question.when) ? question.when : `{{ ${question.when} }}`;
@@ -133,18 +163,27 @@ function evaluateWhen(question: TemplateQuestion, context: Record<string, unknow
 }
 
 /** A default that can be offered, or why there is none to offer. */
-type DefaultOffer = { readonly usable: true; readonly value: unknown } | { readonly usable: false; readonly why: string };
+type DefaultOffer =
+  | { readonly usable: true; readonly value: unknown }
+  | { readonly usable: false; readonly why: string };
 
 /**
  * The question's default converted to its type; a nunjucks default is rendered with earlier
  * answers. A computed default that does not pass the question's checks (a name too short for
  * `domain_module`) is not offered; a literal default that does not is a template mistake.
  */
-function defaultAnswer(question: TemplateQuestion, context: Record<string, unknown>, engine: TemplateEngine, blocked: boolean): DefaultOffer {
+function defaultAnswer(
+  question: TemplateQuestion,
+  context: Record<string, unknown>,
+  engine: TemplateEngine,
+  blocked: boolean,
+): DefaultOffer {
   if (question.default === undefined) return { usable: false, why: 'no default' };
   const label = `default of question '${question.name}'`;
   const computed = typeof question.default === 'string' && /\{[{%]/.test(question.default);
-  const raw = computed ? renderOrUndefined(question.default as string, context, engine, label, blocked) : question.default;
+  const raw = computed
+    ? renderOrUndefined(question.default as string, context, engine, label, blocked)
+    : question.default;
   if (raw === undefined) return { usable: false, why: 'waiting' };
   const check = convertAnswer(question, raw);
   if (check.ok) return { usable: true, value: check.value };
@@ -153,7 +192,13 @@ function defaultAnswer(question: TemplateQuestion, context: Record<string, unkno
 }
 
 /** Renders, but swallows a template error when it comes from an answer that is still missing. */
-function renderOrUndefined(source: string, context: Record<string, unknown>, engine: TemplateEngine, label: string, blocked: boolean): string | undefined {
+function renderOrUndefined(
+  source: string,
+  context: Record<string, unknown>,
+  engine: TemplateEngine,
+  label: string,
+  blocked: boolean,
+): string | undefined {
   try {
     return engine.render(source, context, `template.yml: ${label}`);
   } catch (error) {

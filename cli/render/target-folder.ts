@@ -10,10 +10,15 @@ import { CliError } from '../cli-error.js';
 export async function assertEmptyTarget(targetDir: string): Promise<void> {
   const stats = await stat(targetDir).catch(() => undefined);
   if (stats === undefined) return;
-  if (!stats.isDirectory()) throw new CliError('refused', 'target_not_directory', `${targetDir} exists and is not a folder`);
+  if (!stats.isDirectory())
+    throw new CliError('refused', 'target_not_directory', `${targetDir} exists and is not a folder`);
   const entries = await readdir(targetDir);
   if (entries.length > 0) {
-    throw new CliError('refused', 'target_not_empty', `${targetDir} is not empty (${entries.length} entries); choose a new or empty folder`);
+    throw new CliError(
+      'refused',
+      'target_not_empty',
+      `${targetDir} is not empty (${entries.length} entries); choose a new or empty folder`,
+    );
   }
 }
 

@@ -28,7 +28,11 @@ token: {type: str, secret: true, when: "{{ streaming }}", validator: {regex: "^t
       { label: 'Europe', value: 'eu' },
       { label: 'America', value: 'us' },
     ]);
-    expect(parsed.questions[4]).toMatchObject({ secret: true, when: '{{ streaming }}', validator: { message: 'starts with t-' } });
+    expect(parsed.questions[4]).toMatchObject({
+      secret: true,
+      when: '{{ streaming }}',
+      validator: { message: 'starts with t-' },
+    });
   });
 
   it('reads a format validator with allow_empty, and the message printed after new', () => {
@@ -38,8 +42,17 @@ base_url: {default: "", validator: {format: url, allow_empty: true}}
 model: {validator: {regex: "^[a-z]+$"}}
 `);
     expect(parsed.messageAfterNew).toBe('cd {{ target_dir }}');
-    expect(parsed.questions[0]?.validator).toEqual({ kind: 'format', format: 'url', allowEmpty: true, message: expect.stringContaining('http:// or https:// URL') });
-    expect(parsed.questions[1]?.validator).toMatchObject({ kind: 'regex', allowEmpty: false, message: 'must match ^[a-z]+$' });
+    expect(parsed.questions[0]?.validator).toEqual({
+      kind: 'format',
+      format: 'url',
+      allowEmpty: true,
+      message: expect.stringContaining('http:// or https:// URL'),
+    });
+    expect(parsed.questions[1]?.validator).toMatchObject({
+      kind: 'regex',
+      allowEmpty: false,
+      message: 'must match ^[a-z]+$',
+    });
   });
 
   it.each([
@@ -52,16 +65,38 @@ model: {validator: {regex: "^[a-z]+$"}}
     ['a choice without choices', 'a: {type: choice}', "question 'a' is a choice without choices"],
     ['empty choices', 'a: {choices: []}', 'needs a non-empty list or mapping of choices'],
     ['a bad validator regex', 'a: {validator: {regex: "("}}', "question 'a' validator regex is invalid"],
-    ['an unknown validator format', 'a: {validator: {format: email}}', "question 'a' validator format 'email' is unknown; use url"],
-    ['a validator with both regex and format', 'a: {validator: {regex: "^a", format: url}}', "question 'a' validator needs a 'regex' string or a 'format'"],
-    ['a validator with neither regex nor format', 'a: {validator: {message: hi}}', "question 'a' validator needs a 'regex' string or a 'format'"],
-    ['an unknown validator key', 'a: {validator: {format: url, empty: true}}', "question 'a' validator has unknown key 'empty'"],
-    ['an allow_empty that is not a boolean', 'a: {validator: {format: url, allow_empty: "yes"}}', "'allow_empty' is not a boolean"],
+    [
+      'an unknown validator format',
+      'a: {validator: {format: email}}',
+      "question 'a' validator format 'email' is unknown; use url",
+    ],
+    [
+      'a validator with both regex and format',
+      'a: {validator: {regex: "^a", format: url}}',
+      "question 'a' validator needs a 'regex' string or a 'format'",
+    ],
+    [
+      'a validator with neither regex nor format',
+      'a: {validator: {message: hi}}',
+      "question 'a' validator needs a 'regex' string or a 'format'",
+    ],
+    [
+      'an unknown validator key',
+      'a: {validator: {format: url, empty: true}}',
+      "question 'a' validator has unknown key 'empty'",
+    ],
+    [
+      'an allow_empty that is not a boolean',
+      'a: {validator: {format: url, allow_empty: "yes"}}',
+      "'allow_empty' is not a boolean",
+    ],
     ['a _message_after_new that is not a text', '_message_after_new: [a]', '_message_after_new must be a text'],
     ['a question named like no variable', '"my-name": {type: str}', "question 'my-name' is not a valid variable name"],
     ['an actor_id question', 'actor_id: {type: str}', 'the platform assigns'],
     ['a secret that is not a boolean', 'a: {secret: "yes"}', "'secret' that is not a boolean"],
   ])('refuses %s', (_what, text, message) => {
-    expect(() => config(text)).toThrow(expect.objectContaining({ code: 'invalid_template', message: expect.stringContaining(message) }));
+    expect(() => config(text)).toThrow(
+      expect.objectContaining({ code: 'invalid_template', message: expect.stringContaining(message) }),
+    );
   });
 });

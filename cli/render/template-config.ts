@@ -82,7 +82,8 @@ export function parseTemplateConfig(document: unknown): TemplateConfig {
     if (key === '_subdirectory') subdirectory = parseSubdirectory(value);
     else if (key === '_exclude') exclude = parseExclude(value);
     else if (key === '_message_after_new') messageAfterNew = parseMessage(value);
-    else if (key.startsWith('_')) throw invalid(`unknown setting '${key}' (known: _subdirectory, _exclude, _message_after_new)`);
+    else if (key.startsWith('_'))
+      throw invalid(`unknown setting '${key}' (known: _subdirectory, _exclude, _message_after_new)`);
     else questions.push(parseQuestion(key, value));
   }
   return { subdirectory, exclude, questions, ...(messageAfterNew === undefined ? {} : { messageAfterNew }) };
@@ -106,7 +107,8 @@ function parseExclude(value: unknown): string[] {
 }
 
 function parseMessage(value: unknown): string {
-  if (typeof value !== 'string') throw invalid('_message_after_new must be a text (a nunjucks template over the answers)');
+  if (typeof value !== 'string')
+    throw invalid('_message_after_new must be a text (a nunjucks template over the answers)');
   return value;
 }
 
@@ -144,7 +146,11 @@ function inferType(value: unknown): QuestionType {
 }
 
 function parseChoices(name: string, value: unknown): QuestionChoice[] {
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item) => [String(item), item]) : isRecord(value) ? Object.entries(value) : [];
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item) => [String(item), item])
+    : isRecord(value)
+      ? Object.entries(value)
+      : [];
   if (entries.length === 0) throw invalid(`question '${name}' needs a non-empty list or mapping of choices`);
   return entries.map(([label, choice]) => {
     if (typeof choice !== 'string' && typeof choice !== 'number' && typeof choice !== 'boolean') {
@@ -162,13 +168,20 @@ function parseValidator(name: string, value: unknown): AnswerValidator {
   const usage = `question '${name}' validator needs a 'regex' string or a 'format' (${ANSWER_FORMATS.join(', ')}), with an optional 'message' and 'allow_empty'`;
   if (!isRecord(spec) || (spec.regex === undefined) === (spec.format === undefined)) throw invalid(usage);
   const unknownKey = Object.keys(spec).find((key) => !VALIDATOR_KEYS.has(key));
-  if (unknownKey !== undefined) throw invalid(`question '${name}' validator has unknown key '${unknownKey}'; ${usage.slice(usage.indexOf('needs'))}`);
-  if (spec.message !== undefined && typeof spec.message !== 'string') throw invalid(`question '${name}' validator 'message' is not a string`);
-  if (spec.allow_empty !== undefined && typeof spec.allow_empty !== 'boolean') throw invalid(`question '${name}' validator 'allow_empty' is not a boolean`);
+  if (unknownKey !== undefined)
+    throw invalid(
+      `question '${name}' validator has unknown key '${unknownKey}'; ${usage.slice(usage.indexOf('needs'))}`,
+    );
+  if (spec.message !== undefined && typeof spec.message !== 'string')
+    throw invalid(`question '${name}' validator 'message' is not a string`);
+  if (spec.allow_empty !== undefined && typeof spec.allow_empty !== 'boolean')
+    throw invalid(`question '${name}' validator 'allow_empty' is not a boolean`);
   const allowEmpty = spec.allow_empty === true;
   if (spec.format !== undefined) {
     if (!ANSWER_FORMATS.includes(spec.format as AnswerFormat)) {
-      throw invalid(`question '${name}' validator format '${String(spec.format)}' is unknown; use ${ANSWER_FORMATS.join(', ')}`);
+      throw invalid(
+        `question '${name}' validator format '${String(spec.format)}' is unknown; use ${ANSWER_FORMATS.join(', ')}`,
+      );
     }
     const format = spec.format as AnswerFormat;
     return { kind: 'format', format, message: spec.message ?? formatMessage(format), allowEmpty };

@@ -13,12 +13,16 @@ describe('createTemplateEngine', () => {
     ['x\n  {{ user.name }}', "label: undefined variable 'user.name' (line 2, column 3)"],
     ['{{ user["first"] }}', "label: undefined variable 'user.first' (line 1, column 1)"],
   ])('names the undefined variable in %j', (source, message) => {
-    expect(() => engine.render(source, { user: {} }, 'label')).toThrow(expect.objectContaining({ code: 'template_error', message }));
+    expect(() => engine.render(source, { user: {} }, 'label')).toThrow(
+      expect.objectContaining({ code: 'template_error', message }),
+    );
   });
 
   it('passes other template errors through with the label', () => {
     expect(() => engine.render('{% if %}', {}, 'file a.njk')).toThrow(/^file a\.njk: unexpected token/);
-    expect(() => engine.render('{{ nope() }}', {}, 'x')).toThrow('x: Unable to call `nope`, which is undefined or falsey');
+    expect(() => engine.render('{{ nope() }}', {}, 'x')).toThrow(
+      'x: Unable to call `nope`, which is undefined or falsey',
+    );
   });
 
   it('lets templates test for undefined variables without failing', () => {

@@ -34,7 +34,9 @@ export function createTemplateEngine(root: string | undefined): TemplateEngine {
               last.refusal = error as CliError;
               throw error;
             }
-            return existsSync(path) ? { src: readFileSync(path, 'utf8'), path, noCache: true } : (null as unknown as nunjucks.LoaderSource);
+            return existsSync(path)
+              ? { src: readFileSync(path, 'utf8'), path, noCache: true }
+              : (null as unknown as nunjucks.LoaderSource);
           },
         };
   const env = new nunjucks.Environment(loader, { autoescape: false, throwOnUndefined: true });
@@ -45,8 +47,11 @@ export function createTemplateEngine(root: string | undefined): TemplateEngine {
         return new nunjucks.Template(source, env, label, true).render(context);
       } catch (error) {
         const refusal = last.refusal as CliError | undefined;
-        if (refusal !== undefined) throw new CliError(refusal.status, refusal.code, `${label}: ${refusal.message}`, { cause: refusal });
-        throw new CliError('failed', 'template_error', `${label}: ${describeRenderError(source, error)}`, { cause: error });
+        if (refusal !== undefined)
+          throw new CliError(refusal.status, refusal.code, `${label}: ${refusal.message}`, { cause: refusal });
+        throw new CliError('failed', 'template_error', `${label}: ${describeRenderError(source, error)}`, {
+          cause: error,
+        });
       }
     },
   };
@@ -66,7 +71,9 @@ function describeRenderError(source: string, error: unknown): string {
   const where = `line ${position[1]}, column ${position[2]}`;
   if (!detail.includes('undefined value')) return `${detail} (${where})`;
   const name = undefinedExpressionAt(source, Number(position[1]) - 1, Number(position[2]) - 1);
-  return name === undefined ? `an expression printed an undefined value (${where})` : `undefined variable '${name}' (${where})`;
+  return name === undefined
+    ? `an expression printed an undefined value (${where})`
+    : `undefined variable '${name}' (${where})`;
 }
 
 interface AstNode {

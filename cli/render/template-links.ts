@@ -16,7 +16,12 @@ export function assertNoLinkOnPath(base: string, path: string, label: string): v
     throw new CliError('failed', 'path_escape', `${label} leaves the template`);
   }
   const link = firstLinkOnPath(base, inside);
-  if (link !== undefined) throw new CliError('failed', 'template_symlink', `${label}: ${link} is a symbolic link, which templates may not contain`);
+  if (link !== undefined)
+    throw new CliError(
+      'failed',
+      'template_symlink',
+      `${label}: ${link} is a symbolic link, which templates may not contain`,
+    );
 }
 
 /**

@@ -54,33 +54,53 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
   const repository = options.repository ?? namedTemplateRepository(io);
   if (repository) return fetchRepository(repository, ref, options);
   if (ref !== undefined) {
-    throw new CliError('refused', 'ref_without_repository', `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`);
+    throw new CliError(
+      'refused',
+      'ref_without_repository',
+      `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
+    );
   }
   return bundledTemplateSource();
 }
 
-async function fetchLocalCheckout(path: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
+async function fetchLocalCheckout(
+  path: string,
+  ref: string | undefined,
+  options: TemplateSourceOptions,
+): Promise<TemplateSource> {
   const { env } = options.io;
   if (!existsSync(path)) throw new CliError('refused', 'local_template_missing', `--local ${path} does not exist`);
   const located = await gitOrUndefined(['-C', path, 'rev-parse', '--show-toplevel', '--show-prefix'], env);
   if (located === undefined) {
-    throw new CliError('refused', 'not_a_git_checkout', `--local ${path} is not a git checkout (run git init and commit the template)`);
+    throw new CliError(
+      'refused',
+      'not_a_git_checkout',
+      `--local ${path} is not a git checkout (run git init and commit the template)`,
+    );
   }
   const [top = path, prefix = ''] = located.split('\n');
   const commit = await resolveCommit(path, ref ?? 'HEAD', env);
   if (commit === undefined) {
-    throw ref === undefined ? new CliError('failed', 'no_commit', `--local ${path} has no commit yet; commit the template first`) : unknownRef(ref, path);
+    throw ref === undefined
+      ? new CliError('failed', 'no_commit', `--local ${path} has no commit yet; commit the template first`)
+      : unknownRef(ref, path);
   }
   const warnings: string[] = [];
   if (ref === undefined && (await git(['-C', path, 'status', '--porcelain', '--', '.'], env)) !== '') {
-    warnings.push(`${path} has uncommitted changes; rendering the last commit (HEAD ${commit.slice(0, 12)}) without them`);
+    warnings.push(
+      `${path} has uncommitted changes; rendering the last commit (HEAD ${commit.slice(0, 12)}) without them`,
+    );
   }
   const clone = await cloneInto(options.workDir, top, env);
   await checkout(clone, commit, env);
   return { kind: 'local', location: path, ref: ref ?? 'HEAD', commit, dir: join(clone, prefix), warnings };
 }
 
-async function fetchRepository(repository: string, ref: string | undefined, options: TemplateSourceOptions): Promise<TemplateSource> {
+async function fetchRepository(
+  repository: string,
+  ref: string | undefined,
+  options: TemplateSourceOptions,
+): Promise<TemplateSource> {
   const { env, cwd } = options.io;
   const location = repositoryLocation(repository, cwd);
   const clone = await cloneInto(options.workDir, location, env);
@@ -89,7 +109,11 @@ async function fetchRepository(repository: string, ref: string | undefined, opti
     const tags = (await git(['-C', clone, 'tag', '--list'], env)).split('\n');
     chosen = highestReleaseTag(tags);
     if (chosen === undefined) {
-      throw new CliError('failed', 'no_release_tag', `${location} has no release tag (vMAJOR.MINOR.PATCH); tag a release or pass --ref <branch|tag|sha>`);
+      throw new CliError(
+        'failed',
+        'no_release_tag',
+        `${location} has no release tag (vMAJOR.MINOR.PATCH); tag a release or pass --ref <branch|tag|sha>`,
+      );
     }
   }
   const commit = await resolveCommit(clone, chosen, env);
@@ -122,9 +146,20 @@ export function bundledTemplateDir(): string {
 export function bundledTemplateSource(): TemplateSource {
   const dir = bundledTemplateDir();
   if (!existsSync(dir)) {
-    throw new CliError('failed', 'bundled_template_missing', `the bundled template is missing at ${dir}; reinstall actorkit`);
+    throw new CliError(
+      'failed',
+      'bundled_template_missing',
+      `the bundled template is missing at ${dir}; reinstall actorkit`,
+    );
   }
-  return { kind: 'bundled', location: `actorkit@${ownPackage().version}/templates/actor`, ref: null, commit: null, dir, warnings: [] };
+  return {
+    kind: 'bundled',
+    location: `actorkit@${ownPackage().version}/templates/actor`,
+    ref: null,
+    commit: null,
+    dir,
+    warnings: [],
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -145,7 +180,10 @@ async function checkout(clone: string, commit: string, env: Env): Promise<void> 
  */
 async function resolveCommit(repository: string, ref: string, env: Env): Promise<string | undefined> {
   for (const candidate of [ref, `refs/remotes/origin/${ref}`]) {
-    const sha = await gitOrUndefined(['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`], env);
+    const sha = await gitOrUndefined(
+      ['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`],
+      env,
+    );
     if (sha) return sha;
   }
   return undefined;

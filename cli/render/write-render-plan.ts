@@ -11,7 +11,12 @@ import type { TemplateEngine } from './template-engine.js';
  * @param engine the template's engine.
  * @param context the answers to render with.
  */
-export async function writeRenderPlan(plan: RenderPlan, outputDir: string, engine: TemplateEngine, context: Record<string, unknown>): Promise<void> {
+export async function writeRenderPlan(
+  plan: RenderPlan,
+  outputDir: string,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+): Promise<void> {
   for (const directory of plan.directories) await mkdir(within(outputDir, directory), { recursive: true });
   for (const file of plan.files) {
     const target = within(outputDir, file.target);
@@ -19,7 +24,9 @@ export async function writeRenderPlan(plan: RenderPlan, outputDir: string, engin
     const { mode } = await stat(file.source);
     if (file.render) {
       const source = await readFile(file.source, 'utf8');
-      await writeFile(target, engine.render(source, context, `file ${file.target}${RENDER_SUFFIX}`), { mode: mode & 0o777 });
+      await writeFile(target, engine.render(source, context, `file ${file.target}${RENDER_SUFFIX}`), {
+        mode: mode & 0o777,
+      });
     } else await copyFile(file.source, target);
   }
 }

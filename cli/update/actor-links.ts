@@ -31,7 +31,9 @@ export class ActorLinks {
   /** Throws one `refused` {@link CliError} (`actor_symlink`) naming every link found, if any. */
   refuseAny(): void {
     if (this.#found.size === 0) return;
-    const links = [...this.#found].sort(([a], [b]) => a.localeCompare(b)).map(([path, target]) => `${path} is a symbolic link (to ${target})`);
+    const links = [...this.#found]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, target]) => `${path} is a symbolic link (to ${target})`);
     throw new CliError(
       'refused',
       'actor_symlink',

@@ -36,7 +36,12 @@ export async function applyUpdate(actorDir: string, writes: readonly UpdateWrite
   } catch (error) {
     await Promise.all(staged.map(({ staging }) => rm(staging, { force: true })));
     for (const folder of madeFolders.reverse()) await rm(folder, { recursive: true, force: true });
-    throw new CliError('failed', 'update_write_failed', `could not write ${current}: ${(error as Error).message}; nothing was changed`, { cause: error });
+    throw new CliError(
+      'failed',
+      'update_write_failed',
+      `could not write ${current}: ${(error as Error).message}; nothing was changed`,
+      { cause: error },
+    );
   }
   for (const { staging, target } of staged) await rename(staging, target);
   for (const write of writes) {
@@ -56,6 +61,7 @@ async function removeEmptyParents(actorDir: string, dir: string): Promise<void> 
 
 function inside(actorDir: string, path: string): string {
   const target = resolve(actorDir, path);
-  if (!target.startsWith(actorDir + sep)) throw new Error(`refusing to write outside ${actorDir}: ${relative(actorDir, target)}`);
+  if (!target.startsWith(actorDir + sep))
+    throw new Error(`refusing to write outside ${actorDir}: ${relative(actorDir, target)}`);
   return target;
 }

@@ -22,7 +22,11 @@ interface TarEntry {
  * @param destDir the folder to extract into (created when missing).
  * @param keep which paths to extract, e.g. those under `templates/actor/`.
  */
-export async function extractTarball(tarball: string, destDir: string, keep: (path: string) => boolean): Promise<string[]> {
+export async function extractTarball(
+  tarball: string,
+  destDir: string,
+  keep: (path: string) => boolean,
+): Promise<string[]> {
   const archive = await promisify(gunzip)(await readFile(tarball));
   const extracted: string[] = [];
   for (const entry of readTarEntries(archive)) {
@@ -60,7 +64,12 @@ function* readTarEntries(archive: Buffer): Generator<TarEntry> {
     const prefix = header.subarray(257, 262).toString('latin1') === 'ustar' ? text(header.subarray(345, 500)) : '';
     const path = longPath ?? (prefix ? `${prefix}/${name}` : name);
     longPath = undefined;
-    yield { path, type: flag === '\0' ? '0' : flag, mode: Number.parseInt(text(header.subarray(100, 108)) || '0', 8), data };
+    yield {
+      path,
+      type: flag === '\0' ? '0' : flag,
+      mode: Number.parseInt(text(header.subarray(100, 108)) || '0', 8),
+      data,
+    };
   }
 }
 

@@ -28,9 +28,17 @@ const DOCKERFILE_PATH = 'Dockerfile.template';
  * @param workDir an empty folder to download and extract into; the caller removes it.
  * @param io the environment and working folder npm runs with.
  */
-export async function fetchBundledTemplate(version: string, workDir: string, io: Pick<CliIo, 'env' | 'cwd'>): Promise<FetchedBundledTemplate> {
+export async function fetchBundledTemplate(
+  version: string,
+  workDir: string,
+  io: Pick<CliIo, 'env' | 'cwd'>,
+): Promise<FetchedBundledTemplate> {
   if (valid(version) === null) {
-    throw new CliError('refused', 'invalid_answers_file', `.actorkit-answers.yml records actorkit_version '${version}', which is not a version: cannot tell which template rendered this actor`);
+    throw new CliError(
+      'refused',
+      'invalid_answers_file',
+      `.actorkit-answers.yml records actorkit_version '${version}', which is not a version: cannot tell which template rendered this actor`,
+    );
   }
   const downloads = join(workDir, 'download');
   await mkdir(downloads, { recursive: true });
@@ -46,14 +54,31 @@ export async function fetchBundledTemplate(version: string, workDir: string, io:
  * @param workDir an empty folder to extract into; the caller removes it.
  * @param label how messages name the tarball, e.g. `vendor/actorkit-0.1.0.tgz`.
  */
-export async function templateFromTarball(tarball: string, workDir: string, label: string): Promise<FetchedBundledTemplate> {
+export async function templateFromTarball(
+  tarball: string,
+  workDir: string,
+  label: string,
+): Promise<FetchedBundledTemplate> {
   const packageRoot = join(workDir, 'package');
-  const extracted = await extractTarball(tarball, packageRoot, (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH).catch((error: unknown) => {
-    throw new CliError('failed', 'npm_pack_failed', `the tarball of ${label} cannot be read: ${(error as Error).message}`, { cause: error });
+  const extracted = await extractTarball(
+    tarball,
+    packageRoot,
+    (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH,
+  ).catch((error: unknown) => {
+    throw new CliError(
+      'failed',
+      'npm_pack_failed',
+      `the tarball of ${label} cannot be read: ${(error as Error).message}`,
+      { cause: error },
+    );
   });
   const templateDir = join(packageRoot, 'templates', 'actor');
   if (!extracted.some((path) => path.startsWith(TEMPLATE_PREFIX)) || !existsSync(join(templateDir, 'template.yml'))) {
-    throw new CliError('failed', 'bundled_template_missing', `${label} has no templates/actor/template.yml: its template cannot be rendered again`);
+    throw new CliError(
+      'failed',
+      'bundled_template_missing',
+      `${label} has no templates/actor/template.yml: its template cannot be rendered again`,
+    );
   }
   return { packageRoot, templateDir };
 }

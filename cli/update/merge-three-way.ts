@@ -30,27 +30,55 @@ export interface ThreeWayResult {
  * @param input the three texts and the marker labels.
  * @param env the environment whose `PATH` is searched for git.
  */
-export async function mergeThreeWay(input: ThreeWayInput, env: Readonly<Record<string, string | undefined>>): Promise<ThreeWayResult> {
+export async function mergeThreeWay(
+  input: ThreeWayInput,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ThreeWayResult> {
   const merged = await mergeWithGit(input, env);
   return merged ?? mergeWithDiff3(input);
 }
 
 /** `git merge-file -p`; `undefined` when git cannot be started (not on the PATH). */
-async function mergeWithGit(input: ThreeWayInput, env: Readonly<Record<string, string | undefined>>): Promise<ThreeWayResult | undefined> {
+async function mergeWithGit(
+  input: ThreeWayInput,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ThreeWayResult | undefined> {
   const dir = await mkdtemp(join(tmpdir(), 'actorkit-merge-'));
   try {
     const files = { current: join(dir, 'current'), base: join(dir, 'base'), other: join(dir, 'other') };
-    await Promise.all([writeFile(files.current, input.current), writeFile(files.base, input.base), writeFile(files.other, input.other)]);
+    await Promise.all([
+      writeFile(files.current, input.current),
+      writeFile(files.base, input.base),
+      writeFile(files.other, input.other),
+    ]);
     const { labels } = input;
-    const args = ['merge-file', '-p', '-L', labels.current, '-L', labels.base, '-L', labels.other, files.current, files.base, files.other];
+    const args = [
+      'merge-file',
+      '-p',
+      '-L',
+      labels.current,
+      '-L',
+      labels.base,
+      '-L',
+      labels.other,
+      files.current,
+      files.base,
+      files.other,
+    ];
     return await new Promise<ThreeWayResult | undefined>((resolve, reject) => {
-      execFile('git', args, { env: { ...env, GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(undefined);
-        const exit = error ? Number((error as { code?: unknown }).code) : 0;
-        // git merge-file exits with the number of conflicts (capped at 127); a negative or signal exit is an error.
-        if (error && !(Number.isInteger(exit) && exit > 0 && exit < 128)) return reject(new Error(`git merge-file failed: ${stderr.trim() || error.message}`));
-        resolve({ text: stdout, conflicts: exit, engine: 'git' });
-      });
+      execFile(
+        'git',
+        args,
+        { env: { ...env, GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(undefined);
+          const exit = error ? Number((error as { code?: unknown }).code) : 0;
+          // git merge-file exits with the number of conflicts (capped at 127); a negative or signal exit is an error.
+          if (error && !(Number.isInteger(exit) && exit > 0 && exit < 128))
+            return reject(new Error(`git merge-file failed: ${stderr.trim() || error.message}`));
+          resolve({ text: stdout, conflicts: exit, engine: 'git' });
+        },
+      );
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -59,7 +87,9 @@ async function mergeWithGit(input: ThreeWayInput, env: Readonly<Record<string, s
 
 /** The same merge with `node-diff3` over lines (each keeping its newline). */
 function mergeWithDiff3(input: ThreeWayInput): ThreeWayResult {
-  const regions = diff3Merge(lines(input.current), lines(input.base), lines(input.other), { excludeFalseConflicts: true });
+  const regions = diff3Merge(lines(input.current), lines(input.base), lines(input.other), {
+    excludeFalseConflicts: true,
+  });
   let text = '';
   let conflicts = 0;
   for (const region of regions) {

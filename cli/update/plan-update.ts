@@ -54,7 +54,14 @@ export interface PlanUpdateInput {
  * @param input the actor, the two renders, the marker labels and the paths to leave alone.
  */
 export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: UpdatePlan; writes: UpdateWrite[] }> {
-  const plan = { created: [] as string[], updated: [] as string[], merged: [] as string[], conflicted: [] as string[], deleted: [] as string[], kept: [] as KeptFile[] };
+  const plan = {
+    created: [] as string[],
+    updated: [] as string[],
+    merged: [] as string[],
+    conflicted: [] as string[],
+    deleted: [] as string[],
+    kept: [] as KeptFile[],
+  };
   const writes: UpdateWrite[] = [];
   const oldFiles = new Set(input.oldRender.files);
   const newFiles = new Set(input.newRender.files);
@@ -94,11 +101,22 @@ export async function planUpdate(input: PlanUpdateInput): Promise<{ plan: Update
       continue;
     }
     if ([current, other, base].some((bytes) => bytes !== undefined && isBinary(bytes))) {
-      const why = base === undefined ? 'the new template adds a different binary file here' : 'binary, changed by you and by the template';
+      const why =
+        base === undefined
+          ? 'the new template adds a different binary file here'
+          : 'binary, changed by you and by the template';
       plan.kept.push({ path, reason: `${why}: yours is kept, not merged` });
       continue;
     }
-    const merged = await mergeThreeWay({ current: current.toString('utf8'), base: base?.toString('utf8') ?? '', other: other.toString('utf8'), labels: input.labels }, input.env);
+    const merged = await mergeThreeWay(
+      {
+        current: current.toString('utf8'),
+        base: base?.toString('utf8') ?? '',
+        other: other.toString('utf8'),
+        labels: input.labels,
+      },
+      input.env,
+    );
     (merged.conflicts > 0 ? plan.conflicted : plan.merged).push(path);
     writes.push({ kind: 'write', path, text: merged.text });
   }

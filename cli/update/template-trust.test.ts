@@ -3,7 +3,11 @@ import { ownPackage } from '../package-root.js';
 import type { AnswersRecord } from '../render/answers-file.js';
 import { templatesNeedingTrust } from './template-trust.js';
 
-const record = (source: AnswersRecord['source'], location: string, actorkit_version = ownPackage().version): AnswersRecord => ({
+const record = (
+  source: AnswersRecord['source'],
+  location: string,
+  actorkit_version = ownPackage().version,
+): AnswersRecord => ({
   source,
   location,
   ref: source === 'bundled' ? null : 'v1.0.0',
@@ -11,11 +15,16 @@ const record = (source: AnswersRecord['source'], location: string, actorkit_vers
   actorkit_version,
   answers: {},
 });
-const io = (named?: string) => ({ cwd: '/work/actors', env: named === undefined ? {} : { ACTORKIT_TEMPLATE_REPO: named } });
+const io = (named?: string) => ({
+  cwd: '/work/actors',
+  env: named === undefined ? {} : { ACTORKIT_TEMPLATE_REPO: named },
+});
 
 describe('templatesNeedingTrust: which templates update renders without asking', () => {
   it('trusts the template bundled with the running actorkit', () => {
-    expect(templatesNeedingTrust(record('bundled', `actorkit@${ownPackage().version}/templates/actor`), io())).toEqual([]);
+    expect(templatesNeedingTrust(record('bundled', `actorkit@${ownPackage().version}/templates/actor`), io())).toEqual(
+      [],
+    );
   });
 
   it('names the template of another actorkit version', () => {
@@ -29,17 +38,42 @@ describe('templatesNeedingTrust: which templates update renders without asking',
   });
 
   it.each([
-    ['a git URL, as written', 'https://git.example.com/templates/actor.git', 'https://git.example.com/templates/actor.git'],
-    ['a relative path, made absolute from the working folder as new records it', '/work/templates/actor', '../templates/actor'],
+    [
+      'a git URL, as written',
+      'https://git.example.com/templates/actor.git',
+      'https://git.example.com/templates/actor.git',
+    ],
+    [
+      'a relative path, made absolute from the working folder as new records it',
+      '/work/templates/actor',
+      '../templates/actor',
+    ],
   ])('trusts the repository ACTORKIT_TEMPLATE_REPO names: %s', (_what, recorded, named) => {
     expect(templatesNeedingTrust(record('repository', recorded), io(named))).toEqual([]);
   });
 
   it.each([
-    ['another repository', record('repository', 'https://evil.example.com/t.git'), io('https://git.example.com/templates/actor.git'), 'the template repository https://evil.example.com/t.git'],
-    ['a repository with no ACTORKIT_TEMPLATE_REPO set', record('repository', '/work/templates/actor'), io(), 'the template repository /work/templates/actor'],
-    ['a --local checkout', record('local', '/work/templates/actor'), io('/work/templates/other'), 'the local template checkout /work/templates/actor'],
+    [
+      'another repository',
+      record('repository', 'https://evil.example.com/t.git'),
+      io('https://git.example.com/templates/actor.git'),
+      'the template repository https://evil.example.com/t.git',
+    ],
+    [
+      'a repository with no ACTORKIT_TEMPLATE_REPO set',
+      record('repository', '/work/templates/actor'),
+      io(),
+      'the template repository /work/templates/actor',
+    ],
+    [
+      'a --local checkout',
+      record('local', '/work/templates/actor'),
+      io('/work/templates/other'),
+      'the local template checkout /work/templates/actor',
+    ],
   ])('names %s', (_what, recorded, runIo, named) => {
-    expect(templatesNeedingTrust(recorded, runIo)).toEqual([`${named}, which .actorkit-answers.yml names (ACTORKIT_TEMPLATE_REPO does not)`]);
+    expect(templatesNeedingTrust(recorded, runIo)).toEqual([
+      `${named}, which .actorkit-answers.yml names (ACTORKIT_TEMPLATE_REPO does not)`,
+    ]);
   });
 });

@@ -23,7 +23,9 @@ export function templatesNeedingTrust(record: AnswersRecord, io: Pick<CliIo, 'en
     // Not a version: no template can be fetched for it, and the fetch refuses it before anything renders.
     return record.actorkit_version === running || valid(record.actorkit_version) === null
       ? []
-      : [`the template of actorkit ${record.actorkit_version}${vendoredIn(record)}, which ${ANSWERS_FILE} records (the running actorkit ${running} brings only its own)`];
+      : [
+          `the template of actorkit ${record.actorkit_version}${vendoredIn(record)}, which ${ANSWERS_FILE} records (the running actorkit ${running} brings only its own)`,
+        ];
   }
   if (record.location === namedTemplateRepository(io)) return [];
   const what = record.source === 'local' ? 'the local template checkout' : 'the template repository';

@@ -45,9 +45,14 @@ export function refuseUnupdatable(record: AnswersRecord, ref: string | undefined
  * @param record the actor's answers file, already checked by {@link refuseUnupdatable}.
  * @param options where to fetch, the flags, and where progress lines and warnings go.
  */
-export function templatesToCompare(record: AnswersRecord, options: TemplatesToCompareOptions): Promise<{ old: TemplateAt; target: TemplateAt }> {
+export function templatesToCompare(
+  record: AnswersRecord,
+  options: TemplatesToCompareOptions,
+): Promise<{ old: TemplateAt; target: TemplateAt }> {
   const { ref, actorDir, workDir, io, progress, warnings } = options;
-  return record.source === 'bundled' ? bundledTemplates(record, actorDir, workDir, io, progress, warnings) : repositoryTemplates(record, ref, workDir, io, progress);
+  return record.source === 'bundled'
+    ? bundledTemplates(record, actorDir, workDir, io, progress, warnings)
+    : repositoryTemplates(record, ref, workDir, io, progress);
 }
 
 /** A template an update renders: its folder, the package root its `Dockerfile.template` comes from, and its version. */
@@ -60,14 +65,25 @@ export interface TemplateAt {
 }
 
 /** The recorded commit and the target (`--ref`, else the highest release tag) of a repository or `--local` checkout. */
-async function repositoryTemplates(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo, progress: (line: string) => void): Promise<{ old: TemplateAt; target: TemplateAt }> {
+async function repositoryTemplates(
+  record: AnswersRecord,
+  ref: string | undefined,
+  workDir: string,
+  io: CliIo,
+  progress: (line: string) => void,
+): Promise<{ old: TemplateAt; target: TemplateAt }> {
   progress(`fetching the template ${record.location}`);
   const oldSource = await fetchAt(record, record.commit ?? undefined, join(workDir, 'old'), io);
   const newSource = await fetchAt(record, ref ?? (await defaultTarget(record, io)), join(workDir, 'new'), io);
   const packageRoot = ownPackage().root;
   return {
     old: { dir: oldSource.dir, packageRoot, version: { ref: record.ref, commit: record.commit }, source: oldSource },
-    target: { dir: newSource.dir, packageRoot, version: { ref: newSource.ref, commit: newSource.commit }, source: { ...newSource, location: record.location } },
+    target: {
+      dir: newSource.dir,
+      packageRoot,
+      version: { ref: newSource.ref, commit: newSource.commit },
+      source: { ...newSource, location: record.location },
+    },
   };
 }
 
@@ -86,16 +102,31 @@ async function bundledTemplates(
 ): Promise<{ old: TemplateAt; target: TemplateAt }> {
   const own = ownPackage();
   const current = bundledTemplateSource();
-  const target: TemplateAt = { dir: current.dir, packageRoot: own.root, version: { ref: null, commit: null, actorkit: own.version }, source: current };
+  const target: TemplateAt = {
+    dir: current.dir,
+    packageRoot: own.root,
+    version: { ref: null, commit: null, actorkit: own.version },
+    source: current,
+  };
   const recorded = record.actorkit_version;
   if (recorded === own.version) return { old: target, target };
   const vendored = vendoredActorkit(record.rendered_with?.actorkit_dependency);
   const fetched = await recordedBundledTemplate(record, vendored, actorDir, join(workDir, 'old'), io, progress);
   if (gt(recorded, own.version)) {
-    warnings.push(`this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`);
+    warnings.push(
+      `this actor was rendered by actorkit ${recorded}, newer than the installed ${own.version}: the update takes it back to the older template`,
+    );
   }
   const version = { ref: null, commit: null, actorkit: recorded };
-  return { old: { dir: fetched.templateDir, packageRoot: fetched.packageRoot, version, source: { kind: 'bundled', location: record.location, ref: null, commit: null } }, target };
+  return {
+    old: {
+      dir: fetched.templateDir,
+      packageRoot: fetched.packageRoot,
+      version,
+      source: { kind: 'bundled', location: record.location, ref: null, commit: null },
+    },
+    target,
+  };
 }
 
 /**
@@ -129,9 +160,16 @@ async function recordedBundledTemplate(
 }
 
 /** The template as recorded, at a ref: a local checkout or a repository, cloned into `workDir`. */
-async function fetchAt(record: AnswersRecord, ref: string | undefined, workDir: string, io: CliIo): Promise<TemplateSource> {
+async function fetchAt(
+  record: AnswersRecord,
+  ref: string | undefined,
+  workDir: string,
+  io: CliIo,
+): Promise<TemplateSource> {
   await mkdir(workDir, { recursive: true });
-  return record.source === 'local' ? fetchTemplateSource({ local: record.location, ref, workDir, io }) : fetchTemplateSource({ repository: record.location, ref, workDir, io });
+  return record.source === 'local'
+    ? fetchTemplateSource({ local: record.location, ref, workDir, io })
+    : fetchTemplateSource({ repository: record.location, ref, workDir, io });
 }
 
 /**

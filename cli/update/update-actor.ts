@@ -103,31 +103,69 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     if (!options.force && !options.dryRun) await refuseDirtyTree(actorDir, io.env, warnings);
     await confirmTemplateTrust(templatesNeedingTrust(record, io), { trust: options.trust === true, io, progress });
 
-    const { old, target } = await templatesToCompare(record, { ref: options.ref, actorDir, workDir, io, progress, warnings });
+    const { old, target } = await templatesToCompare(record, {
+      ref: options.ref,
+      actorDir,
+      workDir,
+      io,
+      progress,
+      warnings,
+    });
     const [oldTemplate, newTemplate] = await Promise.all([openTemplate(old.dir), openTemplate(target.dir)]);
     const { version: from } = old;
     const { version: to } = target;
 
     const oldQuestions = new Set(oldTemplate.config.questions.map((question) => question.name));
-    const newQuestions = newTemplate.config.questions.map((question) => question.name).filter((name) => !oldQuestions.has(name));
+    const newQuestions = newTemplate.config.questions
+      .map((question) => question.name)
+      .filter((name) => !oldQuestions.has(name));
     const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
     const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
     Object.assign(newAnswers.context, dependencyContext(actorkitDependency(ownPackage(), actorDir)));
     const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
-    Object.assign(oldAnswers.context, dependencyContext(record.rendered_with?.actorkit_dependency ?? String(newAnswers.context.actorkit_dependency)));
+    Object.assign(
+      oldAnswers.context,
+      dependencyContext(record.rendered_with?.actorkit_dependency ?? String(newAnswers.context.actorkit_dependency)),
+    );
 
-    progress(`rendering the recorded ${from.actorkit === undefined ? 'template ' : ''}${versionLabel(from)} and the target ${versionLabel(to)}`);
+    progress(
+      `rendering the recorded ${from.actorkit === undefined ? 'template ' : ''}${versionLabel(from)} and the target ${versionLabel(to)}`,
+    );
     const oldRender = await renderInto(oldTemplate, oldAnswers.context, join(workDir, 'old-render'), old.packageRoot);
     await keepVendoredActorkit(actorDir, oldRender, String(oldAnswers.context.actorkit_dependency));
-    const newRender = await renderInto(newTemplate, newAnswers.context, join(workDir, 'new-render'), target.packageRoot);
-    const vendored = await vendorActorkit(newRender.dir, String(newAnswers.context.actorkit_dependency), ownPackage(), io, progress);
+    const newRender = await renderInto(
+      newTemplate,
+      newAnswers.context,
+      join(workDir, 'new-render'),
+      target.packageRoot,
+    );
+    const vendored = await vendorActorkit(
+      newRender.dir,
+      String(newAnswers.context.actorkit_dependency),
+      ownPackage(),
+      io,
+      progress,
+    );
     if (vendored !== undefined) newRender.files.push(vendored);
 
     progress(`merging ${new Set([...oldRender.files, ...newRender.files]).size} template files into ${actorDir}`);
     const labels = { current: 'yours', base: templateLabel(from), other: templateLabel(to) };
-    const { plan, writes } = await planUpdate({ actorDir, oldRender, newRender, labels, skip: NEVER_MERGED, env: io.env });
+    const { plan, writes } = await planUpdate({
+      actorDir,
+      oldRender,
+      newRender,
+      labels,
+      skip: NEVER_MERGED,
+      env: io.env,
+    });
     const report = { actorDir, from, to, newQuestions, answers: newAnswers.recorded, plan, warnings };
-    logger.info('actor_update_planned', { actor_dir: actorDir, from: versionLabel(from), to: versionLabel(to), dry_run: options.dryRun === true, writes: writes.length });
+    logger.info('actor_update_planned', {
+      actor_dir: actorDir,
+      from: versionLabel(from),
+      to: versionLabel(to),
+      dry_run: options.dryRun === true,
+      writes: writes.length,
+    });
     if (options.dryRun) return { status: 'ok', dryRun: true, validation: null, ...report };
 
     const answersFile = formatAnswersFile(target.source, newAnswers.recorded, newAnswers.context);
@@ -136,7 +174,8 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
       const message = `${plan.conflicted.length} file${plan.conflicted.length === 1 ? ' has' : 's have'} conflicts: ${plan.conflicted.join(', ')}`;
       return { status: 'failed', code: 'merge_conflicts', message, dryRun: false, validation: null, ...report };
     }
-    if (!existsSync(join(actorDir, 'src', 'actor.ts'))) return { status: 'ok', dryRun: false, validation: null, ...report };
+    if (!existsSync(join(actorDir, 'src', 'actor.ts')))
+      return { status: 'ok', dryRun: false, validation: null, ...report };
     progress('validating: emitting src/platform/config.json and checking it');
     const validated = await validateActorDir(actorDir, { write: true, io, logger });
     if (!('problems' in validated)) throw new CliError(validated.status, validated.code, validated.message);
@@ -156,12 +195,20 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
 async function refuseDirtyTree(actorDir: string, env: CliIo['env'], warnings: string[]): Promise<void> {
   const state = await workingTreeState(actorDir, env);
   if (!state.tracked) {
-    warnings.push(`${actorDir} is not in a git working tree: nothing can undo this update (commit the actor first to review it)`);
+    warnings.push(
+      `${actorDir} is not in a git working tree: nothing can undo this update (commit the actor first to review it)`,
+    );
     return;
   }
   if (state.changes.length === 0) return;
-  const shown = state.changes.slice(0, 10).join('; ') + (state.changes.length > 10 ? `; and ${state.changes.length - 10} more` : '');
-  throw new CliError('refused', 'dirty_working_tree', `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`);
+  const shown =
+    state.changes.slice(0, 10).join('; ') +
+    (state.changes.length > 10 ? `; and ${state.changes.length - 10} more` : '');
+  throw new CliError(
+    'refused',
+    'dirty_working_tree',
+    `${actorDir} has uncommitted changes (${shown}); commit or stash them first so the update can be reviewed and undone, or pass --force`,
+  );
 }
 
 /**
@@ -194,7 +241,11 @@ async function answerTarget(
       ...(prompter ? { prompter } : {}),
     });
   } catch (error) {
-    if (error instanceof CliError && (error.code === 'no_terminal' || error.code === 'missing_answers') && newQuestions.length > 0) {
+    if (
+      error instanceof CliError &&
+      (error.code === 'no_terminal' || error.code === 'missing_answers') &&
+      newQuestions.length > 0
+    ) {
       const which = `${targetPhrase} asks ${newQuestions.length === 1 ? 'a new question' : 'new questions'}: ${newQuestions.join(', ')}`;
       throw new CliError(error.status, error.code, `${which}; ${error.message}`);
     }
@@ -205,11 +256,16 @@ async function answerTarget(
 }
 
 /** Answers the recorded template exactly as it was rendered; secrets (never recorded) come from the target's answers. */
-async function answerRecorded(template: OpenedTemplate, record: AnswersRecord, target: ResolvedAnswers): Promise<ResolvedAnswers> {
+async function answerRecorded(
+  template: OpenedTemplate,
+  record: AnswersRecord,
+  target: ResolvedAnswers,
+): Promise<ResolvedAnswers> {
   const asked = new Set(template.config.questions.map((question) => question.name));
   const secrets: Record<string, string> = {};
   for (const question of template.config.questions) {
-    if (question.secret && question.name in target.context) secrets[question.name] = String(target.context[question.name]);
+    if (question.secret && question.name in target.context)
+      secrets[question.name] = String(target.context[question.name]);
   }
   return resolveAnswers(template.config.questions, {
     actorName: String(record.answers.actor_name ?? ''),
@@ -234,7 +290,11 @@ function recordedAsData(record: AnswersRecord, asked: ReadonlySet<string>): Reco
  * `new` put it there: the merge then replaces (or deletes) it only as the target render does, and
  * never reports a change the actor did not make.
  */
-async function keepVendoredActorkit(actorDir: string, render: { dir: string; files: string[] }, dependency: string): Promise<void> {
+async function keepVendoredActorkit(
+  actorDir: string,
+  render: { dir: string; files: string[] },
+  dependency: string,
+): Promise<void> {
   const vendored = vendoredActorkit(dependency);
   if (vendored === undefined || !existsSync(join(actorDir, vendored.path))) return;
   await mkdir(dirname(join(render.dir, vendored.path)), { recursive: true });
@@ -242,7 +302,12 @@ async function keepVendoredActorkit(actorDir: string, render: { dir: string; fil
   render.files.push(vendored.path);
 }
 
-async function renderInto(template: OpenedTemplate, context: Record<string, unknown>, dir: string, packageRoot: string): Promise<{ dir: string; files: string[] }> {
+async function renderInto(
+  template: OpenedTemplate,
+  context: Record<string, unknown>,
+  dir: string,
+  packageRoot: string,
+): Promise<{ dir: string; files: string[] }> {
   const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
   return { dir, files: await renderTemplateInto(template, plan, context, dir, packageRoot) };

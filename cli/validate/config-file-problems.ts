@@ -11,7 +11,10 @@ import { configProblems } from './config-problems.js';
  * @param configPath the absolute path of the file.
  * @param tools the validator of the actorkit in use.
  */
-export async function configFileProblems(configPath: string, tools: Pick<ConfigTools, 'validatePlatformConfig'>): Promise<ActorProblem[]> {
+export async function configFileProblems(
+  configPath: string,
+  tools: Pick<ConfigTools, 'validatePlatformConfig'>,
+): Promise<ActorProblem[]> {
   const text = await readFile(configPath, 'utf8').catch(() => undefined);
   if (text === undefined) return [];
   let json: unknown;

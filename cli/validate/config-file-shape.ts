@@ -26,9 +26,16 @@ export function configFileShapeProblem(actorDir: string, configFile: string): Ac
   const stats = lstatSync(join(actorDir, configFile), { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   const regenerate = 'remove it, then run `actorkit validate --write`';
-  if (!stats.isFile()) return refusal(`${configFile} is not a regular file (${kindOf(stats)}); validate reads only a regular file`, regenerate);
+  if (!stats.isFile())
+    return refusal(
+      `${configFile} is not a regular file (${kindOf(stats)}); validate reads only a regular file`,
+      regenerate,
+    );
   if (stats.size > CONFIG_FILE_MAX_BYTES)
-    return refusal(`${configFile} is ${stats.size.toLocaleString('en-US')} bytes, more than the ${CONFIG_FILE_MAX_BYTES / 1024 / 1024} MiB validate reads`, regenerate);
+    return refusal(
+      `${configFile} is ${stats.size.toLocaleString('en-US')} bytes, more than the ${CONFIG_FILE_MAX_BYTES / 1024 / 1024} MiB validate reads`,
+      regenerate,
+    );
   return undefined;
 }
 

@@ -12,6 +12,8 @@ export function configProblems(json: unknown, tools: Pick<ConfigTools, 'validate
   try {
     return [...tools.validatePlatformConfig(json).problems, ...settingsDefaultProblems(json)];
   } catch (error) {
-    return [{ rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}` }];
+    return [
+      { rule: 'emitter', pointer: '', message: `the configuration could not be checked: ${(error as Error).message}` },
+    ];
   }
 }

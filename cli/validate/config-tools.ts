@@ -52,7 +52,9 @@ export async function loadConfigTools(actorDir: string): Promise<ConfigTools> {
     try {
       module = (await import(pathToFileURL(require.resolve(entry)).href)) as Partial<ConfigTools>;
     } catch (error) {
-      throw new ConfigToolsError(`cannot load ${entry} installed at ${root}: ${(error as Error).message}`, { cause: error });
+      throw new ConfigToolsError(`cannot load ${entry} installed at ${root}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     if (typeof module.emitPlatformConfig === 'function' && typeof module.validatePlatformConfig === 'function') {
       return {
@@ -64,7 +66,9 @@ export async function loadConfigTools(actorDir: string): Promise<ConfigTools> {
       };
     }
   }
-  throw new ConfigToolsError(`actorkit ${version} installed at ${root} exports no emitPlatformConfig/validatePlatformConfig; update it`);
+  throw new ConfigToolsError(
+    `actorkit ${version} installed at ${root} exports no emitPlatformConfig/validatePlatformConfig; update it`,
+  );
 }
 
 /** The package.json of `node_modules/actorkit` in the actor folder or the nearest folder above it. */

@@ -17,7 +17,8 @@ const DEFINITION = 'src/actor.ts';
  */
 export function emitterFailureProblem(error: unknown, actorRoot: string, shownDir: string): ActorProblem {
   const chain = causeChain(error);
-  const shorten = (text: string) => text.replaceAll(`file://${actorRoot}${sep}`, '').replaceAll(`${actorRoot}${sep}`, '');
+  const shorten = (text: string) =>
+    text.replaceAll(`file://${actorRoot}${sep}`, '').replaceAll(`${actorRoot}${sep}`, '');
   const missing = chain.map(missingPackage).find((found) => found !== undefined);
   if (missing !== undefined) {
     const declared = declaredDependencies(actorRoot).has(missing.name);
@@ -25,7 +26,9 @@ export function emitterFailureProblem(error: unknown, actorRoot: string, shownDi
       rule: 'emitter',
       pointer: '',
       message: `package '${missing.name}' is not installed (imported from ${shorten(missing.importer)})`,
-      hint: declared ? `run \`npm install\` in ${shownDir}` : `it is not in package.json: run \`npm install ${missing.name}\` in ${shownDir}`,
+      hint: declared
+        ? `run \`npm install\` in ${shownDir}`
+        : `it is not in package.json: run \`npm install ${missing.name}\` in ${shownDir}`,
     };
   }
   const cause = chain.at(-1) as Error;
@@ -43,7 +46,11 @@ export function emitterFailureProblem(error: unknown, actorRoot: string, shownDi
 
 function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let link = error; link !== undefined && link !== null && !chain.includes(link); link = (link as { cause?: unknown }).cause) {
+  for (
+    let link = error;
+    link !== undefined && link !== null && !chain.includes(link);
+    link = (link as { cause?: unknown }).cause
+  ) {
     chain.push(link);
   }
   return chain;
@@ -64,7 +71,9 @@ function declaredDependencies(actorRoot: string): Set<string> {
   try {
     const manifest = JSON.parse(readFileSync(join(actorRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
     const groups = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
-    return new Set(groups.flatMap((group) => Object.keys((manifest[group] as Record<string, unknown> | undefined) ?? {})));
+    return new Set(
+      groups.flatMap((group) => Object.keys((manifest[group] as Record<string, unknown> | undefined) ?? {})),
+    );
   } catch {
     return new Set();
   }
@@ -78,7 +87,8 @@ function declaredDependencies(actorRoot: string): Set<string> {
 function codeLocation(error: unknown, actorRoot: string): { location: string; what?: string } | undefined {
   const inActor = (file: string, line: number | string, column?: number | string) => {
     const path = relative(actorRoot, file.startsWith('file://') ? fileURLToPath(file) : file);
-    if (path === '' || path.startsWith('..') || isAbsolute(path) || path.split(sep).includes('node_modules')) return undefined;
+    if (path === '' || path.startsWith('..') || isAbsolute(path) || path.split(sep).includes('node_modules'))
+      return undefined;
     return `${path.split(sep).join('/')}:${line}${column === undefined ? '' : `:${column}`}`;
   };
   const message = messageOf(error);

@@ -55,7 +55,10 @@ export async function lendOwnPackages(actorRoot: string, lenderRoot: string): Pr
   if (channel === undefined) {
     const { port1, port2 } = new MessageChannel();
     const parentURL = pathToFileURL(join(lenderRoot, 'package.json')).href;
-    register(`data:text/javascript,${encodeURIComponent(HOOK_SOURCE)}`, { data: { port: port2, parentURL }, transferList: [port2] });
+    register(`data:text/javascript,${encodeURIComponent(HOOK_SOURCE)}`, {
+      data: { port: port2, parentURL },
+      transferList: [port2],
+    });
     channel = port1;
   }
   const root = resolve(actorRoot).split(sep).join('/');

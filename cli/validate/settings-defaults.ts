@@ -28,13 +28,22 @@ export type SettingsDefaultProblem = Problem<typeof SCHEMA_DEFAULT_RULE>;
  */
 export function settingsDefaultProblems(config: unknown): SettingsDefaultProblem[] {
   const settings = asObject(asObject(config)?.settings);
-  const shared = Object.fromEntries(['$defs', 'definitions'].flatMap((key) => (settings && key in settings ? [[key, settings[key]]] : [])));
+  const shared = Object.fromEntries(
+    ['$defs', 'definitions'].flatMap((key) => (settings && key in settings ? [[key, settings[key]]] : [])),
+  );
   const deadline = Date.now() + DEFAULTS_CHECK_BUDGET_MS;
   return settingFields(config).flatMap(({ key, schema, pointer }): SettingsDefaultProblem[] => {
     if (!Object.hasOwn(schema, 'default')) return [];
     const at = `${pointer}/default`;
     const left = deadline - Date.now();
-    if (left <= 0) return [{ rule: SCHEMA_DEFAULT_RULE, pointer: at, message: `not checked: the ${DEFAULTS_CHECK_BUDGET_MS / 1000} s all default checks may take ran out before this one` }];
+    if (left <= 0)
+      return [
+        {
+          rule: SCHEMA_DEFAULT_RULE,
+          pointer: at,
+          message: `not checked: the ${DEFAULTS_CHECK_BUDGET_MS / 1000} s all default checks may take ran out before this one`,
+        },
+      ];
     const { default: value, ...fieldSchema } = schema;
     const holder = { type: 'object', properties: { [key]: fieldSchema }, ...shared };
     const problems = withinTime(() => schemaProblems(holder, { [key]: value }), left);

@@ -70,7 +70,10 @@ const CONFIG_FILE = join('src', 'platform', 'config.json');
  * const result = await validateActorDir('.');
  * for (const p of result.problems) console.log(`- [${p.rule}] ${p.pointer || '/'}: ${p.message}`);
  */
-export async function validateActorDir(actorDir: string, options: ValidateActorOptions = {}): Promise<ValidateActorResult | CliFailure> {
+export async function validateActorDir(
+  actorDir: string,
+  options: ValidateActorOptions = {},
+): Promise<ValidateActorResult | CliFailure> {
   const io = resolveCliIo(options.io);
   const logger = options.logger ?? silentLogger;
   const root = resolve(io.cwd, actorDir);
@@ -82,18 +85,47 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
   const base = { actorDir: root, configPath, written: false, routesWritten: false };
   const unreadable = configFileShapeProblem(root, CONFIG_FILE);
   if (unreadable !== undefined) {
-    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [unreadable], emittedProblems: [], fileProblems: [unreadable] };
+    return {
+      status: 'failed',
+      ...base,
+      actorkit: null,
+      configState: null,
+      problems: [unreadable],
+      emittedProblems: [],
+      fileProblems: [unreadable],
+    };
   }
   let tools: ConfigTools;
   try {
     tools = await loadConfigTools(root);
   } catch (error) {
-    const problem = { rule: 'emitter', pointer: '', message: (error as Error).message, hint: `run \`npm install\` in ${shownDir}` };
-    return { status: 'failed', ...base, actorkit: null, configState: null, problems: [problem], emittedProblems: [], fileProblems: [] };
+    const problem = {
+      rule: 'emitter',
+      pointer: '',
+      message: (error as Error).message,
+      hint: `run \`npm install\` in ${shownDir}`,
+    };
+    return {
+      status: 'failed',
+      ...base,
+      actorkit: null,
+      configState: null,
+      problems: [problem],
+      emittedProblems: [],
+      fileProblems: [],
+    };
   }
   const actorkit: ActorkitUsed = { origin: tools.origin, version: tools.version, root: tools.root };
-  logger.info('actor_validation_started', { actor_dir: root, actorkit_origin: tools.origin, actorkit_version: tools.version });
-  const emitted = await withSourceMaps(() => tools.emitPlatformConfig(root, { check: options.write !== true }).catch((error: unknown) => emitterFailureProblem(error, root, shownDir)));
+  logger.info('actor_validation_started', {
+    actor_dir: root,
+    actorkit_origin: tools.origin,
+    actorkit_version: tools.version,
+  });
+  const emitted = await withSourceMaps(() =>
+    tools
+      .emitPlatformConfig(root, { check: options.write !== true })
+      .catch((error: unknown) => emitterFailureProblem(error, root, shownDir)),
+  );
   const fileProblems = await configFileProblems(configPath, tools);
   if ('rule' in emitted) {
     const problems = [emitted, ...fileProblems.map(inTheFile)];
@@ -102,7 +134,11 @@ export async function validateActorDir(actorDir: string, options: ValidateActorO
   const emittedJson = typeof emitted.content === 'string' ? parseEmitted(emitted.content) : emitted.config;
   const emittedProblems = [...(emitted.problems ?? []), ...configProblems(emittedJson, tools)];
   const stale = staleProblem(emitted, actorDir);
-  const problems = [...(stale ? [stale] : []), ...emittedProblems, ...onlyInFile(fileProblems, emittedProblems).map(inTheFile)];
+  const problems = [
+    ...(stale ? [stale] : []),
+    ...emittedProblems,
+    ...onlyInFile(fileProblems, emittedProblems).map(inTheFile),
+  ];
   logger.info('actor_validated', { actor_dir: root, problems: problems.length });
   return {
     status: problems.length === 0 ? 'ok' : 'failed',
@@ -154,6 +190,13 @@ function staleProblem(emitted: EmitOutcome, actorDir: string): ActorProblem | un
   if (emitted.state === 'missing') return { rule: 'emitter', pointer: '', message: `${CONFIG_FILE} is missing`, hint };
   const difference = emitted.difference;
   const shown = (line: string | undefined) => (line === undefined ? 'the end of the file' : `\`${line.trim()}\``);
-  const where = difference ? `: line ${difference.line} should be ${shown(difference.expected)}, is ${shown(difference.actual)}` : '';
-  return { rule: 'emitter', pointer: '', message: `${CONFIG_FILE} is stale, it differs from what the code emits${where}`, hint };
+  const where = difference
+    ? `: line ${difference.line} should be ${shown(difference.expected)}, is ${shown(difference.actual)}`
+    : '';
+  return {
+    rule: 'emitter',
+    pointer: '',
+    message: `${CONFIG_FILE} is stale, it differs from what the code emits${where}`,
+    hint,
+  };
 }

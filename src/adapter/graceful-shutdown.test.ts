@@ -46,7 +46,10 @@ describe('createGracefulShutdown', () => {
     const { calls, actor, listener, sink } = fakes({ shutdownFails: true });
     await expect(createGracefulShutdown(actor, listener, 1000)('SIGTERM')).rejects.toThrow('store close failed');
     expect(calls).toEqual(['actor.shutdown(1000)', 'listener.close']);
-    expect(sink.records.find((record) => record.event === 'actor_shutdown_failed')).toMatchObject({ level: 'error', reason: 'SIGTERM' });
+    expect(sink.records.find((record) => record.event === 'actor_shutdown_failed')).toMatchObject({
+      level: 'error',
+      reason: 'SIGTERM',
+    });
     expect(sink.records.at(-1)).toMatchObject({ event: 'actor_server_closed', clean: false });
   });
 

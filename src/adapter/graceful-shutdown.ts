@@ -22,7 +22,11 @@ export interface ClosableListener {
  * @param listener the runtime's server
  * @param graceMs the whole budget for draining, in ms
  */
-export function createGracefulShutdown(actor: ShutdownTarget, listener: ClosableListener, graceMs: number): (reason: string) => Promise<void> {
+export function createGracefulShutdown(
+  actor: ShutdownTarget,
+  listener: ClosableListener,
+  graceMs: number,
+): (reason: string) => Promise<void> {
   let running: Promise<void> | undefined;
   return function gracefulShutdown(reason) {
     running ??= runShutdown(actor, listener, graceMs, reason);
@@ -30,7 +34,12 @@ export function createGracefulShutdown(actor: ShutdownTarget, listener: Closable
   };
 }
 
-async function runShutdown(actor: ShutdownTarget, listener: ClosableListener, graceMs: number, reason: string): Promise<void> {
+async function runShutdown(
+  actor: ShutdownTarget,
+  listener: ClosableListener,
+  graceMs: number,
+  reason: string,
+): Promise<void> {
   const started = Date.now();
   actor.logger.info('actor_shutdown_started', { reason, grace_ms: graceMs });
   let failure: unknown;

@@ -15,7 +15,12 @@ describe('readPackageFile: the files of installed packages, for /docs (issue #29
   });
 
   it('is offered by the bindings of every adapter', async () => {
-    const bindings = [new NodeRequestBindings({ rawHeaders: [], socket: {} as never }), bunRequestBindings({ requestIP: () => null }, new Request('http://x/')), denoRequestBindings(undefined)];
-    for (const binding of bindings) expect(await binding.readPackageFile?.('swagger-ui-dist/package.json')).toContain('"name": "swagger-ui-dist"');
+    const bindings = [
+      new NodeRequestBindings({ rawHeaders: [], socket: {} as never }),
+      bunRequestBindings({ requestIP: () => null }, new Request('http://x/')),
+      denoRequestBindings(undefined),
+    ];
+    for (const binding of bindings)
+      expect(await binding.readPackageFile?.('swagger-ui-dist/package.json')).toContain('"name": "swagger-ui-dist"');
   });
 });

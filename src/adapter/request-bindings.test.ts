@@ -7,7 +7,9 @@ describe('what each adapter tells the actor about a request', () => {
   const request = new Request('http://x/');
 
   it('reads the client address of Node, Bun and Deno, and nothing else', () => {
-    expect(new NodeRequestBindings({ rawHeaders: [], socket: { remoteAddress: '::1' } as never }).clientAddress()).toBe('::1');
+    expect(new NodeRequestBindings({ rawHeaders: [], socket: { remoteAddress: '::1' } as never }).clientAddress()).toBe(
+      '::1',
+    );
     const bun = {
       requestIP(this: unknown, r: Request) {
         return r === request && this === bun ? { address: '1.2.3.4' } : null;
@@ -21,7 +23,10 @@ describe('what each adapter tells the actor about a request', () => {
   });
 
   it('reads a Node header from the raw list, by its lower-case name, whatever case was sent', () => {
-    const node = new NodeRequestBindings({ rawHeaders: ['Host', 'x', 'X-Request-ID', 'trace-7', 'x-request-idx', 'no'], socket: {} as never });
+    const node = new NodeRequestBindings({
+      rawHeaders: ['Host', 'x', 'X-Request-ID', 'trace-7', 'x-request-idx', 'no'],
+      socket: {} as never,
+    });
     expect(node.requestHeader('x-request-id')).toBe('trace-7');
     expect(node.requestHeader('x-tenant-id')).toBeNull();
   });

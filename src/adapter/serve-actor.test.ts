@@ -3,7 +3,9 @@ import { createLogger, createMemorySink } from '../log/logger.js';
 import { type ServableApp, type ServeRuntime, serveActor } from './serve-actor.js';
 import type { ShutdownSignal } from './signal-host.js';
 
-function setUp(options: { startFails?: boolean; listenFails?: boolean; shutdownFails?: boolean; env?: Record<string, string> } = {}) {
+function setUp(
+  options: { startFails?: boolean; listenFails?: boolean; shutdownFails?: boolean; env?: Record<string, string> } = {},
+) {
   const sink = createMemorySink();
   const calls: string[] = [];
   let signalHandler: ((signal: ShutdownSignal) => void) | undefined;
@@ -59,7 +61,12 @@ describe('serveActor', () => {
     const handle = await serveActor(app, {}, runtime);
     expect(calls).toEqual(['listen(0.0.0.0:0)', 'subscribe', 'start']);
     expect(handle).toMatchObject({ port: 41_234, url: 'http://127.0.0.1:41234' });
-    expect(sink.records[0]).toMatchObject({ event: 'actor_listening', runtime: 'fake', port: 41_234, url: 'http://127.0.0.1:41234' });
+    expect(sink.records[0]).toMatchObject({
+      event: 'actor_listening',
+      runtime: 'fake',
+      port: 41_234,
+      url: 'http://127.0.0.1:41234',
+    });
   });
 
   it('on SIGTERM drains with the grace period, closes the server and exits 0', async () => {
@@ -86,7 +93,10 @@ describe('serveActor', () => {
     signal('SIGTERM');
     signal('SIGINT');
     expect(exits).toEqual([1]);
-    expect(sink.records.find((record) => record.event === 'actor_shutdown_forced')).toMatchObject({ signal: 'SIGINT', first_signal: 'SIGTERM' });
+    expect(sink.records.find((record) => record.event === 'actor_shutdown_forced')).toMatchObject({
+      signal: 'SIGINT',
+      first_signal: 'SIGTERM',
+    });
   });
 
   it('subscribes to no signal with signals: false; close() shuts down without exiting', async () => {

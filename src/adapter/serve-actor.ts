@@ -42,8 +42,18 @@ export interface ServeRuntime extends SignalHost {
  * so callers reaching it by another name or address (a container's port mapping, a load
  * balancer) get 421 until their name is listed.
  */
-function warnWhenOnlyLoopbackNamesAnswer(environment: EnvironmentConfig | undefined, hostname: string, logger: ServableApp['actor']['logger']): void {
-  if (environment === undefined || !guardsHostNames(environment) || environment[ALLOWED_HOSTS].length > 0 || isLoopbackHostname(hostname.toLowerCase())) return;
+function warnWhenOnlyLoopbackNamesAnswer(
+  environment: EnvironmentConfig | undefined,
+  hostname: string,
+  logger: ServableApp['actor']['logger'],
+): void {
+  if (
+    environment === undefined ||
+    !guardsHostNames(environment) ||
+    environment[ALLOWED_HOSTS].length > 0 ||
+    isLoopbackHostname(hostname.toLowerCase())
+  )
+    return;
   logger.warn('allowed_hosts_needed', {
     hostname,
     reason: `listening on ${hostname} without an API key: only loopback Host names are answered (others get 421); set ${ALLOWED_HOSTS} to the names callers use (e.g. ${ALLOWED_HOSTS}=actor.example,10.0.0.5:8080), or turn API keys on`,
@@ -61,7 +71,11 @@ function warnWhenOnlyLoopbackNamesAnswer(environment: EnvironmentConfig | undefi
  * @param options serve options (see `ServeOptions`)
  * @param runtime the adapter's runtime binding
  */
-export async function serveActor(source: ServableApp | (() => ServableApp), options: ServeOptions, runtime: ServeRuntime): Promise<ServeHandle> {
+export async function serveActor(
+  source: ServableApp | (() => ServableApp),
+  options: ServeOptions,
+  runtime: ServeRuntime,
+): Promise<ServeHandle> {
   let app: ServableApp;
   let resolved: ReturnType<typeof resolveServeOptions>;
   try {
@@ -76,7 +90,12 @@ export async function serveActor(source: ServableApp | (() => ServableApp), opti
   try {
     listener = await runtime.listen(app, { port: resolved.port, hostname: resolved.hostname });
   } catch (error) {
-    logger.error('actor_listen_failed', { runtime: runtime.name, hostname: resolved.hostname, port: resolved.port, error });
+    logger.error('actor_listen_failed', {
+      runtime: runtime.name,
+      hostname: resolved.hostname,
+      port: resolved.port,
+      error,
+    });
     throw error;
   }
   const url = localUrl(resolved.hostname, listener.port);

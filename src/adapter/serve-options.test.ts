@@ -3,13 +3,21 @@ import { DEFAULT_GRACE_MS, DEFAULT_PORT, localUrl, resolveServeOptions } from '.
 
 describe('resolveServeOptions', () => {
   it('defaults to port 8080, 0.0.0.0, a 10 s grace period and signal handling', () => {
-    expect(resolveServeOptions({}, {})).toEqual({ port: DEFAULT_PORT, hostname: '0.0.0.0', graceMs: DEFAULT_GRACE_MS, signals: true });
+    expect(resolveServeOptions({}, {})).toEqual({
+      port: DEFAULT_PORT,
+      hostname: '0.0.0.0',
+      graceMs: DEFAULT_GRACE_MS,
+      signals: true,
+    });
     expect(DEFAULT_PORT).toBe(8080);
     expect(DEFAULT_GRACE_MS).toBe(10_000);
   });
 
   it('reads PORT, HOST and SHUTDOWN_GRACE_MS from the environment', () => {
-    expect(resolveServeOptions({}, { PORT: '3000', SHUTDOWN_GRACE_MS: '2500' })).toMatchObject({ port: 3000, graceMs: 2500 });
+    expect(resolveServeOptions({}, { PORT: '3000', SHUTDOWN_GRACE_MS: '2500' })).toMatchObject({
+      port: 3000,
+      graceMs: 2500,
+    });
     expect(resolveServeOptions({}, { HOST: '127.0.0.1' }).hostname).toBe('127.0.0.1');
     expect(resolveServeOptions({ hostname: '::1' }, { HOST: '127.0.0.1' }).hostname).toBe('::1');
     expect(resolveServeOptions({}, { PORT: ' 0 ' }).port).toBe(0);
@@ -17,7 +25,10 @@ describe('resolveServeOptions', () => {
   });
 
   it('lets explicit options win over the environment', () => {
-    const resolved = resolveServeOptions({ port: 0, hostname: '127.0.0.1', graceMs: 0, signals: false }, { PORT: '3000', SHUTDOWN_GRACE_MS: '2500' });
+    const resolved = resolveServeOptions(
+      { port: 0, hostname: '127.0.0.1', graceMs: 0, signals: false },
+      { PORT: '3000', SHUTDOWN_GRACE_MS: '2500' },
+    );
     expect(resolved).toEqual({ port: 0, hostname: '127.0.0.1', graceMs: 0, signals: false });
   });
 
@@ -30,7 +41,9 @@ describe('resolveServeOptions', () => {
   });
 
   it.each(['0', '-5', 'soon', '1.5'])('refuses SHUTDOWN_GRACE_MS=%j at once', (grace) => {
-    expect(() => resolveServeOptions({}, { SHUTDOWN_GRACE_MS: grace })).toThrow(/SHUTDOWN_GRACE_MS must be a positive integer/);
+    expect(() => resolveServeOptions({}, { SHUTDOWN_GRACE_MS: grace })).toThrow(
+      /SHUTDOWN_GRACE_MS must be a positive integer/,
+    );
   });
 
   it('refuses a negative or fractional graceMs option and an empty hostname', () => {

@@ -52,7 +52,10 @@ function checkPort(value: number, source: string): number {
  * @param options what the caller passed to `serve`
  * @param env the app's typed environment (or a raw one, parsed here)
  */
-export function resolveServeOptions(options: ServeOptions, env: ActorEnvironment | EnvironmentConfig): ResolvedServeOptions {
+export function resolveServeOptions(
+  options: ServeOptions,
+  env: ActorEnvironment | EnvironmentConfig,
+): ResolvedServeOptions {
   const environment = environmentOf(env);
   const port = options.port === undefined ? environment.PORT : checkPort(options.port, 'port');
   const graceMs = options.graceMs ?? environment.SHUTDOWN_GRACE_MS;
@@ -69,6 +72,13 @@ export const FALLBACK_HOST = 'localhost';
 
 /** A URL that reaches a server listening on `hostname:port` from this machine. */
 export function localUrl(hostname: string, port: number): string {
-  const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname === '::' ? '[::1]' : hostname.includes(':') ? `[${hostname}]` : hostname;
+  const host =
+    hostname === '0.0.0.0'
+      ? '127.0.0.1'
+      : hostname === '::'
+        ? '[::1]'
+        : hostname.includes(':')
+          ? `[${hostname}]`
+          : hostname;
   return `http://${host}:${port}`;
 }

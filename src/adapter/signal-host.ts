@@ -19,7 +19,11 @@ export interface SignalHost {
  * @param off removes it again
  * @param exit ends the process; the log lines still held are written first
  */
-export function signalHost(on: (signal: ShutdownSignal, listener: () => void) => void, off: (signal: ShutdownSignal, listener: () => void) => void, exit: (code: number) => void): SignalHost {
+export function signalHost(
+  on: (signal: ShutdownSignal, listener: () => void) => void,
+  off: (signal: ShutdownSignal, listener: () => void) => void,
+  exit: (code: number) => void,
+): SignalHost {
   return {
     onShutdownSignal(handler) {
       const listeners = SHUTDOWN_SIGNALS.map((signal) => {

@@ -37,7 +37,11 @@ describe('createActorAgent', () => {
     settings.llm_base_url = 'http://user:secret@127.0.0.1:9/v1';
     settings.llm_max_retries = 0;
     const withCredentials = await agent.chatHandler(input(settings)).catch((error: unknown) => error);
-    expect(withCredentials).toMatchObject({ status: 500, code: 'agent_misconfigured', detail: expect.stringContaining('user name or password') });
+    expect(withCredentials).toMatchObject({
+      status: 500,
+      code: 'agent_misconfigured',
+      detail: expect.stringContaining('user name or password'),
+    });
     expect(JSON.stringify(withCredentials)).not.toContain('secret');
     settings.llm_base_url = 'http://127.0.0.1:9/v1';
     const failure = await agent.chatHandler(input(settings)).catch((error: unknown) => error);
@@ -62,7 +66,12 @@ describe('createActorAgent', () => {
     const { agent } = agentWith(settings, { model });
     expect(agent.historyLimit(settings)).toBe(2);
     expect(agent.historyLimit({ history_limit: -3 })).toBe(0);
-    const history = ['first', 'second', 'third'].map((content, index) => ({ id: `m${index}`, role: 'user' as const, content, createdAt: '2025-01-01T00:00:00.000Z' }));
+    const history = ['first', 'second', 'third'].map((content, index) => ({
+      id: `m${index}`,
+      role: 'user' as const,
+      content,
+      createdAt: '2025-01-01T00:00:00.000Z',
+    }));
     const result = await agent.chatHandler({ ...input(settings, 'fourth'), history });
     expect(seen).toEqual([['second', 'third', 'fourth']]);
     expect(result.history?.map((message) => message.content)).toEqual(['fourth', 'ok']);
@@ -70,11 +79,21 @@ describe('createActorAgent', () => {
 
   it('answers 500 agent_misconfigured when the settings turn invalid at run time', async () => {
     const { agent } = agentWith({});
-    await expect(agent.chatHandler(input({ max_tool_steps: -3 }))).rejects.toMatchObject({ status: 500, code: 'agent_misconfigured', detail: expect.stringContaining('MAX_TOOL_STEPS') });
+    await expect(agent.chatHandler(input({ max_tool_steps: -3 }))).rejects.toMatchObject({
+      status: 500,
+      code: 'agent_misconfigured',
+      detail: expect.stringContaining('MAX_TOOL_STEPS'),
+    });
   });
 
   it('refuses a misconfigured environment at setup', () => {
-    expect(() => createActorAgent({ env: { LLM_PROVIDER: 'nope' }, settings: () => ({}), logger: createLogger({ sink: () => {} }) })).toThrow(/LLM_PROVIDER/);
+    expect(() =>
+      createActorAgent({
+        env: { LLM_PROVIDER: 'nope' },
+        settings: () => ({}),
+        logger: createLogger({ sink: () => {} }),
+      }),
+    ).toThrow(/LLM_PROVIDER/);
   });
 
   it('builds the domain tools at start, or uses the registry the actor brings', async () => {
@@ -82,7 +101,10 @@ describe('createActorAgent', () => {
     expect(agent.tools).toEqual([]);
     await agent.start();
     expect(agent.tools.map((tool) => tool.name)).toEqual(['hello_greet']);
-    const own = agentWith({}, { tools: new ToolRegistry({ logger: createLogger({ sink: () => {} }) }).add('mine', [greet]) });
+    const own = agentWith(
+      {},
+      { tools: new ToolRegistry({ logger: createLogger({ sink: () => {} }) }).add('mine', [greet]) },
+    );
     await own.agent.start();
     expect(own.sink.records.find((record) => record.event === 'tool_registry_built')).toBeUndefined();
     expect(own.agent.tools).toHaveLength(1);
@@ -93,7 +115,10 @@ describe('createActorAgent', () => {
     const { agent, sink } = agentWith(settings, { tools: [greet] });
     settings.mcp_servers = '{"Bad Name": {}}';
     await agent.start();
-    expect(sink.records.find((record) => record.event === 'tool_source_failed')).toMatchObject({ source: 'mcp', error: expect.objectContaining({ message: expect.stringContaining('snake_case') }) });
+    expect(sink.records.find((record) => record.event === 'tool_source_failed')).toMatchObject({
+      source: 'mcp',
+      error: expect.objectContaining({ message: expect.stringContaining('snake_case') }),
+    });
     expect(agent.tools.map((tool) => tool.name)).toEqual(['hello_greet']);
   });
 });

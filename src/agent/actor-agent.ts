@@ -67,7 +67,15 @@ interface TurnConfigOf {
 }
 
 function modelKey(config: AgentConfig): string {
-  return JSON.stringify([config.provider, config.baseUrl, config.apiKey, config.model, config.headers, config.timeoutMs, config.maxRetries]);
+  return JSON.stringify([
+    config.provider,
+    config.baseUrl,
+    config.apiKey,
+    config.model,
+    config.headers,
+    config.timeoutMs,
+    config.maxRetries,
+  ]);
 }
 
 /**
@@ -81,7 +89,11 @@ function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void 
   } catch (error) {
     if (!(error instanceof AgentConfigError)) throw error;
     const source = error.setting === undefined ? undefined : options.settingSource?.(error.setting);
-    throw new StartupRefusal(error.setting ?? error.variable, source === undefined ? error.message : `${error.message} (from ${source})`, { cause: error });
+    throw new StartupRefusal(
+      error.setting ?? error.variable,
+      source === undefined ? error.message : `${error.message} (from ${source})`,
+      { cause: error },
+    );
   }
   try {
     parseMcpServers(agentValue(env, settings, 'MCP_SERVERS'));
@@ -145,7 +157,11 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
     } catch (error) {
       return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
     }
-    return { settings, historyLimit: config.historyLimit, turn: { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps } };
+    return {
+      settings,
+      historyLimit: config.historyLimit,
+      turn: { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps },
+    };
   };
   // A frozen settings object cannot change (ActorSettings freezes each one and replaces it when
   // a setting changes), so its knobs are read once, not on every invoke; any other is read anew.
@@ -193,7 +209,11 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
         }
         const source =
           Object.keys(servers).length > 0
-            ? new McpToolSource(servers, { logger, ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}), ...(options.tracer ? { tracer: options.tracer } : {}) })
+            ? new McpToolSource(servers, {
+                logger,
+                ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+                ...(options.tracer ? { tracer: options.tracer } : {}),
+              })
             : undefined;
         mcp = source;
         registry = buildDefaultRegistry(options.tools ?? [], source ? () => source.tools() : [], { logger });

@@ -50,7 +50,9 @@ export interface ActorToolOptions<TSchema extends v.GenericSchema, TOutput> {
 }
 
 /** The outcome of checking a tool's arguments: the parsed value, or one line per problem. */
-export type ToolArgsResult<TArgs> = { readonly success: true; readonly output: TArgs } | { readonly success: false; readonly problems: readonly string[] };
+export type ToolArgsResult<TArgs> =
+  | { readonly success: true; readonly output: TArgs }
+  | { readonly success: false; readonly problems: readonly string[] };
 
 /** Thrown by `run` when a tool was built with `runAsync` only. */
 export class SyncRunUnsupportedError extends Error {
@@ -73,7 +75,9 @@ const defaultContext = (): ToolRunContext => ({
 /** Throws unless `name` is a valid tool name. */
 function assertToolName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length > MAX_TOOL_NAME_LENGTH || !TOOL_NAME_PATTERN.test(name)) {
-    throw new TypeError(`Tool name ${JSON.stringify(name)} must be snake_case, namespaced by domain (e.g. weather_forecast), at most ${MAX_TOOL_NAME_LENGTH} characters`);
+    throw new TypeError(
+      `Tool name ${JSON.stringify(name)} must be snake_case, namespaced by domain (e.g. weather_forecast), at most ${MAX_TOOL_NAME_LENGTH} characters`,
+    );
   }
 }
 
@@ -101,10 +105,15 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
 
   constructor(options: ActorToolOptions<TSchema, TOutput>) {
     assertToolName(options.name);
-    if (typeof options.description !== 'string' || options.description.trim() === '') throw new TypeError(`Tool ${options.name} needs a description: it is what the model sees`);
-    if (options.run === undefined && options.runAsync === undefined) throw new TypeError(`Tool ${options.name} needs run or runAsync`);
-    const { $schema: _ignored, ...jsonSchema } = options.jsonSchema ?? (toJsonSchema(options.argsSchema, { typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>);
-    if (jsonSchema.type !== 'object') throw new TypeError(`Tool ${options.name} needs an object schema for its arguments`);
+    if (typeof options.description !== 'string' || options.description.trim() === '')
+      throw new TypeError(`Tool ${options.name} needs a description: it is what the model sees`);
+    if (options.run === undefined && options.runAsync === undefined)
+      throw new TypeError(`Tool ${options.name} needs run or runAsync`);
+    const { $schema: _ignored, ...jsonSchema } =
+      options.jsonSchema ??
+      (toJsonSchema(options.argsSchema, { typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>);
+    if (jsonSchema.type !== 'object')
+      throw new TypeError(`Tool ${options.name} needs an object schema for its arguments`);
     this.name = options.name;
     this.description = options.description;
     this.argsSchema = options.argsSchema;
@@ -122,7 +131,10 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
   parseArgs(input: unknown): ToolArgsResult<v.InferOutput<TSchema>> {
     const result = v.safeParse(this.argsSchema, input);
     if (result.success) return { success: true, output: result.output };
-    return { success: false, problems: result.issues.map((issue) => `${v.getDotPath(issue) ?? '(arguments)'}: ${issue.message}`) };
+    return {
+      success: false,
+      problems: result.issues.map((issue) => `${v.getDotPath(issue) ?? '(arguments)'}: ${issue.message}`),
+    };
   }
 
   /** Runs the tool synchronously; throws `SyncRunUnsupportedError` when it has `runAsync` only. */

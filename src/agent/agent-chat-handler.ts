@@ -81,16 +81,21 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     };
     const result = !tracer.enabled
       ? await runTurn()
-      : await withSpan(tracer, `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`, { kind: 'internal', attributes: invokeAgentAttributes(turn.model, agentName, request.session_id) }, async (span) => {
-          const done = await runTurn();
-          span.setAttributes({
-            [GEN_AI.responseModel]: done.model,
-            [GEN_AI.inputTokens]: done.usage.inputTokens,
-            [GEN_AI.outputTokens]: done.usage.outputTokens,
-            [GEN_AI.finishReasons]: [done.finishReason],
-          });
-          return done;
-        });
+      : await withSpan(
+          tracer,
+          `${GEN_AI_OPERATIONS.invokeAgent} ${agentName}`,
+          { kind: 'internal', attributes: invokeAgentAttributes(turn.model, agentName, request.session_id) },
+          async (span) => {
+            const done = await runTurn();
+            span.setAttributes({
+              [GEN_AI.responseModel]: done.model,
+              [GEN_AI.inputTokens]: done.usage.inputTokens,
+              [GEN_AI.outputTokens]: done.usage.outputTokens,
+              [GEN_AI.finishReasons]: [done.finishReason],
+            });
+            return done;
+          },
+        );
     return {
       content: result.content,
       toolCalls: result.toolCalls,
@@ -98,7 +103,9 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       usage: result.usage,
       model: result.model,
       // Built here, valid by construction and handed to nothing else: the invocation buffer does not check or copy it again.
-      history: trustedTurnHistory(historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId)),
+      history: trustedTurnHistory(
+        historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
+      ),
     };
   };
 }

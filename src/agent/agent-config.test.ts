@@ -3,12 +3,27 @@ import { AGENT_DEFAULTS, readAgentConfig } from './agent-config.js';
 
 describe('readAgentConfig', () => {
   it('defaults to the offline model and the documented knobs', () => {
-    expect(readAgentConfig({}, {})).toEqual({ provider: 'offline', baseUrl: undefined, apiKey: undefined, model: '', headers: {}, ...AGENT_DEFAULTS });
+    expect(readAgentConfig({}, {})).toEqual({
+      provider: 'offline',
+      baseUrl: undefined,
+      apiKey: undefined,
+      model: '',
+      headers: {},
+      ...AGENT_DEFAULTS,
+    });
   });
 
   it('picks the OpenAI-compatible model when LLM_MODEL is set', () => {
     const config = readAgentConfig(
-      { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1', LLM_API_KEY: 'k', LLM_TIMEOUT_MS: '5000', LLM_MAX_RETRIES: '0', HISTORY_LIMIT: '0', MAX_TOOL_STEPS: '2' },
+      {
+        LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+        LLM_MODEL: 'llama3.1',
+        LLM_API_KEY: 'k',
+        LLM_TIMEOUT_MS: '5000',
+        LLM_MAX_RETRIES: '0',
+        HISTORY_LIMIT: '0',
+        MAX_TOOL_STEPS: '2',
+      },
       {},
     );
     expect(config).toEqual({
@@ -25,7 +40,10 @@ describe('readAgentConfig', () => {
   });
 
   it('prefers a non-empty setting over the environment', () => {
-    const config = readAgentConfig({ LLM_MODEL: 'from-env', HISTORY_LIMIT: '3' }, { llm_model: 'from-settings', history_limit: 7, llm_api_key: '' });
+    const config = readAgentConfig(
+      { LLM_MODEL: 'from-env', HISTORY_LIMIT: '3' },
+      { llm_model: 'from-settings', history_limit: 7, llm_api_key: '' },
+    );
     expect(config).toMatchObject({ model: 'from-settings', historyLimit: 7, apiKey: undefined });
     expect(readAgentConfig({ LLM_MODEL: 'from-env' }, { llm_model: '' }).model).toBe('from-env');
   });
@@ -44,8 +62,14 @@ describe('readAgentConfig', () => {
     [{ LLM_MAX_RETRIES: '-1' }, /LLM_MAX_RETRIES/],
     [{ HISTORY_LIMIT: 'lots' }, /HISTORY_LIMIT/],
     [{ MAX_TOOL_STEPS: '1.5' }, /MAX_TOOL_STEPS/],
-    [{ LLM_HEADERS: 'x-portkey-provider: openai' }, /^LLM_HEADERS must be a JSON object of header names to string values/],
-    [{ LLM_HEADERS: '{"Authorization": "Bearer k"}' }, /^LLM_HEADERS may not set Authorization: the model server's key goes in LLM_API_KEY/],
+    [
+      { LLM_HEADERS: 'x-portkey-provider: openai' },
+      /^LLM_HEADERS must be a JSON object of header names to string values/,
+    ],
+    [
+      { LLM_HEADERS: '{"Authorization": "Bearer k"}' },
+      /^LLM_HEADERS may not set Authorization: the model server's key goes in LLM_API_KEY/,
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => readAgentConfig(env, {})).toThrow(message);
   });
@@ -53,10 +77,14 @@ describe('readAgentConfig', () => {
   it('reads LLM_HEADERS, the llm_headers setting first (as JSON text or an object)', () => {
     const env = { LLM_HEADERS: '{"x-portkey-provider": "openai"}' };
     expect(readAgentConfig(env, {}).headers).toEqual({ 'x-portkey-provider': 'openai' });
-    expect(readAgentConfig(env, { llm_headers: '{"Helicone-Auth": "Bearer sk-helicone-1"}' }).headers).toEqual({ 'Helicone-Auth': 'Bearer sk-helicone-1' });
+    expect(readAgentConfig(env, { llm_headers: '{"Helicone-Auth": "Bearer sk-helicone-1"}' }).headers).toEqual({
+      'Helicone-Auth': 'Bearer sk-helicone-1',
+    });
     expect(readAgentConfig(env, { llm_headers: { 'X-Title': 'My actor' } }).headers).toEqual({ 'X-Title': 'My actor' });
     expect(readAgentConfig(env, { llm_headers: '' }).headers).toEqual({ 'x-portkey-provider': 'openai' });
-    expect(() => readAgentConfig({}, { llm_headers: '{"host": "evil"}' })).toThrow('setting llm_headers (LLM_HEADERS) may not set host: the HTTP client sets it');
+    expect(() => readAgentConfig({}, { llm_headers: '{"host": "evil"}' })).toThrow(
+      'setting llm_headers (LLM_HEADERS) may not set host: the HTTP client sets it',
+    );
   });
 
   it('never echoes the credentials of a bad LLM_BASE_URL (issue #16 item 4)', () => {

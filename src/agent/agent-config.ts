@@ -42,7 +42,17 @@ export const AGENT_DEFAULTS = {
 } as const;
 
 /** The agent's knobs by variable name; each may also be a setting of the lower-cased name. */
-type AgentVariable = 'LLM_PROVIDER' | 'LLM_BASE_URL' | 'LLM_API_KEY' | 'LLM_MODEL' | 'LLM_HEADERS' | 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS' | 'MCP_SERVERS';
+type AgentVariable =
+  | 'LLM_PROVIDER'
+  | 'LLM_BASE_URL'
+  | 'LLM_API_KEY'
+  | 'LLM_MODEL'
+  | 'LLM_HEADERS'
+  | 'LLM_TIMEOUT_MS'
+  | 'LLM_MAX_RETRIES'
+  | 'HISTORY_LIMIT'
+  | 'MAX_TOOL_STEPS'
+  | 'MCP_SERVERS';
 
 /** A bad value of one of the agent's knobs; `setting` is set when the value came from the actor's settings. */
 export class AgentConfigError extends Error {
@@ -69,7 +79,11 @@ function settingValue(settings: Readonly<Record<string, unknown>>, name: AgentVa
  * not empty (settings already take the upper-cased environment variable, then `PUT /settings`),
  * else the typed environment.
  */
-export function agentValue(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>, name: AgentVariable): string | undefined {
+export function agentValue(
+  env: ActorEnvironment | EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+  name: AgentVariable,
+): string | undefined {
   const fromEnvironment = environmentOf(env)[name];
   return settingValue(settings, name) ?? (fromEnvironment === undefined ? undefined : String(fromEnvironment));
 }
@@ -78,11 +92,17 @@ function refuse(name: AgentVariable, fromSetting: boolean, problem: string): nev
   throw new AgentConfigError(name, fromSetting ? name.toLowerCase() : undefined, problem);
 }
 
-function integer(environment: EnvironmentConfig, settings: Readonly<Record<string, unknown>>, name: 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS', min: number): number {
+function integer(
+  environment: EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+  name: 'LLM_TIMEOUT_MS' | 'LLM_MAX_RETRIES' | 'HISTORY_LIMIT' | 'MAX_TOOL_STEPS',
+  min: number,
+): number {
   const raw = settingValue(settings, name)?.trim();
   if (raw === undefined || raw === '') return environment[name];
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) refuse(name, true, `must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    refuse(name, true, `must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -91,7 +111,10 @@ function integer(environment: EnvironmentConfig, settings: Readonly<Record<strin
  * the session's last messages the turn reads for the agent. Throws `AgentConfigError` for a
  * bad value, as `readAgentConfig` does.
  */
-export function readHistoryLimit(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>): number {
+export function readHistoryLimit(
+  env: ActorEnvironment | EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+): number {
   return integer(environmentOf(env), settings, 'HISTORY_LIMIT', 0);
 }
 
@@ -112,13 +135,22 @@ function modelHeaders(environment: EnvironmentConfig, settings: Readonly<Record<
  * @example
  * readAgentConfig(parseEnvironment({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1' }), {});
  */
-export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, settings: Readonly<Record<string, unknown>>): AgentConfig {
+export function readAgentConfig(
+  env: ActorEnvironment | EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+): AgentConfig {
   const environment = environmentOf(env);
   const model = (settingValue(settings, 'LLM_MODEL')?.trim() || undefined) ?? environment.LLM_MODEL ?? '';
   const providerSetting = settingValue(settings, 'LLM_PROVIDER')?.trim() || undefined;
   const provider = providerSetting ?? environment.LLM_PROVIDER ?? (model === '' ? 'offline' : 'openai-compatible');
-  if (provider !== 'openai-compatible' && provider !== 'offline') refuse('LLM_PROVIDER', true, `must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
-  if (provider === 'openai-compatible' && model === '') refuse('LLM_MODEL', settingValue(settings, 'LLM_MODEL') !== undefined, 'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL');
+  if (provider !== 'openai-compatible' && provider !== 'offline')
+    refuse('LLM_PROVIDER', true, `must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
+  if (provider === 'openai-compatible' && model === '')
+    refuse(
+      'LLM_MODEL',
+      settingValue(settings, 'LLM_MODEL') !== undefined,
+      'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL',
+    );
   const baseUrlSetting = settingValue(settings, 'LLM_BASE_URL')?.trim() || undefined;
   const baseUrlProblem = baseUrlSetting === undefined ? undefined : httpUrlProblem(baseUrlSetting);
   if (baseUrlProblem !== undefined) refuse('LLM_BASE_URL', true, baseUrlProblem);
@@ -143,7 +175,10 @@ export function readAgentConfig(env: ActorEnvironment | EnvironmentConfig, setti
  * @param env the typed environment
  * @param settings the whole configuration that would be saved
  */
-export function agentSettingsProblems(env: EnvironmentConfig, settings: Readonly<Record<string, unknown>>): FieldProblem[] {
+export function agentSettingsProblems(
+  env: EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   try {
     readAgentConfig(env, settings);

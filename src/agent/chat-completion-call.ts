@@ -72,7 +72,8 @@ export async function callChatCompletions(call: ChatCompletionCall): Promise<unk
         throw new Error(`the answer is not JSON: ${answer.body.slice(0, 200)}`);
       }
     }
-    if (!retriesLeft || !isRetriedAnswer(answer.status, answer.header('x-should-retry'))) throw new ModelStatusError(answer.status, parsedOrText(answer.body));
+    if (!retriesLeft || !isRetriedAnswer(answer.status, answer.header('x-should-retry')))
+      throw new ModelStatusError(answer.status, parsedOrText(answer.body));
     await waitBeforeRetry(retryDelayMs(retry, answer.header), call.signal);
   }
 }

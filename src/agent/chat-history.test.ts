@@ -63,7 +63,13 @@ describe('chat history', () => {
   it('ignores malformed data and results for another call', () => {
     const stored: StoredMessage[] = [
       { id: 'm1', role: 'assistant', content: 'hi', data: { tool_calls: 'nope' }, createdAt: at },
-      { id: 'm2', role: 'assistant', content: '', data: { tool_calls: [{ id: 'c1', name: 'a_b', arguments: '{}' }] }, createdAt: at },
+      {
+        id: 'm2',
+        role: 'assistant',
+        content: '',
+        data: { tool_calls: [{ id: 'c1', name: 'a_b', arguments: '{}' }] },
+        createdAt: at,
+      },
       { id: 'm3', role: 'tool', content: 'x', data: { tool_call_id: 'other', name: 'a_b' }, createdAt: at },
       { id: 'm4', role: 'tool', content: 'x', data: null, createdAt: at },
       { id: 'm5', role: 'system', content: 'be kind', createdAt: at },

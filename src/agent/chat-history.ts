@@ -24,7 +24,9 @@ function toolCallsOf(message: StoredMessage): readonly ModelToolCall[] {
 
 function toolResultOf(message: StoredMessage): StoredToolResult | undefined {
   const data = message.data as Partial<StoredToolResult> | undefined;
-  return typeof data?.tool_call_id === 'string' && typeof data.name === 'string' ? { tool_call_id: data.tool_call_id, name: data.name } : undefined;
+  return typeof data?.tool_call_id === 'string' && typeof data.name === 'string'
+    ? { tool_call_id: data.tool_call_id, name: data.name }
+    : undefined;
 }
 
 /**
@@ -51,10 +53,17 @@ export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessa
     for (; index < stored.length && stored[index]!.role === 'tool'; index += 1) {
       const result = toolResultOf(stored[index]!);
       if (result !== undefined && calls.some((call) => call.id === result.tool_call_id)) {
-        results.push({ role: 'tool', toolCallId: result.tool_call_id, name: result.name, content: stored[index]!.content });
+        results.push({
+          role: 'tool',
+          toolCallId: result.tool_call_id,
+          name: result.name,
+          content: stored[index]!.content,
+        });
       }
     }
-    const answered = calls.every((call) => results.some((result) => result.role === 'tool' && result.toolCallId === call.id));
+    const answered = calls.every((call) =>
+      results.some((result) => result.role === 'tool' && result.toolCallId === call.id),
+    );
     if (answered) messages.push({ role: 'assistant', content: message.content, toolCalls: calls }, ...results);
     else if (message.content !== '') messages.push({ role: 'assistant', content: message.content });
   }
@@ -67,25 +76,47 @@ export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessa
  * keeps its text and the name and type of each attachment, never the attachment's bytes or URL:
  * later turns send the model the text only.
  */
-export function historyFromMessages(messages: readonly ChatMessage[], createdAt: string, answerId: string): StoredMessage[] {
+export function historyFromMessages(
+  messages: readonly ChatMessage[],
+  createdAt: string,
+  answerId: string,
+): StoredMessage[] {
   return messages.map((message, index) => {
     const id = index === messages.length - 1 ? answerId : `msg_${crypto.randomUUID()}`;
     switch (message.role) {
       case 'tool':
-        return { id, role: 'tool', content: message.content, data: { tool_call_id: message.toolCallId, name: message.name }, createdAt };
+        return {
+          id,
+          role: 'tool',
+          content: message.content,
+          data: { tool_call_id: message.toolCallId, name: message.name },
+          createdAt,
+        };
       case 'assistant':
         return message.toolCalls && message.toolCalls.length > 0
           ? {
               id,
               role: 'assistant',
               content: message.content,
-              data: { tool_calls: message.toolCalls.map(({ id: callId, name, arguments: args }) => ({ id: callId, name, arguments: args })) },
+              data: {
+                tool_calls: message.toolCalls.map(({ id: callId, name, arguments: args }) => ({
+                  id: callId,
+                  name,
+                  arguments: args,
+                })),
+              },
               createdAt,
             }
           : { id, role: 'assistant', content: message.content, createdAt };
       case 'user':
         return message.attachments && message.attachments.length > 0
-          ? { id, role: 'user', content: message.content, data: { attachments: message.attachments.map(({ name, mimeType }) => ({ name, mime_type: mimeType })) }, createdAt }
+          ? {
+              id,
+              role: 'user',
+              content: message.content,
+              data: { attachments: message.attachments.map(({ name, mimeType }) => ({ name, mime_type: mimeType })) },
+              createdAt,
+            }
           : { id, role: 'user', content: message.content, createdAt };
       default:
         return { id, role: message.role, content: message.content, createdAt };

@@ -17,7 +17,13 @@ function scripted(steps: Step[]) {
     requests.push({ ...request, messages: [...request.messages] });
     const step = steps.shift() ?? { text: 'done' };
     if (step instanceof Error) throw step;
-    return { text: '', toolCalls: [], usage: { inputTokens: 10, outputTokens: 2 }, finishReason: step.toolCalls?.length ? 'tool_calls' : 'stop', ...step };
+    return {
+      text: '',
+      toolCalls: [],
+      usage: { inputTokens: 10, outputTokens: 2 },
+      finishReason: step.toolCalls?.length ? 'tool_calls' : 'stop',
+      ...step,
+    };
   };
   const model: ChatModel = {
     name: 'scripted',
@@ -31,7 +37,12 @@ function scripted(steps: Step[]) {
   return { model, requests };
 }
 
-const greet = new ActorTool({ name: 'hello_greet', description: 'Greets', argsSchema: v.object({ name: v.pipe(v.string(), v.minLength(1)) }), run: ({ name }) => ({ greeting: `Hello, ${name}!` }) });
+const greet = new ActorTool({
+  name: 'hello_greet',
+  description: 'Greets',
+  argsSchema: v.object({ name: v.pipe(v.string(), v.minLength(1)) }),
+  run: ({ name }) => ({ greeting: `Hello, ${name}!` }),
+});
 const broken = new ActorTool({
   name: 'hello_broken',
   description: 'Always fails',
@@ -40,7 +51,12 @@ const broken = new ActorTool({
     throw new Error('disk on fire');
   },
 });
-const weird = new ActorTool({ name: 'hello_weird', description: 'Returns a BigInt', argsSchema: v.object({}), run: () => 10n });
+const weird = new ActorTool({
+  name: 'hello_weird',
+  description: 'Returns a BigInt',
+  argsSchema: v.object({}),
+  run: () => 10n,
+});
 const call = (id: string, name: string, args: string) => ({ id, name, arguments: args });
 
 function options(model: ChatModel, overrides: Partial<ChatLoopOptions> = {}): ChatLoopOptions {
@@ -49,21 +65,40 @@ function options(model: ChatModel, overrides: Partial<ChatLoopOptions> = {}): Ch
     tools: [greet, broken, weird],
     maxToolSteps: 5,
     messages: [{ role: 'user', content: 'hi' }],
-    context: { signal: new AbortController().signal, tenantId: 't', sessionId: 's', userIdentifier: 'u', requestId: 'r', settings: {}, oauthToken: async () => 'token' },
+    context: {
+      signal: new AbortController().signal,
+      tenantId: 't',
+      sessionId: 's',
+      userIdentifier: 'u',
+      requestId: 'r',
+      settings: {},
+      oauthToken: async () => 'token',
+    },
     ...overrides,
   };
 }
 
 describe('runChatLoop', () => {
   it('runs the tool the model asks for, feeds the result back and returns the answer', async () => {
-    const { model, requests } = scripted([{ toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] }, { text: 'Ada was greeted.' }]);
+    const { model, requests } = scripted([
+      { toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] },
+      { text: 'Ada was greeted.' },
+    ]);
     const result = await runChatLoop(options(model));
     expect(result).toMatchObject({
       content: 'Ada was greeted.',
       finishReason: 'stop',
       usage: { inputTokens: 20, outputTokens: 4 },
       model: 'scripted',
-      toolCalls: [{ id: 'c1', name: 'hello_greet', arguments: { name: 'Ada' }, output: { greeting: 'Hello, Ada!' }, status: 'ok' }],
+      toolCalls: [
+        {
+          id: 'c1',
+          name: 'hello_greet',
+          arguments: { name: 'Ada' },
+          output: { greeting: 'Hello, Ada!' },
+          status: 'ok',
+        },
+      ],
     });
     expect(requests[0]!.tools.map((tool) => tool.name)).toEqual(['hello_greet', 'hello_broken', 'hello_weird']);
     expect(requests[1]!.messages.slice(1)).toEqual([
@@ -76,7 +111,15 @@ describe('runChatLoop', () => {
   it('feeds malformed JSON, invalid arguments, unknown tools and tool errors back to the model', async () => {
     const sink = createMemorySink();
     const { model, requests } = scripted([
-      { toolCalls: [call('a', 'hello_greet', '{"name":'), call('b', 'hello_greet', '{"name":""}'), call('c', 'made_up', '{}'), call('d', 'hello_broken', ''), call('e', 'hello_weird', '{}')] },
+      {
+        toolCalls: [
+          call('a', 'hello_greet', '{"name":'),
+          call('b', 'hello_greet', '{"name":""}'),
+          call('c', 'made_up', '{}'),
+          call('d', 'hello_broken', ''),
+          call('e', 'hello_weird', '{}'),
+        ],
+      },
       { text: 'Sorry.' },
     ]);
     const metrics = new ActorMetrics();
@@ -88,22 +131,37 @@ describe('runChatLoop', () => {
       ['d', 'error'],
       ['e', 'error'],
     ]);
-    expect(result.toolCalls[0]).toMatchObject({ arguments: '{"name":', output: null, error: expect.stringContaining('not valid JSON') });
+    expect(result.toolCalls[0]).toMatchObject({
+      arguments: '{"name":',
+      output: null,
+      error: expect.stringContaining('not valid JSON'),
+    });
     expect(result.toolCalls[1]!.error).toMatch(/^Invalid arguments: name: /);
-    expect(result.toolCalls[2]!.error).toBe('There is no tool named made_up; the tools are: hello_greet, hello_broken, hello_weird');
+    expect(result.toolCalls[2]!.error).toBe(
+      'There is no tool named made_up; the tools are: hello_greet, hello_broken, hello_weird',
+    );
     expect(result.toolCalls[3]!.error).toBe('disk on fire');
     expect(result.toolCalls[4]!.error).toMatch(/BigInt/);
-    const fedBack = requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content).error);
+    const fedBack = requests[1]!.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => JSON.parse(message.content).error);
     expect(fedBack).toEqual(result.toolCalls.map((record) => record.error));
-    expect(sink.records.filter((record) => record.event === 'tool_call_failed').map((record) => record.tool)).toEqual(['hello_broken', 'hello_weird']);
+    expect(sink.records.filter((record) => record.event === 'tool_call_failed').map((record) => record.tool)).toEqual([
+      'hello_broken',
+      'hello_weird',
+    ]);
     const text = await metrics.render();
     expect(text).toContain('actor_tool_calls_total{tool="hello_greet",outcome="invalid_arguments"} 2');
     expect(text).toContain('actor_tool_calls_total{tool="unknown",outcome="unknown_tool"} 1');
     expect(text).toContain('actor_tool_calls_total{tool="hello_broken",outcome="error"} 1');
     expect(text).not.toContain('made_up');
     // A model that names no provider is `_OTHER`, as the OpenTelemetry GenAI conventions say.
-    expect(text).toContain('gen_ai_client_token_usage_sum{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="input"} 20');
-    expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="output"} 2');
+    expect(text).toContain(
+      'gen_ai_client_token_usage_sum{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="input"} 20',
+    );
+    expect(text).toContain(
+      'gen_ai_client_token_usage_count{gen_ai_operation_name="chat",gen_ai_provider_name="_OTHER",gen_ai_request_model="scripted",gen_ai_token_type="output"} 2',
+    );
   });
 
   it("gives a tool the context's OAuth tokens, tells the model an ActorError's code, and cuts handed-out tokens out of failures", async () => {
@@ -114,11 +172,21 @@ describe('runChatLoop', () => {
       argsSchema: v.object({ connected: v.boolean() }),
       runAsync: async ({ connected }, context) => {
         if (!connected) throw new ActorError('oauth_not_connected', { detail: 'Tenant t has not connected github' });
-        throw new Error(`GitHub refused Bearer ${await context.oauthToken('github')} (Bearer ${await context.oauthToken('github')})`);
+        throw new Error(
+          `GitHub refused Bearer ${await context.oauthToken('github')} (Bearer ${await context.oauthToken('github')})`,
+        );
       },
     });
     const asked: string[] = [];
-    const { model, requests } = scripted([{ toolCalls: [call('n', 'github_whoami', '{"connected":false}'), call('l', 'github_whoami', '{"connected":true}')] }, { text: 'Connect GitHub first.' }]);
+    const { model, requests } = scripted([
+      {
+        toolCalls: [
+          call('n', 'github_whoami', '{"connected":false}'),
+          call('l', 'github_whoami', '{"connected":true}'),
+        ],
+      },
+      { text: 'Connect GitHub first.' },
+    ]);
     const context = {
       ...options(model).context,
       oauthToken: async (provider: string) => {
@@ -128,9 +196,17 @@ describe('runChatLoop', () => {
     };
     const result = await runChatLoop(options(model, { tools: [github], context, logger: createLogger({ sink }) }));
     expect(asked).toEqual(['github', 'github']);
-    const fedBack = requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content));
-    expect(fedBack).toEqual([{ error: 'Tenant t has not connected github', code: 'oauth_not_connected' }, { error: 'GitHub refused Bearer [redacted] (Bearer [redacted])' }]);
-    expect(result.toolCalls.map((record) => record.error)).toEqual(['Tenant t has not connected github', 'GitHub refused Bearer [redacted] (Bearer [redacted])']);
+    const fedBack = requests[1]!.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => JSON.parse(message.content));
+    expect(fedBack).toEqual([
+      { error: 'Tenant t has not connected github', code: 'oauth_not_connected' },
+      { error: 'GitHub refused Bearer [redacted] (Bearer [redacted])' },
+    ]);
+    expect(result.toolCalls.map((record) => record.error)).toEqual([
+      'Tenant t has not connected github',
+      'GitHub refused Bearer [redacted] (Bearer [redacted])',
+    ]);
     expect(JSON.stringify(sink.records)).not.toContain('gho_secret123');
     expect(JSON.stringify(result)).not.toContain('gho_secret123');
   });
@@ -154,15 +230,30 @@ describe('runChatLoop', () => {
 
   it('streams text, tool calls and results as events when asked', async () => {
     const events: ChatEvent[] = [];
-    const { model } = scripted([{ text: 'Let me check. ', toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] }, { text: 'All done.' }]);
+    const { model } = scripted([
+      { text: 'Let me check. ', toolCalls: [call('c1', 'hello_greet', '{"name":"Ada"}')] },
+      { text: 'All done.' },
+    ]);
     const result = await runChatLoop(options(model, { onEvent: (event) => events.push(event) }));
-    expect(events.map((event) => event.type)).toEqual(['step-start', 'text-delta', 'text-delta', 'text-delta', 'tool-call', 'tool-result', 'step-start', 'text-delta', 'text-delta']);
+    expect(events.map((event) => event.type)).toEqual([
+      'step-start',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'tool-call',
+      'tool-result',
+      'step-start',
+      'text-delta',
+      'text-delta',
+    ]);
     expect(events[4]).toEqual({ type: 'tool-call', id: 'c1', name: 'hello_greet', arguments: { name: 'Ada' } });
     expect(result.content).toBe('Let me check. \n\nAll done.');
   });
 
   it('turns a model crash into 502 model_error and passes a model problem through', async () => {
-    const crash = await runChatLoop(options(scripted([new TypeError('bad state')]).model)).catch((error: unknown) => error);
+    const crash = await runChatLoop(options(scripted([new TypeError('bad state')]).model)).catch(
+      (error: unknown) => error,
+    );
     expect(crash).toMatchObject({ status: 502, code: 'model_error', detail: 'The model failed: bad state' });
     const timeout = new ActorError(504, 'model_timeout', 'slow');
     expect(await runChatLoop(options(scripted([timeout]).model)).catch((error: unknown) => error)).toBe(timeout);
@@ -184,7 +275,11 @@ describe('runChatLoop', () => {
   });
 
   it('rejects a stream that ends without a finish with 502', async () => {
-    const model: ChatModel = { name: 'm', generate: async () => ({}) as ModelResponse, stream: () => (async function* () {})() };
+    const model: ChatModel = {
+      name: 'm',
+      generate: async () => ({}) as ModelResponse,
+      stream: () => (async function* () {})(),
+    };
     await expect(runChatLoop(options(model, { onEvent: () => {} }))).rejects.toMatchObject({ code: 'model_error' });
   });
 });

@@ -13,7 +13,14 @@ import { withSpan } from '../telemetry/with-span.js';
 
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome (prom-client's `Histogram` and `Counter` fit). */
 export interface ChatLoopMetrics {
-  readonly tokenUsage: { observe(labels: LabelValues<'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'>, value: number): void };
+  readonly tokenUsage: {
+    observe(
+      labels: LabelValues<
+        'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'
+      >,
+      value: number,
+    ): void;
+  };
   readonly toolCalls: { inc(labels: LabelValues<'tool' | 'outcome'>): void };
 }
 
@@ -67,7 +74,10 @@ const failed = (call: ModelToolCall, args: unknown, outcome: ToolOutcome, error:
   content: JSON.stringify(code === undefined ? { error } : { error, code }),
 });
 
-const clip = (text: string) => (text.length > MAX_TOOL_OUTPUT_CHARS ? `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [cut at ${MAX_TOOL_OUTPUT_CHARS} characters]` : text);
+const clip = (text: string) =>
+  text.length > MAX_TOOL_OUTPUT_CHARS
+    ? `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [cut at ${MAX_TOOL_OUTPUT_CHARS} characters]`
+    : text;
 
 function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (raw.trim() === '') return { ok: true, value: {} };
@@ -79,7 +89,11 @@ function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false
 }
 
 /** Runs one tool call in its `execute_tool` span; an outcome other than `ok` marks the span failed with the outcome as `error.type`. */
-function runTracedTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions): Promise<ToolRun> {
+function runTracedTool(
+  call: ModelToolCall,
+  tools: ReadonlyMap<string, ActorTool>,
+  options: ChatLoopOptions,
+): Promise<ToolRun> {
   const tool = tools.get(call.name);
   const attributes = {
     [GEN_AI.operationName]: GEN_AI_OPERATIONS.executeTool,
@@ -89,32 +103,63 @@ function runTracedTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool
     [GEN_AI.toolDescription]: tool?.description,
     [GEN_AI.conversationId]: options.context.sessionId,
   };
-  return withSpan(options.tracer ?? NO_TRACER, `${GEN_AI_OPERATIONS.executeTool} ${call.name}`, { kind: 'internal', attributes }, async (span) => {
-    const run = await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
-    if (run.outcome !== 'ok') span.fail(run.outcome, run.record.error);
-    return run;
-  });
+  return withSpan(
+    options.tracer ?? NO_TRACER,
+    `${GEN_AI_OPERATIONS.executeTool} ${call.name}`,
+    { kind: 'internal', attributes },
+    async (span) => {
+      const run = await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
+      if (run.outcome !== 'ok') span.fail(run.outcome, run.record.error);
+      return run;
+    },
+  );
 }
 
-async function runTool(call: ModelToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions, traceHeaders: Readonly<Record<string, string>>): Promise<ToolRun> {
+async function runTool(
+  call: ModelToolCall,
+  tools: ReadonlyMap<string, ActorTool>,
+  options: ChatLoopOptions,
+  traceHeaders: Readonly<Record<string, string>>,
+): Promise<ToolRun> {
   const parsed = parseArguments(call.arguments);
   const args = parsed.ok ? parsed.value : call.arguments;
   options.onEvent?.({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
   if (!parsed.ok) return failed(call, args, 'invalid_arguments', parsed.error);
   const tool = tools.get(call.name);
-  if (tool === undefined) return failed(call, args, 'unknown_tool', `There is no tool named ${call.name}; the tools are: ${[...tools.keys()].join(', ') || 'none'}`);
+  if (tool === undefined)
+    return failed(
+      call,
+      args,
+      'unknown_tool',
+      `There is no tool named ${call.name}; the tools are: ${[...tools.keys()].join(', ') || 'none'}`,
+    );
   const checked = tool.parseArgs(args);
-  if (!checked.success) return failed(call, args, 'invalid_arguments', `Invalid arguments: ${checked.problems.join('; ')}`);
+  if (!checked.success)
+    return failed(call, args, 'invalid_arguments', `Invalid arguments: ${checked.problems.join('; ')}`);
   const watched = watchOAuthTokens({ ...options.context, traceHeaders });
   try {
     const output = await tool.runAsync(checked.output, watched.context);
     const serialised = typeof output === 'string' ? output : JSON.stringify(output ?? null);
-    return { record: { id: call.id, name: call.name, arguments: args, output: output ?? null, status: 'ok' }, outcome: 'ok', content: clip(serialised) };
+    return {
+      record: { id: call.id, name: call.name, arguments: args, output: output ?? null, status: 'ok' },
+      outcome: 'ok',
+      content: clip(serialised),
+    };
   } catch (error) {
     if (options.context.signal.aborted) throw abortReason(options.context.signal);
     const message = watched.redact(error instanceof Error ? error.message : String(error));
-    options.logger?.warn('tool_call_failed', { tool: call.name, request_id: options.context.requestId, error: message });
-    return failed(call, args, 'error', message || 'The tool failed', error instanceof ActorError ? error.code : undefined);
+    options.logger?.warn('tool_call_failed', {
+      tool: call.name,
+      request_id: options.context.requestId,
+      error: message,
+    });
+    return failed(
+      call,
+      args,
+      'error',
+      message || 'The tool failed',
+      error instanceof ActorError ? error.code : undefined,
+    );
   }
 }
 
@@ -128,16 +173,24 @@ function callTracedModel(options: ChatLoopOptions, request: ModelRequest): Promi
     [GEN_AI.requestModel]: options.model.name,
     [GEN_AI.conversationId]: options.context.sessionId,
   };
-  return withSpan(tracer, `${GEN_AI_OPERATIONS.chat} ${options.model.name}`, { kind: 'client', attributes }, async (span) => {
-    const response = await callModel(options, tracer.enabled ? { ...request, traceHeaders: tracer.traceHeaders() } : request);
-    span.setAttributes({
-      [GEN_AI.responseModel]: response.model ?? options.model.name,
-      [GEN_AI.inputTokens]: response.usage.inputTokens,
-      [GEN_AI.outputTokens]: response.usage.outputTokens,
-      [GEN_AI.finishReasons]: [response.finishReason],
-    });
-    return response;
-  });
+  return withSpan(
+    tracer,
+    `${GEN_AI_OPERATIONS.chat} ${options.model.name}`,
+    { kind: 'client', attributes },
+    async (span) => {
+      const response = await callModel(
+        options,
+        tracer.enabled ? { ...request, traceHeaders: tracer.traceHeaders() } : request,
+      );
+      span.setAttributes({
+        [GEN_AI.responseModel]: response.model ?? options.model.name,
+        [GEN_AI.inputTokens]: response.usage.inputTokens,
+        [GEN_AI.outputTokens]: response.usage.outputTokens,
+        [GEN_AI.finishReasons]: [response.finishReason],
+      });
+      return response;
+    },
+  );
 }
 
 async function callModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
@@ -169,7 +222,11 @@ const tokenLabelsByModel = new WeakMap<ChatModel, TokenLabels>();
 function tokenLabelsOf(model: ChatModel): TokenLabels {
   let labels = tokenLabelsByModel.get(model);
   if (labels === undefined) {
-    const common = { gen_ai_operation_name: GEN_AI_OPERATIONS.chat, gen_ai_provider_name: model.provider ?? OTHER_GEN_AI_PROVIDER, gen_ai_request_model: model.name };
+    const common = {
+      gen_ai_operation_name: GEN_AI_OPERATIONS.chat,
+      gen_ai_provider_name: model.provider ?? OTHER_GEN_AI_PROVIDER,
+      gen_ai_request_model: model.name,
+    };
     labels = { input: { ...common, gen_ai_token_type: 'input' }, output: { ...common, gen_ai_token_type: 'output' } };
     tokenLabelsByModel.set(model, labels);
   }
@@ -216,7 +273,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
     added.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
     for (const call of response.toolCalls) {
       const run = await runTracedTool(call, tools, options);
-      options.metrics?.toolCalls.inc({ tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL, outcome: run.outcome });
+      options.metrics?.toolCalls.inc({
+        tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL,
+        outcome: run.outcome,
+      });
       options.onEvent?.({ type: 'tool-result', record: run.record });
       records.push(run.record);
       added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: run.content });

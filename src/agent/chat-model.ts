@@ -51,7 +51,9 @@ export interface ModelResponse {
 }
 
 /** A piece of a streamed model call: text as it arrives, then the whole response once. */
-export type ModelStreamPart = { readonly type: 'text-delta'; readonly delta: string } | { readonly type: 'finish'; readonly response: ModelResponse };
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly delta: string }
+  | { readonly type: 'finish'; readonly response: ModelResponse };
 
 /**
  * A language model behind the chat loop. `generate` answers at once; `stream` yields text as

@@ -6,5 +6,7 @@ import { modelAttachments } from './model-attachment.js';
 export function incomingMessage(request: ChatRequest): ChatMessage {
   if (request.role === 'system') return { role: 'system', content: request.message };
   const attachments = modelAttachments(request.attachments);
-  return attachments.length > 0 ? { role: 'user', content: request.message, attachments } : { role: 'user', content: request.message };
+  return attachments.length > 0
+    ? { role: 'user', content: request.message, attachments }
+    : { role: 'user', content: request.message };
 }

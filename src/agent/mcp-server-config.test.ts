@@ -3,9 +3,13 @@ import { parseMcpServers } from './mcp-server-config.js';
 
 describe('parseMcpServers', () => {
   it('reads HTTP and stdio servers from JSON text or an object', () => {
-    const text = '{"docs": {"url": "http://127.0.0.1:9000/mcp", "headers": {"Authorization": "Bearer t"}}, "files": {"command": "node", "args": ["files.js"], "env": {"ROOT": "/tmp"}}}';
+    const text =
+      '{"docs": {"url": "http://127.0.0.1:9000/mcp", "headers": {"Authorization": "Bearer t"}}, "files": {"command": "node", "args": ["files.js"], "env": {"ROOT": "/tmp"}}}';
     const servers = parseMcpServers(text);
-    expect(servers).toEqual({ docs: { url: 'http://127.0.0.1:9000/mcp', headers: { Authorization: 'Bearer t' } }, files: { command: 'node', args: ['files.js'], env: { ROOT: '/tmp' } } });
+    expect(servers).toEqual({
+      docs: { url: 'http://127.0.0.1:9000/mcp', headers: { Authorization: 'Bearer t' } },
+      files: { command: 'node', args: ['files.js'], env: { ROOT: '/tmp' } },
+    });
     expect(parseMcpServers(servers)).toEqual(servers);
   });
 

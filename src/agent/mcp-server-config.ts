@@ -19,14 +19,21 @@ const McpStdioServer = v.strictObject({
 });
 
 /** One MCP server: `{url, headers?}` (Streamable HTTP) or `{command, args?, env?, cwd?}` (stdio). */
-export const McpServerConfig = v.union([McpHttpServer, McpStdioServer], 'must be {url, headers?} or {command, args?, env?, cwd?}');
+export const McpServerConfig = v.union(
+  [McpHttpServer, McpStdioServer],
+  'must be {url, headers?} or {command, args?, env?, cwd?}',
+);
 
 /**
  * The MCP servers of an actor, keyed by a snake_case name that prefixes their tools
  * (server `docs`, tool `search` → `docs_search`), the shape of the common `mcpServers` files.
  */
 export const McpServers = v.record(
-  v.pipe(v.string(), v.regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'server names must be snake_case'), v.maxLength(32, 'server names must be at most 32 characters')),
+  v.pipe(
+    v.string(),
+    v.regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'server names must be snake_case'),
+    v.maxLength(32, 'server names must be at most 32 characters'),
+  ),
   McpServerConfig,
 );
 
@@ -51,10 +58,13 @@ export function parseMcpServers(raw: unknown): McpServers {
       throw new Error(`MCP_SERVERS is not valid JSON: ${(error as Error).message}`);
     }
   }
-  if (Array.isArray(value)) throw new Error('MCP_SERVERS is invalid: it must be an object of servers by name, not a list');
+  if (Array.isArray(value))
+    throw new Error('MCP_SERVERS is invalid: it must be an object of servers by name, not a list');
   const result = v.safeParse(McpServers, value);
   if (!result.success) {
-    throw new Error(`MCP_SERVERS is invalid: ${result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'} ${issue.message}`).join('; ')}`);
+    throw new Error(
+      `MCP_SERVERS is invalid: ${result.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'} ${issue.message}`).join('; ')}`,
+    );
   }
   return result.output;
 }

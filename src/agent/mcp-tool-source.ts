@@ -26,7 +26,16 @@ interface Connection {
 }
 
 const MAX_PAGES = 20;
-const NESTING_KEYWORDS = new Set(['properties', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', '$ref', 'additionalProperties']);
+const NESTING_KEYWORDS = new Set([
+  'properties',
+  'items',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  'additionalProperties',
+]);
 
 /** `searchDocs`, `search-docs` and `Search Docs` all become `search_docs`. */
 function snakeCase(name: string): string {
@@ -40,7 +49,10 @@ function snakeCase(name: string): string {
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string',
+    )
     .map((block) => block.text)
     .join('\n');
 }
@@ -57,7 +69,9 @@ function withHeaders(init: RequestInit | undefined, extra: Readonly<Record<strin
 function outputOf(result: Record<string, unknown>): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = Array.isArray(result.content) ? result.content : [];
-  return content.every((block) => typeof block === 'object' && block !== null && block.type === 'text') ? textOf(content) : content;
+  return content.every((block) => typeof block === 'object' && block !== null && block.type === 'text')
+    ? textOf(content)
+    : content;
 }
 
 function argumentsValidator(JsonSchemaValidator: typeof Validator, inputSchema: Record<string, unknown>) {
@@ -69,7 +83,8 @@ function argumentsValidator(JsonSchemaValidator: typeof Validator, inputSchema: 
       const { valid, errors } = validator.validate(dataset.value);
       if (valid) return;
       const leaves = errors.filter((error) => !NESTING_KEYWORDS.has(error.keyword));
-      for (const error of (leaves.length > 0 ? leaves : errors).slice(0, 5)) addIssue({ message: `${error.instanceLocation.replace(/^#/, '') || '/'} ${error.error}` });
+      for (const error of (leaves.length > 0 ? leaves : errors).slice(0, 5))
+        addIssue({ message: `${error.instanceLocation.replace(/^#/, '') || '/'} ${error.error}` });
     }),
   );
 }
@@ -140,18 +155,31 @@ export class McpToolSource {
 
   async #listTools(server: string, config: McpServerConfig): Promise<ActorTool[]> {
     const { client } = await this.#connect(server, config);
-    const [{ ResultSchema, ToolSchema }, { Validator }] = await Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('@cfworker/json-schema')]);
+    const [{ ResultSchema, ToolSchema }, { Validator }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/types.js'),
+      import('@cfworker/json-schema'),
+    ]);
     const tools: ActorTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
       // Listed loosely, so that one malformed tool cannot reject the whole list.
-      const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: this.#connectTimeoutMs });
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ResultSchema,
+        { timeout: this.#connectTimeoutMs },
+      );
       const listed: unknown[] = Array.isArray(result.tools) ? result.tools : [];
       for (const raw of listed) {
         const parsed = ToolSchema.safeParse(raw);
         const rawName = typeof raw === 'object' && raw !== null && 'name' in raw ? String(raw.name) : '(unnamed)';
         if (!parsed.success) {
-          this.#logger.warn('mcp_tool_dropped', { server, tool: rawName, reason: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(tool)'}: ${issue.message}`).join('; ') });
+          this.#logger.warn('mcp_tool_dropped', {
+            server,
+            tool: rawName,
+            reason: parsed.error.issues
+              .map((issue) => `${issue.path.join('.') || '(tool)'}: ${issue.message}`)
+              .join('; '),
+          });
           continue;
         }
         try {
@@ -167,8 +195,14 @@ export class McpToolSource {
     return tools;
   }
 
-  #toActorTool(server: string, client: Client, JsonSchemaValidator: typeof Validator, tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }): ActorTool {
-    const description = tool.description?.trim() || tool.title?.trim() || `Tool ${tool.name} of the MCP server ${server}`;
+  #toActorTool(
+    server: string,
+    client: Client,
+    JsonSchemaValidator: typeof Validator,
+    tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
+  ): ActorTool {
+    const description =
+      tool.description?.trim() || tool.title?.trim() || `Tool ${tool.name} of the MCP server ${server}`;
     const callTimeoutMs = this.#callTimeoutMs;
     return new ActorTool({
       name: `${server}_${snakeCase(tool.name)}`,
@@ -176,7 +210,10 @@ export class McpToolSource {
       argsSchema: argumentsValidator(JsonSchemaValidator, tool.inputSchema),
       jsonSchema: tool.inputSchema,
       async runAsync(args, context) {
-        const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, { signal: context.signal, timeout: callTimeoutMs })) as Record<string, unknown>;
+        const result = (await client.callTool({ name: tool.name, arguments: args }, undefined, {
+          signal: context.signal,
+          timeout: callTimeoutMs,
+        })) as Record<string, unknown>;
         if (result.isError === true) throw new Error(textOf(result.content) || `The MCP tool ${tool.name} failed`);
         return outputOf(result);
       },
@@ -205,8 +242,16 @@ export class McpToolSource {
       });
     } else {
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      const stdio = new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, cwd: config.cwd, stderr: 'pipe' });
-      stdio.stderr?.on('data', (chunk: unknown) => this.#logger.debug('mcp_server_stderr', { server, text: String(chunk).slice(0, 2000) }));
+      const stdio = new StdioClientTransport({
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env,
+        cwd: config.cwd,
+        stderr: 'pipe',
+      });
+      stdio.stderr?.on('data', (chunk: unknown) =>
+        this.#logger.debug('mcp_server_stderr', { server, text: String(chunk).slice(0, 2000) }),
+      );
       transport = stdio;
     }
     const client = new Client(this.#clientInfo);

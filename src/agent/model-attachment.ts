@@ -12,9 +12,12 @@ export type ModelAttachment =
  */
 export function modelAttachments(attachments: ChatRequest['attachments']): ModelAttachment[] {
   return (attachments ?? []).map(({ name, mime_type: mimeType, url, data }) =>
-    attachmentKind(mimeType) === 'image' ? { kind: 'image', name, mimeType, url: url ?? `data:${mimeType};base64,${data}` } : { kind: 'text', name, mimeType, text: attachmentText(data ?? '') },
+    attachmentKind(mimeType) === 'image'
+      ? { kind: 'image', name, mimeType, url: url ?? `data:${mimeType};base64,${data}` }
+      : { kind: 'text', name, mimeType, text: attachmentText(data ?? '') },
   );
 }
 
 /** The text part that carries a text attachment to the model. */
-export const attachedFileText = (attachment: Extract<ModelAttachment, { kind: 'text' }>) => `Attached file ${attachment.name}:\n${attachment.text}`;
+export const attachedFileText = (attachment: Extract<ModelAttachment, { kind: 'text' }>) =>
+  `Attached file ${attachment.name}:\n${attachment.text}`;

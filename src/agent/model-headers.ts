@@ -32,7 +32,14 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const EXAMPLE = '{"x-portkey-provider": "openai"}';
 
 /** What a JSON value is, in words: `a list`, `an object`, `null`, `a number`… */
-const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const kindOf = (value: unknown) =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'a list'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
 
 /**
  * Reads the extra model-server headers from a JSON object of header names to string values
@@ -58,7 +65,10 @@ export function parseModelHeaders(raw: string | undefined): ModelHeaders {
   const seen = new Set<string>();
   for (const [name, headerValue] of Object.entries(value)) {
     const shownName = JSON.stringify(name);
-    if (!FIELD_NAME.test(name)) throw new Error(`has the header name ${shownName}, which is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-)`);
+    if (!FIELD_NAME.test(name))
+      throw new Error(
+        `has the header name ${shownName}, which is not an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-)`,
+      );
     const lower = name.toLowerCase();
     if (REFUSED_MODEL_HEADERS.includes(lower)) {
       throw new Error(
@@ -69,9 +79,13 @@ export function parseModelHeaders(raw: string | undefined): ModelHeaders {
     }
     if (seen.has(lower)) throw new Error(`names the header ${shownName} twice (header names ignore case)`);
     seen.add(lower);
-    if (typeof headerValue !== 'string') throw new Error(`gives the header ${shownName} ${kindOf(headerValue)}; values must be strings (a JSON value goes in as text)`);
+    if (typeof headerValue !== 'string')
+      throw new Error(
+        `gives the header ${shownName} ${kindOf(headerValue)}; values must be strings (a JSON value goes in as text)`,
+      );
     if (headerValue.trim() === '') throw new Error(`gives the header ${shownName} an empty value`);
-    if (!FIELD_VALUE.test(headerValue)) throw new Error(`gives the header ${shownName} a value with a line break or a control character`);
+    if (!FIELD_VALUE.test(headerValue))
+      throw new Error(`gives the header ${shownName} a value with a line break or a control character`);
     headers[name] = headerValue;
   }
   return headers;

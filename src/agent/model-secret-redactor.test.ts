@@ -5,7 +5,11 @@ describe('createModelRedactor', () => {
   it('strikes the key, credentials in URLs, and header values with their long words', () => {
     const redact = createModelRedactor({
       apiKey: 'sk-live-KEY',
-      headers: { 'Helicone-Auth': 'Bearer sk-helicone-TOKEN', 'x-portkey-config': '{"provider":"openai","api_key":"sk-inner-KEY-99"}', 'x-portkey-provider': 'openai' },
+      headers: {
+        'Helicone-Auth': 'Bearer sk-helicone-TOKEN',
+        'x-portkey-config': '{"provider":"openai","api_key":"sk-inner-KEY-99"}',
+        'x-portkey-provider': 'openai',
+      },
     });
     expect(redact('bad key sk-live-KEY at http://bob:pw@10.0.0.1/v1')).toBe('bad key [redacted] at http://10.0.0.1/v1');
     expect(redact('token sk-helicone-TOKEN refused')).toBe('token [redacted] refused');
@@ -14,8 +18,13 @@ describe('createModelRedactor', () => {
   });
 
   it('strikes a quote of part of a key or header value of 8 or more characters, not shorter words', () => {
-    const redact = createModelRedactor({ apiKey: 'sk-proj-0123456789abcdef', headers: { 'x-gateway-key': 'gw-SECRET-abcdefgh', 'x-portkey-provider': 'openai' } });
-    expect(redact('Incorrect API key provided: sk-proj-****cdef')).toBe('Incorrect API key provided: [redacted]****cdef');
+    const redact = createModelRedactor({
+      apiKey: 'sk-proj-0123456789abcdef',
+      headers: { 'x-gateway-key': 'gw-SECRET-abcdefgh', 'x-portkey-provider': 'openai' },
+    });
+    expect(redact('Incorrect API key provided: sk-proj-****cdef')).toBe(
+      'Incorrect API key provided: [redacted]****cdef',
+    );
     expect(redact('unknown key gw-SECRET-abcd…')).toBe('unknown key [redacted]…');
     expect(redact('key gw-SECRET-abcdefgh')).toBe('key [redacted]');
     expect(redact('key gw-SECR is short')).toBe('key gw-SECR is short');
@@ -24,7 +33,9 @@ describe('createModelRedactor', () => {
 
   it("strikes the server's address when given", () => {
     const redact = createModelRedactor({ baseUrl: 'http://gateway.internal:8787/v1' });
-    expect(redact('could not reach http://gateway.internal:8787/v1/chat/completions')).toBe('could not reach [redacted]/chat/completions');
+    expect(redact('could not reach http://gateway.internal:8787/v1/chat/completions')).toBe(
+      'could not reach [redacted]/chat/completions',
+    );
     expect(redact('gateway.internal:8787 refused')).toBe('[redacted] refused');
   });
 });

@@ -65,13 +65,22 @@ function unmarkEdgeSpaces(text: string, marks: boolean[]): void {
  * createModelRedactor({ apiKey: 'sk-live-0123456789' })('Incorrect API key provided: sk-live-0123****'); // 'Incorrect API key provided: [redacted]****'
  */
 export function createModelRedactor(secrets: ModelSecrets): (text: string) => string {
-  const whole = [secrets.apiKey, ...addressOf(secrets.baseUrl)].filter((value): value is string => typeof value === 'string' && value !== '').sort((a, b) => b.length - a.length);
-  const partly = [secrets.apiKey, ...Object.values(secrets.headers ?? {})].filter((value): value is string => typeof value === 'string' && value.length >= SHORTEST_SHARED_RUN);
+  const whole = [secrets.apiKey, ...addressOf(secrets.baseUrl)]
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .sort((a, b) => b.length - a.length);
+  const partly = [secrets.apiKey, ...Object.values(secrets.headers ?? {})].filter(
+    (value): value is string => typeof value === 'string' && value.length >= SHORTEST_SHARED_RUN,
+  );
   return (text) => {
-    const exact = whole.reduce((scrubbed, secret) => scrubbed.replaceAll(secret, REDACTED), withoutCredentials(text.slice(0, LONGEST_TEXT)));
+    const exact = whole.reduce(
+      (scrubbed, secret) => scrubbed.replaceAll(secret, REDACTED),
+      withoutCredentials(text.slice(0, LONGEST_TEXT)),
+    );
     const marks = new Array<boolean>(exact.length).fill(false);
     for (const secret of partly) markSharedRuns(exact, secret, marks);
     unmarkEdgeSpaces(exact, marks);
-    return exact.replace(/[\s\S]/g, (character, index: number) => (!marks[index] ? character : marks[index - 1] ? '' : REDACTED));
+    return exact.replace(/[\s\S]/g, (character, index: number) =>
+      !marks[index] ? character : marks[index - 1] ? '' : REDACTED,
+    );
   };
 }

@@ -76,7 +76,8 @@ function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): Mod
         });
         response.on('error', reject);
         response.on('close', () => {
-          if (!response.complete) reject(signal.aborted ? signal.reason : new Error('the connection closed before the answer ended'));
+          if (!response.complete)
+            reject(signal.aborted ? signal.reason : new Error('the connection closed before the answer ended'));
         });
         response.on('end', () => {
           const received = response.headers;
@@ -98,7 +99,12 @@ function nodeModelTransport(http: typeof NodeHttp, https: typeof NodeHttps): Mod
     for (let hops = 0, at = request.url; hops < MAX_REDIRECTS && REPEATS_THE_POST.has(answer.status); hops += 1) {
       const location = answer.header('location');
       const next = location === undefined || !URL.canParse(location, at) ? undefined : new URL(location, at);
-      if (next === undefined || next.hostname !== at.hostname || (next.protocol !== 'http:' && next.protocol !== 'https:')) break;
+      if (
+        next === undefined ||
+        next.hostname !== at.hostname ||
+        (next.protocol !== 'http:' && next.protocol !== 'https:')
+      )
+        break;
       at = next;
       answer = await postOnce({ ...request, url: at });
     }
@@ -116,10 +122,18 @@ export function loadNodeModelTransport(): ModelHttpTransport | undefined {
   if (loaded !== undefined) return loaded ?? undefined;
   const host = globalThis as { Bun?: unknown; Deno?: unknown; process?: NodeProcess };
   const process = host.process;
-  if (host.Bun !== undefined || host.Deno !== undefined || typeof process?.getBuiltinModule !== 'function' || process.env.NODE_USE_ENV_PROXY) {
+  if (
+    host.Bun !== undefined ||
+    host.Deno !== undefined ||
+    typeof process?.getBuiltinModule !== 'function' ||
+    process.env.NODE_USE_ENV_PROXY
+  ) {
     loaded = null;
     return undefined;
   }
-  loaded = nodeModelTransport(process.getBuiltinModule('node:http') as typeof NodeHttp, process.getBuiltinModule('node:https') as typeof NodeHttps);
+  loaded = nodeModelTransport(
+    process.getBuiltinModule('node:http') as typeof NodeHttp,
+    process.getBuiltinModule('node:https') as typeof NodeHttps,
+  );
   return loaded;
 }

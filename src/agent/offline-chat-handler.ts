@@ -21,5 +21,11 @@ export const offlineChatHandler: ChatHandler = async function offlineChatHandler
     context: toolRunContextOf(input),
     ...(onEvent ? { onEvent } : {}),
   });
-  return { content: result.content, toolCalls: result.toolCalls, finishReason: result.finishReason, usage: result.usage, model: result.model };
+  return {
+    content: result.content,
+    toolCalls: result.toolCalls,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    model: result.model,
+  };
 };

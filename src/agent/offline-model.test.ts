@@ -4,7 +4,12 @@ import type { ChatMessage, ModelRequest, ModelStreamPart } from './chat-model.js
 import { createOfflineModel } from './offline-model.js';
 
 const greet = { name: 'hello_greet', description: 'Greets', parameters: { type: 'object' } };
-const ask = (messages: ChatMessage[], overrides: Partial<ModelRequest> = {}): ModelRequest => ({ messages, tools: [greet], signal: new AbortController().signal, ...overrides });
+const ask = (messages: ChatMessage[], overrides: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages,
+  tools: [greet],
+  signal: new AbortController().signal,
+  ...overrides,
+});
 const model = createOfflineModel();
 
 describe('the offline model', () => {
@@ -18,13 +23,41 @@ describe('the offline model', () => {
   });
 
   it('counts input tokens as the words `split(/\\s+/)` finds, for every kind of space JavaScript knows', async () => {
-    const spaces = [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', '\u200b', '\u0085'];
-    const text = fc.array(fc.oneof(fc.constantFrom(...spaces), fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 30 }).map((parts) => parts.join(''));
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      '\u0085',
+    ];
+    const text = fc
+      .array(
+        fc.oneof(fc.constantFrom(...spaces), fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 3 })),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
     await fc.assert(
       fc.asyncProperty(text, async (content) => {
         // Twice: the second count of a text is the remembered one.
         for (const _ of [1, 2]) {
-          const response = await model.generate({ messages: [{ role: 'assistant', content }], tools: [], signal: new AbortController().signal });
+          const response = await model.generate({
+            messages: [{ role: 'assistant', content }],
+            tools: [],
+            signal: new AbortController().signal,
+          });
           expect(response.usage.inputTokens).toBe(content.split(/\s+/).filter(Boolean).length);
         }
       }),
@@ -45,17 +78,30 @@ describe('the offline model', () => {
   });
 
   it('calls the tool a message names, with the JSON after "with"', async () => {
-    const response = await model.generate(ask([{ role: 'user', content: 'Please USE TOOL hello_greet with {"name": "Ada"}' }]));
-    expect(response).toMatchObject({ text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'call_offline_1', name: 'hello_greet', arguments: '{"name": "Ada"}' }] });
+    const response = await model.generate(
+      ask([{ role: 'user', content: 'Please USE TOOL hello_greet with {"name": "Ada"}' }]),
+    );
+    expect(response).toMatchObject({
+      text: '',
+      finishReason: 'tool_calls',
+      toolCalls: [{ id: 'call_offline_1', name: 'hello_greet', arguments: '{"name": "Ada"}' }],
+    });
   });
 
   it('calls a tool without arguments as {} and passes malformed arguments on untouched', async () => {
-    expect((await model.generate(ask([{ role: 'user', content: 'use tool hello_greet' }]))).toolCalls[0]!.arguments).toBe('{}');
-    expect((await model.generate(ask([{ role: 'user', content: 'use tool hello_greet with {oops' }]))).toolCalls[0]!.arguments).toBe('{oops');
+    expect(
+      (await model.generate(ask([{ role: 'user', content: 'use tool hello_greet' }]))).toolCalls[0]!.arguments,
+    ).toBe('{}');
+    expect(
+      (await model.generate(ask([{ role: 'user', content: 'use tool hello_greet with {oops' }]))).toolCalls[0]!
+        .arguments,
+    ).toBe('{oops');
   });
 
   it('answers in text about a tool it does not have, or when told to answer in text', async () => {
-    expect((await model.generate(ask([{ role: 'user', content: 'use tool nope_tool' }]))).text).toBe('[offline model] There is no tool named nope_tool. Tools I can use: hello_greet.');
+    expect((await model.generate(ask([{ role: 'user', content: 'use tool nope_tool' }]))).text).toBe(
+      '[offline model] There is no tool named nope_tool. Tools I can use: hello_greet.',
+    );
     const none = await model.generate(ask([{ role: 'user', content: 'use tool hello_greet' }], { toolChoice: 'none' }));
     expect(none.toolCalls).toEqual([]);
   });
@@ -100,6 +146,8 @@ describe('the offline model', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('gone'));
-    await expect(model.generate(ask([{ role: 'user', content: 'x' }], { signal: controller.signal }))).rejects.toThrow('gone');
+    await expect(model.generate(ask([{ role: 'user', content: 'x' }], { signal: controller.signal }))).rejects.toThrow(
+      'gone',
+    );
   });
 });

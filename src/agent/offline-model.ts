@@ -16,7 +16,17 @@ const PREFIX = '[offline model]';
 function isSpace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 160) return false;
-  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /**
@@ -87,26 +97,48 @@ function answer(request: ModelRequest): Pick<ModelResponse, 'text' | 'toolCalls'
   const results = messages.slice(start + 1).filter((message) => message.role === 'tool');
   if (results.length > 0) {
     const lines = results.map((result) => `${result.name} answered: ${result.content}`);
-    return { text: `${PREFIX} I used ${results.length === 1 ? 'a tool' : `${results.length} tools`}. ${lines.join('; ')}`, toolCalls: [], finishReason: 'stop' };
+    return {
+      text: `${PREFIX} I used ${results.length === 1 ? 'a tool' : `${results.length} tools`}. ${lines.join('; ')}`,
+      toolCalls: [],
+      finishReason: 'stop',
+    };
   }
   const asked = OFFLINE_TOOL_SYNTAX.exec(said);
   if (asked !== null && request.toolChoice !== 'none') {
     const name = asked[1]!.toLowerCase();
     if (tools.some((tool) => tool.name === name)) {
       const args = asked[2]?.trim() || '{}';
-      return { text: '', toolCalls: [{ id: `call_offline_${messages.length}`, name, arguments: args }], finishReason: 'tool_calls' };
+      return {
+        text: '',
+        toolCalls: [{ id: `call_offline_${messages.length}`, name, arguments: args }],
+        finishReason: 'tool_calls',
+      };
     }
     const known = tools.map((tool) => tool.name).join(', ') || 'none';
-    return { text: `${PREFIX} There is no tool named ${name}. Tools I can use: ${known}.`, toolCalls: [], finishReason: 'stop' };
+    return {
+      text: `${PREFIX} There is no tool named ${name}. Tools I can use: ${known}.`,
+      toolCalls: [],
+      finishReason: 'stop',
+    };
   }
-  const earlier = messages.slice(0, Math.max(0, start)).filter((message) => message.role === 'user' || message.role === 'assistant').length;
-  const parts = [`${PREFIX} No language model is configured for this actor, so this is a fixed local reply. You said: ${said}`];
+  const earlier = messages
+    .slice(0, Math.max(0, start))
+    .filter((message) => message.role === 'user' || message.role === 'assistant').length;
+  const parts = [
+    `${PREFIX} No language model is configured for this actor, so this is a fixed local reply. You said: ${said}`,
+  ];
   const attached = start >= 0 ? attachmentsOf(messages[start]!) : [];
   if (attached.length > 0) {
-    parts.push(`You attached ${attached.length} file${attached.length === 1 ? '' : 's'}: ${attached.map((attachment) => `${attachment.name} (${attachment.mimeType})`).join(', ')}.`);
+    parts.push(
+      `You attached ${attached.length} file${attached.length === 1 ? '' : 's'}: ${attached.map((attachment) => `${attachment.name} (${attachment.mimeType})`).join(', ')}.`,
+    );
   }
-  if (earlier > 0) parts.push(`(I can see ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)`);
-  if (tools.length > 0) parts.push(`To call a tool, say: use tool <name> with {JSON arguments}. Tools: ${tools.map((tool) => tool.name).join(', ')}.`);
+  if (earlier > 0)
+    parts.push(`(I can see ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)`);
+  if (tools.length > 0)
+    parts.push(
+      `To call a tool, say: use tool <name> with {JSON arguments}. Tools: ${tools.map((tool) => tool.name).join(', ')}.`,
+    );
   return { text: parts.join('\n\n'), toolCalls: [], finishReason: 'stop' };
 }
 
@@ -116,7 +148,9 @@ function respond(request: ModelRequest): ModelResponse {
   let input = 0;
   for (const message of request.messages) input += wordsOf(message.content);
   // The reply's text is the next turn's history: its count is kept for then.
-  const output = remember(reply.text, countWords(reply.text)) + reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
+  const output =
+    remember(reply.text, countWords(reply.text)) +
+    reply.toolCalls.reduce((sum, call) => sum + countWords(call.arguments), 0);
   return { ...reply, usage: { inputTokens: input, outputTokens: output }, model: OFFLINE_MODEL };
 }
 

@@ -1,7 +1,19 @@
 import type { ClientOptions, OpenAI } from 'openai';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { FinishReason } from '../invoke/chat-reply.js';
-import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ModelToolCall } from './chat-model.js';
+import type {
+  ChatMessage,
+  ChatModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelToolCall,
+} from './chat-model.js';
 import type { Logger } from '../log/logger.js';
 import { attachedFileText } from './model-attachment.js';
 import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
@@ -57,20 +69,28 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     case 'assistant':
-      if (message.toolCalls === undefined || message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
+      if (message.toolCalls === undefined || message.toolCalls.length === 0)
+        return { role: 'assistant', content: message.content };
       return {
         role: 'assistant',
         content: message.content === '' ? null : message.content,
-        tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
       };
     case 'user':
-      if (message.attachments === undefined || message.attachments.length === 0) return { role: 'user', content: message.content };
+      if (message.attachments === undefined || message.attachments.length === 0)
+        return { role: 'user', content: message.content };
       return {
         role: 'user',
         content: [
           { type: 'text', text: message.content },
           ...message.attachments.map((attachment) =>
-            attachment.kind === 'image' ? { type: 'image_url' as const, image_url: { url: attachment.url } } : { type: 'text' as const, text: attachedFileText(attachment) },
+            attachment.kind === 'image'
+              ? { type: 'image_url' as const, image_url: { url: attachment.url } }
+              : { type: 'text' as const, text: attachedFileText(attachment) },
           ),
         ],
       };
@@ -82,32 +102,42 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
 function toParams(model: string, request: ModelRequest): ChatCompletionCreateParamsBase {
   const params: ChatCompletionCreateParamsBase = { model, messages: request.messages.map(toOpenAIMessage) };
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+    params.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
     params.tool_choice = request.toolChoice ?? 'auto';
   }
   return params;
 }
 
-const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason => (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+const finishReason = (raw: string | null | undefined, toolCalls: readonly ModelToolCall[]): FinishReason =>
+  (raw ? FINISH_REASONS[raw] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
 
 /** The model's answer in a whole (non-streamed) chat completion; an answer without choices throws. */
 function responseFromCompletion(completion: ChatCompletion, fallbackModel: string): ModelResponse {
   const choice = completion.choices?.[0];
   if (choice === undefined) throw new Error('the answer has no choices');
   const toolCalls: ModelToolCall[] = (choice.message?.tool_calls ?? []).flatMap((call) =>
-    call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }] : [],
+    call.type === 'function'
+      ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' }]
+      : [],
   );
   return {
     text: choice.message?.content ?? '',
     toolCalls,
-    usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
     finishReason: finishReason(choice.finish_reason, toolCalls),
     model: completion.model || fallbackModel,
   };
 }
 
 /** Whether a streamed call was answered as a stream: some servers ignore `stream: true` and send one JSON completion. */
-const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+const isEventStream = (response: Response) =>
+  (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 
 /** Refusals whose reason is about credentials: a refused key's message often quotes the key, or part of it. */
 const CREDENTIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407]);
@@ -124,7 +154,11 @@ const sdkLogger = (logger: Logger) => {
   const write =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (message: string, ...rest: unknown[]) =>
-      logger[level]('model_client_log', { message: [message, ...rest.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))].join(' ').slice(0, 2000) });
+      logger[level]('model_client_log', {
+        message: [message, ...rest.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))]
+          .join(' ')
+          .slice(0, 2000),
+      });
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 };
 
@@ -138,7 +172,12 @@ const chatCompletionsUrl = (base: string) => new URL(`${base.endsWith('/') ? bas
 
 /** The headers of every call: JSON both ways, the bearer token, then the configured headers (names in lower case, so one may replace a default). */
 function requestHeaders(apiKey: string, configured: ModelHeaders | undefined): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', 'user-agent': 'actorkit', authorization: `Bearer ${apiKey}` };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+    'user-agent': 'actorkit',
+    authorization: `Bearer ${apiKey}`,
+  };
   for (const [name, value] of Object.entries(configured ?? {})) headers[name.toLowerCase()] = value;
   return headers;
 }
@@ -166,11 +205,15 @@ const importOpenAISdk = () =>
   }));
 
 /** What a failed call tells: the status and body of an error answer, or that no answer came. */
-function describeFailure(error: unknown, sdk: OpenAISdk | undefined): { status?: number; body?: unknown; unreachable: boolean } {
+function describeFailure(
+  error: unknown,
+  sdk: OpenAISdk | undefined,
+): { status?: number; body?: unknown; unreachable: boolean } {
   if (error instanceof ModelStatusError) return { status: error.status, body: error.body, unreachable: false };
   if (error instanceof ModelConnectionError) return { unreachable: true };
   if (sdk === undefined) return { unreachable: false };
-  if (error instanceof sdk.APIError && error.status !== undefined) return { status: error.status, body: errorBodies.get(error), unreachable: false };
+  if (error instanceof sdk.APIError && error.status !== undefined)
+    return { status: error.status, body: errorBodies.get(error), unreachable: false };
   return { unreachable: error instanceof sdk.APIConnectionError };
 }
 
@@ -235,29 +278,40 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     maxRetries,
     ...(options.headers && Object.keys(options.headers).length > 0 ? { defaultHeaders: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.logger ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) } : { logLevel: 'off' as const }),
+    ...(options.logger
+      ? { logLevel: 'warn' as const, logger: sdkLogger(options.logger) }
+      : { logLevel: 'off' as const }),
   };
   let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
-  const loadClient = () => (loaded ??= importOpenAISdk().then(({ sdk, Client }) => ({ sdk, client: new Client(clientOptions) })));
+  const loadClient = () =>
+    (loaded ??= importOpenAISdk().then(({ sdk, Client }) => ({ sdk, client: new Client(clientOptions) })));
   const where = baseUrl === undefined ? 'the OpenAI API' : withoutCredentials(baseUrl);
   /** Upstream text fit for the log: no `user:password@`, no API key, no header value. */
   const forTheLog = createModelRedactor({ apiKey: options.apiKey, headers: options.headers });
   /** Upstream text fit for the API caller: nor the server's address. */
   const forTheCaller = createModelRedactor({ apiKey: options.apiKey, headers: options.headers, baseUrl: serverUrl });
-  const reasonText = (reason: UpstreamReason) => (reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`);
+  const reasonText = (reason: UpstreamReason) =>
+    reason.code === undefined ? reason.message : `${reason.message} (${reason.code})`;
 
   // The caller learns what happened in general terms, and the server's reason for a 4xx that is
   // not about credentials; the server's address and its own words (which may quote a key or a
   // URL with credentials) go to the log, with the secrets struck out.
   const failure = (error: unknown, deadline: CallDeadline, caller: AbortSignal, sdk?: OpenAISdk): Error => {
     if (caller.aborted) return abortReason(caller);
-    if (deadline.expired || (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError)) return modelTimeoutError(timeoutMs, error);
+    if (deadline.expired || (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError))
+      return modelTimeoutError(timeoutMs, error);
     const { status, body, unreachable } = describeFailure(error, sdk);
     const logged = upstreamReason(body, forTheLog);
     const upstream =
       status !== undefined && logged !== undefined
         ? `${status} ${logged.message}`
-        : shorten(forTheLog(error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)));
+        : shorten(
+            forTheLog(
+              error instanceof Error
+                ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+                : String(error),
+            ),
+          );
     options.logger?.warn('model_call_failed', {
       model: options.model,
       base_url: where,
@@ -268,7 +322,10 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     const cause = new Error(upstream);
     if (status !== undefined) {
       const shown = reasonIsShown(status) ? upstreamReason(body, forTheCaller) : undefined;
-      return modelUpstreamError(`The model server answered with HTTP status ${status}${shown === undefined ? '' : `: ${reasonText(shown)}`}`, cause);
+      return modelUpstreamError(
+        `The model server answered with HTTP status ${status}${shown === undefined ? '' : `: ${reasonText(shown)}`}`,
+        cause,
+      );
     }
     if (unreachable) return modelUpstreamError('The model server could not be reached', cause);
     return modelUpstreamError('The model server sent an answer that could not be used', cause);
@@ -310,11 +367,18 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       let answered = false;
       try {
         const { data: chunks, response } = await client.chat.completions
-          .create({ ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } }, { signal: deadline.signal, headers: { ...request.traceHeaders } })
+          .create(
+            { ...toParams(options.model, request), stream: true, stream_options: { include_usage: true } },
+            { signal: deadline.signal, headers: { ...request.traceHeaders } },
+          )
           .withResponse();
         if (!isEventStream(response)) {
           // The SDK would read a JSON body as a stream without events: an empty answer.
-          options.logger?.warn('model_stream_ignored', { model: options.model, base_url: where, content_type: response.headers.get('content-type') });
+          options.logger?.warn('model_stream_ignored', {
+            model: options.model,
+            base_url: where,
+            content_type: response.headers.get('content-type'),
+          });
           const whole = responseFromCompletion((await response.json()) as ChatCompletion, options.model);
           if (whole.text !== '') yield { type: 'text-delta', delta: whole.text };
           yield { type: 'finish', response: whole };
@@ -323,7 +387,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
         for await (const chunk of chunks as AsyncIterable<ChatCompletionChunk>) {
           deadline.touch();
           if (chunk.model) model = chunk.model;
-          if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+          if (chunk.usage)
+            usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
           const choice = chunk.choices?.[0];
           if (choice === undefined) continue;
           answered = true;
@@ -350,8 +415,13 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       } finally {
         deadline.clear();
       }
-      const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
-      yield { type: 'finish', response: { text, toolCalls, usage, finishReason: finishReason(rawFinish, toolCalls), model } };
+      const toolCalls = [...calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, call]) => ({ id: call.id || `call_${index}`, name: call.name, arguments: call.arguments }));
+      yield {
+        type: 'finish',
+        response: { text, toolCalls, usage, finishReason: finishReason(rawFinish, toolCalls), model },
+      };
     },
   };
 }

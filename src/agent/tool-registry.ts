@@ -2,7 +2,10 @@ import { createLogger, type Logger } from '../log/logger.js';
 import type { ActorTool } from './actor-tool.js';
 
 /** Tools of one source: a list, a promise of one, or a function that loads them (e.g. from MCP servers). */
-export type ToolSourceInput = readonly ActorTool[] | Promise<readonly ActorTool[]> | (() => readonly ActorTool[] | Promise<readonly ActorTool[]>);
+export type ToolSourceInput =
+  | readonly ActorTool[]
+  | Promise<readonly ActorTool[]>
+  | (() => readonly ActorTool[] | Promise<readonly ActorTool[]>);
 
 /** Options of a `ToolRegistry`. */
 export interface ToolRegistryOptions {
@@ -28,7 +31,8 @@ export class ToolRegistry {
 
   /** Adds a source; sources are read in the order they were added. */
   add(source: string, tools: ToolSourceInput): this {
-    if (this.#sources.some((existing) => existing.name === source)) throw new TypeError(`Tool source ${source} is already registered`);
+    if (this.#sources.some((existing) => existing.name === source))
+      throw new TypeError(`Tool source ${source} is already registered`);
     this.#sources.push({ name: source, input: tools });
     return this;
   }
@@ -73,6 +77,10 @@ export class ToolRegistry {
  * @example
  * const tools = await buildDefaultRegistry([greet], () => mcp.tools(), { logger }).build();
  */
-export function buildDefaultRegistry(domainTools: ToolSourceInput, mcpTools: ToolSourceInput = [], options: ToolRegistryOptions = {}): ToolRegistry {
+export function buildDefaultRegistry(
+  domainTools: ToolSourceInput,
+  mcpTools: ToolSourceInput = [],
+  options: ToolRegistryOptions = {},
+): ToolRegistry {
   return new ToolRegistry(options).add('domain', domainTools).add('mcp', mcpTools);
 }

@@ -9,11 +9,14 @@ export interface UpstreamReason {
 /** The longest reason kept, in characters. */
 export const UPSTREAM_REASON_MAX_LENGTH = 300;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
-const codeOf = (value: unknown): string | undefined => textOf(value) ?? (typeof value === 'number' ? String(value) : undefined);
+const codeOf = (value: unknown): string | undefined =>
+  textOf(value) ?? (typeof value === 'number' ? String(value) : undefined);
 
 /** The first words of a body that is not JSON (an HTML page gets its tags removed). */
 function plainText(body: string): string | undefined {
@@ -37,7 +40,10 @@ function plainText(body: string): string | undefined {
  * @example
  * upstreamReason({ status: 'failure', message: 'Either x-portkey-config or x-portkey-provider header is required' });
  */
-export function upstreamReason(body: unknown, redact: (text: string) => string = (text) => text): UpstreamReason | undefined {
+export function upstreamReason(
+  body: unknown,
+  redact: (text: string) => string = (text) => text,
+): UpstreamReason | undefined {
   const fit = (text: string) => shorten(redact(text));
   if (typeof body === 'string') {
     const message = plainText(body);

@@ -27,7 +27,11 @@ export function allowedMethods(app: Pick<Hono, 'routes'>): (path: string) => rea
       for (const [methods] of router.match('ALL', path)[0]) for (const method of methods) found.add(method);
       return [...found];
     };
-    const exact = new Map([...methodsByPath.keys()].filter((routePath) => !/[:*]/.test(routePath)).map((routePath) => [routePath, match(routePath)]));
+    const exact = new Map(
+      [...methodsByPath.keys()]
+        .filter((routePath) => !/[:*]/.test(routePath))
+        .map((routePath) => [routePath, match(routePath)]),
+    );
     return (path: string): readonly string[] => exact.get(path) ?? match(path);
   };
   return (path) => (lookup ??= build())(path);

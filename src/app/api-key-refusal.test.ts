@@ -35,7 +35,8 @@ describe('API key authentication', () => {
 
   it('accepts every key of the rotation list', async () => {
     const app = await createTestActor({ env });
-    for (const key of ['old-key', 'new-key']) expect((await app.request('/stats', { headers: { 'X-API-Key': key } })).status).toBe(200);
+    for (const key of ['old-key', 'new-key'])
+      expect((await app.request('/stats', { headers: { 'X-API-Key': key } })).status).toBe(200);
   });
 
   it('gives no bypass to path tricks', async () => {

@@ -13,7 +13,11 @@ export interface ApiKeyRefusalOptions {
 }
 
 /** The 401 of a request without a valid key, or undefined to let it through (see `apiKeyRefusal`). */
-export type ApiKeyRefusal = (request: Request, runtime: RuntimeBindings | undefined, routedPath: string) => ActorError | undefined;
+export type ApiKeyRefusal = (
+  request: Request,
+  runtime: RuntimeBindings | undefined,
+  routedPath: string,
+) => ActorError | undefined;
 
 /**
  * API-key authentication (`X-API-Key`), decided at the fetch edge (`observeRequests`): a missing
@@ -33,12 +37,21 @@ export function apiKeyRefusal(options: ApiKeyRefusalOptions): ApiKeyRefusal {
   const open = new Set(publicPaths);
   const headerKey = headerName.toLowerCase();
   const challenge = { 'WWW-Authenticate': `ApiKey header="${headerName}"` };
-  const isPublic = (url: string, routedPath: string) => open.has(routedPath) && (!url.includes('%') || open.has(new URL(url).pathname));
+  const isPublic = (url: string, routedPath: string) =>
+    open.has(routedPath) && (!url.includes('%') || open.has(new URL(url).pathname));
   return function refuseWithoutKey(request, runtime, routedPath) {
     if (isPublic(request.url, routedPath)) return undefined;
     const check = checkHeaderKey(readRequestHeader(request, runtime, headerKey) ?? undefined, keys);
-    if (check === 'missing') return new ActorError('missing_api_key', { detail: `Send your key in the ${headerName} header`, headers: challenge });
-    if (check === 'invalid') return new ActorError('invalid_api_key', { detail: `The ${headerName} header does not hold a valid key`, headers: challenge });
+    if (check === 'missing')
+      return new ActorError('missing_api_key', {
+        detail: `Send your key in the ${headerName} header`,
+        headers: challenge,
+      });
+    if (check === 'invalid')
+      return new ActorError('invalid_api_key', {
+        detail: `The ${headerName} header does not hold a valid key`,
+        headers: challenge,
+      });
     return undefined;
   };
 }

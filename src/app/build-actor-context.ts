@@ -46,19 +46,48 @@ export interface BuiltActorContext {
 export function buildActorContext(options: CreateActorAppOptions): BuiltActorContext {
   const env = options.env ?? processEnv();
   const environment = parseEnvironment(env, { settingKeys: Object.keys(options.definition.settings.entries) });
-  const logger = options.logger ?? createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
+  const logger =
+    options.logger ??
+    createLogger({ level: environment.LOG_LEVEL, fields: { actor: options.definition.metadata.slug } });
   const config = readRuntimeConfig(environment, logger.warn);
-  const settings = new ActorSettings(options.definition, env, options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) });
-  const { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_POOL_SIZE: poolSize, DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs, DATABASE_TIMEOUT_MS: deadlineMs } = environment;
+  const settings = new ActorSettings(
+    options.definition,
+    env,
+    options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) },
+  );
+  const {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_POOL_SIZE: poolSize,
+    DATABASE_STATEMENT_TIMEOUT_MS: statementTimeoutMs,
+    DATABASE_TIMEOUT_MS: deadlineMs,
+  } = environment;
   const storeKind = options.store?.kind ?? parseDatabaseUrl(url, dataDir).engine;
-  const opened = options.store ?? deferStore(() => openStore({ url, dataDir, poolSize, statementTimeoutMs, connectTimeoutMs: deadlineMs, queryTimeoutMs: deadlineMs, logger }), storeKind);
+  const opened =
+    options.store ??
+    deferStore(
+      () =>
+        openStore({
+          url,
+          dataDir,
+          poolSize,
+          statementTimeoutMs,
+          connectTimeoutMs: deadlineMs,
+          queryTimeoutMs: deadlineMs,
+          logger,
+        }),
+      storeKind,
+    );
   // Every store call has a deadline; one that passes tells /health at once.
   const store = withStoreDeadline(opened, deadlineMs, (error) => database.noteFailure(error));
   const database = new DatabaseMonitor(store, { logger });
   const metrics = new ActorMetrics();
   const oauth = options.oauth ?? definitionOAuthFlow(options.definition, env);
   const { slug, version } = options.definition.metadata;
-  const tracing = new ActorTracing(tracingConfigOf(environment, { slug, version, instanceId: config.instanceId }), logger);
+  const tracing = new ActorTracing(
+    tracingConfigOf(environment, { slug, version, instanceId: config.instanceId }),
+    logger,
+  );
   const agent = options.chatHandler
     ? undefined
     : createActorAgent({
@@ -80,9 +109,16 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     settings,
     lifecycle: new ActorLifecycle(),
     store,
-    stats: new InvocationBuffer(store, { logger, monitor: database, timeoutMs: deadlineMs, onSetAside: () => metrics.invocationRecordsSetAside.inc() }),
+    stats: new InvocationBuffer(store, {
+      logger,
+      monitor: database,
+      timeoutMs: deadlineMs,
+      onSetAside: () => metrics.invocationRecordsSetAside.inc(),
+    }),
     database,
-    domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, { timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS }),
+    domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, {
+      timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS,
+    }),
     metrics,
     logger,
     tracer: tracing,

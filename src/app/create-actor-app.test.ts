@@ -30,16 +30,21 @@ describe('createActorApp', () => {
   it.for([
     ['without keys', {}],
     ['with API keys', { API_KEY_ENABLED: 'true', API_KEY: 'k1' }],
-  ] as const)('answers /health without a promise %s, so no middleware of every route slows the probe down', async ([, env]) => {
-    // Any middleware mounted for every path (a 405 check, a key check) makes Hono answer through a chain of promises.
-    const app = await createTestActor({ env });
-    const answer = app.fetch(new Request('http://127.0.0.1:8080/health', { headers: { Host: '127.0.0.1:8080' } }));
-    expect(answer).toBeInstanceOf(Response);
-    expect((answer as Response).status).toBe(200);
-    const refused = await app.fetch(new Request('http://127.0.0.1:8080/health', { method: 'DELETE', headers: { Host: '127.0.0.1:8080' } }));
-    expect(refused.status).toBe(405);
-    expect(refused.headers.get('allow')).toBe('GET, HEAD');
-  });
+  ] as const)(
+    'answers /health without a promise %s, so no middleware of every route slows the probe down',
+    async ([, env]) => {
+      // Any middleware mounted for every path (a 405 check, a key check) makes Hono answer through a chain of promises.
+      const app = await createTestActor({ env });
+      const answer = app.fetch(new Request('http://127.0.0.1:8080/health', { headers: { Host: '127.0.0.1:8080' } }));
+      expect(answer).toBeInstanceOf(Response);
+      expect((answer as Response).status).toBe(200);
+      const refused = await app.fetch(
+        new Request('http://127.0.0.1:8080/health', { method: 'DELETE', headers: { Host: '127.0.0.1:8080' } }),
+      );
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD');
+    },
+  );
 
   it('echoes a sane X-Request-Id and replaces an insane one', async () => {
     const app = await createTestActor();
@@ -83,7 +88,10 @@ describe('createActorApp', () => {
       headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r-9' },
       body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }),
     });
-    expect(sink.records.find((record) => record.event === 'unhandled_error')).toMatchObject({ request_id: 'r-9', error: 'boom' });
+    expect(sink.records.find((record) => record.event === 'unhandled_error')).toMatchObject({
+      request_id: 'r-9',
+      error: 'boom',
+    });
   });
 
   it('refuses to start with API_KEY_ENABLED and no key', async () => {
@@ -99,7 +107,12 @@ describe('createActorApp', () => {
     const { createActorApp } = await import('./create-actor-app.js');
     const { testActorDefinition } = await import('../testing/create-test-actor.js');
     const { MemoryStore } = await import('../store/memory-store.js');
-    const app = createActorApp({ definition: testActorDefinition, env: {}, store: new MemoryStore(), logger: silentLogger });
+    const app = createActorApp({
+      definition: testActorDefinition,
+      env: {},
+      store: new MemoryStore(),
+      logger: silentLogger,
+    });
     const ready = await app.request('/ready');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'not_ready', reason: 'starting' });

@@ -17,7 +17,9 @@ import { metricsRoute } from '../routes/metrics.js';
 import { honoPath } from '../routes/actor-route.js';
 
 /** Probes and scrapes: called every few seconds by the platform, they would bury the traces that matter. */
-const UNTRACED_ROUTES: ReadonlySet<string> = new Set([healthRoute, readyRoute, metricsRoute].map((route) => honoPath(route.spec.path)));
+const UNTRACED_ROUTES: ReadonlySet<string> = new Set(
+  [healthRoute, readyRoute, metricsRoute].map((route) => honoPath(route.spec.path)),
+);
 
 /**
  * A Hono app serving the actor surface, with its runtime controls under `actor`. Its `fetch`
@@ -41,13 +43,26 @@ export function createActorApp(options: CreateActorAppOptions): ActorApp {
   oauth?.bind?.(ctx);
   const explicit = options.routers ?? [];
   const tools = () => agent?.tools ?? (Array.isArray(options.tools) ? options.tools : []);
-  const routers = [...definitionRouters(options.definition, env, { peerReads: options.peerReads ?? {}, tools }, explicit), ...explicit];
+  const routers = [
+    ...definitionRouters(options.definition, env, { peerReads: options.peerReads ?? {}, tools }, explicit),
+    ...explicit,
+  ];
   const app = new Hono<ActorEnv>();
   const { publicPaths } = mountActorRoutes(app, ctx, oauth, routers);
   mapActorErrors(app, ctx.logger);
   const runtime = runActorLifecycle(ctx, database, agent, routers, tracing);
   const { apiKeys } = ctx.config;
-  const refusals = edgeRefusals(app, ctx, routers, apiKeys.length > 0 ? apiKeyRefusal({ keys: apiKeys, publicPaths }) : undefined);
-  const observed = observeRequests(app, { lifecycle: ctx.lifecycle, metrics: ctx.metrics.http, guard: requestGuard(ctx.config), refusals });
+  const refusals = edgeRefusals(
+    app,
+    ctx,
+    routers,
+    apiKeys.length > 0 ? apiKeyRefusal({ keys: apiKeys, publicPaths }) : undefined,
+  );
+  const observed = observeRequests(app, {
+    lifecycle: ctx.lifecycle,
+    metrics: ctx.metrics.http,
+    guard: requestGuard(ctx.config),
+    refusals,
+  });
   return Object.assign(app, { fetch: traceRequests(app, observed, ctx.tracer, UNTRACED_ROUTES), actor: runtime });
 }

@@ -14,5 +14,8 @@ export function definitionOAuthFlow(definition: ActorDefinition, env: ActorEnvir
   const declared = definition.oauth ?? [];
   if (declared.length === 0) return undefined;
   const redirectUri = env.OAUTH_REDIRECT_URI?.trim() || undefined;
-  return createOAuthFlow({ providers: oauthProvidersFromEnv(env, declared), ...(redirectUri === undefined ? {} : { redirectUri }) });
+  return createOAuthFlow({
+    providers: oauthProvidersFromEnv(env, declared),
+    ...(redirectUri === undefined ? {} : { redirectUri }),
+  });
 }

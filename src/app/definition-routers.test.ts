@@ -6,12 +6,16 @@ import { createActorApp } from './create-actor-app.js';
 import { silentLogger } from '../log/logger.js';
 
 const KEY = 'mesh-key-0123456789abcdef';
-const with_ = (features: Partial<ActorDefinition['features']>, declarations: Partial<ActorDefinition> = {}): ActorDefinition => ({
+const with_ = (
+  features: Partial<ActorDefinition['features']>,
+  declarations: Partial<ActorDefinition> = {},
+): ActorDefinition => ({
   ...testActorDefinition,
   features: { ...defaultActorFeatures, ...features },
   ...declarations,
 });
-const build = (definition: ActorDefinition, env: Record<string, string> = {}, peerReads = {}) => createActorApp({ definition, env, logger: silentLogger, peerReads });
+const build = (definition: ActorDefinition, env: Record<string, string> = {}, peerReads = {}) =>
+  createActorApp({ definition, env, logger: silentLogger, peerReads });
 
 describe('createActorApp mounts what the definition declares', () => {
   it('the panels when includePanel is on, and none when it is off', async () => {
@@ -22,7 +26,9 @@ describe('createActorApp mounts what the definition declares', () => {
   });
 
   it('refuses includePanel without a declared panel', () => {
-    expect(() => build(with_({ includePanel: true }))).toThrow(/features.includePanel is on but the definition declares no panels/);
+    expect(() => build(with_({ includePanel: true }))).toThrow(
+      /features.includePanel is on but the definition declares no panels/,
+    );
   });
 
   it('the declared peer reads with the handlers app.ts wires, behind MESH_KEY', async () => {
@@ -36,15 +42,22 @@ describe('createActorApp mounts what the definition declares', () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual({ topic: 'news' });
     expect((await app.request('/api/test/lookup/news')).status).toBe(401);
-    const off = await createTestActor({ definition: with_({}, { peerReads: definition.peerReads! }), peerReads: { '/lookup/:topic': () => 1 } });
+    const off = await createTestActor({
+      definition: with_({}, { peerReads: definition.peerReads! }),
+      peerReads: { '/lookup/:topic': () => 1 },
+    });
     expect((await off.request('/api/test/lookup/news', { headers: { 'X-Mesh-Key': KEY } })).status).toBe(404);
   });
 
   it('refuses peer reads without MESH_KEY, a declared read without handler, and a handler for no declared read', () => {
     const definition = with_({ fleetMesh: true }, { peerReads: [{ path: '/lookup/:topic' }] });
     expect(() => build(definition, {}, { '/lookup/:topic': () => 1 })).toThrow(/MESH_KEY/);
-    expect(() => build(definition, { MESH_KEY: KEY })).toThrow(/declares \/lookup\/:topic but createActorApp\(\{ peerReads \}\) has no handler/);
-    expect(() => build(definition, { MESH_KEY: KEY }, { '/lookup/:topic': () => 1, '/other': () => 2 })).toThrow(/peerReads handles \/other/);
+    expect(() => build(definition, { MESH_KEY: KEY })).toThrow(
+      /declares \/lookup\/:topic but createActorApp\(\{ peerReads \}\) has no handler/,
+    );
+    expect(() => build(definition, { MESH_KEY: KEY }, { '/lookup/:topic': () => 1, '/other': () => 2 })).toThrow(
+      /peerReads handles \/other/,
+    );
   });
 
   it('the workflow proxy when integrationType is n8n, refusing without WORKFLOW_BASE_URL', async () => {
@@ -58,7 +71,11 @@ describe('createActorApp mounts what the definition declares', () => {
     expect(() => build(definition)).toThrow(/OAUTH_ACME_ISSUER/);
     const app = await createTestActor({
       definition,
-      env: { OAUTH_ACME_AUTHORIZATION_ENDPOINT: 'https://id.example.com/authorize', OAUTH_ACME_TOKEN_ENDPOINT: 'https://id.example.com/token', OAUTH_ACME_CLIENT_ID: 'client-1' },
+      env: {
+        OAUTH_ACME_AUTHORIZATION_ENDPOINT: 'https://id.example.com/authorize',
+        OAUTH_ACME_TOKEN_ENDPOINT: 'https://id.example.com/token',
+        OAUTH_ACME_CLIENT_ID: 'client-1',
+      },
     });
     const started = await app.request('/oauth/authorize?provider=acme&tenant_id=t1');
     expect(started.status).toBe(302);

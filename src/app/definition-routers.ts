@@ -31,12 +31,20 @@ export interface DefinitionWiring {
  * @param wiring the handler of each declared peer read, and the actor's tools.
  * @param explicit the routers passed to `createActorApp` by hand.
  */
-export function definitionRouters(definition: ActorDefinition, env: ActorEnvironment, wiring: DefinitionWiring, explicit: readonly ActorRouter[]): ActorRouter[] {
+export function definitionRouters(
+  definition: ActorDefinition,
+  env: ActorEnvironment,
+  wiring: DefinitionWiring,
+  explicit: readonly ActorRouter[],
+): ActorRouter[] {
   const handMounted = new Set(explicit.map((router) => router.name));
   const { features } = definition;
   const routers: ActorRouter[] = [];
   if (features.includePanel && !handMounted.has('panel')) {
-    if ((definition.panels ?? []).length === 0) throw new Error('features.includePanel is on but the definition declares no panels: add one to definition.panels, e.g. statsPanel()');
+    if ((definition.panels ?? []).length === 0)
+      throw new Error(
+        'features.includePanel is on but the definition declares no panels: add one to definition.panels, e.g. statsPanel()',
+      );
     routers.push(panelRouter({ panels: definition.panels as readonly Panel[] }));
   }
   if (features.fleetMesh && !handMounted.has('mesh')) {
@@ -54,10 +62,14 @@ function peerRoutes(definition: ActorDefinition, handlers: PeerReadHandlers): Pe
   const declared = definition.peerReads ?? [];
   const paths = new Set(declared.map((read) => read.path));
   const stray = Object.keys(handlers).filter((path) => !paths.has(path));
-  if (stray.length > 0) throw new Error(`peerReads handles ${stray.join(', ')}, which definition.peerReads does not declare`);
+  if (stray.length > 0)
+    throw new Error(`peerReads handles ${stray.join(', ')}, which definition.peerReads does not declare`);
   return declared.map((read) => {
     const handle = Object.hasOwn(handlers, read.path) ? handlers[read.path] : undefined;
-    if (typeof handle !== 'function') throw new Error(`definition.peerReads declares ${read.path} but createActorApp({ peerReads }) has no handler for it`);
+    if (typeof handle !== 'function')
+      throw new Error(
+        `definition.peerReads declares ${read.path} but createActorApp({ peerReads }) has no handler for it`,
+      );
     return { path: read.path, ...(read.summary === undefined ? {} : { summary: read.summary }), handle };
   });
 }

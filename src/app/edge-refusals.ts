@@ -14,7 +14,12 @@ export interface EdgeRefusals {
   /** The 401 problem of a request without a valid key (`API_KEY_ENABLED`); undefined when it has one, the path is public or no key is configured. */
   missingKey(request: Request, runtime: RuntimeBindings | undefined, path: string): ActorError | undefined;
   /** Answers a refused request: through the routers' before-auth middleware, which may reshape it (`/mcp` as JSON-RPC), as a problem. */
-  answer(request: Request, refusal: ActorError, bindings: ActorBindings, executionCtx?: ExecutionContext): Response | Promise<Response>;
+  answer(
+    request: Request,
+    refusal: ActorError,
+    bindings: ActorBindings,
+    executionCtx?: ExecutionContext,
+  ): Response | Promise<Response>;
 }
 
 /**
@@ -35,7 +40,12 @@ export interface EdgeRefusals {
  * @param routers the routers whose before-auth middleware sees the refusal
  * @param apiKey the key check, when keys are configured
  */
-export function edgeRefusals(app: Pick<Hono, 'routes'>, ctx: ActorContext, routers: readonly ActorRouter[], apiKey?: ApiKeyRefusal): EdgeRefusals {
+export function edgeRefusals(
+  app: Pick<Hono, 'routes'>,
+  ctx: ActorContext,
+  routers: readonly ActorRouter[],
+  apiKey?: ApiKeyRefusal,
+): EdgeRefusals {
   const allowed = allowedMethods(app);
   const pending = new WeakMap<Request, ActorError>();
   const refusals = new Hono<ActorEnv>();
@@ -49,7 +59,10 @@ export function edgeRefusals(app: Pick<Hono, 'routes'>, ctx: ActorContext, route
       const methods = allowed(path);
       if (methods.length === 0 || methods.includes(method)) return undefined;
       const allow = methods.join(', ');
-      return new ActorError('method_not_allowed', { detail: `${method} is not allowed here; use ${allow}`, headers: { Allow: allow } });
+      return new ActorError('method_not_allowed', {
+        detail: `${method} is not allowed here; use ${allow}`,
+        headers: { Allow: allow },
+      });
     },
     missingKey: apiKey ?? (() => undefined),
     answer(request, refusal, bindings, executionCtx) {

@@ -16,7 +16,11 @@ function appThrowing(error: unknown): Hono<ActorEnv> {
 }
 
 async function problemOf(error: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await appThrowing(error).request('/fail', {}, { requestId: 'req-7', runtime: {}, keepInFlight: () => () => {} });
+  const response = await appThrowing(error).request(
+    '/fail',
+    {},
+    { requestId: 'req-7', runtime: {}, keepInFlight: () => () => {} },
+  );
   expect(response.headers.get('content-type')).toBe('application/problem+json');
   expect(response.headers.get('x-request-id')).toBe('req-7');
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -26,14 +30,30 @@ describe('mapActorErrors', () => {
   it('answers an ActorError with its own problem, catalogue code or actor code alike', async () => {
     expect(await problemOf(new ActorError('draining', { detail: 'bye' }))).toEqual({
       status: 503,
-      body: { type: 'https://actorkit.dev/problems/draining', title: 'The actor is shutting down', status: 503, detail: 'bye', code: 'draining', request_id: 'req-7' },
+      body: {
+        type: 'https://actorkit.dev/problems/draining',
+        title: 'The actor is shutting down',
+        status: 503,
+        detail: 'bye',
+        code: 'draining',
+        request_id: 'req-7',
+      },
     });
-    expect(await problemOf(new ActorError(409, 'not_now', 'Not now'))).toMatchObject({ status: 409, body: { code: 'not_now', title: 'Not now' } });
+    expect(await problemOf(new ActorError(409, 'not_now', 'Not now'))).toMatchObject({
+      status: 409,
+      body: { code: 'not_now', title: 'Not now' },
+    });
   });
 
   it("answers the framework's own refusal with its status, the catalogue's title and its message as detail", async () => {
-    expect(await problemOf(new HTTPException(418, { message: 'no coffee' }))).toMatchObject({ status: 418, body: { status: 418, code: 'http_error', title: 'Request failed', detail: 'no coffee' } });
-    expect(await problemOf(new HTTPException(413, { message: 'too big' }))).toMatchObject({ status: 413, body: { code: 'payload_too_large', title: 'Payload too large', detail: 'too big' } });
+    expect(await problemOf(new HTTPException(418, { message: 'no coffee' }))).toMatchObject({
+      status: 418,
+      body: { status: 418, code: 'http_error', title: 'Request failed', detail: 'no coffee' },
+    });
+    expect(await problemOf(new HTTPException(413, { message: 'too big' }))).toMatchObject({
+      status: 413,
+      body: { code: 'payload_too_large', title: 'Payload too large', detail: 'too big' },
+    });
   });
 
   it('answers anything else with a 500 internal_error naming the request id, without the message', async () => {

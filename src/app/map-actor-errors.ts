@@ -10,7 +10,13 @@ import { requestIdOf } from './request-id-of.js';
 /** The `ActorError` a failure of a request answers as, logged as its kind asks. */
 function classify(error: Error, c: RequestOf, id: string, logger: Logger): ActorError {
   if (error instanceof ActorError) {
-    if (error.status >= 500) logger.warn('request_failed', { request_id: id, code: error.code, status: error.status, cause: error.cause instanceof Error ? error.cause.message : undefined });
+    if (error.status >= 500)
+      logger.warn('request_failed', {
+        request_id: id,
+        code: error.code,
+        status: error.status,
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
     return error;
   }
   if (c.req.raw.signal.aborted || (error as { code?: unknown }).code === 'ECONNRESET') {
@@ -22,9 +28,17 @@ function classify(error: Error, c: RequestOf, id: string, logger: Logger): Actor
     if (error.status === 413) return new ActorError('payload_too_large', { detail: error.message || undefined });
     // The framework's own refusal keeps the framework's status.
     const { title } = problemCatalogue.http_error;
-    return new ActorError(error.status, 'http_error' satisfies ProblemCode, title, { detail: error.message || undefined });
+    return new ActorError(error.status, 'http_error' satisfies ProblemCode, title, {
+      detail: error.message || undefined,
+    });
   }
-  logger.error('unhandled_error', { request_id: id, method: c.req.method, path: c.req.path, error: error.message, stack: error.stack });
+  logger.error('unhandled_error', {
+    request_id: id,
+    method: c.req.method,
+    path: c.req.path,
+    error: error.message,
+    stack: error.stack,
+  });
   return asActorError(error, id);
 }
 
@@ -41,7 +55,10 @@ interface RequestOf {
  */
 export function mapActorErrors(app: Hono<ActorEnv>, logger: Logger): void {
   app.notFound(function notFound(c) {
-    return problemResponse(new ActorError('not_found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }), requestIdOf(c));
+    return problemResponse(
+      new ActorError('not_found', { detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }),
+      requestIdOf(c),
+    );
   });
   app.onError(function onActorError(error, c) {
     const id = requestIdOf(c);

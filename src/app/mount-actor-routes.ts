@@ -21,16 +21,25 @@ export interface MountedActorRoutes {
  * path does not have and the 401 of a missing key (letting through the routes declared `open`)
  * come before all of it, at the fetch edge (`edgeRefusals`).
  */
-export function mountActorRoutes(app: Hono<ActorEnv>, ctx: ActorContext, oauth: OAuthFlow | undefined, routers: readonly ActorRouter[]): MountedActorRoutes {
+export function mountActorRoutes(
+  app: Hono<ActorEnv>,
+  ctx: ActorContext,
+  oauth: OAuthFlow | undefined,
+  routers: readonly ActorRouter[],
+): MountedActorRoutes {
   const { config, logger } = ctx;
   const routes = CORE_ROUTES.filter((route) => route.mountedWhen?.(ctx) ?? true);
   for (const router of routers) router.mountBeforeAuth?.(app, ctx);
   const limitBody = limitRequestBody({ maxSize: config.bodyLimitBytes });
   for (const { spec } of routes) if (spec.bodyLimit === true) app.use(honoPath(spec.path), limitBody);
 
-  const operations = (): DocumentedOperation[] => [...routes.map((route) => route.spec), ...routers.flatMap((router) => router.operations?.(ctx) ?? [])];
+  const operations = (): DocumentedOperation[] => [
+    ...routes.map((route) => route.spec),
+    ...routers.flatMap((router) => router.operations?.(ctx) ?? []),
+  ];
   const services: RouteServices = { oauth: oauth ?? noOAuthProviders, operations };
-  for (const route of routes) app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), route.handler(ctx, services));
+  for (const route of routes)
+    app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), route.handler(ctx, services));
   for (const router of routers) {
     router.mount(app, ctx);
     logger.debug('router_mounted', { router: router.name });

@@ -11,7 +11,11 @@ import { refusedUnreadBody } from './unread-body.js';
 import type { EdgeRefusals } from './edge-refusals.js';
 
 /** `fetch` as a runtime adapter calls it: the request, then what the adapter tells about it (`RuntimeBindings`). */
-export type ActorFetch = (request: Request, runtime?: RuntimeBindings, executionCtx?: ExecutionContext) => Response | Promise<Response>;
+export type ActorFetch = (
+  request: Request,
+  runtime?: RuntimeBindings,
+  executionCtx?: ExecutionContext,
+) => Response | Promise<Response>;
 
 /** What `observeRequests` needs of the actor. */
 export interface RequestObserverOptions {
@@ -26,7 +30,12 @@ export interface RequestObserverOptions {
 }
 
 /** Where a request lands: the pattern of the last route or middleware that matches it, `/*` when none does. */
-export function routeTemplate(app: Hono<ActorEnv>, request: Request, bindings: ActorBindings, path = app.getPath(request, { env: bindings })): string {
+export function routeTemplate(
+  app: Hono<ActorEnv>,
+  request: Request,
+  bindings: ActorBindings,
+  path = app.getPath(request, { env: bindings }),
+): string {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const matched = app.router.match(method, path)[0];
   return matched[matched.length - 1]?.[0][1].path ?? '/*';
@@ -72,7 +81,9 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
   const honoFetch = app.fetch;
   const { lifecycle, metrics, guard, refusals } = options;
   return function observedFetch(request, runtime, executionCtx) {
-    const refusal = isAcceptableHost(readRequestHeader(request, runtime, 'host')) ? guard?.(request, runtime) : invalidHostError();
+    const refusal = isAcceptableHost(readRequestHeader(request, runtime, 'host'))
+      ? guard?.(request, runtime)
+      : invalidHostError();
     if (refusal !== undefined) {
       const requestId = requestIdFor(request, runtime);
       const refused = problemResponse(refusal, requestId);
@@ -93,12 +104,20 @@ export function observeRequests(app: Hono<ActorEnv>, options: RequestObserverOpt
     const refusedHere = methodRefusal ?? refusals?.missingKey(request, runtime, path);
     const answered = (response: Response): Response => {
       if (!kept) leave();
-      metrics.observe(request.method, methodRefusal === undefined ? routeTemplate(app, request, bindings, path) : REFUSED_AT_EDGE, response.status, (performance.now() - started) / 1000);
+      metrics.observe(
+        request.method,
+        methodRefusal === undefined ? routeTemplate(app, request, bindings, path) : REFUSED_AT_EDGE,
+        response.status,
+        (performance.now() - started) / 1000,
+      );
       return withEdgeHeaders(response, bindings.requestId, refusedUnreadBody(request, response));
     };
     let answer: Response | Promise<Response>;
     try {
-      answer = refusedHere === undefined ? honoFetch(request, bindings, executionCtx) : refusals!.answer(request, refusedHere, bindings, executionCtx);
+      answer =
+        refusedHere === undefined
+          ? honoFetch(request, bindings, executionCtx)
+          : refusals!.answer(request, refusedHere, bindings, executionCtx);
     } catch (error) {
       leave();
       throw error;

@@ -38,7 +38,8 @@ export function requestGuard(config: Pick<RuntimeConfig, 'allowedHosts' | 'platf
       const host = readRequestHeader(request, runtime, 'host');
       if (host !== null && host !== '' && !allowedHosts(host)) return hostNotAllowedError(host);
     }
-    if (!READ_METHODS.has(request.method) && hasForeignOrigin(request, runtime, platformMode)) return originNotAllowedError();
+    if (!READ_METHODS.has(request.method) && hasForeignOrigin(request, runtime, platformMode))
+      return originNotAllowedError();
     return undefined;
   };
 }

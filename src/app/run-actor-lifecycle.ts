@@ -93,7 +93,11 @@ export function runActorLifecycle(
             await store.migrate();
             database.noteSuccess();
             const dropped = settings.applySavedOverrides(await store.loadSettingsOverrides());
-            if (dropped.length > 0) logger.warn('saved_settings_dropped', { keys: dropped, reason: 'no longer valid for the settings schema' });
+            if (dropped.length > 0)
+              logger.warn('saved_settings_dropped', {
+                keys: dropped,
+                reason: 'no longer valid for the settings schema',
+              });
             const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, spillDatabase, store);
             if (spill.files > 0) logger.info('stats_spill_merged', { records: spill.records, files: spill.files });
             if (spill.unreadable.length > 0) logger.error('stats_spill_unreadable', { files: spill.unreadable });

@@ -8,7 +8,8 @@ import { routeTemplate, type ActorFetch } from './observe-requests.js';
 /** The route label of a request no route matched: its span is named by the method alone. */
 const UNMATCHED = '/*';
 
-const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+const isEventStream = (response: Response) =>
+  (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** `response` with a body that calls `end` once it is read to the end, fails or is cancelled by the client. */
 function endWhenBodyEnds(response: Response, body: ReadableStream<Uint8Array>, end: () => void): Response {
@@ -48,7 +49,12 @@ function endWhenBodyEnds(response: Response, body: ReadableStream<Uint8Array>, e
  * @param tracer the actor's tracer
  * @param untracedRoutes the Hono route templates that get no span, e.g. `/health`
  */
-export function traceRequests(app: Hono<ActorEnv>, fetch: ActorFetch, tracer: ActorTracer, untracedRoutes: ReadonlySet<string>): ActorFetch {
+export function traceRequests(
+  app: Hono<ActorEnv>,
+  fetch: ActorFetch,
+  tracer: ActorTracer,
+  untracedRoutes: ReadonlySet<string>,
+): ActorFetch {
   return function tracedFetch(request, runtime, executionCtx) {
     if (!tracer.enabled) return fetch(request, runtime, executionCtx);
     const route = routeTemplate(app, request, { requestId: '', runtime, keepInFlight: () => () => {} });
@@ -74,7 +80,8 @@ export function traceRequests(app: Hono<ActorEnv>, fetch: ActorFetch, tracer: Ac
     const answered = (response: Response): Response => {
       span.setAttributes({ 'http.response.status_code': response.status });
       if (response.status >= 500) span.fail(String(response.status));
-      if (response.body !== null && isEventStream(response)) return endWhenBodyEnds(response, response.body, () => span.end());
+      if (response.body !== null && isEventStream(response))
+        return endWhenBodyEnds(response, response.body, () => span.end());
       span.end();
       return response;
     };

@@ -10,6 +10,7 @@
 export function refusedUnreadBody(request: Request, response: Response): boolean {
   if (response.status === 413) return true;
   if (response.status < 400 || request.method === 'GET' || request.method === 'HEAD') return false;
-  const announcesBody = request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? '0') > 0;
+  const announcesBody =
+    request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? '0') > 0;
   return announcesBody && !request.bodyUsed;
 }

@@ -1,4 +1,11 @@
-import type { ActorDefinition, ActorMetadata, ConnectorDeclaration, OAuthProviderDeclaration, PanelDeclaration, SettingsSection } from '../core/actor-definition.js';
+import type {
+  ActorDefinition,
+  ActorMetadata,
+  ConnectorDeclaration,
+  OAuthProviderDeclaration,
+  PanelDeclaration,
+  SettingsSection,
+} from '../core/actor-definition.js';
 
 export type { ConnectorDeclaration, OAuthProviderDeclaration, PanelDeclaration } from '../core/actor-definition.js';
 import type { JsonSchemaDocument } from './settings-json-schema.js';
@@ -50,7 +57,11 @@ export type PlatformDeclarations = Pick<ActorDefinition, 'panels' | 'oauth' | 'c
 export interface PlatformConfig {
   readonly schema_version: typeof PLATFORM_CONFIG_SCHEMA_VERSION;
   readonly actor: ActorMetadata;
-  readonly contract: { readonly topic: 'actor'; readonly version: '1.0'; readonly endpoints: readonly ContractEndpoint[] };
+  readonly contract: {
+    readonly topic: 'actor';
+    readonly version: '1.0';
+    readonly endpoints: readonly ContractEndpoint[];
+  };
   readonly deployment: PlatformDeployment;
   readonly features: PlatformFeatures;
   readonly external_api: { readonly enabled: boolean; readonly operations: readonly string[] };

@@ -24,6 +24,11 @@ export function secretSettingKeys(jsonSchema: JsonSchemaDocument): string[] {
   const properties = jsonSchema.properties;
   if (typeof properties !== 'object' || properties === null) return [];
   return Object.entries(properties)
-    .filter(([, property]) => typeof property === 'object' && property !== null && (property.writeOnly === true || property['x-platform-widget'] === 'password'))
+    .filter(
+      ([, property]) =>
+        typeof property === 'object' &&
+        property !== null &&
+        (property.writeOnly === true || property['x-platform-widget'] === 'password'),
+    )
     .map(([key]) => key);
 }

@@ -11,7 +11,11 @@ const INVOKE_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 /** Token count buckets of `gen_ai_client_token_usage` (the OpenTelemetry GenAI convention). */
 const TOKEN_USAGE_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
-const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 /** prom-client's event-loop delay sampling period (its `eventLoopMonitoringPrecision` default), in milliseconds. */
 const EVENT_LOOP_SAMPLING_MS = 10;
@@ -36,7 +40,10 @@ interface Exposition {
  * @param http the HTTP metrics
  */
 async function loadExposition(own: readonly ScrapedMetric[], http: readonly ScrapedMetric[]): Promise<Exposition> {
-  const [{ collectDefaultMetrics, Registry }, { prometheus }] = await Promise.all([import('prom-client'), import('@hono/prometheus')]);
+  const [{ collectDefaultMetrics, Registry }, { prometheus }] = await Promise.all([
+    import('prom-client'),
+    import('@hono/prometheus'),
+  ]);
   const registry = new Registry();
   for (const metric of own) registry.registerMetric(metric as never);
   try {
@@ -49,7 +56,10 @@ async function loadExposition(own: readonly ScrapedMetric[], http: readonly Scra
   // Gauges named like counters: `promtool check metrics` rejects them.
   for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name);
   for (const metric of http) registry.registerMetric(metric as never);
-  const { printMetrics } = prometheus({ registry, metricOptions: { requestDuration: { disabled: true }, requestsTotal: { disabled: true } } });
+  const { printMetrics } = prometheus({
+    registry,
+    metricOptions: { requestDuration: { disabled: true }, requestsTotal: { disabled: true } },
+  });
   return { registry, printMetrics };
 }
 
@@ -65,8 +75,17 @@ async function loadExposition(own: readonly ScrapedMetric[], http: readonly Scra
 export class ActorMetrics {
   /** HTTP requests by method, route template and status (fed by `observeRequests`). */
   readonly http = new HttpMetrics();
-  readonly invocations = new ScrapedCounter('actor_invocations_total', 'Invocations of POST /agent/invoke and of the MCP tool chat, by outcome', ['outcome']);
-  readonly invokeDuration = new ScrapedHistogram('actor_invoke_duration_seconds', 'Time to answer POST /agent/invoke, in seconds', ['outcome'], INVOKE_DURATION_BUCKETS);
+  readonly invocations = new ScrapedCounter(
+    'actor_invocations_total',
+    'Invocations of POST /agent/invoke and of the MCP tool chat, by outcome',
+    ['outcome'],
+  );
+  readonly invokeDuration = new ScrapedHistogram(
+    'actor_invoke_duration_seconds',
+    'Time to answer POST /agent/invoke, in seconds',
+    ['outcome'],
+    INVOKE_DURATION_BUCKETS,
+  );
   /**
    * Tokens per model call, by `gen_ai_operation_name` (`chat`), `gen_ai_provider_name` (`openai`,
    * `offline`…), `gen_ai_token_type` (`input`, `output`) and the configured model name: the
@@ -79,13 +98,26 @@ export class ActorMetrics {
     TOKEN_USAGE_BUCKETS,
   );
   /** Tool calls by tool name (`unknown` for a name the model made up) and outcome (`ok`, `error`, `invalid_arguments`, `unknown_tool`). */
-  readonly toolCalls = new ScrapedCounter('actor_tool_calls_total', 'Tool calls made by the model, by tool and outcome', ['tool', 'outcome']);
+  readonly toolCalls = new ScrapedCounter(
+    'actor_tool_calls_total',
+    'Tool calls made by the model, by tool and outcome',
+    ['tool', 'outcome'],
+  );
   /** Invocation records set aside because the database refused their values (see `InvocationBuffer.setAside`). */
-  readonly invocationRecordsSetAside = new ScrapedCounter('actor_invocation_records_set_aside_total', 'Invocation records the database refused and that were set aside, uncounted, so the rest flow');
+  readonly invocationRecordsSetAside = new ScrapedCounter(
+    'actor_invocation_records_set_aside_total',
+    'Invocation records the database refused and that were set aside, uncounted, so the rest flow',
+  );
   #exposition: Promise<Exposition> | undefined;
 
   #loaded(): Promise<Exposition> {
-    const own = [this.invocations, this.invokeDuration, this.tokenUsage, this.toolCalls, this.invocationRecordsSetAside].map((metric) => metric.metric);
+    const own = [
+      this.invocations,
+      this.invokeDuration,
+      this.tokenUsage,
+      this.toolCalls,
+      this.invocationRecordsSetAside,
+    ].map((metric) => metric.metric);
     this.#exposition ??= loadExposition(own, this.http.metrics);
     return this.#exposition;
   }
@@ -104,6 +136,9 @@ export class ActorMetrics {
   async respond(c: Context): Promise<Response> {
     const { printMetrics } = await this.#loaded();
     const printed = await printMetrics(c);
-    return new Response(withoutBlankLines(await printed.text()), { status: printed.status, headers: { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Cache-Control': 'no-store' } });
+    return new Response(withoutBlankLines(await printed.text()), {
+      status: printed.status,
+      headers: { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+    });
   }
 }

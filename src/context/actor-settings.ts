@@ -25,7 +25,9 @@ interface MergedSettings {
 }
 
 /** Saves settings overrides: replaces what is saved with `merge(saved)` atomically and returns the result (`Store.updateSettingsOverrides`). */
-export type SettingsPersistence = (merge: (saved: Record<string, unknown>) => Record<string, unknown>) => Promise<Record<string, unknown>>;
+export type SettingsPersistence = (
+  merge: (saved: Record<string, unknown>) => Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
 
 /** The variable that sets how often saved settings are read back (a type-checked name, for messages). */
 const REFRESH_VARIABLE: keyof typeof ENVIRONMENT_VARIABLES = 'SETTINGS_REFRESH_MS';
@@ -90,7 +92,11 @@ export class ActorSettings {
   #current: Record<string, unknown>;
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>, env: ActorEnvironment, options: ActorSettingsOptions = {}) {
+  constructor(
+    definition: Pick<ActorDefinition, 'settings' | 'restartRequired'>,
+    env: ActorEnvironment,
+    options: ActorSettingsOptions = {},
+  ) {
     this.#schema = definition.settings;
     this.#restartRequired = new Set(definition.restartRequired ?? []);
     this.#check = options.check ?? (() => []);
@@ -108,14 +114,21 @@ export class ActorSettings {
         const key = settingKeyOf(issue);
         return `setting ${key || '(root)'} from ${this.sourceOf(key)} ${issue.message}`;
       });
-      throw new StartupRefusal(settingKeyOf(result.issues[0]!) || 'settings', `Invalid settings: ${problems.join('; ')}`);
+      throw new StartupRefusal(
+        settingKeyOf(result.issues[0]!) || 'settings',
+        `Invalid settings: ${problems.join('; ')}`,
+      );
     }
     this.#current = Object.freeze(result.output as Record<string, unknown>);
   }
 
   /** The issues, each about a secret setting with its message replaced by `secretIssueDetail`. */
   #withSecretsMasked(issues: readonly v.BaseIssue<unknown>[]): v.BaseIssue<unknown>[] {
-    return issues.map((issue) => (this.secretKeys.has(settingKeyOf(issue)) ? { ...issue, message: secretIssueDetail(issue), received: SECRET_MASK } : issue));
+    return issues.map((issue) =>
+      this.secretKeys.has(settingKeyOf(issue))
+        ? { ...issue, message: secretIssueDetail(issue), received: SECRET_MASK }
+        : issue,
+    );
   }
 
   /**
@@ -137,7 +150,11 @@ export class ActorSettings {
   redacted(values: Readonly<Record<string, unknown>> = this.#current): Record<string, unknown> {
     const shown: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
-      shown[key] = this.secretKeys.has(key) ? (value === undefined || value === null || value === '' ? null : SECRET_MASK) : value;
+      shown[key] = this.secretKeys.has(key)
+        ? value === undefined || value === null || value === ''
+          ? null
+          : SECRET_MASK
+        : value;
     }
     return shown;
   }
@@ -171,7 +188,9 @@ export class ActorSettings {
       const previous = this.#current;
       this.applySavedOverrides(saved);
       this.#current = Object.freeze(this.#live(this.#current, previous));
-      return Object.keys({ ...previous, ...this.#current }).filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]));
+      return Object.keys({ ...previous, ...this.#current }).filter(
+        (key) => JSON.stringify(previous[key]) !== JSON.stringify(this.#current[key]),
+      );
     });
   }
 
@@ -192,7 +211,10 @@ export class ActorSettings {
   }
 
   /** What the actor runs with once `saved` is stored: `saved`, but each restart-required key as it is live now (`previous`). */
-  #live(saved: Readonly<Record<string, unknown>>, previous: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  #live(
+    saved: Readonly<Record<string, unknown>>,
+    previous: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown> {
     const live = { ...saved };
     for (const key of this.#restartRequired) {
       if (Object.hasOwn(previous, key)) live[key] = previous[key];
@@ -203,14 +225,19 @@ export class ActorSettings {
 
   /** The overrides `saved` with `changes` over them (unknown keys left out), validated with the base: the problems, or the settings. */
   #merge(saved: Record<string, unknown>, changes: Record<string, unknown>): MergedSettings {
-    const overrides = Object.fromEntries(Object.entries({ ...saved, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)));
+    const overrides = Object.fromEntries(
+      Object.entries({ ...saved, ...changes }).filter(([key]) => Object.hasOwn(this.#schema.entries, key)),
+    );
     const result = v.safeParse(this.#schema, { ...this.#base, ...overrides });
     return { overrides, result };
   }
 
   async #update(body: unknown, persist: SettingsPersistence): Promise<SettingsUpdateResult> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw validationFailed([{ pointer: '', detail: 'must be an object' }], 'The body must be a JSON object of settings');
+      throw validationFailed(
+        [{ pointer: '', detail: 'must be an object' }],
+        'The body must be a JSON object of settings',
+      );
     }
     const changes = body as Record<string, unknown>;
     const refuse = ({ result }: MergedSettings) => {
@@ -220,7 +247,8 @@ export class ActorSettings {
         .map((key) => ({ pointer: jsonPointer(key), detail: 'is not a known setting' }));
       if (!result.success) problems.push(...fieldProblems(this.#withSecretsMasked(result.issues)));
       else if (problems.length === 0) problems.push(...this.#check(result.output as Record<string, unknown>));
-      if (problems.length > 0) throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
+      if (problems.length > 0)
+        throw validationFailed(problems, invalidFieldCount('The settings body', problems.length));
     };
     // Checked first against the overrides in use, so a bad body is refused without the store.
     refuse(this.#merge(this.#overrides, changes));
@@ -245,7 +273,8 @@ export class ActorSettings {
     const saved = output!;
     this.#overrides = overrides;
     this.#current = Object.freeze(this.#live(saved, previous));
-    const differs = (key: string, from: Readonly<Record<string, unknown>>) => JSON.stringify(from[key]) !== JSON.stringify(saved[key]);
+    const differs = (key: string, from: Readonly<Record<string, unknown>>) =>
+      JSON.stringify(from[key]) !== JSON.stringify(saved[key]);
     const sent = Object.keys(changes);
     return {
       settings: this.redacted(saved),

@@ -6,7 +6,10 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('DomainHealthMonitor', () => {
   it('reports not checked yet until a run, then the last result; never runs a check on status()', async () => {
     let calls = 0;
-    const monitor = new DomainHealthMonitor({ weather: () => ({ status: 'pass', output: `call ${++calls}` }) }, { timeoutMs: 1_000 });
+    const monitor = new DomainHealthMonitor(
+      { weather: () => ({ status: 'pass', output: `call ${++calls}` }) },
+      { timeoutMs: 1_000 },
+    );
     expect(monitor.status()).toEqual({ weather: { status: 'warn', output: 'not checked yet' } });
     expect(calls).toBe(0);
     monitor.refresh();
@@ -40,7 +43,10 @@ describe('DomainHealthMonitor', () => {
 
   it('leaves a fresh result alone within maxAgeMs', async () => {
     let calls = 0;
-    const monitor = new DomainHealthMonitor({ weather: () => ({ status: 'pass', output: String(++calls) }) }, { timeoutMs: 1_000, maxAgeMs: 60_000 });
+    const monitor = new DomainHealthMonitor(
+      { weather: () => ({ status: 'pass', output: String(++calls) }) },
+      { timeoutMs: 1_000, maxAgeMs: 60_000 },
+    );
     monitor.refresh();
     await tick();
     monitor.refresh();
@@ -48,7 +54,10 @@ describe('DomainHealthMonitor', () => {
   });
 
   it('reports a check that answers the wrong shape as failing', async () => {
-    const monitor = new DomainHealthMonitor({ weather: () => undefined as unknown as DomainHealth }, { timeoutMs: 1_000 });
+    const monitor = new DomainHealthMonitor(
+      { weather: () => undefined as unknown as DomainHealth },
+      { timeoutMs: 1_000 },
+    );
     monitor.refresh();
     await tick();
     expect(monitor.status().weather).toMatchObject({ status: 'fail' });

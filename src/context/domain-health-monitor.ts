@@ -23,7 +23,9 @@ const STATUSES: ReadonlySet<unknown> = new Set(['pass', 'warn', 'fail']);
 /** Whether a check answered the shape `/health` shows (a plain-JavaScript check may answer anything). */
 function isDomainHealth(value: unknown): value is DomainHealth {
   const health = value as Partial<DomainHealth> | null | undefined;
-  return typeof health === 'object' && health !== null && STATUSES.has(health.status) && typeof health.output === 'string';
+  return (
+    typeof health === 'object' && health !== null && STATUSES.has(health.status) && typeof health.output === 'string'
+  );
 }
 
 const NOT_CHECKED: DomainHealth = { status: 'warn', output: 'not checked yet' };
@@ -56,7 +58,9 @@ export class DomainHealthMonitor {
 
   /** `{name: last known state}` for each check; `{}` when the actor has none. Never runs a check. */
   status(): Readonly<Record<string, DomainHealth>> {
-    return (this.#status ??= Object.freeze(Object.fromEntries(Object.keys(this.#checks).map((name) => [name, this.#last.get(name) ?? NOT_CHECKED]))));
+    return (this.#status ??= Object.freeze(
+      Object.fromEntries(Object.keys(this.#checks).map((name) => [name, this.#last.get(name) ?? NOT_CHECKED])),
+    ));
   }
 
   /** Starts a background run of the checks when none is in flight and the last one is older than `maxAgeMs`; returns at once. */
@@ -72,11 +76,20 @@ export class DomainHealthMonitor {
   async #runOne(name: string, check: () => DomainHealth | PromiseLike<DomainHealth>): Promise<void> {
     let result: DomainHealth;
     try {
-      result = await withTimeout((async () => check())(), this.#timeoutMs, (): DomainHealth => ({ status: 'fail', output: `health check timed out after ${this.#timeoutMs} ms` }));
+      result = await withTimeout(
+        (async () => check())(),
+        this.#timeoutMs,
+        (): DomainHealth => ({ status: 'fail', output: `health check timed out after ${this.#timeoutMs} ms` }),
+      );
     } catch (error) {
       result = { status: 'fail', output: errorFirstLine(error) };
     }
     this.#status = undefined;
-    this.#last.set(name, isDomainHealth(result) ? { status: result.status, output: result.output } : { status: 'fail', output: 'health check answered no {status: "pass"|"warn"|"fail", output}' });
+    this.#last.set(
+      name,
+      isDomainHealth(result)
+        ? { status: result.status, output: result.output }
+        : { status: 'fail', output: 'health check answered no {status: "pass"|"warn"|"fail", output}' },
+    );
   }
 }

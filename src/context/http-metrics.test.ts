@@ -19,7 +19,9 @@ describe('HttpMetrics', () => {
     expect(text).toContain(`http_request_duration_seconds_bucket{le="+Inf",${labels}} 3`);
     expect(text).toContain(`http_request_duration_seconds_sum{${labels}} 3.55`);
     expect(text).toContain(`http_request_duration_seconds_count{${labels}} 3`);
-    expect(text).toContain('http_request_duration_seconds_bucket{le="0.1",method="POST",route="/agent/invoke",status="422",ok="false"} 1');
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="0.1",method="POST",route="/agent/invoke",status="422",ok="false"} 1',
+    );
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(text).toContain('# TYPE http_requests_total counter');
   });

@@ -24,7 +24,9 @@ export class HttpMetrics {
     this.#buckets = buckets;
     this.metrics = [
       scrapedMetric('http_requests_total', 'Total number of HTTP requests', 'counter', () => this.#counterValues()),
-      scrapedMetric(DURATION_HISTOGRAM, 'Duration of HTTP requests in seconds', 'histogram', () => histogramSamples(DURATION_HISTOGRAM, this.#buckets, this.#allSeries())),
+      scrapedMetric(DURATION_HISTOGRAM, 'Duration of HTTP requests in seconds', 'histogram', () =>
+        histogramSamples(DURATION_HISTOGRAM, this.#buckets, this.#allSeries()),
+      ),
     ];
   }
 
@@ -36,7 +38,10 @@ export class HttpMetrics {
     if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
     let series = byStatus.get(status);
     if (series === undefined) {
-      series = emptyHistogramSeries({ method, route, status: String(status), ok: String(status >= 200 && status < 300) }, this.#buckets);
+      series = emptyHistogramSeries(
+        { method, route, status: String(status), ok: String(status >= 200 && status < 300) },
+        this.#buckets,
+      );
       byStatus.set(status, series);
     }
     countInSeries(series, this.#buckets, seconds);

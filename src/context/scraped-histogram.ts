@@ -41,7 +41,11 @@ export function countInSeries(series: HistogramSeries, buckets: readonly number[
  * @param buckets its upper bounds, ascending
  * @param allSeries its series
  */
-export function histogramSamples(name: string, buckets: readonly number[], allSeries: Iterable<HistogramSeries>): MetricValue[] {
+export function histogramSamples(
+  name: string,
+  buckets: readonly number[],
+  allSeries: Iterable<HistogramSeries>,
+): MetricValue[] {
   const bucket = `${name}_bucket`;
   const values: MetricValue[] = [];
   for (const series of allSeries) {

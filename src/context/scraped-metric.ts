@@ -13,7 +13,13 @@ export interface ScrapedMetric {
   readonly help: string;
   readonly type: 'counter' | 'histogram';
   readonly aggregator: 'sum';
-  get(): Promise<{ name: string; help: string; type: 'counter' | 'histogram'; aggregator: 'sum'; values: MetricValue[] }>;
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: 'counter' | 'histogram';
+    aggregator: 'sum';
+    values: MetricValue[];
+  }>;
 }
 
 /**
@@ -23,6 +29,17 @@ export interface ScrapedMetric {
  * @param type `counter` or `histogram`
  * @param values its samples now
  */
-export function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]): ScrapedMetric {
-  return { name, help, type, aggregator: 'sum', get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) };
+export function scrapedMetric(
+  name: string,
+  help: string,
+  type: 'counter' | 'histogram',
+  values: () => MetricValue[],
+): ScrapedMetric {
+  return {
+    name,
+    help,
+    type,
+    aggregator: 'sum',
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+  };
 }

@@ -36,11 +36,21 @@ export class ActorError extends Error {
 
   constructor(code: ProblemCode, options?: ActorErrorOptions);
   constructor(status: number, code: string, title: string, options?: ActorErrorOptions);
-  constructor(statusOrCode: number | ProblemCode, codeOrOptions?: string | ActorErrorOptions, ownTitle?: string, ownOptions?: ActorErrorOptions) {
+  constructor(
+    statusOrCode: number | ProblemCode,
+    codeOrOptions?: string | ActorErrorOptions,
+    ownTitle?: string,
+    ownOptions?: ActorErrorOptions,
+  ) {
     const [status, code, title, options] =
       typeof statusOrCode === 'number'
         ? [statusOrCode, codeOrOptions as string, ownTitle as string, ownOptions ?? {}]
-        : [problemCatalogue[statusOrCode].status, statusOrCode, problemCatalogue[statusOrCode].title, (codeOrOptions as ActorErrorOptions | undefined) ?? {}];
+        : [
+            problemCatalogue[statusOrCode].status,
+            statusOrCode,
+            problemCatalogue[statusOrCode].title,
+            (codeOrOptions as ActorErrorOptions | undefined) ?? {},
+          ];
     super(options.detail ?? title, { cause: options.cause });
     this.name = 'ActorError';
     this.status = status;

@@ -13,7 +13,11 @@ type SetMaxListeners = (count: number, ...targets: EventTarget[]) => void;
  * not warn in the first place.
  */
 function allowManyListeners(signal: AbortSignal): void {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (name: string) => { setMaxListeners?: SetMaxListeners } | undefined } }).process;
+  const runtime = (
+    globalThis as {
+      process?: { getBuiltinModule?: (name: string) => { setMaxListeners?: SetMaxListeners } | undefined };
+    }
+  ).process;
   runtime?.getBuiltinModule?.('events')?.setMaxListeners?.(0, signal);
 }
 
@@ -44,7 +48,12 @@ export class ActorLifecycle {
 
   /** Aborts `shutdownSignal` and the work `linkWork` linked, so the work still in flight stops now. */
   abortInFlight(): void {
-    this.#stopWork.abort(new ActorError('draining', { detail: 'The actor stopped before this request finished; send it again', headers: { 'Retry-After': '1' } }));
+    this.#stopWork.abort(
+      new ActorError('draining', {
+        detail: 'The actor stopped before this request finished; send it again',
+        headers: { 'Retry-After': '1' },
+      }),
+    );
     for (const work of this.#linkedWork) work.abort(this.#stopWork.signal.reason);
     this.#linkedWork.clear();
   }

@@ -12,7 +12,12 @@ export interface GeneratedSectionMarkers {
  * @param content the generated Markdown
  * @param docName the doc as the error names it, e.g. `README.md`
  */
-export function withGeneratedSection(doc: string, markers: GeneratedSectionMarkers, content: string, docName: string): string {
+export function withGeneratedSection(
+  doc: string,
+  markers: GeneratedSectionMarkers,
+  content: string,
+  docName: string,
+): string {
   const start = doc.indexOf(markers.start);
   const end = doc.indexOf(markers.end);
   if (start === -1 || end < start) throw new Error(`${docName} lacks the markers ${markers.start} … ${markers.end}`);

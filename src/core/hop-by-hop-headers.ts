@@ -1,5 +1,15 @@
 /** Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one connection, never the message. */
-const HOP_BY_HOP_HEADERS: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP_HEADERS: readonly string[] = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /**
  * The names (lower case) that belong to one connection of a message: the standard hop-by-hop

@@ -4,10 +4,19 @@ import { hostAllowList } from './host-allow-list.js';
 describe('hostAllowList', () => {
   it('allows loopback on any port, a listed name on any port, a listed name with a port on that port only', () => {
     const allows = hostAllowList(['actor.example', '10.0.0.5:8080']);
-    for (const host of ['localhost', '127.0.0.1:9', '[::1]:8080', 'Actor.Example.', 'actor.example:443', '10.0.0.5:8080', '10.0.0.5:08080']) {
+    for (const host of [
+      'localhost',
+      '127.0.0.1:9',
+      '[::1]:8080',
+      'Actor.Example.',
+      'actor.example:443',
+      '10.0.0.5:8080',
+      '10.0.0.5:08080',
+    ]) {
       expect(allows(host), host).toBe(true);
     }
-    for (const host of ['evil.example', 'actor.example.evil', '10.0.0.5', '10.0.0.5:8081', '127.0.0.256']) expect(allows(host), host).toBe(false);
+    for (const host of ['evil.example', 'actor.example.evil', '10.0.0.5', '10.0.0.5:8081', '127.0.0.256'])
+      expect(allows(host), host).toBe(false);
   });
 
   it('judges each value on its own, whatever it allowed just before (it remembers the last allowed one)', () => {

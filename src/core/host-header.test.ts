@@ -3,7 +3,17 @@ import { invalidHostError, isAcceptableHost, splitHost } from './host-header.js'
 
 describe('isAcceptableHost', () => {
   it('accepts a plain host with an optional port, and no Host at all', () => {
-    for (const host of [null, '', 'localhost', 'LOCALHOST:8080', '127.0.0.1', '[::1]:8080', '[2001:db8::1]', 'xn--bcher-kva.example', 'my_actor.svc.cluster.local:80']) {
+    for (const host of [
+      null,
+      '',
+      'localhost',
+      'LOCALHOST:8080',
+      '127.0.0.1',
+      '[::1]:8080',
+      '[2001:db8::1]',
+      'xn--bcher-kva.example',
+      'my_actor.svc.cluster.local:80',
+    ]) {
       expect(isAcceptableHost(host), String(host)).toBe(true);
     }
   });
@@ -49,7 +59,8 @@ describe('isAcceptableHost', () => {
   });
 
   it('accepts every port up to 65535', () => {
-    for (const host of ['localhost:0', 'localhost:65535', '[::1]:65535', '127.0.0.1:080']) expect(isAcceptableHost(host), host).toBe(true);
+    for (const host of ['localhost:0', 'localhost:65535', '[::1]:65535', '127.0.0.1:080'])
+      expect(isAcceptableHost(host), host).toBe(true);
   });
 
   it('splits a plain Host into its lower-cased name and its port', () => {

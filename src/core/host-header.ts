@@ -27,7 +27,9 @@ export function isAcceptableHost(host: string | null): boolean {
 
 /** The 400 problem of a request whose `Host` header is not a plain host (see `isAcceptableHost`). */
 export function invalidHostError(): ActorError {
-  return new ActorError('invalid_host', { detail: 'The Host header must be a host name or address with an optional port from 0 to 65535' });
+  return new ActorError('invalid_host', {
+    detail: 'The Host header must be a host name or address with an optional port from 0 to 65535',
+  });
 }
 
 /**

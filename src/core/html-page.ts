@@ -40,7 +40,10 @@ export function framedPageHeaders(policy: string, ancestors: FrameAncestors = 'n
 export function htmlPageHeaders(nonce: string, ancestors: FrameAncestors = 'none'): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
-    ...framedPageHeaders(`default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`, ancestors),
+    ...framedPageHeaders(
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`,
+      ancestors,
+    ),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',

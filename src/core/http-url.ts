@@ -12,6 +12,7 @@ export function httpUrlProblem(url: string): string | undefined {
   const shown = JSON.stringify(withoutCredentials(url));
   if (!(/^https?:\/\//i.test(url) && URL.canParse(url))) return `must be an http(s) URL, got ${shown}`;
   const { username, password } = new URL(url);
-  if (username !== '' || password !== '') return `must not hold a user name or password (user:password@), got ${shown}; give the server's key on its own`;
+  if (username !== '' || password !== '')
+    return `must not hold a user name or password (user:password@), got ${shown}; give the server's key on its own`;
   return undefined;
 }

@@ -9,7 +9,9 @@ const PROBLEM_CODE_TABLE_MARKERS = {
 
 /** The error-code table of docs/http-api.md, as Markdown, from `problemCatalogue`. */
 function problemCodeTableMarkdown(): string {
-  const rows = Object.entries(problemCatalogue as Record<string, ProblemCodeEntry>).map(([code, entry]) => `| ${entry.status} | \`${code}\` | ${entry.title} | ${entry.meaning} |`);
+  const rows = Object.entries(problemCatalogue as Record<string, ProblemCodeEntry>).map(
+    ([code, entry]) => `| ${entry.status} | \`${code}\` | ${entry.title} | ${entry.meaning} |`,
+  );
   return ['| status | code | title | when |', '|---|---|---|---|', ...rows].join('\n');
 }
 

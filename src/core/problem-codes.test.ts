@@ -34,20 +34,39 @@ describe('the catalogue of problem codes', () => {
   it('gives an ActorError built from a code its status and title', () => {
     for (const code of codes) {
       const error = new ActorError(code, { detail: 'why' });
-      expect(error).toMatchObject({ status: problemCatalogue[code].status, code, title: problemCatalogue[code].title, detail: 'why', message: 'why' });
+      expect(error).toMatchObject({
+        status: problemCatalogue[code].status,
+        code,
+        title: problemCatalogue[code].title,
+        detail: 'why',
+        message: 'why',
+      });
     }
-    expect(new ActorError('draining')).toMatchObject({ status: 503, code: 'draining', title: 'The actor is shutting down', message: 'The actor is shutting down', headers: {} });
+    expect(new ActorError('draining')).toMatchObject({
+      status: 503,
+      code: 'draining',
+      title: 'The actor is shutting down',
+      message: 'The actor is shutting down',
+      headers: {},
+    });
   });
 
   it('still lets an actor throw a code of its own with its own status and title', () => {
-    expect(new ActorError(409, 'not_now', 'Not now', { detail: 'later' })).toMatchObject({ status: 409, code: 'not_now', title: 'Not now', detail: 'later' });
+    expect(new ActorError(409, 'not_now', 'Not now', { detail: 'later' })).toMatchObject({
+      status: 409,
+      code: 'not_now',
+      title: 'Not now',
+      detail: 'later',
+    });
   });
 
   it('is where every throw site of src/ and cli/ takes its status and title from', () => {
     const literalSites = [...sourceFiles('src/'), ...sourceFiles('cli/')].flatMap((file) =>
       readFileSync(new URL(file, root), 'utf8')
         .split('\n')
-        .flatMap((line, index) => (/new ActorError\(\s*\d/.test(line) && !line.trimStart().startsWith('*') ? [`${file}:${index + 1}`] : [])),
+        .flatMap((line, index) =>
+          /new ActorError\(\s*\d/.test(line) && !line.trimStart().startsWith('*') ? [`${file}:${index + 1}`] : [],
+        ),
     );
     expect(literalSites).toEqual([]);
   });
@@ -67,32 +86,50 @@ describe('the catalogue of problem codes', () => {
         .map((name) => `docs/${name}`),
     ];
     const mentions = docs.flatMap((file) =>
-      [...readFileSync(new URL(file, root), 'utf8').matchAll(/\b([45]\d\d) `([a-z_]+)`/g)].map(([, status, code]) => ({ file, status: Number(status), code: code! })),
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/\b([45]\d\d) `([a-z_]+)`/g)].map(([, status, code]) => ({
+        file,
+        status: Number(status),
+        code: code!,
+      })),
     );
     expect(mentions.length).toBeGreaterThan(40);
-    const wrong = mentions.filter(({ status, code }) => !isProblemCode(code) || problemCatalogue[code].status !== status);
+    const wrong = mentions.filter(
+      ({ status, code }) => !isProblemCode(code) || problemCatalogue[code].status !== status,
+    );
     expect(wrong).toEqual([]);
   });
 
   it('describes each code for the OpenAPI document: the problem schema with that code and status', () => {
     expect(problemSchemaFor('payload_too_large')).toEqual({
-      allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { const: 'payload_too_large' }, status: { const: 413 } } }],
+      allOf: [
+        { $ref: '#/components/schemas/Problem' },
+        { type: 'object', properties: { code: { const: 'payload_too_large' }, status: { const: 413 } } },
+      ],
     });
     expect(problemSchemaFor('invalid_json', 'invalid_header')).toEqual({
-      allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: ['invalid_json', 'invalid_header'] }, status: { const: 400 } } }],
+      allOf: [
+        { $ref: '#/components/schemas/Problem' },
+        { type: 'object', properties: { code: { enum: ['invalid_json', 'invalid_header'] }, status: { const: 400 } } },
+      ],
     });
     expect(PROBLEM_DOCUMENT_SCHEMA).toMatchObject({ required: ['type', 'title', 'status', 'code', 'request_id'] });
   });
 
   it('gives /openapi.json its Problem schema, which problemSchemaFor refers to', async () => {
-    const document = (await (await (await createTestActor()).request('/openapi.json')).json()) as { components: { schemas: Record<string, unknown> } };
+    const document = (await (await (await createTestActor()).request('/openapi.json')).json()) as {
+      components: { schemas: Record<string, unknown> };
+    };
     expect(document.components.schemas.Problem).toEqual(PROBLEM_DOCUMENT_SCHEMA);
   });
 });
 
 describe('problemDocument and problemResponse', () => {
   it('turn an error into the one RFC 9457 body, whoever answers', async () => {
-    const error = new ActorError('validation_failed', { detail: 'The request body has 1 invalid field', errors: [{ pointer: '/name', detail: 'is required' }], headers: { 'Retry-After': '1' } });
+    const error = new ActorError('validation_failed', {
+      detail: 'The request body has 1 invalid field',
+      errors: [{ pointer: '/name', detail: 'is required' }],
+      headers: { 'Retry-After': '1' },
+    });
     const document = problemDocument(error, 'req-1');
     expect(document).toEqual({
       type: 'https://actorkit.dev/problems/validation-failed',

@@ -25,7 +25,10 @@ export function problemType(code: string): string {
  */
 export function asActorError(error: unknown, requestId: string): ActorError {
   if (error instanceof ActorError) return error;
-  return new ActorError('internal_error', { detail: `Something went wrong; quote request id ${requestId} when reporting it`, cause: error });
+  return new ActorError('internal_error', {
+    detail: `Something went wrong; quote request id ${requestId} when reporting it`,
+    cause: error,
+  });
 }
 
 /** The RFC 9457 body of an `ActorError`: the one builder of a problem document; never a stack trace. */

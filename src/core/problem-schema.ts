@@ -14,7 +14,14 @@ export const PROBLEM_DOCUMENT_SCHEMA = {
     detail: { type: 'string' },
     code: { type: 'string' },
     request_id: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['pointer', 'detail'],
+        properties: { pointer: { type: 'string' }, detail: { type: 'string' } },
+      },
+    },
   },
 } as const;
 
@@ -29,5 +36,10 @@ const oneOrEnum = <T>(values: readonly T[]) => (values.length === 1 ? { const: v
  */
 export function problemSchemaFor(...codes: readonly [ProblemCode, ...ProblemCode[]]): Record<string, unknown> {
   const statuses = [...new Set(codes.map((code) => problemCatalogue[code].status))];
-  return { allOf: [{ $ref: PROBLEM_SCHEMA_REF }, { type: 'object', properties: { code: oneOrEnum(codes), status: oneOrEnum(statuses) } }] };
+  return {
+    allOf: [
+      { $ref: PROBLEM_SCHEMA_REF },
+      { type: 'object', properties: { code: oneOrEnum(codes), status: oneOrEnum(statuses) } },
+    ],
+  };
 }

@@ -32,7 +32,10 @@ export async function readJson(request: Request): Promise<unknown> {
     return JSON.parse(text);
   } catch (error) {
     throw new ActorError('invalid_json', {
-      detail: text.trim() === '' ? 'The request body is empty' : `The request body is not valid JSON: ${(error as Error).message}`,
+      detail:
+        text.trim() === ''
+          ? 'The request body is empty'
+          : `The request body is not valid JSON: ${(error as Error).message}`,
     });
   }
 }
@@ -48,6 +51,9 @@ export function validBody<TSchema extends v.GenericSchema>(json: unknown, schema
  * Reads a request body as JSON and validates it: 415 for another media type, 400 for
  * malformed JSON, 422 with one entry per bad field.
  */
-export async function readJsonBody<TSchema extends v.GenericSchema>(request: Request, schema: TSchema): Promise<v.InferOutput<TSchema>> {
+export async function readJsonBody<TSchema extends v.GenericSchema>(
+  request: Request,
+  schema: TSchema,
+): Promise<v.InferOutput<TSchema>> {
   return validBody(await readJson(request), schema);
 }

@@ -8,7 +8,15 @@ describe('rememberingLastAccepted', () => {
       asked.push(value);
       return value.startsWith('ok');
     });
-    expect(['ok-1', 'ok-1', 'bad', 'bad', 'ok-1', 'ok-2', 'ok-1'].map(accepts)).toEqual([true, true, false, false, true, true, true]);
+    expect(['ok-1', 'ok-1', 'bad', 'bad', 'ok-1', 'ok-2', 'ok-1'].map(accepts)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(asked).toEqual(['ok-1', 'bad', 'bad', 'ok-2', 'ok-1']);
   });
 });

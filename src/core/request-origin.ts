@@ -5,7 +5,9 @@ import { readRequestHeader, type RuntimeBindings } from './runtime-bindings.js';
  * `X-Forwarded-Host` when a trusted relay sets it, else `Host`, else the request URL's.
  */
 function addressedHost(request: Request, runtime: RuntimeBindings | undefined, trustForwardedHost: boolean): string {
-  const forwarded = trustForwardedHost ? readRequestHeader(request, runtime, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const forwarded = trustForwardedHost
+    ? readRequestHeader(request, runtime, 'x-forwarded-host')?.split(',')[0]?.trim()
+    : undefined;
   return forwarded || readRequestHeader(request, runtime, 'host') || new URL(request.url).host;
 }
 
@@ -25,7 +27,11 @@ const OWN_FETCH_SITES: ReadonlySet<string> = new Set(['same-origin', 'none']);
  * @param runtime what the runtime's adapter passed beside it
  * @param trustForwardedHost whether a trusted relay's `X-Forwarded-Host` names the addressed host (on the platform)
  */
-export function hasForeignOrigin(request: Request, runtime: RuntimeBindings | undefined, trustForwardedHost: boolean): boolean {
+export function hasForeignOrigin(
+  request: Request,
+  runtime: RuntimeBindings | undefined,
+  trustForwardedHost: boolean,
+): boolean {
   const site = readRequestHeader(request, runtime, 'sec-fetch-site');
   if (site !== null) return !OWN_FETCH_SITES.has(site.trim().toLowerCase());
   const origin = readRequestHeader(request, runtime, 'origin');

@@ -33,6 +33,8 @@ describe('tenant ids', () => {
       detail: 'The request body has 1 invalid field',
       errors: [{ pointer: '/metadata/tenant_id', detail: 'may contain only letters, digits and . _ : -' }],
     });
-    expect(() => parseTenantId('', '/tenant_id', 'tenant_id is malformed')).toThrow(expect.objectContaining({ detail: 'tenant_id is malformed' }));
+    expect(() => parseTenantId('', '/tenant_id', 'tenant_id is malformed')).toThrow(
+      expect.objectContaining({ detail: 'tenant_id is malformed' }),
+    );
   });
 });

@@ -25,7 +25,12 @@ describe('the validation_failed problem', () => {
   });
 
   it('keeps one entry per field, the first issue of each, and names unknown keys', () => {
-    const parsed = v.safeParse(v.strictObject({ age: v.pipe(v.number(), v.minValue(0, 'must not be negative'), v.integer('must be an integer')) }), { age: -1.5, extra: true });
+    const parsed = v.safeParse(
+      v.strictObject({
+        age: v.pipe(v.number(), v.minValue(0, 'must not be negative'), v.integer('must be an integer')),
+      }),
+      { age: -1.5, extra: true },
+    );
     expect(validationError(parsed.issues!, 'The payload').errors).toEqual([
       { pointer: '/age', detail: 'must not be negative' },
       { pointer: '/extra', detail: 'is not a known field' },
@@ -33,6 +38,9 @@ describe('the validation_failed problem', () => {
   });
 
   it('takes a detail of its own', () => {
-    expect(validationFailed([], 'The body must be a JSON object')).toMatchObject({ detail: 'The body must be a JSON object', errors: [] });
+    expect(validationFailed([], 'The body must be a JSON object')).toMatchObject({
+      detail: 'The body must be a JSON object',
+      errors: [],
+    });
   });
 });

@@ -33,7 +33,10 @@ export function invalidFieldCount(what: string, count: number): string {
  * @param errors one entry per bad field
  * @param detail what was wrong, as a whole; by default the count of bad fields of the request body
  */
-export function validationFailed(errors: readonly FieldProblem[], detail = invalidFieldCount('The request body', errors.length)): ActorError {
+export function validationFailed(
+  errors: readonly FieldProblem[],
+  detail = invalidFieldCount('The request body', errors.length),
+): ActorError {
   return new ActorError('validation_failed', { detail, errors });
 }
 

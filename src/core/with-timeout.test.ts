@@ -18,6 +18,8 @@ describe('withTimeout', () => {
   });
 
   it('waits for ever on Infinity', async () => {
-    await expect(withTimeout(new Promise((resolve) => setTimeout(() => resolve('done'), 5)), Infinity, () => 'late')).resolves.toBe('done');
+    await expect(
+      withTimeout(new Promise((resolve) => setTimeout(() => resolve('done'), 5)), Infinity, () => 'late'),
+    ).resolves.toBe('done');
   });
 });

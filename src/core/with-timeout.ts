@@ -8,7 +8,11 @@
  * @example
  * await withTimeout(store.ping(), 2_000, () => { throw new Error('ping timed out'); });
  */
-export function withTimeout<T, TTimeout = never>(work: PromiseLike<T>, timeoutMs: number, onTimeout: () => TTimeout): Promise<T | TTimeout> {
+export function withTimeout<T, TTimeout = never>(
+  work: PromiseLike<T>,
+  timeoutMs: number,
+  onTimeout: () => TTimeout,
+): Promise<T | TTimeout> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<TTimeout>((resolve, reject) => {
     if (!Number.isFinite(timeoutMs)) return;

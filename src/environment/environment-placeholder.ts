@@ -42,5 +42,7 @@ export function parseEnvironmentPlaceholder(value: string): EnvironmentPlacehold
  * @param fill the value of one placeholder, told its name and whether it is a secret
  */
 export function fillEnvironmentPlaceholders(value: string, fill: (name: string, secret: boolean) => string): string {
-  return value.replace(PLACEHOLDERS, (_match, secret: string | undefined, name: string) => fill(name, secret !== undefined));
+  return value.replace(PLACEHOLDERS, (_match, secret: string | undefined, name: string) =>
+    fill(name, secret !== undefined),
+  );
 }

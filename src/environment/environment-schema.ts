@@ -37,7 +37,8 @@ const blankIs =
   };
 
 /** An on/off variable: `true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`, any case; empty is false. */
-const flag = (fallback: boolean) => parsedVariable(String(fallback), parseOnOff, (raw) => `must be true or false, got ${shown(raw)}`);
+const flag = (fallback: boolean) =>
+  parsedVariable(String(fallback), parseOnOff, (raw) => `must be true or false, got ${shown(raw)}`);
 
 /** A whole number of at least `min` (`min` 1: a positive integer); unset or blank is `fallback`. */
 const integer = (fallback: number, min: number) =>
@@ -47,13 +48,18 @@ const integer = (fallback: number, min: number) =>
       const value = Number(trimmed);
       return Number.isSafeInteger(value) && value >= min ? value : undefined;
     }),
-    (raw) => (min === 1 ? `must be a positive integer, got ${shown(raw)}` : `must be an integer of at least ${min}, got ${shown(raw.trim())}`),
+    (raw) =>
+      min === 1
+        ? `must be a positive integer, got ${shown(raw)}`
+        : `must be an integer of at least ${min}, got ${shown(raw.trim())}`,
   );
 
 /** A TCP port: digits only, 0 to 65535; unset or blank is the default. */
 const port = parsedVariable(
   String(VARIABLES.PORT.default),
-  blankIs(VARIABLES.PORT.default, (trimmed) => (/^\d+$/.test(trimmed) && Number(trimmed) <= 65_535 ? Number(trimmed) : undefined)),
+  blankIs(VARIABLES.PORT.default, (trimmed) =>
+    /^\d+$/.test(trimmed) && Number(trimmed) <= 65_535 ? Number(trimmed) : undefined,
+  ),
   (raw) => `must be an integer from 0 to 65535, got ${shown(raw)}`,
 );
 
@@ -97,7 +103,8 @@ const hostList = parsedVariable<string[]>(
       .filter(Boolean);
     return hosts.every((host) => isAcceptableHost(host)) ? hosts : undefined;
   },
-  (raw) => `must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got ${shown(raw)}`,
+  (raw) =>
+    `must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got ${shown(raw)}`,
 );
 
 /** An http(s) URL; undefined when unset or blank. */
@@ -120,7 +127,14 @@ const provider = v.pipe(
 );
 
 /** The samplers `OTEL_TRACES_SAMPLER` names (the OpenTelemetry SDK's own names). */
-const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 /** The sampler of the actor's traces. */
 export type TracesSampler = (typeof TRACES_SAMPLERS)[number];

@@ -97,7 +97,8 @@ describe('parseEnvironment', () => {
       PLAYGROUND_ENABLED: true,
     });
     expect(environment).not.toHaveProperty('GREETING');
-    for (const off of ['', '0', 'false', 'No', 'OFF']) expect(parseEnvironment({ ACTOR_PLATFORM: off }).ACTOR_PLATFORM, off).toBe(false);
+    for (const off of ['', '0', 'false', 'No', 'OFF'])
+      expect(parseEnvironment({ ACTOR_PLATFORM: off }).ACTOR_PLATFORM, off).toBe(false);
   });
 
   it('keeps a lenient LOG_LEVEL, as before: anything unknown is info', () => {
@@ -125,7 +126,11 @@ describe('parseEnvironment', () => {
       'ALLOWED_HOSTS',
       'ALLOWED_HOSTS must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got "actor.example,http://x/"',
     ],
-    [{ LLM_PROVIDER: 'anthropic' }, 'LLM_PROVIDER', 'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"'],
+    [
+      { LLM_PROVIDER: 'anthropic' },
+      'LLM_PROVIDER',
+      'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"',
+    ],
   ])('refuses %j with one line naming the variable', (env, variable, message) => {
     const error = refusal(env);
     expect(error.variable).toBe(variable);

@@ -15,12 +15,17 @@ const parsedEnvironments = new WeakSet<EnvironmentConfig>();
  * const environment = parseEnvironment({ PORT: '3000', API_KEY_ENABLED: 'yes', API_KEY: 'k1,k2' });
  * environment.PORT; // 3000
  */
-export function parseEnvironment(env: ActorEnvironment, options: { settingKeys?: readonly string[] } = {}): EnvironmentConfig {
+export function parseEnvironment(
+  env: ActorEnvironment,
+  options: { settingKeys?: readonly string[] } = {},
+): EnvironmentConfig {
   const result = v.safeParse(EnvironmentConfig, env);
   if (!result.success) {
     const culprit = (issue: v.BaseIssue<unknown>) => {
       const name = v.getDotPath(issue) ?? 'environment';
-      return options.settingKeys?.includes(name.toLowerCase()) ? { name: name.toLowerCase(), shown: `setting ${name.toLowerCase()} (from the environment variable ${name})` } : { name, shown: name };
+      return options.settingKeys?.includes(name.toLowerCase())
+        ? { name: name.toLowerCase(), shown: `setting ${name.toLowerCase()} (from the environment variable ${name})` }
+        : { name, shown: name };
     };
     const problems = result.issues.map((issue) => `${culprit(issue).shown} ${issue.message}`);
     throw new StartupRefusal(culprit(result.issues[0]).name, problems.join('; '));
@@ -35,5 +40,7 @@ export function parseEnvironment(env: ActorEnvironment, options: { settingKeys?:
  * Lets functions that take the typed environment still accept a raw one (tests, direct callers).
  */
 export function environmentOf(source: ActorEnvironment | EnvironmentConfig): EnvironmentConfig {
-  return parsedEnvironments.has(source as EnvironmentConfig) ? (source as EnvironmentConfig) : parseEnvironment(source as ActorEnvironment);
+  return parsedEnvironments.has(source as EnvironmentConfig)
+    ? (source as EnvironmentConfig)
+    : parseEnvironment(source as ActorEnvironment);
 }

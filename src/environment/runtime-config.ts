@@ -44,7 +44,9 @@ export const ALLOWED_HOSTS = 'ALLOWED_HOSTS' satisfies keyof typeof ENVIRONMENT_
  * is, and it calls from its own network with any `Host`.
  * @param env the typed environment
  */
-export function guardsHostNames(env: Pick<EnvironmentConfig, 'ACTOR_PLATFORM' | 'API_KEY_ENABLED' | 'API_KEY'>): boolean {
+export function guardsHostNames(
+  env: Pick<EnvironmentConfig, 'ACTOR_PLATFORM' | 'API_KEY_ENABLED' | 'API_KEY'>,
+): boolean {
   return !env.ACTOR_PLATFORM && !(env.API_KEY_ENABLED && env.API_KEY.length > 0);
 }
 
@@ -53,15 +55,24 @@ export function guardsHostNames(env: Pick<EnvironmentConfig, 'ACTOR_PLATFORM' | 
  * `API_KEY_ENABLED=true` without a key refuses to start; a key without `API_KEY_ENABLED=true`
  * starts open with the warning `api_key_not_enabled`.
  */
-export function readRuntimeConfig(env: EnvironmentConfig, warn: (event: LogEventAt<'warn'>, fields: Record<string, unknown>) => void): RuntimeConfig {
+export function readRuntimeConfig(
+  env: EnvironmentConfig,
+  warn: (event: LogEventAt<'warn'>, fields: Record<string, unknown>) => void,
+): RuntimeConfig {
   const platformMode = env.ACTOR_PLATFORM;
   const apiKeyEnabled = env.API_KEY_ENABLED;
   const apiKeys = env.API_KEY;
   if (apiKeyEnabled && apiKeys.length === 0 && !platformMode) {
-    throw new StartupRefusal('API_KEY', 'API_KEY_ENABLED=true but API_KEY is empty: set API_KEY (comma-separated for rotation) or turn key authentication off');
+    throw new StartupRefusal(
+      'API_KEY',
+      'API_KEY_ENABLED=true but API_KEY is empty: set API_KEY (comma-separated for rotation) or turn key authentication off',
+    );
   }
   if (!apiKeyEnabled && apiKeys.length > 0 && !platformMode) {
-    warn('api_key_not_enabled', { reason: 'API_KEY is set but API_KEY_ENABLED is not true: every route is open; set API_KEY_ENABLED=true to require the key' });
+    warn('api_key_not_enabled', {
+      reason:
+        'API_KEY is set but API_KEY_ENABLED is not true: every route is open; set API_KEY_ENABLED=true to require the key',
+    });
   }
   if (apiKeyEnabled && platformMode) {
     warn('api_key_ignored_on_platform', { reason: 'ACTOR_PLATFORM=true: the platform is the authorization boundary' });

@@ -29,14 +29,18 @@ describe('start-up refusals of createActorApp', () => {
     const definition = withSettings(v.object({ llm_base_url: v.optional(v.string(), 'not a url') }));
     const refusal = refusalOf(build(definition));
     expect(refusal.variable).toBe('llm_base_url');
-    expect(refusal.message).toBe('setting llm_base_url (LLM_BASE_URL) must be an http(s) URL, got "not a url" (from the settings default in src/actor.ts)');
+    expect(refusal.message).toBe(
+      'setting llm_base_url (LLM_BASE_URL) must be an http(s) URL, got "not a url" (from the settings default in src/actor.ts)',
+    );
   });
 
   it('names the setting and the environment variable when LLM_BASE_URL feeds the setting', () => {
     const definition = withSettings(v.object({ llm_base_url: v.optional(v.string(), '') }));
     const refusal = refusalOf(build(definition, { LLM_BASE_URL: 'not a url' }));
     expect(refusal.variable).toBe('llm_base_url');
-    expect(refusal.message).toContain('setting llm_base_url (from the environment variable LLM_BASE_URL) must be an http(s) URL');
+    expect(refusal.message).toContain(
+      'setting llm_base_url (from the environment variable LLM_BASE_URL) must be an http(s) URL',
+    );
   });
 
   it('names the variable alone when the actor declares no such setting', () => {
@@ -54,7 +58,9 @@ describe('start-up refusals of createActorApp', () => {
     );
     const secret = refusalOf(build(definition, { WEATHER_API_KEY: 'sk-live-123456' }));
     expect(secret.variable).toBe('weather_api_key');
-    expect(secret.message).toContain('setting weather_api_key from the environment variable WEATHER_API_KEY is not valid');
+    expect(secret.message).toContain(
+      'setting weather_api_key from the environment variable WEATHER_API_KEY is not valid',
+    );
     expect(secret.message).not.toContain('sk-live-123456');
     const plain = refusalOf(build(definition, { UNITS: 'kelvin' }));
     expect(plain.message).toContain('setting units from the environment variable UNITS');

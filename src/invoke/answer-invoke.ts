@@ -50,11 +50,23 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
   };
   if (stream) {
-    return { kind: 'stream', body: streamTurn(services, { ...turn, requestSignal: call.requestSignal, idempotency, leave: call.keepInFlight() }), replayed: false };
+    return {
+      kind: 'stream',
+      body: streamTurn(services, {
+        ...turn,
+        requestSignal: call.requestSignal,
+        idempotency,
+        leave: call.keepInFlight(),
+      }),
+      replayed: false,
+    };
   }
   const abort = services.lifecycle.linkWork(call.requestSignal);
   try {
-    return { kind: 'reply', reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, claim })) };
+    return {
+      kind: 'reply',
+      reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, claim })),
+    };
   } finally {
     abort.dispose();
   }

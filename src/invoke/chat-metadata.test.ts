@@ -6,8 +6,16 @@ const valid = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there
 
 async function invoke(body: string) {
   const app = await createTestActor();
-  const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-  return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as { code?: string; errors?: { pointer: string; detail: string }[] } };
+  const response = await app.request('/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+  });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: (await response.json()) as { code?: string; errors?: { pointer: string; detail: string }[] },
+  };
 }
 
 /** `depth` objects nested in each other, as JSON text (never built as a value: that would recurse). */
@@ -18,7 +26,9 @@ function nested(depth: number, open = '{"a":', close = '}'): string {
 describe('the metadata of a chat request', () => {
   it('refuses an array, empty or not, with a 422 naming /metadata (issue #16 item 18)', async () => {
     for (const metadata of ['[]', '[1, 2]', '[{"tenant_id": "acme"}]']) {
-      const { status, body } = await invoke(`{"user_identifier":"u","session_id":"s","message":"hi","metadata":${metadata}}`);
+      const { status, body } = await invoke(
+        `{"user_identifier":"u","session_id":"s","message":"hi","metadata":${metadata}}`,
+      );
       expect(status, metadata).toBe(422);
       expect(body.errors).toEqual([{ pointer: '/metadata', detail: expect.stringContaining('object') }]);
     }
@@ -31,10 +41,14 @@ describe('the metadata of a chat request', () => {
         ['[', ']'],
       ] as const) {
         const metadata = open === '[' ? `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}` : nested(depth, open, close);
-        const { status, type, body } = await invoke(`{"user_identifier":"u","session_id":"s","message":"hi","metadata":${metadata}}`);
+        const { status, type, body } = await invoke(
+          `{"user_identifier":"u","session_id":"s","message":"hi","metadata":${metadata}}`,
+        );
         expect(status, `${depth} ${open}`).toBe(422);
         expect(type).toBe('application/problem+json');
-        expect(body.errors).toEqual([{ pointer: '/metadata', detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep` }]);
+        expect(body.errors).toEqual([
+          { pointer: '/metadata', detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep` },
+        ]);
       }
     }
   });

@@ -26,15 +26,20 @@ function pathItem(input: unknown, key: string | number, value: unknown): v.Issue
  * no store can keep.
  */
 function metadataProblem(value: unknown, depth: number): MetadataProblem | undefined {
-  if (typeof value === 'string') return isStorableText(value) ? undefined : { path: [], detail: UNSTORABLE_TEXT_DETAIL };
+  if (typeof value === 'string')
+    return isStorableText(value) ? undefined : { path: [], detail: UNSTORABLE_TEXT_DETAIL };
   if (typeof value !== 'object' || value === null) return undefined;
-  if (depth > MAX_METADATA_DEPTH) return { path: [], detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep`, atTop: true };
+  if (depth > MAX_METADATA_DEPTH)
+    return { path: [], detail: `must nest at most ${MAX_METADATA_DEPTH} levels deep`, atTop: true };
   for (const [key, item] of Object.entries(value)) {
     if (!isStorableText(key)) return { path: [], detail: `keys ${UNSTORABLE_TEXT_DETAIL}` };
     const problem = metadataProblem(item, depth + 1);
     if (problem === undefined) continue;
     if (problem.atTop) return problem;
-    return { path: [pathItem(value, Array.isArray(value) ? Number(key) : key, item), ...problem.path], detail: problem.detail };
+    return {
+      path: [pathItem(value, Array.isArray(value) ? Number(key) : key, item), ...problem.path],
+      detail: problem.detail,
+    };
   }
   return undefined;
 }
@@ -53,12 +58,18 @@ export const ChatMetadata = v.pipe(
     const metadata = dataset.value;
     const problem = metadataProblem(metadata, 1);
     if (problem !== undefined) {
-      addIssue({ message: problem.detail, ...(problem.path.length > 0 ? { path: [...problem.path] as [v.IssuePathItem, ...v.IssuePathItem[]] } : {}) });
+      addIssue({
+        message: problem.detail,
+        ...(problem.path.length > 0 ? { path: [...problem.path] as [v.IssuePathItem, ...v.IssuePathItem[]] } : {}),
+      });
       return;
     }
-    if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_METADATA_BYTES) addIssue({ message: 'must be at most 16 KiB when serialised' });
+    if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_METADATA_BYTES)
+      addIssue({ message: 'must be at most 16 KiB when serialised' });
   }),
   // JSON Schema has no keyword for a serialised size: /openapi.json states the limit as an extension clients (and the conformance test) read.
   v.metadata({ 'x-max-serialized-bytes': MAX_METADATA_BYTES }),
-  v.description(`A JSON object of at most ${MAX_METADATA_BYTES / 1024} KiB serialised, nested at most ${MAX_METADATA_DEPTH} levels, with no NUL character in its keys and strings`),
+  v.description(
+    `A JSON object of at most ${MAX_METADATA_BYTES / 1024} KiB serialised, nested at most ${MAX_METADATA_DEPTH} levels, with no NUL character in its keys and strings`,
+  ),
 );

@@ -10,18 +10,32 @@ export const UI_CHAT_USER = 'ai-sdk';
 
 const UserPart = v.variant(
   'type',
-  [v.looseObject({ type: v.literal('text'), text: v.string() }), v.looseObject({ type: v.literal('file'), mediaType: v.string(), filename: v.optional(v.string()), url: v.string() })],
+  [
+    v.looseObject({ type: v.literal('text'), text: v.string() }),
+    v.looseObject({
+      type: v.literal('file'),
+      mediaType: v.string(),
+      filename: v.optional(v.string()),
+      url: v.string(),
+    }),
+  ],
   'must be a text or a file part: the actor takes no other part from the user',
 );
 
 /** Which field of a file part an attachment's field came from. */
-const FILE_PART_FIELDS: Readonly<Record<string, string>> = { name: 'filename', mime_type: 'mediaType', url: 'url', data: 'url' };
+const FILE_PART_FIELDS: Readonly<Record<string, string>> = {
+  name: 'filename',
+  mime_type: 'mediaType',
+  url: 'url',
+  data: 'url',
+};
 
 const DATA_URL = /^data:([^,]*),(.*)$/is;
 
 function base64OfBytes(bytes: Uint8Array): string {
   let binary = '';
-  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  for (let start = 0; start < bytes.length; start += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
   return btoa(binary);
 }
 
@@ -51,9 +65,15 @@ export function chatRequestOfUiChat(body: UiChatRequest): ChatRequest {
   const last = body.messages.length - 1;
   const at = (...segments: (string | number)[]) => jsonPointer('messages', last, ...segments);
   const message = body.messages[last]!;
-  if (message.role !== 'user') throw validationFailed([{ pointer: at('role'), detail: 'must be "user": the actor answers the last message, which must be the user\'s' }]);
+  if (message.role !== 'user')
+    throw validationFailed([
+      { pointer: at('role'), detail: 'must be "user": the actor answers the last message, which must be the user\'s' },
+    ]);
   const parts = v.safeParse(v.array(UserPart), message.parts);
-  if (!parts.success) throw validationFailed(fieldProblems(parts.issues).map((problem) => ({ ...problem, pointer: at('parts') + problem.pointer })));
+  if (!parts.success)
+    throw validationFailed(
+      fieldProblems(parts.issues).map((problem) => ({ ...problem, pointer: at('parts') + problem.pointer })),
+    );
 
   const texts: string[] = [];
   const fileParts: number[] = [];
@@ -65,7 +85,8 @@ export function chatRequestOfUiChat(body: UiChatRequest): ChatRequest {
       return;
     }
     const source = attachmentSource(part.url);
-    if (source === undefined) problems.push({ pointer: at('parts', index, 'url'), detail: 'must be a data: URL or an http(s) URL' });
+    if (source === undefined)
+      problems.push({ pointer: at('parts', index, 'url'), detail: 'must be a data: URL or an http(s) URL' });
     fileParts.push(index);
     attachments.push({ name: part.filename ?? `file-${fileParts.length}`, mime_type: part.mediaType, ...source });
   });
@@ -88,7 +109,11 @@ export function chatRequestOfUiChat(body: UiChatRequest): ChatRequest {
     if (field === 'message' || (field === 'attachments' && index === undefined)) return at('parts');
     if (field !== 'attachments') return pointer;
     const part = fileParts[Number(index)]!;
-    return attachmentField === undefined ? at('parts', part) : at('parts', part, FILE_PART_FIELDS[attachmentField] ?? attachmentField);
+    return attachmentField === undefined
+      ? at('parts', part)
+      : at('parts', part, FILE_PART_FIELDS[attachmentField] ?? attachmentField);
   };
-  throw validationFailed(fieldProblems(result.issues).map((problem) => ({ ...problem, pointer: uiPointer(problem.pointer) })));
+  throw validationFailed(
+    fieldProblems(result.issues).map((problem) => ({ ...problem, pointer: uiPointer(problem.pointer) })),
+  );
 }

@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { TenantId } from '../core/tenant-id.js';
-import { attachmentKind, IMAGE_MIME_TYPE_PATTERN, IMAGE_MIME_TYPES, SUPPORTED_MIME_TYPE_PATTERN } from './attachment-kind.js';
+import {
+  attachmentKind,
+  IMAGE_MIME_TYPE_PATTERN,
+  IMAGE_MIME_TYPES,
+  SUPPORTED_MIME_TYPE_PATTERN,
+} from './attachment-kind.js';
 import { ChatMetadata } from './chat-metadata.js';
 import { storableText } from './storable-text.js';
 
@@ -9,7 +14,12 @@ export const SessionId = TenantId;
 
 const Attachment = v.pipe(
   v.strictObject({
-    name: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
+    name: v.pipe(
+      v.string(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(256, 'must be at most 256 characters'),
+      storableText,
+    ),
     mime_type: v.pipe(
       v.string(),
       v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png'),
@@ -18,26 +28,44 @@ const Attachment = v.pipe(
         `An image (${IMAGE_MIME_TYPES.join(', ')}), by url or data, reaches the model as an image; text (text/*, application/json, application/xml, application/yaml, */*+json, */*+xml…), by data only, as text; any other type is refused with 422`,
       ),
     ),
-    url: v.optional(v.pipe(v.string(), storableText, v.url('must be an absolute URL'), v.maxLength(4096, 'must be at most 4096 characters'))),
+    url: v.optional(
+      v.pipe(
+        v.string(),
+        storableText,
+        v.url('must be an absolute URL'),
+        v.maxLength(4096, 'must be at most 4096 characters'),
+      ),
+    ),
     data: v.optional(v.pipe(v.string(), v.base64('must be base64'))),
     size: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must not be negative'))),
   }),
-  v.check((attachment) => (attachment.url === undefined) !== (attachment.data === undefined), 'needs exactly one of url or data'),
+  v.check(
+    (attachment) => (attachment.url === undefined) !== (attachment.data === undefined),
+    'needs exactly one of url or data',
+  ),
   v.forward(
     v.check(
       (attachment) => attachmentKind(attachment.mime_type) !== 'unsupported',
-      (issue) => `${(issue.input as { mime_type: string }).mime_type} is a type the model cannot take; send an image (${IMAGE_MIME_TYPES.join(', ')}) or text`,
+      (issue) =>
+        `${(issue.input as { mime_type: string }).mime_type} is a type the model cannot take; send an image (${IMAGE_MIME_TYPES.join(', ')}) or text`,
     ),
     ['mime_type'],
   ),
   v.forward(
-    v.check((attachment) => attachment.url === undefined || attachmentKind(attachment.mime_type) !== 'text', 'a text attachment must come as data: the actor does not fetch URLs'),
+    v.check(
+      (attachment) => attachment.url === undefined || attachmentKind(attachment.mime_type) !== 'text',
+      'a text attachment must come as data: the actor does not fetch URLs',
+    ),
     ['url'],
   ),
   // Exactly one of url and data (each branch forbids the other), and a url only for an image.
   v.metadata({
     oneOf: [
-      { required: ['url'], not: { required: ['data'], properties: { data: { type: 'string' } } }, properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } } },
+      {
+        required: ['url'],
+        not: { required: ['data'], properties: { data: { type: 'string' } } },
+        properties: { mime_type: { pattern: IMAGE_MIME_TYPE_PATTERN } },
+      },
       { required: ['data'], not: { required: ['url'], properties: { url: { type: 'string' } } } },
     ],
   }),
@@ -49,19 +77,34 @@ const Attachment = v.pipe(
  */
 export const ChatRequest = v.pipe(
   v.strictObject({
-    user_identifier: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), storableText),
+    user_identifier: v.pipe(
+      v.string(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(256, 'must be at most 256 characters'),
+      storableText,
+    ),
     session_id: SessionId,
-    message: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(32_768, 'must be at most 32768 characters'), storableText),
+    message: v.pipe(
+      v.string(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(32_768, 'must be at most 32768 characters'),
+      storableText,
+    ),
     role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
     metadata: v.optional(ChatMetadata),
     attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
     stream: v.optional(v.boolean()),
   }),
   v.forward(
-    v.check((request) => request.role === 'user' || (request.attachments?.length ?? 0) === 0, 'attachments come with a message of role "user"'),
+    v.check(
+      (request) => request.role === 'user' || (request.attachments?.length ?? 0) === 0,
+      'attachments come with a message of role "user"',
+    ),
     ['attachments'],
   ),
-  v.metadata({ not: { required: ['role', 'attachments'], properties: { role: { const: 'system' }, attachments: { minItems: 1 } } } }),
+  v.metadata({
+    not: { required: ['role', 'attachments'], properties: { role: { const: 'system' }, attachments: { minItems: 1 } } },
+  }),
   v.title('ChatRequest'),
 );
 

@@ -8,7 +8,12 @@ import type { ChatHandler } from './chat-handler.js';
 // completed reply.
 
 const body = JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' });
-const post = () => new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' }, body });
+const post = () =>
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+    body,
+  });
 
 /** A model call that never answers: the instance "dies" while it runs. */
 const hangingHandler: ChatHandler = () => new Promise(() => {});
@@ -26,7 +31,9 @@ describe('an idempotency claim left by a crashed instance', () => {
     const store = new MemoryStore();
     const crashed = await createTestActor({ store, env, chatHandler: hangingHandler });
     void crashed.request(post());
-    await vi.waitFor(() => expect((store as unknown as { idempotency: Map<string, unknown> }).idempotency.size).toBe(1));
+    await vi.waitFor(() =>
+      expect((store as unknown as { idempotency: Map<string, unknown> }).idempotency.size).toBe(1),
+    );
 
     vi.useFakeTimers({ toFake: ['Date'] });
     const restarted = await createTestActor({ store, env });

@@ -9,7 +9,11 @@ import { requestFingerprint } from './idempotency.js';
 
 const body = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there' };
 const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(payload) });
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(payload),
+  });
 
 function countingHandler(inner: ChatHandler = offlineChatHandler) {
   const calls = { count: 0 };
@@ -99,7 +103,9 @@ describe('Idempotency-Key on POST /agent/invoke', () => {
 
   it('stores the reply of a streamed invoke for a JSON retry', async () => {
     const app = await createTestActor();
-    const streamed = await readUiStream((await app.request(post({ ...body, stream: true }, { 'Idempotency-Key': 'key-6' }))).body!);
+    const streamed = await readUiStream(
+      (await app.request(post({ ...body, stream: true }, { 'Idempotency-Key': 'key-6' }))).body!,
+    );
     const replay = await (await app.request(post(body, { 'Idempotency-Key': 'key-6' }))).json();
     expect(replay.message.content).toBe(streamed.text);
   });
@@ -124,8 +130,18 @@ describe('Idempotency-Key on POST /agent/invoke', () => {
 
   it('fingerprints the request, not its spelling or the stream flag', async () => {
     const base = await requestFingerprint({ ...body, role: 'user' });
-    expect(await requestFingerprint({ role: 'user', message: 'hello there', session_id: 's-1', user_identifier: 'u-1', stream: true })).toBe(base);
+    expect(
+      await requestFingerprint({
+        role: 'user',
+        message: 'hello there',
+        session_id: 's-1',
+        user_identifier: 'u-1',
+        stream: true,
+      }),
+    ).toBe(base);
     expect(await requestFingerprint({ ...body, role: 'system' })).not.toBe(base);
-    expect(await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 2 }] } })).not.toBe(await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 3 }] } }));
+    expect(await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 2 }] } })).not.toBe(
+      await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 3 }] } }),
+    );
   });
 });

@@ -5,7 +5,10 @@ import type { TurnServices } from './turn-services.js';
 import * as v from 'valibot';
 
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
-export const IdempotencyKey = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'));
+export const IdempotencyKey = v.pipe(
+  v.string(),
+  v.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'),
+);
 
 /** What an `Idempotency-Key` decided for an invoke. */
 export type IdempotencyDecision =
@@ -15,7 +18,13 @@ export type IdempotencyDecision =
    * The key is ours now (`key`, tenant-scoped, kept `ttlMs` once completed): run, then
    * `complete` with the reply (unless the turn committed it with its record) or `release` on failure.
    */
-  | { readonly kind: 'claimed'; readonly key: string; readonly ttlMs: number; complete(reply: ChatReply): Promise<void>; release(): Promise<void> }
+  | {
+      readonly kind: 'claimed';
+      readonly key: string;
+      readonly ttlMs: number;
+      complete(reply: ChatReply): Promise<void>;
+      release(): Promise<void>;
+    }
   /** A retry of a completed invoke: send the stored reply again. */
   | { readonly kind: 'replay'; readonly status: number; readonly body: string };
 
@@ -67,7 +76,12 @@ export function decideIdempotency(
 const RUN_WITHOUT_KEY: IdempotencyDecision = Object.freeze({ kind: 'run', unavailable: false });
 
 /** `decideIdempotency` for an invoke that sent `header`. */
-async function decideWithKey(ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>, header: string, tenantId: string, request: ChatRequest): Promise<IdempotencyDecision> {
+async function decideWithKey(
+  ctx: Pick<TurnServices, 'store' | 'config' | 'logger'>,
+  header: string,
+  tenantId: string,
+  request: ChatRequest,
+): Promise<IdempotencyDecision> {
   if (!v.is(IdempotencyKey, header)) {
     throw new ActorError('invalid_header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
   }
@@ -88,15 +102,25 @@ async function decideWithKey(ctx: Pick<TurnServices, 'store' | 'config' | 'logge
       key,
       ttlMs: ctx.config.idempotencyTtlMs,
       complete: (reply) =>
-        ctx.store.completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs).catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
-      release: () => ctx.store.releaseIdempotencyKey(key).catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
+        ctx.store
+          .completeIdempotencyKey(key, 200, JSON.stringify(reply), ctx.config.idempotencyTtlMs)
+          .catch((error: unknown) => ctx.logger.warn('idempotency_complete_failed', { error })),
+      release: () =>
+        ctx.store
+          .releaseIdempotencyKey(key)
+          .catch((error: unknown) => ctx.logger.warn('idempotency_release_failed', { error })),
     };
   }
   if (existing.fingerprint !== fingerprint) {
-    throw new ActorError('idempotency_key_reused', { detail: 'This Idempotency-Key was sent before with another request body; use a new key' });
+    throw new ActorError('idempotency_key_reused', {
+      detail: 'This Idempotency-Key was sent before with another request body; use a new key',
+    });
   }
   if (existing.state === 'running') {
-    throw new ActorError('idempotency_key_in_use', { detail: 'A request with this Idempotency-Key is still running; retry later', headers: { 'Retry-After': '1' } });
+    throw new ActorError('idempotency_key_in_use', {
+      detail: 'A request with this Idempotency-Key is still running; retry later',
+      headers: { 'Retry-After': '1' },
+    });
   }
   return { kind: 'replay', status: existing.status, body: existing.body };
 }
@@ -108,13 +132,19 @@ async function decideWithKey(ctx: Pick<TurnServices, 'store' | 'config' | 'logge
  * @param decision what `decideIdempotency` decided (not a replay)
  * @param run the turn, given the claim when there is one
  */
-export function runIdempotent(decision: Exclude<IdempotencyDecision, { kind: 'replay' }>, run: (claim?: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
+export function runIdempotent(
+  decision: Exclude<IdempotencyDecision, { kind: 'replay' }>,
+  run: (claim?: IdempotencyClaim) => Promise<ChatReply>,
+): Promise<ChatReply> {
   // Without a claim the turn's own promise, not one more async layer around it.
   return decision.kind === 'claimed' ? runClaimed(decision, run) : run();
 }
 
 /** `runIdempotent` for a claimed key: completes or releases it. */
-async function runClaimed(decision: Extract<IdempotencyDecision, { kind: 'claimed' }>, run: (claim: IdempotencyClaim) => Promise<ChatReply>): Promise<ChatReply> {
+async function runClaimed(
+  decision: Extract<IdempotencyDecision, { kind: 'claimed' }>,
+  run: (claim: IdempotencyClaim) => Promise<ChatReply>,
+): Promise<ChatReply> {
   let committed: ChatReply | undefined;
   let reply: ChatReply;
   try {

@@ -5,7 +5,9 @@ import { UiChatRequest } from './ui-chat-request.js';
 
 /** Whether a body is the AI SDK's (`messages`, no `message`) rather than a chat request. */
 function isUiChatBody(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) && 'messages' in json && !('message' in json);
+  return (
+    typeof json === 'object' && json !== null && !Array.isArray(json) && 'messages' in json && !('message' in json)
+  );
 }
 
 /**

@@ -17,7 +17,12 @@ const post = (payload: Record<string, unknown>, headers: Record<string, string> 
     body: JSON.stringify(payload),
   });
 
-const greet = new ActorTool({ name: 'hello_greet', description: 'Greets a person', argsSchema: v.object({ name: v.string(), style: v.optional(v.string()) }), run: ({ name }) => `Hello, ${name}!` });
+const greet = new ActorTool({
+  name: 'hello_greet',
+  description: 'Greets a person',
+  argsSchema: v.object({ name: v.string(), style: v.optional(v.string()) }),
+  run: ({ name }) => `Hello, ${name}!`,
+});
 
 /** A model that asks for `hello_greet` once, then answers with text. */
 function toolCallingModel(): ChatModel {
@@ -26,7 +31,9 @@ function toolCallingModel(): ChatModel {
       ? { text: 'Done greeting.', toolCalls: [], usage: { inputTokens: 20, outputTokens: 3 }, finishReason: 'stop' }
       : {
           text: '',
-          toolCalls: [{ id: 'call_1', name: 'hello_greet', arguments: JSON.stringify({ name: SECRET_ARGUMENT, style: 'warm' }) }],
+          toolCalls: [
+            { id: 'call_1', name: 'hello_greet', arguments: JSON.stringify({ name: SECRET_ARGUMENT, style: 'warm' }) },
+          ],
           usage: { inputTokens: 10, outputTokens: 5 },
           finishReason: 'tool_calls',
         };
@@ -94,7 +101,15 @@ describe('the log line of a turn', () => {
     const streamed = await readUiStream(response.body!);
     expect(streamed.text).toContain('Zebulon');
     expect(turnLines()).toHaveLength(1);
-    expect(turnLines()[0]).toMatchObject({ level: 'info', request_id: 'req-log-1', tenant_id: 'acme', session_id: 's-log', outcome: 'success', model: 'offline', stream: true });
+    expect(turnLines()[0]).toMatchObject({
+      level: 'info',
+      request_id: 'req-log-1',
+      tenant_id: 'acme',
+      session_id: 's-log',
+      outcome: 'success',
+      model: 'offline',
+      stream: true,
+    });
     expectNoText(sink.records, MESSAGE, 'Zebulon');
   });
 
@@ -103,9 +118,21 @@ describe('the log line of a turn', () => {
     const reply = await (await app.request(post(body))).json();
     expect(reply.tool_calls).toMatchObject([{ name: 'hello_greet', status: 'ok' }]);
     expect(turnLines()).toHaveLength(1);
-    expect(turnLines()[0]).toMatchObject({ outcome: 'success', model: 'scripted-tools', tool_calls: ['hello_greet'], input_tokens: 30, output_tokens: 8 });
+    expect(turnLines()[0]).toMatchObject({
+      outcome: 'success',
+      model: 'scripted-tools',
+      tool_calls: ['hello_greet'],
+      input_tokens: 30,
+      output_tokens: 8,
+    });
     const argumentLines = sink.records.filter((record) => record.event === 'invoke_tool_arguments');
-    expect(argumentLines).toEqual([expect.objectContaining({ level: 'debug', request_id: 'req-log-1', tool_calls: [{ name: 'hello_greet', argument_keys: ['name', 'style'] }] })]);
+    expect(argumentLines).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        request_id: 'req-log-1',
+        tool_calls: [{ name: 'hello_greet', argument_keys: ['name', 'style'] }],
+      }),
+    ]);
     expectNoText(sink.records, MESSAGE, SECRET_ARGUMENT, 'warm', `Hello, ${SECRET_ARGUMENT}`);
   });
 
@@ -121,7 +148,16 @@ describe('the log line of a turn', () => {
     const response = await app.request(post(body));
     expect(response.status).toBe(502);
     expect(turnLines()).toHaveLength(1);
-    expect(turnLines()[0]).toMatchObject({ level: 'info', request_id: 'req-log-1', tenant_id: 'acme', session_id: 's-log', outcome: 'model_error', tool_calls: [], input_tokens: 0, output_tokens: 0 });
+    expect(turnLines()[0]).toMatchObject({
+      level: 'info',
+      request_id: 'req-log-1',
+      tenant_id: 'acme',
+      session_id: 's-log',
+      outcome: 'model_error',
+      tool_calls: [],
+      input_tokens: 0,
+      output_tokens: 0,
+    });
     expect(turnLines()[0]).not.toHaveProperty('model');
     expectNoText(sink.records, MESSAGE, 'Zebulon');
   });

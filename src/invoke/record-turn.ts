@@ -53,8 +53,18 @@ function argumentKeys(call: ToolCallRecord): string[] {
 }
 
 /** The fields of the `invoke_finished` line, in their order (`model` only when the handler answered). */
-function finishedLine(facts: TurnFacts, outcome: string, result: ChatResult | undefined, latencyMs: number): Record<string, unknown> {
-  const line: Record<string, unknown> = { request_id: facts.requestId, tenant_id: facts.tenantId, session_id: facts.request.session_id, outcome };
+function finishedLine(
+  facts: TurnFacts,
+  outcome: string,
+  result: ChatResult | undefined,
+  latencyMs: number,
+): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    request_id: facts.requestId,
+    tenant_id: facts.tenantId,
+    session_id: facts.request.session_id,
+    outcome,
+  };
   if (result) line.model = result.model;
   line.stream = facts.stream;
   line.tool_calls = result === undefined ? [] : result.toolCalls.map((call) => call.name);
@@ -73,7 +83,12 @@ function finishedLine(facts: TurnFacts, outcome: string, result: ChatResult | un
  * tokens, latency, request id, never the message text. At debug, `invoke_tool_arguments` adds
  * the keys (not the values) of each tool call's arguments.
  */
-export async function recordTurn(services: TurnServices, facts: TurnFacts, end: TurnEnd, commit?: TurnCommit): Promise<RecordedTurn> {
+export async function recordTurn(
+  services: TurnServices,
+  facts: TurnFacts,
+  end: TurnEnd,
+  commit?: TurnCommit,
+): Promise<RecordedTurn> {
   const { request, tenantId } = facts;
   const result = 'result' in end ? end.result : undefined;
   const outcome = result ? 'success' : (end as { failure: string }).failure;
@@ -100,13 +115,22 @@ export async function recordTurn(services: TurnServices, facts: TurnFacts, end: 
     finishedAt: new Date().toISOString(),
   };
   if (result?.history !== undefined) record.history = result.history;
-  if (expected && commit) record.idempotency = { key: commit.claim.key, status: 200, body: JSON.stringify(expected), ttlMs: commit.claim.ttlMs };
+  if (expected && commit)
+    record.idempotency = {
+      key: commit.claim.key,
+      status: 200,
+      body: JSON.stringify(expected),
+      ttlMs: commit.claim.ttlMs,
+    };
   const { persisted, historySaved, idempotencyCompleted } = await services.stats.record(record);
   services.metrics.invocations.inc({ outcome });
   services.metrics.invokeDuration.observe({ outcome }, (performance.now() - facts.startedMs) / 1000);
   const toolCalls = result?.toolCalls ?? [];
   if (toolCalls.length > 0) {
-    services.logger.debug('invoke_tool_arguments', { request_id: facts.requestId, tool_calls: toolCalls.map((call) => ({ name: call.name, argument_keys: argumentKeys(call) })) });
+    services.logger.debug('invoke_tool_arguments', {
+      request_id: facts.requestId,
+      tool_calls: toolCalls.map((call) => ({ name: call.name, argument_keys: argumentKeys(call) })),
+    });
   }
   services.logger.info('invoke_finished', finishedLine(facts, outcome, result, latencyMs));
   const metadata = metadataOf(persisted, historySaved);

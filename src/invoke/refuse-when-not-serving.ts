@@ -5,6 +5,10 @@ import { ActorError } from '../core/actor-error.js';
 export function refuseWhenNotServing(lifecycle: Pick<ActorLifecycle, 'phase'>): void {
   const phase = lifecycle.phase;
   if (phase === 'ready') return;
-  if (phase === 'starting') throw new ActorError('starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
-  throw new ActorError('draining', { detail: 'Send the request to another replica', headers: { 'Retry-After': '1', Connection: 'close' } });
+  if (phase === 'starting')
+    throw new ActorError('starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
+  throw new ActorError('draining', {
+    detail: 'Send the request to another replica',
+    headers: { 'Retry-After': '1', Connection: 'close' },
+  });
 }

@@ -37,7 +37,12 @@ describe('a turn owns its session', () => {
     const response = await app.request(invoke('second'));
     expect(response.status).toBe(200);
     expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, recordInvocations: 1 });
-    expect((await store.loadHistory('default', 'owned', 10)).map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((await store.loadHistory('default', 'owned', 10)).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
   });
 
   it('commits the reply of an Idempotency-Key with the turn, in the same write, and replays it', async () => {
@@ -66,7 +71,10 @@ describe('a turn owns its session', () => {
     const second = await app.request(invoke('deferred too', { 'Idempotency-Key': 'turn-key-3' }));
     const reply = await second.json();
     expect(reply.metadata).toEqual({ stats_deferred: true });
-    expect(await store.claimIdempotencyKey('default/turn-key-3', 'other', 1_000)).toMatchObject({ state: 'completed', body: JSON.stringify(reply) });
+    expect(await store.claimIdempotencyKey('default/turn-key-3', 'other', 1_000)).toMatchObject({
+      state: 'completed',
+      body: JSON.stringify(reply),
+    });
   });
 
   it('hands a chat handler of the actor’s own no history and reads none for it', async () => {
@@ -76,7 +84,13 @@ describe('a turn owns its session', () => {
       store,
       chatHandler: async (input) => {
         inputs.push(input);
-        return { content: 'mine', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0 }, model: 'own' };
+        return {
+          content: 'mine',
+          toolCalls: [],
+          finishReason: 'stop',
+          usage: { inputTokens: 0, outputTokens: 0 },
+          model: 'own',
+        };
       },
     });
     calls.clear();

@@ -28,7 +28,11 @@ function asActorError(error: unknown, signal: AbortSignal): unknown {
  * The session's last `limit` messages, read once for the turn; none, and `loaded: false`, when
  * the store cannot answer (logged as `history_read_failed`): the turn answers without them.
  */
-async function readSession(services: TurnServices, turn: Turn, limit: number): Promise<{ readonly messages: readonly StoredMessage[]; readonly loaded: boolean }> {
+async function readSession(
+  services: TurnServices,
+  turn: Turn,
+  limit: number,
+): Promise<{ readonly messages: readonly StoredMessage[]; readonly loaded: boolean }> {
   if (limit <= 0) return { messages: [], loaded: true };
   try {
     return { messages: await services.store.loadHistory(turn.tenantId, turn.request.session_id, limit), loaded: true };
@@ -92,6 +96,11 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     if (Object.keys(metadata).length > 0) built.metadata = metadata;
     return built;
   };
-  const recorded = await recordTurn(services, facts, { result }, turn.claim === undefined ? undefined : { claim: turn.claim, reply });
+  const recorded = await recordTurn(
+    services,
+    facts,
+    { result },
+    turn.claim === undefined ? undefined : { claim: turn.claim, reply },
+  );
   return recorded.reply ?? reply(recorded);
 }

@@ -7,10 +7,19 @@ import type { ChatModel, ModelRequest, ModelStreamPart } from '../agent/chat-mod
 import { modelUpstreamError } from '../agent/model-errors.js';
 import { createTestActor } from '../testing/create-test-actor.js';
 
-const greet = new ActorTool({ name: 'hello_greet', description: 'Greets a person', argsSchema: v.object({ name: v.string() }), run: ({ name }) => `Hello, ${name}!` });
+const greet = new ActorTool({
+  name: 'hello_greet',
+  description: 'Greets a person',
+  argsSchema: v.object({ name: v.string() }),
+  run: ({ name }) => `Hello, ${name}!`,
+});
 const body = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there' };
 const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(payload) });
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(payload),
+  });
 const sse = { Accept: 'text/event-stream' };
 
 /** A model that streams one piece, then waits until its call is aborted. */
@@ -63,7 +72,15 @@ function gatedModel(first: string, rest: string) {
       yield { type: 'text-delta', delta: first };
       await gate.promise;
       yield { type: 'text-delta', delta: rest };
-      yield { type: 'finish', response: { text: `${first}${rest}`, toolCalls: [], usage: { inputTokens: 1, outputTokens: 2 }, finishReason: 'stop' } };
+      yield {
+        type: 'finish',
+        response: {
+          text: `${first}${rest}`,
+          toolCalls: [],
+          usage: { inputTokens: 1, outputTokens: 2 },
+          finishReason: 'stop',
+        },
+      };
     },
   };
   return { gate, model };
@@ -78,7 +95,8 @@ describe('POST /agent/invoke as a UI message stream', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     expect(response.headers.get('x-request-id')).toBeTruthy();
-    for (const hopByHop of ['connection', 'keep-alive', 'transfer-encoding', 'upgrade']) expect(response.headers.get(hopByHop), hopByHop).toBeNull();
+    for (const hopByHop of ['connection', 'keep-alive', 'transfer-encoding', 'upgrade'])
+      expect(response.headers.get(hopByHop), hopByHop).toBeNull();
     const read = await readUiStream(response.body!);
     expect(read.text).toBe(json.message.content);
     expect(read.raw.endsWith('data: [DONE]\n\n')).toBe(true);
@@ -93,18 +111,29 @@ describe('POST /agent/invoke as a UI message stream', () => {
       'data-session',
       'finish',
     ]);
-    expect(read.chunks.find((chunk) => chunk.type === 'data-session')).toMatchObject({ data: { session_id: 's-2', model: 'offline', invocation_id: expect.stringMatching(/^inv_/) } });
-    expect(read.chunks.find((chunk) => chunk.type === 'data-usage')).toMatchObject({ data: { input_tokens: json.usage.input_tokens, total_tokens: json.usage.total_tokens } });
+    expect(read.chunks.find((chunk) => chunk.type === 'data-session')).toMatchObject({
+      data: { session_id: 's-2', model: 'offline', invocation_id: expect.stringMatching(/^inv_/) },
+    });
+    expect(read.chunks.find((chunk) => chunk.type === 'data-usage')).toMatchObject({
+      data: { input_tokens: json.usage.input_tokens, total_tokens: json.usage.total_tokens },
+    });
     expect(read.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
     expect(read.errors).toEqual([]);
   });
 
   it('streams a tool call and its output, and counts the invoke once', async () => {
     const app = await createTestActor({ tools: [greet] });
-    const response = await app.request(post({ ...body, message: 'use tool hello_greet with {"name": "Ada"}', stream: true }));
+    const response = await app.request(
+      post({ ...body, message: 'use tool hello_greet with {"name": "Ada"}', stream: true }),
+    );
     const read = await readUiStream(response.body!);
     const tool = read.message!.parts.find((part) => part.type === 'dynamic-tool');
-    expect(tool).toMatchObject({ toolName: 'hello_greet', state: 'output-available', input: { name: 'Ada' }, output: 'Hello, Ada!' });
+    expect(tool).toMatchObject({
+      toolName: 'hello_greet',
+      state: 'output-available',
+      input: { name: 'Ada' },
+      output: 'Hello, Ada!',
+    });
     expect(read.text).toBe('[offline model] I used a tool. hello_greet answered: Hello, Ada!');
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1, errors: 0, tool_calls: 1 });
     const metrics = await (await app.request('/metrics')).text();
@@ -114,8 +143,12 @@ describe('POST /agent/invoke as a UI message stream', () => {
 
   it('streams a failed tool call as tool-output-error', async () => {
     const app = await createTestActor({ tools: [greet] });
-    const read = await readUiStream((await app.request(post({ ...body, message: 'use tool hello_greet with {"nom": 1}' }, sse))).body!);
-    expect(read.chunks.find((chunk) => chunk.type === 'tool-output-error')).toMatchObject({ errorText: expect.stringMatching(/^Invalid arguments: name/) });
+    const read = await readUiStream(
+      (await app.request(post({ ...body, message: 'use tool hello_greet with {"nom": 1}' }, sse))).body!,
+    );
+    expect(read.chunks.find((chunk) => chunk.type === 'tool-output-error')).toMatchObject({
+      errorText: expect.stringMatching(/^Invalid arguments: name/),
+    });
     expect(read.message!.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({ state: 'output-error' });
   });
 
@@ -126,7 +159,15 @@ describe('POST /agent/invoke as a UI message stream', () => {
   });
 
   it('streams the reply of a handler that does not stream, in one piece', async () => {
-    const app = await createTestActor({ chatHandler: async () => ({ content: 'whole answer', toolCalls: [], finishReason: 'length', usage: { inputTokens: 1, outputTokens: 2 }, model: 'custom' }) });
+    const app = await createTestActor({
+      chatHandler: async () => ({
+        content: 'whole answer',
+        toolCalls: [],
+        finishReason: 'length',
+        usage: { inputTokens: 1, outputTokens: 2 },
+        model: 'custom',
+      }),
+    });
     const read = await readUiStream((await app.request(post(body, sse))).body!);
     expect(read.text).toBe('whole answer');
     expect(read.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'length' });
@@ -164,7 +205,9 @@ describe('POST /agent/invoke as a UI message stream', () => {
     await stalled.aborted;
     await vi.waitFor(() => expect(app.actor.lifecycle.inFlight).toBe(0));
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1, errors: 1 });
-    expect(await (await app.request('/metrics')).text()).toContain('actor_invocations_total{outcome="client_closed_request"} 1');
+    expect(await (await app.request('/metrics')).text()).toContain(
+      'actor_invocations_total{outcome="client_closed_request"} 1',
+    );
   });
 
   it('keeps a stream in flight, so a graceful shutdown waits for it to finish', async () => {

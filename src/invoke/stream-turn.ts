@@ -28,12 +28,21 @@ export function streamTurn(services: TurnServices, turn: StreamedTurn): Readable
       writer.start(turn.messageId);
       void (async () => {
         try {
-          writer.finish(await runIdempotent(turn.idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event), claim })));
+          writer.finish(
+            await runIdempotent(turn.idempotency, (claim) =>
+              runTurn(services, { ...turn, signal: abort.signal, onEvent: (event) => writer.event(event), claim }),
+            ),
+          );
         } catch (error) {
           if (services.lifecycle.shutdownSignal.aborted) writer.abort();
           else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);
           else {
-            services.logger.error('unhandled_error', { request_id: turn.requestId, path: '/agent/invoke', error: (error as Error).message, stack: (error as Error).stack });
+            services.logger.error('unhandled_error', {
+              request_id: turn.requestId,
+              path: '/agent/invoke',
+              error: (error as Error).message,
+              stack: (error as Error).stack,
+            });
             writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
           }
         } finally {

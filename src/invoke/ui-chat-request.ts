@@ -29,11 +29,23 @@ export const UiChatRequest = v.pipe(
         "The chat's messages; the last must be the user's. Its text parts are the message, its file parts (data: or http(s) URLs) the attachments; earlier messages are ignored (the actor keeps the history of the session)",
       ),
     ),
-    trigger: v.optional(v.picklist(['submit-message', 'regenerate-message'], 'must be "submit-message" or "regenerate-message"')),
+    trigger: v.optional(
+      v.picklist(['submit-message', 'regenerate-message'], 'must be "submit-message" or "regenerate-message"'),
+    ),
     messageId: v.optional(v.string()),
-    user_identifier: v.optional(v.pipe(ChatRequest.entries.user_identifier, v.description("The user (the transport's `body` option); `ai-sdk` when absent"))),
+    user_identifier: v.optional(
+      v.pipe(
+        ChatRequest.entries.user_identifier,
+        v.description("The user (the transport's `body` option); `ai-sdk` when absent"),
+      ),
+    ),
     metadata: ChatRequest.entries.metadata,
-    stream: v.optional(v.pipe(v.boolean(), v.description('`false` answers with the chat reply as JSON; the UI message stream otherwise'))),
+    stream: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description('`false` answers with the chat reply as JSON; the UI message stream otherwise'),
+      ),
+    ),
   }),
   v.title('UiChatRequest'),
 );

@@ -60,7 +60,13 @@ export class UiMessageStreamWriter {
         return;
       case 'tool-call':
         this.#endText();
-        this.#write({ type: 'tool-input-available', toolCallId: event.id, toolName: event.name, input: event.arguments, dynamic: true });
+        this.#write({
+          type: 'tool-input-available',
+          toolCallId: event.id,
+          toolName: event.name,
+          input: event.arguments,
+          dynamic: true,
+        });
         return;
       case 'tool-result':
         this.#toolResult(event.record);
@@ -73,7 +79,15 @@ export class UiMessageStreamWriter {
     if (!this.#sawText && reply.message.content !== '') this.#text(reply.message.content);
     this.#endStep();
     this.#write({ type: 'data-usage', data: reply.usage });
-    this.#write({ type: 'data-session', data: { session_id: reply.session_id, invocation_id: reply.id, model: reply.model, ...(reply.metadata ? { metadata: reply.metadata } : {}) } });
+    this.#write({
+      type: 'data-session',
+      data: {
+        session_id: reply.session_id,
+        invocation_id: reply.id,
+        model: reply.model,
+        ...(reply.metadata ? { metadata: reply.metadata } : {}),
+      },
+    });
     this.#write({ type: 'finish', finishReason: UI_FINISH_REASONS[reply.finish_reason] });
     this.#done();
   }
@@ -114,8 +128,15 @@ export class UiMessageStreamWriter {
   }
 
   #toolResult(record: ToolCallRecord): void {
-    if (record.status === 'ok') this.#write({ type: 'tool-output-available', toolCallId: record.id, output: record.output, dynamic: true });
-    else this.#write({ type: 'tool-output-error', toolCallId: record.id, errorText: record.error ?? 'The tool failed', dynamic: true });
+    if (record.status === 'ok')
+      this.#write({ type: 'tool-output-available', toolCallId: record.id, output: record.output, dynamic: true });
+    else
+      this.#write({
+        type: 'tool-output-error',
+        toolCallId: record.id,
+        errorText: record.error ?? 'The tool failed',
+        dynamic: true,
+      });
   }
 
   #text(delta: string): void {

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPendingLines, jsonLinesSink } from './json-lines-sink.js';
 import { createLogger } from './logger.js';
 
-const record = (level: 'info' | 'warn' | 'error', event: string, fields: Record<string, unknown> = {}) => ({ time: 't', level, event, ...fields });
+const record = (level: 'info' | 'warn' | 'error', event: string, fields: Record<string, unknown> = {}) => ({
+  time: 't',
+  level,
+  event,
+  ...fields,
+});
 
 describe('jsonLinesSink', () => {
   afterEach(() => {
@@ -28,7 +33,9 @@ describe('jsonLinesSink', () => {
 
   it('writes a warning at once, after the info lines held before it', () => {
     const order: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((text: string) => order.push(...text.split('\n').map((line) => JSON.parse(line).event)));
+    vi.spyOn(console, 'log').mockImplementation((text: string) =>
+      order.push(...text.split('\n').map((line) => JSON.parse(line).event)),
+    );
     vi.spyOn(console, 'error').mockImplementation((text: string) => order.push(JSON.parse(text).event));
     jsonLinesSink(record('info', 'held'));
     jsonLinesSink(record('warn', 'warned'));
@@ -45,7 +52,10 @@ describe('jsonLinesSink', () => {
   it('redacts secret fields and reduces errors to name and message', () => {
     const out = vi.spyOn(console, 'error').mockImplementation(() => {});
     jsonLinesSink(record('error', 'failed', { api_key: 'k-123', error: new TypeError('boom') }));
-    expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({ api_key: '[redacted]', error: { name: 'TypeError', message: 'boom' } });
+    expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({
+      api_key: '[redacted]',
+      error: { name: 'TypeError', message: 'boom' },
+    });
   });
 
   it('redacts a secret field however deep, and a secret named after plain fields were seen', () => {

@@ -26,5 +26,10 @@ function logEventsTableMarkdown(followedByDev: FollowedEvents): string {
  * @param followedByDev the events `actorkit dev` follows (`DEV_FOLLOWED_EVENTS` of cli/dev)
  */
 export function withLogEventsTable(document: string, followedByDev: FollowedEvents): string {
-  return withGeneratedSection(document, LOG_EVENTS_TABLE_MARKERS, logEventsTableMarkdown(followedByDev), 'docs/logs.md');
+  return withGeneratedSection(
+    document,
+    LOG_EVENTS_TABLE_MARKERS,
+    logEventsTableMarkdown(followedByDev),
+    'docs/logs.md',
+  );
 }

@@ -31,7 +31,8 @@ const NAMED_AS_EVENT_LIST = /\blog (?:events|lines) \(((?:`[a-z0-9_]+`,? ?)+)\)/
 function eventsNamedIn(markdown: string): string[] {
   const text = markdown.replace(/\s+/g, ' ');
   const names = NAMED_AS_EVENT.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
-  for (const list of text.matchAll(NAMED_AS_EVENT_LIST)) names.push(...[...list[1]!.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]!));
+  for (const list of text.matchAll(NAMED_AS_EVENT_LIST))
+    names.push(...[...list[1]!.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]!));
   return names.filter((name) => !LEVELS.has(name));
 }
 
@@ -49,7 +50,11 @@ describe('LOG_EVENTS', () => {
 
   it('holds every event README.md and docs/*.md name as logged', () => {
     // A CLI verb's `--json` object names itself with `event` too (`{"event": "platform_ready", …}`): not a log line.
-    const cliJsonEvents = new Set(sourceFiles('cli/').flatMap((file) => [...read(file).matchAll(/\bevent: '([a-z][a-z0-9_]*)'/g)].map((match) => match[1]!)));
+    const cliJsonEvents = new Set(
+      sourceFiles('cli/').flatMap((file) =>
+        [...read(file).matchAll(/\bevent: '([a-z][a-z0-9_]*)'/g)].map((match) => match[1]!),
+      ),
+    );
     const docs = [
       'README.md',
       ...readdirSync(new URL('docs/', root))
@@ -61,8 +66,13 @@ describe('LOG_EVENTS', () => {
         .filter((name) => !isLogEvent(name) && !RETIRED_EVENTS.has(name) && !cliJsonEvents.has(name))
         .map((name) => `${file}: \`${name}\``),
     );
-    expect(unknown, 'the docs name events the runtime does not log (renamed? add them to LOG_EVENTS or fix the docs)').toEqual([]);
-    expect(eventsNamedIn(read('docs/runtimes.md'))).toEqual(expect.arrayContaining(['actor_listening', 'actor_shutdown_started', 'actor_server_closed']));
+    expect(
+      unknown,
+      'the docs name events the runtime does not log (renamed? add them to LOG_EVENTS or fix the docs)',
+    ).toEqual([]);
+    expect(eventsNamedIn(read('docs/runtimes.md'))).toEqual(
+      expect.arrayContaining(['actor_listening', 'actor_shutdown_started', 'actor_server_closed']),
+    );
   });
 
   it('lists only events src/ or cli/ log', () => {
@@ -75,7 +85,11 @@ describe('LOG_EVENTS', () => {
   });
 
   it('tells a line of another program from the runtime’s own', () => {
-    expect(['actor_listening', 'weather_client_initialized', 'git_hub_api_client_initialized'].every(isLogEvent)).toBe(true);
-    expect(['actor_listenin', 'dev_started', '_client_initialized', 'constructor', 'toString'].some(isLogEvent)).toBe(false);
+    expect(['actor_listening', 'weather_client_initialized', 'git_hub_api_client_initialized'].every(isLogEvent)).toBe(
+      true,
+    );
+    expect(['actor_listenin', 'dev_started', '_client_initialized', 'constructor', 'toString'].some(isLogEvent)).toBe(
+      false,
+    );
   });
 });

@@ -8,11 +8,21 @@ describe('createLogger', () => {
     const sink = createMemorySink();
     const log = createLogger({ sink });
     vi.useFakeTimers();
-    for (const time of ['2026-01-02T03:04:05.006Z', '2026-01-02T03:04:05.006Z', '2026-01-02T03:04:05.007Z', '2025-12-31T23:59:59.999Z']) {
+    for (const time of [
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.007Z',
+      '2025-12-31T23:59:59.999Z',
+    ]) {
       vi.setSystemTime(new Date(time));
       log.info('actor_listening', { port: 8080 });
     }
-    expect(sink.records.map((record) => record.time)).toEqual(['2026-01-02T03:04:05.006Z', '2026-01-02T03:04:05.006Z', '2026-01-02T03:04:05.007Z', '2025-12-31T23:59:59.999Z']);
+    expect(sink.records.map((record) => record.time)).toEqual([
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.007Z',
+      '2025-12-31T23:59:59.999Z',
+    ]);
   });
 
   it('takes the events of LOG_EVENTS, each only at its levels (a typo fails the compile)', () => {

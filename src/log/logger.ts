@@ -6,7 +6,9 @@ export type { LogEvent } from './log-events.js';
 export type { LogLevel, LogRecord, LogSink } from './log-record.js';
 
 /** The names a `Logger<Event>` takes at `level`: of the runtime's own events, those `LOG_EVENTS` lists at that level. */
-type EventAtLevel<Event extends string, Level extends LogLevel> = [Event] extends [LogEvent] ? Extract<Event, LogEventAt<Level>> : Event;
+type EventAtLevel<Event extends string, Level extends LogLevel> = [Event] extends [LogEvent]
+  ? Extract<Event, LogEventAt<Level>>
+  : Event;
 
 /**
  * A structured logger: every call names an event and may carry fields. By default it takes only
@@ -44,7 +46,9 @@ function isoTimeNow(): string {
  * const log = createLogger({ level: 'debug' });
  * log.info('weather_client_initialized', { base_url: 'https://api.example' });
  */
-export function createLogger<Event extends string = LogEvent>(options: { level?: LogLevel; sink?: LogSink; fields?: Record<string, unknown> } = {}): Logger<Event> {
+export function createLogger<Event extends string = LogEvent>(
+  options: { level?: LogLevel; sink?: LogSink; fields?: Record<string, unknown> } = {},
+): Logger<Event> {
   const minimum = LEVEL_RANK[options.level ?? 'info'];
   const sink = options.sink ?? jsonLinesSink;
   const base = options.fields ?? {};

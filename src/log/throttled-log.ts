@@ -14,7 +14,13 @@ export type ThrottledLog = (fields: Record<string, unknown>) => void;
  * @param intervalMs least time between two lines
  * @param now the clock, for tests
  */
-export function throttledLog<Level extends 'warn' | 'error'>(logger: Logger, level: Level, event: LogEventAt<Level>, intervalMs: number, now: () => number = Date.now): ThrottledLog {
+export function throttledLog<Level extends 'warn' | 'error'>(
+  logger: Logger,
+  level: Level,
+  event: LogEventAt<Level>,
+  intervalMs: number,
+  now: () => number = Date.now,
+): ThrottledLog {
   let lastMs: number | undefined;
   let suppressed = 0;
   return (fields) => {

@@ -4,7 +4,14 @@ import { createTestActor } from '../testing/create-test-actor.js';
 import { createOAuthFlow } from './create-oauth-flow.js';
 import { MemoryOAuthStateStore } from './oauth-state-store.js';
 
-const providers = [{ provider: 'github', authorizationEndpoint: 'https://github.com/login/oauth/authorize', tokenEndpoint: 'https://github.com/login/oauth/access_token', clientId: 'gh' }];
+const providers = [
+  {
+    provider: 'github',
+    authorizationEndpoint: 'https://github.com/login/oauth/authorize',
+    tokenEndpoint: 'https://github.com/login/oauth/access_token',
+    clientId: 'gh',
+  },
+];
 
 describe('createOAuthFlow', () => {
   it('refuses bad options at setup', () => {
@@ -48,7 +55,14 @@ describe('createOAuthFlow', () => {
   it('caps pending states per tenant and overall: 429 with Retry-After past it, room again once they expire', async () => {
     let clock = 1_000_000;
     const stateStore = new MemoryOAuthStateStore();
-    const flow = createOAuthFlow({ providers, stateStore, stateTtlMs: 60_000, maxPendingStatesPerTenant: 2, maxPendingStates: 3, now: () => clock });
+    const flow = createOAuthFlow({
+      providers,
+      stateStore,
+      stateTtlMs: 60_000,
+      maxPendingStatesPerTenant: 2,
+      maxPendingStates: 3,
+      now: () => clock,
+    });
     const app = await createTestActor({ oauth: flow });
     const authorize = (tenant: string) => app.request(`/oauth/authorize?provider=github&tenant_id=${tenant}`);
     expect((await authorize('acme')).status).toBe(302);

@@ -5,7 +5,13 @@ import { ActorError } from '../core/actor-error.js';
 import { unknownOAuthProvider, type OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { OAuthFlow } from './oauth-flow.js';
 import type { StoredOAuthToken } from '../store/store.js';
-import { AuthorizationServers, checkOAuthProviders, clientCredentials, providerRequestOptions, type OAuthProviderConfig } from './oauth-provider.js';
+import {
+  AuthorizationServers,
+  checkOAuthProviders,
+  clientCredentials,
+  providerRequestOptions,
+  type OAuthProviderConfig,
+} from './oauth-provider.js';
 import type { OAuthStateRecord, OAuthStateStore } from './oauth-state-store.js';
 import { oauthSuccessPage } from './oauth-success-page.js';
 import { PendingOAuthFlows } from './pending-oauth-flows.js';
@@ -59,14 +65,30 @@ export interface ActorOAuthFlow extends OAuthFlow, OAuthTokenSource {
   getAccessToken(tenantId: string, provider: string): Promise<string>;
 }
 
-const DEFAULTS = { stateTtlMs: 10 * 60_000, providerTimeoutMs: 10_000, refreshMarginMs: 60_000, maxPendingStatesPerTenant: 20, maxPendingStates: 10_000 } as const;
+const DEFAULTS = {
+  stateTtlMs: 10 * 60_000,
+  providerTimeoutMs: 10_000,
+  refreshMarginMs: 60_000,
+  maxPendingStatesPerTenant: 20,
+  maxPendingStates: 10_000,
+} as const;
 const OAUTH_ERROR_CODE = /^[\w.-]{1,64}$/;
 
-const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+const redirect = (location: string) =>
+  new Response(null, {
+    status: 302,
+    headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  });
 const safeCode = (value: unknown) => (typeof value === 'string' && OAUTH_ERROR_CODE.test(value) ? value : 'unknown');
-const invalidState = () => new ActorError('invalid_state', { detail: 'The state is unknown, already used or expired; start again at /oauth/authorize' });
+const invalidState = () =>
+  new ActorError('invalid_state', {
+    detail: 'The state is unknown, already used or expired; start again at /oauth/authorize',
+  });
 const statesUnavailable = (cause: unknown) =>
-  new ActorError('store_unavailable', { detail: 'OAuth states are unavailable: the database is unreachable; start again at /oauth/authorize shortly', cause });
+  new ActorError('store_unavailable', {
+    detail: 'OAuth states are unavailable: the database is unreachable; start again at /oauth/authorize shortly',
+    cause,
+  });
 
 /** Why a provider request failed, in words safe for logs and problems (never a token). */
 function failureReason(error: unknown): string {
@@ -81,12 +103,20 @@ function tenantOf(url: URL, request: Request): string {
   const fromHeader = request.headers.get('x-tenant-id') ?? undefined;
   const fromQuery = url.searchParams.get('tenant_id') ?? undefined;
   if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
-    throw new ActorError('tenant_mismatch', { detail: 'tenant_id differs from the X-Tenant-Id header of this request' });
+    throw new ActorError('tenant_mismatch', {
+      detail: 'tenant_id differs from the X-Tenant-Id header of this request',
+    });
   }
   return parseTenantId(fromQuery ?? fromHeader ?? DEFAULT_TENANT, '/tenant_id', 'tenant_id is malformed');
 }
 
-function storedToken(tenantId: string, provider: string, tokens: oauth.TokenEndpointResponse, now: number, previous?: StoredOAuthToken): StoredOAuthToken {
+function storedToken(
+  tenantId: string,
+  provider: string,
+  tokens: oauth.TokenEndpointResponse,
+  now: number,
+  previous?: StoredOAuthToken,
+): StoredOAuthToken {
   return {
     tenantId,
     provider,
@@ -113,13 +143,16 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
   const providers = checkOAuthProviders(options.providers);
   const settings = { ...DEFAULTS, ...options } satisfies CreateOAuthFlowOptions;
   for (const key of ['stateTtlMs', 'providerTimeoutMs', 'refreshMarginMs'] as const) {
-    if (!Number.isSafeInteger(settings[key]) || settings[key] < 0) throw new Error(`${key} must be a non-negative integer, got ${settings[key]}`);
+    if (!Number.isSafeInteger(settings[key]) || settings[key] < 0)
+      throw new Error(`${key} must be a non-negative integer, got ${settings[key]}`);
   }
   for (const key of ['maxPendingStatesPerTenant', 'maxPendingStates'] as const) {
-    if (!Number.isSafeInteger(settings[key]) || settings[key] < 1) throw new Error(`${key} must be a positive integer, got ${settings[key]}`);
+    if (!Number.isSafeInteger(settings[key]) || settings[key] < 1)
+      throw new Error(`${key} must be a positive integer, got ${settings[key]}`);
   }
   const pendingFlows = new PendingOAuthFlows(settings.maxPendingStatesPerTenant, settings.maxPendingStates);
-  if (options.redirectUri !== undefined && !/^https?:\/\//.test(options.redirectUri)) throw new Error(`redirectUri must be an absolute http(s) URL, got ${JSON.stringify(options.redirectUri)}`);
+  if (options.redirectUri !== undefined && !/^https?:\/\//.test(options.redirectUri))
+    throw new Error(`redirectUri must be an absolute http(s) URL, got ${JSON.stringify(options.redirectUri)}`);
   const servers = new AuthorizationServers(settings.providerTimeoutMs);
   const now = options.now ?? Date.now;
   const refreshing = new Map<string, Promise<string>>();
@@ -134,30 +167,49 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
     const provider = id === null ? undefined : providers.get(id);
     if (provider === undefined) {
       if (id !== null && id !== '') throw unknownOAuthProvider(id, [...providers.keys()]);
-      throw new ActorError('unknown_provider', { detail: `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}` });
+      throw new ActorError('unknown_provider', {
+        detail: `The provider query parameter is missing; configured: ${[...providers.keys()].join(', ') || 'none'}`,
+      });
     }
     return provider;
   };
-  const requestOptions = (provider: OAuthProviderConfig) => providerRequestOptions(provider, settings.providerTimeoutMs);
+  const requestOptions = (provider: OAuthProviderConfig) =>
+    providerRequestOptions(provider, settings.providerTimeoutMs);
 
-  async function refresh(ctx: OAuthFlowContext, provider: OAuthProviderConfig, token: StoredOAuthToken): Promise<string> {
+  async function refresh(
+    ctx: OAuthFlowContext,
+    provider: OAuthProviderConfig,
+    token: StoredOAuthToken,
+  ): Promise<string> {
     const log = { provider: provider.provider, tenant_id: token.tenantId };
     if (token.refreshToken === null) {
-      throw new ActorError('oauth_reauthorization_required', { detail: `The ${provider.provider} token of tenant ${token.tenantId} expired and cannot be refreshed; authorize again` });
+      throw new ActorError('oauth_reauthorization_required', {
+        detail: `The ${provider.provider} token of tenant ${token.tenantId} expired and cannot be refreshed; authorize again`,
+      });
     }
     const server = await servers.resolve(provider);
     const { client, authentication } = clientCredentials(provider, ctx.settings.values);
     let tokens: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.refreshTokenGrantRequest(server, client, authentication, token.refreshToken, requestOptions(provider));
+      const response = await oauth.refreshTokenGrantRequest(
+        server,
+        client,
+        authentication,
+        token.refreshToken,
+        requestOptions(provider),
+      );
       tokens = await oauth.processRefreshTokenResponse(server, client, response);
     } catch (error) {
       const reason = failureReason(error);
       ctx.logger.warn('oauth_token_refresh_failed', { ...log, reason });
       if (error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
-        throw new ActorError('oauth_reauthorization_required', { detail: `The provider refused the refresh token of tenant ${token.tenantId}; authorize again` });
+        throw new ActorError('oauth_reauthorization_required', {
+          detail: `The provider refused the refresh token of tenant ${token.tenantId}; authorize again`,
+        });
       }
-      throw new ActorError('oauth_refresh_failed', { detail: `Refreshing the ${provider.provider} token failed (${reason})` });
+      throw new ActorError('oauth_refresh_failed', {
+        detail: `Refreshing the ${provider.provider} token failed (${reason})`,
+      });
     }
     const renewed = storedToken(token.tenantId, provider.provider, tokens, now(), token);
     try {
@@ -192,17 +244,23 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
       const expiresAt = now() + settings.stateTtlMs;
       pendingFlows.admit(state, tenantId, expiresAt, now());
       try {
-        await states.put(state, { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt }, now());
+        await states.put(
+          state,
+          { provider: provider.provider, tenantId, returnTo, codeVerifier, redirectUri, expiresAt },
+          now(),
+        );
       } catch (error) {
         pendingFlows.release(state);
         throw statesUnavailable(error);
       }
       const target = new URL(server.authorization_endpoint!);
-      for (const [name, value] of Object.entries(provider.authorizationParams ?? {})) target.searchParams.set(name, value);
+      for (const [name, value] of Object.entries(provider.authorizationParams ?? {}))
+        target.searchParams.set(name, value);
       target.searchParams.set('response_type', 'code');
       target.searchParams.set('client_id', client.client_id);
       target.searchParams.set('redirect_uri', redirectUri);
-      if (provider.scopes !== undefined && provider.scopes.length > 0) target.searchParams.set('scope', provider.scopes.join(' '));
+      if (provider.scopes !== undefined && provider.scopes.length > 0)
+        target.searchParams.set('scope', provider.scopes.join(' '));
       target.searchParams.set('state', state);
       target.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
       target.searchParams.set('code_challenge_method', 'S256');
@@ -241,43 +299,70 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
           throw new ActorError('oauth_provider_error', { detail: `Provider ${provider.provider} answered ${code}` });
         }
         ctx.logger.warn('oauth_callback_invalid', { ...log, reason: failureReason(error) });
-        throw new ActorError('invalid_callback', { detail: 'The callback parameters do not form a valid authorization response' });
+        throw new ActorError('invalid_callback', {
+          detail: 'The callback parameters do not form a valid authorization response',
+        });
       }
       let tokens: oauth.TokenEndpointResponse;
       try {
-        const response = await oauth.authorizationCodeGrantRequest(server, client, authentication, parameters, record.redirectUri, record.codeVerifier, requestOptions(provider));
+        const response = await oauth.authorizationCodeGrantRequest(
+          server,
+          client,
+          authentication,
+          parameters,
+          record.redirectUri,
+          record.codeVerifier,
+          requestOptions(provider),
+        );
         tokens = await oauth.processAuthorizationCodeResponse(server, client, response);
       } catch (error) {
         const reason = failureReason(error);
         ctx.logger.warn('oauth_token_exchange_failed', { ...log, reason });
-        throw new ActorError('token_exchange_failed', { detail: `Exchanging the code with provider ${provider.provider} failed (${reason})` });
+        throw new ActorError('token_exchange_failed', {
+          detail: `Exchanging the code with provider ${provider.provider} failed (${reason})`,
+        });
       }
       const token = storedToken(record.tenantId, provider.provider, tokens, now());
       try {
         await ctx.store.saveOAuthToken(token);
       } catch (error) {
-        throw new ActorError('store_unavailable', { detail: 'The tokens could not be saved: the database is unreachable; authorize again shortly', cause: error });
+        throw new ActorError('store_unavailable', {
+          detail: 'The tokens could not be saved: the database is unreachable; authorize again shortly',
+          cause: error,
+        });
       }
-      ctx.logger.info('oauth_connected', { ...log, scope: token.scope, expires_at: token.expiresAt, refreshable: token.refreshToken !== null });
-      return record.returnTo === undefined ? oauthSuccessPage(provider.title ?? provider.provider) : redirect(record.returnTo);
+      ctx.logger.info('oauth_connected', {
+        ...log,
+        scope: token.scope,
+        expires_at: token.expiresAt,
+        refreshable: token.refreshToken !== null,
+      });
+      return record.returnTo === undefined
+        ? oauthSuccessPage(provider.title ?? provider.provider)
+        : redirect(record.returnTo);
     },
 
     async getAccessToken(tenantId, providerId) {
       const ctx = bound;
-      if (ctx === undefined) throw new Error('The OAuth flow has no store yet: call oauth.bind(app.actor.context) after createActorApp');
+      if (ctx === undefined)
+        throw new Error('The OAuth flow has no store yet: call oauth.bind(app.actor.context) after createActorApp');
       const provider = providerOf(providerId);
       let token: StoredOAuthToken | null;
       try {
         token = await ctx.store.loadOAuthToken(tenantId, provider.provider);
       } catch (error) {
-        throw new ActorError('store_unavailable', { detail: 'OAuth tokens are unavailable: the database is unreachable; try again shortly', cause: error });
+        throw new ActorError('store_unavailable', {
+          detail: 'OAuth tokens are unavailable: the database is unreachable; try again shortly',
+          cause: error,
+        });
       }
       if (token === null) {
         throw new ActorError('oauth_not_connected', {
           detail: `Tenant ${tenantId} has not connected ${provider.provider}; start at /oauth/authorize?provider=${provider.provider}&tenant_id=${tenantId}`,
         });
       }
-      if (token.expiresAt === null || Date.parse(token.expiresAt) - settings.refreshMarginMs > now()) return token.accessToken;
+      if (token.expiresAt === null || Date.parse(token.expiresAt) - settings.refreshMarginMs > now())
+        return token.accessToken;
       const key = `${tenantId}\u0000${provider.provider}`;
       let pending = refreshing.get(key);
       if (pending === undefined) {

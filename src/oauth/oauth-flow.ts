@@ -17,7 +17,9 @@ export const noOAuthProviders: OAuthFlow = {
   async authorize(request) {
     const provider = new URL(request.url).searchParams.get('provider');
     if (provider) throw unknownOAuthProvider(provider, []);
-    throw new ActorError('unknown_provider', { detail: 'The provider query parameter is missing and no OAuth provider is configured' });
+    throw new ActorError('unknown_provider', {
+      detail: 'The provider query parameter is missing and no OAuth provider is configured',
+    });
   },
   async callback() {
     throw new ActorError('invalid_state', { detail: 'The state is unknown, already used or expired' });

@@ -14,19 +14,32 @@ describe('checkOAuthProviders', () => {
         { provider: 'a', issuer },
       ]),
     ).toThrow(/twice/);
-    expect(() => checkOAuthProviders([{ provider: 'a', authorizationEndpoint: `${issuer}/authorize` }])).toThrow(/needs an issuer/);
+    expect(() => checkOAuthProviders([{ provider: 'a', authorizationEndpoint: `${issuer}/authorize` }])).toThrow(
+      /needs an issuer/,
+    );
     expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'http://id.example' }])).toThrow(/must be https/);
     expect(() => checkOAuthProviders([{ provider: 'a', issuer: 'not a url' }])).toThrow(/not a URL/);
-    expect(checkOAuthProviders([{ provider: 'a', issuer: 'http://127.0.0.1:1', allowInsecureRequests: true }]).has('a')).toBe(true);
+    expect(
+      checkOAuthProviders([{ provider: 'a', issuer: 'http://127.0.0.1:1', allowInsecureRequests: true }]).has('a'),
+    ).toBe(true);
   });
 });
 
 describe('clientCredentials', () => {
   it('prefers the configuration, then the settings, and answers 503 without a client id or a needed secret', () => {
-    expect(clientCredentials({ provider: 'a', issuer, clientId: 'cfg' }, { oauth_a_client_id: 'set' }).client.client_id).toBe('cfg');
-    expect(clientCredentials({ provider: 'google-workspace', issuer }, { oauth_google_workspace_client_id: 'set' }).client.client_id).toBe('set');
-    expect(() => clientCredentials({ provider: 'a', issuer }, { oauth_a_client_id: ' ' })).toThrow(expect.objectContaining({ status: 503, code: 'oauth_provider_unconfigured' }));
-    expect(() => clientCredentials({ provider: 'a', issuer, clientId: 'x', clientAuthentication: 'client_secret_post' }, {})).toThrow(/client secret/);
+    expect(
+      clientCredentials({ provider: 'a', issuer, clientId: 'cfg' }, { oauth_a_client_id: 'set' }).client.client_id,
+    ).toBe('cfg');
+    expect(
+      clientCredentials({ provider: 'google-workspace', issuer }, { oauth_google_workspace_client_id: 'set' }).client
+        .client_id,
+    ).toBe('set');
+    expect(() => clientCredentials({ provider: 'a', issuer }, { oauth_a_client_id: ' ' })).toThrow(
+      expect.objectContaining({ status: 503, code: 'oauth_provider_unconfigured' }),
+    );
+    expect(() =>
+      clientCredentials({ provider: 'a', issuer, clientId: 'x', clientAuthentication: 'client_secret_post' }, {}),
+    ).toThrow(/client secret/);
   });
 });
 
@@ -61,18 +74,36 @@ describe('oauthProvidersFromEnv', () => {
   });
 
   it('refuses a declared provider without endpoints', () => {
-    expect(() => oauthProvidersFromEnv({ OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://x' }, [{ provider: 'github' }])).toThrow(StartupRefusal);
-    expect(() => oauthProvidersFromEnv({ OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://x' }, [{ provider: 'github' }])).toThrow(/OAUTH_GITHUB_ISSUER/);
+    expect(() => oauthProvidersFromEnv({ OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://x' }, [{ provider: 'github' }])).toThrow(
+      StartupRefusal,
+    );
+    expect(() => oauthProvidersFromEnv({ OAUTH_GITHUB_TOKEN_ENDPOINT: 'https://x' }, [{ provider: 'github' }])).toThrow(
+      /OAUTH_GITHUB_ISSUER/,
+    );
   });
 
   it('allows plain http with OAUTH_<P>_ALLOW_INSECURE=true for loopback providers only', () => {
     const mock = (env: Record<string, string>) => oauthProvidersFromEnv(env, [{ provider: 'mock-id' }])[0];
-    for (const host of ['http://localhost:8080', 'http://127.0.0.1:1', 'http://127.8.9.10', 'http://[::1]:9000/realm']) {
-      expect(mock({ OAUTH_MOCK_ID_ISSUER: host, OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }), host).toMatchObject({ issuer: host, allowInsecureRequests: true });
+    for (const host of [
+      'http://localhost:8080',
+      'http://127.0.0.1:1',
+      'http://127.8.9.10',
+      'http://[::1]:9000/realm',
+    ]) {
+      expect(mock({ OAUTH_MOCK_ID_ISSUER: host, OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }), host).toMatchObject({
+        issuer: host,
+        allowInsecureRequests: true,
+      });
     }
     expect(mock({ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1' })).not.toHaveProperty('allowInsecureRequests');
-    expect(mock({ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'false' })).not.toHaveProperty('allowInsecureRequests');
-    const explicit = { OAUTH_MOCK_ID_AUTHORIZATION_ENDPOINT: 'http://localhost:1/authorize', OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://127.0.0.1:1/token', OAUTH_MOCK_ID_ALLOW_INSECURE: 'on' };
+    expect(
+      mock({ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'false' }),
+    ).not.toHaveProperty('allowInsecureRequests');
+    const explicit = {
+      OAUTH_MOCK_ID_AUTHORIZATION_ENDPOINT: 'http://localhost:1/authorize',
+      OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://127.0.0.1:1/token',
+      OAUTH_MOCK_ID_ALLOW_INSECURE: 'on',
+    };
     expect(mock(explicit)).toMatchObject({ allowInsecureRequests: true });
 
     const refusals: [Record<string, string>, RegExp][] = [
@@ -80,13 +111,25 @@ describe('oauthProvidersFromEnv', () => {
         { OAUTH_MOCK_ID_ISSUER: 'http://id.example.com', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' },
         /^OAUTH_MOCK_ID_ALLOW_INSECURE=true is for loopback providers only .* not http:\/\/id\.example\.com: unset it and use https$/,
       ],
-      [{ OAUTH_MOCK_ID_ISSUER: 'http://localhost.evil.example', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }, /not http:\/\/localhost\.evil\.example/],
+      [
+        { OAUTH_MOCK_ID_ISSUER: 'http://localhost.evil.example', OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' },
+        /not http:\/\/localhost\.evil\.example/,
+      ],
       [{ OAUTH_MOCK_ID_ISSUER: 'http://128.0.0.1', OAUTH_MOCK_ID_ALLOW_INSECURE: '1' }, /not http:\/\/128\.0\.0\.1/],
       [{ ...explicit, OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://10.0.0.5/token' }, /not http:\/\/10\.0\.0\.5\/token/],
-      [{ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'maybe' }, /^OAUTH_MOCK_ID_ALLOW_INSECURE must be true or false, got "maybe"$/],
+      [
+        { OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'maybe' },
+        /^OAUTH_MOCK_ID_ALLOW_INSECURE must be true or false, got "maybe"$/,
+      ],
     ];
     for (const [env, message] of refusals) {
-      expect(() => mock(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'StartupRefusal', variable: 'OAUTH_MOCK_ID_ALLOW_INSECURE', message: expect.stringMatching(message) }));
+      expect(() => mock(env), JSON.stringify(env)).toThrow(
+        expect.objectContaining({
+          name: 'StartupRefusal',
+          variable: 'OAUTH_MOCK_ID_ALLOW_INSECURE',
+          message: expect.stringMatching(message),
+        }),
+      );
     }
   });
 });

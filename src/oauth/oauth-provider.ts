@@ -51,7 +51,8 @@ function checkUrl(value: string | undefined, what: string, insecure: boolean): v
   } catch {
     throw new Error(`${what} is not a URL: ${JSON.stringify(value)}`);
   }
-  if (url.protocol !== 'https:' && !(insecure && url.protocol === 'http:')) throw new Error(`${what} must be https (http only with allowInsecureRequests), got ${value}`);
+  if (url.protocol !== 'https:' && !(insecure && url.protocol === 'http:'))
+    throw new Error(`${what} must be https (http only with allowInsecureRequests), got ${value}`);
 }
 
 /**
@@ -61,10 +62,14 @@ function checkUrl(value: string | undefined, what: string, insecure: boolean): v
 export function checkOAuthProviders(providers: readonly OAuthProviderConfig[]): Map<string, OAuthProviderConfig> {
   const byId = new Map<string, OAuthProviderConfig>();
   for (const provider of providers) {
-    if (!PROVIDER_ID.test(provider.provider)) throw new Error(`OAuth provider id ${JSON.stringify(provider.provider)} must be 1–63 of a-z, 0-9, _ and -`);
+    if (!PROVIDER_ID.test(provider.provider))
+      throw new Error(`OAuth provider id ${JSON.stringify(provider.provider)} must be 1–63 of a-z, 0-9, _ and -`);
     if (byId.has(provider.provider)) throw new Error(`OAuth provider ${provider.provider} is configured twice`);
     const explicit = provider.authorizationEndpoint !== undefined && provider.tokenEndpoint !== undefined;
-    if (!explicit && provider.issuer === undefined) throw new Error(`OAuth provider ${provider.provider} needs an issuer, or both authorizationEndpoint and tokenEndpoint`);
+    if (!explicit && provider.issuer === undefined)
+      throw new Error(
+        `OAuth provider ${provider.provider} needs an issuer, or both authorizationEndpoint and tokenEndpoint`,
+      );
     const insecure = provider.allowInsecureRequests === true;
     checkUrl(provider.issuer, `OAuth provider ${provider.provider} issuer`, insecure);
     checkUrl(provider.authorizationEndpoint, `OAuth provider ${provider.provider} authorizationEndpoint`, insecure);
@@ -80,7 +85,10 @@ export function checkOAuthProviders(providers: readonly OAuthProviderConfig[]): 
  * @param provider the provider
  * @param settings the actor's current settings values
  */
-export function clientCredentials(provider: OAuthProviderConfig, settings: Readonly<Record<string, unknown>>): OAuthClientCredentials {
+export function clientCredentials(
+  provider: OAuthProviderConfig,
+  settings: Readonly<Record<string, unknown>>,
+): OAuthClientCredentials {
   const prefix = providerSettingsPrefix(provider.provider);
   const setting = (name: string) => {
     const value = settings[`${prefix}${name}`];
@@ -88,20 +96,35 @@ export function clientCredentials(provider: OAuthProviderConfig, settings: Reado
   };
   const clientId = provider.clientId ?? setting('client_id');
   if (clientId === undefined) {
-    throw new ActorError('oauth_provider_unconfigured', { detail: `Provider ${provider.provider} has no client id: set the setting ${prefix}client_id` });
+    throw new ActorError('oauth_provider_unconfigured', {
+      detail: `Provider ${provider.provider} has no client id: set the setting ${prefix}client_id`,
+    });
   }
   const secret = provider.clientSecret ?? setting('client_secret');
   const method = provider.clientAuthentication ?? (secret === undefined ? 'none' : 'client_secret_basic');
   if (method !== 'none' && secret === undefined) {
-    throw new ActorError('oauth_provider_unconfigured', { detail: `Provider ${provider.provider} has no client secret: set the setting ${prefix}client_secret` });
+    throw new ActorError('oauth_provider_unconfigured', {
+      detail: `Provider ${provider.provider} has no client secret: set the setting ${prefix}client_secret`,
+    });
   }
-  const authentication = method === 'none' ? oauth.None() : method === 'client_secret_post' ? oauth.ClientSecretPost(secret!) : oauth.ClientSecretBasic(secret!);
+  const authentication =
+    method === 'none'
+      ? oauth.None()
+      : method === 'client_secret_post'
+        ? oauth.ClientSecretPost(secret!)
+        : oauth.ClientSecretBasic(secret!);
   return { client: { client_id: clientId }, authentication };
 }
 
 /** Options passed to every oauth4webapi request for a provider: the time-out and, for loopback tests, plain http. */
-export function providerRequestOptions(provider: OAuthProviderConfig, timeoutMs: number): { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
-  return { signal: () => AbortSignal.timeout(timeoutMs), ...(provider.allowInsecureRequests === true ? { [oauth.allowInsecureRequests]: true } : {}) };
+export function providerRequestOptions(
+  provider: OAuthProviderConfig,
+  timeoutMs: number,
+): { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
+  return {
+    signal: () => AbortSignal.timeout(timeoutMs),
+    ...(provider.allowInsecureRequests === true ? { [oauth.allowInsecureRequests]: true } : {}),
+  };
 }
 
 /**
@@ -138,12 +161,19 @@ export class AuthorizationServers {
   async #discover(provider: OAuthProviderConfig): Promise<oauth.AuthorizationServer> {
     const issuer = new URL(provider.issuer!);
     try {
-      const response = await oauth.discoveryRequest(issuer, { ...providerRequestOptions(provider, this.#timeoutMs), algorithm: provider.discovery ?? 'oidc' });
+      const response = await oauth.discoveryRequest(issuer, {
+        ...providerRequestOptions(provider, this.#timeoutMs),
+        algorithm: provider.discovery ?? 'oidc',
+      });
       const server = await oauth.processDiscoveryResponse(issuer, response);
-      if (server.authorization_endpoint === undefined || server.token_endpoint === undefined) throw new Error('the metadata names no authorization or token endpoint');
+      if (server.authorization_endpoint === undefined || server.token_endpoint === undefined)
+        throw new Error('the metadata names no authorization or token endpoint');
       return server;
     } catch (error) {
-      throw new ActorError('oauth_provider_unavailable', { detail: `The metadata of provider ${provider.provider} could not be loaded`, cause: error });
+      throw new ActorError('oauth_provider_unavailable', {
+        detail: `The metadata of provider ${provider.provider} could not be loaded`,
+        cause: error,
+      });
     }
   }
 }

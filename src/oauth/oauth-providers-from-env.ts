@@ -11,13 +11,22 @@ export function providerEnvPrefix(provider: string): string {
 }
 
 /** Reads an `OAUTH_<P>_ALLOW_INSECURE` value: on only for endpoints that are all on loopback, else a `StartupRefusal`. */
-function allowsInsecureLoopback(raw: string | undefined, variable: string, endpoints: readonly (string | undefined)[]): boolean {
+function allowsInsecureLoopback(
+  raw: string | undefined,
+  variable: string,
+  endpoints: readonly (string | undefined)[],
+): boolean {
   if (raw === undefined) return false;
   const on = parseOnOff(raw);
-  if (on === undefined) throw new StartupRefusal(variable, `${variable} must be true or false, got ${JSON.stringify(raw)}`);
+  if (on === undefined)
+    throw new StartupRefusal(variable, `${variable} must be true or false, got ${JSON.stringify(raw)}`);
   if (!on) return false;
   const remote = endpoints.find((endpoint) => endpoint !== undefined && !isLoopbackUrl(endpoint));
-  if (remote !== undefined) throw new StartupRefusal(variable, `${variable}=true is for loopback providers only (localhost, 127.0.0.0/8, [::1]), not ${remote}: unset it and use https`);
+  if (remote !== undefined)
+    throw new StartupRefusal(
+      variable,
+      `${variable}=true is for loopback providers only (localhost, 127.0.0.0/8, [::1]), not ${remote}: unset it and use https`,
+    );
   return true;
 }
 
@@ -33,7 +42,10 @@ function allowsInsecureLoopback(raw: string | undefined, variable: string, endpo
  * @param env the environment
  * @param declarations the providers the actor declares
  */
-export function oauthProvidersFromEnv(env: ActorEnvironment, declarations: readonly OAuthProviderDeclaration[]): OAuthProviderConfig[] {
+export function oauthProvidersFromEnv(
+  env: ActorEnvironment,
+  declarations: readonly OAuthProviderDeclaration[],
+): OAuthProviderConfig[] {
   return declarations.map((declaration) => {
     const prefix = providerEnvPrefix(declaration.provider);
     const read = (name: string) => env[`${prefix}${name}`]?.trim() || undefined;
@@ -46,7 +58,11 @@ export function oauthProvidersFromEnv(env: ActorEnvironment, declarations: reado
         `OAuth provider ${declaration.provider} is declared but not configured: set ${prefix}ISSUER, or ${prefix}AUTHORIZATION_ENDPOINT and ${prefix}TOKEN_ENDPOINT`,
       );
     }
-    const allowInsecureRequests = allowsInsecureLoopback(read('ALLOW_INSECURE'), `${prefix}ALLOW_INSECURE`, [issuer, authorizationEndpoint, tokenEndpoint]);
+    const allowInsecureRequests = allowsInsecureLoopback(read('ALLOW_INSECURE'), `${prefix}ALLOW_INSECURE`, [
+      issuer,
+      authorizationEndpoint,
+      tokenEndpoint,
+    ]);
     const scopes =
       read('SCOPES')
         ?.split(/[\s,]+/)

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryOAuthStateStore, type OAuthStateRecord } from './oauth-state-store.js';
 
-const record = (expiresAt: number): OAuthStateRecord => ({ provider: 'p', tenantId: 't', returnTo: undefined, codeVerifier: 'v', redirectUri: 'https://a/cb', expiresAt });
+const record = (expiresAt: number): OAuthStateRecord => ({
+  provider: 'p',
+  tenantId: 't',
+  returnTo: undefined,
+  codeVerifier: 'v',
+  redirectUri: 'https://a/cb',
+  expiresAt,
+});
 
 describe('MemoryOAuthStateStore', () => {
   it('gives a state back once', async () => {

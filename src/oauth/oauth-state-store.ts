@@ -39,7 +39,8 @@ export class MemoryOAuthStateStore implements OAuthStateStore {
 
   constructor(options: { maxEntries?: number } = {}) {
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_OAUTH_STATES;
-    if (!Number.isSafeInteger(this.#maxEntries) || this.#maxEntries < 1) throw new Error(`maxEntries must be a positive integer, got ${this.#maxEntries}`);
+    if (!Number.isSafeInteger(this.#maxEntries) || this.#maxEntries < 1)
+      throw new Error(`maxEntries must be a positive integer, got ${this.#maxEntries}`);
   }
 
   /** How many states are pending. */

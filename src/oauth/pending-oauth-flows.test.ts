@@ -16,7 +16,10 @@ describe('PendingOAuthFlows', () => {
   it("frees a tenant's room when a flow finishes, and ignores unknown states", () => {
     const flows = new PendingOAuthFlows(1, 10);
     flows.admit('s1', 'acme', 5_000, 0);
-    expect(refusal(() => flows.admit('s2', 'acme', 5_000, 0))).toMatchObject({ status: 429, headers: { 'Retry-After': '5' } });
+    expect(refusal(() => flows.admit('s2', 'acme', 5_000, 0))).toMatchObject({
+      status: 429,
+      headers: { 'Retry-After': '5' },
+    });
     flows.release('s1');
     flows.release('never-started');
     expect(() => flows.admit('s2', 'acme', 5_000, 0)).not.toThrow();

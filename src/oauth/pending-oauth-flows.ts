@@ -37,8 +37,13 @@ export class PendingOAuthFlows {
       this.release(pendingState);
     }
     const tenantStates = this.#byTenant.get(tenantId) ?? new Set<string>();
-    if (tenantStates.size >= this.#maxPerTenant) throw tooMany(`Tenant ${tenantId} has ${tenantStates.size} OAuth flows pending`, this.#expiryOfFirst(tenantStates) - now);
-    if (this.#flows.size >= this.#maxOverall) throw tooMany(`${this.#flows.size} OAuth flows are pending`, this.#expiryOfFirst(this.#flows.keys()) - now);
+    if (tenantStates.size >= this.#maxPerTenant)
+      throw tooMany(
+        `Tenant ${tenantId} has ${tenantStates.size} OAuth flows pending`,
+        this.#expiryOfFirst(tenantStates) - now,
+      );
+    if (this.#flows.size >= this.#maxOverall)
+      throw tooMany(`${this.#flows.size} OAuth flows are pending`, this.#expiryOfFirst(this.#flows.keys()) - now);
     this.#flows.set(state, { tenantId, expiresAt });
     this.#byTenant.set(tenantId, tenantStates.add(state));
   }

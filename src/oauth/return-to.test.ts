@@ -7,7 +7,16 @@ const BASE = new URL('https://actor.example/prefix/oauth/callback');
 
 describe('parseReturnTo', () => {
   it('accepts paths on this site, absolute or relative', () => {
-    for (const value of ['/', '/panel/stats', '/panel/stats?tab=1#top', '../panel/stats', 'done', '?connected=1', '/%2F%2Fstill-a-path', '/a:b']) {
+    for (const value of [
+      '/',
+      '/panel/stats',
+      '/panel/stats?tab=1#top',
+      '../panel/stats',
+      'done',
+      '?connected=1',
+      '/%2F%2Fstill-a-path',
+      '/a:b',
+    ]) {
       expect(parseReturnTo(value), value).toBe(value);
     }
     expect(parseReturnTo(null)).toBeUndefined();
@@ -54,10 +63,36 @@ describe('parseReturnTo', () => {
 
   it('never accepts a value that a browser would resolve to another origin', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('/', '\\', ':', '.', 'a', 'e', 'v', 'l', '@', '%', '2', 'f', '?', '#', '\t', ' ', 'h', 't', 'p', 's') }), (value) => {
-        if (returnToProblem(value) !== undefined || value === '') return;
-        expect(new URL(value, BASE).origin).toBe(BASE.origin);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(
+            '/',
+            '\\',
+            ':',
+            '.',
+            'a',
+            'e',
+            'v',
+            'l',
+            '@',
+            '%',
+            '2',
+            'f',
+            '?',
+            '#',
+            '\t',
+            ' ',
+            'h',
+            't',
+            'p',
+            's',
+          ),
+        }),
+        (value) => {
+          if (returnToProblem(value) !== undefined || value === '') return;
+          expect(new URL(value, BASE).origin).toBe(BASE.origin);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -38,7 +38,10 @@ export function parseReturnTo(value: string | null): string | undefined {
   if (value === null || value === '') return undefined;
   const problem = returnToProblem(value);
   if (problem !== undefined) {
-    throw new ActorError('invalid_return_to', { detail: `return_to must be a relative path on this site; it ${problem}`, errors: [{ pointer: '/return_to', detail: problem }] });
+    throw new ActorError('invalid_return_to', {
+      detail: `return_to must be a relative path on this site; it ${problem}`,
+      errors: [{ pointer: '/return_to', detail: problem }],
+    });
   }
   return value.replace(NON_ASCII, encodeURIComponent);
 }

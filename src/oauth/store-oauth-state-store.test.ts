@@ -34,7 +34,13 @@ describe('StoreOAuthStateStore', () => {
     const stored = await store.takeOAuthState('s1');
     expect(stored?.expiresAtMs).toBe(expiresAt);
     expect(stored?.record).not.toContain('secret-token');
-    expect(Object.keys(JSON.parse(stored!.record) as object).sort()).toEqual(['codeVerifier', 'provider', 'redirectUri', 'returnTo', 'tenantId']);
+    expect(Object.keys(JSON.parse(stored!.record) as object).sort()).toEqual([
+      'codeVerifier',
+      'provider',
+      'redirectUri',
+      'returnTo',
+      'tenantId',
+    ]);
   });
 
   it('reads a record that does not parse as unknown, and spends it', async () => {

@@ -30,7 +30,11 @@ export class StoreOAuthStateStore implements OAuthStateStore {
 
   async put(state: string, record: OAuthStateRecord, _now: number): Promise<void> {
     const { provider, tenantId, returnTo, codeVerifier, redirectUri } = record;
-    await this.#store.putOAuthState(state, JSON.stringify({ provider, tenantId, returnTo, codeVerifier, redirectUri }), record.expiresAt);
+    await this.#store.putOAuthState(
+      state,
+      JSON.stringify({ provider, tenantId, returnTo, codeVerifier, redirectUri }),
+      record.expiresAt,
+    );
   }
 
   async take(state: string): Promise<OAuthStateRecord | null> {

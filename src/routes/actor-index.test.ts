@@ -10,7 +10,13 @@ describe('GET /', () => {
       const response = await app.request('/', accept === undefined ? {} : { headers: { Accept: accept } });
       expect(response.status, String(accept)).toBe(200);
       expect(response.headers.get('content-type')).toContain('application/json');
-      expect(await response.json()).toEqual({ name: 'Test Actor', slug: 'test-actor', version: '1.2.3', description: 'An actor for tests', links: LINKS });
+      expect(await response.json()).toEqual({
+        name: 'Test Actor',
+        slug: 'test-actor',
+        version: '1.2.3',
+        description: 'An actor for tests',
+        links: LINKS,
+      });
     }
   });
 
@@ -23,8 +29,15 @@ describe('GET /', () => {
 
   it('answers a small HTML page, every value escaped, when Accept prefers text/html', async () => {
     const hostile = '<script>alert("x")</script> & \'quotes\'';
-    const app = await createTestActor({ definition: { ...testActorDefinition, metadata: { ...testActorDefinition.metadata, name: hostile, description: `<img src=x onerror=alert(1)>` } } });
-    const response = await app.request('/', { headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const app = await createTestActor({
+      definition: {
+        ...testActorDefinition,
+        metadata: { ...testActorDefinition.metadata, name: hostile, description: `<img src=x onerror=alert(1)>` },
+      },
+    });
+    const response = await app.request('/', {
+      headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");

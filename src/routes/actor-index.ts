@@ -38,7 +38,9 @@ function actorIndex(ctx: ActorContext): ActorIndex {
 
 /** The index as a small HTML page: every value escaped, no script, no external asset. */
 async function indexPage(index: ActorIndex): Promise<string> {
-  const links = Object.entries(index.links).map(([name, href]) => html`<li><a href="${href}">${name}</a> <code>${href}</code></li>`);
+  const links = Object.entries(index.links).map(
+    ([name, href]) => html`<li><a href="${href}">${name}</a> <code>${href}</code></li>`,
+  );
   const page = await html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${index.name}</title></head>
@@ -90,7 +92,11 @@ export const actorIndexRoute = defineRoute(
     const index = actorIndex(ctx);
     const page = indexPage(index);
     return async function actorIndexRoute(c) {
-      const type = accepts(c, { header: 'Accept', supports: ['application/json', 'text/html'], default: 'application/json' });
+      const type = accepts(c, {
+        header: 'Accept',
+        supports: ['application/json', 'text/html'],
+        default: 'application/json',
+      });
       if (type !== 'text/html') return c.json(index);
       return c.body(await page, 200, {
         'Content-Type': 'text/html; charset=utf-8',

@@ -57,11 +57,16 @@ export const platformConfigRoute = defineRoute(
       operationId: 'platformConfig',
       summary: 'The baked canonical configuration',
       parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
-      responses: { 200: json('src/platform/config.json'), 304: { description: 'Not modified' }, 404: problem('No configuration baked', ['platform_config_missing']) },
+      responses: {
+        200: json('src/platform/config.json'),
+        304: { description: 'Not modified' },
+        404: problem('No configuration baked', ['platform_config_missing']),
+      },
     },
   },
   (ctx) => {
-    const configText = ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
+    const configText =
+      ctx.platformConfig === undefined ? undefined : `${JSON.stringify(ctx.platformConfig, null, 2)}\n`;
     // Hashed on the first request: a start does not wait on WebCrypto's first digest.
     let etag: Promise<string> | undefined;
     return async function platformConfig(c) {
@@ -73,7 +78,11 @@ export const platformConfigRoute = defineRoute(
       const tag = await (etag ??= sha256Hex(configText).then((hex) => `"${hex.slice(0, 32)}"`));
       const headers = { ETag: tag, 'Cache-Control': 'no-cache' };
       const ifNoneMatch = c.req.header('If-None-Match');
-      if (ifNoneMatch?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')) {
+      if (
+        ifNoneMatch
+          ?.split(',')
+          .some((candidate) => candidate.trim().replace(/^W\//, '') === tag || candidate.trim() === '*')
+      ) {
         return c.body(null, 304, headers);
       }
       return c.body(configText, 200, { ...headers, 'Content-Type': 'application/json' });

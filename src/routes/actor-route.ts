@@ -32,7 +32,11 @@ export interface ActorRoute {
  * @param handler builds the named handler function from the context
  * @param mountedWhen whether the actor mounts it (e.g. `PLAYGROUND_ENABLED`)
  */
-export function defineRoute(spec: RouteSpec, handler: ActorRoute['handler'], mountedWhen?: ActorRoute['mountedWhen']): ActorRoute {
+export function defineRoute(
+  spec: RouteSpec,
+  handler: ActorRoute['handler'],
+  mountedWhen?: ActorRoute['mountedWhen'],
+): ActorRoute {
   return mountedWhen === undefined ? { spec, handler } : { spec, handler, mountedWhen };
 }
 

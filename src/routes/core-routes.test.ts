@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORE_CONTRACT_ENDPOINTS_GEN, coreContractEndpointsSource } from '../../scripts/core-contract-endpoints-source.js';
+import {
+  CORE_CONTRACT_ENDPOINTS_GEN,
+  coreContractEndpointsSource,
+} from '../../scripts/core-contract-endpoints-source.js';
 import { CORE_ROUTES_GEN, coreRoutesSource } from '../../scripts/core-routes-source.js';
 import { contractEndpoints } from '../config/emit/contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
@@ -10,7 +13,8 @@ import type { ActorRoute } from './actor-route.js';
 import { CORE_ROUTES, openPaths } from './core-routes.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const isRoute = (value: unknown): value is ActorRoute => typeof value === 'object' && value !== null && 'spec' in value && typeof (value as ActorRoute).handler === 'function';
+const isRoute = (value: unknown): value is ActorRoute =>
+  typeof value === 'object' && value !== null && 'spec' in value && typeof (value as ActorRoute).handler === 'function';
 
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -22,25 +26,38 @@ describe('the core route table (issue #27 item 1)', () => {
 
   it("gives config.json's contract endpoints: `npm run routes` writes them from the routes' contract roles", () => {
     const written = readFileSync(join(ROOT, CORE_CONTRACT_ENDPOINTS_GEN), 'utf8');
-    expect(written, `${CORE_CONTRACT_ENDPOINTS_GEN} is stale: run \`npm run routes\``).toBe(coreContractEndpointsSource(CORE_ROUTES));
+    expect(written, `${CORE_CONTRACT_ENDPOINTS_GEN} is stale: run \`npm run routes\``).toBe(
+      coreContractEndpointsSource(CORE_ROUTES),
+    );
   });
 
   it('holds every route a file of src/routes exports, each once', async () => {
     const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
     const exported = new Set<ActorRoute>();
-    for (const file of files) for (const value of Object.values(await import(/* @vite-ignore */ join(import.meta.dirname, file)))) if (isRoute(value)) exported.add(value);
+    for (const file of files)
+      for (const value of Object.values(await import(/* @vite-ignore */ join(import.meta.dirname, file))))
+        if (isRoute(value)) exported.add(value);
     expect(exported.size).toBeGreaterThan(0);
-    expect(new Set(CORE_ROUTES), 'a route file exports a route not written `export const <name> = defineRoute(…)`').toEqual(exported);
+    expect(
+      new Set(CORE_ROUTES),
+      'a route file exports a route not written `export const <name> = defineRoute(…)`',
+    ).toEqual(exported);
     expect(new Set(CORE_ROUTES.map(({ spec }) => label(spec.method, spec.path))).size).toBe(CORE_ROUTES.length);
   });
 
   it('is what the actor mounts and documents', async () => {
     const app = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
-    const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     for (const { spec } of CORE_ROUTES) {
-      expect(document.paths[spec.path]?.[spec.method], label(spec.method, spec.path)).toMatchObject({ operationId: spec.operation.operationId });
+      expect(document.paths[spec.path]?.[spec.method], label(spec.method, spec.path)).toMatchObject({
+        operationId: spec.operation.operationId,
+      });
       const path = spec.path.replace(/\{[^}]+\}/g, 'acme');
-      const served = app.routes.some((route) => route.method === spec.method.toUpperCase() && route.path === spec.path.replace(/\{(\w+)\}/g, ':$1'));
+      const served = app.routes.some(
+        (route) => route.method === spec.method.toUpperCase() && route.path === spec.path.replace(/\{(\w+)\}/g, ':$1'),
+      );
       expect(served, `${label(spec.method, spec.path)} (${path}) is mounted`).toBe(true);
     }
   });
@@ -48,9 +65,12 @@ describe('the core route table (issue #27 item 1)', () => {
   it('lets through the API key exactly the routes it declares open', async () => {
     const app = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1', PLAYGROUND_ENABLED: 'true' } });
     const open = new Set(openPaths(CORE_ROUTES));
-    expect(open).toEqual(new Set(['/health', '/ready', '/metrics', '/oauth/callback', '/playground', '/openapi.json', '/docs']));
+    expect(open).toEqual(
+      new Set(['/health', '/ready', '/metrics', '/oauth/callback', '/playground', '/openapi.json', '/docs']),
+    );
     for (const { spec } of CORE_ROUTES) {
-      const status = (await app.request(spec.path.replace(/\{[^}]+\}/g, 'acme'), { method: spec.method.toUpperCase() })).status;
+      const status = (await app.request(spec.path.replace(/\{[^}]+\}/g, 'acme'), { method: spec.method.toUpperCase() }))
+        .status;
       if (open.has(spec.path)) expect(status, label(spec.method, spec.path)).not.toBe(401);
       else expect(status, label(spec.method, spec.path)).toBe(401);
     }
@@ -58,20 +78,35 @@ describe('the core route table (issue #27 item 1)', () => {
 
   it('caps the bodies of the routes that declare a body limit', async () => {
     const app = await createTestActor({ env: { BODY_LIMIT_BYTES: '1024' } });
-    const limited = CORE_ROUTES.filter(({ spec }) => spec.bodyLimit === true).map(({ spec }) => label(spec.method, spec.path));
+    const limited = CORE_ROUTES.filter(({ spec }) => spec.bodyLimit === true).map(({ spec }) =>
+      label(spec.method, spec.path),
+    );
     expect(limited).toEqual(['POST /agent/invoke', 'PUT /settings']);
     for (const { spec } of CORE_ROUTES.filter((route) => route.spec.bodyLimit === true)) {
-      const response = await app.request(spec.path, { method: spec.method.toUpperCase(), headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'x'.repeat(4096) }) });
+      const response = await app.request(spec.path, {
+        method: spec.method.toUpperCase(),
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ message: 'x'.repeat(4096) }),
+      });
       expect(response.status, label(spec.method, spec.path)).toBe(413);
     }
   });
 
   it('gives each route the contract role config.json and topic contract v1.0 give it', () => {
-    const emitted = contractEndpoints(testActorDefinition).map((endpoint) => `${endpoint.presence} ${label(endpoint.method, endpoint.path)}`);
-    const declared = CORE_ROUTES.filter(({ spec }) => spec.contract !== undefined).map(({ spec }) => `${spec.contract} ${label(spec.method, spec.path)}`);
+    const emitted = contractEndpoints(testActorDefinition).map(
+      (endpoint) => `${endpoint.presence} ${label(endpoint.method, endpoint.path)}`,
+    );
+    const declared = CORE_ROUTES.filter(({ spec }) => spec.contract !== undefined).map(
+      ({ spec }) => `${spec.contract} ${label(spec.method, spec.path)}`,
+    );
     expect(new Set(declared)).toEqual(new Set(emitted));
-    const byRole = (role: string) => CORE_ROUTES.filter(({ spec }) => spec.contract === role).map(({ spec }) => label(spec.method, spec.path));
-    expect(new Set(byRole('required'))).toEqual(new Set(REQUIRED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))));
-    expect(new Set(byRole('recommended'))).toEqual(new Set(RECOMMENDED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))));
+    const byRole = (role: string) =>
+      CORE_ROUTES.filter(({ spec }) => spec.contract === role).map(({ spec }) => label(spec.method, spec.path));
+    expect(new Set(byRole('required'))).toEqual(
+      new Set(REQUIRED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))),
+    );
+    expect(new Set(byRole('recommended'))).toEqual(
+      new Set(RECOMMENDED_ENDPOINTS.map((endpoint) => label(endpoint.method, endpoint.path))),
+    );
   });
 });

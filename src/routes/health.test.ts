@@ -9,7 +9,12 @@ describe('GET /health and GET /ready', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = await response.json();
-    expect(body).toMatchObject({ status: 'ok', version: '1.2.3', instance_id: 'pod-7', checks: { database: { status: 'pass' } } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      version: '1.2.3',
+      instance_id: 'pod-7',
+      checks: { database: { status: 'pass' } },
+    });
     expect(body.uptime_s).toBeGreaterThanOrEqual(0);
   });
 
@@ -17,7 +22,11 @@ describe('GET /health and GET /ready', () => {
     const store = new MemoryStore();
     const app = await createTestActor({ store });
     store.failure = new Error('connection refused');
-    await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }) });
+    await app.request('/agent/invoke', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }),
+    });
     const response = await app.request('/health');
     expect(response.status).toBe(200);
     const body = await response.json();
@@ -30,16 +39,33 @@ describe('GET /health and GET /ready', () => {
     const store = new MemoryStore();
     const app = await createTestActor({ store });
     const invoke = () =>
-      app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }) });
-    const health = async () => (await (await app.request('/health')).json()) as { status: string; checks: { database: { status: string; output: string; kind: string } } };
-    expect(await health()).toMatchObject({ status: 'ok', checks: { database: { status: 'pass', output: 'memory: reachable', kind: 'memory' } } });
+      app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'm' }),
+      });
+    const health = async () =>
+      (await (await app.request('/health')).json()) as {
+        status: string;
+        checks: { database: { status: string; output: string; kind: string } };
+      };
+    expect(await health()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'pass', output: 'memory: reachable', kind: 'memory' } },
+    });
     expect((await health()).status).toBe('ok');
     store.failure = new Error('connection refused');
     await invoke();
-    expect(await health()).toMatchObject({ status: 'degraded', checks: { database: { status: 'warn', output: expect.stringContaining('connection refused') } } });
+    expect(await health()).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'warn', output: expect.stringContaining('connection refused') } },
+    });
     store.failure = null;
     expect((await invoke()).status).toBe(200);
-    expect(await health()).toMatchObject({ status: 'ok', checks: { database: { status: 'pass', output: 'memory: reachable' } } });
+    expect(await health()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'pass', output: 'memory: reachable' } },
+    });
   });
 
   it('turns /ready 503 draining during shutdown', async () => {
@@ -55,7 +81,11 @@ describe('GET /health and GET /ready', () => {
     const app = await createTestActor({ readinessChecks: () => ({ ffmpeg: false, cache: true }) });
     const response = await app.request('/ready');
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ status: 'not_ready', reason: 'check_failed', checks: { ffmpeg: false, cache: true } });
+    expect(await response.json()).toEqual({
+      status: 'not_ready',
+      reason: 'check_failed',
+      checks: { ffmpeg: false, cache: true },
+    });
   });
 
   it('treats a throwing readiness check as not ready, not as a crash', async () => {

@@ -31,7 +31,11 @@ export const healthRoute = defineRoute(
     path: '/health',
     security: 'open',
     contract: 'required',
-    operation: { operationId: 'health', summary: 'Liveness: always 200 while the process lives', responses: { 200: json('`ok` or `degraded`') } },
+    operation: {
+      operationId: 'health',
+      summary: 'Liveness: always 200 while the process lives',
+      responses: { 200: json('`ok` or `degraded`') },
+    },
   },
   (ctx) =>
     function health(c) {

@@ -25,7 +25,13 @@ describe('POST /agent/invoke', () => {
     const response = await app.request(post(valid));
     expect(response.status).toBe(200);
     const reply = await response.json();
-    expect(reply).toMatchObject({ session_id: 's-1', status: 'completed', finish_reason: 'stop', model: 'offline', tool_calls: [] });
+    expect(reply).toMatchObject({
+      session_id: 's-1',
+      status: 'completed',
+      finish_reason: 'stop',
+      model: 'offline',
+      tool_calls: [],
+    });
     expect(reply.message.role).toBe('assistant');
     expect(reply.message.content).toContain('offline model');
     expect(reply.message.content).toContain('hello there');
@@ -58,7 +64,13 @@ describe('POST /agent/invoke', () => {
 
   it('rejects another media type with 415', async () => {
     const app = await createTestActor();
-    const response = await app.request(new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(valid) }));
+    const response = await app.request(
+      new Request('http://actor/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(valid),
+      }),
+    );
     expect((await problem(response)).code).toBe('unsupported_media_type');
     expect(response.status).toBe(415);
   });
@@ -72,7 +84,15 @@ describe('POST /agent/invoke', () => {
 
   it('names every bad field with a JSON pointer in a 422', async () => {
     const app = await createTestActor();
-    const response = await app.request(post({ session_id: 'bad id!', message: '', role: 'admin', extra: 1, attachments: [{ name: 'a', mime_type: 'image/png' }] }));
+    const response = await app.request(
+      post({
+        session_id: 'bad id!',
+        message: '',
+        role: 'admin',
+        extra: 1,
+        attachments: [{ name: 'a', mime_type: 'image/png' }],
+      }),
+    );
     expect(response.status).toBe(422);
     const body = await problem(response);
     expect(body.code).toBe('validation_failed');
@@ -85,7 +105,11 @@ describe('POST /agent/invoke', () => {
   it('rejects oversized metadata and too many attachments', async () => {
     const app = await createTestActor();
     const attachment = { name: 'a.txt', mime_type: 'text/plain', data: 'aGk=' };
-    const body = await problem(await app.request(post({ ...valid, metadata: { blob: 'x'.repeat(17_000) }, attachments: Array(11).fill(attachment) })));
+    const body = await problem(
+      await app.request(
+        post({ ...valid, metadata: { blob: 'x'.repeat(17_000) }, attachments: Array(11).fill(attachment) }),
+      ),
+    );
     expect(body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/attachments', '/metadata']);
   });
 
@@ -145,7 +169,11 @@ describe('POST /agent/invoke', () => {
     const response = await app.request(post(valid));
     expect(response.status).toBe(200);
     // The history could not be read or written either, and the reply says so.
-    expect((await response.json()).metadata).toEqual({ stats_deferred: true, history_loaded: false, history_saved: false });
+    expect((await response.json()).metadata).toEqual({
+      stats_deferred: true,
+      history_loaded: false,
+      history_saved: false,
+    });
     store.failure = null;
     await app.actor.context.stats.flush();
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });
@@ -159,7 +187,9 @@ describe('POST /agent/invoke', () => {
         await super.appendMessages(...args);
       }
       override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
-        calls.push(`recordInvocations:${args[0].map((record) => record.history?.map((m) => m.role).join('+')).join(',')}`);
+        calls.push(
+          `recordInvocations:${args[0].map((record) => record.history?.map((m) => m.role).join('+')).join(',')}`,
+        );
         await super.recordInvocations(...args);
       }
     }
@@ -176,7 +206,8 @@ describe('POST /agent/invoke', () => {
     // As PostgreSQL refuses text with a NUL: the turn's write fails, the record alone goes in.
     class NoHistoryStore extends MemoryStore {
       override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
-        if (args[0].some((record) => record.history !== undefined)) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        if (args[0].some((record) => record.history !== undefined))
+          throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
         await super.recordInvocations(...args);
       }
     }

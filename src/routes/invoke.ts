@@ -29,20 +29,40 @@ export const invokeRoute = defineRoute(
       operationId: 'invoke',
       summary: 'Chat with the actor',
       parameters: [
-        { name: 'X-Tenant-Id', in: 'header', required: false, description: 'The tenant (set by the platform); else metadata.tenant_id, else `default`', schema: schemaOf(TenantId) },
-        { name: 'Idempotency-Key', in: 'header', required: false, description: 'A retry with the same key and body replays the stored reply', schema: schemaOf(IdempotencyKey) },
+        {
+          name: 'X-Tenant-Id',
+          in: 'header',
+          required: false,
+          description: 'The tenant (set by the platform); else metadata.tenant_id, else `default`',
+          schema: schemaOf(TenantId),
+        },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'A retry with the same key and body replays the stored reply',
+          schema: schemaOf(IdempotencyKey),
+        },
       ],
       requestBody: {
         required: true,
-        description: "A chat request, or the body of the AI SDK's `DefaultChatTransport` (`useChat`), told apart by `messages`",
+        description:
+          "A chat request, or the body of the AI SDK's `DefaultChatTransport` (`useChat`), told apart by `messages`",
         content: {
           'application/json': {
             schema: { oneOf: [schemaOf(ChatRequest), schemaOf(UiChatRequest)] },
             examples: {
-              chat: { summary: 'A chat request', value: { user_identifier: 'user-1', session_id: 'session-1', message: 'Hello' } },
+              chat: {
+                summary: 'A chat request',
+                value: { user_identifier: 'user-1', session_id: 'session-1', message: 'Hello' },
+              },
               useChat: {
                 summary: "The AI SDK's body (useChat), answered as a stream",
-                value: { id: 'chat-1', trigger: 'submit-message', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }] },
+                value: {
+                  id: 'chat-1',
+                  trigger: 'submit-message',
+                  messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] }],
+                },
               },
             },
           },
@@ -52,17 +72,34 @@ export const invokeRoute = defineRoute(
         200: {
           description:
             "The reply as JSON; an SSE stream (AI SDK UI message stream) when the body says `stream: true`, or Accept prefers text/event-stream, or the body is the AI SDK's (unless it says `stream: false`)",
-          headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } },
+          headers: {
+            'Idempotent-Replayed': {
+              description: '`true` when this is the stored reply of an earlier request with the same Idempotency-Key',
+              schema: { type: 'string', enum: ['true'] },
+            },
+          },
           content: {
             'application/json': { schema: schemaOf(ChatReply) },
-            'text/event-stream': { schema: { type: 'string', description: 'Server-sent events: one `data:` line per AI SDK UI message stream part (JSON), ending with `data: [DONE]`' } },
+            'text/event-stream': {
+              schema: {
+                type: 'string',
+                description:
+                  'Server-sent events: one `data:` line per AI SDK UI message stream part (JSON), ending with `data: [DONE]`',
+              },
+            },
           },
         },
-        400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', ['invalid_json', 'invalid_header']),
+        400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', [
+          'invalid_json',
+          'invalid_header',
+        ]),
         409: problem('Idempotency-Key in use by a running request', ['idempotency_key_in_use']),
         413: problem('Body over BODY_LIMIT_BYTES', ['payload_too_large']),
         415: problem('Not JSON', ['unsupported_media_type']),
-        422: problem('Invalid fields, or an Idempotency-Key reused with another body', ['validation_failed', 'idempotency_key_reused']),
+        422: problem('Invalid fields, or an Idempotency-Key reused with another body', [
+          'validation_failed',
+          'idempotency_key_reused',
+        ]),
         499: problem('Client closed the request', ['client_closed_request']),
         500: problem('The agent is misconfigured', ['agent_misconfigured']),
         502: problem('Model error', ['model_error']),
@@ -86,7 +123,8 @@ export const invokeRoute = defineRoute(
       });
       if (answer.kind === 'reply') return c.json(answer.reply);
       if (answer.kind === 'replay' || answer.replayed) c.header('Idempotent-Replayed', 'true');
-      if (answer.kind === 'replay') return c.body(answer.body, answer.status as 200, { 'Content-Type': 'application/json' });
+      if (answer.kind === 'replay')
+        return c.body(answer.body, answer.status as 200, { 'Content-Type': 'application/json' });
       return c.body(answer.body, 200, UI_MESSAGE_STREAM_HEADERS);
     },
 );

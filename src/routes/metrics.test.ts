@@ -30,7 +30,9 @@ describe('GET /metrics', () => {
       body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'two words' }),
     });
     const text = await (await app.request('/metrics')).text();
-    expect(text).toContain('gen_ai_client_token_usage_count{gen_ai_operation_name="chat",gen_ai_provider_name="offline",gen_ai_request_model="offline",gen_ai_token_type="input"} 1');
+    expect(text).toContain(
+      'gen_ai_client_token_usage_count{gen_ai_operation_name="chat",gen_ai_provider_name="offline",gen_ai_request_model="offline",gen_ai_token_type="input"} 1',
+    );
     const lines = text.split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).filter((line) => line.trim() === '')).toEqual([]);

@@ -10,7 +10,9 @@ export const metricsRoute = defineRoute(
     operation: {
       operationId: 'metrics',
       summary: 'Prometheus metrics',
-      responses: { 200: { description: 'Text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      responses: {
+        200: { description: 'Text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+      },
     },
   },
   (ctx) =>

@@ -22,7 +22,10 @@ export const oauthAuthorizeRoute = defineRoute(
         422: problem('Malformed tenant_id', ['validation_failed']),
         429: problem('Too many pending OAuth flows', ['too_many_pending_oauth_flows']),
         502: problem('The provider cannot be reached', ['oauth_provider_unavailable']),
-        503: problem('Provider not configured, or the database unreachable', ['oauth_provider_unconfigured', 'store_unavailable']),
+        503: problem('Provider not configured, or the database unreachable', [
+          'oauth_provider_unconfigured',
+          'store_unavailable',
+        ]),
       },
     },
   },
@@ -50,7 +53,11 @@ export const oauthCallbackRoute = defineRoute(
       responses: {
         200: { description: 'Success page', content: { 'text/html': { schema: { type: 'string' } } } },
         302: { description: 'Back to return_to' },
-        400: problem('Unknown, used or expired state; the provider refused; malformed parameters', ['invalid_state', 'oauth_provider_error', 'invalid_callback']),
+        400: problem('Unknown, used or expired state; the provider refused; malformed parameters', [
+          'invalid_state',
+          'oauth_provider_error',
+          'invalid_callback',
+        ]),
         502: problem('Token exchange failed', ['token_exchange_failed']),
         503: problem('The database is unreachable', ['store_unavailable']),
       },

@@ -6,7 +6,12 @@ import { problem } from './openapi-parts.js';
 
 /** The security schemes an operation can need, as `components.securitySchemes` names them. */
 const SECURITY_SCHEMES = {
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'One of API_KEY (comma-separated for rotation), when API_KEY_ENABLED' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'One of API_KEY (comma-separated for rotation), when API_KEY_ENABLED',
+  },
   meshKey: { type: 'apiKey', in: 'header', name: 'X-Mesh-Key', description: "The actor group's MESH_KEY (peer reads)" },
 } as const;
 
@@ -32,7 +37,9 @@ function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number,
   const [first, ...rest] = codes;
   return {
     ...(first !== undefined ? { 401: problem('Missing or wrong key', [first, ...rest]) } : {}),
-    ...(mode.hostGuarded ? { 421: problem('A Host that is neither a loopback name nor in ALLOWED_HOSTS', ['host_not_allowed']) } : {}),
+    ...(mode.hostGuarded
+      ? { 421: problem('A Host that is neither a loopback name nor in ALLOWED_HOSTS', ['host_not_allowed']) }
+      : {}),
   };
 }
 
@@ -41,26 +48,43 @@ function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number,
  * `security` and its 401 (and, without an API key off the platform, 421) answers are those the
  * actor enforces in its auth mode, derived from the operation's declared security.
  */
-export function openApiDocument(ctx: ActorContext, operations: readonly DocumentedOperation[]): Record<string, unknown> {
-  const mode: AuthMode = { apiKeyOn: ctx.config.apiKeys.length > 0, hostGuarded: ctx.config.allowedHosts !== undefined };
+export function openApiDocument(
+  ctx: ActorContext,
+  operations: readonly DocumentedOperation[],
+): Record<string, unknown> {
+  const mode: AuthMode = {
+    apiKeyOn: ctx.config.apiKeys.length > 0,
+    hostGuarded: ctx.config.allowedHosts !== undefined,
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   const schemes = new Set<keyof typeof SECURITY_SCHEMES>();
   for (const { method, path, operation, security = 'apiKey' } of operations) {
     const requirements = securityOf(security, mode);
-    for (const requirement of requirements) for (const scheme of Object.keys(requirement)) schemes.add(scheme as keyof typeof SECURITY_SCHEMES);
+    for (const requirement of requirements)
+      for (const scheme of Object.keys(requirement)) schemes.add(scheme as keyof typeof SECURITY_SCHEMES);
     const responses = { ...(operation.responses as Record<number, unknown>), ...guardResponses(security, mode) };
     (paths[path] ??= {})[method] = { ...operation, security: requirements, responses };
   }
   return {
     openapi: '3.1.0',
-    info: { title: ctx.definition.metadata.name, version: ctx.definition.metadata.version, description: ctx.definition.metadata.description },
+    info: {
+      title: ctx.definition.metadata.name,
+      version: ctx.definition.metadata.version,
+      description: ctx.definition.metadata.description,
+    },
     servers: [{ url: '/', description: 'This actor, at the origin that served this document' }],
     paths,
     components: {
       schemas: {
         Problem: PROBLEM_DOCUMENT_SCHEMA,
       },
-      ...(schemes.size > 0 ? { securitySchemes: Object.fromEntries([...schemes].sort().map((scheme) => [scheme, SECURITY_SCHEMES[scheme]])) } : {}),
+      ...(schemes.size > 0
+        ? {
+            securitySchemes: Object.fromEntries(
+              [...schemes].sort().map((scheme) => [scheme, SECURITY_SCHEMES[scheme]]),
+            ),
+          }
+        : {}),
     },
     ...(mode.apiKeyOn ? { security: [{ apiKey: [] }] } : {}),
   };

@@ -25,9 +25,12 @@ export function schemaOf(schema: v.GenericSchema): JsonSchemaObject {
     target: 'draft-2020-12',
     errorMode: 'ignore',
     overrideAction({ valibotAction, jsonSchema }) {
-      if (valibotAction === storableText && jsonSchema.pattern === undefined) return { ...jsonSchema, pattern: NO_NUL_PATTERN, description: describe(jsonSchema, UNSTORABLE_TEXT_DETAIL) };
-      if (valibotAction.type === 'base64' && jsonSchema.pattern === undefined) return { ...jsonSchema, pattern: BASE64_PATTERN, contentEncoding: 'base64' };
-      if (valibotAction.type === 'check' && 'message' in valibotAction && typeof valibotAction.message === 'string') return { ...jsonSchema, description: describe(jsonSchema, valibotAction.message) };
+      if (valibotAction === storableText && jsonSchema.pattern === undefined)
+        return { ...jsonSchema, pattern: NO_NUL_PATTERN, description: describe(jsonSchema, UNSTORABLE_TEXT_DETAIL) };
+      if (valibotAction.type === 'base64' && jsonSchema.pattern === undefined)
+        return { ...jsonSchema, pattern: BASE64_PATTERN, contentEncoding: 'base64' };
+      if (valibotAction.type === 'check' && 'message' in valibotAction && typeof valibotAction.message === 'string')
+        return { ...jsonSchema, description: describe(jsonSchema, valibotAction.message) };
       return undefined;
     },
   }) as JsonSchemaObject;

@@ -20,16 +20,21 @@ const KEY_ON = { API_KEY_ENABLED: 'true', API_KEY: 'k-1' };
 async function documented(env: Record<string, string> = {}) {
   const app = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true', ...env } });
   const document = (await (await app.request('/openapi.json')).json()) as OpenApi;
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  );
   return { app, document, operations };
 }
 
 /** A request for an operation with its path parameters filled and no key. */
-const requestOf = (path: string, method: string) => new Request(`http://localhost${path.replace(/\{[^}]+\}/g, 'acme')}`, { method: method.toUpperCase() });
+const requestOf = (path: string, method: string) =>
+  new Request(`http://localhost${path.replace(/\{[^}]+\}/g, 'acme')}`, { method: method.toUpperCase() });
 
-const accepts = (schema: Record<string, unknown>, value: unknown) => new Validator(schema as never, '2020-12').validate(value).valid;
+const accepts = (schema: Record<string, unknown>, value: unknown) =>
+  new Validator(schema as never, '2020-12').validate(value).valid;
 
-const parameter = (operation: Operation | undefined, name: string) => operation?.parameters?.find((candidate) => candidate.name === name)?.schema ?? {};
+const parameter = (operation: Operation | undefined, name: string) =>
+  operation?.parameters?.find((candidate) => candidate.name === name)?.schema ?? {};
 
 describe('/openapi.json tells the truth (issue #27 item 2)', () => {
   it('names its server', async () => {
@@ -70,7 +75,11 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
       ['Idempotency-Key', 'é'],
     ];
     for (const [name, value] of cases) {
-      const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json', [name]: value }, body });
+      const response = await app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [name]: value },
+        body,
+      });
       expect(response.status, `${name}: ${JSON.stringify(value)}`).toBe(400);
       expect(accepts(parameter(invoke, name), value), `${name}: ${JSON.stringify(value)} in the document`).toBe(false);
     }
@@ -87,15 +96,53 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     const base = { user_identifier: 'u', session_id: 's', message: 'hi' };
     expect(accepts(schema, base)).toBe(true);
     expect(accepts(schema, { ...base, message: 'a\u0000b' }), 'NUL in message').toBe(false);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a', mime_type: 'image/png', url: 'https://x.test/a.png', data: 'AAAA' }] }), 'attachment with url and data').toBe(false);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a', mime_type: 'image/png' }] }), 'attachment with neither').toBe(false);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a.png', mime_type: 'image/png', url: 'https://x.test/a.png' }] }), 'image by url').toBe(true);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a.json', mime_type: 'application/json', data: 'e30=' }] }), 'text by data').toBe(true);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a.pdf', mime_type: 'application/pdf', data: 'AAAA' }] }), 'a type the model cannot take').toBe(false);
-    expect(accepts(schema, { ...base, attachments: [{ name: 'a.txt', mime_type: 'text/plain', url: 'https://x.test/a.txt' }] }), 'text by url').toBe(false);
-    expect(accepts(schema, { ...base, role: 'system', attachments: [{ name: 'a.txt', mime_type: 'text/plain', data: 'AAAA' }] }), 'attachments on a system message').toBe(false);
+    expect(
+      accepts(schema, {
+        ...base,
+        attachments: [{ name: 'a', mime_type: 'image/png', url: 'https://x.test/a.png', data: 'AAAA' }],
+      }),
+      'attachment with url and data',
+    ).toBe(false);
+    expect(
+      accepts(schema, { ...base, attachments: [{ name: 'a', mime_type: 'image/png' }] }),
+      'attachment with neither',
+    ).toBe(false);
+    expect(
+      accepts(schema, {
+        ...base,
+        attachments: [{ name: 'a.png', mime_type: 'image/png', url: 'https://x.test/a.png' }],
+      }),
+      'image by url',
+    ).toBe(true);
+    expect(
+      accepts(schema, { ...base, attachments: [{ name: 'a.json', mime_type: 'application/json', data: 'e30=' }] }),
+      'text by data',
+    ).toBe(true);
+    expect(
+      accepts(schema, { ...base, attachments: [{ name: 'a.pdf', mime_type: 'application/pdf', data: 'AAAA' }] }),
+      'a type the model cannot take',
+    ).toBe(false);
+    expect(
+      accepts(schema, {
+        ...base,
+        attachments: [{ name: 'a.txt', mime_type: 'text/plain', url: 'https://x.test/a.txt' }],
+      }),
+      'text by url',
+    ).toBe(false);
+    expect(
+      accepts(schema, {
+        ...base,
+        role: 'system',
+        attachments: [{ name: 'a.txt', mime_type: 'text/plain', data: 'AAAA' }],
+      }),
+      'attachments on a system message',
+    ).toBe(false);
     expect(JSON.stringify((schema as { properties: Record<string, unknown> }).properties.metadata)).toContain('16 KiB');
-    const aiSdk = { id: 'chat-1', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }], trigger: 'submit-message' };
+    const aiSdk = {
+      id: 'chat-1',
+      messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+      trigger: 'submit-message',
+    };
     expect(accepts(body, aiSdk), "the AI SDK's body").toBe(true);
     expect(accepts(body, { ...aiSdk, model: 'x' }), 'an unknown key').toBe(false);
     expect(accepts(body, { ...aiSdk, message: 'hi' }), 'both shapes at once').toBe(false);
@@ -104,11 +151,18 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
 
   it('gives invoke examples (the try-it of /docs starts from them) that the schema and the server accept', async () => {
     const { app, document } = await documented();
-    const content = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json'] as { schema: Record<string, unknown>; examples: Record<string, { value: unknown }> };
+    const content = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json'] as {
+      schema: Record<string, unknown>;
+      examples: Record<string, { value: unknown }>;
+    };
     expect(Object.keys(content.examples)).toEqual(['chat', 'useChat']);
     for (const [name, { value }] of Object.entries(content.examples)) {
       expect(accepts(content.schema, value), name).toBe(true);
-      const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+      const response = await app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(value),
+      });
       expect(response.status, name).toBe(200);
       await response.text();
     }
@@ -117,15 +171,24 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
   it('lists the 400 and 415 of PUT /settings', async () => {
     const { app, document } = await documented();
     const responses = document.paths['/settings']?.put?.responses ?? {};
-    expect((await app.request('/settings', { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: '{}' })).status).toBe(415);
-    expect((await app.request('/settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{' })).status).toBe(400);
+    expect(
+      (await app.request('/settings', { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: '{}' })).status,
+    ).toBe(415);
+    expect(
+      (await app.request('/settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{' }))
+        .status,
+    ).toBe(400);
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['400', '415']));
   });
 
   it('lists 421 on every operation when the actor answers only allowed hosts', async () => {
     const app = await createTestActor({ env: { ALLOWED_HOSTS: 'actor.test' } });
     const document = (await (await app.request('/openapi.json')).json()) as OpenApi;
-    expect((await app.request('http://elsewhere.test/health', { headers: { Host: 'elsewhere.test' } })).status).toBe(421);
-    for (const [path, methods] of Object.entries(document.paths)) for (const [method, operation] of Object.entries(methods)) expect(operation.responses[421], `${method} ${path}`).toBeDefined();
+    expect((await app.request('http://elsewhere.test/health', { headers: { Host: 'elsewhere.test' } })).status).toBe(
+      421,
+    );
+    for (const [path, methods] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(methods))
+        expect(operation.responses[421], `${method} ${path}`).toBeDefined();
   });
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createTestActor } from '../testing/create-test-actor.js';
 
-type OpenApi = { paths: Record<string, Record<string, { operationId: string; security?: unknown[]; responses: Record<string, { content?: Record<string, unknown> }> }>>; security?: unknown };
+type OpenApi = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId: string; security?: unknown[]; responses: Record<string, { content?: Record<string, unknown> }> }
+    >
+  >;
+  security?: unknown;
+};
 
 describe('GET /openapi.json', () => {
   it('describes /openapi.json and /docs themselves, open without a key (issue #16 item 20)', async () => {
@@ -22,7 +31,9 @@ describe('GET /openapi.json', () => {
   it('describes every GET route the app serves at a fixed path', async () => {
     const app = await createTestActor();
     const document = (await (await app.request('/openapi.json')).json()) as OpenApi;
-    const served = app.routes.filter((route) => route.method === 'GET' && !route.path.includes('*')).map((route) => route.path.replace(/:(\w+)/g, '{$1}'));
+    const served = app.routes
+      .filter((route) => route.method === 'GET' && !route.path.includes('*'))
+      .map((route) => route.path.replace(/:(\w+)/g, '{$1}'));
     for (const path of new Set(served)) expect(document.paths[path]?.get, path).toBeDefined();
   });
 });
@@ -46,7 +57,10 @@ describe('GET /docs (issue #29 item 8)', () => {
     expect(await script.text()).toBe('/* swagger-ui-dist/swagger-ui-bundle.js */');
     const unknown = await app.fetch(new Request('http://localhost/docs?asset=../package.json'), installed);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ code: 'not_found', detail: '../package.json is not a file of Swagger UI' });
+    expect(await unknown.json()).toMatchObject({
+      code: 'not_found',
+      detail: '../package.json is not a file of Swagger UI',
+    });
   });
 
   it('falls back to the list of operations without swagger-ui-dist (or without a runtime that reads packages)', async () => {
@@ -58,6 +72,8 @@ describe('GET /docs (issue #29 item 8)', () => {
       const asset = await app.fetch(new Request('http://localhost/docs?asset=swagger-ui.css'), bindings);
       expect(asset.status).toBe(404);
     }
-    expect(await (await app.fetch(new Request('http://localhost/docs?asset=swagger-ui.css'), absent)).json()).toMatchObject({ detail: 'swagger-ui-dist is not installed' });
+    expect(
+      await (await app.fetch(new Request('http://localhost/docs?asset=swagger-ui.css'), absent)).json(),
+    ).toMatchObject({ detail: 'swagger-ui-dist is not installed' });
   });
 });

@@ -3,7 +3,12 @@ import { framedPageHeaders, htmlPageHeaders, randomNonce } from '../core/html-pa
 import { defineRoute } from './actor-route.js';
 import { json, problem } from './openapi-parts.js';
 import { openApiDocument } from './openapi-document.js';
-import { SWAGGER_UI_ASSETS, SWAGGER_UI_PACKAGE, type SwaggerUiAssetName, swaggerUiLoader } from './swagger-ui-assets.js';
+import {
+  SWAGGER_UI_ASSETS,
+  SWAGGER_UI_PACKAGE,
+  type SwaggerUiAssetName,
+  swaggerUiLoader,
+} from './swagger-ui-assets.js';
 import { renderSwaggerUiPage } from './swagger-ui-page.js';
 
 /** The `/docs` page without Swagger UI: a read-only list of the operations. */
@@ -33,7 +38,11 @@ export const openApiRoute = defineRoute(
     path: '/openapi.json',
     security: 'open',
     contract: 'always',
-    operation: { operationId: 'openApi', summary: 'This OpenAPI 3.1 document', responses: { 200: json('OpenAPI 3.1 of every mounted route') } },
+    operation: {
+      operationId: 'openApi',
+      summary: 'This OpenAPI 3.1 document',
+      responses: { 200: json('OpenAPI 3.1 of every mounted route') },
+    },
   },
   (ctx, { operations }) => {
     let document: Record<string, unknown> | undefined;
@@ -71,9 +80,15 @@ export const docsRoute = defineRoute(
       responses: {
         200: {
           description: 'The HTML page, or the Swagger UI file `asset` names',
-          content: { 'text/html': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'text/javascript': { schema: { type: 'string' } },
+            'text/css': { schema: { type: 'string' } },
+          },
         },
-        404: problem(`An asset that is not a file of Swagger UI, or ${SWAGGER_UI_PACKAGE} is not installed`, ['not_found']),
+        404: problem(`An asset that is not a file of Swagger UI, or ${SWAGGER_UI_PACKAGE} is not installed`, [
+          'not_found',
+        ]),
       },
     },
   },
@@ -85,8 +100,18 @@ export const docsRoute = defineRoute(
       const asset = c.req.query('asset');
       if (asset !== undefined) {
         const text = swaggerUi?.get(asset as SwaggerUiAssetName);
-        if (text === undefined) throw new ActorError('not_found', { detail: swaggerUi === undefined ? `${SWAGGER_UI_PACKAGE} is not installed` : `${asset} is not a file of Swagger UI` });
-        return c.body(text, 200, { 'Content-Type': SWAGGER_UI_ASSETS[asset as SwaggerUiAssetName], 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+        if (text === undefined)
+          throw new ActorError('not_found', {
+            detail:
+              swaggerUi === undefined
+                ? `${SWAGGER_UI_PACKAGE} is not installed`
+                : `${asset} is not a file of Swagger UI`,
+          });
+        return c.body(text, 200, {
+          'Content-Type': SWAGGER_UI_ASSETS[asset as SwaggerUiAssetName],
+          'Cache-Control': 'public, max-age=3600',
+          'X-Content-Type-Options': 'nosniff',
+        });
       }
       if (swaggerUi === undefined) return c.html(DOCS_LIST_PAGE, 200, framedPageHeaders(''));
       const nonce = randomNonce();

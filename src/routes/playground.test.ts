@@ -48,10 +48,16 @@ describe('GET /playground', () => {
   });
 
   it('under API keys, the static page loads without a key while every route it calls still needs one', async () => {
-    const actor = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true', API_KEY_ENABLED: 'true', API_KEY: 'k-1' } });
+    const actor = await createTestActor({
+      env: { PLAYGROUND_ENABLED: 'true', API_KEY_ENABLED: 'true', API_KEY: 'k-1' },
+    });
     expect((await actor.request('/playground')).status).toBe(200);
     const invoke = () =>
-      actor.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }) });
+      actor.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }),
+      });
     expect((await invoke()).status).toBe(401);
     expect((await actor.request('/settings/schema')).status).toBe(401);
     expect((await actor.request('/stats/default')).status).toBe(401);

@@ -13,7 +13,11 @@ export const playgroundRoute = defineRoute(
     method: 'get',
     path: '/playground',
     security: 'open',
-    operation: { operationId: 'playground', summary: 'The chat playground page (PLAYGROUND_ENABLED); every call it makes needs the key', responses: { 200: htmlPage('HTML page') } },
+    operation: {
+      operationId: 'playground',
+      summary: 'The chat playground page (PLAYGROUND_ENABLED); every call it makes needs the key',
+      responses: { 200: htmlPage('HTML page') },
+    },
   },
   (ctx) => {
     const name = ctx.definition.metadata.name;

@@ -14,13 +14,21 @@ export const readyRoute = defineRoute(
     path: '/ready',
     security: 'open',
     contract: 'required',
-    operation: { operationId: 'ready', summary: 'Readiness', responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') } },
+    operation: {
+      operationId: 'ready',
+      summary: 'Readiness',
+      responses: { 200: json('Ready'), 503: json('Not ready: starting, draining or a failed check') },
+    },
   },
   (ctx) =>
     async function ready(c) {
       const phase = ctx.lifecycle.phase;
       if (phase !== 'ready') {
-        return c.json({ status: 'not_ready', reason: phase === 'starting' ? 'starting' : 'draining', checks: {} }, 503, NO_STORE);
+        return c.json(
+          { status: 'not_ready', reason: phase === 'starting' ? 'starting' : 'draining', checks: {} },
+          503,
+          NO_STORE,
+        );
       }
       let checks: Record<string, boolean>;
       try {
@@ -30,6 +38,8 @@ export const readyRoute = defineRoute(
         checks = { readiness_checks: false };
       }
       const ok = Object.values(checks).every(Boolean);
-      return ok ? c.json({ status: 'ready', checks }, 200, NO_STORE) : c.json({ status: 'not_ready', reason: 'check_failed', checks }, 503, NO_STORE);
+      return ok
+        ? c.json({ status: 'ready', checks }, 200, NO_STORE)
+        : c.json({ status: 'not_ready', reason: 'check_failed', checks }, 503, NO_STORE);
     },
 );

@@ -6,10 +6,18 @@ import { createTestActor, testActorDefinition } from '../testing/create-test-act
 /** The test actor with the agent's model knobs as plain settings, as a template's actor has them (its own checks loose). */
 const agentKnobsDefinition = {
   ...testActorDefinition,
-  settings: v.object({ ...testActorDefinition.settings.entries, llm_base_url: v.optional(v.string(), ''), llm_model: v.optional(v.string(), '') }),
+  settings: v.object({
+    ...testActorDefinition.settings.entries,
+    llm_base_url: v.optional(v.string(), ''),
+    llm_model: v.optional(v.string(), ''),
+  }),
 };
 
-const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const put = (body: unknown) => ({
+  method: 'PUT',
+  headers: { 'Content-Type': 'application/json' },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('PUT /settings', () => {
   it('applies, persists and reports what changed, with secrets masked', async () => {
@@ -78,7 +86,9 @@ describe('PUT /settings', () => {
   it('keeps a consistent whole under concurrent updates', async () => {
     const store = new MemoryStore();
     const app = await createTestActor({ store });
-    const updates = Array.from({ length: 20 }, (_, index) => app.request('/settings', put({ max_items: index + 1, greeting: `G${index}` })));
+    const updates = Array.from({ length: 20 }, (_, index) =>
+      app.request('/settings', put({ max_items: index + 1, greeting: `G${index}` })),
+    );
     await Promise.all(updates);
     const saved = await store.loadSettingsOverrides();
     expect(Number(String(saved.greeting).slice(1)) + 1).toBe(saved.max_items);
@@ -87,7 +97,11 @@ describe('PUT /settings', () => {
 });
 
 describe('PUT /settings of the agent knobs', () => {
-  const invoke = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }) };
+  const invoke = {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }),
+  };
 
   it('refuses an llm_base_url the agent would refuse (422 at /llm_base_url), saves nothing, and invokes keep working', async () => {
     const store = new MemoryStore();
@@ -107,7 +121,11 @@ describe('PUT /settings of the agent knobs', () => {
     const definition = { ...agentKnobsDefinition, restartRequired: ['llm_base_url', 'llm_model'] };
     const app = await createTestActor({ store, definition });
     const saved = await app.request('/settings', put({ llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }));
-    expect(await saved.json()).toMatchObject({ settings: { llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' }, applied: [], restart_required: ['llm_base_url', 'llm_model'] });
+    expect(await saved.json()).toMatchObject({
+      settings: { llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'remote' },
+      applied: [],
+      restart_required: ['llm_base_url', 'llm_model'],
+    });
     const reply = await app.request('/agent/invoke', invoke);
     expect(reply.status).toBe(200);
     expect(await reply.json()).toMatchObject({ model: expect.stringContaining('offline') });
@@ -121,7 +139,9 @@ describe('PUT /settings of the agent knobs', () => {
     const response = await app.request('/settings', put({ llm_base_url: 'http://alice:s3cret-pw@127.0.0.1:9/v1' }));
     const text = await response.text();
     expect(response.status).toBe(422);
-    expect(JSON.parse(text).errors).toEqual([{ pointer: '/llm_base_url', detail: expect.stringContaining('user name or password') }]);
+    expect(JSON.parse(text).errors).toEqual([
+      { pointer: '/llm_base_url', detail: expect.stringContaining('user name or password') },
+    ]);
     expect(text).not.toContain('s3cret-pw');
     expect(text).not.toContain('alice');
     expect(await store.loadSettingsOverrides()).toEqual({});

@@ -19,7 +19,14 @@ export const updateSettingsRoute = defineRoute(
     operation: {
       operationId: 'updateSettings',
       summary: 'Update settings (standalone only)',
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'Some settings, as GET /settings/schema describes them' } } } },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', description: 'Some settings, as GET /settings/schema describes them' },
+          },
+        },
+      },
       responses: {
         200: json('`{settings, applied, restart_required}`; secrets masked'),
         400: problem('Malformed JSON', ['invalid_json']),
@@ -54,7 +61,11 @@ export const currentSettingsRoute = defineRoute(
     path: '/settings',
     security: 'apiKey',
     contract: 'always',
-    operation: { operationId: 'currentSettings', summary: 'The settings the actor runs with; secrets masked', responses: { 200: json('`{settings}`; secrets masked') } },
+    operation: {
+      operationId: 'currentSettings',
+      summary: 'The settings the actor runs with; secrets masked',
+      responses: { 200: json('`{settings}`; secrets masked') },
+    },
   },
   (ctx) =>
     function currentSettings(c) {
@@ -72,7 +83,9 @@ export const settingsSchemaRoute = defineRoute(
     operation: {
       operationId: 'settingsSchema',
       summary: 'JSON Schema 2020-12 of the settings',
-      responses: { 200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: { description: 'JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } },
+      },
     },
   },
   (ctx) =>

@@ -25,7 +25,11 @@ describe('GET /stats', () => {
 
   it('answers zeros for a tenant not seen yet and 422 for a malformed id', async () => {
     const app = await createTestActor();
-    expect(await (await app.request('/stats/newcomer')).json()).toMatchObject({ scope: 'tenant', tenant_id: 'newcomer', invocations: 0 });
+    expect(await (await app.request('/stats/newcomer')).json()).toMatchObject({
+      scope: 'tenant',
+      tenant_id: 'newcomer',
+      invocations: 0,
+    });
     for (const bad of ['a%20b', 'x'.repeat(129), '%F0%9F%98%80']) {
       const response = await app.request(`/stats/${bad}`);
       expect(response.status).toBe(422);

@@ -31,13 +31,31 @@ export async function readStats(ctx: ActorContext, tenantId?: string): Promise<S
   try {
     return await ctx.stats.readStats(tenantId);
   } catch (error) {
-    throw new ActorError('store_unavailable', { detail: 'Statistics are unavailable: the database is unreachable; try again shortly', headers: { 'Retry-After': '5' }, cause: error });
+    throw new ActorError('store_unavailable', {
+      detail: 'Statistics are unavailable: the database is unreachable; try again shortly',
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
   }
 }
 
 const STATS_SCHEMA = {
   type: 'object',
-  required: ['scope', 'instance_id', 'since', 'invocations', 'errors', 'sessions', 'users', 'tenants', 'input_tokens', 'output_tokens', 'tool_calls', 'latency_ms', 'last_invoked_at'],
+  required: [
+    'scope',
+    'instance_id',
+    'since',
+    'invocations',
+    'errors',
+    'sessions',
+    'users',
+    'tenants',
+    'input_tokens',
+    'output_tokens',
+    'tool_calls',
+    'latency_ms',
+    'last_invoked_at',
+  ],
   properties: {
     scope: { enum: ['instance', 'tenant'] },
     tenant_id: { type: 'string' },
@@ -51,7 +69,11 @@ const STATS_SCHEMA = {
     input_tokens: { type: 'integer' },
     output_tokens: { type: 'integer' },
     tool_calls: { type: 'integer' },
-    latency_ms: { type: 'object', required: ['total', 'avg', 'max'], properties: { total: { type: 'number' }, avg: { type: 'number' }, max: { type: 'number' } } },
+    latency_ms: {
+      type: 'object',
+      required: ['total', 'avg', 'max'],
+      properties: { total: { type: 'number' }, avg: { type: 'number' }, max: { type: 'number' } },
+    },
     last_invoked_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
@@ -65,7 +87,11 @@ export const instanceStatsRoute = defineRoute(
     path: '/stats',
     security: 'apiKey',
     contract: 'recommended',
-    operation: { operationId: 'stats', summary: 'Statistics of the whole actor', responses: { 200: json('Counters', STATS_SCHEMA), 503: storeUnavailable } },
+    operation: {
+      operationId: 'stats',
+      summary: 'Statistics of the whole actor',
+      responses: { 200: json('Counters', STATS_SCHEMA), 503: storeUnavailable },
+    },
   },
   (ctx) =>
     async function instanceStats(c) {
@@ -85,7 +111,11 @@ export const tenantStatsRoute = defineRoute(
       operationId: 'tenantStats',
       summary: 'Statistics of one tenant',
       parameters: [{ name: 'tenant_id', in: 'path', required: true, schema: schemaOf(TenantId) }],
-      responses: { 200: json('Counters', STATS_SCHEMA), 422: problem('Malformed tenant id', ['validation_failed']), 503: storeUnavailable },
+      responses: {
+        200: json('Counters', STATS_SCHEMA),
+        422: problem('Malformed tenant id', ['validation_failed']),
+        503: storeUnavailable,
+      },
     },
   },
   (ctx) =>
@@ -93,6 +123,11 @@ export const tenantStatsRoute = defineRoute(
       const tenantId = c.req.param('tenant_id') ?? '';
       parseTenantId(tenantId, '/tenant_id', 'The tenant id in the path is malformed');
       const snapshot = await readStats(ctx, tenantId);
-      return c.json({ scope: 'tenant', tenant_id: tenantId, instance_id: ctx.config.instanceId, ...statsBody(snapshot) });
+      return c.json({
+        scope: 'tenant',
+        tenant_id: tenantId,
+        instance_id: ctx.config.instanceId,
+        ...statsBody(snapshot),
+      });
     },
 );

@@ -46,7 +46,8 @@ describe('actorkit/sdk', () => {
   });
 
   it('uses every annotation key in the platform schema, and the schema id is versioned', () => {
-    const fieldSchema = (sdk.PLATFORM_SCHEMA.$defs as Record<string, { properties: Record<string, unknown> }>).settingField;
+    const fieldSchema = (sdk.PLATFORM_SCHEMA.$defs as Record<string, { properties: Record<string, unknown> }>)
+      .settingField;
     for (const key of Object.values(sdk.PLATFORM_ANNOTATION_KEYS)) expect(fieldSchema?.properties).toHaveProperty(key);
     expect(sdk.PLATFORM_SCHEMA_ID).toBe('https://actorkit.dev/platform-schema/v1/actor-config.schema.json');
     expect(sdk.PLATFORM_SCHEMA.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

@@ -97,6 +97,11 @@ export {
   type ToolArgsResult,
   type ToolRunContext,
 } from '../agent/actor-tool.js';
-export { ToolRegistry, buildDefaultRegistry, type ToolRegistryOptions, type ToolSourceInput } from '../agent/tool-registry.js';
+export {
+  ToolRegistry,
+  buildDefaultRegistry,
+  type ToolRegistryOptions,
+  type ToolSourceInput,
+} from '../agent/tool-registry.js';
 export { McpToolSource, type McpToolSourceOptions } from '../agent/mcp-tool-source.js';
 export { McpServerConfig, McpServers, parseMcpServers } from '../agent/mcp-server-config.js';

@@ -66,7 +66,9 @@ describe('bunSqliteDatabase', () => {
     const before = StandInDatabase.opened.length;
     expect(() => bunSqliteDatabase(StandInDatabase, ':memory:', { busyTimeoutMs: 1.5 })).toThrow(RangeError);
     expect(() => bunSqliteDatabase(StandInDatabase, ':memory:', { busyTimeoutMs: -1 })).toThrow(RangeError);
-    expect(() => bunSqliteDatabase(StandInDatabase, ':memory:', { busyTimeoutMs: 1, statementCacheSize: 0 })).toThrow(RangeError);
+    expect(() => bunSqliteDatabase(StandInDatabase, ':memory:', { busyTimeoutMs: 1, statementCacheSize: 0 })).toThrow(
+      RangeError,
+    );
     expect(StandInDatabase.opened.length).toBe(before);
   });
 });

@@ -53,7 +53,10 @@ function kyselyStatement(statement: BunStatement): SqliteStatement {
  * const database = await openBunSqliteDatabase('/data/actor.db', { busyTimeoutMs: 10_000 });
  * const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
  */
-export async function openBunSqliteDatabase(path: string, options: SqliteDatabaseOptions): Promise<CachedSqliteDatabase> {
+export async function openBunSqliteDatabase(
+  path: string,
+  options: SqliteDatabaseOptions,
+): Promise<CachedSqliteDatabase> {
   const { Database } = (await import(BUN_SQLITE)) as BunSqliteModule;
   return bunSqliteDatabase(Database, path, options);
 }
@@ -65,8 +68,13 @@ export async function openBunSqliteDatabase(path: string, options: SqliteDatabas
  * @param path a file path or `:memory:`
  * @param options busy time-out and statement cache size
  */
-export function bunSqliteDatabase(Database: BunSqliteModule['Database'], path: string, options: SqliteDatabaseOptions): CachedSqliteDatabase {
-  if (!Number.isSafeInteger(options.busyTimeoutMs) || options.busyTimeoutMs < 0) throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
+export function bunSqliteDatabase(
+  Database: BunSqliteModule['Database'],
+  path: string,
+  options: SqliteDatabaseOptions,
+): CachedSqliteDatabase {
+  if (!Number.isSafeInteger(options.busyTimeoutMs) || options.busyTimeoutMs < 0)
+    throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
   return cacheStatements(() => {
     const connection = new Database(path, { create: true, readwrite: true });
     try {

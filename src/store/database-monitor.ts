@@ -74,7 +74,8 @@ export class DatabaseMonitor {
     }
     if (this.#checkedAtMs === null) return { status: 'warn', output: `${kind}: not checked yet`, kind };
     if (this.#failingSinceMs === null) {
-      if (this.#reachable?.kind !== kind) this.#reachable = Object.freeze({ status: 'pass', output: `${kind}: reachable`, kind });
+      if (this.#reachable?.kind !== kind)
+        this.#reachable = Object.freeze({ status: 'pass', output: `${kind}: reachable`, kind });
       return this.#reachable;
     }
     const failingMs = this.#now() - this.#failingSinceMs;
@@ -116,11 +117,17 @@ export class DatabaseMonitor {
    */
   noteSuccess(options: { readonly stored?: boolean } = {}): void {
     if (options.stored === true && this.#diskFullSinceMs !== null) {
-      this.#logger.info('store_disk_space_recovered', { store: this.#store.kind, full_ms: this.#now() - this.#diskFullSinceMs });
+      this.#logger.info('store_disk_space_recovered', {
+        store: this.#store.kind,
+        full_ms: this.#now() - this.#diskFullSinceMs,
+      });
       this.#diskFullSinceMs = null;
     }
     if (this.#failingSinceMs !== null) {
-      this.#logger.info('database_reachable', { store: this.#store.kind, outage_ms: this.#now() - this.#failingSinceMs });
+      this.#logger.info('database_reachable', {
+        store: this.#store.kind,
+        outage_ms: this.#now() - this.#failingSinceMs,
+      });
     }
     this.#checkedAtMs = this.#now();
     this.#failingSinceMs = null;
@@ -137,7 +144,11 @@ export class DatabaseMonitor {
     if (isDiskFull(error)) {
       if (this.#diskFullSinceMs === null) {
         this.#diskFullSinceMs = now;
-        this.#logger.error('store_disk_full', { store: this.#store.kind, error: this.#lastError, effect: 'writes fail until space is freed: history is not saved, counts wait in memory' });
+        this.#logger.error('store_disk_full', {
+          store: this.#store.kind,
+          error: this.#lastError,
+          effect: 'writes fail until space is freed: history is not saved, counts wait in memory',
+        });
       }
       return;
     }

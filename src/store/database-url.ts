@@ -49,7 +49,8 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
   if (scheme === 'file') {
     const path = decodeURIComponent(trimmed.slice('file:'.length).replace(/^\/\/(localhost)?(?=\/)/i, ''));
-    if (path === '' || path.endsWith('/')) throw new DatabaseUrlError(`DATABASE_URL ${redactDatabaseUrl(trimmed)} names no SQLite file`);
+    if (path === '' || path.endsWith('/'))
+      throw new DatabaseUrlError(`DATABASE_URL ${redactDatabaseUrl(trimmed)} names no SQLite file`);
     return { engine: 'sqlite', location: 'file', path };
   }
   if (scheme === 'postgres' || scheme === 'postgresql') {
@@ -57,10 +58,14 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
     try {
       parsed = new URL(trimmed);
     } catch {
-      throw new DatabaseUrlError(`DATABASE_URL ${redactDatabaseUrl(trimmed)} is not a valid PostgreSQL URL (expected postgres://user:password@host:5432/database)`);
+      throw new DatabaseUrlError(
+        `DATABASE_URL ${redactDatabaseUrl(trimmed)} is not a valid PostgreSQL URL (expected postgres://user:password@host:5432/database)`,
+      );
     }
     if (parsed.hostname === '' && !parsed.searchParams.has('host')) {
-      throw new DatabaseUrlError(`DATABASE_URL ${redactDatabaseUrl(trimmed)} names no host (expected postgres://user:password@host:5432/database)`);
+      throw new DatabaseUrlError(
+        `DATABASE_URL ${redactDatabaseUrl(trimmed)} names no host (expected postgres://user:password@host:5432/database)`,
+      );
     }
     return { engine: 'postgres', url: trimmed };
   }

@@ -18,9 +18,14 @@ export function deadlinePool(pool: pg.Pool, queryTimeoutMs: number | undefined):
       const bounded = {
         async query(text: string, values: readonly unknown[]) {
           try {
-            return await client.query({ text, values: [...values], ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }) });
+            return await client.query({
+              text,
+              values: [...values],
+              ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
+            });
           } catch (error) {
-            if (!(error instanceof pg.DatabaseError)) broken = error instanceof Error ? error : new Error(String(error));
+            if (!(error instanceof pg.DatabaseError))
+              broken = error instanceof Error ? error : new Error(String(error));
             throw error;
           }
         },

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HistoryCache, type HistoryRow } from './history-cache.js';
 
-const row = (id: string, content = `content of ${id}`): HistoryRow => ({ id, role: 'user', content, data: null, created_at: '2025-01-01T00:00:00.000Z' });
+const row = (id: string, content = `content of ${id}`): HistoryRow => ({
+  id,
+  role: 'user',
+  content,
+  data: null,
+  created_at: '2025-01-01T00:00:00.000Z',
+});
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => row(`m${from + index}`));
 const ids = (got: readonly HistoryRow[] | undefined) => got?.map((r) => r.id);
 
@@ -66,7 +72,8 @@ describe('HistoryCache', () => {
     expect(cache.sessions).toBe(3);
     expect(cache.read('t', 'b', 5)).toBeUndefined();
     for (const session of ['a', 'c', 'd']) expect(ids(cache.read('t', session, 5))).toEqual(['m0']);
-    for (let index = 0; index < 50; index += 1) cache.append([{ tenantId: 't', sessionId: `n${index}`, rows: rows(0, 1), createdSession: true }]);
+    for (let index = 0; index < 50; index += 1)
+      cache.append([{ tenantId: 't', sessionId: `n${index}`, rows: rows(0, 1), createdSession: true }]);
     expect(cache.sessions).toBe(3);
   });
 

@@ -55,19 +55,23 @@ interface Entry {
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
   return value;
 }
 
 function charactersOf(rows: readonly HistoryRow[]): number {
   let characters = 0;
-  for (const row of rows) characters += row.id.length + row.content.length + (row.data?.length ?? 0) + row.created_at.length;
+  for (const row of rows)
+    characters += row.id.length + row.content.length + (row.data?.length ?? 0) + row.created_at.length;
   return characters;
 }
 
 /** Whether SQLite gives every text of `row` back unchanged (see `ALTERED_BY_SQLITE`). */
 function keptAsIs(row: HistoryRow): boolean {
-  return !ALTERED_BY_SQLITE.test(row.id) && !ALTERED_BY_SQLITE.test(row.content) && !ALTERED_BY_SQLITE.test(row.created_at);
+  return (
+    !ALTERED_BY_SQLITE.test(row.id) && !ALTERED_BY_SQLITE.test(row.content) && !ALTERED_BY_SQLITE.test(row.created_at)
+  );
 }
 
 /**

@@ -47,7 +47,11 @@ export interface RecordOutcome {
 }
 
 /** A `RecordOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
-function recordOutcome(persisted: boolean, historySaved: boolean | undefined, idempotencyCompleted: boolean | undefined): RecordOutcome {
+function recordOutcome(
+  persisted: boolean,
+  historySaved: boolean | undefined,
+  idempotencyCompleted: boolean | undefined,
+): RecordOutcome {
   const outcome: Mutable<RecordOutcome> = { persisted };
   if (historySaved !== undefined) outcome.historySaved = historySaved;
   if (idempotencyCompleted !== undefined) outcome.idempotencyCompleted = idempotencyCompleted;
@@ -65,7 +69,11 @@ const TOTAL_SCOPE = '';
 const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /** SQLite's answers to the values of a statement, not to the state of the database (see `sqlitePrimaryResultCode`). */
-const SQLITE_REFUSALS: ReadonlySet<string | undefined> = new Set(['SQLITE_CONSTRAINT', 'SQLITE_TOOBIG', 'SQLITE_MISMATCH']);
+const SQLITE_REFUSALS: ReadonlySet<string | undefined> = new Set([
+  'SQLITE_CONSTRAINT',
+  'SQLITE_TOOBIG',
+  'SQLITE_MISMATCH',
+]);
 
 /**
  * Whether `error` says the database refused the values of what was written rather than being
@@ -76,7 +84,9 @@ const SQLITE_REFUSALS: ReadonlySet<string | undefined> = new Set(['SQLITE_CONSTR
  */
 function isRefusedValue(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) || SQLITE_REFUSALS.has(sqlitePrimaryResultCode(error));
+  return (
+    (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) || SQLITE_REFUSALS.has(sqlitePrimaryResultCode(error))
+  );
 }
 
 /**
@@ -127,7 +137,12 @@ export class InvocationBuffer {
     this.#batchSize = options.batchSize ?? 500;
     this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
     this.#onSetAside = options.onSetAside;
-    this.#historyWriteFailed = throttledLog(this.#logger, 'error', 'history_write_failed', HISTORY_FAILURE_LOG_INTERVAL_MS);
+    this.#historyWriteFailed = throttledLog(
+      this.#logger,
+      'error',
+      'history_write_failed',
+      HISTORY_FAILURE_LOG_INTERVAL_MS,
+    );
   }
 
   /** Records waiting in memory for the database. */
@@ -173,7 +188,11 @@ export class InvocationBuffer {
       historySaved = written.historySaved && historyKept;
       idempotencyCompleted = written.historySaved && record.idempotency !== undefined;
     }
-    return recordOutcome(persisted, input.history === undefined ? undefined : historySaved, completing ? idempotencyCompleted : undefined);
+    return recordOutcome(
+      persisted,
+      input.history === undefined ? undefined : historySaved,
+      completing ? idempotencyCompleted : undefined,
+    );
   }
 
   /**
@@ -183,7 +202,8 @@ export class InvocationBuffer {
    */
   #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
     const id = (input as InvocationRecord | null)?.id ?? timeOrderedId();
-    const withId = (record: InvocationRecord) => checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
+    const withId = (record: InvocationRecord) =>
+      checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
     try {
       return withId(input);
     } catch (error) {
@@ -276,7 +296,9 @@ export class InvocationBuffer {
     await this.#draining;
     if (this.#pending.length > 0) await this.#drain();
     if (this.#pending.length > 0) {
-      throw new Error(`${this.#pending.length} invocation records could not be written to the ${this.#store.kind} store`);
+      throw new Error(
+        `${this.#pending.length} invocation records could not be written to the ${this.#store.kind} store`,
+      );
     }
   }
 
@@ -345,7 +367,10 @@ export class InvocationBuffer {
     }
     this.#writeEpoch += 1;
     for (const [scope, snapshot] of this.#snapshots) {
-      this.#snapshots.set(scope, addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)));
+      this.#snapshots.set(
+        scope,
+        addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)),
+      );
     }
     this.#monitor?.noteSuccess({ stored: records.some((record) => (record.history?.length ?? 0) > 0) });
   }
@@ -389,14 +414,23 @@ export class InvocationBuffer {
   #putAside(record: InvocationRecord, error: unknown): void {
     this.#setAside += 1;
     this.#onSetAside?.();
-    this.#logger.error('invocation_record_set_aside', { store: this.#store.kind, tenant_id: record.tenantId, record_id: record.id ?? null, error });
+    this.#logger.error('invocation_record_set_aside', {
+      store: this.#store.kind,
+      tenant_id: record.tenantId,
+      record_id: record.id ?? null,
+      error,
+    });
   }
 
   #failed(error: unknown): void {
     this.#monitor?.noteFailure(error);
     if (this.#outage === undefined) {
       this.#outage = { sinceMs: Date.now(), deferred: 0 };
-      this.#logger.warn('invocation_store_unavailable', { store: this.#store.kind, error, pending: this.#pending.length + 1 });
+      this.#logger.warn('invocation_store_unavailable', {
+        store: this.#store.kind,
+        error,
+        pending: this.#pending.length + 1,
+      });
     }
   }
 
@@ -454,7 +488,11 @@ export class InvocationBuffer {
       this.#timer = undefined;
     }
     if (this.#outage !== undefined) {
-      this.#logger.info('invocation_store_recovered', { store: this.#store.kind, outage_ms: Date.now() - this.#outage.sinceMs, deferred: this.#outage.deferred });
+      this.#logger.info('invocation_store_recovered', {
+        store: this.#store.kind,
+        outage_ms: Date.now() - this.#outage.sinceMs,
+        deferred: this.#outage.deferred,
+      });
       this.#outage = undefined;
     }
   }

@@ -68,7 +68,16 @@ const COUNTER_COLUMNS = [
   'users',
 ] as const;
 
-const ADDED_COUNTERS = ['invocations', 'errors', 'input_tokens', 'output_tokens', 'tool_calls', 'latency_ms_total', 'sessions', 'users'] as const;
+const ADDED_COUNTERS = [
+  'invocations',
+  'errors',
+  'input_tokens',
+  'output_tokens',
+  'tool_calls',
+  'latency_ms_total',
+  'sessions',
+  'users',
+] as const;
 
 /** `(?, ?), (?, ?)` for `rows` rows of `columns` SQLite parameters. */
 function valueRows(rows: number, columns: number): string {
@@ -220,7 +229,8 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
   }
   const pairs = {
     actorkit_stats_sessions: perRowCount(
-      (rows) => `insert into actorkit_stats_sessions (tenant_id, session_id) values ${valueRows(rows, 2)} on conflict (tenant_id, session_id) do nothing returning tenant_id, session_id as value`,
+      (rows) =>
+        `insert into actorkit_stats_sessions (tenant_id, session_id) values ${valueRows(rows, 2)} on conflict (tenant_id, session_id) do nothing returning tenant_id, session_id as value`,
     ),
     actorkit_stats_users: perRowCount(
       (rows) =>
@@ -238,14 +248,25 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     ),
     dataVersion: 'PRAGMA data_version',
     upsertChatSessions: perRowCount(
-      (rows) => `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${valueRows(rows, 5)}
+      (
+        rows,
+      ) => `insert into actorkit_chat_sessions as s (tenant_id, session_id, message_count, created_at, updated_at) values ${valueRows(rows, 5)}
 on conflict (tenant_id, session_id) do update set message_count = s.message_count + excluded.message_count, updated_at = excluded.updated_at
 returning tenant_id, session_id, message_count`,
     ),
-    insertMessages: perRowCount((rows) => `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`),
-    insertAppliedIds: perRowCount((rows) => `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`),
+    insertMessages: perRowCount(
+      (rows) =>
+        `insert into actorkit_chat_messages (tenant_id, session_id, position, id, role, content, data, created_at) values ${valueRows(rows, 8)}`,
+    ),
+    insertAppliedIds: perRowCount(
+      (rows) =>
+        `insert into actorkit_stats_applied (id, applied_at_ms) values ${valueRows(rows, 2)} on conflict (id) do nothing returning id`,
+    ),
     insertPairs: (table, rows) => pairs[table](rows),
-    insertAllUsers: perRowCount((rows) => `insert into actorkit_stats_all_users (user_identifier) values ${valueRows(rows, 1)} on conflict (user_identifier) do nothing returning user_identifier`),
+    insertAllUsers: perRowCount(
+      (rows) =>
+        `insert into actorkit_stats_all_users (user_identifier) values ${valueRows(rows, 1)} on conflict (user_identifier) do nothing returning user_identifier`,
+    ),
     upsertCounters: perRowCount(
       (rows) =>
         `insert into actorkit_stats_counters as c (${COUNTER_COLUMNS.join(', ')}) values ${valueRows(rows, COUNTER_COLUMNS.length)}

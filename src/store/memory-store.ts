@@ -1,4 +1,12 @@
-import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
+import type {
+  IdempotencyRecord,
+  InvocationRecord,
+  StatsSnapshot,
+  Store,
+  StoredMessage,
+  StoredOAuthState,
+  StoredOAuthToken,
+} from './store.js';
 import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
   assertHttpStatus,
@@ -74,7 +82,8 @@ export class MemoryStore implements Store {
 
   async readStats(tenantId?: string): Promise<StatsSnapshot> {
     this.check();
-    const selected = tenantId === undefined ? [...this.tenants.values()] : [this.tenants.get(tenantId)].filter((c) => c !== undefined);
+    const selected =
+      tenantId === undefined ? [...this.tenants.values()] : [this.tenants.get(tenantId)].filter((c) => c !== undefined);
     const tally = emptyTally();
     const users = new Set<string>();
     let sessions = 0;
@@ -97,7 +106,12 @@ export class MemoryStore implements Store {
   private append(tenantId: string, sessionId: string, messages: readonly StoredMessage[]): void {
     const copies = messages.map((message) => {
       const data = serialiseMessageData(message.data);
-      const copy: StoredMessage = { id: message.id, role: message.role, content: message.content, createdAt: message.createdAt };
+      const copy: StoredMessage = {
+        id: message.id,
+        role: message.role,
+        content: message.content,
+        createdAt: message.createdAt,
+      };
       return data === null ? copy : { ...copy, data: JSON.parse(data) as unknown };
     });
     const key = JSON.stringify([tenantId, sessionId]);
@@ -116,7 +130,9 @@ export class MemoryStore implements Store {
     return JSON.parse(this.settings) as Record<string, unknown>;
   }
 
-  async updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  async updateSettingsOverrides(
+    update: (saved: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     this.check();
     const serialised = serialiseSettingsOverrides(update(JSON.parse(this.settings) as Record<string, unknown>));
     this.settings = serialised;

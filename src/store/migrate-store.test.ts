@@ -12,7 +12,9 @@ afterEach(async () => {
 });
 
 function memoryDatabase(): Kysely<StoreDatabase> {
-  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 }) }) });
+  const db = new Kysely<StoreDatabase>({
+    dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 }) }),
+  });
   opened.push(db);
   return db;
 }
@@ -25,7 +27,9 @@ const createTable = (name: string): StoreMigration => ({
 });
 
 async function tableNames(db: Kysely<StoreDatabase>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'table_%' order by name`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name like 'table_%' order by name`.execute(db);
   return rows.map((row) => row.name);
 }
 
@@ -33,7 +37,10 @@ async function tableNames(db: Kysely<StoreDatabase>): Promise<string[]> {
 function statementRecordingDatabase(): { readonly db: Kysely<StoreDatabase>; readonly statements: string[] } {
   const statements: string[] = [];
   const database = openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 });
-  const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }), log: (event) => void statements.push(event.query.sql) });
+  const db = new Kysely<StoreDatabase>({
+    dialect: new ImmediateSqliteDialect({ database }),
+    log: (event) => void statements.push(event.query.sql),
+  });
   opened.push(db);
   return { db, statements };
 }
@@ -49,14 +56,22 @@ function expectSelectsOnly(statements: readonly string[]): void {
 describe('migrateStore', () => {
   it('applies the pending migrations in name order and returns their names, then none', async () => {
     const db = memoryDatabase();
-    expect(await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).toEqual(['0001_a', '0002_b']);
-    expect(await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b'), createTable('0003_c')])).toEqual(['0003_c']);
+    expect(await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).toEqual([
+      '0001_a',
+      '0002_b',
+    ]);
+    expect(
+      await migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b'), createTable('0003_c')]),
+    ).toEqual(['0003_c']);
     expect(await tableNames(db)).toEqual(['table_0001_a', 'table_0002_b', 'table_0003_c']);
   });
 
   it('rejects with the error of the failing migration and rolls back every migration of the run', async () => {
     const db = memoryDatabase();
-    const broken: StoreMigration = { name: '0002_broken', up: async () => Promise.reject(new Error('the migration broke')) };
+    const broken: StoreMigration = {
+      name: '0002_broken',
+      up: async () => Promise.reject(new Error('the migration broke')),
+    };
     await expect(migrateStore(db, 'sqlite', [createTable('0001_a'), broken])).rejects.toThrow('the migration broke');
     expect(await tableNames(db)).toEqual([]);
     expect((await sql`select name from actorkit_migrations`.execute(db)).rows).toEqual([]);
@@ -87,6 +102,8 @@ describe('migrateStore', () => {
   it('refuses a migration named before one already applied', async () => {
     const db = memoryDatabase();
     await migrateStore(db, 'sqlite', [createTable('0002_b')]);
-    await expect(migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).rejects.toThrow('corrupted migrations');
+    await expect(migrateStore(db, 'sqlite', [createTable('0001_a'), createTable('0002_b')])).rejects.toThrow(
+      'corrupted migrations',
+    );
   });
 });

@@ -26,7 +26,9 @@ async function hasLegacyMigrationColumn(db: Kysely<StoreDatabase>, engine: Store
 async function adoptLegacyMigrationTable(db: Kysely<StoreDatabase>, engine: StoreEngine): Promise<void> {
   if (!(await hasLegacyMigrationColumn(db, engine))) return;
   try {
-    await sql`alter table ${sql.table(MIGRATION_TABLE)} rename column applied_at to ${sql.ref('timestamp')}`.execute(db);
+    await sql`alter table ${sql.table(MIGRATION_TABLE)} rename column applied_at to ${sql.ref('timestamp')}`.execute(
+      db,
+    );
   } catch (error) {
     if (await hasLegacyMigrationColumn(db, engine)) throw error;
   }
@@ -35,7 +37,8 @@ async function adoptLegacyMigrationTable(db: Kysely<StoreDatabase>, engine: Stor
 async function currentSchema(db: Kysely<StoreDatabase>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
-  if (schema === undefined || schema === null) throw new Error('PostgreSQL has no current schema: set search_path to an existing schema');
+  if (schema === undefined || schema === null)
+    throw new Error('PostgreSQL has no current schema: set search_path to an existing schema');
   return schema;
 }
 
@@ -62,18 +65,31 @@ function sortsAlikeByLocale(a: string, b: string): boolean {
  * @param names every migration's name, sorted as the `Migrator` sorts them
  */
 async function sqliteStoreIsCurrent(db: Kysely<StoreDatabase>, names: readonly string[]): Promise<boolean> {
-  const { rows: tables } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in (${MIGRATION_TABLE}, ${MIGRATION_LOCK_TABLE})`.execute(db);
+  const { rows: tables } = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name in (${MIGRATION_TABLE}, ${MIGRATION_LOCK_TABLE})`.execute(
+    db,
+  );
   if (tables.length !== 2) return false;
-  const { rows: lockRows } = await sql`select id from ${sql.table(MIGRATION_LOCK_TABLE)} where id = ${MIGRATION_LOCK_ID}`.execute(db);
+  const { rows: lockRows } =
+    await sql`select id from ${sql.table(MIGRATION_LOCK_TABLE)} where id = ${MIGRATION_LOCK_ID}`.execute(db);
   if (lockRows.length === 0) return false;
-  const { rows: applied } = await sql<{ name: string; timestamp: string }>`select name, ${sql.ref('timestamp')} from ${sql.table(MIGRATION_TABLE)}`.execute(db);
+  const { rows: applied } = await sql<{
+    name: string;
+    timestamp: string;
+  }>`select name, ${sql.ref('timestamp')} from ${sql.table(MIGRATION_TABLE)}`.execute(db);
   if (applied.length !== names.length) return false;
   const time = (row: { timestamp: string }) => new Date(row.timestamp).getTime();
   if (applied.some((row) => Number.isNaN(time(row)))) return false;
-  const inOrder = [...applied].sort((a, b) => (a.timestamp === b.timestamp ? (a.name < b.name ? -1 : 1) : time(a) - time(b)));
+  const inOrder = [...applied].sort((a, b) =>
+    a.timestamp === b.timestamp ? (a.name < b.name ? -1 : 1) : time(a) - time(b),
+  );
   for (let index = 1; index < inOrder.length; index += 1) {
     const [before, after] = [inOrder[index - 1]!, inOrder[index]!];
-    if (before.timestamp === after.timestamp ? !sortsAlikeByLocale(before.name, after.name) : time(before) === time(after)) return false;
+    if (
+      before.timestamp === after.timestamp ? !sortsAlikeByLocale(before.name, after.name) : time(before) === time(after)
+    )
+      return false;
   }
   return inOrder.every((row, index) => row.name === names[index]);
 }
@@ -86,12 +102,19 @@ async function sqliteStoreIsCurrent(db: Kysely<StoreDatabase>, names: readonly s
  * is migrated on its own. An SQLite store that is up to date is told so by three reads
  * (`sqliteStoreIsCurrent`), without the `Migrator`.
  */
-export async function migrateStore(db: Kysely<StoreDatabase>, engine: StoreEngine, migrations: readonly StoreMigration[] = STORE_MIGRATIONS): Promise<string[]> {
+export async function migrateStore(
+  db: Kysely<StoreDatabase>,
+  engine: StoreEngine,
+  migrations: readonly StoreMigration[] = STORE_MIGRATIONS,
+): Promise<string[]> {
   // Without a schema, Kysely would take another schema's migration table for this one's.
   const schema = engine === 'postgres' ? await currentSchema(db) : undefined;
   await adoptLegacyMigrationTable(db, engine);
-  if (engine === 'sqlite' && (await sqliteStoreIsCurrent(db, migrations.map((migration) => migration.name).sort()))) return [];
-  const byName: Record<string, Migration> = Object.fromEntries(migrations.map((migration) => [migration.name, migration]));
+  if (engine === 'sqlite' && (await sqliteStoreIsCurrent(db, migrations.map((migration) => migration.name).sort())))
+    return [];
+  const byName: Record<string, Migration> = Object.fromEntries(
+    migrations.map((migration) => [migration.name, migration]),
+  );
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => byName },
@@ -100,6 +123,7 @@ export async function migrateStore(db: Kysely<StoreDatabase>, engine: StoreEngin
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(`Migration failed: ${String(error)}`, { cause: error });
+  if (error !== undefined)
+    throw error instanceof Error ? error : new Error(`Migration failed: ${String(error)}`, { cause: error });
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

@@ -82,7 +82,10 @@ describe('loadNodeSqlite', () => {
   it('is undefined when the module is hidden behind a flag, or too old to list its columns', () => {
     vi.spyOn(process, 'getBuiltinModule').mockReturnValueOnce(undefined);
     expect(loadNodeSqlite()).toBeUndefined();
-    vi.spyOn(process, 'getBuiltinModule').mockReturnValueOnce({ DatabaseSync: StandInDatabaseSync, StatementSync: class {} });
+    vi.spyOn(process, 'getBuiltinModule').mockReturnValueOnce({
+      DatabaseSync: StandInDatabaseSync,
+      StatementSync: class {},
+    });
     expect(loadNodeSqlite()).toBeUndefined();
   });
 });
@@ -93,7 +96,10 @@ describe('nodeSqliteDatabase', () => {
     const connection = StandInDatabaseSync.opened.at(-1)!;
     expect(connection.path).toBe('/data/actor.db');
     expect(connection.executed).toEqual(['PRAGMA busy_timeout = 2500']);
-    const [select, insert] = ['select ? as n', 'insert into t values (?, ?)'].map((sql) => database.prepare(sql)) as [SqliteStatement, SqliteStatement];
+    const [select, insert] = ['select ? as n', 'insert into t values (?, ?)'].map((sql) => database.prepare(sql)) as [
+      SqliteStatement,
+      SqliteStatement,
+    ];
     expect([select.reader, insert.reader]).toEqual([true, false]);
     expect(select.all([1, 'a'])).toEqual([{ n: 2 }]);
     expect(insert.run(['x', undefined])).toEqual({ changes: 1, lastInsertRowid: 7 });

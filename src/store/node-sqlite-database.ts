@@ -36,9 +36,14 @@ const SQLITE_EXPERIMENTAL = /SQLite is an experimental feature/;
  * none).
  */
 export function loadNodeSqlite(): NodeSqliteModule | undefined {
-  const host = globalThis as { Bun?: unknown; Deno?: unknown; process?: NodeJS.Process & { getBuiltinModule?: (id: string) => unknown } };
+  const host = globalThis as {
+    Bun?: unknown;
+    Deno?: unknown;
+    process?: NodeJS.Process & { getBuiltinModule?: (id: string) => unknown };
+  };
   const process = host.process;
-  if (host.Bun !== undefined || host.Deno !== undefined || typeof process?.getBuiltinModule !== 'function') return undefined;
+  if (host.Bun !== undefined || host.Deno !== undefined || typeof process?.getBuiltinModule !== 'function')
+    return undefined;
   const emitWarning = process.emitWarning;
   process.emitWarning = function withoutSqliteWarning(this: unknown, warning: string | Error, ...rest: unknown[]) {
     if (SQLITE_EXPERIMENTAL.test(typeof warning === 'string' ? warning : warning.message)) return;
@@ -52,7 +57,9 @@ export function loadNodeSqlite(): NodeSqliteModule | undefined {
   } finally {
     process.emitWarning = emitWarning;
   }
-  return typeof (sqlite?.StatementSync.prototype as { columns?: unknown } | undefined)?.columns === 'function' ? sqlite : undefined;
+  return typeof (sqlite?.StatementSync.prototype as { columns?: unknown } | undefined)?.columns === 'function'
+    ? sqlite
+    : undefined;
 }
 
 /** libSQL binds `undefined` as NULL; `node:sqlite` refuses it: the store's values bind alike on both. */
@@ -79,8 +86,13 @@ function kyselyStatement(statement: NodeStatement): SqliteStatement {
  * const sqlite = loadNodeSqlite();
  * if (sqlite) database = nodeSqliteDatabase(sqlite, '/data/actor.db', { busyTimeoutMs: 10_000 });
  */
-export function nodeSqliteDatabase(sqlite: NodeSqliteModule, path: string, options: SqliteDatabaseOptions): CachedSqliteDatabase {
-  if (!Number.isSafeInteger(options.busyTimeoutMs) || options.busyTimeoutMs < 0) throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
+export function nodeSqliteDatabase(
+  sqlite: NodeSqliteModule,
+  path: string,
+  options: SqliteDatabaseOptions,
+): CachedSqliteDatabase {
+  if (!Number.isSafeInteger(options.busyTimeoutMs) || options.busyTimeoutMs < 0)
+    throw new RangeError(`busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
   return cacheStatements(() => {
     const connection = new sqlite.DatabaseSync(path);
     try {

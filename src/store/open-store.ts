@@ -40,7 +40,8 @@ const DEFAULT_DATA_DIR = ENVIRONMENT_VARIABLES.DATA_DIR.default;
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
   return value;
 }
 
@@ -77,7 +78,8 @@ async function openSqlite(
     if (target.location === 'file') {
       const [mode] = database.prepare('PRAGMA journal_mode = WAL').all([]) as { journal_mode?: unknown }[];
       const journal = String(mode?.journal_mode ?? '');
-      if (journal.toLowerCase() !== 'wal') logger.warn('sqlite_wal_unavailable', { journal_mode: journal, path: target.path });
+      if (journal.toLowerCase() !== 'wal')
+        logger.warn('sqlite_wal_unavailable', { journal_mode: journal, path: target.path });
       // In WAL mode, NORMAL survives any process crash (SIGKILL included); only an OS crash or
       // power loss can undo the last commits. FULL would fsync every commit: 20-25x slower here.
       database.exec('PRAGMA synchronous = NORMAL');
@@ -90,9 +92,22 @@ async function openSqlite(
   return { store: new SqlStore({ db, sqliteConnection: database, engine: 'sqlite', logger }), driver };
 }
 
-async function openPostgres(url: string, options: { poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number; queryTimeoutMs: number | undefined }, logger: Logger): Promise<SqlStore> {
+async function openPostgres(
+  url: string,
+  options: {
+    poolSize: number;
+    statementTimeoutMs: number;
+    connectTimeoutMs: number;
+    queryTimeoutMs: number | undefined;
+  },
+  logger: Logger,
+): Promise<SqlStore> {
   // Imported here, so an actor on SQLite never loads the PostgreSQL driver.
-  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([import('pg'), import('./schema-locked-postgres-dialect.js'), import('./deadline-postgres-pool.js')]);
+  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([
+    import('pg'),
+    import('./schema-locked-postgres-dialect.js'),
+    import('./deadline-postgres-pool.js'),
+  ]);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
@@ -106,12 +121,17 @@ async function openPostgres(url: string, options: { poolSize: number; statementT
   const connectionLost = (error: Error) => logger.warn('database_connection_lost', { store: 'postgres', error });
   pool.on('error', connectionLost);
   pool.on('connect', (client) => client.on('error', connectionLost));
-  const db = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, options.queryTimeoutMs) }) });
+  const db = new Kysely<StoreDatabase>({
+    dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, options.queryTimeoutMs) }),
+  });
   // Migrations wait for other replicas' and for long DDL: no query deadline (same pool, never destroyed on its own).
-  const migrationDb = new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, undefined) }) });
+  const migrationDb = new Kysely<StoreDatabase>({
+    dialect: new SchemaLockedPostgresDialect({ pool: deadlinePool(pool, undefined) }),
+  });
   const deadline = options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs };
   // pool.query discards a connection whose query failed, so a timed-out one is not reused.
-  const prepared = async (name: string, text: string, values: readonly unknown[]) => (await pool.query({ name, text, values: [...values], ...deadline })).rows as unknown[];
+  const prepared = async (name: string, text: string, values: readonly unknown[]) =>
+    (await pool.query({ name, text, values: [...values], ...deadline })).rows as unknown[];
   return new SqlStore({ db, migrationDb, engine: 'postgres', logger, prepared });
 }
 
@@ -129,14 +149,23 @@ async function openPostgres(url: string, options: { poolSize: number; statementT
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const poolSize = positiveInteger(options.poolSize, 'poolSize', ENVIRONMENT_VARIABLES.DATABASE_POOL_SIZE.default);
-  const statementTimeoutMs = positiveInteger(options.statementTimeoutMs, 'statementTimeoutMs', ENVIRONMENT_VARIABLES.DATABASE_STATEMENT_TIMEOUT_MS.default);
+  const statementTimeoutMs = positiveInteger(
+    options.statementTimeoutMs,
+    'statementTimeoutMs',
+    ENVIRONMENT_VARIABLES.DATABASE_STATEMENT_TIMEOUT_MS.default,
+  );
   const connectTimeoutMs = positiveInteger(options.connectTimeoutMs, 'connectTimeoutMs', 5_000);
-  const queryTimeoutMs = options.queryTimeoutMs === undefined ? undefined : positiveInteger(options.queryTimeoutMs, 'queryTimeoutMs', 0);
+  const queryTimeoutMs =
+    options.queryTimeoutMs === undefined ? undefined : positiveInteger(options.queryTimeoutMs, 'queryTimeoutMs', 0);
   const logger = options.logger ?? createLogger();
   const target = parseDatabaseUrl(options.url, options.dataDir ?? DEFAULT_DATA_DIR);
   const database = describe(target);
   if (target.engine === 'postgres') {
-    const store = await openPostgres(target.url, { poolSize, statementTimeoutMs, connectTimeoutMs, queryTimeoutMs }, logger);
+    const store = await openPostgres(
+      target.url,
+      { poolSize, statementTimeoutMs, connectTimeoutMs, queryTimeoutMs },
+      logger,
+    );
     try {
       await store.ping();
       logger.info('store_opened', { store: store.kind, driver: 'pg', database });

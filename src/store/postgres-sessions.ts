@@ -4,14 +4,24 @@ import type { InvocationRecord, StoredMessage } from './store.js';
 import { parseTimestamp, serialiseMessageData } from './store-input-validation.js';
 
 /** Runs one of the per-invoke statements of `invokeStatements('postgres')`, prepared once per connection. */
-export type PostgresStatement = <Row>(name: 'loadHistory' | 'appendMessages' | 'recordInvocations', parameters: readonly unknown[]) => Promise<Row[]>;
+export type PostgresStatement = <Row>(
+  name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+  parameters: readonly unknown[],
+) => Promise<Row[]>;
 
 /** The records' history as the column arrays PostgreSQL's `recordInvocations` statement unnests after the records'. */
 function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], [], []];
   records.forEach((record, index) => {
     for (const message of record.history ?? []) {
-      const row = [index + 1, message.id, message.role, message.content, serialiseMessageData(message.data), message.createdAt];
+      const row = [
+        index + 1,
+        message.id,
+        message.role,
+        message.content,
+        serialiseMessageData(message.data),
+        message.createdAt,
+      ];
       row.forEach((value, column) => columns[column]!.push(value));
     }
   });
@@ -23,7 +33,9 @@ function completionColumns(records: readonly InvocationRecord[], nowMs: number):
   const columns: unknown[][] = [[], [], [], [], []];
   records.forEach(({ idempotency }, index) => {
     if (idempotency === undefined) return;
-    [index + 1, idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)].forEach((value, column) => columns[column]!.push(value));
+    [index + 1, idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)].forEach(
+      (value, column) => columns[column]!.push(value),
+    );
   });
   return columns;
 }
@@ -54,7 +66,13 @@ function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
 export function postgresSessions(statement: PostgresStatement): SessionEngine {
   return {
     async record(records, nowMs) {
-      await statement('recordInvocations', [...recordColumns(records), nowMs, ...historyColumns(records), new Date(nowMs).toISOString(), ...completionColumns(records, nowMs)]);
+      await statement('recordInvocations', [
+        ...recordColumns(records),
+        nowMs,
+        ...historyColumns(records),
+        new Date(nowMs).toISOString(),
+        ...completionColumns(records, nowMs),
+      ]);
     },
     async append(tenantId, sessionId, messages, now) {
       const column = <T>(pick: (message: StoredMessage) => T) => messages.map(pick);

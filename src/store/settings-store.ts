@@ -8,5 +8,7 @@ export interface SettingsStore {
    * the one before saved, so none is lost. When `update` throws, nothing changes and the call
    * rejects with its error.
    */
-  updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>>;
+  updateSettingsOverrides(
+    update: (saved: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }

@@ -43,8 +43,16 @@ describe('spilled invocation records', () => {
     const path = await spillInvocations(join(dataDir, 'missing-folder'), DATABASE, [record('a'), record('b')]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const copy = join(dataDir, 'missing-folder', 'pending-invocations-copy.json');
-    writeFileSync(copy, JSON.stringify({ version: 1, database: DATABASE, records: [record('a'), record('b'), record('c')] }));
-    expect(await mergeSpilledInvocations(join(dataDir, 'missing-folder'), DATABASE, store)).toEqual({ records: 5, files: 2, unreadable: [], foreign: [] });
+    writeFileSync(
+      copy,
+      JSON.stringify({ version: 1, database: DATABASE, records: [record('a'), record('b'), record('c')] }),
+    );
+    expect(await mergeSpilledInvocations(join(dataDir, 'missing-folder'), DATABASE, store)).toEqual({
+      records: 5,
+      files: 2,
+      unreadable: [],
+      foreign: [],
+    });
     expect(await store.readStats()).toMatchObject({ invocations: 3 });
     expect(readdirSync(join(dataDir, 'missing-folder'))).toEqual([]);
   });
@@ -52,22 +60,38 @@ describe('spilled invocation records', () => {
   it('leaves a file it cannot read or whose records the store refuses, renamed, and counts nothing from it', async () => {
     const { dataDir, store } = await setUp();
     writeFileSync(join(dataDir, 'pending-invocations-broken.json'), '{"version":1,"records":[');
-    writeFileSync(join(dataDir, 'pending-invocations-invalid.json'), JSON.stringify({ version: 1, database: DATABASE, records: [{ ...record('x'), outcome: 'maybe' }] }));
+    writeFileSync(
+      join(dataDir, 'pending-invocations-invalid.json'),
+      JSON.stringify({ version: 1, database: DATABASE, records: [{ ...record('x'), outcome: 'maybe' }] }),
+    );
     const merged = await mergeSpilledInvocations(dataDir, DATABASE, store);
     expect(merged).toMatchObject({ records: 0, files: 0 });
-    expect(readdirSync(dataDir).sort()).toEqual(['pending-invocations-broken.json.unreadable', 'pending-invocations-invalid.json.unreadable']);
+    expect(readdirSync(dataDir).sort()).toEqual([
+      'pending-invocations-broken.json.unreadable',
+      'pending-invocations-invalid.json.unreadable',
+    ]);
     expect(await store.readStats()).toMatchObject({ invocations: 0 });
   });
 
   it('finds nothing in a DATA_DIR that does not exist', async () => {
     const { dataDir, store } = await setUp();
-    expect(await mergeSpilledInvocations(join(dataDir, 'nowhere'), DATABASE, store)).toEqual({ records: 0, files: 0, unreadable: [], foreign: [] });
+    expect(await mergeSpilledInvocations(join(dataDir, 'nowhere'), DATABASE, store)).toEqual({
+      records: 0,
+      files: 0,
+      unreadable: [],
+      foreign: [],
+    });
   });
 
   it('leaves the spill of another database where it is, counting nothing from it', async () => {
     const { dataDir, store } = await setUp();
     const path = await spillInvocations(dataDir, 'postgres://elsewhere/db', [record('a')]);
-    expect(await mergeSpilledInvocations(dataDir, DATABASE, store)).toEqual({ records: 0, files: 0, unreadable: [], foreign: [path] });
+    expect(await mergeSpilledInvocations(dataDir, DATABASE, store)).toEqual({
+      records: 0,
+      files: 0,
+      unreadable: [],
+      foreign: [path],
+    });
     expect(readdirSync(dataDir)).toHaveLength(1);
     expect(await store.readStats()).toMatchObject({ invocations: 0 });
   });

@@ -24,7 +24,11 @@ interface SpillFile {
  * @param records the records still waiting
  * @returns the file's path
  */
-export async function spillInvocations(dataDir: string, database: string, records: readonly InvocationRecord[]): Promise<string> {
+export async function spillInvocations(
+  dataDir: string,
+  database: string,
+  records: readonly InvocationRecord[],
+): Promise<string> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, `${SPILL_PREFIX}${crypto.randomUUID()}${SPILL_SUFFIX}`);
   const temporary = `${path}.tmp`;
@@ -60,10 +64,16 @@ export interface MergedSpill {
  * @param database the store's database (`databaseIdentity`)
  * @param store where the records go
  */
-export async function mergeSpilledInvocations(dataDir: string, database: string, store: Pick<SessionStore, 'recordInvocations'>): Promise<MergedSpill> {
+export async function mergeSpilledInvocations(
+  dataDir: string,
+  database: string,
+  store: Pick<SessionStore, 'recordInvocations'>,
+): Promise<MergedSpill> {
   let names: string[];
   try {
-    names = (await readdir(dataDir)).filter((name) => name.startsWith(SPILL_PREFIX) && name.endsWith(SPILL_SUFFIX)).sort();
+    names = (await readdir(dataDir))
+      .filter((name) => name.startsWith(SPILL_PREFIX) && name.endsWith(SPILL_SUFFIX))
+      .sort();
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return { records: 0, files: 0, unreadable: [], foreign: [] };
     throw error;
@@ -89,7 +99,8 @@ export async function mergeSpilledInvocations(dataDir: string, database: string,
       continue;
     }
     try {
-      for (let index = 0; index < spill.records.length; index += MERGE_BATCH) await store.recordInvocations(spill.records.slice(index, index + MERGE_BATCH));
+      for (let index = 0; index < spill.records.length; index += MERGE_BATCH)
+        await store.recordInvocations(spill.records.slice(index, index + MERGE_BATCH));
     } catch (error) {
       // The store checks every record at its entry: a TypeError names one it will never take.
       if (!(error instanceof TypeError)) throw error;

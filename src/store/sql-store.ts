@@ -8,7 +8,15 @@ import { querySqlText } from './sql-text-query.js';
 import { SqliteSessions } from './sqlite-sessions.js';
 import { sqliteStatements } from './sqlite-statements.js';
 import { snapshotFromTally } from './stats-tally.js';
-import type { IdempotencyRecord, InvocationRecord, StatsSnapshot, Store, StoredMessage, StoredOAuthState, StoredOAuthToken } from './store.js';
+import type {
+  IdempotencyRecord,
+  InvocationRecord,
+  StatsSnapshot,
+  Store,
+  StoredMessage,
+  StoredOAuthState,
+  StoredOAuthToken,
+} from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import {
   assertHistoryLimit,
@@ -66,12 +74,19 @@ type Tx = Transaction<StoreDatabase>;
 /** The records to count: every one without an id, and the first of each id. */
 function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord[] {
   const seen = new Set<string>();
-  return records.filter((record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined));
+  return records.filter(
+    (record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined),
+  );
 }
 
 /** A history row as the message `loadHistory` returns, `data` parsed anew. */
 function messageFromRow(row: HistoryRow): StoredMessage {
-  const message: StoredMessage = { id: row.id, role: row.role as StoredMessage['role'], content: row.content, createdAt: row.created_at };
+  const message: StoredMessage = {
+    id: row.id,
+    role: row.role as StoredMessage['role'],
+    content: row.content,
+    createdAt: row.created_at,
+  };
   return row.data === null ? message : { ...message, data: JSON.parse(row.data) as unknown };
 }
 
@@ -116,11 +131,15 @@ export class SqlStore implements Store {
       throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
     }
     this.#historyCache = historyCache === false ? undefined : new HistoryCache(historyCache);
-    this.#sessions = options.engine === 'postgres' ? postgresSessions((name, parameters) => this.#statement(name, parameters)) : this.#sqliteSessions(options.sqliteConnection);
+    this.#sessions =
+      options.engine === 'postgres'
+        ? postgresSessions((name, parameters) => this.#statement(name, parameters))
+        : this.#sqliteSessions(options.sqliteConnection);
   }
 
   #sqliteSessions(database: SqlStoreOptions['sqliteConnection']): SessionEngine {
-    if (database === undefined) throw new TypeError('sqliteConnection is required on SQLite: the per-invoke statements run on it');
+    if (database === undefined)
+      throw new TypeError('sqliteConnection is required on SQLite: the per-invoke statements run on it');
     const connection = sqliteStatements(database);
     return new SqliteSessions({
       connection,
@@ -152,7 +171,10 @@ export class SqlStore implements Store {
    * is rolled back. Any other failure (to begin, commit or roll back) leaves the outcome
    * unknown: the cache is emptied.
    */
-  #committed<T, Scope>(transact: (body: (scope: Scope) => Promise<T>) => Promise<T>, work: (scope: Scope, appended: HistoryAppend[]) => Promise<T>): Promise<T> {
+  #committed<T, Scope>(
+    transact: (body: (scope: Scope) => Promise<T>) => Promise<T>,
+    work: (scope: Scope, appended: HistoryAppend[]) => Promise<T>,
+  ): Promise<T> {
     return this.#run(async () => {
       const appended: HistoryAppend[] = [];
       let workFailure: { readonly error: unknown } | undefined;
@@ -175,10 +197,17 @@ export class SqlStore implements Store {
   }
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
-  #statement<Row>(name: 'loadHistory' | 'appendMessages' | 'recordInvocations', parameters: readonly unknown[]): Promise<Row[]> {
+  #statement<Row>(
+    name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+    parameters: readonly unknown[],
+  ): Promise<Row[]> {
     const text = this.#statements[name];
     const prepared = this.#prepared;
-    return this.#run(async () => (prepared === undefined ? querySqlText<Row>(this.#db, text, parameters) : ((await prepared(`actorkit_${name}`, text, parameters)) as Row[])));
+    return this.#run(async () =>
+      prepared === undefined
+        ? querySqlText<Row>(this.#db, text, parameters)
+        : ((await prepared(`actorkit_${name}`, text, parameters)) as Row[]),
+    );
   }
 
   async migrate(): Promise<void> {
@@ -266,11 +295,19 @@ export class SqlStore implements Store {
   }
 
   async loadSettingsOverrides(): Promise<Record<string, unknown>> {
-    const row = await this.#run(() => this.#db.selectFrom('actorkit_settings_overrides').select('overrides').where('scope', '=', 'actor').executeTakeFirst());
+    const row = await this.#run(() =>
+      this.#db
+        .selectFrom('actorkit_settings_overrides')
+        .select('overrides')
+        .where('scope', '=', 'actor')
+        .executeTakeFirst(),
+    );
     return row === undefined ? {} : (JSON.parse(row.overrides) as Record<string, unknown>);
   }
 
-  async updateSettingsOverrides(update: (saved: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  async updateSettingsOverrides(
+    update: (saved: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     // One transaction holding the row (SQLite: the write lock of BEGIN IMMEDIATE; PostgreSQL:
     // FOR UPDATE), so every replica's update starts from the last one saved.
     return this.#transaction(async (trx) => {
@@ -287,7 +324,11 @@ export class SqlStore implements Store {
         .$if(this.kind === 'postgres', (query) => query.forUpdate())
         .executeTakeFirstOrThrow();
       const serialised = serialiseSettingsOverrides(update(JSON.parse(row.overrides) as Record<string, unknown>));
-      await trx.updateTable('actorkit_settings_overrides').set({ overrides: serialised, updated_at: now }).where('scope', '=', 'actor').execute();
+      await trx
+        .updateTable('actorkit_settings_overrides')
+        .set({ overrides: serialised, updated_at: now })
+        .where('scope', '=', 'actor')
+        .execute();
       return JSON.parse(serialised) as Record<string, unknown>;
     });
   }
@@ -312,7 +353,14 @@ export class SqlStore implements Store {
   }
 
   async loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null> {
-    const row = await this.#run(() => this.#db.selectFrom('actorkit_oauth_tokens').selectAll().where('tenant_id', '=', tenantId).where('provider', '=', provider).executeTakeFirst());
+    const row = await this.#run(() =>
+      this.#db
+        .selectFrom('actorkit_oauth_tokens')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('provider', '=', provider)
+        .executeTakeFirst(),
+    );
     if (row === undefined) return null;
     return {
       tenantId: row.tenant_id,
@@ -354,7 +402,13 @@ export class SqlStore implements Store {
   async takeOAuthState(state: string): Promise<StoredOAuthState | null> {
     assertOAuthStateLookup(state);
     // One DELETE … RETURNING: the row goes to exactly one caller, on SQLite (≥ 3.35) and PostgreSQL alike.
-    const row = await this.#run(() => this.#db.deleteFrom('actorkit_oauth_states').where('state', '=', state).returning(['record', 'expires_at_ms']).executeTakeFirst());
+    const row = await this.#run(() =>
+      this.#db
+        .deleteFrom('actorkit_oauth_states')
+        .where('state', '=', state)
+        .returning(['record', 'expires_at_ms'])
+        .executeTakeFirst(),
+    );
     return row === undefined ? null : { record: row.record, expiresAtMs: Number(row.expires_at_ms) };
   }
 
@@ -368,7 +422,14 @@ export class SqlStore implements Store {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const won = await this.#db
           .insertInto('actorkit_idempotency_keys')
-          .values({ key, fingerprint, state: 'running', status: null, body: null, expires_at_ms: nowMs + Math.ceil(ttlMs) })
+          .values({
+            key,
+            fingerprint,
+            state: 'running',
+            status: null,
+            body: null,
+            expires_at_ms: nowMs + Math.ceil(ttlMs),
+          })
           .onConflict((conflict) =>
             conflict
               .column('key')
@@ -384,10 +445,16 @@ export class SqlStore implements Store {
           .returning('key')
           .executeTakeFirst();
         if (won !== undefined) return null;
-        const row = await this.#db.selectFrom('actorkit_idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
+        const row = await this.#db
+          .selectFrom('actorkit_idempotency_keys')
+          .selectAll()
+          .where('key', '=', key)
+          .executeTakeFirst();
         if (row === undefined) continue;
         const record: IdempotencyRecord =
-          row.state === 'completed' ? { state: 'completed', fingerprint: row.fingerprint, status: Number(row.status), body: row.body ?? '' } : { state: 'running', fingerprint: row.fingerprint };
+          row.state === 'completed'
+            ? { state: 'completed', fingerprint: row.fingerprint, status: Number(row.status), body: row.body ?? '' }
+            : { state: 'running', fingerprint: row.fingerprint };
         return record;
       }
       throw new Error(`Idempotency key could not be claimed: it keeps being released and taken`);

@@ -7,7 +7,11 @@ import type { StoreDatabase } from './store-database.js';
  * @param text SQL text with the engine's placeholders
  * @param parameters the values bound to them
  */
-export async function querySqlText<Row = unknown>(executor: Kysely<StoreDatabase>, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+export async function querySqlText<Row = unknown>(
+  executor: Kysely<StoreDatabase>,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
   const result = await executor.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Row>);
   return [...result.rows];
 }

@@ -12,7 +12,10 @@ describe('openSqliteDatabase', () => {
     const database = openSqliteDatabase(':memory:', { busyTimeoutMs: 1_000 });
     try {
       database.exec('create table t (k text primary key, v integer)');
-      const insert = () => database.prepare('insert into t (k, v) values (?, ?) on conflict (k) do update set v = v + excluded.v returning v');
+      const insert = () =>
+        database.prepare(
+          'insert into t (k, v) values (?, ?) on conflict (k) do update set v = v + excluded.v returning v',
+        );
       const read = () => database.prepare('select v from t where k = ?');
       expect(insert().all(['a', 1])).toEqual([{ v: 1 }]);
       expect(insert().all(['a', 2])).toEqual([{ v: 3 }]);

@@ -20,11 +20,13 @@ export async function openRuntimeSqlite(
   options: SqliteDatabaseOptions,
   driver?: SqliteDriverName,
 ): Promise<{ readonly driver: SqliteDriverName; readonly database: CachedSqliteDatabase }> {
-  if (driver === 'bun:sqlite' || (driver === undefined && runsOnBun())) return { driver: 'bun:sqlite', database: await openBunSqliteDatabase(path, options) };
+  if (driver === 'bun:sqlite' || (driver === undefined && runsOnBun()))
+    return { driver: 'bun:sqlite', database: await openBunSqliteDatabase(path, options) };
   if (driver !== 'libsql') {
     const sqlite = loadNodeSqlite();
     if (sqlite !== undefined) return { driver: 'node:sqlite', database: nodeSqliteDatabase(sqlite, path, options) };
-    if (driver === 'node:sqlite') throw new Error('node:sqlite is not available on this runtime: it needs Node 22.16 or later');
+    if (driver === 'node:sqlite')
+      throw new Error('node:sqlite is not available on this runtime: it needs Node 22.16 or later');
   }
   const { openSqliteDatabase } = await import('./sqlite-database.js');
   return { driver: 'libsql', database: openSqliteDatabase(path, options) };

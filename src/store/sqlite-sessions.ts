@@ -95,12 +95,17 @@ export class SqliteSessions implements SessionEngine {
   }
 
   append(tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
-    return this.#context.transaction(async (appended) => this.#append([{ tenantId, sessionId, messages }], now, appended));
+    return this.#context.transaction(async (appended) =>
+      this.#append([{ tenantId, sessionId, messages }], now, appended),
+    );
   }
 
   async load(tenantId: string, sessionId: string, limit: number): Promise<HistoryRow[]> {
     const { historyCache, connection, statements } = this.#context;
-    if (historyCache === undefined) return this.#context.run(async () => connection.query<HistoryRow>(statements.loadHistory, [tenantId, sessionId, limit]).reverse());
+    if (historyCache === undefined)
+      return this.#context.run(async () =>
+        connection.query<HistoryRow>(statements.loadHistory, [tenantId, sessionId, limit]).reverse(),
+      );
     return this.#context.run(async () => this.#loadThroughCache(historyCache, tenantId, sessionId, limit));
   }
 
@@ -115,9 +120,15 @@ export class SqliteSessions implements SessionEngine {
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
     this.#completeIdempotencyKeys(fresh, nowMs);
-    const turns = records.filter((record) => counted.has(record) && record.history !== undefined && record.history.length > 0);
+    const turns = records.filter(
+      (record) => counted.has(record) && record.history !== undefined && record.history.length > 0,
+    );
     this.#append(
-      turns.map((record) => ({ tenantId: record.tenantId, sessionId: record.sessionId, messages: record.history ?? [] })),
+      turns.map((record) => ({
+        tenantId: record.tenantId,
+        sessionId: record.sessionId,
+        messages: record.history ?? [],
+      })),
       new Date(nowMs).toISOString(),
       appended,
     );
@@ -158,9 +169,16 @@ export class SqliteSessions implements SessionEngine {
   #completeIdempotencyKeys(records: readonly InvocationRecord[], nowMs: number): void {
     const byKey = new Map<string, unknown[]>();
     for (const { idempotency } of records) {
-      if (idempotency !== undefined) byKey.set(idempotency.key, [idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)]);
+      if (idempotency !== undefined)
+        byKey.set(idempotency.key, [
+          idempotency.key,
+          idempotency.status,
+          idempotency.body,
+          nowMs + Math.ceil(idempotency.ttlMs),
+        ]);
     }
-    for (const chunk of chunks([...byKey.values()])) this.#context.connection.query(this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
+    for (const chunk of chunks([...byKey.values()]))
+      this.#context.connection.query(this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
   }
 
   /** Records the ids of `records` as counted and returns the records not counted before. */
@@ -182,11 +200,17 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /** Inserts the (tenant, value) pairs not yet present and returns those it inserted. */
-  #insertNewPairs(table: 'actorkit_stats_sessions' | 'actorkit_stats_users', pairs: Iterable<readonly [string, string]>): [string, string][] {
+  #insertNewPairs(
+    table: 'actorkit_stats_sessions' | 'actorkit_stats_users',
+    pairs: Iterable<readonly [string, string]>,
+  ): [string, string][] {
     const known = this.#knownPairs[table];
     const inserted: [string, string][] = [];
     for (const chunk of chunks(sortedPairs(pairs).filter((pair) => !known.has(JSON.stringify(pair))))) {
-      const rows = this.#context.connection.query<{ tenant_id: string; value: string }>(this.#context.statements.insertPairs(table, chunk.length), chunk.flat());
+      const rows = this.#context.connection.query<{ tenant_id: string; value: string }>(
+        this.#context.statements.insertPairs(table, chunk.length),
+        chunk.flat(),
+      );
       for (const row of rows) inserted.push([row.tenant_id, row.value]);
       // A chunk that inserted nothing found every pair committed before: they stay (pairs are never deleted).
       if (rows.length === 0) this.#rememberPairs(known, chunk);
@@ -216,20 +240,37 @@ export class SqliteSessions implements SessionEngine {
         bySession.set(key, session);
       }
       // Data that JSON cannot serialise (a function) is stored as null, as the driver binds undefined.
-      for (const m of messages) session.rows.push({ id: m.id, role: m.role, content: m.content, data: serialiseMessageData(m.data) ?? null, created_at: m.createdAt });
+      for (const m of messages)
+        session.rows.push({
+          id: m.id,
+          role: m.role,
+          content: m.content,
+          data: serialiseMessageData(m.data) ?? null,
+          created_at: m.createdAt,
+        });
     }
-    const sessions = [...bySession.values()].sort((a, b) => compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]));
+    const sessions = [...bySession.values()].sort((a, b) =>
+      compareKeys([a.tenantId, a.sessionId], [b.tenantId, b.sessionId]),
+    );
     const counts = new Map<string, number>();
     // The returned rows come in no set order and are told apart by their keys, which must come back as given.
-    const alone = sessions.filter(({ tenantId, sessionId }) => !comesBackAsGiven(tenantId) || !comesBackAsGiven(sessionId));
+    const alone = sessions.filter(
+      ({ tenantId, sessionId }) => !comesBackAsGiven(tenantId) || !comesBackAsGiven(sessionId),
+    );
     const together = alone.length === 0 ? sessions : sessions.filter((session) => !alone.includes(session));
     for (const batch of [...chunks(together), ...alone.map((session) => [session])]) {
-      const upserted = this.#context.connection.query<{ tenant_id: string; session_id: string; message_count: number | string }>(
+      const upserted = this.#context.connection.query<{
+        tenant_id: string;
+        session_id: string;
+        message_count: number | string;
+      }>(
         this.#context.statements.upsertChatSessions(batch.length),
         batch.flatMap(({ tenantId, sessionId, rows }) => [tenantId, sessionId, rows.length, now, now]),
       );
-      if (upserted.length !== batch.length) throw new Error(`The chat session upsert returned ${upserted.length} rows for ${batch.length} sessions`);
-      if (batch.length === 1 && batch[0] !== undefined) counts.set(sessionKey(batch[0].tenantId, batch[0].sessionId), Number(upserted[0]?.message_count));
+      if (upserted.length !== batch.length)
+        throw new Error(`The chat session upsert returned ${upserted.length} rows for ${batch.length} sessions`);
+      if (batch.length === 1 && batch[0] !== undefined)
+        counts.set(sessionKey(batch[0].tenantId, batch[0].sessionId), Number(upserted[0]?.message_count));
       else for (const row of upserted) counts.set(sessionKey(row.tenant_id, row.session_id), Number(row.message_count));
     }
     const values: unknown[][] = [];
@@ -237,10 +278,13 @@ export class SqliteSessions implements SessionEngine {
       const count = counts.get(sessionKey(tenantId, sessionId));
       if (count === undefined) throw new Error('The chat session upsert returned no row for a session');
       const firstPosition = count - rows.length;
-      rows.forEach((r, index) => values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]));
+      rows.forEach((r, index) =>
+        values.push([tenantId, sessionId, firstPosition + index, r.id, r.role, r.content, r.data, r.created_at]),
+      );
       appended.push({ tenantId, sessionId, rows, createdSession: firstPosition === 0 });
     }
-    for (const chunk of chunks(values)) this.#context.connection.query(this.#context.statements.insertMessages(chunk.length), chunk.flat());
+    for (const chunk of chunks(values))
+      this.#context.connection.query(this.#context.statements.insertMessages(chunk.length), chunk.flat());
   }
 
   /**

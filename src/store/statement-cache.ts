@@ -29,7 +29,8 @@ export interface CachedSqliteDatabase extends SqliteDatabase {
  * @param capacity most statements kept (default 256)
  */
 export function cacheStatements(open: () => SqliteConnection, capacity = STATEMENT_CACHE_SIZE): CachedSqliteDatabase {
-  if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`statementCacheSize must be a positive integer, got ${String(capacity)}`);
+  if (!Number.isSafeInteger(capacity) || capacity < 1)
+    throw new RangeError(`statementCacheSize must be a positive integer, got ${String(capacity)}`);
   const connection = open();
   const statements = new Map<string, SqliteStatement>();
   let prepared = 0;

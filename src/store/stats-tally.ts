@@ -132,7 +132,11 @@ function tallyFromSnapshot(snapshot: StatsSnapshot): StatsTally {
  * counters are exact; the distinct counts become the larger of the snapshot's and the
  * records' own, because the snapshot cannot tell which sessions and users it already holds.
  */
-export function addRecordsToSnapshot(snapshot: StatsSnapshot, records: readonly InvocationRecord[], tenantId?: string): StatsSnapshot {
+export function addRecordsToSnapshot(
+  snapshot: StatsSnapshot,
+  records: readonly InvocationRecord[],
+  tenantId?: string,
+): StatsSnapshot {
   const selected = tenantId === undefined ? records : records.filter((record) => record.tenantId === tenantId);
   if (selected.length === 0) return snapshot;
   const tally = tallyFromSnapshot(snapshot);

@@ -23,7 +23,10 @@ export function withStoreDeadline(store: Store, deadlineMs: number, onTimeout: (
   };
   // One bounded function per method, made on first use (and again if the method is replaced),
   // not two closures on every call.
-  const bounded = new Map<PropertyKey, { readonly method: unknown; readonly call: (...args: unknown[]) => Promise<unknown> }>();
+  const bounded = new Map<
+    PropertyKey,
+    { readonly method: unknown; readonly call: (...args: unknown[]) => Promise<unknown> }
+  >();
   return new Proxy(store, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
@@ -31,7 +34,9 @@ export function withStoreDeadline(store: Store, deadlineMs: number, onTimeout: (
       const known = bounded.get(property);
       if (known?.method === value) return known.call;
       const method = value as (...args: unknown[]) => Promise<unknown>;
-      const call = UNBOUNDED_CALLS.has(property) ? (...args: unknown[]) => method.apply(target, args) : (...args: unknown[]) => deadline.bound(method.apply(target, args), expire);
+      const call = UNBOUNDED_CALLS.has(property)
+        ? (...args: unknown[]) => method.apply(target, args)
+        : (...args: unknown[]) => deadline.bound(method.apply(target, args), expire);
       bounded.set(property, { method: value, call });
       return call;
     },

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Mutable } from '../core/mutable.js';
 import type { InvocationRecord, StoredMessage } from './store.js';
-import { checkedInvocationRecord, checkedTurnHistory, trustedTurnHistory, withoutHistory } from './store-input-validation.js';
+import {
+  checkedInvocationRecord,
+  checkedTurnHistory,
+  trustedTurnHistory,
+  withoutHistory,
+} from './store-input-validation.js';
 
 const message: StoredMessage = { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' };
 
@@ -28,7 +33,9 @@ describe('checkedInvocationRecord', () => {
     (input.history as StoredMessage[]).push({ ...message, id: 'm2' });
     expect(checked.inputTokens).toBe(1);
     expect(checked.history).toHaveLength(1);
-    expect(Object.isFrozen(checked) && Object.isFrozen(checked.history) && Object.isFrozen(checked.history?.[0])).toBe(true);
+    expect(Object.isFrozen(checked) && Object.isFrozen(checked.history) && Object.isFrozen(checked.history?.[0])).toBe(
+      true,
+    );
   });
 
   it('checks a record once: one it returned comes back as it is', () => {

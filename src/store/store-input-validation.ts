@@ -38,7 +38,8 @@ function assertInvocationCounts(record: InvocationRecord): void {
   assertStoreKey(record.tenantId, 'tenantId');
   assertStoreKey(record.userIdentifier, 'userIdentifier');
   assertStoreKey(record.sessionId, 'sessionId');
-  if (record.outcome !== 'success' && record.outcome !== 'error') throw new TypeError('outcome must be "success" or "error"');
+  if (record.outcome !== 'success' && record.outcome !== 'error')
+    throw new TypeError('outcome must be "success" or "error"');
   assertCount(record.inputTokens, 'inputTokens');
   assertCount(record.outputTokens, 'outputTokens');
   assertCount(record.toolCalls, 'toolCalls');
@@ -60,7 +61,8 @@ function assertIdempotencyCompletion(completion: IdempotencyCompletion): void {
 
 /** Throws a `TypeError` unless `status` is an HTTP status code. */
 export function assertHttpStatus(status: number): void {
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new TypeError('status must be an HTTP status code');
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new TypeError('status must be an HTTP status code');
 }
 
 /**
@@ -133,7 +135,8 @@ export function withoutHistory<T extends InvocationRecord>(record: T): T {
 function assertStoredMessage(message: StoredMessage): void {
   if (typeof message !== 'object' || message === null) throw new TypeError('a message must be an object');
   assertStoreKey(message.id, 'message.id');
-  if (!MESSAGE_ROLES.has(message.role)) throw new TypeError('message.role must be one of user, assistant, system, tool');
+  if (!MESSAGE_ROLES.has(message.role))
+    throw new TypeError('message.role must be one of user, assistant, system, tool');
   if (typeof message.content !== 'string') throw new TypeError('message.content must be a string');
   parseTimestamp(message.createdAt, 'message.createdAt');
 }
@@ -148,16 +151,20 @@ export function assertOAuthToken(token: StoredOAuthToken): void {
   if (typeof token !== 'object' || token === null) throw new TypeError('an OAuth token must be an object');
   assertStoreKey(token.tenantId, 'tenantId');
   assertStoreKey(token.provider, 'provider');
-  if (typeof token.accessToken !== 'string' || token.accessToken.length === 0) throw new TypeError('accessToken must be a non-empty string');
-  if (token.refreshToken !== null && typeof token.refreshToken !== 'string') throw new TypeError('refreshToken must be a string or null');
-  if (typeof token.tokenType !== 'string' || token.tokenType.length === 0) throw new TypeError('tokenType must be a non-empty string');
+  if (typeof token.accessToken !== 'string' || token.accessToken.length === 0)
+    throw new TypeError('accessToken must be a non-empty string');
+  if (token.refreshToken !== null && typeof token.refreshToken !== 'string')
+    throw new TypeError('refreshToken must be a string or null');
+  if (typeof token.tokenType !== 'string' || token.tokenType.length === 0)
+    throw new TypeError('tokenType must be a non-empty string');
   if (token.scope !== null && typeof token.scope !== 'string') throw new TypeError('scope must be a string or null');
   if (token.expiresAt !== null) parseTimestamp(token.expiresAt, 'expiresAt');
 }
 
 /** Throws a `TypeError` unless `ttlMs` is a positive, finite number of milliseconds. */
 export function assertTtl(ttlMs: number): void {
-  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) throw new TypeError('ttlMs must be a positive number of milliseconds');
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0)
+    throw new TypeError('ttlMs must be a positive number of milliseconds');
 }
 
 /** Serialises settings overrides to JSON, throwing a `TypeError` unless they are a plain JSON object. */

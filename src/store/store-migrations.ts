@@ -16,7 +16,8 @@ const initialSchema: StoreMigration = {
   name: '0001_initial',
   async up(db) {
     /** Adds a 64-bit counter column that starts at zero. */
-    const counterColumn = (name: string) => (table: ReturnType<typeof db.schema.createTable>) => table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
+    const counterColumn = (name: string) => (table: ReturnType<typeof db.schema.createTable>) =>
+      table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
     await db.schema
       .createTable('actorkit_meta')
       .addColumn('key', 'text', (column) => column.primaryKey())
@@ -24,8 +25,11 @@ const initialSchema: StoreMigration = {
       .execute();
     await db.insertInto('actorkit_meta').values({ key: 'created_at', value: new Date().toISOString() }).execute();
 
-    let counters = db.schema.createTable('actorkit_stats_counters').addColumn('tenant_id', 'text', (column) => column.primaryKey());
-    for (const name of ['invocations', 'errors', 'input_tokens', 'output_tokens', 'tool_calls']) counters = counterColumn(name)(counters);
+    let counters = db.schema
+      .createTable('actorkit_stats_counters')
+      .addColumn('tenant_id', 'text', (column) => column.primaryKey());
+    for (const name of ['invocations', 'errors', 'input_tokens', 'output_tokens', 'tool_calls'])
+      counters = counterColumn(name)(counters);
     counters = counters
       .addColumn('latency_ms_total', 'double precision', (column) => column.notNull().defaultTo(0))
       .addColumn('latency_ms_max', 'double precision', (column) => column.notNull().defaultTo(0))
@@ -34,7 +38,9 @@ const initialSchema: StoreMigration = {
     for (const name of ['sessions', 'users']) counters = counterColumn(name)(counters);
     await counters.execute();
 
-    await counterColumn('users')(db.schema.createTable('actorkit_stats_totals').addColumn('id', 'integer', (column) => column.primaryKey())).execute();
+    await counterColumn('users')(
+      db.schema.createTable('actorkit_stats_totals').addColumn('id', 'integer', (column) => column.primaryKey()),
+    ).execute();
     await db.insertInto('actorkit_stats_totals').values({ id: 1, users: 0 }).execute();
 
     await db.schema
@@ -58,7 +64,11 @@ const initialSchema: StoreMigration = {
       .addColumn('id', 'text', (column) => column.primaryKey())
       .addColumn('applied_at_ms', 'bigint', (column) => column.notNull())
       .execute();
-    await db.schema.createIndex('actorkit_stats_applied_at_idx').on('actorkit_stats_applied').column('applied_at_ms').execute();
+    await db.schema
+      .createIndex('actorkit_stats_applied_at_idx')
+      .on('actorkit_stats_applied')
+      .column('applied_at_ms')
+      .execute();
 
     await db.schema
       .createTable('actorkit_chat_sessions')
@@ -109,7 +119,11 @@ const initialSchema: StoreMigration = {
       .addColumn('body', 'text')
       .addColumn('expires_at_ms', 'bigint', (column) => column.notNull())
       .execute();
-    await db.schema.createIndex('actorkit_idempotency_expiry_idx').on('actorkit_idempotency_keys').column('expires_at_ms').execute();
+    await db.schema
+      .createIndex('actorkit_idempotency_expiry_idx')
+      .on('actorkit_idempotency_keys')
+      .column('expires_at_ms')
+      .execute();
   },
 };
 
@@ -122,7 +136,11 @@ const oauthStates: StoreMigration = {
       .addColumn('record', 'text', (column) => column.notNull())
       .addColumn('expires_at_ms', 'bigint', (column) => column.notNull())
       .execute();
-    await db.schema.createIndex('actorkit_oauth_states_expiry_idx').on('actorkit_oauth_states').column('expires_at_ms').execute();
+    await db.schema
+      .createIndex('actorkit_oauth_states_expiry_idx')
+      .on('actorkit_oauth_states')
+      .column('expires_at_ms')
+      .execute();
   },
 };
 
@@ -149,8 +167,16 @@ const clusteredSqliteTables: StoreMigration = {
   name: '0003_clustered_sqlite_tables',
   async up(db) {
     if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-    await clusterSqliteTable(db, 'actorkit_stats_applied', 'id text not null primary key, applied_at_ms bigint not null');
-    await db.schema.createIndex('actorkit_stats_applied_at_idx').on('actorkit_stats_applied').column('applied_at_ms').execute();
+    await clusterSqliteTable(
+      db,
+      'actorkit_stats_applied',
+      'id text not null primary key, applied_at_ms bigint not null',
+    );
+    await db.schema
+      .createIndex('actorkit_stats_applied_at_idx')
+      .on('actorkit_stats_applied')
+      .column('applied_at_ms')
+      .execute();
   },
 };
 

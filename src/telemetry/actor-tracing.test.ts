@@ -23,9 +23,15 @@ afterEach(() => {
 
 describe('the OpenTelemetry packages', () => {
   it('are the optional peers package.json declares (and develops against), at the ranges the install line names', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
-    const named = Object.fromEntries(TRACING_PACKAGES.map((spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)]));
-    const ofOpenTelemetry = (deps: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(deps ?? {}).filter(([name]) => name.startsWith('@opentelemetry/')));
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const named = Object.fromEntries(
+      TRACING_PACKAGES.map((spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)]),
+    );
+    const ofOpenTelemetry = (deps: Record<string, unknown> | undefined) =>
+      Object.fromEntries(Object.entries(deps ?? {}).filter(([name]) => name.startsWith('@opentelemetry/')));
     // prom-client already brings @opentelemetry/api into every actor: a peer range narrower than its
     // own would replace that copy with an older, larger one even in actors without traces.
     expect(ofOpenTelemetry(pkg.peerDependencies)).toEqual({ ...named, '@opentelemetry/api': '^1.3.0' });
@@ -56,21 +62,30 @@ describe('ActorTracing', () => {
 
   it('logs tracer_unavailable with the install line when a package is missing, and records nothing', async () => {
     vi.doMock('@opentelemetry/sdk-trace', () => {
-      throw new Error("Cannot find package '@opentelemetry/sdk-trace' imported from /app/node_modules/actorkit/dist/src/telemetry/otel-tracer.js");
+      throw new Error(
+        "Cannot find package '@opentelemetry/sdk-trace' imported from /app/node_modules/actorkit/dist/src/telemetry/otel-tracer.js",
+      );
     });
     const sink = createMemorySink();
     const tracing = new ActorTracing(config, createLogger({ sink }));
     await tracing.start();
     expect(tracing.enabled).toBe(false);
     const line = sink.records.find((record) => record.event === 'tracer_unavailable');
-    expect(line).toMatchObject({ level: 'error', missing: '@opentelemetry/sdk-trace', install: expect.stringContaining('npm install @opentelemetry/api@~1.9.0 ') });
+    expect(line).toMatchObject({
+      level: 'error',
+      missing: '@opentelemetry/sdk-trace',
+      install: expect.stringContaining('npm install @opentelemetry/api@~1.9.0 '),
+    });
     await tracing.shutdown();
   });
 
   it('starts, traces and injects traceparent when configured, and says so once', async () => {
     const receiver = await startOtlpReceiver();
     const sink = createMemorySink();
-    const tracing = new ActorTracing({ ...config, tracesUrl: `${receiver.endpoint}/v1/traces` }, createLogger({ sink }));
+    const tracing = new ActorTracing(
+      { ...config, tracesUrl: `${receiver.endpoint}/v1/traces` },
+      createLogger({ sink }),
+    );
     await Promise.all([tracing.start(), tracing.start()]);
     expect(tracing.enabled, JSON.stringify(sink.records)).toBe(true);
     const span = tracing.startSpan('invoke_agent a', { kind: 'internal' });
@@ -79,11 +94,19 @@ describe('ActorTracing', () => {
     expect(tracing.traceHeaders()).toEqual({});
     span.end();
     expect(sink.records.filter((record) => record.event === 'tracer_started')).toEqual([
-      expect.objectContaining({ level: 'info', url: `${receiver.endpoint}/v1/traces`, protocol: 'http/json', service_name: 'test-actor', sampler: 'always_on' }),
+      expect.objectContaining({
+        level: 'info',
+        url: `${receiver.endpoint}/v1/traces`,
+        protocol: 'http/json',
+        service_name: 'test-actor',
+        sampler: 'always_on',
+      }),
     ]);
     await tracing.shutdown();
     expect(tracing.enabled).toBe(false);
-    expect(receiver.spans.map((received) => [received.name, received.traceId])).toEqual([['invoke_agent a', headers.traceparent!.split('-')[1]]]);
+    expect(receiver.spans.map((received) => [received.name, received.traceId])).toEqual([
+      ['invoke_agent a', headers.traceparent!.split('-')[1]],
+    ]);
     await receiver.close();
   });
 
@@ -91,7 +114,10 @@ describe('ActorTracing', () => {
     // The SDK on its own anchors each span to Date.now() (whole milliseconds) when it starts, so
     // two spans within the same millisecond could be reported out of order by up to 1 ms.
     const receiver = await startOtlpReceiver();
-    const tracing = new ActorTracing({ ...config, tracesUrl: `${receiver.endpoint}/v1/traces` }, createLogger({ sink: createMemorySink() }));
+    const tracing = new ActorTracing(
+      { ...config, tracesUrl: `${receiver.endpoint}/v1/traces` },
+      createLogger({ sink: createMemorySink() }),
+    );
     await tracing.start();
     for (let round = 0; round < 100; round += 1) {
       const parent = tracing.startSpan(`parent ${round}`, { kind: 'server' });
@@ -104,9 +130,14 @@ describe('ActorTracing', () => {
     expect(named.size).toBe(300);
     const outOfOrder: string[] = [];
     for (let round = 0; round < 100; round += 1) {
-      const [parent, child, next] = [named.get(`parent ${round}`)!, named.get(`child ${round}`)!, named.get(`next ${round}`)!];
+      const [parent, child, next] = [
+        named.get(`parent ${round}`)!,
+        named.get(`child ${round}`)!,
+        named.get(`next ${round}`)!,
+      ];
       expect(child.parentSpanId).toBe(parent.spanId);
-      if (child.startNanos < parent.startNanos || child.endNanos > parent.endNanos) outOfOrder.push(`child ${round} outside its parent`);
+      if (child.startNanos < parent.startNanos || child.endNanos > parent.endNanos)
+        outOfOrder.push(`child ${round} outside its parent`);
       if (next.startNanos < parent.endNanos) outOfOrder.push(`next ${round} starts before parent ${round} ended`);
     }
     expect(outOfOrder).toEqual([]);
@@ -121,6 +152,9 @@ describe('ActorTracing', () => {
     const started = Date.now();
     await tracing.shutdown();
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(sink.records.find((record) => record.event === 'tracer_diagnostic')).toMatchObject({ level: 'warn', message: expect.stringContaining('spans not exported at shutdown') });
+    expect(sink.records.find((record) => record.event === 'tracer_diagnostic')).toMatchObject({
+      level: 'warn',
+      message: expect.stringContaining('spans not exported at shutdown'),
+    });
   });
 });

@@ -62,9 +62,18 @@ export class ActorTracing implements ActorTracer {
       try {
         this.#running = await startOtelTracer(config, this.#logger);
         this.#active = this.#running;
-        this.#logger.info('tracer_started', { url: withoutCredentials(config.tracesUrl), protocol: config.protocol, service_name: config.service.name, sampler: config.sampler });
+        this.#logger.info('tracer_started', {
+          url: withoutCredentials(config.tracesUrl),
+          protocol: config.protocol,
+          service_name: config.service.name,
+          sampler: config.sampler,
+        });
       } catch (error) {
-        this.#logger.error('tracer_unavailable', { missing: missingPackage(error), install: `npm install ${TRACING_PACKAGES.join(' ')}`, error });
+        this.#logger.error('tracer_unavailable', {
+          missing: missingPackage(error),
+          install: `npm install ${TRACING_PACKAGES.join(' ')}`,
+          error,
+        });
       }
     })();
     return this.#starting;
@@ -80,9 +89,14 @@ export class ActorTracing implements ActorTracer {
     this.#active = NO_TRACER;
     this.#running = undefined;
     if (running === undefined) return;
-    const report = (reason: unknown) => this.#logger.warn('tracer_diagnostic', { message: `spans not exported at shutdown: ${reason instanceof Error ? reason.message : String(reason)}` });
+    const report = (reason: unknown) =>
+      this.#logger.warn('tracer_diagnostic', {
+        message: `spans not exported at shutdown: ${reason instanceof Error ? reason.message : String(reason)}`,
+      });
     try {
-      await withTimeout(running.shutdown(), this.#exportAtShutdownMs, () => report(`no answer from the collector within ${this.#exportAtShutdownMs} ms`));
+      await withTimeout(running.shutdown(), this.#exportAtShutdownMs, () =>
+        report(`no answer from the collector within ${this.#exportAtShutdownMs} ms`),
+      );
     } catch (error) {
       report(error);
     }

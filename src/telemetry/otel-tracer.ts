@@ -29,7 +29,8 @@ type SdkTrace = typeof import('@opentelemetry/sdk-trace');
 
 const defined = (attributes: SpanAttributes | undefined) => {
   const kept: Record<string, string | number | boolean | string[]> = {};
-  for (const [key, value] of Object.entries(attributes ?? {})) if (value !== undefined) kept[key] = typeof value === 'object' ? [...value] : value;
+  for (const [key, value] of Object.entries(attributes ?? {}))
+    if (value !== undefined) kept[key] = typeof value === 'object' ? [...value] : value;
   return kept;
 };
 
@@ -55,7 +56,9 @@ function samplerOf(sdk: SdkTrace, config: TracingConfig): Sampler {
  * Every import's module, once all have settled; rejects with the first failure only then, so a
  * missing package leaves no other import still loading after `startOtelTracer` has failed.
  */
-async function allLoaded<T extends readonly unknown[]>(imports: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+async function allLoaded<T extends readonly unknown[]>(
+  imports: { readonly [K in keyof T]: Promise<T[K]> },
+): Promise<T> {
   const settled = await Promise.allSettled(imports);
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
@@ -73,29 +76,56 @@ async function allLoaded<T extends readonly unknown[]>(imports: { readonly [K in
  * @param logger receives the SDK's own warnings and errors as `tracer_diagnostic`
  */
 export async function startOtelTracer(config: TracingConfig, logger: Logger): Promise<OtelTracer> {
-  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, hrTime }, { resourceFromAttributes }, sdk, { OTLPTraceExporter }] = await allLoaded([
+  const [
+    api,
+    { AsyncLocalStorageContextManager },
+    { W3CTraceContextPropagator, hrTime },
+    { resourceFromAttributes },
+    sdk,
+    { OTLPTraceExporter },
+  ] = await allLoaded([
     import('@opentelemetry/api') as Promise<OtelApi>,
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace') as Promise<SdkTrace>,
-    config.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
+    config.protocol === 'http/json'
+      ? import('@opentelemetry/exporter-trace-otlp-http')
+      : import('@opentelemetry/exporter-trace-otlp-proto'),
   ] as const);
   const contextManager = new AsyncLocalStorageContextManager().enable();
   const propagator = new W3CTraceContextPropagator();
   const provider = new sdk.TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': config.service.name, 'service.version': config.service.version, 'service.instance.id': config.service.instanceId }),
+    resource: resourceFromAttributes({
+      'service.name': config.service.name,
+      'service.version': config.service.version,
+      'service.instance.id': config.service.instanceId,
+    }),
     sampler: samplerOf(sdk, config),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.tracesUrl, headers: { ...config.headers } }) })],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url: config.tracesUrl, headers: { ...config.headers } }),
+      }),
+    ],
   });
   api.context.setGlobalContextManager(contextManager);
   api.propagation.setGlobalPropagator(propagator);
   api.trace.setGlobalTracerProvider(provider);
   const diagnostic = (message: string, ...rest: unknown[]) =>
     logger.warn('tracer_diagnostic', {
-      message: [message, ...rest.map((item) => (item instanceof Error ? item.message : typeof item === 'string' ? item : JSON.stringify(item)))].join(' ').slice(0, 2000),
+      message: [
+        message,
+        ...rest.map((item) =>
+          item instanceof Error ? item.message : typeof item === 'string' ? item : JSON.stringify(item),
+        ),
+      ]
+        .join(' ')
+        .slice(0, 2000),
     });
-  api.diag.setLogger({ error: diagnostic, warn: diagnostic, info() {}, debug() {}, verbose() {} }, { logLevel: api.DiagLogLevel.WARN, suppressOverrideMessage: true });
+  api.diag.setLogger(
+    { error: diagnostic, warn: diagnostic, info() {}, debug() {}, verbose() {} },
+    { logLevel: api.DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
 
   const tracer = provider.getTracer('actorkit');
   const kinds = { internal: api.SpanKind.INTERNAL, server: api.SpanKind.SERVER, client: api.SpanKind.CLIENT } as const;
@@ -106,17 +136,25 @@ export async function startOtelTracer(config: TracingConfig, logger: Logger): Pr
   return {
     enabled: true,
     startSpan(name: string, options: StartSpanOptions): TraceSpan {
-      const parent = options.incomingHeader ? propagator.extract(api.ROOT_CONTEXT, options.incomingHeader, headerGetter) : contextManager.active();
+      const parent = options.incomingHeader
+        ? propagator.extract(api.ROOT_CONTEXT, options.incomingHeader, headerGetter)
+        : contextManager.active();
       // Every span starts and ends on one clock (the process's time origin plus its monotonic
       // clock): on its own the SDK anchors each span to Date.now() in whole milliseconds, which
       // can show a child outlasting its parent, or the next span starting before the last ended.
-      const span = tracer.startSpan(name, { kind: kinds[options.kind], attributes: defined(options.attributes), startTime: hrTime() }, parent);
+      const span = tracer.startSpan(
+        name,
+        { kind: kinds[options.kind], attributes: defined(options.attributes), startTime: hrTime() },
+        parent,
+      );
       const active = api.trace.setSpan(parent, span);
       return {
         setAttributes: (attributes) => span.setAttributes(defined(attributes)),
         fail(errorType, message) {
           span.setAttribute('error.type', errorType);
-          span.setStatus(message === undefined ? { code: api.SpanStatusCode.ERROR } : { code: api.SpanStatusCode.ERROR, message });
+          span.setStatus(
+            message === undefined ? { code: api.SpanStatusCode.ERROR } : { code: api.SpanStatusCode.ERROR, message },
+          );
         },
         run: (work) => contextManager.with(active, work),
         end: () => span.end(hrTime()),

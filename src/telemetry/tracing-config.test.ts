@@ -49,8 +49,12 @@ describe('tracingConfigOf', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, got "grpc"/);
-    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'jaeger:4318' })).toMatch(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+    expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
+      /OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, got "grpc"/,
+    );
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'jaeger:4318' })).toMatch(
+      /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/,
+    );
     expect(refusal({ OTEL_TRACES_SAMPLER: 'sometimes' })).toMatch(/OTEL_TRACES_SAMPLER must be one of always_on/);
     expect(refusal({ OTEL_TRACES_SAMPLER_ARG: '2' })).toMatch(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
     const headers = refusal({ OTEL_EXPORTER_OTLP_HEADERS: 'authorization: Bearer sekrit-token' });

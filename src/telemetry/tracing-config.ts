@@ -23,7 +23,10 @@ const TRACES_PATH = 'v1/traces';
  * @param env the typed environment
  * @param actor the actor's slug and version (`service.name` when `OTEL_SERVICE_NAME` is unset) and its instance id
  */
-export function tracingConfigOf(env: EnvironmentConfig, actor: { readonly slug: string; readonly version: string; readonly instanceId: string }): TracingConfig | undefined {
+export function tracingConfigOf(
+  env: EnvironmentConfig,
+  actor: { readonly slug: string; readonly version: string; readonly instanceId: string },
+): TracingConfig | undefined {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (endpoint === undefined) return undefined;
   return {

@@ -19,12 +19,20 @@ export function errorTypeOf(error: unknown): string {
  * @param options its kind and first attributes
  * @param work what the span times; it may add attributes or mark the span failed itself
  */
-export async function withSpan<T>(tracer: ActorTracer, name: string, options: StartSpanOptions, work: (span: TraceSpan) => Promise<T>): Promise<T> {
+export async function withSpan<T>(
+  tracer: ActorTracer,
+  name: string,
+  options: StartSpanOptions,
+  work: (span: TraceSpan) => Promise<T>,
+): Promise<T> {
   const span = tracer.startSpan(name, options);
   try {
     return await span.run(() => work(span));
   } catch (error) {
-    span.fail(errorTypeOf(error), error instanceof ActorError ? (error.detail ?? error.title) : error instanceof Error ? error.message : undefined);
+    span.fail(
+      errorTypeOf(error),
+      error instanceof ActorError ? (error.detail ?? error.title) : error instanceof Error ? error.message : undefined,
+    );
     throw error;
   } finally {
     span.end();

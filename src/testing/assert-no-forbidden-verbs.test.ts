@@ -22,23 +22,28 @@ describe('assertNoForbiddenVerbs', () => {
 
   it('passes a read-only actor', () => {
     const root = actorSource({
-      'agent/tools/forecast.ts': "export const forecastTool = { name: 'weather_get_forecast' };\nexport function readForecast() {}\n",
+      'agent/tools/forecast.ts':
+        "export const forecastTool = { name: 'weather_get_forecast' };\nexport function readForecast() {}\n",
     });
     expect(() => assertNoForbiddenVerbs(root, ['delete', 'send'])).not.toThrow();
   });
 
   it('fails on a forbidden tool name and a forbidden public callable, with file and line', () => {
     const root = actorSource({
-      'agent/tools/mail.ts': "const x = 1;\nexport const mailTool = { name: 'weather_send_mail' };\nexport async function deleteAlert() {}\n",
+      'agent/tools/mail.ts':
+        "const x = 1;\nexport const mailTool = { name: 'weather_send_mail' };\nexport async function deleteAlert() {}\n",
     });
-    expect(() => assertNoForbiddenVerbs(root, ['delete', 'send'])).toThrow(/agent\/tools\/mail\.ts:2 tool weather_send_mail \(verb "send"\)/);
+    expect(() => assertNoForbiddenVerbs(root, ['delete', 'send'])).toThrow(
+      /agent\/tools\/mail\.ts:2 tool weather_send_mail \(verb "send"\)/,
+    );
     const hits = findForbiddenVerbs(root, ['delete', 'send']);
     expect(hits.map((hit) => hit.name).sort()).toEqual(['deleteAlert', 'weather_send_mail']);
   });
 
   it('ignores private helpers, tests and words that merely contain a verb', () => {
     const root = actorSource({
-      'agent/tools/ok.ts': "function deleteCache() {}\nexport const sender = { name: 'weather_sender_info' };\nexport function _sendInternal() {}\n",
+      'agent/tools/ok.ts':
+        "function deleteCache() {}\nexport const sender = { name: 'weather_sender_info' };\nexport function _sendInternal() {}\n",
       'agent/tools/ok.test.ts': 'export function deleteEverything() {}\n',
     });
     expect(findForbiddenVerbs(root, ['delete', 'send'])).toEqual([]);
@@ -50,7 +55,9 @@ describe('assertNoForbiddenVerbs', () => {
       'weather/client.ts': 'export class WeatherClient {\n  async purgeStation(id: string) {\n  }\n}\n',
     });
     expect(() => assertNoForbiddenVerbs(root, ['purge'])).not.toThrow();
-    expect(() => assertNoForbiddenVerbs(root, ['purge'], { scannedDirs: ['weather', 'agent/tools'] })).toThrow(/weather\/client\.ts:2 callable purgeStation/);
+    expect(() => assertNoForbiddenVerbs(root, ['purge'], { scannedDirs: ['weather', 'agent/tools'] })).toThrow(
+      /weather\/client\.ts:2 callable purgeStation/,
+    );
   });
 
   it('fails loudly when the scanned folders hold no source', () => {

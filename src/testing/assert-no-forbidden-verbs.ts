@@ -55,7 +55,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Finds the public callables and tool names under `root` whose words include a forbidden verb. */
-export function findForbiddenVerbs(root: string, verbs: readonly string[], options: ForbiddenVerbOptions = {}): ForbiddenVerbHit[] {
+export function findForbiddenVerbs(
+  root: string,
+  verbs: readonly string[],
+  options: ForbiddenVerbOptions = {},
+): ForbiddenVerbHit[] {
   const forbidden = new Set(verbs.map((verb) => verb.toLowerCase()));
   const hits: ForbiddenVerbHit[] = [];
   const dirs = options.scannedDirs ?? ['agent/tools'];
@@ -68,7 +72,8 @@ export function findForbiddenVerbs(root: string, verbs: readonly string[], optio
         const verb = nameWords(name).find((word) => forbidden.has(word));
         if (verb !== undefined) hits.push({ file: relative(root, file), line: lineOf(index), name, verb, kind });
       };
-      for (const pattern of PUBLIC_CALLABLE) for (const match of text.matchAll(pattern)) check(match[1]!, match.index, 'callable');
+      for (const pattern of PUBLIC_CALLABLE)
+        for (const match of text.matchAll(pattern)) check(match[1]!, match.index, 'callable');
       for (const match of text.matchAll(TOOL_NAME)) check(match[1]!, match.index, 'tool');
     }
   }
@@ -84,12 +89,21 @@ export function findForbiddenVerbs(root: string, verbs: readonly string[], optio
  * @example
  * assertNoForbiddenVerbs('src', ['delete', 'transfer'], { scannedDirs: ['weather', 'agent/tools'] });
  */
-export function assertNoForbiddenVerbs(root: string, verbs: readonly string[], options: ForbiddenVerbOptions = {}): void {
+export function assertNoForbiddenVerbs(
+  root: string,
+  verbs: readonly string[],
+  options: ForbiddenVerbOptions = {},
+): void {
   const dirs = options.scannedDirs ?? ['agent/tools'];
   const scanned = dirs.flatMap((dir) => sourceFiles(join(root, dir)));
-  if (scanned.length === 0) throw new Error(`No source files found under ${dirs.map((dir) => join(root, dir)).join(', ')}: check the path and scannedDirs`);
+  if (scanned.length === 0)
+    throw new Error(
+      `No source files found under ${dirs.map((dir) => join(root, dir)).join(', ')}: check the path and scannedDirs`,
+    );
   const hits = findForbiddenVerbs(root, verbs, options);
   if (hits.length > 0) {
-    throw new Error(`Forbidden capabilities found:\n${hits.map((hit) => `- ${hit.file}:${hit.line} ${hit.kind} ${hit.name} (verb "${hit.verb}")`).join('\n')}`);
+    throw new Error(
+      `Forbidden capabilities found:\n${hits.map((hit) => `- ${hit.file}:${hit.line} ${hit.kind} ${hit.name} (verb "${hit.verb}")`).join('\n')}`,
+    );
   }
 }

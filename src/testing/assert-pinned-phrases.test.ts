@@ -14,16 +14,25 @@ describe('assertPinnedPhrases', () => {
   });
 
   it('fails on an unfilled placeholder but not on literal double braces', () => {
-    expect(() => assertPinnedPhrases('Hello {user_name}, never give medical advice in metric units', pinned)).toThrow(/unfilled placeholder \{user_name\}/);
-    expect(() => assertPinnedPhrases('Reply as JSON like {{"a": 1}}; never give medical advice; metric units', pinned)).not.toThrow();
+    expect(() => assertPinnedPhrases('Hello {user_name}, never give medical advice in metric units', pinned)).toThrow(
+      /unfilled placeholder \{user_name\}/,
+    );
+    expect(() =>
+      assertPinnedPhrases('Reply as JSON like {{"a": 1}}; never give medical advice; metric units', pinned),
+    ).not.toThrow();
   });
 
   it('fails when two role prompts are identical', () => {
-    const prompts = { planner: 'Never give medical advice. Metric units.', writer: 'never give medical advice.  metric units.' };
+    const prompts = {
+      planner: 'Never give medical advice. Metric units.',
+      writer: 'never give medical advice.  metric units.',
+    };
     expect(() => assertPinnedPhrases(prompts, pinned)).toThrow(/writer and planner prompts are identical/);
   });
 
   it('accepts distinct role prompts that state the rules between them', () => {
-    expect(() => assertPinnedPhrases({ planner: 'Plan. Never give medical advice.', writer: 'Write in metric units.' }, pinned)).not.toThrow();
+    expect(() =>
+      assertPinnedPhrases({ planner: 'Plan. Never give medical advice.', writer: 'Write in metric units.' }, pinned),
+    ).not.toThrow();
   });
 });

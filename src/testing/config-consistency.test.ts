@@ -31,7 +31,13 @@ describe('configDifferences', () => {
     const config = emitted(everything);
     const tampered = {
       ...config,
-      contract: { ...config.contract, endpoints: [...config.contract.endpoints.filter((endpoint) => !endpoint.path.includes('lookup')), { method: 'GET', path: '/extra', presence: 'conditional' }] },
+      contract: {
+        ...config.contract,
+        endpoints: [
+          ...config.contract.endpoints.filter((endpoint) => !endpoint.path.includes('lookup')),
+          { method: 'GET', path: '/extra', presence: 'conditional' },
+        ],
+      },
       panels: [{ slug: 'ghost', title: 'Ghost' }],
     };
     expect(await configDifferences(app, tampered)).toEqual([
@@ -52,11 +58,26 @@ describe('configDifferences', () => {
 describe('makeConfigConsistencyTests', () => {
   it('registers one test that fails with the differences', async () => {
     const tests: { name: string; body: () => Promise<void> }[] = [];
-    const registrar = { describe: (_name: string, body: () => void) => body(), it: (name: string, body: () => Promise<void>) => void tests.push({ name, body }) };
-    makeConfigConsistencyTests(() => createTestActor({ definition: everything, env, peerReads }), emitted(testActorDefinition), registrar);
-    expect(tests.map((test) => test.name)).toEqual(['serves exactly the routes and panels src/platform/config.json declares']);
-    await expect(tests[0]!.body()).rejects.toThrow(/the actor and its configuration disagree:\n {2}- served but not declared in contract.endpoints: GET \/panel\/\{slug\}/);
-    makeConfigConsistencyTests(() => createTestActor({ definition: everything, env, peerReads }), emitted(everything), registrar);
+    const registrar = {
+      describe: (_name: string, body: () => void) => body(),
+      it: (name: string, body: () => Promise<void>) => void tests.push({ name, body }),
+    };
+    makeConfigConsistencyTests(
+      () => createTestActor({ definition: everything, env, peerReads }),
+      emitted(testActorDefinition),
+      registrar,
+    );
+    expect(tests.map((test) => test.name)).toEqual([
+      'serves exactly the routes and panels src/platform/config.json declares',
+    ]);
+    await expect(tests[0]!.body()).rejects.toThrow(
+      /the actor and its configuration disagree:\n {2}- served but not declared in contract.endpoints: GET \/panel\/\{slug\}/,
+    );
+    makeConfigConsistencyTests(
+      () => createTestActor({ definition: everything, env, peerReads }),
+      emitted(everything),
+      registrar,
+    );
     await expect(tests[1]!.body()).resolves.toBeUndefined();
   });
 });

@@ -6,7 +6,8 @@ interface ServedParts {
   readonly panels?: readonly { readonly slug: string }[];
 }
 
-const routeLabel = (method: string, path: string) => `${method === 'ALL' ? 'ANY' : method} ${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`;
+const routeLabel = (method: string, path: string) =>
+  `${method === 'ALL' ? 'ANY' : method} ${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`;
 const pathOf = (label: string) => label.slice(label.indexOf(' ') + 1);
 
 /**
@@ -24,21 +25,33 @@ const pathOf = (label: string) => label.slice(label.indexOf(' ') + 1);
  */
 export async function configDifferences(app: ActorApp, platformConfig: unknown): Promise<string[]> {
   const config = (platformConfig ?? {}) as ServedParts;
-  const declared = new Set((config.contract?.endpoints ?? []).map((endpoint) => routeLabel(endpoint.method, endpoint.path)));
-  const served = new Set(app.routes.map((route) => routeLabel(route.method, route.path)).filter((label) => !label.startsWith('ANY ') || declared.has(label)));
+  const declared = new Set(
+    (config.contract?.endpoints ?? []).map((endpoint) => routeLabel(endpoint.method, endpoint.path)),
+  );
+  const served = new Set(
+    app.routes
+      .map((route) => routeLabel(route.method, route.path))
+      .filter((label) => !label.startsWith('ANY ') || declared.has(label)),
+  );
   // `ANY <path>` in the configuration covers every method the app mounts on that path (`/mcp`: POST and DELETE).
   const anyPaths = new Set([...declared].filter((label) => label.startsWith('ANY ')).map(pathOf));
   const servedPaths = new Set([...served].map(pathOf));
   const isServed = (label: string) => served.has(label) || (label.startsWith('ANY ') && servedPaths.has(pathOf(label)));
   const isDeclared = (label: string) => declared.has(label) || anyPaths.has(pathOf(label));
   const differences = [
-    ...[...declared].filter((label) => !isServed(label)).map((label) => `declared in contract.endpoints but not served: ${label}`),
-    ...[...served].filter((label) => !isDeclared(label)).map((label) => `served but not declared in contract.endpoints: ${label}`),
+    ...[...declared]
+      .filter((label) => !isServed(label))
+      .map((label) => `declared in contract.endpoints but not served: ${label}`),
+    ...[...served]
+      .filter((label) => !isDeclared(label))
+      .map((label) => `served but not declared in contract.endpoints: ${label}`),
   ];
   const declaredPanels = new Set((config.panels ?? []).map((panel) => panel.slug));
   const servedPanels = new Set(await servedPanelSlugs(app));
-  for (const slug of declaredPanels) if (!servedPanels.has(slug)) differences.push(`declared in panels but not served: ${slug}`);
-  for (const slug of servedPanels) if (!declaredPanels.has(slug)) differences.push(`served but not declared in panels: ${slug}`);
+  for (const slug of declaredPanels)
+    if (!servedPanels.has(slug)) differences.push(`declared in panels but not served: ${slug}`);
+  for (const slug of servedPanels)
+    if (!declaredPanels.has(slug)) differences.push(`served but not declared in panels: ${slug}`);
   return differences;
 }
 

@@ -7,11 +7,21 @@ import { MemoryStore } from '../store/memory-store.js';
 
 /** A small actor definition for tests: one plain setting and one secret. */
 export const testActorDefinition: ActorDefinition = {
-  metadata: { name: 'Test Actor', slug: 'test-actor', version: '1.2.3', description: 'An actor for tests', domain: 'test', tags: ['test'] },
+  metadata: {
+    name: 'Test Actor',
+    slug: 'test-actor',
+    version: '1.2.3',
+    description: 'An actor for tests',
+    domain: 'test',
+    tags: ['test'],
+  },
   features: defaultActorFeatures,
   settings: v.object({
     greeting: v.optional(v.pipe(v.string(), v.minLength(1), v.metadata({ 'x-platform-section': 'general' })), 'Hello'),
-    max_items: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.metadata({ 'x-platform-section': 'general' })), 10),
+    max_items: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.metadata({ 'x-platform-section': 'general' })),
+      10,
+    ),
     api_token: v.optional(v.pipe(v.string(), v.metadata({ 'x-platform-section': 'general', writeOnly: true }))),
     model: v.optional(v.string(), 'offline'),
   }),
@@ -26,7 +36,9 @@ export const testActorDefinition: ActorDefinition = {
  * const app = await createTestActor();
  * expect((await app.request('/health')).status).toBe(200);
  */
-export async function createTestActor(options: Partial<CreateActorAppOptions> = {}): Promise<ActorApp & { readonly store: MemoryStore | CreateActorAppOptions['store'] }> {
+export async function createTestActor(
+  options: Partial<CreateActorAppOptions> = {},
+): Promise<ActorApp & { readonly store: MemoryStore | CreateActorAppOptions['store'] }> {
   const store = options.store ?? new MemoryStore();
   const app = createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, ...options, store });
   await app.actor.start();

@@ -27,7 +27,11 @@ export type StoreContractSubject = (() => Promise<Store>) | StoreHarness;
 
 function harnessOf(subject: StoreContractSubject): StoreHarness {
   if (typeof subject !== 'function') return subject;
-  return { name: subject.name || 'store', reachableFromOutside: false, fresh: async () => ({ store: await subject() }) };
+  return {
+    name: subject.name || 'store',
+    reachableFromOutside: false,
+    fresh: async () => ({ store: await subject() }),
+  };
 }
 
 function message(id: string, overrides: Partial<StoredMessage> = {}): StoredMessage {
@@ -142,7 +146,10 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           invocation({ userIdentifier: 'ann', sessionId: 's2' }),
           invocation({ userIdentifier: 'bob', sessionId: 's1' }),
         ]);
-        await store.recordInvocations([invocation({ userIdentifier: 'ann', sessionId: 's1' }), invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' })]);
+        await store.recordInvocations([
+          invocation({ userIdentifier: 'ann', sessionId: 's1' }),
+          invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' }),
+        ]);
         expect(await store.readStats('acme')).toMatchObject({ invocations: 4, sessions: 2, users: 2, tenants: 1 });
         expect(await store.readStats('globex')).toMatchObject({ invocations: 1, sessions: 1, users: 1, tenants: 1 });
         expect(await store.readStats()).toMatchObject({ invocations: 5, sessions: 3, users: 2, tenants: 2 });
@@ -162,11 +169,23 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const store = await freshStore();
         const calls = Array.from({ length: 25 }, (_, call) =>
           Array.from({ length: 8 }, (_, index) =>
-            invocation({ tenantId: `tenant-${index % 3}`, sessionId: `s-${call % 5}`, userIdentifier: `u-${index % 4}`, outcome: index === 0 ? 'error' : 'success' }),
+            invocation({
+              tenantId: `tenant-${index % 3}`,
+              sessionId: `s-${call % 5}`,
+              userIdentifier: `u-${index % 4}`,
+              outcome: index === 0 ? 'error' : 'success',
+            }),
           ),
         );
         await Promise.all(calls.map((records) => store.recordInvocations(records)));
-        expect(await store.readStats()).toMatchObject({ invocations: 200, errors: 25, inputTokens: 2000, tenants: 3, sessions: 15, users: 4 });
+        expect(await store.readStats()).toMatchObject({
+          invocations: 200,
+          errors: 25,
+          inputTokens: 2000,
+          tenants: 3,
+          sessions: 15,
+          users: 4,
+        });
         expect(await store.readStats('tenant-0')).toMatchObject({ invocations: 75, sessions: 5, users: 3 });
       });
 
@@ -195,10 +214,14 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       if (harness.reachableFromOutside)
         it('rolls back a call that fails inside the database, and counts it once when retried', async () => {
           const { store, breakInsertsOfUserBoom } = await fresh();
-          if (breakInsertsOfUserBoom === undefined) throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
+          if (breakInsertsOfUserBoom === undefined)
+            throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
           await store.recordInvocations([invocation()]);
           const repair = await breakInsertsOfUserBoom();
-          const call = [invocation({ userIdentifier: 'ann' }), invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' })];
+          const call = [
+            invocation({ userIdentifier: 'ann' }),
+            invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' }),
+          ];
           await expect(store.recordInvocations(call)).rejects.toThrow();
           expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
           await repair();
@@ -211,8 +234,15 @@ export function describeStoreContract(subject: StoreContractSubject): void {
     describe('history', () => {
       it('loads the last messages of a session, oldest first', async () => {
         const store = await freshStore();
-        await store.appendMessages('acme', 'chat', [message('m1'), message('m2', { role: 'assistant' }), message('m3')]);
-        await store.appendMessages('acme', 'chat', [message('m4', { role: 'tool' }), message('m5', { role: 'system' })]);
+        await store.appendMessages('acme', 'chat', [
+          message('m1'),
+          message('m2', { role: 'assistant' }),
+          message('m3'),
+        ]);
+        await store.appendMessages('acme', 'chat', [
+          message('m4', { role: 'tool' }),
+          message('m5', { role: 'system' }),
+        ]);
         expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
         expect((await store.loadHistory('acme', 'chat', 2)).map((m) => m.id)).toEqual(['m4', 'm5']);
         expect(await store.loadHistory('acme', 'chat', 0)).toEqual([]);
@@ -230,7 +260,11 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('keeps order under concurrent appends to one session', async () => {
         const store = await freshStore();
-        await Promise.all(Array.from({ length: 10 }, (_, call) => store.appendMessages('acme', 'busy', [message(`c${call}-a`), message(`c${call}-b`)])));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, call) =>
+            store.appendMessages('acme', 'busy', [message(`c${call}-a`), message(`c${call}-b`)]),
+          ),
+        );
         const ids = (await store.loadHistory('acme', 'busy', 100)).map((m) => m.id);
         expect(ids).toHaveLength(20);
         for (let call = 0; call < 10; call += 1) expect(ids.indexOf(`c${call}-b`)).toBe(ids.indexOf(`c${call}-a`) + 1);
@@ -239,11 +273,25 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it('round-trips every field and the JSON data, and leaves data out when there was none', async () => {
         const store = await freshStore();
         const data = { tool_calls: [{ id: 'call-1', name: 'weather', arguments: { city: 'Zürich' } }], note: null };
-        await store.appendMessages('acme', 'chat', [message('m1', { content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' }), message('m2', { role: 'assistant', content: '', data })]);
+        await store.appendMessages('acme', 'chat', [
+          message('m1', { content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' }),
+          message('m2', { role: 'assistant', content: '', data }),
+        ]);
         const [first, second] = await store.loadHistory('acme', 'chat', 5);
-        expect(first).toEqual({ id: 'm1', role: 'user', content: 'Grüezi 👋\n"quoted"', createdAt: '2025-02-03T04:05:06.789Z' });
+        expect(first).toEqual({
+          id: 'm1',
+          role: 'user',
+          content: 'Grüezi 👋\n"quoted"',
+          createdAt: '2025-02-03T04:05:06.789Z',
+        });
         expect(first).not.toHaveProperty('data');
-        expect(second).toEqual({ id: 'm2', role: 'assistant', content: '', data, createdAt: '2025-01-01T00:00:00.000Z' });
+        expect(second).toEqual({
+          id: 'm2',
+          role: 'assistant',
+          content: '',
+          data,
+          createdAt: '2025-01-01T00:00:00.000Z',
+        });
       });
 
       it.each<[string, StoredMessage]>([
@@ -265,8 +313,14 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it('appends the history of a counted record with its count, once, in record order, after earlier messages', async () => {
         const store = await freshStore();
         await store.appendMessages('acme', 'chat', [message('earlier')]);
-        const first = invocation({ sessionId: 'chat', history: [message('t1-user'), message('t1-answer', { role: 'assistant', data: { tool_calls: [] } })] });
-        const second = invocation({ sessionId: 'chat', history: [message('t2-user'), message('t2-answer', { role: 'assistant' })] });
+        const first = invocation({
+          sessionId: 'chat',
+          history: [message('t1-user'), message('t1-answer', { role: 'assistant', data: { tool_calls: [] } })],
+        });
+        const second = invocation({
+          sessionId: 'chat',
+          history: [message('t2-user'), message('t2-answer', { role: 'assistant' })],
+        });
         const elsewhere = invocation({ tenantId: 'globex', sessionId: 'chat', history: [message('g-user')] });
         const bare = invocation({ sessionId: 'chat' });
         await store.recordInvocations([first, second, elsewhere, bare]);
@@ -284,7 +338,13 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('keeps each turn whole under concurrent records to one session', async () => {
         const store = await freshStore();
-        await Promise.all(Array.from({ length: 10 }, (_, call) => store.recordInvocations([invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] })])));
+        await Promise.all(
+          Array.from({ length: 10 }, (_, call) =>
+            store.recordInvocations([
+              invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] }),
+            ]),
+          ),
+        );
         const ids = (await store.loadHistory('acme', 'busy', 100)).map((m) => m.id);
         expect(ids).toHaveLength(20);
         for (let call = 0; call < 10; call += 1) expect(ids.indexOf(`r${call}-b`)).toBe(ids.indexOf(`r${call}-a`) + 1);
@@ -293,8 +353,13 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('rejects a record whose history holds a bad message, and neither counts it nor stores any of it', async () => {
         const store = await freshStore();
-        const bad = invocation({ sessionId: 'chat', history: [message('fine'), message('m', { role: 'robot' as StoredMessage['role'] })] });
-        await expect(store.recordInvocations([invocation({ sessionId: 'chat', history: [message('other')] }), bad])).rejects.toThrow(TypeError);
+        const bad = invocation({
+          sessionId: 'chat',
+          history: [message('fine'), message('m', { role: 'robot' as StoredMessage['role'] })],
+        });
+        await expect(
+          store.recordInvocations([invocation({ sessionId: 'chat', history: [message('other')] }), bad]),
+        ).rejects.toThrow(TypeError);
         expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
         expect((await store.readStats()).invocations).toBe(0);
       });
@@ -310,7 +375,11 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it('starts empty, then saves what the update makes of the saved overrides, as one unit', async () => {
         const store = await freshStore();
         expect(await store.loadSettingsOverrides()).toEqual({});
-        const written = await store.updateSettingsOverrides(() => ({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true }));
+        const written = await store.updateSettingsOverrides(() => ({
+          greeting: 'Hi',
+          limits: { max_items: 5, tags: ['a', 'b'] },
+          enabled: true,
+        }));
         expect(written).toEqual({ greeting: 'Hi', limits: { max_items: 5, tags: ['a', 'b'] }, enabled: true });
         const loaded = await store.loadSettingsOverrides();
         expect(loaded).toEqual(written);
@@ -322,7 +391,11 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('runs concurrent updates one after the other, each on what the one before saved: none is lost', async () => {
         const store = await freshStore();
-        await Promise.all(Array.from({ length: 20 }, (_, index) => store.updateSettingsOverrides((saved) => ({ ...saved, [`key_${index}`]: index }))));
+        await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            store.updateSettingsOverrides((saved) => ({ ...saved, [`key_${index}`]: index })),
+          ),
+        );
         expect(Object.keys(await store.loadSettingsOverrides())).toHaveLength(20);
       });
 
@@ -341,7 +414,9 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it.each([null, [], 'text'])('rejects overrides %j and keeps the saved ones', async (bad) => {
         const store = await freshStore();
         await store.updateSettingsOverrides(() => ({ greeting: 'Hi' }));
-        await expect(store.updateSettingsOverrides(() => bad as unknown as Record<string, unknown>)).rejects.toThrow(TypeError);
+        await expect(store.updateSettingsOverrides(() => bad as unknown as Record<string, unknown>)).rejects.toThrow(
+          TypeError,
+        );
         expect(await store.loadSettingsOverrides()).toEqual({ greeting: 'Hi' });
       });
     });
@@ -353,8 +428,20 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.saveOAuthToken(token);
         await store.saveOAuthToken({ ...token, tenantId: 'globex', accessToken: 'access-globex' });
         expect(await store.loadOAuthToken('acme', 'github')).toEqual(token);
-        await store.saveOAuthToken({ ...token, accessToken: 'access-2', refreshToken: null, scope: null, expiresAt: null });
-        expect(await store.loadOAuthToken('acme', 'github')).toEqual({ ...token, accessToken: 'access-2', refreshToken: null, scope: null, expiresAt: null });
+        await store.saveOAuthToken({
+          ...token,
+          accessToken: 'access-2',
+          refreshToken: null,
+          scope: null,
+          expiresAt: null,
+        });
+        expect(await store.loadOAuthToken('acme', 'github')).toEqual({
+          ...token,
+          accessToken: 'access-2',
+          refreshToken: null,
+          scope: null,
+          expiresAt: null,
+        });
         expect((await store.loadOAuthToken('globex', 'github'))?.accessToken).toBe('access-globex');
         expect(await store.loadOAuthToken('acme', 'google')).toBeNull();
       });
@@ -372,7 +459,13 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
     describe('OAuth states', () => {
       const inTenMinutes = () => Date.now() + 10 * 60_000;
-      const record = (name: string) => JSON.stringify({ provider: 'github', tenantId: 'acme', codeVerifier: `verifier-${name}`, redirectUri: 'https://actor.example/oauth/callback' });
+      const record = (name: string) =>
+        JSON.stringify({
+          provider: 'github',
+          tenantId: 'acme',
+          codeVerifier: `verifier-${name}`,
+          redirectUri: 'https://actor.example/oauth/callback',
+        });
 
       it('gives a state back once, with its record and expiry; an unknown state is null', async () => {
         const store = await freshStore();
@@ -418,7 +511,11 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const store = await freshStore();
         const states = Array.from({ length: 10 }, (_, index) => `contested-${index}`);
         await Promise.all(states.map((state) => store.putOAuthState(state, record(state), inTenMinutes())));
-        const takes = await Promise.all(states.flatMap((state) => Array.from({ length: 4 }, async () => [state, await store.takeOAuthState(state)] as const)));
+        const takes = await Promise.all(
+          states.flatMap((state) =>
+            Array.from({ length: 4 }, async () => [state, await store.takeOAuthState(state)] as const),
+          ),
+        );
         for (const state of states) {
           const won = takes.filter(([taken, result]) => taken === state && result !== null);
           expect(won, state).toHaveLength(1);
@@ -454,9 +551,17 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it('claims a free key once; later claims see it running, then completed', async () => {
         const store = await freshStore();
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
-        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-1' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
+          state: 'running',
+          fingerprint: 'fp-1',
+        });
         await store.completeIdempotencyKey('key-1', 200, '{"ok":true}');
-        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"ok":true}' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({
+          state: 'completed',
+          fingerprint: 'fp-1',
+          status: 200,
+          body: '{"ok":true}',
+        });
         expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
       });
 
@@ -466,12 +571,20 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
         const record = invocation({ idempotency: completion, history: [message('m1')] });
         await store.recordInvocations([invocation(), record]);
-        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: '{"turn":1}' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({
+          state: 'completed',
+          fingerprint: 'fp-1',
+          status: 200,
+          body: '{"turn":1}',
+        });
         // A retried record is not counted again, and completes nothing again.
         await store.releaseIdempotencyKey('key-1');
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
         await store.recordInvocations([record]);
-        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
+          state: 'running',
+          fingerprint: 'fp-2',
+        });
         expect((await store.readStats()).invocations).toBe(2);
         // A key nobody claimed stays free.
         await store.recordInvocations([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
@@ -494,7 +607,10 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.claimIdempotencyKey('key-1', 'fp-1', 60_000);
         await store.releaseIdempotencyKey('key-1');
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
-        expect(await store.claimIdempotencyKey('key-1', 'fp-3', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-3', 60_000)).toEqual({
+          state: 'running',
+          fingerprint: 'fp-2',
+        });
         await store.releaseIdempotencyKey('never-claimed');
       });
 
@@ -504,7 +620,10 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.completeIdempotencyKey('key-1', 200, 'old');
         await new Promise((resolve) => setTimeout(resolve, 15));
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
-        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'running', fingerprint: 'fp-2' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
+          state: 'running',
+          fingerprint: 'fp-2',
+        });
       });
 
       it("keeps a completed reply for the time-to-live it is completed with, not the claim's", async () => {
@@ -512,14 +631,21 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.claimIdempotencyKey('key-1', 'fp-1', 1);
         await store.completeIdempotencyKey('key-1', 200, 'kept', 60_000);
         await new Promise((resolve) => setTimeout(resolve, 15));
-        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp-1', status: 200, body: 'kept' });
+        expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
+          state: 'completed',
+          fingerprint: 'fp-1',
+          status: 200,
+          body: 'kept',
+        });
         await store.claimIdempotencyKey('key-2', 'fp-1', 60_000);
         await expect(store.completeIdempotencyKey('key-2', 200, 'x', 0)).rejects.toThrow(TypeError);
       });
 
       it('lets exactly one of many concurrent claims win', async () => {
         const store = await freshStore();
-        const claims = await Promise.all(Array.from({ length: 12 }, (_, index) => store.claimIdempotencyKey('contested', `fp-${index}`, 60_000)));
+        const claims = await Promise.all(
+          Array.from({ length: 12 }, (_, index) => store.claimIdempotencyKey('contested', `fp-${index}`, 60_000)),
+        );
         expect(claims.filter((claim) => claim === null)).toHaveLength(1);
       });
 

@@ -3,7 +3,12 @@
 export { createTestActor, testActorDefinition } from './create-test-actor.js';
 export { makeContractTests, type ContractTestRegistrar, type OpenApiSource } from './make-contract-tests.js';
 export { configDifferences } from './config-consistency.js';
-export { describeStoreContract, type StoreContractSubject, type StoreHarness, type TestStore } from './describe-store-contract.js';
+export {
+  describeStoreContract,
+  type StoreContractSubject,
+  type StoreHarness,
+  type TestStore,
+} from './describe-store-contract.js';
 export { invocation } from './test-invocation.js';
 export { makeConfigConsistencyTests } from './make-config-consistency-tests.js';
 export {
@@ -15,4 +20,10 @@ export {
   type TopicContractReport,
 } from '../config/topic-contract.js';
 export { assertPinnedPhrases, findPinnedPhraseProblems, type PromptSet } from './assert-pinned-phrases.js';
-export { assertNoForbiddenVerbs, findForbiddenVerbs, nameWords, type ForbiddenVerbHit, type ForbiddenVerbOptions } from './assert-no-forbidden-verbs.js';
+export {
+  assertNoForbiddenVerbs,
+  findForbiddenVerbs,
+  nameWords,
+  type ForbiddenVerbHit,
+  type ForbiddenVerbOptions,
+} from './assert-no-forbidden-verbs.js';

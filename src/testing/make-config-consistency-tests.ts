@@ -21,7 +21,10 @@ export function makeConfigConsistencyTests(
   registrar.describe('platform configuration and served surface', () => {
     registrar.it('serves exactly the routes and panels src/platform/config.json declares', async () => {
       const differences = await configDifferences(await app(), platformConfig);
-      if (differences.length > 0) throw new Error(`the actor and its configuration disagree:\n${differences.map((line) => `  - ${line}`).join('\n')}`);
+      if (differences.length > 0)
+        throw new Error(
+          `the actor and its configuration disagree:\n${differences.map((line) => `  - ${line}`).join('\n')}`,
+        );
     });
   });
 }

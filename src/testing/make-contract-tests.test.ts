@@ -7,7 +7,11 @@ import { checkTopicContract } from '../config/topic-contract.js';
 async function runFactory(openapi: unknown) {
   const tests: { name: string; body: () => Promise<void> }[] = [];
   const reports: string[] = [];
-  const registrar: ContractTestRegistrar = { describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }), report: (message) => reports.push(message) };
+  const registrar: ContractTestRegistrar = {
+    describe: (_name, body) => body(),
+    it: (name, body) => tests.push({ name, body }),
+    report: (message) => reports.push(message),
+  };
   makeContractTests(openapi, registrar);
   const outcomes: Record<string, string> = {};
   for (const test of tests)
@@ -36,7 +40,13 @@ describe('makeContractTests', () => {
   });
 
   it('reports missing recommended endpoints without failing', async () => {
-    const paths = { '/agent/invoke': { post: {} }, '/health': { get: {} }, '/ready': { get: {} }, '/metrics': { get: {} }, '/stats/:tenant_id': { get: {} } };
+    const paths = {
+      '/agent/invoke': { post: {} },
+      '/health': { get: {} },
+      '/ready': { get: {} },
+      '/metrics': { get: {} },
+      '/stats/:tenant_id': { get: {} },
+    };
     const { outcomes, reports } = await runFactory({ paths });
     expect(Object.values(outcomes).every((outcome) => outcome === 'pass')).toBe(true);
     expect(reports).toHaveLength(1);

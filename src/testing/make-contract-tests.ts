@@ -1,5 +1,10 @@
 import { describe as vitestDescribe, it as vitestIt } from 'vitest';
-import { checkTopicContract, endpointLabel, RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
+import {
+  checkTopicContract,
+  endpointLabel,
+  RECOMMENDED_ENDPOINTS,
+  REQUIRED_ENDPOINTS,
+} from '../config/topic-contract.js';
 
 /** Where the OpenAPI document comes from: the document, or a function that fetches it. */
 export type OpenApiSource = unknown | (() => unknown | Promise<unknown>);
@@ -24,7 +29,10 @@ async function loadOpenApi(source: OpenApiSource): Promise<unknown> {
  * @example
  * makeContractTests(async () => (await app.request('/openapi.json')).json());
  */
-export function makeContractTests(openapi: OpenApiSource, registrar: ContractTestRegistrar = { describe: vitestDescribe, it: vitestIt }): void {
+export function makeContractTests(
+  openapi: OpenApiSource,
+  registrar: ContractTestRegistrar = { describe: vitestDescribe, it: vitestIt },
+): void {
   const report = registrar.report ?? ((message: string) => console.warn(message));
   let loaded: Promise<ReturnType<typeof checkTopicContract>> | undefined;
   const check = () => (loaded ??= loadOpenApi(openapi).then(checkTopicContract));
@@ -33,19 +41,24 @@ export function makeContractTests(openapi: OpenApiSource, registrar: ContractTes
       registrar.it(`exposes ${endpointLabel(endpoint)} (required)`, async () => {
         const result = await check();
         if (result.missingRequired.includes(endpoint)) {
-          throw new Error(`${endpointLabel(endpoint)} is required by topic contract v1.0 but the OpenAPI document does not describe it`);
+          throw new Error(
+            `${endpointLabel(endpoint)} is required by topic contract v1.0 but the OpenAPI document does not describe it`,
+          );
         }
       });
     }
     registrar.it(`reports missing recommended endpoints (${RECOMMENDED_ENDPOINTS.length} checked)`, async () => {
       const result = await check();
       if (result.missingRecommended.length > 0) {
-        report(`topic contract v1.0: recommended endpoints missing: ${result.missingRecommended.map(endpointLabel).join(', ')}`);
+        report(
+          `topic contract v1.0: recommended endpoints missing: ${result.missingRecommended.map(endpointLabel).join(', ')}`,
+        );
       }
     });
     registrar.it('does not expose the retired /api/actor/configuration-schema', async () => {
       const result = await check();
-      if (result.retiredPresent.length > 0) throw new Error('/api/actor/configuration-schema is retired: serve /api/actor/platform-config instead');
+      if (result.retiredPresent.length > 0)
+        throw new Error('/api/actor/configuration-schema is retired: serve /api/actor/platform-config instead');
     });
   });
 }

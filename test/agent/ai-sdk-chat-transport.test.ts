@@ -1,4 +1,13 @@
-import { AbstractChat, type ChatState, type ChatStatus, DefaultChatTransport, isTextUIPart, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  isTextUIPart,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorTool } from '../../src/agent/actor-tool.js';
@@ -45,7 +54,12 @@ let server: ServeHandle;
 let keyed: ServeHandle;
 beforeAll(async () => {
   store = new MemoryStore();
-  const greet = new ActorTool({ name: 'hello_greet', description: 'Greets a person by name', argsSchema: v.object({ name: v.string() }), run: ({ name }) => `Hello, ${name}!` });
+  const greet = new ActorTool({
+    name: 'hello_greet',
+    description: 'Greets a person by name',
+    argsSchema: v.object({ name: v.string() }),
+    run: ({ name }) => `Hello, ${name}!`,
+  });
   server = await serveOnLoopback(await createTestActor({ store, tools: [greet] }));
   keyed = await serveOnLoopback(await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-chat' } }));
 });
@@ -56,14 +70,22 @@ afterAll(async () => {
 
 describe("the AI SDK's DefaultChatTransport against POST /agent/invoke, no options but api", () => {
   it('streams the answer into a chat; the chat id is the session, so the second turn has the first in its history', async () => {
-    const chat = new PlainChat({ id: 'chat-ada', transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }) });
+    const chat = new PlainChat({
+      id: 'chat-ada',
+      transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }),
+    });
     await chat.sendMessage({ text: 'My name is Ada.' });
     expect(chat.error).toBeUndefined();
     expect(chat.status).toBe('ready');
     expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(textOf(chat.messages[1])).toContain('[offline model]');
     expect(textOf(chat.messages[1])).toContain('My name is Ada.');
-    expect(chat.messages[1]!.parts).toContainEqual(expect.objectContaining({ type: 'data-session', data: expect.objectContaining({ session_id: 'chat-ada', model: 'offline' }) }));
+    expect(chat.messages[1]!.parts).toContainEqual(
+      expect.objectContaining({
+        type: 'data-session',
+        data: expect.objectContaining({ session_id: 'chat-ada', model: 'offline' }),
+      }),
+    );
 
     await chat.sendMessage({ text: 'What is my name?' });
     expect(chat.error).toBeUndefined();
@@ -75,20 +97,37 @@ describe("the AI SDK's DefaultChatTransport against POST /agent/invoke, no optio
       ['user', 'What is my name?'],
       ['assistant', expect.stringContaining('[offline model]')],
     ]);
-    expect(await (await fetch(`${server.url}/stats`)).json()).toMatchObject({ invocations: 2, sessions: 1, users: 1, errors: 0 });
+    expect(await (await fetch(`${server.url}/stats`)).json()).toMatchObject({
+      invocations: 2,
+      sessions: 1,
+      users: 1,
+      errors: 0,
+    });
   });
 
   it('shows a tool the agent ran as a dynamic-tool part with its input and output', async () => {
-    const chat = new PlainChat({ id: 'chat-tool', transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }) });
+    const chat = new PlainChat({
+      id: 'chat-tool',
+      transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }),
+    });
     await chat.sendMessage({ text: 'use tool hello_greet with {"name": "Ada"}' });
     expect(chat.error).toBeUndefined();
     expect(chat.messages[1]!.parts).toContainEqual(
-      expect.objectContaining({ type: 'dynamic-tool', toolName: 'hello_greet', state: 'output-available', input: { name: 'Ada' }, output: 'Hello, Ada!' }),
+      expect.objectContaining({
+        type: 'dynamic-tool',
+        toolName: 'hello_greet',
+        state: 'output-available',
+        input: { name: 'Ada' },
+        output: 'Hello, Ada!',
+      }),
     );
   });
 
   it("sends the files of useChat's sendMessage as attachments the model receives", async () => {
-    const chat = new PlainChat({ id: 'chat-files', transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }) });
+    const chat = new PlainChat({
+      id: 'chat-files',
+      transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }),
+    });
     await chat.sendMessage({
       text: 'Read this',
       files: [
@@ -104,7 +143,13 @@ describe("the AI SDK's DefaultChatTransport against POST /agent/invoke, no optio
     const transport = new DefaultChatTransport({ api: `${server.url}/agent/invoke` });
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hello there' }] };
     const chunks: UIMessageChunk[] = [];
-    const stream = await transport.sendMessages({ chatId: 'chat-chunks', messages: [user], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    const stream = await transport.sendMessages({
+      chatId: 'chat-chunks',
+      messages: [user],
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+    });
     const [forChunks, forMessage] = stream.tee();
     for await (const chunk of forChunks as unknown as AsyncIterable<UIMessageChunk>) chunks.push(chunk);
     let assembled: UIMessage | undefined;
@@ -136,23 +181,52 @@ describe("the AI SDK's DefaultChatTransport against POST /agent/invoke, no optio
     await chat.sendMessage({ text: 'Once as a stream' });
     const body = JSON.parse(sent[0]!) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['id', 'messages', 'trigger']);
-    const response = await fetch(`${server.url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, stream: false }) });
+    const response = await fetch(`${server.url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: false }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
-    expect(await response.json()).toMatchObject({ session_id: 'chat-json', message: { role: 'assistant', content: expect.stringContaining('Once as a stream') } });
+    expect(await response.json()).toMatchObject({
+      session_id: 'chat-json',
+      message: { role: 'assistant', content: expect.stringContaining('Once as a stream') },
+    });
   });
 
   it('shows a refused file type as the chat error, naming the part; a key goes in the transport headers', async () => {
-    const refused = new PlainChat({ id: 'chat-pdf', transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }) });
-    await refused.sendMessage({ text: 'Summarise', files: [{ type: 'file', mediaType: 'application/pdf', filename: 'a.pdf', url: 'data:application/pdf;base64,JVBERi0=' }] });
+    const refused = new PlainChat({
+      id: 'chat-pdf',
+      transport: new DefaultChatTransport({ api: `${server.url}/agent/invoke` }),
+    });
+    await refused.sendMessage({
+      text: 'Summarise',
+      files: [
+        { type: 'file', mediaType: 'application/pdf', filename: 'a.pdf', url: 'data:application/pdf;base64,JVBERi0=' },
+      ],
+    });
     expect(refused.status).toBe('error');
-    const problem = JSON.parse(refused.error!.message) as { status: number; code: string; errors: { pointer: string; detail: string }[] };
-    expect(problem).toMatchObject({ status: 422, code: 'validation_failed', errors: [{ pointer: '/messages/0/parts/0/mediaType', detail: expect.stringContaining('application/pdf') }] });
+    const problem = JSON.parse(refused.error!.message) as {
+      status: number;
+      code: string;
+      errors: { pointer: string; detail: string }[];
+    };
+    expect(problem).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      errors: [{ pointer: '/messages/0/parts/0/mediaType', detail: expect.stringContaining('application/pdf') }],
+    });
 
-    const keyless = new PlainChat({ id: 'chat-key', transport: new DefaultChatTransport({ api: `${keyed.url}/agent/invoke` }) });
+    const keyless = new PlainChat({
+      id: 'chat-key',
+      transport: new DefaultChatTransport({ api: `${keyed.url}/agent/invoke` }),
+    });
     await keyless.sendMessage({ text: 'Hi' });
     expect(JSON.parse(keyless.error!.message)).toMatchObject({ status: 401 });
-    const withKey = new PlainChat({ id: 'chat-key', transport: new DefaultChatTransport({ api: `${keyed.url}/agent/invoke`, headers: { 'X-API-Key': 'k-chat' } }) });
+    const withKey = new PlainChat({
+      id: 'chat-key',
+      transport: new DefaultChatTransport({ api: `${keyed.url}/agent/invoke`, headers: { 'X-API-Key': 'k-chat' } }),
+    });
     await withKey.sendMessage({ text: 'Hi' });
     expect(withKey.error).toBeUndefined();
     expect(textOf(withKey.messages[1])).toContain('[offline model]');

@@ -6,7 +6,13 @@ import { readUiStream } from './ui-stream-reader.js';
 
 const server = await fakeOpenAIForThisFile();
 
-const llmEnv = { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-test', LLM_MAX_RETRIES: '0', LLM_TIMEOUT_MS: '2000' };
+const llmEnv = {
+  LLM_BASE_URL: server.baseUrl,
+  LLM_MODEL: 'fake-model',
+  LLM_API_KEY: 'sk-test',
+  LLM_MAX_RETRIES: '0',
+  LLM_TIMEOUT_MS: '2000',
+};
 const post = (payload: Record<string, unknown>) =>
   new Request('http://actor/agent/invoke', {
     method: 'POST',
@@ -17,7 +23,11 @@ const post = (payload: Record<string, unknown>) =>
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const pngByData = { name: 'dot.png', mime_type: 'image/png', data: PNG_BASE64 };
 const jpegByUrl = { name: 'cat.jpg', mime_type: 'image/jpeg', url: 'https://images.example/cat.jpg' };
-const notes = { name: 'notes.md', mime_type: 'text/markdown', data: Buffer.from('# Notes\nBuy milk.', 'utf8').toString('base64') };
+const notes = {
+  name: 'notes.md',
+  mime_type: 'text/markdown',
+  data: Buffer.from('# Notes\nBuy milk.', 'utf8').toString('base64'),
+};
 
 describe('attachments on POST /agent/invoke', () => {
   it('sends images (by data and by url) as image parts and a text file as a text part, JSON and streamed', async () => {
@@ -37,7 +47,18 @@ describe('attachments on POST /agent/invoke', () => {
     expect(server.requests[0]!.body.messages).toEqual([userMessage]);
 
     server.reply({ kind: 'stream', chunks: textChunks(['A dot.']) });
-    const streamed = await readUiStream((await app.request(post({ session_id: 'files-stream', message: 'What is in these?', attachments: [pngByData, jpegByUrl, notes], stream: true }))).body!);
+    const streamed = await readUiStream(
+      (
+        await app.request(
+          post({
+            session_id: 'files-stream',
+            message: 'What is in these?',
+            attachments: [pngByData, jpegByUrl, notes],
+            stream: true,
+          }),
+        )
+      ).body!,
+    );
     expect(streamed.text).toBe('A dot.');
     expect(server.requests[1]!.body.messages).toEqual([userMessage]);
 
@@ -59,13 +80,24 @@ describe('attachments on POST /agent/invoke', () => {
   it('answers 422 naming the attachment the model cannot take, and a text file by url, before any model call', async () => {
     const app = await createTestActor({ env: llmEnv });
     for (const stream of [false, true]) {
-      const pdf = await app.request(post({ message: 'Read this', stream, attachments: [pngByData, { name: 'report.pdf', mime_type: 'application/pdf', data: 'JVBERi0=' }] }));
+      const pdf = await app.request(
+        post({
+          message: 'Read this',
+          stream,
+          attachments: [pngByData, { name: 'report.pdf', mime_type: 'application/pdf', data: 'JVBERi0=' }],
+        }),
+      );
       expect(pdf.status).toBe(422);
       const problem = await pdf.json();
       expect(problem).toMatchObject({ code: 'validation_failed', errors: [{ pointer: '/attachments/1/mime_type' }] });
       expect(problem.errors[0].detail).toContain('application/pdf');
     }
-    const byUrl = await app.request(post({ message: 'Read this', attachments: [{ name: 'notes.txt', mime_type: 'text/plain', url: 'http://127.0.0.1:9/notes.txt' }] }));
+    const byUrl = await app.request(
+      post({
+        message: 'Read this',
+        attachments: [{ name: 'notes.txt', mime_type: 'text/plain', url: 'http://127.0.0.1:9/notes.txt' }],
+      }),
+    );
     expect(byUrl.status).toBe(422);
     expect(await byUrl.json()).toMatchObject({ errors: [{ pointer: '/attachments/0/url' }] });
     expect(server.requests).toEqual([]);
@@ -75,7 +107,13 @@ describe('attachments on POST /agent/invoke', () => {
     const app = await createTestActor({});
     const json = await (await app.request(post({ message: 'Look', attachments: [pngByData, notes] }))).json();
     expect(json.message.content).toContain('You attached 2 files: dot.png (image/png), notes.md (text/markdown).');
-    const streamed = await readUiStream((await app.request(post({ session_id: 'offline-stream', message: 'Look', attachments: [jpegByUrl], stream: true }))).body!);
+    const streamed = await readUiStream(
+      (
+        await app.request(
+          post({ session_id: 'offline-stream', message: 'Look', attachments: [jpegByUrl], stream: true }),
+        )
+      ).body!,
+    );
     expect(streamed.text).toContain('You attached 1 file: cat.jpg (image/jpeg).');
   });
 });

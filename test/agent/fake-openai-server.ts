@@ -5,9 +5,19 @@ import { afterAll, beforeEach } from 'vitest';
 /** What the fake server answers to one request. */
 export type FakeReply =
   /** A JSON chat completion (or any JSON body) with a status. */
-  | { readonly kind: 'json'; readonly body: unknown; readonly status?: number; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'json';
+      readonly body: unknown;
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+    }
   /** An SSE stream: each chunk is sent as `data: <json>` (strings are sent as they are), then `data: [DONE]`. */
-  | { readonly kind: 'stream'; readonly chunks: readonly unknown[]; readonly done?: boolean; readonly hangAfter?: boolean }
+  | {
+      readonly kind: 'stream';
+      readonly chunks: readonly unknown[];
+      readonly done?: boolean;
+      readonly hangAfter?: boolean;
+    }
   /** Bytes exactly as given. */
   | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly contentType: string }
   /** Never answers (headers included) until the client goes away. */
@@ -37,7 +47,14 @@ export interface FakeOpenAIServer {
 }
 
 /** A chat completion with text and optional tool calls. */
-export function completion(text: string | null, options: { toolCalls?: { id: string; name: string; arguments: string }[]; usage?: [number, number]; finish?: string } = {}) {
+export function completion(
+  text: string | null,
+  options: {
+    toolCalls?: { id: string; name: string; arguments: string }[];
+    usage?: [number, number];
+    finish?: string;
+  } = {},
+) {
   const toolCalls = options.toolCalls ?? [];
   return {
     id: 'chatcmpl-fake',
@@ -51,11 +68,23 @@ export function completion(text: string | null, options: { toolCalls?: { id: str
         message: {
           role: 'assistant',
           content: text,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}),
+          ...(toolCalls.length > 0
+            ? {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
         },
       },
     ],
-    usage: { prompt_tokens: options.usage?.[0] ?? 7, completion_tokens: options.usage?.[1] ?? 3, total_tokens: (options.usage?.[0] ?? 7) + (options.usage?.[1] ?? 3) },
+    usage: {
+      prompt_tokens: options.usage?.[0] ?? 7,
+      completion_tokens: options.usage?.[1] ?? 3,
+      total_tokens: (options.usage?.[0] ?? 7) + (options.usage?.[1] ?? 3),
+    },
   };
 }
 
@@ -88,7 +117,11 @@ export function textChunks(pieces: readonly string[], usage: [number, number] = 
 export function toolCallChunks(id: string, name: string, argumentPieces: readonly string[]): unknown[] {
   const half = Math.ceil(name.length / 2);
   return [
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name: name.slice(0, half), arguments: '' } }] }),
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id, type: 'function', function: { name: name.slice(0, half), arguments: '' } }],
+    }),
     chunk({ tool_calls: [{ index: 0, function: { name: name.slice(half) } }] }),
     ...argumentPieces.map((piece) => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
     chunk({}, 'tool_calls'),
@@ -163,7 +196,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAIServer> {
       return disconnects;
     },
     reply: (...replies) => queue.push(...replies),
-    waitForDisconnects: (count) => (disconnects >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    waitForDisconnects: (count) =>
+      disconnects >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     close: async () => {
       for (const response of open) response.destroy();
       server.closeAllConnections();

@@ -7,9 +7,18 @@ import { createTestActor } from '../../src/testing/create-test-actor.js';
 // when a setting changes), so a live setting saved by PUT /settings must still reach the next
 // invoke, and a bad value saved by another replica must still refuse it.
 
-const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-const invoke = (message: string) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }) });
-const content = async (response: Response) => ((await response.json()) as { message: { content: string } }).message.content;
+const put = (body: unknown) => ({
+  method: 'PUT',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const invoke = (message: string) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }),
+});
+const content = async (response: Response) =>
+  ((await response.json()) as { message: { content: string } }).message.content;
 
 describe('a live agent setting changed by PUT /settings', () => {
   it('reaches the very next invoke, and again when changed back', async () => {
@@ -19,7 +28,9 @@ describe('a live agent setting changed by PUT /settings', () => {
     expect((await app.request('/settings', put({ history_limit: 0 }))).status).toBe(200);
     expect(await content(await app.request('/agent/invoke', invoke('three')))).not.toContain('earlier message');
     expect((await app.request('/settings', put({ history_limit: 1 }))).status).toBe(200);
-    expect(await content(await app.request('/agent/invoke', invoke('four')))).toContain('I can see 1 earlier message of');
+    expect(await content(await app.request('/agent/invoke', invoke('four')))).toContain(
+      'I can see 1 earlier message of',
+    );
   });
 
   it('gives every turn settings that cannot be changed in place', async () => {

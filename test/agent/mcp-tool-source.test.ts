@@ -40,7 +40,12 @@ describe.each(Object.entries(transports))('MCP tools over %s', (_transport, serv
     expect(tools[0]!.definition).toEqual({
       name: 'docs_search_docs',
       description: 'Finds a documentation page by topic',
-      parameters: { type: 'object', properties: { topic: { type: 'string', enum: ['install', 'deploy'] } }, required: ['topic'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { topic: { type: 'string', enum: ['install', 'deploy'] } },
+        required: ['topic'],
+        additionalProperties: false,
+      },
     });
     expect(tools[2]!.description).toBe('Tool echo of the MCP server docs');
     const dropped = sink.records.filter((record) => record.event === 'mcp_tool_dropped');
@@ -73,7 +78,14 @@ describe.each(Object.entries(transports))('MCP tools over %s', (_transport, serv
 describe('an MCP server that cannot be reached', () => {
   it('logs tool_source_failed and the other servers still contribute', async () => {
     const { sink, logger } = logged();
-    const source = new McpToolSource({ down: { url: 'http://127.0.0.1:9/mcp' }, docs: { url: http.url }, gone: { command: '/nonexistent/mcp-server' } }, { logger, connectTimeoutMs: 5_000 });
+    const source = new McpToolSource(
+      {
+        down: { url: 'http://127.0.0.1:9/mcp' },
+        docs: { url: http.url },
+        gone: { command: '/nonexistent/mcp-server' },
+      },
+      { logger, connectTimeoutMs: 5_000 },
+    );
     try {
       const tools = await source.tools();
       expect(tools.map((tool) => tool.name)).toEqual(['docs_search_docs', 'docs_fail', 'docs_echo']);

@@ -29,10 +29,17 @@ async function actorOn(baseUrl: string) {
 }
 
 const post = (stream: boolean) =>
-  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi', stream }) });
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi', stream }),
+  });
 
 /** The whole answer as text: the JSON problem, or every frame of the stream. */
-async function answer(app: Awaited<ReturnType<typeof actorOn>>['app'], stream: boolean): Promise<{ status: number; text: string; detail: string }> {
+async function answer(
+  app: Awaited<ReturnType<typeof actorOn>>['app'],
+  stream: boolean,
+): Promise<{ status: number; text: string; detail: string }> {
   const response = await app.request(post(stream));
   if (!stream) {
     const text = await response.text();
@@ -71,7 +78,12 @@ describe('model failures reach the caller in general terms only', () => {
 
     it(`a server that refuses the key and quotes it, ${how}: the status in general terms, its words in the log only`, async () => {
       const { app, logs } = await actorOn(server.baseUrl);
-      server.reply({ kind: 'raw', status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: UPSTREAM_TEXT, type: 'invalid_request_error' } }) });
+      server.reply({
+        kind: 'raw',
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message: UPSTREAM_TEXT, type: 'invalid_request_error' } }),
+      });
       const { status, text, detail } = await answer(app, stream);
       if (!stream) expect(status).toBe(502);
       expect(detail).toMatch(/401/);
@@ -82,7 +94,11 @@ describe('model failures reach the caller in general terms only', () => {
     it(`a server that sends an unusable answer, ${how}: no upstream text in the reply`, async () => {
       const { app, logs } = await actorOn(server.baseUrl);
       const body = `{"choices": [ ${API_KEY}`;
-      server.reply(stream ? { kind: 'stream', chunks: [body] } : { kind: 'raw', status: 200, contentType: 'application/json', body });
+      server.reply(
+        stream
+          ? { kind: 'stream', chunks: [body] }
+          : { kind: 'raw', status: 200, contentType: 'application/json', body },
+      );
       const { text, detail } = await answer(app, stream);
       expect(detail).toMatch(/model_error|could not be used/);
       expect(leaks(text, new URL(server.baseUrl).host)).toEqual([]);
@@ -96,14 +112,28 @@ describe("the server's reason for an HTTP error (issue #29 item 5)", () => {
     const sink = createMemorySink();
     const token = 'tenant-token-0123456789';
     const app = await createTestActor({
-      env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_API_KEY: API_KEY, LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-tenant-token': token }) },
+      env: {
+        LLM_BASE_URL: server.baseUrl,
+        LLM_MODEL: 'm',
+        LLM_API_KEY: API_KEY,
+        LLM_MAX_RETRIES: '0',
+        LLM_HEADERS: JSON.stringify({ 'x-tenant-token': token }),
+      },
       logger: createLogger({ sink, level: 'debug' }),
     });
     const host = new URL(server.baseUrl).host;
-    server.reply({ kind: 'json', status: 404, body: { error: { message: `model m not found for ${token} (key ${API_KEY}) at ${host}`, code: 'model_not_found' } } });
+    server.reply({
+      kind: 'json',
+      status: 404,
+      body: {
+        error: { message: `model m not found for ${token} (key ${API_KEY}) at ${host}`, code: 'model_not_found' },
+      },
+    });
     const { status, text, detail } = await answer(app, false);
     expect(status).toBe(502);
-    expect(detail).toBe('The model server answered with HTTP status 404: model m not found for [redacted] (key [redacted]) at [redacted] (model_not_found)');
+    expect(detail).toBe(
+      'The model server answered with HTTP status 404: model m not found for [redacted] (key [redacted]) at [redacted] (model_not_found)',
+    );
     expect(leaks(text, host)).toEqual([]);
     const logged = JSON.stringify(sink.records);
     expect(logged).toContain(`model m not found for [redacted] (key [redacted]) at ${host}`);
@@ -133,7 +163,12 @@ describe('a header value quoted by a 4xx reason, whole or in part', () => {
       fc.asyncProperty(quote, fc.boolean(), async ({ value, quoted }, stream) => {
         const sink = createMemorySink();
         const app = await createTestActor({
-          env: { LLM_BASE_URL: server.baseUrl, LLM_MODEL: 'm', LLM_MAX_RETRIES: '0', LLM_HEADERS: JSON.stringify({ 'x-gateway-key': value }) },
+          env: {
+            LLM_BASE_URL: server.baseUrl,
+            LLM_MODEL: 'm',
+            LLM_MAX_RETRIES: '0',
+            LLM_HEADERS: JSON.stringify({ 'x-gateway-key': value }),
+          },
           logger: createLogger({ sink }),
         });
         server.reply({ kind: 'json', status: 400, body: { error: { message: `unknown gateway key <${quoted}>` } } });

@@ -35,7 +35,11 @@ async function actorThroughGateway(headers: Record<string, string> | undefined) 
 const routeToMock = () => ({ 'x-portkey-provider': 'openai', 'x-portkey-custom-host': server.baseUrl });
 
 const invoke = (stream: boolean) =>
-  new Request('http://actor/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi', stream }) });
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi', stream }),
+  });
 
 const failures = (logs: readonly LogRecord[]) => logs.filter((record) => record.event === 'model_call_failed');
 
@@ -57,7 +61,10 @@ describe('an actor behind the Portkey gateway without its headers', () => {
     const { app } = await actorThroughGateway(undefined);
     const read = await readUiStream((await app.request(invoke(true))).body!);
     const error = read.chunks.find((chunk) => chunk.type === 'error');
-    expect(error).toEqual({ type: 'error', errorText: `model_error: The model server answered with HTTP status 400: ${PORTKEY_REASON}` });
+    expect(error).toEqual({
+      type: 'error',
+      errorText: `model_error: The model server answered with HTTP status 400: ${PORTKEY_REASON}`,
+    });
   });
 });
 
@@ -72,7 +79,9 @@ describe('an actor behind the Portkey gateway with LLM_HEADERS', () => {
     expect(seen?.path).toBe('/v1/chat/completions');
     expect(seen?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(seen?.body.model).toBe('gpt-test');
-    expect(logs.find((record) => record.event === 'chat_model_selected')).toMatchObject({ headers: ['x-portkey-provider', 'x-portkey-custom-host'] });
+    expect(logs.find((record) => record.event === 'chat_model_selected')).toMatchObject({
+      headers: ['x-portkey-provider', 'x-portkey-custom-host'],
+    });
     expect(JSON.stringify(logs)).not.toContain(server.baseUrl.replace('/v1', ''));
   });
 
@@ -90,11 +99,23 @@ describe('an actor behind the Portkey gateway with LLM_HEADERS', () => {
   it("passes on the model server's reason through the gateway, with a header's secret value struck out", async () => {
     const tenantToken = 'tenant-token-SECRET-777';
     const { app, logs } = await actorThroughGateway({ ...routeToMock(), 'x-tenant-token': tenantToken });
-    server.reply({ kind: 'json', status: 400, body: { error: { message: `Unknown tenant token ${tenantToken}`, type: 'invalid_request_error', code: 'unknown_tenant' } } });
+    server.reply({
+      kind: 'json',
+      status: 400,
+      body: {
+        error: {
+          message: `Unknown tenant token ${tenantToken}`,
+          type: 'invalid_request_error',
+          code: 'unknown_tenant',
+        },
+      },
+    });
     const response = await app.request(invoke(false));
     expect(response.status).toBe(502);
     const text = await response.text();
-    expect(JSON.parse(text).detail).toMatch(/^The model server answered with HTTP status 400: .*Unknown tenant token \[redacted\]/);
+    expect(JSON.parse(text).detail).toMatch(
+      /^The model server answered with HTTP status 400: .*Unknown tenant token \[redacted\]/,
+    );
     expect(text).not.toContain(tenantToken);
     expect(JSON.stringify(logs)).not.toContain(tenantToken);
     expect(failures(logs)[0]?.error).toContain('Unknown tenant token [redacted]');

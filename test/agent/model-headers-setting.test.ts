@@ -13,8 +13,16 @@ const server = await fakeOpenAIForThisFile();
 const SECRET = 'sk-helicone-SECRET-4242';
 const HEADERS = JSON.stringify({ 'Helicone-Auth': `Bearer ${SECRET}`, 'X-Title': 'Hello Actor' });
 
-const put = (body: unknown) => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-const invoke = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }) };
+const put = (body: unknown) => ({
+  method: 'PUT',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const invoke = {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' }),
+};
 
 async function helloActorOn(store: MemoryStore, env: Record<string, string> = {}) {
   const sink = createMemorySink();
@@ -30,8 +38,15 @@ async function helloActorOn(store: MemoryStore, env: Record<string, string> = {}
 describe('the llm_headers setting of a template actor', () => {
   it('is a writeOnly secret of the credentials section', async () => {
     const { app } = await helloActorOn(new MemoryStore());
-    const schema = (await (await app.request('/settings/schema')).json()) as { properties: Record<string, Record<string, unknown>> };
-    expect(schema.properties.llm_headers).toMatchObject({ type: 'string', writeOnly: true, 'x-platform-section': 'credentials', 'x-platform-widget': 'password' });
+    const schema = (await (await app.request('/settings/schema')).json()) as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.properties.llm_headers).toMatchObject({
+      type: 'string',
+      writeOnly: true,
+      'x-platform-section': 'credentials',
+      'x-platform-widget': 'password',
+    });
   });
 
   it('is saved masked, restart-required, and sent on every model call after the restart', async () => {
@@ -40,7 +55,10 @@ describe('the llm_headers setting of a template actor', () => {
     const saved = await app.request('/settings', put({ llm_headers: HEADERS }));
     const text = await saved.text();
     expect(saved.status).toBe(200);
-    expect(JSON.parse(text)).toMatchObject({ settings: { llm_headers: '********' }, restart_required: ['llm_headers'] });
+    expect(JSON.parse(text)).toMatchObject({
+      settings: { llm_headers: '********' },
+      restart_required: ['llm_headers'],
+    });
     expect(text).not.toContain(SECRET);
     expect(await (await app.request('/settings')).text()).not.toContain(SECRET);
 
@@ -48,7 +66,9 @@ describe('the llm_headers setting of a template actor', () => {
     expect((await restarted.request('/agent/invoke', invoke)).status).toBe(200);
     expect(server.requests[0]?.headers['helicone-auth']).toBe(`Bearer ${SECRET}`);
     expect(server.requests[0]?.headers['x-title']).toBe('Hello Actor');
-    expect(logs.find((record) => record.event === 'chat_model_selected')).toMatchObject({ headers: ['Helicone-Auth', 'X-Title'] });
+    expect(logs.find((record) => record.event === 'chat_model_selected')).toMatchObject({
+      headers: ['Helicone-Auth', 'X-Title'],
+    });
     expect(JSON.stringify(logs)).not.toContain(SECRET);
   });
 
@@ -63,7 +83,10 @@ describe('the llm_headers setting of a template actor', () => {
 
   it.each([
     ['Helicone-Auth: Bearer sk-helicone-SECRET-4242', 'must be a JSON object of header names to string values'],
-    [JSON.stringify({ Authorization: `Bearer ${SECRET}` }), "may not set Authorization: the model server's key goes in LLM_API_KEY"],
+    [
+      JSON.stringify({ Authorization: `Bearer ${SECRET}` }),
+      "may not set Authorization: the model server's key goes in LLM_API_KEY",
+    ],
   ])('refuses %s with 422 at /llm_headers, never echoing the value, and saves nothing', async (value, problem) => {
     const store = new MemoryStore();
     const { app } = await helloActorOn(store);

@@ -35,7 +35,10 @@ async function answers(url: string): Promise<boolean> {
  */
 export async function startPortkeyGateway(timeoutMs = 15_000): Promise<PortkeyGateway> {
   const port = await deadPort();
-  const child: ChildProcess = spawn(process.execPath, [gatewayEntry(), `--port=${port}`, '--headless'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test' } });
+  const child: ChildProcess = spawn(process.execPath, [gatewayEntry(), `--port=${port}`, '--headless'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));

@@ -1,4 +1,11 @@
-import { isTextUIPart, parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  isTextUIPart,
+  parseJsonEventStream,
+  readUIMessageStream,
+  uiMessageChunkSchema,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 
 async function drain<T>(stream: ReadableStream<T>): Promise<T[]> {
   const reader = stream.getReader();
@@ -39,12 +46,16 @@ export interface ReadUiStream {
 export async function readUiStream(body: string | ReadableStream<Uint8Array>): Promise<ReadUiStream> {
   const raw = typeof body === 'string' ? body : await new Response(body).text();
   const chunks: UIMessageChunk[] = [];
-  for (const result of await drain(parseJsonEventStream({ stream: new Response(raw).body!, schema: uiMessageChunkSchema }))) {
+  for (const result of await drain(
+    parseJsonEventStream({ stream: new Response(raw).body!, schema: uiMessageChunkSchema }),
+  )) {
     if (!result.success) throw result.error;
     chunks.push(result.value);
   }
   const errors: unknown[] = [];
-  const snapshots = await drain(readUIMessageStream({ stream: streamOf(chunks), onError: (error) => errors.push(error) }));
+  const snapshots = await drain(
+    readUIMessageStream({ stream: streamOf(chunks), onError: (error) => errors.push(error) }),
+  );
   const message = snapshots.at(-1);
   const text = (message?.parts ?? [])
     .filter(isTextUIPart)

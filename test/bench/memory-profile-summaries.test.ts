@@ -19,9 +19,22 @@ function snapshot(name: string, nodes: readonly [string, string, number][]): str
   const types = ['hidden', 'array', 'string', 'object', 'code', 'closure'];
   const strings: string[] = [];
   const stringIndex = (text: string) => (strings.includes(text) ? strings.indexOf(text) : strings.push(text) - 1);
-  const flat = nodes.flatMap(([type, nodeName, size], id) => [types.indexOf(type), stringIndex(nodeName), id, size, 0, 0, 0]);
+  const flat = nodes.flatMap(([type, nodeName, size], id) => [
+    types.indexOf(type),
+    stringIndex(nodeName),
+    id,
+    size,
+    0,
+    0,
+    0,
+  ]);
   return writeJson(name, {
-    snapshot: { meta: { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'], node_types: [types, 'string', 'number'] } },
+    snapshot: {
+      meta: {
+        node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
+        node_types: [types, 'string', 'number'],
+      },
+    },
     nodes: flat,
     strings,
   });
@@ -56,13 +69,23 @@ describe('summarizeHeapSnapshot and heapGrowth', () => {
   });
 
   it('names the missing field of a snapshot it cannot read', () => {
-    const path = writeJson('bad.heapsnapshot', { snapshot: { meta: { node_fields: ['type', 'name'], node_types: [['object']] } }, nodes: [], strings: [] });
+    const path = writeJson('bad.heapsnapshot', {
+      snapshot: { meta: { node_fields: ['type', 'name'], node_types: [['object']] } },
+      nodes: [],
+      strings: [],
+    });
     expect(() => summarizeHeapSnapshot(path)).toThrow(/no self_size field/);
   });
 });
 
 describe('summarizeAllocationProfile', () => {
-  const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+  const frame = (functionName: string, url: string) => ({
+    functionName,
+    url,
+    lineNumber: 0,
+    columnNumber: 0,
+    scriptId: '0',
+  });
   it('attributes bytes to functions (self and inclusive, a recursive frame counted once) and to code areas', () => {
     const recurse = { callFrame: frame('walk', 'file:///app/dist/src/store/sql-store.js'), selfSize: 10, children: [] };
     const path = writeJson('profile.heapprofile', {
@@ -73,7 +96,14 @@ describe('summarizeAllocationProfile', () => {
           {
             callFrame: frame('walk', 'file:///app/dist/src/store/sql-store.js'),
             selfSize: 30,
-            children: [recurse, { callFrame: frame('parse', 'file:///app/node_modules/kysely/dist/esm/a.js'), selfSize: 50, children: [] }],
+            children: [
+              recurse,
+              {
+                callFrame: frame('parse', 'file:///app/node_modules/kysely/dist/esm/a.js'),
+                selfSize: 50,
+                children: [],
+              },
+            ],
           },
           { callFrame: frame('split', ''), selfSize: 7, children: [] },
         ],

@@ -36,7 +36,11 @@ describe("the peer comparison's mock model (bench/peers/mock-model-server.mjs)",
     const response = await fetch(`${actor.baseUrl}/agent/invoke`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_identifier: 'bench-user-1', session_id: 'bench-session-1', message: 'Hello from the bench, turn 1' }),
+      body: JSON.stringify({
+        user_identifier: 'bench-user-1',
+        session_id: 'bench-session-1',
+        message: 'Hello from the bench, turn 1',
+      }),
     });
     const text = await response.text();
     expect(response.status, text).toBe(200);
@@ -46,7 +50,12 @@ describe("the peer comparison's mock model (bench/peers/mock-model-server.mjs)",
   });
 });
 
-function cell(label: string, stack: ThroughputCell['stack'], requestsPerSecond: number, cpuUsPerRequest: number): ThroughputCell {
+function cell(
+  label: string,
+  stack: ThroughputCell['stack'],
+  requestsPerSecond: number,
+  cpuUsPerRequest: number,
+): ThroughputCell {
   const latencyMs = { mean: 1, p50: 1, p90: 1, p99: 1, max: 1 };
   return {
     runtime: 'node',
@@ -68,10 +77,28 @@ describe('renderPeerComparison', () => {
     const peer: PeerComparison = {
       runtime: 'Node 24.21.0',
       model: 'mock',
-      cells: [cell('node24 bare Hono', 'bare', 20_000, 20), cell(ACTOR_ON_MOCK_MODEL, 'actor', 400, 800), cell('node24 Mastra', 'peer', 10, 16_000)],
+      cells: [
+        cell('node24 bare Hono', 'bare', 20_000, 20),
+        cell(ACTOR_ON_MOCK_MODEL, 'actor', 400, 800),
+        cell('node24 Mastra', 'peer', 10, 16_000),
+      ],
       persistence: [
-        { server: ACTOR_ON_MOCK_MODEL, answered: 3600, storedTurns: 3610, storedMessages: 7220, inFlightAtMost: 128, consistent: true },
-        { server: 'node24 Mastra', answered: 90, storedTurns: 80, storedMessages: 170, inFlightAtMost: 128, consistent: false },
+        {
+          server: ACTOR_ON_MOCK_MODEL,
+          answered: 3600,
+          storedTurns: 3610,
+          storedMessages: 7220,
+          inFlightAtMost: 128,
+          consistent: true,
+        },
+        {
+          server: 'node24 Mastra',
+          answered: 90,
+          storedTurns: 80,
+          storedMessages: 170,
+          inFlightAtMost: 128,
+          consistent: false,
+        },
       ],
     };
     const text = renderPeerComparison(peer);

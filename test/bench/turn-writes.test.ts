@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Libsql from 'libsql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Connection, exactWrite, leanWrite, makeTurn, preparer, type Turn } from '../../bench/storage/turn-writes.js';
+import {
+  type Connection,
+  exactWrite,
+  leanWrite,
+  makeTurn,
+  preparer,
+  type Turn,
+} from '../../bench/storage/turn-writes.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 
@@ -24,7 +31,9 @@ async function migratedFile(name: string): Promise<string> {
 
 function groups(orderedIds: boolean): Turn[][] {
   const turns = Array.from({ length: TURNS }, (_, index) => makeTurn(index, orderedIds));
-  return Array.from({ length: Math.ceil(TURNS / GROUP) }, (_, index) => turns.slice(index * GROUP, (index + 1) * GROUP));
+  return Array.from({ length: Math.ceil(TURNS / GROUP) }, (_, index) =>
+    turns.slice(index * GROUP, (index + 1) * GROUP),
+  );
 }
 
 /** Writes every group with `write` on a libSQL connection, one transaction per group, as the storage limit does. */
@@ -43,9 +52,16 @@ function writeStraight(path: string, write: typeof exactWrite, orderedIds: boole
 async function readBack(path: string) {
   const store = await openStore({ url: `file:${path}`, logger: silentLogger });
   try {
-    const { invocations, errors, sessions, users, tenants, inputTokens, outputTokens, toolCalls, latencyMsTotal } = await store.readStats();
-    const history = (await store.loadHistory('default', 'bench-session-7', 20)).map((message) => [message.role, message.content]);
-    return { stats: { invocations, errors, sessions, users, tenants, inputTokens, outputTokens, toolCalls, latencyMsTotal }, history };
+    const { invocations, errors, sessions, users, tenants, inputTokens, outputTokens, toolCalls, latencyMsTotal } =
+      await store.readStats();
+    const history = (await store.loadHistory('default', 'bench-session-7', 20)).map((message) => [
+      message.role,
+      message.content,
+    ]);
+    return {
+      stats: { invocations, errors, sessions, users, tenants, inputTokens, outputTokens, toolCalls, latencyMsTotal },
+      history,
+    };
   } finally {
     await store.close();
   }

@@ -15,7 +15,8 @@ import { ACTORKIT_BINARY, renderActor as renderInScratch } from './support/rende
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && process.env.CI === 'true') throw new Error(`The playground browser test needs chromium at ${CHROMIUM}; CI must not skip it`);
+if (chromiumMissing && process.env.CI === 'true')
+  throw new Error(`The playground browser test needs chromium at ${CHROMIUM}; CI must not skip it`);
 
 const BINARY = ACTORKIT_BINARY;
 const SCREENSHOTS = join(REPOSITORY_ROOT, 'test-results', 'dev-playground');
@@ -43,9 +44,17 @@ interface DevRun {
 }
 
 /** Starts `actorkit dev` and waits until the actor behind it answers `/ready` 200. */
-async function startDev(actorDir: string, extraArgs: string[], env: Record<string, string | undefined> = {}): Promise<DevRun> {
+async function startDev(
+  actorDir: string,
+  extraArgs: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<DevRun> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BINARY, 'dev', '.', '--port', String(port), ...extraArgs], { cwd: actorDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BINARY, 'dev', '.', '--port', String(port), ...extraArgs], {
+    cwd: actorDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -83,7 +92,11 @@ async function untilReady(dev: DevRun): Promise<void> {
   );
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, explain: () => string): Promise<void> {
+async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  explain: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -143,7 +156,10 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
   let outside: string[];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     actorDir = renderActor('demo');
     dev = await startDev(actorDir, [], { API_KEY_ENABLED: 'true', API_KEY: 'dev-key-123' });
     ({ page, outside } = await openPlayground(dev));
@@ -161,7 +177,9 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
   it('without a key, says plainly that the actor answered 401', async () => {
     const reply = await send(page, 'hello');
     await expect(reply.getAttribute('data-role')).resolves.toBe('error');
-    expect(await reply.locator('.problem-title').textContent()).toMatch(/^401 Unauthorized: this actor needs an API key/);
+    expect(await reply.locator('.problem-title').textContent()).toMatch(
+      /^401 Unauthorized: this actor needs an API key/,
+    );
     expect(await reply.locator('.problem-detail').textContent()).toContain('X-API-Key');
     await shot(page, '1-no-key-401');
   }, 30_000);
@@ -216,7 +234,9 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     await untilReady(dev);
     const reply = await send(page, 'use tool demo_lookup with {"topic": "reloads"}');
     expect(await reply.locator('.tool-output').textContent()).toContain('EDITED WHILE RUNNING');
-    const stats = await fetch(`${dev.base}/stats/default`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) => response.json());
+    const stats = await fetch(`${dev.base}/stats/default`, { headers: { 'X-API-Key': 'dev-key-123' } }).then(
+      (response) => response.json(),
+    );
     expect(stats.invocations).toBeGreaterThanOrEqual(4);
     expect(dev.child.exitCode).toBeNull();
     await shot(page, '5-edited-tool');
@@ -257,7 +277,9 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     expect(await page.locator('#messages .msg').count()).toBe(0);
     await send(page, 'hello acme');
     await page.locator('[data-stat="invocations"]').filter({ hasText: /^1$/ }).waitFor({ timeout: 10_000 });
-    const acme = await fetch(`${dev.base}/stats/acme`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) => response.json());
+    const acme = await fetch(`${dev.base}/stats/acme`, { headers: { 'X-API-Key': 'dev-key-123' } }).then((response) =>
+      response.json(),
+    );
     expect(acme).toMatchObject({ tenant_id: 'acme', invocations: 1 });
     await shot(page, '7a-tenant-acme');
     await page.locator('#session').selectOption(earlier);
@@ -330,7 +352,11 @@ describe('actorkit dev without a browser', () => {
       event: 'dev_started',
       runtime: 'node',
       port,
-      urls: { api: `http://127.0.0.1:${port}/`, playground: `http://127.0.0.1:${port}/playground`, docs: `http://127.0.0.1:${port}/docs` },
+      urls: {
+        api: `http://127.0.0.1:${port}/`,
+        playground: `http://127.0.0.1:${port}/playground`,
+        docs: `http://127.0.0.1:${port}/docs`,
+      },
       environment: { PORT: String(port), LLM_API_KEY: '********', PLAYGROUND_ENABLED: 'true' },
     });
     expect(events.at(-1)).toEqual({ event: 'dev_stopped', exit_code: 0, store_closed: true });
@@ -353,8 +379,14 @@ describe('actorkit dev refusals', () => {
     const port = await freePort();
     blocker = createServer().listen(port, '127.0.0.1');
     await new Promise((resolve) => blocker.once('listening', resolve));
-    const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--port', String(port)], { cwd: actorDir, encoding: 'utf8', timeout: 30_000 });
-    expect(result.stderr).toBe(`error: port ${port} is already in use on 127.0.0.1: stop what listens there or pick another port with --port\n`);
+    const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--port', String(port)], {
+      cwd: actorDir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.stderr).toBe(
+      `error: port ${port} is already in use on 127.0.0.1: stop what listens there or pick another port with --port\n`,
+    );
     expect(result.status).toBe(1);
   }, 60_000);
 
@@ -363,9 +395,21 @@ describe('actorkit dev refusals', () => {
 
   it('refuses a non-loopback --host without an API key, with exit 2 and what to set', () => {
     const actorDir = exposedActor();
-    for (const env of [{}, { API_KEY_ENABLED: 'true' }, { API_KEY: 'k-123' }, { API_KEY_ENABLED: 'true', API_KEY: 'k-123', ACTOR_PLATFORM: 'true' }]) {
-      const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', '0'], { cwd: actorDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
-      expect(result.stderr, JSON.stringify(env)).toContain('--host 0.0.0.0 serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY');
+    for (const env of [
+      {},
+      { API_KEY_ENABLED: 'true' },
+      { API_KEY: 'k-123' },
+      { API_KEY_ENABLED: 'true', API_KEY: 'k-123', ACTOR_PLATFORM: 'true' },
+    ]) {
+      const result = spawnSync(process.execPath, [BINARY, 'dev', '.', '--host', '0.0.0.0', '--port', '0'], {
+        cwd: actorDir,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.stderr, JSON.stringify(env)).toContain(
+        '--host 0.0.0.0 serves the actor to other machines: set API_KEY_ENABLED=true and API_KEY',
+      );
       expect(result.status, JSON.stringify(env)).toBe(2);
     }
   }, 60_000);
@@ -406,13 +450,25 @@ describe('actorkit dev refusals', () => {
   }, 60_000);
 
   it('refuses a folder that is no actor, and a bad --port or --runtime, with exit 2', () => {
-    const notActor = spawnSync(process.execPath, [BINARY, 'dev', scratch], { cwd: scratch, encoding: 'utf8', timeout: 30_000 });
+    const notActor = spawnSync(process.execPath, [BINARY, 'dev', scratch], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(notActor.stderr).toBe(`error: ${scratch} is not an actor folder (no package.json)\n`);
     expect(notActor.status).toBe(2);
-    const badPort = spawnSync(process.execPath, [BINARY, 'dev', '.', '--port', 'eighty'], { cwd: scratch, encoding: 'utf8', timeout: 30_000 });
+    const badPort = spawnSync(process.execPath, [BINARY, 'dev', '.', '--port', 'eighty'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(badPort.stderr).toContain("--port must be a number from 0 to 65535, got 'eighty'");
     expect(badPort.status).toBe(2);
-    const badRuntime = spawnSync(process.execPath, [BINARY, 'dev', join(scratch, 'busy'), '--runtime', 'deno'], { cwd: scratch, encoding: 'utf8', timeout: 30_000 });
+    const badRuntime = spawnSync(process.execPath, [BINARY, 'dev', join(scratch, 'busy'), '--runtime', 'deno'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(badRuntime.stderr).toContain("--runtime must be one of node, bun, got 'deno'");
     expect(badRuntime.status).toBe(2);
   }, 60_000);
@@ -422,7 +478,10 @@ const bun = INSTALLED_RUNTIMES.find((runtime) => runtime.name === 'bun');
 
 describe.skipIf(chromiumMissing || bun === undefined || !existsSync(bun.path))('actorkit dev --runtime bun', () => {
   it('serves the playground, reloads an edited tool, and exits 0 on SIGINT with the store closed', async () => {
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser ??= await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     const actorDir = renderActor('bunny');
     const binDir = join(bun!.path, '..');
     const dev = await startDev(actorDir, ['--runtime', 'bun'], { PATH: `${binDir}:${process.env.PATH ?? ''}` });

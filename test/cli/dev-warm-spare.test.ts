@@ -19,7 +19,11 @@ beforeAll(() => ensureBuilt());
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function startSpare() {
-  const child = spawn(process.execPath, [WARM_START, ENTRY], { cwd: REPOSITORY_ROOT, env: { ...process.env, PORT: '0', DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WARM_START, ENTRY], {
+    cwd: REPOSITORY_ROOT,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -27,7 +31,8 @@ function startSpare() {
   return { child, exited, output: () => output };
 }
 
-const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'still running'>((settle) => setTimeout(() => settle('still running'), ms))]);
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'still running'>((settle) => setTimeout(() => settle('still running'), ms))]);
 
 describe('the warm spare of actorkit dev', () => {
   it('waits for its line as long as actorkit dev runs, then becomes the actor', async () => {
@@ -36,7 +41,8 @@ describe('the warm spare of actorkit dev', () => {
     expect(await within(spare.exited, 3_000)).toBe('still running');
     spare.child.stdin.write('start\n');
     const deadline = Date.now() + 20_000;
-    while (!spare.output().includes('"event":"actor_ready"') && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
+    while (!spare.output().includes('"event":"actor_ready"') && Date.now() < deadline)
+      await new Promise((wait) => setTimeout(wait, 100));
     expect(spare.output()).toContain('"event":"actor_ready"');
     spare.child.stdin.end(); // actorkit dev went away: the actor drains and ends
     expect(await within(spare.exited, 15_000)).not.toBe('still running');

@@ -74,7 +74,10 @@ describe('the built actorkit binary, end to end', () => {
 
     // A hand edit makes it stale; `validate --write` emits it again.
     const configPath = join(actor, 'src', 'platform', 'config.json');
-    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"schema_version": "1.0"', '"schema_version": "0.9"'));
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8').replace('"schema_version": "1.0"', '"schema_version": "0.9"'),
+    );
     const stale = actorkit(['validate', '.'], actor, env);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain('- [emitter] /: src/platform/config.json is stale');

@@ -12,7 +12,8 @@ import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder('actorkit-global-install-');
-const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 beforeAll(() => ensureBuilt());
 afterAll(() => folder.cleanup());
@@ -20,20 +21,43 @@ afterAll(() => folder.cleanup());
 describe('npm install -g . from a clone', () => {
   it('puts a working actorkit on PATH, and `actorkit new` from it renders a self-contained actor', () => {
     const prefix = join(folder.dir, 'prefix');
-    const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const env = {
+      ...process.env,
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    };
     execFileSync('npm', ['install', '-g', '.', '--prefix', prefix], { cwd: REPOSITORY_ROOT, env, stdio: 'pipe' });
     const bin = join(prefix, 'bin');
     const path = `${bin}:${process.env.PATH}`;
     expect(realpathSync(join(bin, 'actorkit'))).toBe(join(realpathSync(REPOSITORY_ROOT), 'dist', 'cli', 'main.js'));
-    expect(execFileSync('actorkit', ['--version'], { env: { ...env, PATH: path }, encoding: 'utf8' }).trim()).toBe(VERSION);
+    expect(execFileSync('actorkit', ['--version'], { env: { ...env, PATH: path }, encoding: 'utf8' }).trim()).toBe(
+      VERSION,
+    );
 
-    const output = execFileSync('actorkit', ['new', 'demo', '--defaults'], { cwd: folder.dir, env: { ...env, PATH: path }, encoding: 'utf8', stdio: 'pipe' });
+    const output = execFileSync('actorkit', ['new', 'demo', '--defaults'], {
+      cwd: folder.dir,
+      env: { ...env, PATH: path },
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
     expect(output).toContain('3. npm run validate');
     const actor = join(folder.dir, 'demo');
-    const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies.actorkit).toBe(`file:vendor/actorkit-${VERSION}.tgz`);
     expect(existsSync(join(actor, 'vendor', `actorkit-${VERSION}.tgz`))).toBe(true);
-    const listed = execFileSync('tar', ['-tzf', join(actor, 'vendor', `actorkit-${VERSION}.tgz`)], { encoding: 'utf8' }).split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/dist/cli/main.js', 'package/dist/src/index.js', 'package/templates/actor/template.yml', 'package/Dockerfile.template']));
+    const listed = execFileSync('tar', ['-tzf', join(actor, 'vendor', `actorkit-${VERSION}.tgz`)], {
+      encoding: 'utf8',
+    }).split('\n');
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/dist/cli/main.js',
+        'package/dist/src/index.js',
+        'package/templates/actor/template.yml',
+        'package/Dockerfile.template',
+      ]),
+    );
   }, 120_000);
 });

@@ -38,7 +38,9 @@ describe('actorkit help', () => {
   it('refuses an unknown verb (exit 2), naming the verbs', async () => {
     const result = await actorkit(['help', 'deploy']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("error: unknown command 'deploy' (the verbs are new, validate, publish, update, dev, platform, help; see `actorkit --help`)\n");
+    expect(result.stderr).toBe(
+      "error: unknown command 'deploy' (the verbs are new, validate, publish, update, dev, platform, help; see `actorkit --help`)\n",
+    );
     expect((await actorkit(['help', 'new', 'extra'])).code).toBe(2);
   });
 
@@ -46,7 +48,9 @@ describe('actorkit help', () => {
     for (const verb of ['new', 'validate', 'publish', 'update', 'dev', 'platform', 'help'] as const) {
       const meta = (await commands[verb]()).meta as VerbMeta;
       const help = await actorkit([verb, '--help']);
-      expect(help.stdout, verb).toMatch(new RegExp(`\\nExample:\\n\\n  \\$ ${meta.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n$`));
+      expect(help.stdout, verb).toMatch(
+        new RegExp(`\\nExample:\\n\\n  \\$ ${meta.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n$`),
+      );
     }
   });
 

@@ -13,7 +13,8 @@ afterAll(() => folder.cleanup());
 
 const run = (args: string[]) => runInFreshFolder(folder.dir, args);
 
-const answersIn = (dir: string) => parse(readFileSync(join(dir, '.actorkit-answers.yml'), 'utf8')).answers as Record<string, unknown>;
+const answersIn = (dir: string) =>
+  parse(readFileSync(join(dir, '.actorkit-answers.yml'), 'utf8')).answers as Record<string, unknown>;
 
 describe('actorkit new with the bundled template: answers are checked when given', () => {
   it.each([
@@ -31,10 +32,24 @@ describe('actorkit new with the bundled template: answers are checked when given
   });
 
   it('accepts a model server and model, and a choice in any case', async () => {
-    const result = await run(['new', 'weather', '--defaults', '--data', 'llm_base_url=http://127.0.0.1:9/v1', '--data', 'llm_model=llama3.1:8b', '--data', 'integration_type=N8N']);
+    const result = await run([
+      'new',
+      'weather',
+      '--defaults',
+      '--data',
+      'llm_base_url=http://127.0.0.1:9/v1',
+      '--data',
+      'llm_model=llama3.1:8b',
+      '--data',
+      'integration_type=N8N',
+    ]);
     expect(withoutPackingLine(result.stderr)).toBe('');
     expect(result.code).toBe(0);
-    expect(answersIn(join(result.cwd, 'weather'))).toMatchObject({ llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'llama3.1:8b', integration_type: 'n8n' });
+    expect(answersIn(join(result.cwd, 'weather'))).toMatchObject({
+      llm_base_url: 'http://127.0.0.1:9/v1',
+      llm_model: 'llama3.1:8b',
+      integration_type: 'n8n',
+    });
   });
 });
 
@@ -48,13 +63,19 @@ describe('actorkit new with the bundled template: short and odd names', () => {
     expect(result.left).toEqual([]);
     const fixed = await run(['new', 'j', '--defaults', '--data', 'domain_module=jokes']);
     expect(fixed.code).toBe(0);
-    expect(answersIn(join(fixed.cwd, 'j'))).toMatchObject({ actor_slug: 'j', domain_module: 'jokes', image_repo: 'registry.example.com/actors/j' });
+    expect(answersIn(join(fixed.cwd, 'j'))).toMatchObject({
+      actor_slug: 'j',
+      domain_module: 'jokes',
+      image_repo: 'registry.example.com/actors/j',
+    });
   });
 
   it('a name ending in - needs a slug; the questions computed from it wait for it', async () => {
     const result = await run(['new', 'weather-', '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("this question needs a value: actor_slug (the default 'weather-' is not valid: kebab-case");
+    expect(result.stderr).toContain(
+      "this question needs a value: actor_slug (the default 'weather-' is not valid: kebab-case",
+    );
     expect(result.stderr).toContain('domain_module, image_repo depend on that answer and will be settled then');
     expect((await run(['new', 'weather-', '--defaults', '--data', 'actor_slug=weather'])).code).toBe(0);
   });
@@ -62,7 +83,9 @@ describe('actorkit new with the bundled template: short and odd names', () => {
   it('without a terminal or --defaults, separates what --defaults answers from what needs a value', async () => {
     const result = await run(['new', 'j']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('error: no terminal to ask in: pass --defaults to accept the defaults of actor_slug, description, include_panel,');
+    expect(result.stderr).toContain(
+      'error: no terminal to ask in: pass --defaults to accept the defaults of actor_slug, description, include_panel,',
+    );
     expect(result.stderr).toContain('this question needs a value: domain_module (');
     expect(result.stderr).not.toMatch(/needs? a value:[^;]*image_repo/);
   });

@@ -39,20 +39,29 @@ async function refused(template: string) {
 
 describe('actorkit new: symbolic links in a template', () => {
   it('refuses a _subdirectory that is a link (to a folder outside the template)', async () => {
-    const template = templateWithLinks({ 'template.yml': `_subdirectory: tpl\n${BASIC_TEMPLATE_YML}` }, { tpl: outside });
+    const template = templateWithLinks(
+      { 'template.yml': `_subdirectory: tpl\n${BASIC_TEMPLATE_YML}` },
+      { tpl: outside },
+    );
     const result = await refused(template);
     expect(result.stderr).toContain('_subdirectory');
     expect(result.stderr).toContain('symbolic link');
   });
 
   it('refuses a _subdirectory below a linked folder', async () => {
-    const template = templateWithLinks({ 'template.yml': `_subdirectory: via/outside\n${BASIC_TEMPLATE_YML}` }, { via: folder.dir });
+    const template = templateWithLinks(
+      { 'template.yml': `_subdirectory: via/outside\n${BASIC_TEMPLATE_YML}` },
+      { via: folder.dir },
+    );
     expect((await refused(template)).stderr).toContain('symbolic link');
   });
 
   it('refuses an {% include %} of a linked file, even one the plan excludes', async () => {
     const template = templateWithLinks(
-      { 'template.yml': `_exclude: [_partials]\n${BASIC_TEMPLATE_YML}`, 'README.md.njk': '# {{ actor_name }}\n{% include "_partials/key.txt" %}\n' },
+      {
+        'template.yml': `_exclude: [_partials]\n${BASIC_TEMPLATE_YML}`,
+        'README.md.njk': '# {{ actor_name }}\n{% include "_partials/key.txt" %}\n',
+      },
       { '_partials/key.txt': join(outside, 'id_rsa') },
     );
     const result = await refused(template);
@@ -61,9 +70,15 @@ describe('actorkit new: symbolic links in a template', () => {
   });
 
   it('refuses an {% include %} through a linked folder, and one that climbs out of the template', async () => {
-    const linkedFolder = templateWithLinks({ 'template.yml': `_exclude: [parts]\n${BASIC_TEMPLATE_YML}`, 'README.md.njk': '{% include "parts/id_rsa" %}\n' }, { parts: outside });
+    const linkedFolder = templateWithLinks(
+      { 'template.yml': `_exclude: [parts]\n${BASIC_TEMPLATE_YML}`, 'README.md.njk': '{% include "parts/id_rsa" %}\n' },
+      { parts: outside },
+    );
     expect((await refused(linkedFolder)).stderr).toContain('symbolic link');
-    const climbing = templateWithLinks({ 'template.yml': BASIC_TEMPLATE_YML, 'README.md.njk': `{% include "../outside/id_rsa" %}\n` }, {});
+    const climbing = templateWithLinks(
+      { 'template.yml': BASIC_TEMPLATE_YML, 'README.md.njk': `{% include "../outside/id_rsa" %}\n` },
+      {},
+    );
     expect((await refused(climbing)).stderr).toContain('leaves the template');
   });
 

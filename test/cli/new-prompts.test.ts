@@ -36,7 +36,13 @@ describe('actorkit new: questions at a terminal', () => {
     expect(result.stderr).not.toContain('domain');
     expect(result.stderr).not.toContain('tok-123');
     const answers = parse(readFileSync(join(result.target, '.actorkit-answers.yml'), 'utf8')).answers;
-    expect(answers).toEqual({ actor_name: 'weather', domain: 'finance', replicas: 4, include_panel: true, panel_title: 'weather panel' });
+    expect(answers).toEqual({
+      actor_name: 'weather',
+      domain: 'finance',
+      replicas: 4,
+      include_panel: true,
+      panel_title: 'weather panel',
+    });
   });
 
   it('with --defaults asks only the questions that have no default', async () => {
@@ -105,11 +111,21 @@ describe('actorkit new in a pseudo-terminal', () => {
       ],
     });
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toContain("  (the default 'j' is not valid: one lower-case word of 2 to 31 letters and digits)\r\ndomain_module: ");
+    expect(result.output).toContain(
+      "  (the default 'j' is not valid: one lower-case word of 2 to 31 letters and digits)\r\ndomain_module: ",
+    );
     expect(result.output).toContain('  one lower-case word of 2 to 31 letters and digits\r\ndomain_module: ');
-    expect(result.output).toContain('  an absolute http:// or https:// URL without user:password@, such as http://127.0.0.1:11434/v1\r\nllm_base_url []: ');
+    expect(result.output).toContain(
+      '  an absolute http:// or https:// URL without user:password@, such as http://127.0.0.1:11434/v1\r\nllm_base_url []: ',
+    );
     expect(result.output).toContain('cd j && npm install && WORKFLOW_BASE_URL=http://127.0.0.1:5678 npm start');
     const answers = parse(readFileSync(join(cwd, 'j', '.actorkit-answers.yml'), 'utf8')).answers;
-    expect(answers).toMatchObject({ actor_slug: 'j', domain_module: 'jokes', integration_type: 'n8n', llm_base_url: 'http://127.0.0.1:9/v1', llm_model: 'x' });
+    expect(answers).toMatchObject({
+      actor_slug: 'j',
+      domain_module: 'jokes',
+      integration_type: 'n8n',
+      llm_base_url: 'http://127.0.0.1:9/v1',
+      llm_model: 'x',
+    });
   }, 60_000);
 });

@@ -20,26 +20,57 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
   ])('refuses %s and explains that the platform assigns identity', async (_what, extra) => {
     const result = await run(['new', 'weather', 'out', '--local', template, '--defaults', ...extra]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('actor_id cannot be set: the platform assigns each actor its identity when you register it');
+    expect(result.stderr).toContain(
+      'actor_id cannot be set: the platform assigns each actor its identity when you register it',
+    );
     expect(result.left).toEqual([]);
   });
 
   it('refuses unknown --data keys, naming every one and the known questions', async () => {
-    const result = await run(['new', 'weather', 'out', '--local', template, '--defaults', '--data', 'colour=red', '--data', 'size=2']);
+    const result = await run([
+      'new',
+      'weather',
+      'out',
+      '--local',
+      template,
+      '--defaults',
+      '--data',
+      'colour=red',
+      '--data',
+      'size=2',
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("this template has no question 'colour', 'size' (its questions: domain, replicas, include_panel, panel_title)");
+    expect(result.stderr).toContain(
+      "this template has no question 'colour', 'size' (its questions: domain, replicas, include_panel, panel_title)",
+    );
     expect(result.left).toEqual([]);
   });
 
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses --data %s=x like any other unknown key', async (key) => {
-    const result = await run(['new', 'weather', 'out', '--local', template, '--defaults', '--data', `${key}=x`]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`error: this template has no question '${key}' (its questions: domain, replicas, include_panel, panel_title)\n`);
-    expect(result.left).toEqual([]);
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'refuses --data %s=x like any other unknown key',
+    async (key) => {
+      const result = await run(['new', 'weather', 'out', '--local', template, '--defaults', '--data', `${key}=x`]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `error: this template has no question '${key}' (its questions: domain, replicas, include_panel, panel_title)\n`,
+      );
+      expect(result.left).toEqual([]);
+    },
+  );
 
   it('refuses --data values that do not convert or validate, listing all of them', async () => {
-    const result = await run(['new', 'Bad_Name', 'out', '--local', template, '--defaults', '--data', 'replicas=many', '--data', 'domain=sports']);
+    const result = await run([
+      'new',
+      'Bad_Name',
+      'out',
+      '--local',
+      template,
+      '--defaults',
+      '--data',
+      'replicas=many',
+      '--data',
+      'domain=sports',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('actor_name: lower-case letters, digits and dashes, starting with a letter');
     expect(result.stderr).toContain("replicas: expected an integer, got 'many'");
@@ -58,11 +89,14 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
 
   it('with --defaults, lists every missing required answer in one error', async () => {
     const required = localTemplate(folder.dir, {
-      'template.yml': 'actor_name: {type: str}\nowner: {type: str}\nregion: {type: str, default: eu}\nbudget: {type: int}\n',
+      'template.yml':
+        'actor_name: {type: str}\nowner: {type: str}\nregion: {type: str, default: eu}\nbudget: {type: int}\n',
     });
     const result = await run(['new', 'weather', 'out', '--local', required, '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: these questions need a value: owner (no default), budget (no default); pass --data owner=VALUE --data budget=VALUE\n');
+    expect(result.stderr).toBe(
+      'error: these questions need a value: owner (no default), budget (no default); pass --data owner=VALUE --data budget=VALUE\n',
+    );
     expect(result.left).toEqual([]);
   });
 
@@ -78,19 +112,26 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     const withDefaults = await run(['new', 'j', 'out', '--local', computed, '--defaults']);
     expect(withDefaults.code).toBe(2);
     expect(withDefaults.stderr).toBe(
-      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " + 'label depends on that answer and will be settled then\n',
+      "error: this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE; " +
+        'label depends on that answer and will be settled then\n',
     );
     const withoutDefaults = await run(['new', 'j', 'out', '--local', computed]);
     expect(withoutDefaults.code).toBe(2);
-    expect(withoutDefaults.stderr).toContain('no terminal to ask in: pass --defaults to accept the defaults of region (or answer them with --data KEY=VALUE)');
-    expect(withoutDefaults.stderr).toContain("this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE");
+    expect(withoutDefaults.stderr).toContain(
+      'no terminal to ask in: pass --defaults to accept the defaults of region (or answer them with --data KEY=VALUE)',
+    );
+    expect(withoutDefaults.stderr).toContain(
+      "this question needs a value: slug (the default 'j' is not valid: two or more letters); pass --data slug=VALUE",
+    );
     expect((await run(['new', 'j', 'out', '--local', computed, '--defaults', '--data', 'slug=jay'])).code).toBe(0);
   });
 
   it('without a terminal and without --defaults, asks nothing and names every unanswered question', async () => {
     const result = await run(['new', 'weather', 'out', '--local', template, '--data', 'domain=finance']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: no terminal to ask in: pass --defaults to accept the defaults of replicas, include_panel (or answer them with --data KEY=VALUE)\n');
+    expect(result.stderr).toBe(
+      'error: no terminal to ask in: pass --defaults to accept the defaults of replicas, include_panel (or answer them with --data KEY=VALUE)\n',
+    );
     expect(result.left).toEqual([]);
   });
 
@@ -113,7 +154,9 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     });
     const result = await run(['new', 'weather', 'out', '--local', escaping, '--defaults']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("error: template path '{{ file_name }}' renders to '../escape', which is outside the target folder; nothing was written\n");
+    expect(result.stderr).toBe(
+      "error: template path '{{ file_name }}' renders to '../escape', which is outside the target folder; nothing was written\n",
+    );
     expect(result.left).toEqual([]);
     expect(existsSync(join(result.cwd, 'escape'))).toBe(false);
   });
@@ -123,8 +166,20 @@ describe('actorkit new: refusals (exit 2, nothing written)', () => {
     ['a file name rendering to an absolute path', '{{ up }}.njk', '/tmp/owned'],
     ['a nested name climbing out', 'inner/{{ up }}', '../../x'],
   ])('refuses %s', async (_what, path, value) => {
-    const escaping = localTemplate(folder.dir, { 'template.yml': 'actor_name: {type: str}\nup: {type: str}\n', [path]: 'x' });
-    const result = await run(['new', 'weather', 'deep/out', '--local', escaping, '--defaults', '--data', `up=${value}`]);
+    const escaping = localTemplate(folder.dir, {
+      'template.yml': 'actor_name: {type: str}\nup: {type: str}\n',
+      [path]: 'x',
+    });
+    const result = await run([
+      'new',
+      'weather',
+      'deep/out',
+      '--local',
+      escaping,
+      '--defaults',
+      '--data',
+      `up=${value}`,
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`renders to '${value}', which is outside the target folder; nothing was written`);
     expect(result.left).toEqual([]);

@@ -28,7 +28,9 @@ describe('actorkit new: rendering', () => {
     expect(read(join(result.target, 'README.md'))).toBe('# weather\n\nDomain: finance, replicas: 3\n');
     expect(read(join(result.target, 'src', 'weather.ts'))).toBe('export const name = "weather";\n');
     expect(readdirSync(result.target).sort()).toEqual(['.actorkit-answers.yml', 'README.md', 'VERSION', 'src']);
-    expect(result.stdout).toBe(`Rendered weather into ${result.target}\n  template: ${template} at HEAD\n\nNext: cd actor-${counter} && actorkit validate .\n`);
+    expect(result.stdout).toBe(
+      `Rendered weather into ${result.target}\n  template: ${template} at HEAD\n\nNext: cd actor-${counter} && actorkit validate .\n`,
+    );
   });
 
   it('renders a folder whose name is a condition once the condition holds, with defaults computed from earlier answers', async () => {
@@ -40,7 +42,15 @@ describe('actorkit new: rendering', () => {
 
   it('copies files without .njk byte for byte, keeps the executable bit, and never outputs template.yml', async () => {
     const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x7b, 0x20, 0x78, 0x20, 0x7d, 0x7d]);
-    const template = localTemplate(folder.dir, { 'template.yml': 'actor_name: {type: str}\n', 'raw.txt': 'kept {{ as_is }}\n', 'run.sh': '#!/bin/sh\necho hi\n' }, { 'logo.bin': bytes });
+    const template = localTemplate(
+      folder.dir,
+      {
+        'template.yml': 'actor_name: {type: str}\n',
+        'raw.txt': 'kept {{ as_is }}\n',
+        'run.sh': '#!/bin/sh\necho hi\n',
+      },
+      { 'logo.bin': bytes },
+    );
     chmodSync(join(template, 'run.sh'), 0o755);
     gitIn(template, 'add', 'run.sh');
     gitIn(template, 'commit', '--quiet', '-m', 'executable');
@@ -54,7 +64,8 @@ describe('actorkit new: rendering', () => {
 
   it('renders only the _subdirectory and leaves out _exclude globs', async () => {
     const template = localTemplate(folder.dir, {
-      'template.yml': '_subdirectory: template\n_exclude: ["*.log", "docs/drafts", "**/tmp-*"]\nactor_name: {type: str}\n',
+      'template.yml':
+        '_subdirectory: template\n_exclude: ["*.log", "docs/drafts", "**/tmp-*"]\nactor_name: {type: str}\n',
       'README.md': 'the template repository readme, not rendered\n',
       'template/app.ts.njk': 'export default "{{ actor_name }}";\n',
       'template/debug.log': 'x',

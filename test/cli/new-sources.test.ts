@@ -21,7 +21,8 @@ async function renderWith(args: string[], env: Record<string, string | undefined
   const run = memoryIo({ cwd: folder.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
   const code = await runCli(['new', 'weather', target, '--defaults', ...args], run);
   const version = code === 0 ? readFileSync(join(folder.dir, target, 'VERSION'), 'utf8').trim() : undefined;
-  const answers = code === 0 ? parse(readFileSync(join(folder.dir, target, '.actorkit-answers.yml'), 'utf8')) : undefined;
+  const answers =
+    code === 0 ? parse(readFileSync(join(folder.dir, target, '.actorkit-answers.yml'), 'utf8')) : undefined;
   return { code, version, answers, stdout: run.stdout(), stderr: run.stderr() };
 }
 
@@ -31,7 +32,12 @@ describe('actorkit new: template sources (DESIGN §8)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.version).toBe('v0.10.0');
-    expect(result.answers).toMatchObject({ source: 'repository', location: repo.dir, ref: 'v0.10.0', commit: repo.commits['v0.10.0'] });
+    expect(result.answers).toMatchObject({
+      source: 'repository',
+      location: repo.dir,
+      ref: 'v0.10.0',
+      commit: repo.commits['v0.10.0'],
+    });
   });
 
   it('accepts ACTORKIT_TEMPLATE_REPO as a path relative to the working folder', async () => {
@@ -64,7 +70,12 @@ describe('actorkit new: template sources (DESIGN §8)', () => {
     const result = await renderWith(['--local', repo.dir], { ACTORKIT_TEMPLATE_REPO: '/nonexistent/elsewhere' });
     expect(result.code).toBe(0);
     expect(result.version).toBe('main-unreleased');
-    expect(result.answers).toMatchObject({ source: 'local', location: repo.dir, ref: 'HEAD', commit: repo.commits['main-unreleased'] });
+    expect(result.answers).toMatchObject({
+      source: 'local',
+      location: repo.dir,
+      ref: 'HEAD',
+      commit: repo.commits['main-unreleased'],
+    });
     expect(result.stderr).toBe('');
   });
 
@@ -75,7 +86,9 @@ describe('actorkit new: template sources (DESIGN §8)', () => {
       const result = await renderWith(['--local', repo.dir]);
       expect(result.code).toBe(0);
       expect(result.version).toBe('main-unreleased');
-      expect(result.stderr).toMatch(/^warning: .*template-repo has uncommitted changes; rendering the last commit \(HEAD [0-9a-f]{12}\)/);
+      expect(result.stderr).toMatch(
+        /^warning: .*template-repo has uncommitted changes; rendering the last commit \(HEAD [0-9a-f]{12}\)/,
+      );
     } finally {
       gitIn(repo.dir, 'checkout', '--quiet', '--', 'VERSION');
     }
@@ -94,8 +107,15 @@ describe('actorkit new: template sources (DESIGN §8)', () => {
     const code = await runCli(['new', 'weather', `actor-${++counter}`, '--defaults', '--json'], run);
     const result = JSON.parse(run.stdout());
     expect(code).toBe(0);
-    expect(result.source).toEqual({ kind: 'bundled', location: `actorkit@${ownPackage().version}/templates/actor`, ref: null, commit: null });
-    expect(result.files).toEqual(expect.arrayContaining(['Dockerfile', 'src/actor.ts', 'src/platform/config.json', 'package.json']));
+    expect(result.source).toEqual({
+      kind: 'bundled',
+      location: `actorkit@${ownPackage().version}/templates/actor`,
+      ref: null,
+      commit: null,
+    });
+    expect(result.files).toEqual(
+      expect.arrayContaining(['Dockerfile', 'src/actor.ts', 'src/platform/config.json', 'package.json']),
+    );
   });
 
   it('fails (exit 1) when the repository has no release tag, and says to pass --ref', async () => {

@@ -15,7 +15,8 @@ import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
 
 const folder = temporaryFolder('actorkit-new-vendor-cache-');
-const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 const VENDORED = join('vendor', `actorkit-${VERSION}.tgz`);
 
 beforeAll(() => ensureBuilt());
@@ -45,7 +46,8 @@ describe('actorkit new from a checkout: the packed actorkit is cached', () => {
     const path = `${loggingNpm(log)}:${process.env.PATH}`;
     const cache = join(REPOSITORY_ROOT, PACKED_TARBALL_CACHE);
     const digest = packedFilesDigest(REPOSITORY_ROOT)!;
-    for (const name of existsSync(cache) ? readdirSync(cache) : []) if (name.includes(digest)) rmSync(join(cache, name), { force: true });
+    for (const name of existsSync(cache) ? readdirSync(cache) : [])
+      if (name.includes(digest)) rmSync(join(cache, name), { force: true });
     const first = await newActor('first', path);
     expect(first.code, first.stderr).toBe(0);
     const afterFirst = npmCalls(log).length;
@@ -64,6 +66,12 @@ describe('actorkit new from a checkout: the packed actorkit is cached', () => {
     expect(cached).toHaveLength(1);
     expect(readFileSync(join(cache, cached[0]!)).equals(vendored)).toBe(true);
     const listed = execFileSync('tar', ['-tzf', join(second.actor, VENDORED)], { encoding: 'utf8' }).split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/dist/cli/main.js', 'package/package.json', 'package/templates/actor/template.yml']));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/dist/cli/main.js',
+        'package/package.json',
+        'package/templates/actor/template.yml',
+      ]),
+    );
   }, 120_000);
 });

@@ -26,7 +26,11 @@ async function setup(options: Parameters<typeof writeActorFixture>[1] = {}) {
   return { root, actor, cli };
 }
 
-async function publish(context: { root: string; cli: StandInContainerCli }, args: string[], env: Record<string, string> = {}) {
+async function publish(
+  context: { root: string; cli: StandInContainerCli },
+  args: string[],
+  env: Record<string, string> = {},
+) {
   const run = memoryIo({ cwd: context.root, env: context.cli.env(env) });
   const code = await runCli(['publish', ...args], run);
   everyCall.push(...context.cli.calls());
@@ -55,16 +59,24 @@ describe('actorkit publish', () => {
     expect(result.stderr).not.toContain('warning');
     expect(result.stdout).toContain('stand-in docker build output\n');
     expect(result.stderr).toContain('stand-in docker push progress\n');
-    expect(result.stderr).toContain(`$ docker build -f ${join(context.actor, 'Dockerfile')} -t ${image} ${context.actor}\n`);
-    expect(result.stdout).toContain(`Pushed ${image}\n\nRegister the actor in the creator hub:\n  1. Open http://localhost:3000/home/creator/register-actor\n  2. Enter the image ${image}\n`);
+    expect(result.stderr).toContain(
+      `$ docker build -f ${join(context.actor, 'Dockerfile')} -t ${image} ${context.actor}\n`,
+    );
+    expect(result.stdout).toContain(
+      `Pushed ${image}\n\nRegister the actor in the creator hub:\n  1. Open http://localhost:3000/home/creator/register-actor\n  2. Enter the image ${image}\n`,
+    );
   });
 
   it('takes --repo, --tag, ACTORKIT_CONTAINER_CLI and PLATFORM_URL', async () => {
     const context = await setup();
-    const result = await publish(context, [context.actor, '--yes', '--repo', 'ghcr.io/team/forecast', '--tag=2024.06-rc1', '--json'], {
-      ACTORKIT_CONTAINER_CLI: 'podman-standin',
-      PLATFORM_URL: 'https://hub.example.org/',
-    });
+    const result = await publish(
+      context,
+      [context.actor, '--yes', '--repo', 'ghcr.io/team/forecast', '--tag=2024.06-rc1', '--json'],
+      {
+        ACTORKIT_CONTAINER_CLI: 'podman-standin',
+        PLATFORM_URL: 'https://hub.example.org/',
+      },
+    );
     expect(result.code).toBe(0);
     const image = 'ghcr.io/team/forecast:2024.06-rc1';
     expect(result.calls).toEqual([
@@ -88,7 +100,10 @@ describe('actorkit publish', () => {
       const context = await setup();
       const cli = createStandInContainerCli(context.root, [engine, 'skopeo']);
       const image = 'registry.example.com/acme/weather:v1.2.0';
-      const result = await publish({ root: context.root, cli }, [context.actor, '--yes'], { ACTORKIT_CONTAINER_CLI: join(cli.binDir, engine), STAND_IN_EXISTING: image });
+      const result = await publish({ root: context.root, cli }, [context.actor, '--yes'], {
+        ACTORKIT_CONTAINER_CLI: join(cli.binDir, engine),
+        STAND_IN_EXISTING: image,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.calls).toEqual([
         ['inspect', '--raw', `docker://${image}`],
@@ -121,7 +136,9 @@ describe('actorkit publish', () => {
     const context = await setup();
     const result = await publish(context, [context.actor]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('error: publish builds and pushes registry.example.com/acme/weather:v1.2.0; confirm in a terminal, or pass --yes\n');
+    expect(result.stderr).toBe(
+      'error: publish builds and pushes registry.example.com/acme/weather:v1.2.0; confirm in a terminal, or pass --yes\n',
+    );
     expect(result.calls).toEqual([]);
   });
 
@@ -144,14 +161,34 @@ describe('actorkit publish', () => {
   });
 
   it.each([
-    ['no image repository anywhere', { packageJson: { actorkit: {} } }, [], 'no --repo given and package.json has no actorkit.deployment.image_repo'],
-    ['no version for the default tag', { packageJson: { version: '' } }, [], 'no --tag given and package.json has no version'],
-    ['a repository with a tag in it', {}, ['--repo', 'acme/weather:latest'], "'acme/weather:latest' is not a valid image repository (give the repository without a tag or digest; use --tag)"],
+    [
+      'no image repository anywhere',
+      { packageJson: { actorkit: {} } },
+      [],
+      'no --repo given and package.json has no actorkit.deployment.image_repo',
+    ],
+    [
+      'no version for the default tag',
+      { packageJson: { version: '' } },
+      [],
+      'no --tag given and package.json has no version',
+    ],
+    [
+      'a repository with a tag in it',
+      {},
+      ['--repo', 'acme/weather:latest'],
+      "'acme/weather:latest' is not a valid image repository (give the repository without a tag or digest; use --tag)",
+    ],
     ['an invalid tag', {}, ['--tag', '-rm'], "'-rm' is not a valid image tag"],
     ['the tag latest', {}, ['--tag', 'latest'], "publish does not push 'latest': it moves with every push"],
     ['the tag LATEST', {}, ['--tag=LATEST'], "publish does not push 'latest'"],
     ['an unknown --bump level', {}, ['--bump', 'huge'], "--bump must be one of patch, minor, major, not 'huge'"],
-    ['--bump of a version semver cannot raise', { packageJson: { version: 'one' } }, ['--bump', 'patch'], "cannot bump the version 'one' of package.json"],
+    [
+      '--bump of a version semver cannot raise',
+      { packageJson: { version: 'one' } },
+      ['--bump', 'patch'],
+      "cannot bump the version 'one' of package.json",
+    ],
   ])('refuses (exit 2) %s', async (_what, fixture, extra, message) => {
     const context = await setup(fixture);
     const result = await publish(context, [context.actor, '--yes', ...extra]);
@@ -169,7 +206,9 @@ describe('actorkit publish', () => {
     writeFileSync(join(context.actor, 'src', 'platform', 'config.json'), '{}\n');
     const result = await publish(context, [context.actor, '--yes']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`error: ${field}.${name} is '${spec}', outside ${context.actor}: the image is built with the actor folder as its build context`);
+    expect(result.stderr).toContain(
+      `error: ${field}.${name} is '${spec}', outside ${context.actor}: the image is built with the actor folder as its build context`,
+    );
     expect(result.stderr).toContain('Depend on');
     expect(result.stderr).toContain('or vendor its tarball inside the actor folder');
     expect(result.stderr).not.toContain('does not validate');
@@ -189,7 +228,9 @@ describe('actorkit publish', () => {
     const result = await publish(context, [context.actor, '--yes', '--json'], { STAND_IN_EXISTING: image });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`warning: ${image} already exists in the registry; pushing replaces it\n`);
-    expect(JSON.parse(result.stdout).warnings).toEqual([`${image} already exists in the registry; pushing replaces it`]);
+    expect(JSON.parse(result.stdout).warnings).toEqual([
+      `${image} already exists in the registry; pushing replaces it`,
+    ]);
     expect(result.calls.map((argv) => argv[0])).toEqual(['manifest', 'build', 'push']);
   });
 
@@ -225,12 +266,17 @@ describe('actorkit publish', () => {
 
   it('--bump warns when src/actor.ts does not hold the version as a literal', async () => {
     const context = await setup();
-    const source = readFileSync(join(context.actor, 'src', 'actor.ts'), 'utf8').replace("version: '1.2.0'", 'version: VERSION');
+    const source = readFileSync(join(context.actor, 'src', 'actor.ts'), 'utf8').replace(
+      "version: '1.2.0'",
+      'version: VERSION',
+    );
     writeFileSync(join(context.actor, 'src', 'actor.ts'), `const VERSION = '1.2.0';\n${source}`);
     await runCli(['validate', '--write', context.actor], memoryIo({ cwd: context.root }));
     const result = await publish(context, [context.actor, '--yes', '--bump', 'patch']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("warning: src/actor.ts holds no literal version '1.2.0': set metadata.version to '1.2.1' yourself");
+    expect(result.stderr).toContain(
+      "warning: src/actor.ts holds no literal version '1.2.0': set metadata.version to '1.2.1' yourself",
+    );
     expect(JSON.parse(readFileSync(join(context.actor, 'package.json'), 'utf8')).version).toBe('1.2.1');
   });
 
@@ -260,9 +306,18 @@ describe('actorkit publish', () => {
 });
 
 /** Runs `actorkit publish` in a pseudo-terminal, typing `answer` at the confirmation. */
-async function publishInTerminal(context: { root: string; actor: string; cli: StandInContainerCli }, answer: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
+async function publishInTerminal(
+  context: { root: string; actor: string; cli: StandInContainerCli },
+  answer: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+) {
   const steps = [{ after: '[y/N]', keys: `${answer}\r` }];
-  const result = await runInTerminal(['publish', context.actor, ...extraArgs], { cwd: context.root, env: context.cli.env(env), steps });
+  const result = await runInTerminal(['publish', context.actor, ...extraArgs], {
+    cwd: context.root,
+    env: context.cli.env(env),
+    steps,
+  });
   everyCall.push(...context.cli.calls());
   return result;
 }
@@ -301,8 +356,12 @@ describe('actorkit publish at a terminal', () => {
     const image = 'registry.example.com/acme/weather:v1.2.1';
     const result = await publishInTerminal(context, 'n', ['--bump', 'patch'], { STAND_IN_EXISTING: image });
     expect(result.output).toContain(`warning: ${image} already exists in the registry; pushing replaces it`);
-    expect(result.output).toContain('set the version 1.2.0 -> 1.2.1 in package.json and src/actor.ts, then emit src/platform/config.json');
-    expect(result.output).toContain(`Build and push ${image}, replacing the image the registry has under that tag? [y/N]`);
+    expect(result.output).toContain(
+      'set the version 1.2.0 -> 1.2.1 in package.json and src/actor.ts, then emit src/platform/config.json',
+    );
+    expect(result.output).toContain(
+      `Build and push ${image}, replacing the image the registry has under that tag? [y/N]`,
+    );
     expect(result.code).toBe(2);
     expect(readFileSync(join(context.actor, 'package.json'), 'utf8')).toBe(packageJson);
     expect(context.cli.calls().slice(before)).toEqual([['manifest', 'inspect', image]]);
@@ -317,11 +376,15 @@ describe('a freshly rendered actor from this checkout: what its README says of p
     expect(rendered.code, rendered.stderr).toBe(0);
     const actor = join(rendered.cwd, 'weather');
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    const dependency = (JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.actorkit!;
+    const dependency = (
+      JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    ).dependencies.actorkit!;
     expect(dependency).toBe(`file:vendor/actorkit-${version}.tgz`);
     expect(statSync(join(actor, 'vendor', `actorkit-${version}.tgz`)).size).toBeGreaterThan(100_000);
     const readme = readFileSync(join(actor, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`package.json\` depends on \`vendor/actorkit-${version}.tgz\`. Keep that file committed`);
+    expect(readme).toContain(
+      `\`package.json\` depends on \`vendor/actorkit-${version}.tgz\`. Keep that file committed`,
+    );
     expect(readme).not.toContain('`publish` refuses it');
     const dockerfile = readFileSync(join(actor, 'Dockerfile'), 'utf8');
     expect(dockerfile.match(/^COPY vendor \.\/vendor$/gm)).toHaveLength(2);

@@ -17,13 +17,21 @@ const readme = () => readFileSync(join(actorDir, 'README.md'), 'utf8');
 
 /** The README's generated route section: the fenced text between the markers. */
 function readmeRoutes(): string {
-  const section = /<!-- actorkit:option-routes:start -->\n```text\n([\s\S]*?)\n```\n<!-- actorkit:option-routes:end -->/.exec(readme());
+  const section =
+    /<!-- actorkit:option-routes:start -->\n```text\n([\s\S]*?)\n```\n<!-- actorkit:option-routes:end -->/.exec(
+      readme(),
+    );
   expect(section, readme()).not.toBeNull();
   return section?.[1] ?? '';
 }
 
 function actorkit(...args: string[]) {
-  const result = spawnSync(process.execPath, [BINARY, ...args], { cwd: folder.dir, env, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [BINARY, ...args], {
+    cwd: folder.dir,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -54,7 +62,10 @@ describe('the route list of new and of the README follows the definition', () =>
     expect(written.stdout).toContain(`wrote the route list in ${join(actorDir, 'README.md')}`);
     expect(written.code, written.stdout).toBe(0);
     const lines = readmeRoutes().split('\n');
-    expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}POST {3}\/mcp {2}\S/), expect.stringMatching(/^ {2}DELETE \/mcp {2}\S/)]);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^ {2}POST {3}\/mcp {2}\S/),
+      expect.stringMatching(/^ {2}DELETE \/mcp {2}\S/),
+    ]);
 
     const again = actorkit('validate', '--write', actorDir);
     expect(again.stdout).not.toContain('wrote the route list');

@@ -13,7 +13,10 @@ afterAll(() => folder.cleanup());
 
 describe('templates are code', () => {
   it('a template expression runs JavaScript at `new` (why a template is trusted like code)', async () => {
-    const template = localTemplate(folder.dir, { 'template.yml': BASIC_TEMPLATE_YML, 'README.md.njk': '{{ range.constructor("return 6 * 7")() }}\n' });
+    const template = localTemplate(folder.dir, {
+      'template.yml': BASIC_TEMPLATE_YML,
+      'README.md.njk': '{{ range.constructor("return 6 * 7")() }}\n',
+    });
     const result = await runInFreshFolder(folder.dir, ['new', 'weather', 'out', '--local', template, '--defaults']);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(join(result.cwd, 'out', 'README.md'), 'utf8')).toBe('42\n');

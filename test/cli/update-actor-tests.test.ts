@@ -19,12 +19,20 @@ afterAll(() => folder.cleanup());
 function run(command: string, args: string[], cwd: string, timeout = 120_000) {
   const env = { ...process.env, CI: 'true', ACTORKIT_TEMPLATE_REPO: template.dir };
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env });
-  return { code: result.status, stdout: result.stdout, output: `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '') };
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    output: `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, ''),
+  };
 }
 
 describe('the built binary: new at v1.0.0, author edits, update to v1.1.0, then the actor’s own checks', () => {
   it('updates cleanly, validates with its own installed actorkit and passes its own npm test', () => {
-    const created = run(process.execPath, [BINARY, 'new', 'Weather Bot', 'weather', '--defaults', '--ref', 'v1.0.0'], folder.dir);
+    const created = run(
+      process.execPath,
+      [BINARY, 'new', 'Weather Bot', 'weather', '--defaults', '--ref', 'v1.0.0'],
+      folder.dir,
+    );
     expect(created.code, created.output).toBe(0);
     const actor = join(folder.dir, 'weather');
     gitIn(actor, 'init', '--quiet', '--initial-branch=main');

@@ -84,13 +84,23 @@ function recordBundled(dir: string, version: string): void {
   const path = join(dir, '.actorkit-answers.yml');
   const record = parse(readFileSync(path, 'utf8'));
   const dependency = `^${version}`;
-  Object.assign(record, { source: 'bundled', location: `actorkit@${version}/templates/actor`, ref: null, commit: null, actorkit_version: version, rendered_with: { actorkit_dependency: dependency } });
+  Object.assign(record, {
+    source: 'bundled',
+    location: `actorkit@${version}/templates/actor`,
+    ref: null,
+    commit: null,
+    actorkit_version: version,
+    rendered_with: { actorkit_dependency: dependency },
+  });
   const manifestPath = join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
   manifest.dependencies.actorkit = dependency;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   rmSync(join(dir, 'vendor'), { recursive: true, force: true });
-  writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
+  writeFileSync(
+    path,
+    `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`,
+  );
 }
 
 /**
@@ -109,7 +119,10 @@ function recordVendored(dir: string, version: string, tarball: string): void {
     actorkit_version: version,
     rendered_with: { actorkit_dependency: `file:${vendored}` },
   });
-  writeFileSync(path, `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`);
+  writeFileSync(
+    path,
+    `# Written by \`actorkit new\` and \`actorkit update\`: the template and answers this actor was rendered from.\n${stringify(record)}`,
+  );
   const manifestPath = join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies: Record<string, string> };
   manifest.dependencies.actorkit = `file:${vendored}`;
@@ -126,14 +139,20 @@ function packOldActorkit(): { dir: string; tarball: string; manifest: { name: st
   cpSync(join(ROOT, 'templates', 'actor'), join(dir, 'templates', 'actor'), { recursive: true });
   cpSync(join(ROOT, 'Dockerfile.template'), join(dir, 'Dockerfile.template'));
   replaceIn(join(dir, 'templates/actor/template/src/prompts/system-prompt.ts.njk'), PROMPT_LINE_V1, OLD_PROMPT_LINE);
-  writeFileSync(join(dir, 'templates/actor/template', `${OLD_ONLY_FILE}.njk`), '# {{ actor_name }} notes\n\nWritten by the template of actorkit 0.0.9.\n');
+  writeFileSync(
+    join(dir, 'templates/actor/template', `${OLD_ONLY_FILE}.njk`),
+    '# {{ actor_name }} notes\n\nWritten by the template of actorkit 0.0.9.\n',
+  );
   const manifest = { name: 'actorkit', version: OLD, files: ['templates', 'Dockerfile.template'] };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   gitIn(dir, 'init', '--quiet', '--initial-branch=main');
   commitAll(dir, 'actorkit 0.0.9');
   const out = join(folder.dir, 'packed');
   mkdirSync(out);
-  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', out], { cwd: dir, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', out], {
+    cwd: dir,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { dir, tarball: join(out, `actorkit-${OLD}.tgz`), manifest };
 }
 
@@ -202,7 +221,9 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
     const result = await actorkit(['update', actor, '--trust']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/ {2}conflicted {2}src\/prompts\/system-prompt\.ts\n/);
-    expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(['<<<<<<< yours', mine, '=======', PROMPT_LINE_V1, `>>>>>>> actorkit ${CURRENT} template`].join('\n'));
+    expect(readFileSync(join(actor, PROMPT_FILE), 'utf8')).toContain(
+      ['<<<<<<< yours', mine, '=======', PROMPT_LINE_V1, `>>>>>>> actorkit ${CURRENT} template`].join('\n'),
+    );
     expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8')).actorkit_version).toBe(CURRENT);
   }, 90_000);
 
@@ -210,14 +231,19 @@ describe('actorkit update: an actor rendered from the bundled template', () => {
     const actor = join(folder.dir, 'current');
     const created = await actorkit(['new', 'Weather Bot', actor, '--defaults']);
     expect(created.code, created.stderr).toBe(0);
-    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ source: 'bundled', actorkit_version: CURRENT });
+    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({
+      source: 'bundled',
+      actorkit_version: CURRENT,
+    });
     gitIn(actor, 'init', '--quiet', '--initial-branch=main');
     commitAll(actor, 'rendered');
     const before = treeHash(actor);
     const result = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('fetching');
-    expect(result.stdout).toContain(`actorkit ${CURRENT} template → actorkit ${CURRENT} template\n  already at actorkit ${CURRENT}'s template\n  nothing to change`);
+    expect(result.stdout).toContain(
+      `actorkit ${CURRENT} template → actorkit ${CURRENT} template\n  already at actorkit ${CURRENT}'s template\n  nothing to change`,
+    );
     expect(treeHash(actor)).toEqual(before);
   }, 90_000);
 
@@ -244,19 +270,25 @@ describe('actorkit update: an actor that carries the actorkit that rendered it (
     const before = treeHash(actor);
     const untrusted = await actorkit(['update', actor], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(untrusted.code).toBe(2);
-    expect(untrusted.stderr).toContain(`update would render the template of actorkit ${OLD} in vendor/actorkit-${OLD}.tgz, which .actorkit-answers.yml records`);
+    expect(untrusted.stderr).toContain(
+      `update would render the template of actorkit ${OLD} in vendor/actorkit-${OLD}.tgz, which .actorkit-answers.yml records`,
+    );
     expect(treeHash(actor)).toEqual(before);
     const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: 'http://127.0.0.1:9/' });
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stderr).toContain(`reading the template of actorkit@${OLD} from vendor/actorkit-${OLD}.tgz\n`);
     expect(result.stderr).not.toContain('fetching');
     expect(result.stdout).toContain(`: actorkit ${OLD} template → actorkit ${CURRENT} template\n`);
-    expect(result.stdout).toMatch(new RegExp(` {2}created {5}vendor/actorkit-${CURRENT.replace(/\./g, '\\.')}\\.tgz\n`));
+    expect(result.stdout).toMatch(
+      new RegExp(` {2}created {5}vendor/actorkit-${CURRENT.replace(/\./g, '\\.')}\\.tgz\n`),
+    );
     expect(result.stdout).toMatch(new RegExp(` {2}deleted {5}vendor/actorkit-${OLD.replace(/\./g, '\\.')}\\.tgz\n`));
     expect(result.stdout).toContain('run `npm install` to bring node_modules and package-lock.json along');
     expect(result.stdout).toMatch(/OK\n$/);
     expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${CURRENT}.tgz`]);
-    const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies.actorkit).toBe(`file:vendor/actorkit-${CURRENT}.tgz`);
     expect(readFileSync(join(actor, 'README.md'), 'utf8')).toContain(`depends on \`vendor/actorkit-${CURRENT}.tgz\``);
     expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({
@@ -286,7 +318,9 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     const actor = actorCopy();
     const result = await actorkit(['update', actor, '--ref', 'v1.1.0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--ref v1.1.0 does not apply: this actor was rendered from the template bundled with actorkit, which follows the installed actorkit');
+    expect(result.stderr).toContain(
+      '--ref v1.1.0 does not apply: this actor was rendered from the template bundled with actorkit, which follows the installed actorkit',
+    );
     expect(result.stderr).toContain('install the actorkit version whose template you want');
   });
 
@@ -306,13 +340,21 @@ describe('actorkit update: bundled-template refusals and failures', () => {
     const manifest = { name: 'actorkit', version: '0.0.7' };
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest)}\n`);
     writeFileSync(join(dir, 'README.md'), '# actorkit 0.0.7, before templates\n');
-    execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: dir, env: { ...process.env, npm_config_update_notifier: 'false' } });
-    const other = await startFakeNpmRegistry({ manifest, tarball: join(dir, 'actorkit-0.0.7.tgz') }, 'http://127.0.0.1:9/');
+    execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], {
+      cwd: dir,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    const other = await startFakeNpmRegistry(
+      { manifest, tarball: join(dir, 'actorkit-0.0.7.tgz') },
+      'http://127.0.0.1:9/',
+    );
     try {
       const actor = actorCopy((copy) => recordBundled(copy, '0.0.7'));
       const result = await actorkit(['update', actor, '--trust'], { npm_config_registry: `${other.url}/` });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('error: actorkit@0.0.7 from the npm registry has no templates/actor/template.yml');
+      expect(result.stderr).toContain(
+        'error: actorkit@0.0.7 from the npm registry has no templates/actor/template.yml',
+      );
     } finally {
       await other.close();
     }
@@ -329,7 +371,13 @@ describe('actorkit update: bundled-template refusals and failures', () => {
   });
 
   it('refuses an answers file whose actorkit_version is not a version (exit 2)', async () => {
-    const actor = actorCopy((dir) => replaceIn(join(dir, '.actorkit-answers.yml'), `actorkit_version: ${OLD}`, 'actorkit_version: --registry=http://evil'));
+    const actor = actorCopy((dir) =>
+      replaceIn(
+        join(dir, '.actorkit-answers.yml'),
+        `actorkit_version: ${OLD}`,
+        'actorkit_version: --registry=http://evil',
+      ),
+    );
     const result = await actorkit(['update', actor]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("records actorkit_version '--registry=http://evil', which is not a version");

@@ -51,10 +51,26 @@ async function update(actor: string) {
 
 describe('actorkit update: symbolic links in the actor', () => {
   it.each([
-    ['a linked folder the template adds to and deletes from (sub -> outside)', (actor: string, outside: string) => moveOutAndLink(actor, outside, 'sub'), 'sub'],
-    ['a linked file the update would replace (top.txt -> outside)', (actor: string, outside: string) => moveOutAndLink(actor, outside, 'top.txt'), 'top.txt'],
-    ['a linked file the update would delete (sub/old.txt -> outside)', (actor: string, outside: string) => moveOutAndLink(actor, outside, 'sub/old.txt'), 'sub/old.txt'],
-    ['a linked answers file, written last (.actorkit-answers.yml -> outside)', (actor: string, outside: string) => moveOutAndLink(actor, outside, '.actorkit-answers.yml'), '.actorkit-answers.yml'],
+    [
+      'a linked folder the template adds to and deletes from (sub -> outside)',
+      (actor: string, outside: string) => moveOutAndLink(actor, outside, 'sub'),
+      'sub',
+    ],
+    [
+      'a linked file the update would replace (top.txt -> outside)',
+      (actor: string, outside: string) => moveOutAndLink(actor, outside, 'top.txt'),
+      'top.txt',
+    ],
+    [
+      'a linked file the update would delete (sub/old.txt -> outside)',
+      (actor: string, outside: string) => moveOutAndLink(actor, outside, 'sub/old.txt'),
+      'sub/old.txt',
+    ],
+    [
+      'a linked answers file, written last (.actorkit-answers.yml -> outside)',
+      (actor: string, outside: string) => moveOutAndLink(actor, outside, '.actorkit-answers.yml'),
+      '.actorkit-answers.yml',
+    ],
   ])('refuses %s (exit 2): nothing changes inside or outside the actor', async (_what, link, linkedPath) => {
     const { actor, outside } = linkedActor(link);
     const before = { actor: treeHash(actor), outside: treeHash(outside) };

@@ -27,8 +27,18 @@ const cases: [string, Omit<ThreeWayInput, 'labels'>, string, number][] = [
     'line 1\nline 2\nline 3\n<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> template v1.1.0\nline 5\nline 6\nline 7\n',
     1,
   ],
-  ['the same edit on both sides is no conflict', { current: BASE.replace('line 2', 'same'), base: BASE, other: BASE.replace('line 2', 'same') }, BASE.replace('line 2', 'same'), 0],
-  ['a template deletion of a line the author kept merges', { current: `${BASE}line 8\n`, base: BASE, other: BASE.replace('line 3\n', '') }, `${BASE.replace('line 3\n', '')}line 8\n`, 0],
+  [
+    'the same edit on both sides is no conflict',
+    { current: BASE.replace('line 2', 'same'), base: BASE, other: BASE.replace('line 2', 'same') },
+    BASE.replace('line 2', 'same'),
+    0,
+  ],
+  [
+    'a template deletion of a line the author kept merges',
+    { current: `${BASE}line 8\n`, base: BASE, other: BASE.replace('line 3\n', '') },
+    `${BASE.replace('line 3\n', '')}line 8\n`,
+    0,
+  ],
 ];
 
 describe('mergeThreeWay: git merge-file, else node-diff3', () => {
@@ -38,14 +48,21 @@ describe('mergeThreeWay: git merge-file, else node-diff3', () => {
 
   it.each(cases)('%s — the same without git (node-diff3)', async (_what, input, expected, conflicts) => {
     mkdirSync(WITHOUT_GIT.PATH, { recursive: true });
-    expect(await mergeThreeWay({ ...input, labels }, WITHOUT_GIT)).toEqual({ text: expected, conflicts, engine: 'diff3' });
+    expect(await mergeThreeWay({ ...input, labels }, WITHOUT_GIT)).toEqual({
+      text: expected,
+      conflicts,
+      engine: 'diff3',
+    });
   });
 
   // git joins conflicts fewer than four lines apart into one; these are further apart.
   const MIDDLE = 'c\nd\ne\ng\nh\ni\n';
   it('counts every conflict block, and a last line without a newline still ends before the marker', async () => {
     for (const env of [WITH_GIT, WITHOUT_GIT]) {
-      const merged = await mergeThreeWay({ current: `a\nB\n${MIDDLE}F`, base: `a\nb\n${MIDDLE}f`, other: `a\nX\n${MIDDLE}Y`, labels }, env);
+      const merged = await mergeThreeWay(
+        { current: `a\nB\n${MIDDLE}F`, base: `a\nb\n${MIDDLE}f`, other: `a\nX\n${MIDDLE}Y`, labels },
+        env,
+      );
       expect(merged.conflicts, merged.engine).toBe(2);
       expect(merged.text, merged.engine).toContain('<<<<<<< yours\nF\n=======\nY\n>>>>>>> template v1.1.0\n');
     }
@@ -71,7 +88,9 @@ describe('planUpdate: binary files are never merged', () => {
       skip: new Set(),
       env: WITH_GIT,
     });
-    expect(plan.kept).toEqual([{ path: 'icon.png', reason: 'binary, changed by you and by the template: yours is kept, not merged' }]);
+    expect(plan.kept).toEqual([
+      { path: 'icon.png', reason: 'binary, changed by you and by the template: yours is kept, not merged' },
+    ]);
     expect(writes).toEqual([]);
     expect([...readFileSync(join(dirs.actor, 'icon.png'))]).toEqual([0, 1, 2, 9]);
   });

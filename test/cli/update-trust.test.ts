@@ -46,10 +46,20 @@ function actorCopy(): string {
 }
 
 beforeAll(async () => {
-  trusted = twoReleaseTemplate(folder.dir, 'trusted', { 'NOTES.md.njk': '{{ actor_name }} v1\n' }, { 'NOTES.md.njk': '{{ actor_name }} v2\n' });
+  trusted = twoReleaseTemplate(
+    folder.dir,
+    'trusted',
+    { 'NOTES.md.njk': '{{ actor_name }} v1\n' },
+    { 'NOTES.md.njk': '{{ actor_name }} v2\n' },
+  );
   marker = join(folder.dir, 'written-by-the-template');
   const payload = `{{ range.constructor("process.getBuiltinModule('node:fs').writeFileSync('${marker}', 'pwned'); return 'ran'")() }}\n`;
-  hostile = twoReleaseTemplate(folder.dir, 'hostile', { 'NOTES.md.njk': '{{ actor_name }} v1\n' }, { 'NOTES.md.njk': payload });
+  hostile = twoReleaseTemplate(
+    folder.dir,
+    'hostile',
+    { 'NOTES.md.njk': '{{ actor_name }} v1\n' },
+    { 'NOTES.md.njk': payload },
+  );
   pristine = join(folder.dir, 'pristine');
   await renderFirstRelease(trusted, pristine, 'trusting');
 }, 60_000);
@@ -91,7 +101,13 @@ describe('actorkit update: whose template it renders', () => {
 
   it('refuses the template of another actorkit version for a bundled actor before fetching it (a committed .npmrc could choose it)', async () => {
     const actor = actorCopy();
-    recordInAnswers(actor, { source: 'bundled', location: 'actorkit@0.0.9/templates/actor', ref: null, commit: null, actorkit_version: '0.0.9' });
+    recordInAnswers(actor, {
+      source: 'bundled',
+      location: 'actorkit@0.0.9/templates/actor',
+      ref: null,
+      commit: null,
+      actorkit_version: '0.0.9',
+    });
     writeFileSync(join(actor, '.npmrc'), 'registry=http://127.0.0.1:9/\n');
     const result = await actorkit(['update', actor]);
     expect(result.stderr).toContain('the template of actorkit 0.0.9');
@@ -102,7 +118,12 @@ describe('actorkit update: whose template it renders', () => {
   it('at a terminal, names the source and asks; no keeps everything as it was', async () => {
     const actor = hijackedActor();
     const before = treeHash(actor);
-    const result = await runInTerminal(['update', actor], { cwd: folder.dir, env: env(), steps: [{ after: 'Render it? [y/N] ', keys: 'n\r' }], timeoutMs: 60_000 });
+    const result = await runInTerminal(['update', actor], {
+      cwd: folder.dir,
+      env: env(),
+      steps: [{ after: 'Render it? [y/N] ', keys: 'n\r' }],
+      timeoutMs: 60_000,
+    });
     expect(result.output).toContain(`the template repository ${hostile}`);
     expect(result.code, result.output).toBe(2);
     expect(existsSync(marker)).toBe(false);
@@ -110,7 +131,12 @@ describe('actorkit update: whose template it renders', () => {
   }, 90_000);
 
   it('renders it after a yes at the terminal: the template runs as code, as documented', async () => {
-    const result = await runInTerminal(['update', hijackedActor()], { cwd: folder.dir, env: env(), steps: [{ after: 'Render it? [y/N] ', keys: 'y\r' }], timeoutMs: 60_000 });
+    const result = await runInTerminal(['update', hijackedActor()], {
+      cwd: folder.dir,
+      env: env(),
+      steps: [{ after: 'Render it? [y/N] ', keys: 'y\r' }],
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.output).toBe(0);
     expect(readFileSync(marker, 'utf8')).toBe('pwned');
   }, 90_000);
@@ -118,7 +144,9 @@ describe('actorkit update: whose template it renders', () => {
   it('renders it with --trust, saying so on standard error', async () => {
     const result = await actorkit(['update', hijackedActor(), '--trust']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`rendering the template repository ${hostile}, which .actorkit-answers.yml names (ACTORKIT_TEMPLATE_REPO does not): trusted with --trust`);
+    expect(result.stderr).toContain(
+      `rendering the template repository ${hostile}, which .actorkit-answers.yml names (ACTORKIT_TEMPLATE_REPO does not): trusted with --trust`,
+    );
     expect(readFileSync(marker, 'utf8')).toBe('pwned');
   });
 });
@@ -126,17 +154,40 @@ describe('actorkit update: whose template it renders', () => {
 describe('actorkit update: a trusted template still cannot write outside the actor', () => {
   const QUESTIONS = 'actor_name:\n  type: str\nplace:\n  type: str\n  default: nowhere\n';
   it.each([
-    ['a folder whose name renders to ..', { '{{ ".." }}/escape.txt': 'out\n' }, {}, "renders to '..', which is outside the target folder"],
-    ['a file whose name renders to an absolute path', { '{{ place }}.njk': 'out\n' }, {}, 'which is outside the target folder'],
+    [
+      'a folder whose name renders to ..',
+      { '{{ ".." }}/escape.txt': 'out\n' },
+      {},
+      "renders to '..', which is outside the target folder",
+    ],
+    [
+      'a file whose name renders to an absolute path',
+      { '{{ place }}.njk': 'out\n' },
+      {},
+      'which is outside the target folder',
+    ],
     ['a file that is a symbolic link out of the template', {}, { 'linked.txt': '/etc/hostname' }, 'symbolic link'],
   ])('refuses %s (nothing written inside or outside)', async (_what, added, links, message) => {
     const name = `escaping-${++copies}`;
-    const repository = twoReleaseTemplate(folder.dir, name, { 'template.yml': QUESTIONS, 'NOTES.md': 'v1\n' }, { 'template.yml': QUESTIONS, 'NOTES.md': 'v2\n', ...added }, links);
+    const repository = twoReleaseTemplate(
+      folder.dir,
+      name,
+      { 'template.yml': QUESTIONS, 'NOTES.md': 'v1\n' },
+      { 'template.yml': QUESTIONS, 'NOTES.md': 'v2\n', ...added },
+      links,
+    );
     const actor = join(folder.dir, `${name}-actor`);
     await renderFirstRelease(repository, actor, 'escaping', [`place=${join(folder.dir, `${name}-absolute`)}`]);
     const before = { actor: treeHash(actor), around: readdirSync(folder.dir).sort() };
-    const result = await updateActor({ actorDir: actor, trust: true, io: memoryIo({ cwd: folder.dir, env: templateRepoEnv(repository) }).io });
-    expect(result).toMatchObject({ status: expect.stringMatching(/^(refused|failed)$/), message: expect.stringContaining(message) });
+    const result = await updateActor({
+      actorDir: actor,
+      trust: true,
+      io: memoryIo({ cwd: folder.dir, env: templateRepoEnv(repository) }).io,
+    });
+    expect(result).toMatchObject({
+      status: expect.stringMatching(/^(refused|failed)$/),
+      message: expect.stringContaining(message),
+    });
     expect(treeHash(actor)).toEqual(before.actor);
     expect(readdirSync(folder.dir).sort()).toEqual(before.around);
   });

@@ -95,7 +95,9 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     expect(result.stderr).toContain('fetching the template');
     expect(result.stderr).toContain('rendering the recorded template v1.0.0');
     expect(result.stderr).toContain('merging ');
-    expect(result.stdout).toContain(`template v1.0.0 (${template.commits['v1.0.0'].slice(0, 7)}) → v1.1.0 (${template.commits['v1.1.0'].slice(0, 7)})`);
+    expect(result.stdout).toContain(
+      `template v1.0.0 (${template.commits['v1.0.0'].slice(0, 7)}) → v1.1.0 (${template.commits['v1.1.0'].slice(0, 7)})`,
+    );
     expect(result.stdout).toMatch(/ {2}created {5}CHANGELOG\.md\n/);
     expect(result.stdout).toMatch(/ {2}merged {6}package\.json\n/);
     expect(result.stdout).toMatch(/ {2}merged {6}src\/prompts\/system-prompt\.ts\n/);
@@ -110,12 +112,18 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     const manifest = JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8'));
     expect(manifest.version).toBe('0.4.2');
     expect(manifest.scripts.typecheck).toBe('tsc --noEmit');
-    expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toBe('# Weather Bot changelog\n\n## 1.1.0\n\n- Rendered from template v1.1.0.\n');
+    expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toBe(
+      '# Weather Bot changelog\n\n## 1.1.0\n\n- Rendered from template v1.1.0.\n',
+    );
     expect(existsSync(join(actor, V1_1.deletedFile))).toBe(false);
     expect(existsSync(join(actor, V1_1.changedFile))).toBe(false);
 
     const record = parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'));
-    expect(record).toMatchObject({ ref: 'v1.1.0', commit: template.commits['v1.1.0'], answers: { actor_name: 'Weather Bot', [V1_1.newQuestion]: 'Weather Bot changelog' } });
+    expect(record).toMatchObject({
+      ref: 'v1.1.0',
+      commit: template.commits['v1.1.0'],
+      answers: { actor_name: 'Weather Bot', [V1_1.newQuestion]: 'Weather Bot changelog' },
+    });
 
     const validated = await actorkit(['validate', relative(folder.dir, actor)]);
     expect(validated.stdout).toMatch(ENDS_VALID);
@@ -123,7 +131,13 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
   }, 60_000);
 
   it('marks an author edit on the line the template changed with git-style conflict markers and exits 1', async () => {
-    const actor = actorCopy((dir) => replaceIn(join(dir, PROMPT_FILE), PROMPT_LINE_V1, "  'When a tool fails, apologise once and answer with what you know.',"));
+    const actor = actorCopy((dir) =>
+      replaceIn(
+        join(dir, PROMPT_FILE),
+        PROMPT_LINE_V1,
+        "  'When a tool fails, apologise once and answer with what you know.',",
+      ),
+    );
     const result = await actorkit(['update', actor, '--defaults']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/ {2}conflicted {2}src\/prompts\/system-prompt\.ts\n/);
@@ -149,15 +163,24 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     const result = await actorkit(['update', actor, '--defaults', '--json']);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ status: 'failed', code: 'merge_conflicts', plan: { conflicted: [V1_1.addedFile], created: [] } });
-    expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toMatch(/^<<<<<<< yours\n# My own changelog\n=======\n# Weather Bot changelog\n/);
+    expect(report).toMatchObject({
+      status: 'failed',
+      code: 'merge_conflicts',
+      plan: { conflicted: [V1_1.addedFile], created: [] },
+    });
+    expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toMatch(
+      /^<<<<<<< yours\n# My own changelog\n=======\n# Weather Bot changelog\n/,
+    );
   }, 60_000);
 
   it('keeps a file the template deleted when the author changed it', async () => {
     const actor = actorCopy((dir) => writeFileSync(join(dir, V1_1.deletedFile), '// my Deno entry\n'));
     const result = await actorkit(['update', actor, '--defaults', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).plan.kept).toContainEqual({ path: V1_1.deletedFile, reason: 'the new template dropped it, but you changed it' });
+    expect(JSON.parse(result.stdout).plan.kept).toContainEqual({
+      path: V1_1.deletedFile,
+      reason: 'the new template dropped it, but you changed it',
+    });
     expect(readFileSync(join(actor, V1_1.deletedFile), 'utf8')).toBe('// my Deno entry\n');
   }, 60_000);
 
@@ -195,7 +218,9 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     const before = treeHash(actor);
     const refused = await actorkit(['update', actor, '--defaults']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/error: .* has uncommitted changes \(\?\? notes\.txt\); commit or stash them first .* or pass --force\n/);
+    expect(refused.stderr).toMatch(
+      /error: .* has uncommitted changes \(\?\? notes\.txt\); commit or stash them first .* or pass --force\n/,
+    );
     expect(treeHash(actor)).toEqual(before);
     const forced = await actorkit(['update', actor, '--defaults', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
@@ -206,7 +231,9 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
     const actor = actorCopy();
     const refused = await actorkit(['update', actor]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`the template at v1.1.0 (${template.commits['v1.1.0'].slice(0, 7)}) asks a new question: ${V1_1.newQuestion}`);
+    expect(refused.stderr).toContain(
+      `the template at v1.1.0 (${template.commits['v1.1.0'].slice(0, 7)}) asks a new question: ${V1_1.newQuestion}`,
+    );
     const answered = await actorkit(['update', actor, '--data', `${V1_1.newQuestion}=Weather news`]);
     expect(answered.code, answered.stderr).toBe(0);
     expect(readFileSync(join(actor, V1_1.addedFile), 'utf8')).toMatch(/^# Weather news\n/);
@@ -228,10 +255,21 @@ describe('actorkit update: v1.0.0 → v1.1.0', () => {
 
   it('--data changes a recorded answer: the change reaches every file that uses it', async () => {
     const actor = actorCopy();
-    const result = await actorkit(['update', actor, '--defaults', '--ref', 'v1.0.0', '--data', 'image_repo=registry.example.com/weather/bot', '--json']);
+    const result = await actorkit([
+      'update',
+      actor,
+      '--defaults',
+      '--ref',
+      'v1.0.0',
+      '--data',
+      'image_repo=registry.example.com/weather/bot',
+      '--json',
+    ]);
     expect(result.code, result.stdout).toBe(0);
     expect(JSON.parse(result.stdout).plan.updated).toContain('package.json');
-    expect(JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')).actorkit.deployment.image_repo).toBe('registry.example.com/weather/bot');
+    expect(JSON.parse(readFileSync(join(actor, 'package.json'), 'utf8')).actorkit.deployment.image_repo).toBe(
+      'registry.example.com/weather/bot',
+    );
     expect(readFileSync(join(actor, 'src/platform/config.json'), 'utf8')).toContain('registry.example.com/weather/bot');
   }, 60_000);
 
@@ -251,18 +289,36 @@ describe('actorkit update: template sources', () => {
   it('updates an actor rendered from a --local checkout (with --trust: the checkout is named by the answers file only) to its highest release tag (v0.10.0 beats v0.9.0, the rc skipped); --ref pins another', async () => {
     mkdirSync(join(folder.dir, 'sources'));
     const repo = createTemplateRepository(join(folder.dir, 'sources'));
-    const created = await actorkit(['new', 'weather', 'sources/local-actor', '--local', repo.dir, '--ref', 'v0.2.0', '--defaults']);
+    const created = await actorkit([
+      'new',
+      'weather',
+      'sources/local-actor',
+      '--local',
+      repo.dir,
+      '--ref',
+      'v0.2.0',
+      '--defaults',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const actor = join(folder.dir, 'sources', 'local-actor');
     expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.2.0\n');
     const pinned = await actorkit(['update', actor, '--ref', 'v0.9.0', '--json', '--trust']);
     expect(pinned.code, pinned.stdout).toBe(0);
-    expect(JSON.parse(pinned.stdout)).toMatchObject({ to: { ref: 'v0.9.0', commit: repo.commits['v0.9.0'] }, plan: { updated: ['VERSION'] }, validation: null });
+    expect(JSON.parse(pinned.stdout)).toMatchObject({
+      to: { ref: 'v0.9.0', commit: repo.commits['v0.9.0'] },
+      plan: { updated: ['VERSION'] },
+      validation: null,
+    });
     const latest = await actorkit(['update', actor, '--trust']);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stderr).toContain('is not in a git working tree');
     expect(readFileSync(join(actor, 'VERSION'), 'utf8')).toBe('v0.10.0\n');
-    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({ source: 'local', location: repo.dir, ref: 'v0.10.0', commit: repo.commits['v0.10.0'] });
+    expect(parse(readFileSync(join(actor, '.actorkit-answers.yml'), 'utf8'))).toMatchObject({
+      source: 'local',
+      location: repo.dir,
+      ref: 'v0.10.0',
+      commit: repo.commits['v0.10.0'],
+    });
     const again = await actorkit(['update', actor, '--trust']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing to change');
@@ -271,11 +327,20 @@ describe('actorkit update: template sources', () => {
 
 describe('actorkit update: refusals', () => {
   it.each([
-    ['a folder without .actorkit-answers.yml', (dir: string) => rmSync(join(dir, '.actorkit-answers.yml')), 'does not exist: only an actor rendered by `actorkit new` can be updated'],
-    ['a malformed answers file', (dir: string) => writeFileSync(join(dir, '.actorkit-answers.yml'), 'source: [\n'), 'is not valid YAML'],
+    [
+      'a folder without .actorkit-answers.yml',
+      (dir: string) => rmSync(join(dir, '.actorkit-answers.yml')),
+      'does not exist: only an actor rendered by `actorkit new` can be updated',
+    ],
+    [
+      'a malformed answers file',
+      (dir: string) => writeFileSync(join(dir, '.actorkit-answers.yml'), 'source: [\n'),
+      'is not valid YAML',
+    ],
     [
       'an answers file that names a repository but no commit',
-      (dir: string) => replaceIn(join(dir, '.actorkit-answers.yml'), `commit: ${template.commits['v1.0.0']}`, 'commit: null'),
+      (dir: string) =>
+        replaceIn(join(dir, '.actorkit-answers.yml'), `commit: ${template.commits['v1.0.0']}`, 'commit: null'),
       'records no commit to compare with',
     ],
   ])('refuses %s (exit 2)', async (_what, breakIt, message) => {

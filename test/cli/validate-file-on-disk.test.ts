@@ -62,8 +62,16 @@ describe('actorkit validate checks the file on disk too', () => {
     expect(result.code).toBe(1);
     const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
     expect(bullets[0]).toMatch(/^- \[emitter\] \/: src\/platform\/config\.json is stale/);
-    expect(bullets).toContainEqual(expect.stringMatching(/^- \[H deployment\] \/deployment\/replicas(\/min)?: .* \(in src\/platform\/config\.json\)$/));
-    expect(bullets).toContainEqual(expect.stringMatching(/^- \[E show-if\] \/settings\/properties\/greeting\/x-platform-show-if.*: .* \(in src\/platform\/config\.json\)$/));
+    expect(bullets).toContainEqual(
+      expect.stringMatching(
+        /^- \[H deployment\] \/deployment\/replicas(\/min)?: .* \(in src\/platform\/config\.json\)$/,
+      ),
+    );
+    expect(bullets).toContainEqual(
+      expect.stringMatching(
+        /^- \[E show-if\] \/settings\/properties\/greeting\/x-platform-show-if.*: .* \(in src\/platform\/config\.json\)$/,
+      ),
+    );
   });
 
   it('--json carries the problems of the emitted configuration and of the file on disk apart', async () => {
@@ -101,13 +109,18 @@ describe('actorkit validate checks the file on disk too', () => {
     for (const { letter } of PLATFORM_RULES) expect(rules).toContain(letter);
   });
 
-  it.each(failing.map((fixture) => [fixture.name, fixture] as const))('%s: exit 1 and a bullet naming the rule and pointer', async (_name, fixture) => {
-    writeFileSync(configPath, `${JSON.stringify(fixture.config, null, 2)}\n`);
-    const result = await validate();
-    expect(result.code).toBe(1);
-    const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
-    for (const problem of fixture.problems) {
-      expect(bullets).toContainEqual(expect.stringContaining(`- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: `));
-    }
-  });
+  it.each(failing.map((fixture) => [fixture.name, fixture] as const))(
+    '%s: exit 1 and a bullet naming the rule and pointer',
+    async (_name, fixture) => {
+      writeFileSync(configPath, `${JSON.stringify(fixture.config, null, 2)}\n`);
+      const result = await validate();
+      expect(result.code).toBe(1);
+      const bullets = result.stdout.split('\n').filter((line) => line.startsWith('- '));
+      for (const problem of fixture.problems) {
+        expect(bullets).toContainEqual(
+          expect.stringContaining(`- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: `),
+        );
+      }
+    },
+  );
 });

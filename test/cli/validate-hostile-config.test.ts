@@ -67,7 +67,9 @@ describe('actorkit validate: a config.json that is not a plain file of the actor
   it('refuses a file over 1 MiB (exit 1) without reading it', async () => {
     writeFileSync(configPath, `${emitted.trimEnd()}${' '.repeat(1024 * 1024)}\n`);
     const result = await validate();
-    expect(result.stdout).toMatch(/- \[emitter\] \/: src\/platform\/config\.json is 1,?\d{3},?\d{3} bytes, more than the 1 MiB validate reads/);
+    expect(result.stdout).toMatch(
+      /- \[emitter\] \/: src\/platform\/config\.json is 1,?\d{3},?\d{3} bytes, more than the 1 MiB validate reads/,
+    );
     expect(result.code).toBe(1);
   });
 });
@@ -81,7 +83,9 @@ describe('actorkit validate: a settings pattern that backtracks exponentially', 
     const started = Date.now();
     const result = await validate();
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(result.stdout).toContain('- [schema default] /settings/properties/greeting/default: checking this default against its own schema took longer than 5 s and was stopped');
+    expect(result.stdout).toContain(
+      '- [schema default] /settings/properties/greeting/default: checking this default against its own schema took longer than 5 s and was stopped',
+    );
     expect(result.code).toBe(1);
   }, 60_000);
 });

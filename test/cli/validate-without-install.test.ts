@@ -18,7 +18,12 @@ beforeAll(() => {
 afterAll(() => folder.cleanup());
 
 function actorkit(...args: string[]) {
-  const result = spawnSync(process.execPath, [BINARY, ...args], { cwd: folder.dir, env, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [BINARY, ...args], {
+    cwd: folder.dir,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -35,7 +40,18 @@ describe('actorkit validate on an actor nobody installed yet', () => {
 
   it('an actor rendered with every option on validates too', () => {
     const dir = join(folder.dir, 'every');
-    const created = actorkit('new', 'every', dir, '--defaults', '--data', 'include_panel=true', '--data', 'fleet_mesh=true', '--data', 'integration_type=n8n');
+    const created = actorkit(
+      'new',
+      'every',
+      dir,
+      '--defaults',
+      '--data',
+      'include_panel=true',
+      '--data',
+      'fleet_mesh=true',
+      '--data',
+      'integration_type=n8n',
+    );
     expect(created.code).toBe(0);
     const checked = actorkit('validate', dir);
     expect(checked.stdout).toMatch(/OK\n$/);
@@ -49,6 +65,8 @@ describe('actorkit validate on an actor nobody installed yet', () => {
     writeFileSync(actorFile, `import 'left-pad-nowhere';\n${readFileSync(actorFile, 'utf8')}`);
     const checked = actorkit('validate', dir);
     expect(checked.code).toBe(1);
-    expect(checked.stdout).toContain("- [emitter] /: package 'left-pad-nowhere' is not installed (imported from src/actor.ts) (hint: it is not in package.json: run `npm install left-pad-nowhere` in");
+    expect(checked.stdout).toContain(
+      "- [emitter] /: package 'left-pad-nowhere' is not installed (imported from src/actor.ts) (hint: it is not in package.json: run `npm install left-pad-nowhere` in",
+    );
   });
 });

@@ -4,7 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ownPackage } from '../../cli/package-root.js';
 import { runCli } from '../../cli/run-cli.js';
 import { CONFIGURATION_CHECKS } from '../../cli/validate/configuration-checks.js';
-import { actorWithSettings, brokenActorSource, installFakeActorkit, writeActorFixture } from './support/actor-fixture.js';
+import {
+  actorWithSettings,
+  brokenActorSource,
+  installFakeActorkit,
+  writeActorFixture,
+} from './support/actor-fixture.js';
 import { memoryIo } from './support/memory-io.js';
 import { temporaryFolder } from './support/template-repo.js';
 
@@ -44,7 +49,9 @@ describe('actorkit validate', () => {
     const missing = await validate(actor);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain(`${configPath} is not valid: 1 problem\n`);
-    expect(missing.stdout).toContain(`- [emitter] /: src/platform/config.json is missing (hint: regenerate it with \`actorkit validate --write ${actor}\`)`);
+    expect(missing.stdout).toContain(
+      `- [emitter] /: src/platform/config.json is missing (hint: regenerate it with \`actorkit validate --write ${actor}\`)`,
+    );
     await validate(actor, '--write');
     const text = readFileSync(configPath, 'utf8');
     writeFileSync(configPath, text.replace('"Weather"', '"Hand edited"'));
@@ -80,7 +87,9 @@ describe('actorkit validate', () => {
     installFakeActorkit(actor, 'export const old = true;\n');
     const result = await validate(actor);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/- \[emitter\] \/: actorkit 9\.9\.9 installed at .* exports no emitPlatformConfig\/validatePlatformConfig; update it \(hint: run `npm install` in /);
+    expect(result.stdout).toMatch(
+      /- \[emitter\] \/: actorkit 9\.9\.9 installed at .* exports no emitPlatformConfig\/validatePlatformConfig; update it \(hint: run `npm install` in /,
+    );
   });
 
   it('prints the result as JSON with --json', async () => {
@@ -135,32 +144,60 @@ describe('actorkit validate: hints point at the real cause', () => {
   }
 
   it.each([
-    ['a widget-name typo', 'widget-typo', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): unknown widget "slect"; known: /],
-    ['a platformField misuse', 'platform-field-misuse', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): fedByConnector and creatorValue exclude each other/],
-    ['a ReferenceError at import', 'reference-error', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: ReferenceError: greetingDefault is not defined$/],
+    [
+      'a widget-name typo',
+      'widget-typo',
+      /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): unknown widget "slect"; known: /,
+    ],
+    [
+      'a platformField misuse',
+      'platform-field-misuse',
+      /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: platformField\('behaviour'\): fedByConnector and creatorValue exclude each other/,
+    ],
+    [
+      'a ReferenceError at import',
+      'reference-error',
+      /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: ReferenceError: greetingDefault is not defined$/,
+    ],
     ['a syntax error', 'syntax-error', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE:\d+: syntax error: /],
-    ['a missing named export', 'missing-export', /^loading src\/actor\.ts failed at src\/actor\.ts:LINE: SyntaxError: The requested module 'valibot' does not provide an export named 'strng'$/],
-  ] as const)('%s: the file and line in the actor source, no npm install hint (exit 1)', async (_name, kind, expected) => {
-    const source = brokenActorSource(kind);
-    const actor = newActorDir({ actorSource: source });
-    const result = await validate(actor, '--json');
-    expect(result.code).toBe(1);
-    const [problem, ...others] = (JSON.parse(result.stdout) as { problems: Record<string, string>[] }).problems;
-    expect(others).toEqual([]);
-    const line = lineOf(source, 'FAILS HERE');
-    expect(problem).toMatchObject({ rule: 'emitter', pointer: '', location: expect.stringMatching(new RegExp(`^src/actor\\.ts:${line}(:\\d+)?$`)) });
-    expect(problem!.message).toMatch(new RegExp(expected.source.replace('LINE', String(line))));
-    expect(problem!.hint).toBeUndefined();
-    const text = await validate(actor);
-    expect(bulletsOf(text.stdout)).toEqual([`- [emitter] /: ${problem!.message}`]);
-    expect(text.stdout).not.toContain('npm install');
-  });
+    [
+      'a missing named export',
+      'missing-export',
+      /^loading src\/actor\.ts failed at src\/actor\.ts:LINE: SyntaxError: The requested module 'valibot' does not provide an export named 'strng'$/,
+    ],
+  ] as const)(
+    '%s: the file and line in the actor source, no npm install hint (exit 1)',
+    async (_name, kind, expected) => {
+      const source = brokenActorSource(kind);
+      const actor = newActorDir({ actorSource: source });
+      const result = await validate(actor, '--json');
+      expect(result.code).toBe(1);
+      const [problem, ...others] = (JSON.parse(result.stdout) as { problems: Record<string, string>[] }).problems;
+      expect(others).toEqual([]);
+      const line = lineOf(source, 'FAILS HERE');
+      expect(problem).toMatchObject({
+        rule: 'emitter',
+        pointer: '',
+        location: expect.stringMatching(new RegExp(`^src/actor\\.ts:${line}(:\\d+)?$`)),
+      });
+      expect(problem!.message).toMatch(new RegExp(expected.source.replace('LINE', String(line))));
+      expect(problem!.hint).toBeUndefined();
+      const text = await validate(actor);
+      expect(bulletsOf(text.stdout)).toEqual([`- [emitter] /: ${problem!.message}`]);
+      expect(text.stdout).not.toContain('npm install');
+    },
+  );
 
   it('a missing package: the npm install hint naming the package, in the folder as the user named it (exit 1)', async () => {
-    const actor = newActorDir({ actorSource: brokenActorSource('missing-package'), packageJson: { dependencies: { 'weather-codes': '^1.0.0' } } });
+    const actor = newActorDir({
+      actorSource: brokenActorSource('missing-package'),
+      packageJson: { dependencies: { 'weather-codes': '^1.0.0' } },
+    });
     const result = await validate(`actor-${counter}`);
     expect(result.code).toBe(1);
-    expect(bulletsOf(result.stdout)).toEqual([`- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: run \`npm install\` in actor-${counter})`]);
+    expect(bulletsOf(result.stdout)).toEqual([
+      `- [emitter] /: package 'weather-codes' is not installed (imported from src/actor.ts) (hint: run \`npm install\` in actor-${counter})`,
+    ]);
     expect(actor).toContain(`actor-${counter}`);
   });
 
@@ -177,15 +214,22 @@ describe('actorkit validate: hints point at the real cause', () => {
     const result = await validate(actor);
     const bullets = bulletsOf(result.stdout);
     expect(bullets).toHaveLength(1);
-    expect(bullets[0]).toMatch(/^- \[emitter\] \/: the configuration emitter failed: cannot load src\/actor\.ts: Cannot find module '.*src\/forecast\.js' imported from src\/actor\.ts$/);
+    expect(bullets[0]).toMatch(
+      /^- \[emitter\] \/: the configuration emitter failed: cannot load src\/actor\.ts: Cannot find module '.*src\/forecast\.js' imported from src\/actor\.ts$/,
+    );
     expect(result.stdout).not.toContain('npm install');
   });
 
   it('an error thrown by a module the actor imports points at that module', async () => {
     const actor = newActorDir({ actorSource: "import { greeting } from './greeting.js';\nexport default greeting;\n" });
-    writeFileSync(join(actor, 'src', 'greeting.ts'), "// the greeting\nexport const greeting = { metadata: {} };\nthrow new TypeError('no greeting today');\n");
+    writeFileSync(
+      join(actor, 'src', 'greeting.ts'),
+      "// the greeting\nexport const greeting = { metadata: {} };\nthrow new TypeError('no greeting today');\n",
+    );
     const result = await validate(actor);
-    expect(bulletsOf(result.stdout)).toEqual(['- [emitter] /: loading src/actor.ts failed at src/greeting.ts:3:7: TypeError: no greeting today']);
+    expect(bulletsOf(result.stdout)).toEqual([
+      '- [emitter] /: loading src/actor.ts failed at src/greeting.ts:3:7: TypeError: no greeting today',
+    ]);
   });
 
   it('a default export that is not a definition says what is missing, without a hint', async () => {
@@ -244,18 +288,31 @@ describe('actorkit validate: what the code declares that the emitted file cannot
     });
     const result = await validate(actor, '--write');
     expect(result.code).toBe(1);
-    expect(bulletsOf(result.stdout)).toEqual([expect.stringMatching(/^- \[H deployment\] \/settings\/properties\/api_key\/default: secret setting 'api_key' has a default in the code/)]);
+    expect(bulletsOf(result.stdout)).toEqual([
+      expect.stringMatching(
+        /^- \[H deployment\] \/settings\/properties\/api_key\/default: secret setting 'api_key' has a default in the code/,
+      ),
+    ]);
     expect(result.stdout).not.toContain('sk-test-123');
   });
 
   it.each([
-    ['a duplicate section id', `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'behaviour', title: 'Again' }]`, '/sections/5', /section 'behaviour' is declared twice/],
-    ['a section id the template owns', `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'model', title: 'Mine' }]`, '/sections/5', /section 'model' is already declared by the template/],
+    [
+      'a duplicate section id',
+      `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'behaviour', title: 'Again' }]`,
+      '/sections/5',
+      /section 'behaviour' is declared twice/,
+    ],
+    [
+      'a section id the template owns',
+      `[{ id: 'behaviour', title: 'Behaviour' }, { id: 'model', title: 'Mine' }]`,
+      '/sections/5',
+      /section 'model' is already declared by the template/,
+    ],
   ])('%s is rule A at its pointer, not dropped silently (exit 1)', async (_what, sections, pointer, message) => {
-    const source = actorWithSettings(`{ greeting: v.optional(v.pipe(v.string(), v.metadata(field(1))), 'Hello') }`).replace(
-      "sections: [{ id: 'behaviour', title: 'Behaviour', order: 10 }]",
-      `sections: ${sections}`,
-    );
+    const source = actorWithSettings(
+      `{ greeting: v.optional(v.pipe(v.string(), v.metadata(field(1))), 'Hello') }`,
+    ).replace("sections: [{ id: 'behaviour', title: 'Behaviour', order: 10 }]", `sections: ${sections}`);
     const actor = newActorDir({ actorSource: source });
     const result = await validate(actor, '--write');
     expect(result.code).toBe(1);

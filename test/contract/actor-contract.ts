@@ -6,13 +6,19 @@ import { exchange } from '../reliability/support/raw-http.js';
 const PROBLEM = 'application/problem+json';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 /** A Prometheus text exposition sample line: name, optional labels, value, optional timestamp. */
-const METRIC_SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? (-?[0-9.]+([eE][+-]?\d+)?|[Nn]a[Nn]|[+-]?Inf)( -?\d+)?$/;
+const METRIC_SAMPLE =
+  /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? (-?[0-9.]+([eE][+-]?\d+)?|[Nn]a[Nn]|[+-]?Inf)( -?\d+)?$/;
 
 type Json = Record<string, unknown>;
 
 /** A valid chat request; `overrides` replace or add keys. */
 export function chatRequest(overrides: Json = {}): Json {
-  return { user_identifier: 'contract-user-7f3a', session_id: 'contract-session:1', message: 'Hello from the contract suite', ...overrides };
+  return {
+    user_identifier: 'contract-user-7f3a',
+    session_id: 'contract-session:1',
+    message: 'Hello from the contract suite',
+    ...overrides,
+  };
 }
 
 /** Asserts an RFC 9457 problem response with `status` and `code`, and returns its body. */
@@ -21,7 +27,13 @@ export async function expectProblem(response: Response, status: number, code: st
   expect(response.status, text).toBe(status);
   expect(response.headers.get('content-type')).toContain(PROBLEM);
   const body = JSON.parse(text) as Json;
-  expect(body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), request_id: expect.any(String) });
+  expect(body).toMatchObject({
+    status,
+    code,
+    type: expect.any(String),
+    title: expect.any(String),
+    request_id: expect.any(String),
+  });
   expect(body.request_id).toBe(response.headers.get('x-request-id'));
   expect(text).not.toMatch(/\bat .+:\d+:\d+/); // no stack trace
   return body;
@@ -35,7 +47,11 @@ async function expectJson(response: Response, mediaType = /^application\/json\b/
 }
 
 const invoke = (baseUrl: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  fetch(`${baseUrl}/agent/invoke`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+  });
 
 const statsShape = {
   since: expect.stringMatching(ISO_DATE),
@@ -106,9 +122,18 @@ export function actorContractSuite(baseUrl: () => string): void {
 
   it('GET /stats/{tenant_id}: zeros for an unseen tenant, 422 problem for a malformed id', async () => {
     const body = await expectJson(await fetch(`${baseUrl()}/stats/never-seen-tenant`));
-    expect(body).toMatchObject({ scope: 'tenant', tenant_id: 'never-seen-tenant', ...statsShape, invocations: 0, errors: 0, last_invoked_at: null });
+    expect(body).toMatchObject({
+      scope: 'tenant',
+      tenant_id: 'never-seen-tenant',
+      ...statsShape,
+      invocations: 0,
+      errors: 0,
+      last_invoked_at: null,
+    });
     const problem = await expectProblem(await fetch(`${baseUrl()}/stats/${'t'.repeat(300)}`), 422, 'validation_failed');
-    expect(problem.errors).toEqual([expect.objectContaining({ pointer: expect.any(String), detail: expect.any(String) })]);
+    expect(problem.errors).toEqual([
+      expect.objectContaining({ pointer: expect.any(String), detail: expect.any(String) }),
+    ]);
     await expectProblem(await fetch(`${baseUrl()}/stats/bad%20tenant!`), 422, 'validation_failed');
   });
 
@@ -134,7 +159,13 @@ export function actorContractSuite(baseUrl: () => string): void {
       description: expect.any(String),
       domain: expect.any(String),
       tags: expect.any(Array),
-      capabilities: { streaming: expect.any(Boolean), tools: expect.any(Boolean), panel: expect.any(Boolean), fleet_mesh: expect.any(Boolean), workflow: expect.any(Boolean) },
+      capabilities: {
+        streaming: expect.any(Boolean),
+        tools: expect.any(Boolean),
+        panel: expect.any(Boolean),
+        fleet_mesh: expect.any(Boolean),
+        workflow: expect.any(Boolean),
+      },
     });
     expect(card).toHaveProperty('icon');
   });
@@ -149,7 +180,9 @@ export function actorContractSuite(baseUrl: () => string): void {
     expect(cached.status).toBe(304);
     expect(cached.headers.get('etag')).toBe(etag);
     expect(await cached.text()).toBe('');
-    const stale = await fetch(`${baseUrl()}/api/actor/platform-config`, { headers: { 'If-None-Match': '"not-the-etag"' } });
+    const stale = await fetch(`${baseUrl()}/api/actor/platform-config`, {
+      headers: { 'If-None-Match': '"not-the-etag"' },
+    });
     expect(stale.status).toBe(200);
   });
 
@@ -187,14 +220,25 @@ export function actorContractSuite(baseUrl: () => string): void {
     const usage = reply.usage as { input_tokens: number; output_tokens: number; total_tokens: number };
     expect(usage.total_tokens).toBe(usage.input_tokens + usage.output_tokens);
     const stats = await expectJson(await fetch(`${baseUrl()}/stats/${tenant}`));
-    expect(stats).toMatchObject({ scope: 'tenant', tenant_id: tenant, invocations: 1, errors: 0, sessions: 1, users: 1 });
+    expect(stats).toMatchObject({
+      scope: 'tenant',
+      tenant_id: tenant,
+      invocations: 1,
+      errors: 0,
+      sessions: 1,
+      users: 1,
+    });
     const metrics = await (await fetch(`${baseUrl()}/metrics`)).text();
     expect(metrics).not.toContain('contract-user-7f3a');
     expect(metrics).not.toContain(tenant);
   });
 
   it("POST /agent/invoke: the AI SDK's chat body (useChat) gets the UI message stream", async () => {
-    const body = { id: 'contract-chat-1', trigger: 'submit-message', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello from useChat' }] }] };
+    const body = {
+      id: 'contract-chat-1',
+      trigger: 'submit-message',
+      messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello from useChat' }] }],
+    };
     const response = await invoke(baseUrl(), JSON.stringify(body));
     const text = await response.text();
     expect(response.status, text).toBe(200);
@@ -219,7 +263,11 @@ export function actorContractSuite(baseUrl: () => string): void {
   });
 
   it('POST /agent/invoke: 415 unsupported_media_type for a non-JSON body', async () => {
-    const response = await fetch(`${baseUrl()}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' });
+    const response = await fetch(`${baseUrl()}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'hello',
+    });
     await expectProblem(response, 415, 'unsupported_media_type');
   });
 
@@ -253,7 +301,8 @@ export function actorContractSuite(baseUrl: () => string): void {
           response.on('end', () => resolve(response.statusCode ?? 0));
         });
         request.on('error', (error: NodeJS.ErrnoException) => {
-          if (body !== undefined && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) resolve('closed while uploading');
+          if (body !== undefined && (error.code === 'EPIPE' || error.code === 'ECONNRESET'))
+            resolve('closed while uploading');
           else reject(error);
         });
         request.end(body);
@@ -282,15 +331,33 @@ export function actorContractSuite(baseUrl: () => string): void {
   });
 
   it('routes on the request-line path only: a Host with / ? # @ \\ or a space gets a 400 problem', async () => {
-    const hostile = ['a\xc3/stats?', 'evil/stats', 'localhost/stats?', 'a?b', 'a#b', 'user@localhost', 'a b', 'a\\stats', 'localhost:80/stats#'];
+    const hostile = [
+      'a\xc3/stats?',
+      'evil/stats',
+      'localhost/stats?',
+      'a?b',
+      'a#b',
+      'user@localhost',
+      'a b',
+      'a\\stats',
+      'localhost:80/stats#',
+    ];
     for (const host of hostile) {
-      const { response, raw } = await exchange(baseUrl(), [`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      const { response, raw } = await exchange(baseUrl(), [
+        `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ]);
       expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(400);
       expect(response?.header('content-type'), `Host ${JSON.stringify(host)}: ${raw}`).toContain(PROBLEM);
-      expect(JSON.parse(response!.body)).toMatchObject({ status: 400, code: 'invalid_host', request_id: response?.header('x-request-id') });
+      expect(JSON.parse(response!.body)).toMatchObject({
+        status: 400,
+        code: 'invalid_host',
+        request_id: response?.header('x-request-id'),
+      });
     }
     for (const host of ['localhost', '127.0.0.1:8080', '[::1]:8080', 'actor.localhost:1234', '']) {
-      const { response, raw } = await exchange(baseUrl(), [`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      const { response, raw } = await exchange(baseUrl(), [
+        `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ]);
       expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(200);
       expect(JSON.parse(response!.body)).toHaveProperty('instance_id');
     }
@@ -299,22 +366,36 @@ export function actorContractSuite(baseUrl: () => string): void {
   it('a Host no URL parser accepts (port over 65535, a malformed address) gets 400 invalid_host on every route, never a 500', async () => {
     for (const host of ['127.0.0.1:99999', 'localhost:65536', '[::1]:99999', '1.2.3.256', '[:::]']) {
       for (const path of ['/health', '/stats', '/nowhere', '/agent/invoke']) {
-        const { response, raw } = await exchange(baseUrl(), [`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+        const { response, raw } = await exchange(baseUrl(), [
+          `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+        ]);
         expect(response?.status, `Host ${JSON.stringify(host)} ${path}: ${raw}`).toBe(400);
-        expect(JSON.parse(response!.body), `Host ${JSON.stringify(host)} ${path}`).toMatchObject({ status: 400, code: 'invalid_host', request_id: response?.header('x-request-id') });
+        expect(JSON.parse(response!.body), `Host ${JSON.stringify(host)} ${path}`).toMatchObject({
+          status: 400,
+          code: 'invalid_host',
+          request_id: response?.header('x-request-id'),
+        });
       }
     }
     for (const path of ['/nowhere', '/stats']) {
-      const { response, raw } = await exchange(baseUrl(), [`GET ${path} HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`]);
+      const { response, raw } = await exchange(baseUrl(), [
+        `GET ${path} HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`,
+      ]);
       expect(response?.status, `empty Host ${path}: ${raw}`).toBe(path === '/stats' ? 200 : 404);
     }
   });
 
   it('without an API key, a Host that is not a loopback name gets 421 host_not_allowed (DNS rebinding)', async () => {
     for (const host of ['actor.example.com', 'my_actor.internal:1234', '192.0.2.7:8080']) {
-      const { response, raw } = await exchange(baseUrl(), [`GET /stats HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      const { response, raw } = await exchange(baseUrl(), [
+        `GET /stats HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ]);
       expect(response?.status, `Host ${JSON.stringify(host)}: ${raw}`).toBe(421);
-      expect(JSON.parse(response!.body)).toMatchObject({ status: 421, code: 'host_not_allowed', request_id: response?.header('x-request-id') });
+      expect(JSON.parse(response!.body)).toMatchObject({
+        status: 421,
+        code: 'host_not_allowed',
+        request_id: response?.header('x-request-id'),
+      });
     }
   });
 }

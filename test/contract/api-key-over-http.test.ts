@@ -20,7 +20,11 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
 
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const response = await fetch(`${actor.baseUrl}${path}`, { headers });
-      return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.text() };
+      return {
+        status: response.status,
+        challenge: response.headers.get('www-authenticate'),
+        body: await response.text(),
+      };
     };
 
     it('lets the open paths through without a key, and a query with percent-encoding too', async () => {
@@ -33,7 +37,9 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       const missing = await get('/stats');
       expect(missing).toMatchObject({ status: 401, challenge: 'ApiKey header="X-API-Key"' });
       expect(JSON.parse(missing.body)).toMatchObject({ code: 'missing_api_key' });
-      expect(JSON.parse((await get('/stats', { 'X-API-Key': 'guess' })).body)).toMatchObject({ code: 'invalid_api_key' });
+      expect(JSON.parse((await get('/stats', { 'X-API-Key': 'guess' })).body)).toMatchObject({
+        code: 'invalid_api_key',
+      });
       for (const [name, key] of [
         ['X-API-Key', 'old-key'],
         ['x-api-key', 'new-key'],

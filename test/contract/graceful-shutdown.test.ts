@@ -11,13 +11,21 @@ function startSlowInvoke(baseUrl: string, body: string) {
   const url = new URL('/agent/invoke', baseUrl);
   let request: ReturnType<typeof httpRequest>;
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    request = httpRequest(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) } }, (incoming) => {
-      let text = '';
-      incoming.setEncoding('utf8');
-      incoming.on('data', (chunk: string) => (text += chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text }));
-      incoming.on('error', reject);
-    });
+    request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) },
+      },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text }));
+        incoming.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.flushHeaders();
     request.write(bytes.subarray(0, half));
@@ -58,7 +66,11 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
 
       actor.child.kill('SIGTERM');
       expect(await pollReady(baseUrl, 503, 10_000)).toMatchObject({ status: 'not_ready', reason: 'draining' });
-      const refused = await fetch(`${baseUrl}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(chatRequest()) });
+      const refused = await fetch(`${baseUrl}/agent/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(chatRequest()),
+      });
       await expectProblem(refused, 503, 'draining');
 
       slow.finish();
@@ -70,7 +82,10 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       expect(exit, actor.output()).toEqual({ code: 0, signal: null });
       const events = actor.logs.map((record) => record.event);
       expect(events).toEqual(expect.arrayContaining(['actor_shutdown_started', 'actor_server_closed']));
-      expect(actor.logs.find((record) => record.event === 'actor_shutdown_started')).toMatchObject({ reason: 'SIGTERM', grace_ms: 20_000 });
+      expect(actor.logs.find((record) => record.event === 'actor_shutdown_started')).toMatchObject({
+        reason: 'SIGTERM',
+        grace_ms: 20_000,
+      });
     });
   });
 }

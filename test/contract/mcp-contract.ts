@@ -38,9 +38,11 @@ const resourceJson = async (client: Client, uri: string): Promise<Json> => {
 };
 
 /** The text a tool result carries (its text content parts, joined). */
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { type: string; text?: string }[]).map((part) => (part.type === 'text' ? part.text : '')).join('');
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
+  (result.content as { type: string; text?: string }[]).map((part) => (part.type === 'text' ? part.text : '')).join('');
 
-const statsOf = async (baseUrl: string, tenant: string): Promise<Json> => (await fetch(`${baseUrl}/stats/${tenant}`)).json() as Promise<Json>;
+const statsOf = async (baseUrl: string, tenant: string): Promise<Json> =>
+  (await fetch(`${baseUrl}/stats/${tenant}`)).json() as Promise<Json>;
 
 /**
  * The MCP contract of an actor with `expose_mcp` on, through the official SDK client over real
@@ -65,10 +67,21 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('chat')).toMatchObject({
-      inputSchema: { type: 'object', required: ['message'], properties: { message: { type: 'string' }, session_id: { type: 'string' }, user_identifier: { type: 'string' } } },
+      inputSchema: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          message: { type: 'string' },
+          session_id: { type: 'string' },
+          user_identifier: { type: 'string' },
+        },
+      },
       annotations: { readOnlyHint: false },
     });
-    expect(byName.get(target().domainTool)).toMatchObject({ inputSchema: { type: 'object', properties: { topic: { type: 'string' } } }, annotations: { readOnlyHint: true } });
+    expect(byName.get(target().domainTool)).toMatchObject({
+      inputSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+      annotations: { readOnlyHint: true },
+    });
     expect(tools.every((tool) => tool.name === 'chat' || tool.annotations?.readOnlyHint === true)).toBe(true);
   });
 
@@ -76,7 +89,10 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     const first = await client.callTool({ name: 'chat', arguments: { message: 'Remember the word heliotrope' } });
     const firstReply = first.structuredContent as Json;
     expect(firstReply).toMatchObject({ status: 'completed', model: 'offline', message: { role: 'assistant' } });
-    expect((first.content as { type: string; text: string }[])[0]).toEqual({ type: 'text', text: (firstReply.message as Json).content });
+    expect((first.content as { type: string; text: string }[])[0]).toEqual({
+      type: 'text',
+      text: (firstReply.message as Json).content,
+    });
     expect(first.isError).toBeFalsy();
     const second = await client.callTool({ name: 'chat', arguments: { message: 'What was the word?' } });
     const secondReply = second.structuredContent as Json;
@@ -92,11 +108,23 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
 
   it('lists and reads actor://metadata, actor://health and actor://stats (the caller tenant)', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri).sort()).toEqual(['actor://health', 'actor://metadata', 'actor://stats']);
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      'actor://health',
+      'actor://metadata',
+      'actor://stats',
+    ]);
     const card = await resourceJson(client, 'actor://metadata');
     expect(card).toEqual(await (await fetch(`${target().baseUrl}/api/actor/metadata`)).json());
-    expect(await resourceJson(client, 'actor://health')).toMatchObject({ status: 'ok', checks: { database: { status: 'pass' } } });
-    expect(await resourceJson(client, 'actor://stats')).toMatchObject({ scope: 'tenant', tenant_id: tenant, invocations: 2, sessions: 1 });
+    expect(await resourceJson(client, 'actor://health')).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'pass' } },
+    });
+    expect(await resourceJson(client, 'actor://stats')).toMatchObject({
+      scope: 'tenant',
+      tenant_id: tenant,
+      invocations: 2,
+      sessions: 1,
+    });
   });
 
   it('/stats counts the chats under the X-Tenant-Id the client sent', async () => {
@@ -119,7 +147,10 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/\/message is required.*\/session_id/);
     const wrongType = await client.callTool({ name: 'chat', arguments: { message: 42 } });
-    expect(wrongType).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/message') }] });
+    expect(wrongType).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('/message') }],
+    });
     const tool = await client.callTool({ name: target().domainTool, arguments: { topic: 42 } });
     expect(tool.isError).toBe(true);
     expect(textOf(tool)).toContain(`Invalid arguments for tool ${target().domainTool}: /topic`);
@@ -138,14 +169,22 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(1_100_000) } }),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('BODY_LIMIT_BYTES') }, id: null });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringContaining('BODY_LIMIT_BYTES') },
+      id: null,
+    });
     expect((await client.listResources()).resources).toHaveLength(3);
   });
 
   it('answers an Mcp-Session-Id it never issues with 404 and a JSON-RPC error', async () => {
     const response = await fetch(`${target().baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': 'not a session id' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': 'not a session id',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(404);

@@ -7,7 +7,9 @@ import { spawnActor, type SpawnedActor, waitUntilReady } from './spawn-actor.js'
 /** The built mesh-actor example (rendered with expose_mcp on) under `runtime`, instead of hello-actor. */
 function meshActorUnder(runtime: RuntimeProcess): RuntimeProcess {
   const entry = runtime.args.at(-1) ?? '';
-  const meshEntry = fileURLToPath(new URL(`../../dist/examples/mesh-actor/src/${entry.split('/').at(-1) ?? ''}`, import.meta.url));
+  const meshEntry = fileURLToPath(
+    new URL(`../../dist/examples/mesh-actor/src/${entry.split('/').at(-1) ?? ''}`, import.meta.url),
+  );
   return { ...runtime, args: [...runtime.args.slice(0, -1), meshEntry] };
 }
 

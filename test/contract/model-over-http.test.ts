@@ -34,7 +34,12 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       const response = await fetch(`${actor.baseUrl}/agent/invoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user_identifier: 'runtime-user', session_id: `${runtime.name}-${turn}`, message: extra.message ?? 'hello', ...(extra.stream ? { stream: true } : {}) }),
+        body: JSON.stringify({
+          user_identifier: 'runtime-user',
+          session_id: `${runtime.name}-${turn}`,
+          message: extra.message ?? 'hello',
+          ...(extra.stream ? { stream: true } : {}),
+        }),
       });
       return { status: response.status, text: await response.text() };
     };
@@ -43,7 +48,11 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       server.reply({ kind: 'json', body: completion('first') });
       expect((await invoke()).status).toBe(200);
       const selected = await waitForLogEvent(actor, 'chat_model_selected');
-      expect(selected).toMatchObject({ provider: 'openai-compatible', model: 'fake-model', transport: runtime.name.startsWith('node') ? 'node:http' : 'fetch' });
+      expect(selected).toMatchObject({
+        provider: 'openai-compatible',
+        model: 'fake-model',
+        transport: runtime.name.startsWith('node') ? 'node:http' : 'fetch',
+      });
     });
 
     afterAll(async () => {
@@ -76,7 +85,10 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
     });
 
     it('retries a 503 and answers; shows the reason of a 4xx, never of a 5xx nor of a refused key', async () => {
-      server.reply({ kind: 'json', status: 503, body: { error: { message: 'busy' } }, headers: { 'retry-after-ms': '1' } }, { kind: 'json', body: completion('second try') });
+      server.reply(
+        { kind: 'json', status: 503, body: { error: { message: 'busy' } }, headers: { 'retry-after-ms': '1' } },
+        { kind: 'json', body: completion('second try') },
+      );
       const retried = await invoke();
       expect(retried.status, retried.text).toBe(200);
       expect(server.requests).toHaveLength(2);
@@ -86,12 +98,19 @@ for (const runtime of RUNTIMES_UNDER_TEST) {
       expect(notFound.status).toBe(502);
       expect(JSON.parse(notFound.text).detail).toContain('model fake-model not found');
 
-      server.reply({ kind: 'json', status: 500, body: { error: { message: 'stack at 10.0.0.7' } } }, { kind: 'json', status: 500, body: { error: { message: 'stack at 10.0.0.7' } } });
+      server.reply(
+        { kind: 'json', status: 500, body: { error: { message: 'stack at 10.0.0.7' } } },
+        { kind: 'json', status: 500, body: { error: { message: 'stack at 10.0.0.7' } } },
+      );
       const internal = await invoke();
       expect(internal.status).toBe(502);
       expect(internal.text).not.toContain('10.0.0.7');
 
-      server.reply({ kind: 'json', status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } });
+      server.reply({
+        kind: 'json',
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${API_KEY}` } },
+      });
       const refused = await invoke();
       expect(refused.status).toBe(502);
       expect(refused.text).not.toContain('sk-runtime');

@@ -35,7 +35,8 @@ async function newSpaceAfterInvokes(runtime: (typeof NODES)[number], env: Record
     actor.child.kill('SIGUSR2');
     await within(
       (async () => {
-        while (!existsSync(file) || readFileSync(file, 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 20));
+        while (!existsSync(file) || readFileSync(file, 'utf8') === '')
+          await new Promise((resolve) => setTimeout(resolve, 20));
       })(),
       10_000,
       'the new-space report',

@@ -62,7 +62,12 @@ describe.each(RUNTIMES_UNDER_TEST)('an oversized body that is never sent, on $na
       const connectionLines = answer.head.split('\r\n').filter((line) => /^connection:/i.test(line));
       expect(connectionLines.map((line) => line.toLowerCase().replace(/\s+/g, ''))).toEqual(['connection:close']);
       const closes = runtime.name !== 'deno';
-      expect(answer.closedByServer, closes ? `the server kept the connection open ${CLOSE_WITHIN_MS} ms after its 413` : 'Deno now closes the connection: update docs/reliability.md').toBe(closes);
+      expect(
+        answer.closedByServer,
+        closes
+          ? `the server kept the connection open ${CLOSE_WITHIN_MS} ms after its 413`
+          : 'Deno now closes the connection: update docs/reliability.md',
+      ).toBe(closes);
     }, 30_000);
   }
 });

@@ -18,7 +18,8 @@ export interface RuntimeUnderTest extends RuntimeProcess {
   readonly sqliteDriver: SqliteDriverName;
 }
 
-const exampleEntry = (runtime: 'node' | 'bun' | 'deno') => fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
+const exampleEntry = (runtime: 'node' | 'bun' | 'deno') =>
+  fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
 
 const installed = (name: string): string => {
   const runtime = INSTALLED_RUNTIMES.find((candidate) => candidate.name === name);
@@ -36,7 +37,12 @@ export const RUNTIMES_UNDER_TEST: readonly RuntimeUnderTest[] = [
   { name: 'node-system', command: process.execPath, args: [exampleEntry('node')], sqliteDriver: 'libsql' },
   { name: 'node24', command: installed('node24'), args: [exampleEntry('node')], sqliteDriver: 'node:sqlite' },
   { name: 'bun', command: installed('bun'), args: [exampleEntry('bun')], sqliteDriver: 'bun:sqlite' },
-  { name: 'deno', command: installed('deno'), args: ['run', '--allow-all', '--no-lock', '--unstable-no-legacy-abort', exampleEntry('deno')], sqliteDriver: 'libsql' },
+  {
+    name: 'deno',
+    command: installed('deno'),
+    args: ['run', '--allow-all', '--no-lock', '--unstable-no-legacy-abort', exampleEntry('deno')],
+    sqliteDriver: 'libsql',
+  },
 ];
 
 /**
@@ -47,6 +53,7 @@ export function checkRuntime(runtime: RuntimeProcess): string {
   const entry = runtime.args.at(-1) ?? '';
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm test does)`);
   const version = runtimeVersion(runtime.command);
-  if (version === null) throw new Error(`${runtime.command} does not run: run \`node test/runtimes/ensure-runtimes.mjs\` (npm test does)`);
+  if (version === null)
+    throw new Error(`${runtime.command} does not run: run \`node test/runtimes/ensure-runtimes.mjs\` (npm test does)`);
   return version;
 }

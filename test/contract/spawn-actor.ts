@@ -50,7 +50,11 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
  * only its last 64 KiB (benchmarks: parsing a log line per request would take CPU from the actor
  * on the same cores, and `logs` stops growing).
  */
-export async function spawnActor(runtime: RuntimeProcess, env: Record<string, string> = {}, options: { drainAfterListening?: boolean } = {}): Promise<SpawnedActor> {
+export async function spawnActor(
+  runtime: RuntimeProcess,
+  env: Record<string, string> = {},
+  options: { drainAfterListening?: boolean } = {},
+): Promise<SpawnedActor> {
   const dataDir = mkdtempSync(join(tmpdir(), `actorkit-contract-${runtime.name}-`));
   const child = spawn(runtime.command, [...runtime.args], {
     cwd: repositoryRoot,
@@ -94,7 +98,8 @@ export async function spawnActor(runtime: RuntimeProcess, env: Record<string, st
         try {
           const record = JSON.parse(line) as Record<string, unknown>;
           logs.push(record);
-          if (record.event === 'actor_listening' && typeof record.port === 'number') onListening?.(`http://127.0.0.1:${record.port}`);
+          if (record.event === 'actor_listening' && typeof record.port === 'number')
+            onListening?.(`http://127.0.0.1:${record.port}`);
         } catch {
           // Not a log record: kept in `output` only.
         }
@@ -113,14 +118,21 @@ export async function spawnActor(runtime: RuntimeProcess, env: Record<string, st
   };
   try {
     const baseUrl = await within(
-      Promise.race([listening, exited.then((exit) => Promise.reject(new Error(`exited before listening (code ${exit.code}, signal ${exit.signal})`)))]),
+      Promise.race([
+        listening,
+        exited.then((exit) =>
+          Promise.reject(new Error(`exited before listening (code ${exit.code}, signal ${exit.signal})`)),
+        ),
+      ]),
       30_000,
       `${runtime.name} actor_listening`,
     );
     return { baseUrl, child, logs, output: () => output, exited, dispose };
   } catch (error) {
     await dispose();
-    throw new Error(`${runtime.name} (${runtime.command} ${runtime.args.join(' ')}) did not start: ${(error as Error).message}\n${output}`);
+    throw new Error(
+      `${runtime.name} (${runtime.command} ${runtime.args.join(' ')}) did not start: ${(error as Error).message}\n${output}`,
+    );
   }
 }
 
@@ -142,7 +154,11 @@ export async function waitUntilReady(actor: SpawnedActor, timeoutMs = 15_000): P
  * writes its info lines at the end of an event-loop turn, so a line may reach the pipe just
  * after the HTTP answer that followed it.
  */
-export async function waitForLogEvent(actor: SpawnedActor, event: string, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+export async function waitForLogEvent(
+  actor: SpawnedActor,
+  event: string,
+  timeoutMs = 5_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const record = actor.logs.find((candidate) => candidate.event === event);

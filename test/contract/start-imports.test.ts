@@ -21,7 +21,12 @@ const recordsDir = mkdtempSync(join(tmpdir(), 'actorkit-start-imports-'));
  * The OpenTelemetry SDK packages only an actor with traces loads (`@opentelemetry/api` is not one:
  * prom-client loads it on the first scrape of `/metrics`).
  */
-const TRACING_SDK_PACKAGES = ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-proto'] as const;
+const TRACING_SDK_PACKAGES = [
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-trace-otlp-proto',
+] as const;
 
 /** The packages only some actors need, as they appear in a loaded module's URL. */
 const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACING_SDK_PACKAGES] as const;
@@ -42,7 +47,10 @@ let runs = 0;
  */
 async function startRecorded(args: readonly string[], env: Record<string, string>) {
   const file = join(recordsDir, `run-${(runs += 1)}.txt`);
-  const actor = await spawnActor({ name: 'node-system', command: node.command, args: ['--import', recorder, ...args] }, { LOADED_MODULES_FILE: file, ...env });
+  const actor = await spawnActor(
+    { name: 'node-system', command: node.command, args: ['--import', recorder, ...args] },
+    { LOADED_MODULES_FILE: file, ...env },
+  );
   started.push(actor);
   const lines = () => readFileSync(file, 'utf8').split('\n');
   const loaded = (): Set<string> => {
@@ -61,7 +69,12 @@ const invoke = (actor: SpawnedActor, extra: { stream?: boolean } = {}) =>
   fetch(`${actor.baseUrl}/agent/invoke`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_identifier: 'start-imports', session_id: 'start-imports:1', message: 'hello', ...extra }),
+    body: JSON.stringify({
+      user_identifier: 'start-imports',
+      session_id: 'start-imports:1',
+      message: 'hello',
+      ...extra,
+    }),
   });
 
 beforeAll(() => {
@@ -111,14 +124,21 @@ describe('what a start loads', () => {
   });
 
   it('the example actor on PostgreSQL loads pg at start (an unreachable server is enough)', async () => {
-    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: 'postgres://actorkit@127.0.0.1:1/unreachable' });
+    const { actor, loaded } = await startRecorded([exampleEntry], {
+      DATABASE_URL: 'postgres://actorkit@127.0.0.1:1/unreachable',
+    });
     await waitForLogEvent(actor, 'store_database_unreachable');
     expect(loaded()).toContain('pg');
     expect(loaded()).not.toContain('openai');
   });
 
   it('the example actor with a model configured loads openai on its first streamed model call, not at start nor for a whole answer', async () => {
-    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '', LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'absent-model', LLM_MAX_RETRIES: '0' });
+    const { actor, loaded } = await startRecorded([exampleEntry], {
+      DATABASE_URL: '',
+      LLM_BASE_URL: 'http://127.0.0.1:1/v1',
+      LLM_MODEL: 'absent-model',
+      LLM_MAX_RETRIES: '0',
+    });
     await waitUntilReady(actor);
     expect(loaded()).not.toContain('openai');
     const response = await invoke(actor);
@@ -130,7 +150,10 @@ describe('what a start loads', () => {
   });
 
   it('the example actor with OTEL_EXPORTER_OTLP_ENDPOINT set loads the OpenTelemetry SDK before it is ready', async () => {
-    const { actor, loaded } = await startRecorded([exampleEntry], { DATABASE_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' });
+    const { actor, loaded } = await startRecorded([exampleEntry], {
+      DATABASE_URL: '',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+    });
     await waitUntilReady(actor);
     for (const name of TRACING_SDK_PACKAGES) expect(loaded(), `${name} was not loaded`).toContain(name);
     expect(loaded()).not.toContain('@opentelemetry/exporter-trace-otlp-http');

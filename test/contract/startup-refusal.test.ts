@@ -17,7 +17,16 @@ function runToExit(command: string, args: readonly string[], env: Record<string,
   const child = spawn(command, [...args], {
     cwd: repositoryRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dataDir, TMPDIR: tmpdir(), NO_COLOR: '1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: 'memory://', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dataDir,
+      TMPDIR: tmpdir(),
+      NO_COLOR: '1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'memory://',
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -34,7 +43,11 @@ function runToExit(command: string, args: readonly string[], env: Record<string,
 }
 
 /** What a refused start must look like: exit 1, one line on stderr naming `names`, no stack trace, nothing on stdout. */
-function expectOneLineRefusal(result: { code: number | null; stdout: string; stderr: string }, names: readonly string[], hidden: readonly string[] = []) {
+function expectOneLineRefusal(
+  result: { code: number | null; stdout: string; stderr: string },
+  names: readonly string[],
+  hidden: readonly string[] = [],
+) {
   const shown = JSON.stringify(result);
   expect(result.code, shown).toBe(1);
   expect(result.stdout, shown).toBe('');
@@ -46,14 +59,25 @@ function expectOneLineRefusal(result: { code: number | null; stdout: string; std
   for (const secret of hidden) expect(result.stderr, shown).not.toContain(secret);
 }
 
-const HELLO_CASES: readonly { readonly env: Record<string, string>; readonly names: readonly string[]; readonly hidden?: readonly string[] }[] = [
+const HELLO_CASES: readonly {
+  readonly env: Record<string, string>;
+  readonly names: readonly string[];
+  readonly hidden?: readonly string[];
+}[] = [
   { env: { API_KEY_ENABLED: 'true' }, names: ['API_KEY_ENABLED', 'API_KEY is empty'] },
   { env: { DATABASE_URL: 'redis://admin:hunter2@db:6379' }, names: ['DATABASE_URL'], hidden: ['hunter2'] },
   { env: { PORT: 'eighty' }, names: ['PORT must be an integer'] },
   { env: { SHUTDOWN_GRACE_MS: 'soon' }, names: ['SHUTDOWN_GRACE_MS'] },
   { env: { LLM_BASE_URL: 'not a url' }, names: ['setting llm_base_url', 'the environment variable LLM_BASE_URL'] },
-  { env: { LLM_HEADERS: 'x-portkey-provider: openai' }, names: ['setting llm_headers', 'the environment variable LLM_HEADERS', 'must be a JSON object of header names'] },
-  { env: { LLM_HEADERS: '{"Authorization": "Bearer sk-SECRET-9"}' }, names: ['setting llm_headers', 'may not set Authorization'], hidden: ['sk-SECRET-9'] },
+  {
+    env: { LLM_HEADERS: 'x-portkey-provider: openai' },
+    names: ['setting llm_headers', 'the environment variable LLM_HEADERS', 'must be a JSON object of header names'],
+  },
+  {
+    env: { LLM_HEADERS: '{"Authorization": "Bearer sk-SECRET-9"}' },
+    names: ['setting llm_headers', 'may not set Authorization'],
+    hidden: ['sk-SECRET-9'],
+  },
 ];
 
 const SURFACE_CASES: readonly { readonly env: Record<string, string>; readonly names: readonly string[] }[] = [

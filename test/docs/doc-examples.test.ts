@@ -45,11 +45,22 @@ describe('docExamples', () => {
     const examples = docExamples(folder.dir, file);
     expect(examples).toEqual([
       { file, line: 4, lang: 'sh', code: 'npm start', directive: { kind: 'skip', reason: 'serves until stopped' } },
-      { file, line: 11, lang: 'bash', code: 'curl -s localhost:8080/health', directive: { kind: 'expect', text: '"ok":true' } },
+      {
+        file,
+        line: 11,
+        lang: 'bash',
+        code: 'curl -s localhost:8080/health',
+        directive: { kind: 'expect', text: '"ok":true' },
+      },
       { file, line: 15, lang: '', code: 'plain' },
       { file, line: 20, lang: 'ts', code: 'const x = 1;' },
     ]);
-    expect(examples.map(exampleName)).toEqual(['docs/a.md:4 (sh)', 'docs/a.md:11 (bash)', 'docs/a.md:15 (no language)', 'docs/a.md:20 (ts)']);
+    expect(examples.map(exampleName)).toEqual([
+      'docs/a.md:4 (sh)',
+      'docs/a.md:11 (bash)',
+      'docs/a.md:15 (no language)',
+      'docs/a.md:20 (ts)',
+    ]);
   });
 
   it('refuses a docs-test comment it cannot read, naming its file and line', () => {

@@ -9,7 +9,9 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
  * `<!-- docs-test: expect="…" -->` (or `expect='…'`, for text with double quotes) requires its
  * output to contain that text.
  */
-export type DocDirective = { readonly kind: 'skip'; readonly reason: string } | { readonly kind: 'expect'; readonly text: string };
+export type DocDirective =
+  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'expect'; readonly text: string };
 
 /** One fenced code block of the docs, with where it is. */
 export interface DocExample {
@@ -49,7 +51,9 @@ export function docExamples(root: string, file: string): DocExample[] {
   const visit = (parent: Parents) => {
     parent.children.forEach((node: Nodes, index) => {
       if (node.type === 'html' && node.value.includes('docs-test') && !DIRECTIVE.test(node.value.trim())) {
-        throw new Error(`${file}:${node.position?.start.line}: malformed docs-test comment ${node.value.trim()}; write <!-- docs-test: skip reason="…" --> or <!-- docs-test: expect="…" -->`);
+        throw new Error(
+          `${file}:${node.position?.start.line}: malformed docs-test comment ${node.value.trim()}; write <!-- docs-test: skip reason="…" --> or <!-- docs-test: expect="…" -->`,
+        );
       }
       if (node.type === 'code') examples.push(example(file, node, parent.children[index - 1]));
       if ('children' in node) visit(node);
@@ -64,7 +68,8 @@ function example(file: string, node: Code, previous: Nodes | undefined): DocExam
   const match = previous?.type === 'html' ? DIRECTIVE.exec(previous.value.trim()) : null;
   if (match === null) return base;
   const value = match[2] ?? match[3]!;
-  const directive: DocDirective = match[1] === 'expect' ? { kind: 'expect', text: value } : { kind: 'skip', reason: value };
+  const directive: DocDirective =
+    match[1] === 'expect' ? { kind: 'expect', text: value } : { kind: 'skip', reason: value };
   return { ...base, directive };
 }
 

@@ -34,7 +34,10 @@ describe('the examples of README.md and docs/*.md', () => {
   it('are each covered: a known language, or an explicit skip with its reason (listed here)', () => {
     const uncovered = checked
       .filter((example) => COVERAGE[example.lang] === undefined)
-      .map((example) => `${exampleName(example)}: no test covers this language; use ts, sh, json, yaml or text (shown output), or put <!-- docs-test: skip reason="…" --> right before it`);
+      .map(
+        (example) =>
+          `${exampleName(example)}: no test covers this language; use ts, sh, json, yaml or text (shown output), or put <!-- docs-test: skip reason="…" --> right before it`,
+      );
     expect(uncovered).toEqual([]);
     console.info(
       `docs examples: ${examples.length} blocks, ${skipped.length} skipped:\n${skipped.map((example) => `  ${exampleName(example)}: ${(example.directive as { reason: string }).reason}`).join('\n')}`,
@@ -48,14 +51,22 @@ describe('the examples of README.md and docs/*.md', () => {
       errors = typecheckExamples(REPOSITORY_ROOT, byCoverage('typecheck'));
     }, 120_000);
 
-    it.each(byCoverage('typecheck').map((example) => [exampleName(example), example] as const))('%s', (_name, example) => {
-      expect(errors.get(example)).toEqual([]);
-    });
+    it.each(byCoverage('typecheck').map((example) => [exampleName(example), example] as const))(
+      '%s',
+      (_name, example) => {
+        expect(errors.get(example)).toEqual([]);
+      },
+    );
   });
 
   describe('JSON and YAML blocks parse', () => {
-    it.each(checked.filter((example) => ['json', 'yaml'].includes(COVERAGE[example.lang] ?? '')).map((example) => [exampleName(example), example] as const))('%s', (name, example) => {
-      const parse = COVERAGE[example.lang] === 'json' ? (text: string) => JSON.parse(text) : (text: string) => parseYaml(text);
+    it.each(
+      checked
+        .filter((example) => ['json', 'yaml'].includes(COVERAGE[example.lang] ?? ''))
+        .map((example) => [exampleName(example), example] as const),
+    )('%s', (name, example) => {
+      const parse =
+        COVERAGE[example.lang] === 'json' ? (text: string) => JSON.parse(text) : (text: string) => parseYaml(text);
       expect(() => parse(example.code), name).not.toThrow();
     });
   });
@@ -64,7 +75,9 @@ describe('the examples of README.md and docs/*.md', () => {
     let sandbox: ShellSandbox;
     beforeAll(async () => {
       ensureBuilt();
-      expect(existsSync(join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js')), 'dist/cli/main.js after the build').toBe(true);
+      expect(existsSync(join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js')), 'dist/cli/main.js after the build').toBe(
+        true,
+      );
       sandbox = await openShellSandbox();
     }, 120_000);
     afterAll(() => sandbox?.close());
@@ -73,8 +86,12 @@ describe('the examples of README.md and docs/*.md', () => {
       '%s',
       async (name, example: DocExample) => {
         const result = await sandbox.run(example.code);
-        expect(result.code, `${name} exited with ${result.code}:\n${example.code}\n--- output ---\n${result.output}`).toBe(0);
-        if (example.directive?.kind === 'expect') expect(result.output, `${name}: output`).toContain(example.directive.text);
+        expect(
+          result.code,
+          `${name} exited with ${result.code}:\n${example.code}\n--- output ---\n${result.output}`,
+        ).toBe(0);
+        if (example.directive?.kind === 'expect')
+          expect(result.output, `${name}: output`).toContain(example.directive.text);
       },
       90_000,
     );

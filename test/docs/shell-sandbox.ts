@@ -43,7 +43,10 @@ export async function openShellSandbox(): Promise<ShellSandbox> {
   const containerCli = createStandInContainerCli(root);
   const realNpm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
   const realCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
-  writeExecutable(join(bin, 'actorkit'), `#!/bin/sh\nexec "${process.execPath}" "${join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js')}" "$@"\n`);
+  writeExecutable(
+    join(bin, 'actorkit'),
+    `#!/bin/sh\nexec "${process.execPath}" "${join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js')}" "$@"\n`,
+  );
   writeExecutable(join(bin, 'curl'), `#!/bin/sh\nexec "${realCurl}" --fail-with-body "$@"\n`);
   writeExecutable(join(bin, 'npm'), npmStandIn(realNpm));
   const port = await freePort();
@@ -54,7 +57,10 @@ export async function openShellSandbox(): Promise<ShellSandbox> {
       const cwd = join(root, `block-${++counter}`);
       mkdirSync(cwd);
       const script = code.replaceAll(`localhost:${DOCUMENTED_PORT}`, `localhost:${port}`);
-      const env = { ...containerCli.env({ PLATFORM_URL: 'http://localhost:3000' }), PATH: `${bin}:${containerCli.binDir}:${process.env.PATH}` };
+      const env = {
+        ...containerCli.env({ PLATFORM_URL: 'http://localhost:3000' }),
+        PATH: `${bin}:${containerCli.binDir}:${process.env.PATH}`,
+      };
       return runBash(script, cwd, env);
     },
     async close() {
@@ -94,7 +100,11 @@ console.log('stand-in npm install: linked ' + Object.keys({ ...manifest.dependen
 
 function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ShellRun> {
   return new Promise((done) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -18,13 +18,22 @@ export function typecheckExamples(root: string, examples: readonly DocExample[])
   mkdirSync(join(root, '.actorkit'), { recursive: true });
   const scratch = mkdtempSync(join(root, '.actorkit', 'docs-examples-'));
   try {
-    const names = examples.map((example, index) => `${example.file.replace(/[^A-Za-z0-9]+/g, '-')}-${example.line}-${index}.mts`);
+    const names = examples.map(
+      (example, index) => `${example.file.replace(/[^A-Za-z0-9]+/g, '-')}-${example.line}-${index}.mts`,
+    );
     examples.forEach((example, index) => writeFileSync(join(scratch, names[index]!), example.code));
     const base = relative(scratch, join(root, 'tsconfig.json'));
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ extends: base, compilerOptions: { noEmit: true }, include: ['*.mts'] }));
-    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch, '--pretty', 'false'], {
-      encoding: 'utf8',
-    });
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({ extends: base, compilerOptions: { noEmit: true }, include: ['*.mts'] }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch, '--pretty', 'false'],
+      {
+        encoding: 'utf8',
+      },
+    );
     const errors = new Map<DocExample, string[]>(examples.map((example) => [example, []]));
     for (const line of `${tsc.stdout}${tsc.stderr}`.split('\n')) {
       const diagnostic = /^(?:.*[\\/])?([^\\/(]+\.mts)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
@@ -34,7 +43,11 @@ export function typecheckExamples(root: string, examples: readonly DocExample[])
       }
       const example = examples[names.indexOf(diagnostic[1]!)];
       if (example === undefined) throw new Error(`tsc reported an unknown file: ${line}`);
-      errors.get(example)!.push(`${example.file}:${example.line + Number(diagnostic[2])}:${diagnostic[3]}: ${diagnostic[4]}: ${diagnostic[5]}`);
+      errors
+        .get(example)!
+        .push(
+          `${example.file}:${example.line + Number(diagnostic[2])}:${diagnostic[3]}: ${diagnostic[4]}: ${diagnostic[5]}`,
+        );
     }
     if (tsc.status !== 0 && [...errors.values()].every((list) => list.length === 0)) {
       throw new Error(`tsc exited ${tsc.status} without a diagnostic: ${tsc.stdout}${tsc.stderr}`);

@@ -20,9 +20,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
-import { imageEnginesReady, isProductionToolchain, runCommand, runContainer, useImageWorkspace, type RunningContainer } from './support/index.js';
+import {
+  imageEnginesReady,
+  isProductionToolchain,
+  runCommand,
+  runContainer,
+  useImageWorkspace,
+  type RunningContainer,
+} from './support/index.js';
 
-const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 const MESH_KEY = 'image-test-mesh-key-0123456789';
 
 /** One way to render the actor, with the environment its options need and what it must serve. */
@@ -55,7 +63,9 @@ const CASES: readonly ActorOptions[] = [
     data: ['fleet_mesh=true', 'expose_mcp=true'],
     environment: { MESH_KEY },
     check: async (container, domain, expect) => {
-      const paths = Object.keys(((await (await fetch(`${container.url}/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths);
+      const paths = Object.keys(
+        ((await (await fetch(`${container.url}/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths,
+      );
       const peerRead = paths.find((path) => path.startsWith(`/api/${domain}/`) && !path.includes('{'));
       expect(peerRead, paths.join(' ')).toBeDefined();
       expect((await fetch(`${container.url}${peerRead}`)).status).toBe(401);
@@ -72,76 +82,116 @@ const CASES: readonly ActorOptions[] = [
   },
 ];
 
-describe.runIf(imageEnginesReady())('a rendered actor shipped as a real image: new, npm install, publish with podman, pull, run', () => {
-  const workspace = useImageWorkspace('actorkit-actor-image-');
-  const run = randomUUID().slice(0, 8);
-  beforeAll(() => ensureBuilt());
+describe.runIf(imageEnginesReady())(
+  'a rendered actor shipped as a real image: new, npm install, publish with podman, pull, run',
+  () => {
+    const workspace = useImageWorkspace('actorkit-actor-image-');
+    const run = randomUUID().slice(0, 8);
+    beforeAll(() => ensureBuilt());
 
-  it.concurrent.for(CASES)(
-    '$name, published with $engine: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
-    { timeout: 900_000 },
-    async ({ name, engine, data, environment, check }, { expect }) => {
-      const { dir, registry, env: engineEnv } = workspace;
-      const repo = `${registry.host}/actors/${name}`;
-      const image = `${repo}:v0.1.0`;
-      const volume = `${name}-${run}-data`;
-      workspace.cleanup(() => runCommand('podman', ['rmi', '--force', '--ignore', image], { env: engineEnv }));
-      workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env: engineEnv }));
-      const actor = join(dir, name);
-      const cli = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
-      await runCommand(process.execPath, [cli, 'new', name, actor, '--defaults', '--data', `image_repo=${repo}`, ...data.flatMap((pair) => ['--data', pair])], {
-        cwd: dir,
-        env: process.env,
-      });
-      expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${VERSION}.tgz`]);
-      await runCommand('npm', ['install', '--no-audit', '--no-fund'], { cwd: actor, env: process.env, timeoutMs: 300_000 });
+    it.concurrent.for(CASES)(
+      '$name, published with $engine: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
+      { timeout: 900_000 },
+      async ({ name, engine, data, environment, check }, { expect }) => {
+        const { dir, registry, env: engineEnv } = workspace;
+        const repo = `${registry.host}/actors/${name}`;
+        const image = `${repo}:v0.1.0`;
+        const volume = `${name}-${run}-data`;
+        workspace.cleanup(() => runCommand('podman', ['rmi', '--force', '--ignore', image], { env: engineEnv }));
+        workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env: engineEnv }));
+        const actor = join(dir, name);
+        const cli = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
+        await runCommand(
+          process.execPath,
+          [
+            cli,
+            'new',
+            name,
+            actor,
+            '--defaults',
+            '--data',
+            `image_repo=${repo}`,
+            ...data.flatMap((pair) => ['--data', pair]),
+          ],
+          {
+            cwd: dir,
+            env: process.env,
+          },
+        );
+        expect(readdirSync(join(actor, 'vendor'))).toEqual([`actorkit-${VERSION}.tgz`]);
+        await runCommand('npm', ['install', '--no-audit', '--no-fund'], {
+          cwd: actor,
+          env: process.env,
+          timeoutMs: 300_000,
+        });
 
-      const published = await runCommand('npx', ['actorkit', 'publish', '.', '--yes'], {
-        cwd: actor,
-        env: { ...engineEnv, ACTORKIT_CONTAINER_CLI: engine },
-        timeoutMs: 600_000,
-      });
-      expect(published).toContain(`Pushed ${image}`);
-      const tags = (await (await fetch(`${registry.url}/v2/actors/${name}/tags/list`)).json()) as { tags: string[] };
-      expect(tags.tags).toEqual(['v0.1.0']);
-      await runCommand('podman', ['rmi', '--force', image], { env: engineEnv });
-      await runCommand('podman', ['pull', '--quiet', image], { env: engineEnv, timeoutMs: 300_000 });
+        const published = await runCommand('npx', ['actorkit', 'publish', '.', '--yes'], {
+          cwd: actor,
+          env: { ...engineEnv, ACTORKIT_CONTAINER_CLI: engine },
+          timeoutMs: 600_000,
+        });
+        expect(published).toContain(`Pushed ${image}`);
+        const tags = (await (await fetch(`${registry.url}/v2/actors/${name}/tags/list`)).json()) as { tags: string[] };
+        expect(tags.tags).toEqual(['v0.1.0']);
+        await runCommand('podman', ['rmi', '--force', image], { env: engineEnv });
+        await runCommand('podman', ['pull', '--quiet', image], { env: engineEnv, timeoutMs: 300_000 });
 
-      const modules = await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules'], { env: engineEnv });
-      const installed = modules.trim().split('\n');
-      expect(installed).toContain('actorkit');
-      expect(installed.filter(isProductionToolchain)).toEqual([]);
-      const engines = (await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules/@libsql'], { env: engineEnv })).trim().split('\n');
-      expect(engines).toContain('linux-x64-gnu');
-      expect(engines.filter((entry) => entry.endsWith('-musl'))).toEqual([]);
+        const modules = await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules'], {
+          env: engineEnv,
+        });
+        const installed = modules.trim().split('\n');
+        expect(installed).toContain('actorkit');
+        expect(installed.filter(isProductionToolchain)).toEqual([]);
+        const engines = (
+          await runCommand('podman', ['run', '--rm', '--entrypoint', 'ls', image, '/app/node_modules/@libsql'], {
+            env: engineEnv,
+          })
+        )
+          .trim()
+          .split('\n');
+        expect(engines).toContain('linux-x64-gnu');
+        expect(engines.filter((entry) => entry.endsWith('-musl'))).toEqual([]);
 
-      const container = await runContainer({ image, engineEnv, port: 8080, environment, volumes: [{ source: volume, target: '/app/data' }] });
-      workspace.cleanup(() => container.remove());
-      await container.waitForHttp('/ready', { timeoutMs: 60_000 });
-      const invoke = await fetch(`${container.url}/agent/invoke`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user_identifier: 'me', session_id: 's1', message: 'hello from the image test' }),
-      });
-      expect(invoke.status, await invoke.clone().text()).toBe(200);
-      expect(((await invoke.json()) as { status: string }).status).toBe('completed');
-      expect(await container.inspect('{{.Config.User}}')).toBe('node');
-      const processUser = await runCommand('podman', ['exec', container.id, 'sh', '-c', 'grep ^Uid: /proc/1/status'], { env: engineEnv });
-      expect(processUser).toMatch(/^Uid:\s+1000\s/);
-      await check?.(container, name.replace(/-/g, ''), expect);
+        const container = await runContainer({
+          image,
+          engineEnv,
+          port: 8080,
+          environment,
+          volumes: [{ source: volume, target: '/app/data' }],
+        });
+        workspace.cleanup(() => container.remove());
+        await container.waitForHttp('/ready', { timeoutMs: 60_000 });
+        const invoke = await fetch(`${container.url}/agent/invoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user_identifier: 'me', session_id: 's1', message: 'hello from the image test' }),
+        });
+        expect(invoke.status, await invoke.clone().text()).toBe(200);
+        expect(((await invoke.json()) as { status: string }).status).toBe('completed');
+        expect(await container.inspect('{{.Config.User}}')).toBe('node');
+        const processUser = await runCommand(
+          'podman',
+          ['exec', container.id, 'sh', '-c', 'grep ^Uid: /proc/1/status'],
+          { env: engineEnv },
+        );
+        expect(processUser).toMatch(/^Uid:\s+1000\s/);
+        await check?.(container, name.replace(/-/g, ''), expect);
 
-      const mountpoint = (await runCommand('podman', ['volume', 'inspect', '--format', '{{.Mountpoint}}', volume], { env: engineEnv })).trim();
-      expect(readdirSync(mountpoint).some((file) => file.endsWith('.db') || file.endsWith('.sqlite'))).toBe(true);
+        const mountpoint = (
+          await runCommand('podman', ['volume', 'inspect', '--format', '{{.Mountpoint}}', volume], { env: engineEnv })
+        ).trim();
+        expect(readdirSync(mountpoint).some((file) => file.endsWith('.db') || file.endsWith('.sqlite'))).toBe(true);
 
-      const stopped = await container.stop(15);
-      expect(stopped.exitCode).toBe(0);
-      expect(stopped.elapsedMs).toBeLessThan(15_000);
-      expect(await container.logs()).toMatch(/shutdown|drain|stopp/i);
-      await container.start();
-      await container.waitForHttp('/ready', { timeoutMs: 60_000 });
-      const stats = (await (await fetch(`${container.url}/stats`)).json()) as { invocations: number };
-      expect(stats.invocations).toBe(1);
-      expect(existsSync(mountpoint)).toBe(true);
-    },
-  );
-});
+        const stopped = await container.stop(15);
+        expect(stopped.exitCode).toBe(0);
+        expect(stopped.elapsedMs).toBeLessThan(15_000);
+        expect(await container.logs()).toMatch(/shutdown|drain|stopp/i);
+        await container.start();
+        await container.waitForHttp('/ready', { timeoutMs: 60_000 });
+        const stats = (await (await fetch(`${container.url}/stats`)).json()) as { invocations: number };
+        expect(stats.invocations).toBe(1);
+        expect(existsSync(mountpoint)).toBe(true);
+      },
+    );
+  },
+);

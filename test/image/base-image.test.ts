@@ -58,7 +58,20 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
   const run = randomUUID().slice(0, 8);
 
   it('runs Node 20.19 and npm as the user node (uid 1000, gid 1000, home /home/node)', async () => {
-    const output = await runCommand('podman', ['run', '--rm', '--user', 'node', BASE_IMAGE, 'sh', '-c', 'node --version; npm --version; id -u; id -g; echo "$HOME"'], { env: workspace.env });
+    const output = await runCommand(
+      'podman',
+      [
+        'run',
+        '--rm',
+        '--user',
+        'node',
+        BASE_IMAGE,
+        'sh',
+        '-c',
+        'node --version; npm --version; id -u; id -g; echo "$HOME"',
+      ],
+      { env: workspace.env },
+    );
     const [node, npm, uid, gid, home] = output.trim().split('\n');
     expect(node).toMatch(/^v20\.19\.\d+$/);
     expect(npm).toMatch(/^10\.\d+\.\d+$/);
@@ -77,7 +90,10 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
       workspace.cleanup(() => runCommand('podman', ['rmi', '--force', '--ignore', tag], { env }));
       workspace.cleanup(() => runCommand('podman', ['volume', 'rm', '--force', volume], { env }));
 
-      await runCommand(engine, ['build', '-f', join(context, 'Dockerfile'), '-t', tag, context], { env, timeoutMs: 300_000 });
+      await runCommand(engine, ['build', '-f', join(context, 'Dockerfile'), '-t', tag, context], {
+        env,
+        timeoutMs: 300_000,
+      });
       await runCommand(engine, ['push', tag], { env, timeoutMs: 300_000 });
       const tags = (await (await fetch(`${registry.url}/v2/${name}/tags/list`)).json()) as { tags: string[] };
       expect(tags.tags).toContain(engine);
@@ -86,7 +102,13 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
       await expect(runCommand('podman', ['image', 'exists', tag], { env })).rejects.toThrow(/exited with 1/);
       await runCommand('podman', ['pull', tag], { env, timeoutMs: 300_000 });
 
-      const container = await runContainer({ image: tag, engineEnv: env, port: 8080, environment: { PROBE_NAME: engine }, volumes: [{ source: volume, target: '/data' }] });
+      const container = await runContainer({
+        image: tag,
+        engineEnv: env,
+        port: 8080,
+        environment: { PROBE_NAME: engine },
+        volumes: [{ source: volume, target: '/data' }],
+      });
       try {
         const first = (await (await container.waitForHttp('/hello', { timeoutMs: 30_000 })).json()) as ProbeAnswer;
         expect(first).toMatchObject({ greeting: `hello from ${engine} ${run}`, uid: 1000, name: engine, visits: 1 });
@@ -98,7 +120,9 @@ describe.runIf(imageEnginesReady())('the local node:20.19-bookworm-slim stand-in
         await container.start();
         const second = (await (await container.waitForHttp('/hello', { timeoutMs: 30_000 })).json()) as ProbeAnswer;
         expect(second.visits).toBe(2);
-        expect(await container.logs()).toMatch(/probe listening on 8080[\s\S]*probe stopping[\s\S]*probe listening on 8080/);
+        expect(await container.logs()).toMatch(
+          /probe listening on 8080[\s\S]*probe stopping[\s\S]*probe listening on 8080/,
+        );
       } finally {
         await container.remove();
       }

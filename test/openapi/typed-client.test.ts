@@ -50,7 +50,11 @@ async function typeCheck(document: unknown): Promise<string> {
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
   };
   const program = ts.createProgram([join(scratch, 'client.ts')], options);
-  return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), { getCanonicalFileName: (name) => name, getCurrentDirectory: () => scratch, getNewLine: () => '\n' });
+  return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), {
+    getCanonicalFileName: (name) => name,
+    getCurrentDirectory: () => scratch,
+    getNewLine: () => '\n',
+  });
 }
 
 describe('openapi-typescript + openapi-fetch type a client of /openapi.json (issue #27)', () => {

@@ -12,7 +12,8 @@ import { chatThroughEdge, startHostedGateway, type HostedGateway } from './suppo
 import { requirePostgres } from './support/postgres-required.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`The dashboard test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!existsSync(CHROMIUM))
+  throw new Error(`The dashboard test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 const SCREENSHOT = fileURLToPath(new URL('../../test-results/platform/dashboard.png', import.meta.url));
 
 const schemas = requirePostgres('actorkit_dashboard');
@@ -29,10 +30,14 @@ beforeAll(async () => {
     [PANEL_REF, 3],
     [MCP_REF, 2],
   ] as const) {
-    for (let turn = 0; turn < count; turn += 1) expect((await chatThroughEdge(front, ref, `hello ${turn}`, 's1')).status).toBe(200);
+    for (let turn = 0; turn < count; turn += 1)
+      expect((await chatThroughEdge(front, ref, `hello ${turn}`, 's1')).status).toBe(200);
   }
   await front.gateway.reconcile();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -52,20 +57,33 @@ describe('the panel relay', () => {
       body: JSON.stringify({ action: 'tenant_stats', payload: { tenant_id: 'owner' } }),
     });
     expect(action.status).toBe(200);
-    expect(await action.json()).toMatchObject({ action: 'tenant_stats', result: { tenant_id: 'owner', invocations: 3 } });
+    expect(await action.json()).toMatchObject({
+      action: 'tenant_stats',
+      result: { tenant_id: 'owner', invocations: 3 },
+    });
   });
 
   it('refuses an edge key, no credentials and a wrong token with 401', async () => {
-    const withEdgeKey = await relay('/panel/stats/data', { headers: { 'X-API-Key': front.gateway.edgeKey(PANEL_REF) as string } });
+    const withEdgeKey = await relay('/panel/stats/data', {
+      headers: { 'X-API-Key': front.gateway.edgeKey(PANEL_REF) as string },
+    });
     expect(withEdgeKey.status).toBe(401);
-    expect(await withEdgeKey.json()).toMatchObject({ code: 'missing_owner_credentials', detail: expect.stringContaining('edge key') });
+    expect(await withEdgeKey.json()).toMatchObject({
+      code: 'missing_owner_credentials',
+      detail: expect.stringContaining('edge key'),
+    });
     expect(await (await relay('/panel/stats')).json()).toMatchObject({ code: 'missing_owner_credentials' });
-    const wrong = await relay('/panel/stats', { headers: { Authorization: `Bearer ${front.gateway.edgeKey(PANEL_REF)}` } });
+    const wrong = await relay('/panel/stats', {
+      headers: { Authorization: `Bearer ${front.gateway.edgeKey(PANEL_REF)}` },
+    });
     expect(await wrong.json()).toMatchObject({ code: 'invalid_owner_credentials', status: 401 });
   });
 
   it('serves panels only: unknown panels, other routes and other methods are refused', async () => {
-    expect(await (await relay('/panel/nope', { headers: owner })).json()).toMatchObject({ status: 404, code: 'unknown_panel' });
+    expect(await (await relay('/panel/nope', { headers: owner })).json()).toMatchObject({
+      status: 404,
+      code: 'unknown_panel',
+    });
     for (const path of ['/settings', '/agent/invoke', '/panel/stats/../../settings', '/panel/stats/other']) {
       const answer = await relay(path, { headers: owner });
       expect(answer.status).toBe(404);
@@ -135,7 +153,10 @@ describe('the dashboard in chromium', () => {
     await lookup.locator('input[name="tenant_id"]').fill('owner');
     await lookup.locator('button[type="submit"]').click();
     await expect.poll(() => panelPage.locator('#result').getAttribute('data-state')).toBe('done');
-    expect(JSON.parse((await panelPage.locator('#result').textContent()) ?? '{}')).toMatchObject({ tenant_id: 'owner', invocations: 3 });
+    expect(JSON.parse((await panelPage.locator('#result').textContent()) ?? '{}')).toMatchObject({
+      tenant_id: 'owner',
+      invocations: 3,
+    });
     expect(problems, problems.join('\n')).toEqual([]);
     await context.close();
   });

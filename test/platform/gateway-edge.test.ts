@@ -18,7 +18,8 @@ const edge = (ref: string, rest: string, init: RequestInit & { key?: string | nu
   if (given !== null && given !== undefined) headers.set('X-API-Key', given);
   return gateway.fetch(new Request(`${ORIGIN}/api/v1/k/${ref}/${rest}`, { ...rest2, headers }));
 };
-const chatBody = (message: string, extra: Record<string, unknown> = {}) => JSON.stringify({ user_identifier: 'u1', session_id: 's1', message, ...extra });
+const chatBody = (message: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ user_identifier: 'u1', session_id: 's1', message, ...extra });
 const json = { 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
@@ -32,25 +33,51 @@ afterAll(async () => {
 
 describe('the external edge', () => {
   it("answers a REST chat as JSON, for the key owner's tenant whatever tenant the caller sends", async () => {
-    const answer = await edge(PANEL_REF, 'chat', { method: 'POST', headers: { ...json, 'X-Tenant-Id': 'someone-else' }, body: chatBody('hello') });
+    const answer = await edge(PANEL_REF, 'chat', {
+      method: 'POST',
+      headers: { ...json, 'X-Tenant-Id': 'someone-else' },
+      body: chatBody('hello'),
+    });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { message: { content: string } }).message.content).toBeTruthy();
-    const owner = (await (await edge(PANEL_REF, 'status')).json()) as { scope: string; tenant_id: string; invocations: number };
+    const owner = (await (await edge(PANEL_REF, 'status')).json()) as {
+      scope: string;
+      tenant_id: string;
+      invocations: number;
+    };
     expect(owner).toMatchObject({ scope: 'tenant', tenant_id: 'owner', invocations: 1 });
-    const stranger = (await (await hosted.panel.forwardTo(0, new Request('http://x/stats/someone-else'))).json()) as { invocations: number };
+    const stranger = (await (await hosted.panel.forwardTo(0, new Request('http://x/stats/someone-else'))).json()) as {
+      invocations: number;
+    };
     expect(stranger.invocations).toBe(0);
   });
 
   it('counts a chat for the key owner even when its body names another tenant', async () => {
     const before = (await (await edge(PANEL_REF, 'status')).json()) as { invocations: number };
-    const answer = await edge(PANEL_REF, 'chat', { method: 'POST', headers: json, body: chatBody('hi', { metadata: { tenant_id: 'body-tenant' } }) });
+    const answer = await edge(PANEL_REF, 'chat', {
+      method: 'POST',
+      headers: json,
+      body: chatBody('hi', { metadata: { tenant_id: 'body-tenant' } }),
+    });
     expect(answer.status).toBe(200);
-    expect(((await (await edge(PANEL_REF, 'status')).json()) as { invocations: number }).invocations).toBe(before.invocations + 1);
-    expect(((await (await hosted.panel.forwardTo(0, new Request('http://x/stats/body-tenant'))).json()) as { invocations: number }).invocations).toBe(0);
+    expect(((await (await edge(PANEL_REF, 'status')).json()) as { invocations: number }).invocations).toBe(
+      before.invocations + 1,
+    );
+    expect(
+      (
+        (await (await hosted.panel.forwardTo(0, new Request('http://x/stats/body-tenant'))).json()) as {
+          invocations: number;
+        }
+      ).invocations,
+    ).toBe(0);
   });
 
   it('passes an SSE chat through as the replica streams it', async () => {
-    const answer = await edge(PANEL_REF, 'chat', { method: 'POST', headers: { ...json, Accept: 'text/event-stream' }, body: chatBody('stream please', { session_id: 's-stream' }) });
+    const answer = await edge(PANEL_REF, 'chat', {
+      method: 'POST',
+      headers: { ...json, Accept: 'text/event-stream' },
+      body: chatBody('stream please', { session_id: 's-stream' }),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/event-stream');
     expect(answer.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
@@ -63,7 +90,11 @@ describe('the external edge', () => {
   it('counts a turn once for reconciliation when a retried Idempotency-Key replays it', async () => {
     const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === PANEL_REF)?.answered ?? 0;
     for (const _attempt of [1, 2]) {
-      const answer = await edge(PANEL_REF, 'chat', { method: 'POST', headers: { ...json, 'Idempotency-Key': 'retry-me-1' }, body: chatBody('once', { session_id: 's-idem' }) });
+      const answer = await edge(PANEL_REF, 'chat', {
+        method: 'POST',
+        headers: { ...json, 'Idempotency-Key': 'retry-me-1' },
+        body: chatBody('once', { session_id: 's-idem' }),
+      });
       expect(answer.status).toBe(200);
       await answer.body?.cancel();
     }
@@ -89,14 +120,27 @@ describe('the external edge', () => {
     ['%73ettings', 'GET'],
   ])('never reaches %s (%s), key or not: 403 never_exposed', async (path, method) => {
     for (const key of [undefined, null]) {
-      const answer = await edge(PANEL_REF, path, { method, key, ...(method === 'PUT' ? { headers: json, body: '{}' } : {}) });
+      const answer = await edge(PANEL_REF, path, {
+        method,
+        key,
+        ...(method === 'PUT' ? { headers: json, body: '{}' } : {}),
+      });
       expect(answer.status).toBe(403);
       expect(answer.headers.get('content-type')).toBe('application/problem+json');
       expect(await answer.json()).toMatchObject({ code: 'never_exposed', status: 403 });
     }
   });
 
-  it.each(['agent/invoke', 'stats', 'metrics', 'panel/stats', 'api/weather/_peer_check', 'chat/../settings', 'chat/extra', ''])('has no route %s: 404', async (path) => {
+  it.each([
+    'agent/invoke',
+    'stats',
+    'metrics',
+    'panel/stats',
+    'api/weather/_peer_check',
+    'chat/../settings',
+    'chat/extra',
+    '',
+  ])('has no route %s: 404', async (path) => {
     const answer = await edge(MCP_REF, path);
     expect([403, 404]).toContain(answer.status);
     const body = (await answer.json()) as { code: string };
@@ -104,7 +148,11 @@ describe('the external edge', () => {
   });
 
   it('offers mcp only where external_api.operations lists it', async () => {
-    const answer = await edge(PANEL_REF, 'mcp', { method: 'POST', headers: { ...json, Accept: 'application/json, text/event-stream' }, body: '{}' });
+    const answer = await edge(PANEL_REF, 'mcp', {
+      method: 'POST',
+      headers: { ...json, Accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(answer.status).toBe(404);
     expect(await answer.json()).toMatchObject({ code: 'operation_not_exposed' });
   });
@@ -135,9 +183,16 @@ describe('the external edge', () => {
 
   it('rotates a key for the owner: the old key is refused at once, the new one works', async () => {
     const old = gateway.edgeKey(PANEL_REF) as string;
-    const byEdgeKey = await gateway.fetch(new Request(`${ORIGIN}/platform/actors/${PANEL_REF}/edge-key`, { method: 'POST', headers: { 'X-API-Key': old } }));
+    const byEdgeKey = await gateway.fetch(
+      new Request(`${ORIGIN}/platform/actors/${PANEL_REF}/edge-key`, { method: 'POST', headers: { 'X-API-Key': old } }),
+    );
     expect(byEdgeKey.status).toBe(401);
-    const rotated = await gateway.fetch(new Request(`${ORIGIN}/platform/actors/${PANEL_REF}/edge-key`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` } }));
+    const rotated = await gateway.fetch(
+      new Request(`${ORIGIN}/platform/actors/${PANEL_REF}/edge-key`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${OWNER_TOKEN}` },
+      }),
+    );
     expect(rotated.status).toBe(200);
     const { edge_key: fresh, rotated_at } = (await rotated.json()) as { edge_key: string; rotated_at: string };
     expect(fresh).not.toBe(old);
@@ -154,8 +209,13 @@ describe('the external edge', () => {
 
   it('lists the edges with masked keys for the owner only', async () => {
     expect((await gateway.fetch(new Request(`${ORIGIN}/platform/actors`))).status).toBe(401);
-    const listed = await gateway.fetch(new Request(`${ORIGIN}/platform/actors`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } }));
-    const actors = (await listed.json()) as { ref: string; edge: { url: string; key_masked: string; operations: string[] } }[];
+    const listed = await gateway.fetch(
+      new Request(`${ORIGIN}/platform/actors`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } }),
+    );
+    const actors = (await listed.json()) as {
+      ref: string;
+      edge: { url: string; key_masked: string; operations: string[] };
+    }[];
     const text = JSON.stringify(actors);
     for (const ref of [PANEL_REF, MCP_REF]) expect(text).not.toContain(gateway.edgeKey(ref) as string);
     expect(actors.find((actor) => actor.ref === MCP_REF)?.edge).toMatchObject({
@@ -170,11 +230,19 @@ describe('an instance without an edge', () => {
   it('has none: 404 external_api_disabled on every operation, even with a key', async () => {
     const closed = {
       ...hosted.panel,
-      config: { ...hosted.panel.config, features: { ...hosted.panel.config.features, platform_expose_external_api: false }, external_api: { enabled: false, operations: [] } } as PlatformConfig,
+      config: {
+        ...hosted.panel.config,
+        features: { ...hosted.panel.config.features, platform_expose_external_api: false },
+        external_api: { enabled: false, operations: [] },
+      } as PlatformConfig,
     };
     const dark = createPlatformGateway({ pools: new Map([[PANEL_REF, closed]]), reconcileIntervalMs: 0 });
     for (const operation of ['chat', 'status', 'health', 'settings']) {
-      const answer = await dark.fetch(new Request(`${ORIGIN}/api/v1/k/${PANEL_REF}/${operation}`, { headers: { 'X-API-Key': dark.edgeKey(PANEL_REF) as string } }));
+      const answer = await dark.fetch(
+        new Request(`${ORIGIN}/api/v1/k/${PANEL_REF}/${operation}`, {
+          headers: { 'X-API-Key': dark.edgeKey(PANEL_REF) as string },
+        }),
+      );
       expect(answer.status).toBe(404);
       expect(await answer.json()).toMatchObject({ code: 'external_api_disabled' });
     }

@@ -7,7 +7,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconciliationReport } from '../../cli/platform/gateway/reconciliation-report.js';
 import { MCP_REF, PANEL_REF } from './support/example-pools.js';
-import { chatAroundGateway, chatThroughEdge, startHostedGateway, type HostedGateway } from './support/hosted-gateway.js';
+import {
+  chatAroundGateway,
+  chatThroughEdge,
+  startHostedGateway,
+  type HostedGateway,
+} from './support/hosted-gateway.js';
 import { requirePostgres } from './support/postgres-required.js';
 
 const schemas = requirePostgres('actorkit_gateway');
@@ -28,13 +33,21 @@ afterAll(() => front?.close());
 describe('the edge over MCP, with the official client', () => {
   it('lists the tools and calls chat twice in one session with the edge key; reconciliation counts both', async () => {
     const client = new Client({ name: 'edge-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`), { requestInit: { headers: { 'X-API-Key': front.gateway.edgeKey(MCP_REF) as string } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`), {
+        requestInit: { headers: { 'X-API-Key': front.gateway.edgeKey(MCP_REF) as string } },
+      }),
+    );
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('chat');
-    const first = (await client.callTool({ name: 'chat', arguments: { message: 'Remember heliotrope' } })).structuredContent as { session_id: string };
-    const second = (await client.callTool({ name: 'chat', arguments: { message: 'What was it?' } })).structuredContent as { session_id: string; message: { content: string } };
+    const first = (await client.callTool({ name: 'chat', arguments: { message: 'Remember heliotrope' } }))
+      .structuredContent as { session_id: string };
+    const second = (await client.callTool({ name: 'chat', arguments: { message: 'What was it?' } }))
+      .structuredContent as { session_id: string; message: { content: string } };
     expect(second.session_id).toBe(first.session_id);
-    const stats = JSON.parse(String(((await client.readResource({ uri: 'actor://stats' })).contents[0] as { text: string }).text)) as { invocations: number };
+    const stats = JSON.parse(
+      String(((await client.readResource({ uri: 'actor://stats' })).contents[0] as { text: string }).text),
+    ) as { invocations: number };
     expect(stats.invocations).toBeGreaterThanOrEqual(2);
     await client.close();
     const report = await front.gateway.reconcile();
@@ -44,7 +57,9 @@ describe('the edge over MCP, with the official client', () => {
 
   it('refuses the MCP client without the edge key', async () => {
     const client = new Client({ name: 'edge-test', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`)))).rejects.toThrow(/401|edge key/i);
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL(`${front.url}/api/v1/k/${MCP_REF}/mcp`))),
+    ).rejects.toThrow(/401|edge key/i);
   });
 });
 
@@ -91,14 +106,21 @@ describe('reconciliation of two replicas on PostgreSQL', () => {
     expect(panel?.counted).toBe((panel?.answered ?? 0) + 1);
     expect(panel?.drift).toEqual([expect.objectContaining({ kind: 'count_mismatch' })]);
     expect(report.drift).toBe(true);
-    expect(report.events.map((event) => event.kind)).toEqual(expect.arrayContaining(['replica_restarted', 'count_mismatch']));
+    expect(report.events.map((event) => event.kind)).toEqual(
+      expect.arrayContaining(['replica_restarted', 'count_mismatch']),
+    );
   });
 
   it('serves the report to the owner only', async () => {
     expect((await fetch(`${front.url}/platform/reconciliation`)).status).toBe(401);
-    const answer = await fetch(`${front.url}/platform/reconciliation`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } });
+    const answer = await fetch(`${front.url}/platform/reconciliation`, {
+      headers: { Authorization: `Bearer ${OWNER_TOKEN}` },
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(((await answer.json()) as ReconciliationReport).actors.map((actor) => actor.ref)).toEqual([PANEL_REF, MCP_REF]);
+    expect(((await answer.json()) as ReconciliationReport).actors.map((actor) => actor.ref)).toEqual([
+      PANEL_REF,
+      MCP_REF,
+    ]);
   });
 });

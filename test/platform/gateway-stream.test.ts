@@ -28,12 +28,24 @@ function streamingPool(): { pool: ActorPool; release: () => void; requests: Requ
     dir: '/nowhere',
     config: meshConfig as unknown as PlatformConfig,
     meshGroup: undefined,
-    replicas: () => [{ index: 0, url: 'http://127.0.0.1:1', state: 'ready', pid: 1, restarts: 0, startedAt: new Date(0).toISOString(), lastLines: [] }],
+    replicas: () => [
+      {
+        index: 0,
+        url: 'http://127.0.0.1:1',
+        state: 'ready',
+        pid: 1,
+        restarts: 0,
+        startedAt: new Date(0).toISOString(),
+        lastLines: [],
+      },
+    ],
     async forward(request) {
       requests.push(request);
       if (new URL(request.url).pathname.startsWith('/stats')) return Response.json(STATS);
       const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-      return new Response(body, { headers: { 'Content-Type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' } });
+      return new Response(body, {
+        headers: { 'Content-Type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+      });
     },
     forwardTo: async () => Response.json(STATS),
   };
@@ -89,7 +101,11 @@ describe('a streamed chat through the edge', () => {
     const answer = await gateway.fetch(
       new Request('http://127.0.0.1:8700/api/v1/k/streamer/chat', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-API-Key': gateway.edgeKey('streamer') as string },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'text/event-stream',
+          'X-API-Key': gateway.edgeKey('streamer') as string,
+        },
         body: '{}',
       }),
     );
@@ -103,9 +119,19 @@ describe('a streamed chat through the edge', () => {
 
   it('answers 502 replica_unavailable when the replica drops the connection', async () => {
     const { pool } = streamingPool();
-    const broken: ActorPool = { ...pool, forward: async (request) => (new URL(request.url).pathname.startsWith('/stats') ? Response.json(STATS) : Promise.reject(new TypeError('fetch failed'))) };
+    const broken: ActorPool = {
+      ...pool,
+      forward: async (request) =>
+        new URL(request.url).pathname.startsWith('/stats')
+          ? Response.json(STATS)
+          : Promise.reject(new TypeError('fetch failed')),
+    };
     const gateway = createPlatformGateway({ pools: new Map([['streamer', broken]]), reconcileIntervalMs: 0 });
-    const answer = await gateway.fetch(new Request('http://127.0.0.1:8700/api/v1/k/streamer/health', { headers: { 'X-API-Key': gateway.edgeKey('streamer') as string } }));
+    const answer = await gateway.fetch(
+      new Request('http://127.0.0.1:8700/api/v1/k/streamer/health', {
+        headers: { 'X-API-Key': gateway.edgeKey('streamer') as string },
+      }),
+    );
     expect(answer.status).toBe(502);
     expect(await answer.json()).toMatchObject({ code: 'replica_unavailable' });
     await gateway.close();

@@ -5,7 +5,14 @@ import { temporaryFolder } from '../cli/support/template-repo.js';
 import { ensureBuilt } from '../support/built-package.js';
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
 import { spawnSync } from 'node:child_process';
-import { eventually, freshDatabase, renderBuildableActor, runPlatformToEnd, startPlatform, type PlatformProcess } from './platform-actors.js';
+import {
+  eventually,
+  freshDatabase,
+  renderBuildableActor,
+  runPlatformToEnd,
+  startPlatform,
+  type PlatformProcess,
+} from './platform-actors.js';
 import { platformDatabaseUrl } from './support/postgres-required.js';
 
 const folder = temporaryFolder('actorkit-platform-');
@@ -54,16 +61,20 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
   };
 
   beforeAll(async () => {
-    platform = await startPlatform([alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')], {
-      cwd: folder.dir,
-      env: platformEnv({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', WEATHER_TOKEN: 'not-passed-on' }),
-    });
+    platform = await startPlatform(
+      [alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')],
+      {
+        cwd: folder.dir,
+        env: platformEnv({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', WEATHER_TOKEN: 'not-passed-on' }),
+      },
+    );
   }, 180_000);
 
   afterAll(async () => {
     if (platform?.child.exitCode === null) {
       platform.child.kill('SIGKILL');
-      for (const replica of platform.ready.actors.flatMap((hosted) => hosted.replicas)) if (replica.pid !== undefined && alive(replica.pid)) process.kill(replica.pid, 'SIGKILL');
+      for (const replica of platform.ready.actors.flatMap((hosted) => hosted.replicas))
+        if (replica.pid !== undefined && alive(replica.pid)) process.kill(replica.pid, 'SIGKILL');
     }
   });
 
@@ -100,13 +111,19 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
   });
 
   it('runs the replicas in platform mode: PUT /settings is 403', async () => {
-    const answer = await fetch(`${actor('alpha').serviceUrl}/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await fetch(`${actor('alpha').serviceUrl}/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(answer.status).toBe(403);
     expect(((await answer.json()) as { code: string }).code).toBe('settings_managed_by_platform');
   });
 
   it("sets a platform-managed setting from the platform's environment, and passes nothing else of it", async () => {
-    const settings = (await (await fetch(`${actor('alpha').serviceUrl}/settings`)).json()) as { settings?: Record<string, unknown> } & Record<string, unknown>;
+    const settings = (await (await fetch(`${actor('alpha').serviceUrl}/settings`)).json()) as {
+      settings?: Record<string, unknown>;
+    } & Record<string, unknown>;
     expect(settings.settings ?? settings).toMatchObject({ llm_base_url: 'http://127.0.0.1:9/v1' });
     expect(JSON.stringify(settings)).not.toContain('not-passed-on');
   });
@@ -125,7 +142,11 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     const { serviceUrl } = actor('alpha');
     const victim = actor('alpha').replicas[0]!.pid!;
     process.kill(victim, 'SIGKILL');
-    await eventually('the death report', () => platform.stderr().includes(`alpha replica 0 (pid ${victim}) exited with signal SIGKILL; restarting it in 0.5s (restart 1)`));
+    await eventually('the death report', () =>
+      platform
+        .stderr()
+        .includes(`alpha replica 0 (pid ${victim}) exited with signal SIGKILL; restarting it in 0.5s (restart 1)`),
+    );
     for (let turn = 0; turn < 4; turn++) expect(await instanceOf(serviceUrl)).toBe('alpha-1');
     await eventually('the restart report', () => platform.stderr().includes('alpha replica 0 restarted'));
     const seen = new Set<string>();
@@ -136,7 +157,9 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
   }, 60_000);
 
   it('drains on SIGTERM: every replica stopped, exit 0', async () => {
-    const pids = platform.ready.actors.flatMap((hosted) => hosted.replicas.map((replica) => replica.pid!)).filter((pid) => alive(pid));
+    const pids = platform.ready.actors
+      .flatMap((hosted) => hosted.replicas.map((replica) => replica.pid!))
+      .filter((pid) => alive(pid));
     platform.child.kill('SIGTERM');
     expect(await platform.exited).toBe(0);
     expect(platform.stderr()).toContain('actorkit platform: draining');
@@ -147,7 +170,10 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
 
 describe('actorkit platform refusals', () => {
   it('refuses more than one replica on SQLite with one clear line', () => {
-    const run = runPlatformToEnd([alpha, '--replicas', '2', '--state-dir', join(folder.dir, 'sqlite-state')], { cwd: folder.dir, env: platformEnv() });
+    const run = runPlatformToEnd([alpha, '--replicas', '2', '--state-dir', join(folder.dir, 'sqlite-state')], {
+      cwd: folder.dir,
+      env: platformEnv(),
+    });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n').at(-1)).toBe(
       'error: alpha: 2 replicas need one PostgreSQL they share: pass --database-url postgres://… (or set DATABASE_URL); SQLite is one file per process',
@@ -160,7 +186,9 @@ describe('actorkit platform refusals', () => {
     chmodSync(secrets, 0o644);
     const run = runPlatformToEnd([alpha, '--secrets', secrets], { cwd: folder.dir, env: platformEnv() });
     expect(run.status).toBe(2);
-    expect(run.stderr.trim()).toBe(`error: the secrets file ${secrets} is readable by others (mode 0644): run chmod 600 ${secrets}`);
+    expect(run.stderr.trim()).toBe(
+      `error: the secrets file ${secrets} is readable by others (mode 0644): run chmod 600 ${secrets}`,
+    );
   });
 
   it('refuses a secret missing from the secrets file, naming it, never printing a value', () => {
@@ -170,12 +198,16 @@ describe('actorkit platform refusals', () => {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     manifest.actorkit.deployment.env = { WEATHER_TOKEN: '${secret:WEATHER_TOKEN}' };
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-    expect(spawnSync(process.execPath, [ACTORKIT_BINARY, 'validate', gamma, '--write'], { encoding: 'utf8' }).status).toBe(0);
+    expect(
+      spawnSync(process.execPath, [ACTORKIT_BINARY, 'validate', gamma, '--write'], { encoding: 'utf8' }).status,
+    ).toBe(0);
     const secrets = join(folder.dir, 'gamma-secrets.env');
     writeFileSync(secrets, 'OTHER_TOKEN=sk-other-never-printed\n', { mode: 0o600 });
     const run = runPlatformToEnd([gamma, '--secrets', secrets], { cwd: folder.dir, env: platformEnv() });
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`error: alpha: deployment.env.WEATHER_TOKEN needs the secret WEATHER_TOKEN, but ${secrets} has no WEATHER_TOKEN`);
+    expect(run.stderr).toContain(
+      `error: alpha: deployment.env.WEATHER_TOKEN needs the secret WEATHER_TOKEN, but ${secrets} has no WEATHER_TOKEN`,
+    );
     expect(`${run.stdout}${run.stderr}`).not.toContain('sk-other-never-printed');
   }, 60_000);
 
@@ -189,7 +221,9 @@ describe('actorkit platform refusals', () => {
     const run = runPlatformToEnd([broken], { cwd: folder.dir, env: platformEnv() });
     expect(run.status).toBe(2);
     const lines = run.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^error: .*config\.json is not valid, so the platform does not register it: \d+ problems? \(run actorkit validate /);
+    expect(lines[0]).toMatch(
+      /^error: .*config\.json is not valid, so the platform does not register it: \d+ problems? \(run actorkit validate /,
+    );
     expect(lines.slice(1).length).toBeGreaterThan(0);
     for (const line of lines.slice(1)) expect(line).toMatch(/^- \[/);
     expect(run.stderr).toContain('/deployment/replicas');

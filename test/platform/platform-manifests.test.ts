@@ -12,7 +12,11 @@ import { ensureBuilt } from '../support/built-package.js';
 const folder = temporaryFolder('actorkit-platform-manifests-');
 
 function actorkit(args: readonly string[]) {
-  const run = spawnSync(process.execPath, [ACTORKIT_BINARY, ...args], { cwd: folder.dir, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [ACTORKIT_BINARY, ...args], {
+    cwd: folder.dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -37,7 +41,19 @@ describe('actorkit platform --manifests', () => {
   });
 
   it('writes the manifests of every actor instead of hosting, and exits 0', () => {
-    const run = actorkit(['platform', 'weather', 'news', '--manifests', 'k8s', '--namespace', 'actors', '--mesh-group', 'weather=forecast', '--mesh-group', 'news=forecast']);
+    const run = actorkit([
+      'platform',
+      'weather',
+      'news',
+      '--manifests',
+      'k8s',
+      '--namespace',
+      'actors',
+      '--mesh-group',
+      'weather=forecast',
+      '--mesh-group',
+      'news=forecast',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n')[0]).toBe(`Wrote the Kubernetes manifests of 2 actors to ${join(folder.dir, 'k8s')}:`);
@@ -53,9 +69,17 @@ describe('actorkit platform --manifests', () => {
   it('prints one JSON object with --json', () => {
     const run = actorkit(['platform', 'weather', '--manifests', 'k8s-json', '--json']);
     expect(run.status).toBe(0);
-    const printed = JSON.parse(run.stdout) as { status: string; files: string[]; applyCommand: string; objects?: unknown };
+    const printed = JSON.parse(run.stdout) as {
+      status: string;
+      files: string[];
+      applyCommand: string;
+      objects?: unknown;
+    };
     expect(printed).toMatchObject({ status: 'ok', applyCommand: 'kubectl apply -f k8s-json' });
-    expect(printed.files).toEqual([join(folder.dir, 'k8s-json', 'weather.yaml'), join(folder.dir, 'k8s-json', 'README.md')]);
+    expect(printed.files).toEqual([
+      join(folder.dir, 'k8s-json', 'weather.yaml'),
+      join(folder.dir, 'k8s-json', 'README.md'),
+    ]);
   });
 
   it("refuses an actor that does not validate with validate's bullets, writing nothing", () => {
@@ -77,10 +101,24 @@ describe('actorkit platform --manifests', () => {
   it('refuses options that only concern hosting, and a second mesh group', () => {
     const hosting = actorkit(['platform', 'weather', '--manifests', 'k8s-x', '--replicas', '2']);
     expect(hosting.status).toBe(2);
-    expect(hosting.stderr.trim()).toBe('error: --manifests writes files and hosts nothing, so --replicas does not apply');
-    const groups = actorkit(['platform', 'weather', 'news', '--manifests', 'k8s-x', '--mesh-group', 'weather=a', '--mesh-group', 'news=b']);
+    expect(hosting.stderr.trim()).toBe(
+      'error: --manifests writes files and hosts nothing, so --replicas does not apply',
+    );
+    const groups = actorkit([
+      'platform',
+      'weather',
+      'news',
+      '--manifests',
+      'k8s-x',
+      '--mesh-group',
+      'weather=a',
+      '--mesh-group',
+      'news=b',
+    ]);
     expect(groups.status).toBe(2);
-    expect(groups.stderr.trim()).toBe('error: --manifests puts every fleet_mesh actor in one mesh group (one Secret), but --mesh-group names a and b');
+    expect(groups.stderr.trim()).toBe(
+      'error: --manifests puts every fleet_mesh actor in one mesh group (one Secret), but --mesh-group names a and b',
+    );
     const stray = actorkit(['platform', 'weather', '--namespace', 'actors']);
     expect(stray.status).toBe(2);
     expect(stray.stderr.trim()).toBe('error: --namespace applies only with --manifests <out>');

@@ -33,9 +33,14 @@ function run(command: string, args: readonly string[], cwd: string): Promise<str
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} in ${cwd} exited ${code}:\n${output}`))));
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args.join(' ')} in ${cwd} exited ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -68,7 +73,11 @@ async function renderActors(): Promise<void> {
   await actorkit(['new', 'news', '--defaults', '--data', 'include_panel=true', '--data', 'fleet_mesh=true']);
   await actorkit(['new', 'weather', '--defaults', '--data', 'fleet_mesh=true', '--data', 'expose_mcp=true']);
   // actorkit itself is vendored (vendor/actorkit-<version>.tgz); the rest comes from npm's cache when it has it.
-  await Promise.all(['news', 'weather'].map((name) => run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], join(folder.dir, name))));
+  await Promise.all(
+    ['news', 'weather'].map((name) =>
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], join(folder.dir, name)),
+    ),
+  );
 
   const weather = join(folder.dir, 'weather');
   writeFileSync(join(weather, 'src', 'weather', 'news-brief-tool.ts'), NEWS_BRIEF_TOOL);
@@ -95,10 +104,24 @@ beforeAll(async () => {
   console.info(`scenario: rendered and installed in ${Date.now() - started} ms`);
   const secrets = join(folder.dir, 'secrets.env');
   writeFileSync(secrets, `MESH_KEY=${MESH_KEY}\n`, { mode: 0o600 });
-  platform = await startPlatform(['news', 'weather', '--replicas', '2', '--database-url', database.url, '--secrets', secrets, '--state-dir', join(folder.dir, 'state')], {
-    cwd: folder.dir,
-    env: { ...process.env, DATABASE_URL: undefined },
-  });
+  platform = await startPlatform(
+    [
+      'news',
+      'weather',
+      '--replicas',
+      '2',
+      '--database-url',
+      database.url,
+      '--secrets',
+      secrets,
+      '--state-dir',
+      join(folder.dir, 'state'),
+    ],
+    {
+      cwd: folder.dir,
+      env: { ...process.env, DATABASE_URL: undefined },
+    },
+  );
   console.info(`scenario: the platform up after ${Date.now() - started} ms`);
 }, 170_000);
 
@@ -173,10 +196,16 @@ describe('two actors from the template on the local platform, two replicas each 
 
   it('calls a tool with the official MCP client through the edge, with the edge key', async () => {
     const client = new Client({ name: 'scenario', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted('weather').edgeUrl}mcp`), { requestInit: { headers: { 'X-API-Key': edgeKey('weather') } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${hosted('weather').edgeUrl}mcp`), {
+        requestInit: { headers: { 'X-API-Key': edgeKey('weather') } },
+      }),
+    );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['chat', 'weather_lookup', 'weather_news_brief']));
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['chat', 'weather_lookup', 'weather_news_brief']),
+      );
       const looked = await client.callTool({ name: 'weather_lookup', arguments: { topic: 'rain' } });
       expect(looked.isError).toBeFalsy();
       expect(JSON.stringify(looked.content)).toContain('what weather knows about rain');
@@ -187,7 +216,11 @@ describe('two actors from the template on the local platform, two replicas each 
 
   it('refuses settings through the edge with 403 problem+json, key or not', async () => {
     for (const headers of [{ 'X-API-Key': edgeKey('news') }, {}] as Record<string, string>[]) {
-      const answer = await fetch(`${hosted('news').edgeUrl}settings`, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' });
+      const answer = await fetch(`${hosted('news').edgeUrl}settings`, {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(answer.status).toBe(403);
       expect(answer.headers.get('content-type')).toContain('application/problem+json');
       expect(await answer.json()).toMatchObject({ status: 403, code: 'never_exposed' });
@@ -197,9 +230,15 @@ describe('two actors from the template on the local platform, two replicas each 
   it("reads the sibling through the mesh: weather's tool asks news, and the reply carries news's answer", async () => {
     const answer = await chatCounted('weather', 'use tool weather_news_brief with {"topic": "storms"}', 'peer-1');
     expect(answer.status).toBe(200);
-    const reply = (await answer.json()) as { tool_calls: { name: string; status: string; output: unknown }[]; message: { content: string } };
+    const reply = (await answer.json()) as {
+      tool_calls: { name: string; status: string; output: unknown }[];
+      message: { content: string };
+    };
     expect(reply.tool_calls).toEqual([expect.objectContaining({ name: 'weather_news_brief', status: 'ok' })]);
-    expect(reply.tool_calls[0]?.output).toMatchObject({ topic: 'storms', text: expect.stringContaining('what news knows about storms') });
+    expect(reply.tool_calls[0]?.output).toMatchObject({
+      topic: 'storms',
+      text: expect.stringContaining('what news knows about storms'),
+    });
     expect(reply.message.content).toContain('what news knows about storms');
   });
 
@@ -244,7 +283,11 @@ describe('two actors from the template on the local platform, two replicas each 
     const actorsView = () => ownerJson<PlatformActorView[]>('/platform/actors');
     const victim = (await actorsView()).find((actor) => actor.ref === 'news')?.replicas[1]?.pid as number;
     const running = Promise.all(Array.from({ length: WORKERS }, (_, worker) => load(worker)));
-    await eventually('a third of the load answered', () => (answeredByClient.get('news') ?? 0) >= (WORKERS * TURNS) / 3, 60_000);
+    await eventually(
+      'a third of the load answered',
+      () => (answeredByClient.get('news') ?? 0) >= (WORKERS * TURNS) / 3,
+      60_000,
+    );
     process.kill(victim, 'SIGKILL');
     await running;
     await eventually(
@@ -257,7 +300,8 @@ describe('two actors from the template on the local platform, two replicas each 
     );
     expect(platform.stderr()).toContain(`news replica 1 (pid ${victim}) exited with signal SIGKILL`);
     // Both replicas answer again, the restarted one included.
-    for (let turn = 0; turn < 4; turn += 1) expect((await chatCounted('news', 'after the restart', `after-${turn}`)).status).toBe(200);
+    for (let turn = 0; turn < 4; turn += 1)
+      expect((await chatCounted('news', 'after the restart', `after-${turn}`)).status).toBe(200);
 
     // A chat the killed replica held is answered 502 replica_unavailable: never 2xx, so never answered.
     for (const failure of failed) expect(failure).toMatchObject({ status: 502, code: 'replica_unavailable' });
@@ -275,17 +319,30 @@ describe('two actors from the template on the local platform, two replicas each 
     expect(news).toMatchObject({ answered, counted: answered + committed.length, in_flight: 0 });
     expect(news?.replicas.map((replica) => replica.restarts)).toEqual([0, 1]);
     // The restart is drift of the read that first saw it (the platform reads every 5 s, so maybe an earlier one); every read keeps it in events.
-    expect(report.events).toEqual(expect.arrayContaining([expect.objectContaining({ ref: 'news', kind: 'replica_restarted', replica: 1 })]));
-    expect(news?.drift.filter((drift) => drift.kind !== 'replica_restarted').map((drift) => drift.kind)).toEqual(committed.length === 0 ? [] : ['count_mismatch']);
+    expect(report.events).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ref: 'news', kind: 'replica_restarted', replica: 1 })]),
+    );
+    expect(news?.drift.filter((drift) => drift.kind !== 'replica_restarted').map((drift) => drift.kind)).toEqual(
+      committed.length === 0 ? [] : ['count_mismatch'],
+    );
     const weather = report.actors.find((actor) => actor.ref === 'weather');
-    expect(weather).toMatchObject({ answered: answeredByClient.get('weather'), counted: answeredByClient.get('weather'), drift: [] });
-    console.info(`scenario: ${answered} chats answered through the edge, ${failed.length} refused 502 at the kill, ${committed.length} of them committed (count_mismatch)`);
+    expect(weather).toMatchObject({
+      answered: answeredByClient.get('weather'),
+      counted: answeredByClient.get('weather'),
+      drift: [],
+    });
+    console.info(
+      `scenario: ${answered} chats answered through the edge, ${failed.length} refused 502 at the kill, ${committed.length} of them committed (count_mismatch)`,
+    );
   }, 120_000);
 
   it('keeps a rotated edge key in the state folder (0600), where the next run reads it; the old key is refused', async () => {
     const old = edgeKey('weather');
     expect(readFileSync(hosted('weather').edgeKeyFile as string, 'utf8').trim()).toBe(old);
-    const rotated = await fetch(`${platform.ready.url}/platform/actors/weather/edge-key`, { method: 'POST', headers: owner() });
+    const rotated = await fetch(`${platform.ready.url}/platform/actors/weather/edge-key`, {
+      method: 'POST',
+      headers: owner(),
+    });
     expect(rotated.status).toBe(200);
     const { edge_key: fresh } = (await rotated.json()) as { edge_key: string };
     expect(fresh).not.toBe(old);
@@ -309,7 +366,10 @@ async function committedSessions(ref: string, sessions: readonly string[]): Prom
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const rows = await client.query<{ session_id: string }>(`select session_id from actorkit_${ref}.actorkit_stats_sessions where session_id = any($1)`, [sessions]);
+    const rows = await client.query<{ session_id: string }>(
+      `select session_id from actorkit_${ref}.actorkit_stats_sessions where session_id = any($1)`,
+      [sessions],
+    );
     return rows.rows.map((row) => row.session_id);
   } finally {
     await client.end();

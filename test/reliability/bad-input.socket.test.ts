@@ -17,9 +17,19 @@ const rawText = (maxLength: number) => fc.string({ unit: anyByte, maxLength });
 const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,24}$/);
 
 const headerLine = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...READ_HEADERS), fc.oneof(headerValue, rawText(60))).map(([name, value]) => `${name}: ${value}`) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...READ_HEADERS), fc.oneof(headerValue, rawText(60)))
+      .map(([name, value]) => `${name}: ${value}`),
+  },
   { weight: 1, arbitrary: fc.tuple(token, rawText(60)).map(([name, value]) => `${name}: ${value}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...READ_HEADERS), headerValue).map(([name, value]) => `${name}:${value}\r\n ${value}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...READ_HEADERS), headerValue)
+      .map(([name, value]) => `${name}:${value}\r\n ${value}`),
+  },
   { weight: 1, arbitrary: rawText(40) },
 );
 
@@ -62,19 +72,36 @@ describe('bad input over a real socket (Node adapter)', () => {
       method: fc.oneof(fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'DELETE', 'OPTIONS'), token),
       target: fc.oneof(
         { weight: 4, arbitrary: routePath(patterns) },
-        { weight: 1, arbitrary: fc.constantFrom('*', 'http://evil.example/health', '/health#x', '/%zz', '/\\..\\settings') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('*', 'http://evil.example/health', '/health#x', '/%zz', '/\\..\\settings'),
+        },
         { weight: 1, arbitrary: rawText(30) },
       ),
       headers: fc.array(headerLine, { maxLength: 6 }),
       body: fc.oneof(bodyText(mutatedChatRequest), rawText(200)),
-      framing: fc.constantFrom<Framing>('exact', 'exact', 'exact', 'declared-shorter', 'declared-longer', 'chunked', 'broken-chunks', 'none', 'both'),
+      framing: fc.constantFrom<Framing>(
+        'exact',
+        'exact',
+        'exact',
+        'declared-shorter',
+        'declared-longer',
+        'chunked',
+        'broken-chunks',
+        'none',
+        'both',
+      ),
     });
     let answered = 0;
     await fc.assert(
       fc.asyncProperty(request, async ({ method, target, headers, body, framing }) => {
         const framed = frame(body, framing);
-        const head = [`${method} ${target} HTTP/1.1`, 'Host: actor.localhost', ...headers, ...framed.headers].join('\r\n');
-        const { response, raw } = await exchange(server.url, [`${head}\r\n\r\n${framed.payload}`], { timeoutMs: 3_000 });
+        const head = [`${method} ${target} HTTP/1.1`, 'Host: actor.localhost', ...headers, ...framed.headers].join(
+          '\r\n',
+        );
+        const { response, raw } = await exchange(server.url, [`${head}\r\n\r\n${framed.payload}`], {
+          timeoutMs: 3_000,
+        });
         if (response === null) {
           expect(raw, 'a partial response').toBe('');
           return;
@@ -98,13 +125,23 @@ describe('bad input over a real socket (Node adapter)', () => {
   });
 
   it('a hostile Host never changes the routed path: GET /health answers /health, a 400, or (a plain name not on loopback) a 421', async () => {
-    const hostChar = fc.oneof(fc.constantFrom('/', '?', '#', '@', '\\', ' ', '%', ':', '.', '[', ']', 'a', '1', '\u00c3'), anyByte);
+    const hostChar = fc.oneof(
+      fc.constantFrom('/', '?', '#', '@', '\\', ' ', '%', ':', '.', '[', ']', 'a', '1', '\u00c3'),
+      anyByte,
+    );
     const host = fc
-      .tuple(fc.string({ unit: hostChar, maxLength: 24 }), fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?'))
+      .tuple(
+        fc.string({ unit: hostChar, maxLength: 24 }),
+        fc.constantFrom('', '/stats', '/stats?', '/settings#', '/api/actor/metadata?', '/agent/invoke?'),
+      )
       .map(([start, end]) => start + end);
     await fc.assert(
       fc.asyncProperty(host, async (value) => {
-        const { response, raw } = await exchange(actor.server.url, [`GET /health HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`], { timeoutMs: 3_000 });
+        const { response, raw } = await exchange(
+          actor.server.url,
+          [`GET /health HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`],
+          { timeoutMs: 3_000 },
+        );
         if (response === null) {
           expect(raw, 'a partial response').toBe('');
         } else if (response.status === 200) {
@@ -113,7 +150,11 @@ describe('bad input over a real socket (Node adapter)', () => {
           expect(JSON.parse(response.body)).toMatchObject({ status: 421, code: 'host_not_allowed' });
         } else {
           expect(response.status, raw).toBe(400);
-          if (response.body !== '') expect(JSON.parse(response.body)).toMatchObject({ status: 400, code: expect.stringMatching(/^(invalid_host|bad_request)$/) });
+          if (response.body !== '')
+            expect(JSON.parse(response.body)).toMatchObject({
+              status: 400,
+              code: expect.stringMatching(/^(invalid_host|bad_request)$/),
+            });
         }
       }),
       // The Host of issue 16: its punycode form is as long as the Host itself, so 1.x's URL check let it through.

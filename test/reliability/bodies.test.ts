@@ -10,7 +10,8 @@ import { assertRawAnswerInvariants, assertResponseInvariants } from './support/r
 const BODY_LIMIT = 8192;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const chatBody = (message: string) => JSON.stringify({ user_identifier: 'body-user', session_id: 'body-session', message });
+const chatBody = (message: string) =>
+  JSON.stringify({ user_identifier: 'body-user', session_id: 'body-session', message });
 
 function head(method: string, path: string, headers: readonly string[]): string {
   return `${[`${method} ${path} HTTP/1.1`, 'Host: actor.localhost', 'Connection: close', ...headers].join('\r\n')}\r\n\r\n`;
@@ -49,7 +50,11 @@ describe('request bodies on a real Node server', () => {
   it('a Content-Length over the limit gets a 413 problem before the body is sent', async () => {
     for (const path of ['/agent/invoke', '/settings']) {
       const method = path === '/settings' ? 'PUT' : 'POST';
-      const { response } = await exchange(url, [head(method, path, ['Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`])], { end: false });
+      const { response } = await exchange(
+        url,
+        [head(method, path, ['Content-Type: application/json', `Content-Length: ${10 * 1024 * 1024}`])],
+        { end: false },
+      );
       expect(response?.status, path).toBe(413);
       assertResponseInvariants(response!, method);
       expect(JSON.parse(response!.body)).toMatchObject({ code: 'payload_too_large' });
@@ -70,7 +75,11 @@ describe('request bodies on a real Node server', () => {
   it('a body at the limit is read and validated, not refused', async () => {
     const body = chatBody('y'.repeat(BODY_LIMIT - chatBody('').length));
     expect(Buffer.byteLength(body)).toBe(BODY_LIMIT);
-    const response = await fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const response = await fetch(`${url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
     expect(response.status).toBe(200);
   });
 
@@ -94,7 +103,11 @@ describe('request bodies on a real Node server', () => {
     expect(await stats()).toEqual(expect.objectContaining({ invocations: before.invocations, errors: before.errors }));
     expect(unexpectedErrors(actor.logs.slice(logged))).toEqual([]);
     expect(await serverErrorsCounted()).toEqual([]);
-    const after = await fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: chatBody('and now a whole one') });
+    const after = await fetch(`${url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: chatBody('and now a whole one'),
+    });
     expect(after.status).toBe(200);
   });
 
@@ -102,13 +115,24 @@ describe('request bodies on a real Node server', () => {
     const before = await stats();
     let slowDone = false;
     const body = chatBody('sent a few bytes at a time');
-    const slow = exchange(url, [head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]), ...pieces(body, 20)], { gapMs: 40 }).finally(() => {
+    const slow = exchange(
+      url,
+      [
+        head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]),
+        ...pieces(body, 20),
+      ],
+      { gapMs: 40 },
+    ).finally(() => {
       slowDone = true;
     });
     await sleep(100);
     for (let index = 0; index < 5; index += 1) {
       expect((await fetch(`${url}/health`)).status).toBe(200);
-      const quick = await fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: chatBody(`quick ${index}`) });
+      const quick = await fetch(`${url}/agent/invoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: chatBody(`quick ${index}`),
+      });
       expect(quick.status).toBe(200);
     }
     expect(slowDone, 'the quick requests waited for the slow body').toBe(false);
@@ -122,7 +146,14 @@ describe('request bodies on a real Node server', () => {
     const before = await stats();
     const slowBodies = Array.from({ length: 40 }, (_, index) => {
       const body = chatBody(`slow body ${index}`);
-      return exchange(url, [head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]), ...pieces(body, 5)], { gapMs: 30 });
+      return exchange(
+        url,
+        [
+          head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]),
+          ...pieces(body, 5),
+        ],
+        { gapMs: 30 },
+      );
     });
     const statuses = (await Promise.all(slowBodies)).map((result) => result.response?.status);
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
@@ -134,10 +165,17 @@ describe('request bodies on a real Node server', () => {
     const logged = actor.logs.length;
     const body = chatBody('stalls half-way');
     const stalled = await openSocket(url);
-    stalled.write(head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]) + body.slice(0, body.length / 2));
+    stalled.write(
+      head('POST', '/agent/invoke', ['Content-Type: application/json', `Content-Length: ${body.length}`]) +
+        body.slice(0, body.length / 2),
+    );
     await sleep(100);
     expect(actor.app.actor.lifecycle.inFlight).toBe(1);
-    const other = await fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: chatBody('not held up') });
+    const other = await fetch(`${url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: chatBody('not held up'),
+    });
     expect(other.status).toBe(200);
     stalled.destroy();
     await settled();

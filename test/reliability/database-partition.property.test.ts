@@ -22,9 +22,22 @@ type Step =
   | { readonly kind: 'settings'; readonly maxItems: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom<Step>({ kind: 'pause' }, { kind: 'resume' }, { kind: 'cut' }, { kind: 'restore' }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('invoke' as const), count: fc.integer({ min: 1, max: 6 }), idempotent: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('settings' as const), maxItems: fc.integer({ min: 1, max: 100 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<Step>({ kind: 'pause' }, { kind: 'resume' }, { kind: 'cut' }, { kind: 'restore' }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('invoke' as const),
+      count: fc.integer({ min: 1, max: 6 }),
+      idempotent: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('settings' as const), maxItems: fc.integer({ min: 1, max: 100 }) }),
+  },
   { weight: 1, arbitrary: fc.constantFrom<Step>({ kind: 'stats' }, { kind: 'health' }) },
 );
 
@@ -46,7 +59,11 @@ if (baseUrl !== undefined) {
       let keys = 0;
 
       const send = async (method: string, path: string, init: RequestInit = {}) => {
-        const response = await fetch(`${url}${path}`, { method, ...init, signal: AbortSignal.timeout(ANSWER_CEILING_MS) });
+        const response = await fetch(`${url}${path}`, {
+          method,
+          ...init,
+          signal: AbortSignal.timeout(ANSWER_CEILING_MS),
+        });
         const text = await response.text();
         assertWellFormedAnswer(observe(response, text), method);
         if (response.status !== 200) {
@@ -57,8 +74,18 @@ if (baseUrl !== undefined) {
       };
       const invoke = async (idempotent: boolean) => {
         keys += 1;
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(idempotent ? { 'Idempotency-Key': `key-${keys}` } : {}) };
-        const status = await send('POST', '/agent/invoke', { headers, body: JSON.stringify({ user_identifier: `u-${keys % 4}`, session_id: `s-${keys % 7}`, message: `turn ${keys}` }) });
+        const headers: Record<string, string> = {
+          'Content-Type': 'application/json',
+          ...(idempotent ? { 'Idempotency-Key': `key-${keys}` } : {}),
+        };
+        const status = await send('POST', '/agent/invoke', {
+          headers,
+          body: JSON.stringify({
+            user_identifier: `u-${keys % 4}`,
+            session_id: `s-${keys % 7}`,
+            message: `turn ${keys}`,
+          }),
+        });
         expect(status).toBe(200);
         answeredInvokes += 1;
       };
@@ -71,8 +98,13 @@ if (baseUrl !== undefined) {
               else if (current.kind === 'resume') link.resume();
               else if (current.kind === 'cut') link.cut();
               else if (current.kind === 'restore') link.restore();
-              else if (current.kind === 'invoke') await Promise.all(Array.from({ length: current.count }, () => invoke(current.idempotent)));
-              else if (current.kind === 'settings') await send('PUT', '/settings', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ max_items: current.maxItems }) });
+              else if (current.kind === 'invoke')
+                await Promise.all(Array.from({ length: current.count }, () => invoke(current.idempotent)));
+              else if (current.kind === 'settings')
+                await send('PUT', '/settings', {
+                  headers: { 'Content-Type': 'application/json' },
+                  body: JSON.stringify({ max_items: current.maxItems }),
+                });
               else if (current.kind === 'stats') await send('GET', '/stats');
               else expect(await send('GET', '/health')).toBe(200);
             }

@@ -29,9 +29,12 @@ interface ProxyProcess {
 
 /** Starts the dev proxy in front of `actorPort`, in a process of its own. */
 async function startProxyProcess(actorPort: number): Promise<ProxyProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', PROXY_SCRIPT, String(actorPort)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', PROXY_SCRIPT, String(actorPort)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const next = async () => JSON.parse(((await lines.next()).value as string | undefined) ?? 'null') as Record<string, number>;
+  const next = async () =>
+    JSON.parse(((await lines.next()).value as string | undefined) ?? 'null') as Record<string, number>;
   const { port } = await next();
   return {
     child,
@@ -44,7 +47,10 @@ async function startProxyProcess(actorPort: number): Promise<ProxyProcess> {
 }
 
 /** Writes `bytes` bytes into `stream`, one reused megabyte at a time, waiting for it to drain; then ends it. */
-function writeGenerated(stream: NodeJS.WritableStream & { once(event: 'drain', listener: () => void): unknown }, bytes: number): void {
+function writeGenerated(
+  stream: NodeJS.WritableStream & { once(event: 'drain', listener: () => void): unknown },
+  bytes: number,
+): void {
   const megabyte = Buffer.alloc(MB, 'x');
   let left = bytes;
   const pump = () => {
@@ -64,7 +70,9 @@ function startByteServer(): Promise<Server> {
     if (incoming.method === 'POST') {
       let received = 0;
       incoming.on('data', (chunk: Buffer) => (received += chunk.length));
-      incoming.on('end', () => outgoing.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ received })));
+      incoming.on('end', () =>
+        outgoing.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ received })),
+      );
       return;
     }
     const bytes = Number(incoming.url?.split('/').at(-1));
@@ -77,12 +85,16 @@ function startByteServer(): Promise<Server> {
 /** Sends `bytes` generated on the fly as the body of a POST, with backpressure; resolves with the answer's status and text. */
 function upload(url: string, bytes: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(`${url}/upload`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) } }, (answer) => {
-      let text = '';
-      answer.setEncoding('utf8');
-      answer.on('data', (chunk: string) => (text += chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
-    });
+    const outgoing = request(
+      `${url}/upload`,
+      { method: 'POST', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) } },
+      (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
+      },
+    );
     outgoing.on('error', reject);
     writeGenerated(outgoing, bytes);
   });
@@ -148,7 +160,9 @@ async function oversizedInvoke(url: string, expectContinue: boolean): Promise<Re
   return final;
 }
 
-const ACTOR_RUNTIMES = RUNTIMES_UNDER_TEST.filter((runtime) => runtime.name === 'node-system' || runtime.name === 'bun');
+const ACTOR_RUNTIMES = RUNTIMES_UNDER_TEST.filter(
+  (runtime) => runtime.name === 'node-system' || runtime.name === 'bun',
+);
 
 describe('the dev proxy with large bodies', () => {
   let bytes: Server;
@@ -168,37 +182,44 @@ describe('the dev proxy with large bodies', () => {
     const before = await proxy.memory();
     expect(await upload(proxy.url, LARGE)).toEqual({ status: 200, text: JSON.stringify({ received: LARGE }) });
     const afterUpload = await proxy.memory();
-    expect(afterUpload.peak - before.rss, `upload: rss ${before.rss} → peak ${afterUpload.peak}`).toBeLessThan(GROWTH_CEILING);
+    expect(afterUpload.peak - before.rss, `upload: rss ${before.rss} → peak ${afterUpload.peak}`).toBeLessThan(
+      GROWTH_CEILING,
+    );
     expect(await download(proxy.url, LARGE)).toBe(LARGE);
     const afterDownload = await proxy.memory();
-    expect(afterDownload.peak - before.rss, `download: rss ${before.rss} → peak ${afterDownload.peak}`).toBeLessThan(GROWTH_CEILING);
+    expect(afterDownload.peak - before.rss, `download: rss ${before.rss} → peak ${afterDownload.peak}`).toBeLessThan(
+      GROWTH_CEILING,
+    );
   }, 60_000);
 });
 
-describe.each(ACTOR_RUNTIMES)('the dev proxy in front of the example actor on $name, with oversized bodies', (runtime) => {
-  let actor: SpawnedActor;
-  let proxy: ProxyProcess;
-  beforeAll(async () => {
-    ensureBuilt();
-    checkRuntime(runtime);
-    actor = await spawnActor(runtime, { BODY_LIMIT_BYTES: String(BODY_LIMIT) });
-    proxy = await startProxyProcess(Number(new URL(actor.baseUrl).port));
-  }, 60_000);
-  afterAll(() => {
-    proxy?.child.kill('SIGKILL');
-    actor?.child.kill('SIGKILL');
-  });
-
-  for (const expectContinue of [true, false]) {
-    it(`passes on the actor's 413 problem ${expectContinue ? 'with' : 'without'} Expect: 100-continue`, async () => {
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        const answer = await oversizedInvoke(proxy.url, expectContinue);
-        expect(answer?.status, `attempt ${attempt}: no final answer`).toBe(413);
-        expect(answer!.header('content-type')).toBe('application/problem+json');
-        expect(JSON.parse(answer!.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
-      }
-      // The proxy still answers afterwards.
-      expect((await fetch(`${proxy.url}/health`)).status).toBe(200);
+describe.each(ACTOR_RUNTIMES)(
+  'the dev proxy in front of the example actor on $name, with oversized bodies',
+  (runtime) => {
+    let actor: SpawnedActor;
+    let proxy: ProxyProcess;
+    beforeAll(async () => {
+      ensureBuilt();
+      checkRuntime(runtime);
+      actor = await spawnActor(runtime, { BODY_LIMIT_BYTES: String(BODY_LIMIT) });
+      proxy = await startProxyProcess(Number(new URL(actor.baseUrl).port));
     }, 60_000);
-  }
-});
+    afterAll(() => {
+      proxy?.child.kill('SIGKILL');
+      actor?.child.kill('SIGKILL');
+    });
+
+    for (const expectContinue of [true, false]) {
+      it(`passes on the actor's 413 problem ${expectContinue ? 'with' : 'without'} Expect: 100-continue`, async () => {
+        for (let attempt = 0; attempt < 5; attempt += 1) {
+          const answer = await oversizedInvoke(proxy.url, expectContinue);
+          expect(answer?.status, `attempt ${attempt}: no final answer`).toBe(413);
+          expect(answer!.header('content-type')).toBe('application/problem+json');
+          expect(JSON.parse(answer!.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
+        }
+        // The proxy still answers afterwards.
+        expect((await fetch(`${proxy.url}/health`)).status).toBe(200);
+      }, 60_000);
+    }
+  },
+);

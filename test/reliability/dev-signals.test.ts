@@ -25,7 +25,10 @@ function processesIn(dir: string): { pid: number; command: string }[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readlinkSync(`/proc/${entry}/cwd`) !== dir) continue;
-      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
+      found.push({
+        pid: Number(entry),
+        command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(),
+      });
     } catch {
       // gone, or not ours to read
     }
@@ -37,7 +40,9 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -75,16 +80,28 @@ interface DevGroup {
 /** Starts `actorkit dev … 2>&1 | cat` as its own process group and waits until the actor listens and the warm spare is up. */
 async function startDevGroup(): Promise<DevGroup> {
   const devPort = await freePort();
-  const shell = spawn('sh', ['-c', `"${process.execPath}" "${ACTORKIT_BINARY}" dev . --port ${devPort} 2>&1 | cat`], { cwd: actorDir, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const shell = spawn('sh', ['-c', `"${process.execPath}" "${ACTORKIT_BINARY}" dev . --port ${devPort} 2>&1 | cat`], {
+    cwd: actorDir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let text = '';
   shell.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const explain = () => `actorkit dev did not come up:\n${text}\nprocesses: ${JSON.stringify(processesIn(actorDir))}`;
-  const listeningLine = await waitFor(() => /\{[^\n]*"event":"actor_listening"[^\n]*\}/.exec(text)?.[0], 60_000, explain);
+  const listeningLine = await waitFor(
+    () => /\{[^\n]*"event":"actor_listening"[^\n]*\}/.exec(text)?.[0],
+    60_000,
+    explain,
+  );
   const actorPort = (JSON.parse(listeningLine) as { port: number }).port;
   // Started up and quiet: an actor still writing its start-up lines when dev dies would end on the broken pipe by chance.
   await waitFor(() => text.includes('"event":"actor_ready"'), 30_000, explain);
   await waitFor(() => processesIn(actorDir).some((process) => process.command.includes('warm-start')), 30_000, explain);
-  const dev = await waitFor(() => processesIn(actorDir).find((process) => process.command.includes(`${ACTORKIT_BINARY} dev`)), 5_000, explain);
+  const dev = await waitFor(
+    () => processesIn(actorDir).find((process) => process.command.includes(`${ACTORKIT_BINARY} dev`)),
+    5_000,
+    explain,
+  );
   return { shell, devPid: dev.pid, devPort, actorPort, output: () => text };
 }
 

@@ -26,7 +26,12 @@ describe('SQLite on a full disk', () => {
     const sink = createMemorySink();
     const logger = createLogger({ level: 'info', sink });
     const { database } = await openRuntimeSqlite(join(dataDir, 'actor.db'), { busyTimeoutMs: 1_000 });
-    const store = new SqlStore({ db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }), sqliteConnection: database, engine: 'sqlite', logger });
+    const store = new SqlStore({
+      db: new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database }) }),
+      sqliteConnection: database,
+      engine: 'sqlite',
+      logger,
+    });
     const app = createActorApp({ definition: testActorDefinition, env: {}, logger, store });
     await app.actor.start();
     try {
@@ -38,7 +43,11 @@ describe('SQLite on a full disk', () => {
         const response = await app.request('/agent/invoke', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ user_identifier: 'u', session_id: `s-${turn % 3}`, message: `turn ${turn} ${'x'.repeat(4_000)}` }),
+          body: JSON.stringify({
+            user_identifier: 'u',
+            session_id: `s-${turn % 3}`,
+            message: `turn ${turn} ${'x'.repeat(4_000)}`,
+          }),
         });
         statuses.push(response.status);
         await response.text();
@@ -49,12 +58,18 @@ describe('SQLite on a full disk', () => {
       const text = JSON.stringify(lines);
       expect(text).not.toContain('cannot rollback');
       expect(lines.filter((record) => record.event === 'store_disk_full')).toHaveLength(1);
-      expect(lines.find((record) => record.event === 'store_disk_full')).toMatchObject({ level: 'error', store: 'sqlite' });
+      expect(lines.find((record) => record.event === 'store_disk_full')).toMatchObject({
+        level: 'error',
+        store: 'sqlite',
+      });
       // One line per turn before; now at most one per kind of failure and interval.
       const errorLines = lines.filter((record) => record.level === 'error');
       expect(errorLines.length, JSON.stringify(errorLines.map((record) => record.event))).toBeLessThanOrEqual(3);
 
-      const health = (await (await app.request('/health')).json()) as { status: string; checks: { database: { status: string; output: string } } };
+      const health = (await (await app.request('/health')).json()) as {
+        status: string;
+        checks: { database: { status: string; output: string } };
+      };
       expect(health.status).toBe('degraded');
       expect(health.checks.database.output).toMatch(/disk full/i);
     } finally {

@@ -32,7 +32,10 @@ async function health(app: { request: (path: string) => Response | Promise<Respo
 }
 
 /** Polls `/health` until `done` accepts its body (the checks run in the background). */
-async function healthWhen(app: { request: (path: string) => Response | Promise<Response> }, done: (body: { checks: Record<string, { status: string }> }) => boolean) {
+async function healthWhen(
+  app: { request: (path: string) => Response | Promise<Response> },
+  done: (body: { checks: Record<string, { status: string }> }) => boolean,
+) {
   const deadline = Date.now() + 5_000;
   for (;;) {
     const answer = await health(app);
@@ -48,7 +51,13 @@ describe('domain client health checks on /health', () => {
     const { status, body } = await healthWhen(app, (b) => b.checks.weather?.status === 'pass');
     expect(client.calls).toBeGreaterThanOrEqual(1);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'ok', checks: { database: { status: 'pass' }, weather: { status: 'pass', output: 'weather service at http://weather.test answers' } } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      checks: {
+        database: { status: 'pass' },
+        weather: { status: 'pass', output: 'weather service at http://weather.test answers' },
+      },
+    });
   });
 
   it('turns a failing check into degraded, 200, with the reason, and /ready stays 200', async () => {
@@ -56,29 +65,44 @@ describe('domain client health checks on /health', () => {
     const app = await createTestActor({ healthChecks: { weather: () => client.healthCheck() } });
     const { status, body } = await healthWhen(app, (b) => b.checks.weather?.status === 'fail');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'degraded', checks: { weather: { status: 'fail', output: 'weather service answered 503' } } });
+    expect(body).toMatchObject({
+      status: 'degraded',
+      checks: { weather: { status: 'fail', output: 'weather service answered 503' } },
+    });
     expect((await app.request('/ready')).status).toBe(200);
   });
 
   it('times a hanging check out: degraded, 200, naming the time-out', async () => {
     const client = weatherClient('hang');
-    const app = await createTestActor({ env: { HEALTH_CHECK_TIMEOUT_MS: '50' }, healthChecks: { weather: () => client.healthCheck() } });
+    const app = await createTestActor({
+      env: { HEALTH_CHECK_TIMEOUT_MS: '50' },
+      healthChecks: { weather: () => client.healthCheck() },
+    });
     const { status, body } = await healthWhen(app, (b) => b.checks.weather?.status === 'fail');
     expect(client.calls).toBeGreaterThanOrEqual(1);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'degraded', checks: { weather: { status: 'fail', output: 'health check timed out after 50 ms' } } });
+    expect(body).toMatchObject({
+      status: 'degraded',
+      checks: { weather: { status: 'fail', output: 'health check timed out after 50 ms' } },
+    });
   });
 
   it('answers /health at once while a check hangs', async () => {
     const client = weatherClient('hang');
-    const app = await createTestActor({ env: { HEALTH_CHECK_TIMEOUT_MS: '600000' }, healthChecks: { weather: () => client.healthCheck() } });
+    const app = await createTestActor({
+      env: { HEALTH_CHECK_TIMEOUT_MS: '600000' },
+      healthChecks: { weather: () => client.healthCheck() },
+    });
     const started = Date.now();
     const { status, body } = await health(app);
     // A generous ceiling that proves /health does not wait on the check (it would wait 10 minutes).
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(client.calls).toBe(1);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'degraded', checks: { weather: { status: 'warn', output: 'not checked yet' } } });
+    expect(body).toMatchObject({
+      status: 'degraded',
+      checks: { weather: { status: 'warn', output: 'not checked yet' } },
+    });
   });
 
   it('reports a check that throws synchronously as failing, not as a crash', async () => {
@@ -91,6 +115,9 @@ describe('domain client health checks on /health', () => {
     });
     const { status, body } = await healthWhen(app, (b) => b.checks.weather?.status === 'fail');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'degraded', checks: { weather: { status: 'fail', output: 'no weather_url' } } });
+    expect(body).toMatchObject({
+      status: 'degraded',
+      checks: { weather: { status: 'fail', output: 'no weather_url' } },
+    });
   });
 });

@@ -31,7 +31,16 @@ const definition = { ...testActorDefinition, features: { ...defaultActorFeatures
 
 type HostKind = 'absent' | 'loopback' | 'allowed' | 'foreign' | 'invalid';
 const HOSTS: Record<Exclude<HostKind, 'absent'>, readonly string[]> = {
-  loopback: ['localhost', 'LOCALHOST:3000', 'actor.localhost:8080', '127.0.0.1', '127.0.0.1:8080', '127.9.9.9:1', '[::1]:8080', 'localhost.'],
+  loopback: [
+    'localhost',
+    'LOCALHOST:3000',
+    'actor.localhost:8080',
+    '127.0.0.1',
+    '127.0.0.1:8080',
+    '127.9.9.9:1',
+    '[::1]:8080',
+    'localhost.',
+  ],
   allowed: ['actor.example', 'Actor.Example:443', 'actor.example.:9', '10.0.0.5:8080'],
   foreign: [
     'attacker.example',
@@ -80,7 +89,9 @@ const BASE = 'http://127.0.0.1:8080';
 
 const hostArbitrary = fc.oneof(
   fc.constant({ kind: 'absent' as HostKind, value: undefined }),
-  ...(Object.entries(HOSTS) as [HostKind, readonly string[]][]).map(([kind, values]) => fc.constantFrom(...values).map((value) => ({ kind, value: value as string | undefined }))),
+  ...(Object.entries(HOSTS) as [HostKind, readonly string[]][]).map(([kind, values]) =>
+    fc.constantFrom(...values).map((value) => ({ kind, value: value as string | undefined })),
+  ),
 );
 
 function caseArbitrary(app: ActorApp): fc.Arbitrary<Case> {
@@ -96,7 +107,9 @@ function caseArbitrary(app: ActorApp): fc.Arbitrary<Case> {
     })
     .map(({ originKind, foreignOrigin, ...rest }) => {
       // The actor's own origin as a browser serialises it (lower case, no default port).
-      const own = new URL(`${rest.host.kind === 'allowed' ? 'https' : 'http'}://${rest.host.kind === 'absent' || rest.host.kind === 'invalid' ? new URL(BASE).host : rest.host.value}`).origin;
+      const own = new URL(
+        `${rest.host.kind === 'allowed' ? 'https' : 'http'}://${rest.host.kind === 'absent' || rest.host.kind === 'invalid' ? new URL(BASE).host : rest.host.value}`,
+      ).origin;
       const value = originKind === 'absent' ? undefined : originKind === 'own' ? own : foreignOrigin;
       return { ...rest, origin: { kind: originKind, value } };
     });
@@ -110,15 +123,25 @@ function requestOf(sent: Case): Request {
   if (sent.withKey) headers['X-API-Key'] = KEY;
   const hasBody = sent.method !== 'GET' && sent.method !== 'HEAD';
   if (hasBody) headers['Content-Type'] = 'application/json';
-  return new Request(`${BASE}${sent.path}`, { method: sent.method, headers, ...(hasBody ? { body: '{"greeting":"fuzzed"}' } : {}) });
+  return new Request(`${BASE}${sent.path}`, {
+    method: sent.method,
+    headers,
+    ...(hasBody ? { body: '{"greeting":"fuzzed"}' } : {}),
+  });
 }
 
 /** What the refusal rules call for: the status and code of a refusal, or undefined when none applies. */
-function expectedRefusal(mode: Mode, sent: Case, pathname: string): { status: number; code: string } | 'mcp-origin' | undefined {
+function expectedRefusal(
+  mode: Mode,
+  sent: Case,
+  pathname: string,
+): { status: number; code: string } | 'mcp-origin' | undefined {
   if (sent.host.kind === 'invalid') return { status: 400, code: 'invalid_host' };
   if (mode === 'keyless' && sent.host.kind === 'foreign') return { status: 421, code: 'host_not_allowed' };
-  const fromElsewhere = sent.site === 'absent' ? sent.origin.kind === 'foreign' : sent.site === 'same-site' || sent.site === 'cross-site';
-  if (fromElsewhere && !['GET', 'HEAD', 'OPTIONS'].includes(sent.method)) return { status: 403, code: 'origin_not_allowed' };
+  const fromElsewhere =
+    sent.site === 'absent' ? sent.origin.kind === 'foreign' : sent.site === 'same-site' || sent.site === 'cross-site';
+  if (fromElsewhere && !['GET', 'HEAD', 'OPTIONS'].includes(sent.method))
+    return { status: 403, code: 'origin_not_allowed' };
   if (fromElsewhere && pathname === '/mcp') return 'mcp-origin';
   return undefined;
 }
@@ -141,9 +164,11 @@ async function checkOne(app: ActorApp, mode: Mode, sent: Case, mcpMethods: reado
   const body = await response.text();
   const label = `${mode} ${sent.method} ${sent.path} Host=${JSON.stringify(sent.host.value)} Origin=${JSON.stringify(sent.origin.value)} Sec-Fetch-Site=${sent.site} key=${sent.withKey}`;
   // /mcp answers its own errors as JSON-RPC (application/json), the rest of the actor as problems.
-  if (pathname === '/mcp' && !(response.headers.get('content-type') ?? '').startsWith('application/problem+json')) expect(response.status, label).toBeLessThan(500);
+  if (pathname === '/mcp' && !(response.headers.get('content-type') ?? '').startsWith('application/problem+json'))
+    expect(response.status, label).toBeLessThan(500);
   else assertResponseInvariants(observe(response, body), sent.method);
-  const problem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json') && sent.method !== 'HEAD';
+  const problem =
+    (response.headers.get('content-type') ?? '').startsWith('application/problem+json') && sent.method !== 'HEAD';
   const code = problem ? (JSON.parse(body) as { code?: unknown }).code : undefined;
   const expected = expectedRefusal(mode, sent, pathname);
   if (expected === 'mcp-origin' && !mcpMethods.includes(sent.method)) {
@@ -162,7 +187,10 @@ async function checkOne(app: ActorApp, mode: Mode, sent: Case, mcpMethods: reado
     expect(response.status, label).not.toBe(421);
     expect(REFUSAL_CODES, label).not.toContain(code);
   }
-  if (expected !== undefined) expect(JSON.stringify(app.actor.context.settings.values), `${label}: a refused request changed the settings`).toBe(before);
+  if (expected !== undefined)
+    expect(JSON.stringify(app.actor.context.settings.values), `${label}: a refused request changed the settings`).toBe(
+      before,
+    );
 }
 
 for (const mode of Object.keys(ENVIRONMENTS) as Mode[]) {
@@ -172,7 +200,11 @@ for (const mode of Object.keys(ENVIRONMENTS) as Mode[]) {
     let mcpMethods: readonly string[];
     beforeAll(async () => {
       const sink = createMemorySink();
-      app = createActorApp({ definition, env: { DATABASE_URL: 'memory://', ...ENVIRONMENTS[mode] }, logger: createLogger({ level: 'warn', sink }) });
+      app = createActorApp({
+        definition,
+        env: { DATABASE_URL: 'memory://', ...ENVIRONMENTS[mode] },
+        logger: createLogger({ level: 'warn', sink }),
+      });
       logs = sink.records;
       await app.actor.start();
       mcpMethods = await documentedMcpMethods(app);

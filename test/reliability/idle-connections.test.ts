@@ -14,7 +14,8 @@ const IDLE = 500;
 const HALF_SENT = 50;
 const RUNTIMES = RUNTIMES_UNDER_TEST.filter((runtime) => runtime.name === 'node-system' || runtime.name === 'bun');
 
-const chatRequest = (message: string) => JSON.stringify({ user_identifier: 'idle-user', session_id: 'idle-session', message });
+const chatRequest = (message: string) =>
+  JSON.stringify({ user_identifier: 'idle-user', session_id: 'idle-session', message });
 
 for (const runtime of RUNTIMES) {
   describe(`many idle connections on ${runtime.name}`, () => {
@@ -44,7 +45,11 @@ for (const runtime of RUNTIMES) {
       for (let round = 0; round < 5; round += 1) {
         expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
         expect((await fetch(`${baseUrl}/ready`)).status).toBe(200);
-        const reply = await fetch(`${baseUrl}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: chatRequest(`round ${round}`) });
+        const reply = await fetch(`${baseUrl}/agent/invoke`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: chatRequest(`round ${round}`),
+        });
         expect(reply.status, await reply.clone().text()).toBe(200);
         expect(await reply.json()).toMatchObject({ status: 'completed' });
       }
@@ -52,7 +57,11 @@ for (const runtime of RUNTIMES) {
       expect(sockets.filter((socket) => socket.destroyed)).toHaveLength(0);
 
       actor.child.kill('SIGTERM');
-      const exit = await within(actor.exited, 20_000, `${runtime.name} exit after SIGTERM with ${IDLE + HALF_SENT} connections open`);
+      const exit = await within(
+        actor.exited,
+        20_000,
+        `${runtime.name} exit after SIGTERM with ${IDLE + HALF_SENT} connections open`,
+      );
       expect(exit, actor.output()).toEqual({ code: 0, signal: null });
       await within(Promise.all(halfSentClosed), 5_000, 'the server closing the half-sent connections');
     }, 120_000);

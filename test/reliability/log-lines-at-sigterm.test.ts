@@ -9,7 +9,9 @@ import { spawnActor, type SpawnedActor, waitUntilReady, within } from '../contra
 
 const INVOKES = 120;
 const CONCURRENCY = 12;
-const NODE_RUNTIMES = RUNTIMES_UNDER_TEST.filter((runtime) => runtime.name === 'node-system' || runtime.name === 'node24');
+const NODE_RUNTIMES = RUNTIMES_UNDER_TEST.filter(
+  (runtime) => runtime.name === 'node-system' || runtime.name === 'node24',
+);
 
 for (const runtime of NODE_RUNTIMES) {
   describe(`log lines on standard output at SIGTERM, ${runtime.name}`, () => {
@@ -34,7 +36,11 @@ for (const runtime of NODE_RUNTIMES) {
           const response = await fetch(new URL('/agent/invoke', actor.baseUrl), {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ user_identifier: `user-${next % 5}`, session_id: `session-${next % 9}`, message: `héllo ✓ ${next}` }),
+            body: JSON.stringify({
+              user_identifier: `user-${next % 5}`,
+              session_id: `session-${next % 9}`,
+              message: `héllo ✓ ${next}`,
+            }),
           });
           expect(response.status).toBe(200);
           await response.arrayBuffer();

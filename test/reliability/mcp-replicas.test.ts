@@ -26,7 +26,12 @@ async function twoReplicasBehindProxy(env: Record<string, string>): Promise<stri
   const replicas: string[] = [];
   // One after the other: replicas migrating one SQLite file at the same moment wait on its lock (and log it).
   for (const _replica of [1, 2]) {
-    const app = createActorApp({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ level: 'warn', sink }) });
+    const app = createActorApp({
+      definition: mcpTestDefinition,
+      env,
+      tools: [lookupTool],
+      logger: createLogger({ level: 'warn', sink }),
+    });
     const handle = await serveOnLoopback(app);
     await app.actor.start();
     closers.push(() => handle.close());
@@ -45,9 +50,13 @@ async function connectEachTime(url: string): Promise<{ succeeded: number; failur
       const client = await connectMcpClient(url);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['chat', 'test_lookup']);
-      expect((await client.callTool({ name: 'test_lookup', arguments: { topic: `t${attempt}` } })).structuredContent).toEqual({ topic: `t${attempt}`, text: `about t${attempt}` });
-      const first = (await client.callTool({ name: 'chat', arguments: { message: 'Remember heliotrope' } })).structuredContent as { session_id: string };
-      const second = (await client.callTool({ name: 'chat', arguments: { message: 'What was it?' } })).structuredContent as { session_id: string; message: { content: string } };
+      expect(
+        (await client.callTool({ name: 'test_lookup', arguments: { topic: `t${attempt}` } })).structuredContent,
+      ).toEqual({ topic: `t${attempt}`, text: `about t${attempt}` });
+      const first = (await client.callTool({ name: 'chat', arguments: { message: 'Remember heliotrope' } }))
+        .structuredContent as { session_id: string };
+      const second = (await client.callTool({ name: 'chat', arguments: { message: 'What was it?' } }))
+        .structuredContent as { session_id: string; message: { content: string } };
       expect(second.session_id).toBe(first.session_id);
       expect(second.message.content).toContain('I can see 2 earlier messages');
       await client.close();

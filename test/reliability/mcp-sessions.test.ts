@@ -13,7 +13,12 @@ import { MCP_POST_HEADERS, mcpTestDefinition } from '../surfaces/mcp-test-actor.
 /** An `initialize` whose client capabilities carry `padding` characters of experimental data. */
 function initialize(padding = 0): string {
   const capabilities = padding === 0 ? {} : { experimental: { padding: { text: 'x'.repeat(padding) } } };
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'flood', version: '1' } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'flood', version: '1' } },
+  });
 }
 
 let handle: ServeHandle | undefined;
@@ -24,7 +29,11 @@ afterEach(async () => {
 
 async function serveMcpActor(env: Record<string, string> = {}) {
   const sink = createMemorySink();
-  const app = createActorApp({ definition: mcpTestDefinition, env: { DATABASE_URL: 'memory://', ...env }, logger: createLogger({ level: 'warn', sink }) });
+  const app = createActorApp({
+    definition: mcpTestDefinition,
+    env: { DATABASE_URL: 'memory://', ...env },
+    logger: createLogger({ level: 'warn', sink }),
+  });
   handle = await serveOnLoopback(app);
   await app.actor.start();
   return { url: handle.url, logs: sink.records };
@@ -54,7 +63,11 @@ describe('/mcp under a flood of initialize calls', () => {
   it('keeps nothing of 40 initialize calls with 1 MB of client capabilities each', async () => {
     const { url } = await serveMcpActor({ BODY_LIMIT_BYTES: String(2 * 1024 * 1024) });
     const send = async () => {
-      const response = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: initialize(1024 * 1024) });
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: MCP_POST_HEADERS,
+        body: initialize(1024 * 1024),
+      });
       expect(response.status).toBe(200);
       await response.body?.cancel();
     };

@@ -17,7 +17,9 @@ const baseUrl = postgresTestUrl('strings PostgreSQL cannot store');
 const valid = { user_identifier: 'u-1', session_id: 's-1', message: 'hi' };
 
 /** Every string of a chat request, each carrying `bad`, with the pointer the 422 must name. */
-function poisonedRequests(bad: string): { readonly pointer: string; readonly body: Record<string, unknown>; readonly headers?: Record<string, string> }[] {
+function poisonedRequests(
+  bad: string,
+): { readonly pointer: string; readonly body: Record<string, unknown>; readonly headers?: Record<string, string> }[] {
   const attachment = { name: 'a.png', mime_type: 'image/png', data: 'aGk=' };
   return [
     { pointer: '/user_identifier', body: { ...valid, user_identifier: `a${bad}b` } },
@@ -28,13 +30,23 @@ function poisonedRequests(bad: string): { readonly pointer: string; readonly bod
     { pointer: '/metadata/deep/0/x', body: { ...valid, metadata: { deep: [{ x: `n${bad}` }] } } },
     { pointer: '/metadata', body: { ...valid, metadata: { [`k${bad}`]: 1 } } },
     { pointer: '/attachments/0/name', body: { ...valid, attachments: [{ ...attachment, name: `a${bad}.png` }] } },
-    { pointer: '/attachments/0/mime_type', body: { ...valid, attachments: [{ ...attachment, mime_type: `image/p${bad}ng` }] } },
-    { pointer: '/attachments/0/url', body: { ...valid, attachments: [{ name: 'a', mime_type: 'image/png', url: `https://example.com/a${bad}` }] } },
+    {
+      pointer: '/attachments/0/mime_type',
+      body: { ...valid, attachments: [{ ...attachment, mime_type: `image/p${bad}ng` }] },
+    },
+    {
+      pointer: '/attachments/0/url',
+      body: { ...valid, attachments: [{ name: 'a', mime_type: 'image/png', url: `https://example.com/a${bad}` }] },
+    },
   ];
 }
 
 async function post(actor: ReliabilityActor, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return actor.app.request('/agent/invoke', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return actor.app.request('/agent/invoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 if (baseUrl !== undefined) {
@@ -83,7 +95,11 @@ if (baseUrl !== undefined) {
     it('keeps counting after the refusals: every later invoke is stored at once and counted exactly', async () => {
       const before = ((await (await actor.app.request('/stats')).json()) as { invocations: number }).invocations;
       for (let index = 0; index < 5; index += 1) {
-        const response = await post(actor, { ...valid, user_identifier: `after-${index}`, message: 'caf\u00e9 \u{1F600}' });
+        const response = await post(actor, {
+          ...valid,
+          user_identifier: `after-${index}`,
+          message: 'caf\u00e9 \u{1F600}',
+        });
         expect(response.status).toBe(200);
       }
       // Before the fix, one poisoned record kept every later one waiting for good; a write that
@@ -92,9 +108,13 @@ if (baseUrl !== undefined) {
       expect(actor.app.actor.context.stats.pending).toBe(0);
       const stats = (await (await actor.app.request('/stats')).json()) as { invocations: number };
       expect(stats.invocations).toBe(before + 5);
-      const health = (await (await actor.app.request('/health')).json()) as { checks: { database: { status: string } } };
+      const health = (await (await actor.app.request('/health')).json()) as {
+        checks: { database: { status: string } };
+      };
       expect(health.checks.database.status).toBe('pass');
-      expect(await (await actor.app.request('/metrics')).text()).toMatch(/^actor_invocation_records_set_aside_total 0$/m);
+      expect(await (await actor.app.request('/metrics')).text()).toMatch(
+        /^actor_invocation_records_set_aside_total 0$/m,
+      );
     });
   });
 
@@ -112,8 +132,14 @@ if (baseUrl !== undefined) {
       await store.migrate();
       const sink = createMemorySink();
       let setAside = 0;
-      const buffer = new InvocationBuffer(store, { logger: createLogger({ sink }), retryIntervalMs: 20, onSetAside: () => (setAside += 1) });
-      const outcomes = await Promise.all(['u-1', 'a\u0000b', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))));
+      const buffer = new InvocationBuffer(store, {
+        logger: createLogger({ sink }),
+        retryIntervalMs: 20,
+        onSetAside: () => (setAside += 1),
+      });
+      const outcomes = await Promise.all(
+        ['u-1', 'a\u0000b', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))),
+      );
       expect(outcomes.map((outcome) => outcome.persisted)).toEqual([true, false, true]);
       expect(buffer.pending).toBe(0);
       expect(setAside).toBe(1);
@@ -131,11 +157,13 @@ if (baseUrl !== undefined) {
       await store.migrate();
       let failing = true;
       const flaky: Store = Object.assign(Object.create(store) as Store, {
-        recordInvocations: (records: Parameters<Store['recordInvocations']>[0]) => (failing ? Promise.reject(new Error('connection refused')) : store.recordInvocations(records)),
+        recordInvocations: (records: Parameters<Store['recordInvocations']>[0]) =>
+          failing ? Promise.reject(new Error('connection refused')) : store.recordInvocations(records),
       });
       const sink = createMemorySink();
       const buffer = new InvocationBuffer(flaky, { logger: createLogger({ sink }), retryIntervalMs: 20 });
-      for (const userIdentifier of ['u-1', 'a\u0000b', 'u-2']) expect((await buffer.record(invocation({ userIdentifier }))).persisted).toBe(false);
+      for (const userIdentifier of ['u-1', 'a\u0000b', 'u-2'])
+        expect((await buffer.record(invocation({ userIdentifier }))).persisted).toBe(false);
       expect(buffer.pending).toBe(3);
       failing = false;
       await buffer.flush();

@@ -6,7 +6,12 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/serve-options.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
-import { type ReliabilityActor, serveReliabilityActor, startReliabilityActor, unexpectedErrors } from './support/reliability-actor.js';
+import {
+  type ReliabilityActor,
+  serveReliabilityActor,
+  startReliabilityActor,
+  unexpectedErrors,
+} from './support/reliability-actor.js';
 import { assertResponseInvariants, observe } from './support/response-invariants.js';
 
 // Concurrent PUT /settings over a real socket, on an SQLite file: each accepted update is
@@ -18,14 +23,24 @@ import { assertResponseInvariants, observe } from './support/response-invariants
 type Update = Record<string, unknown>;
 
 /** Updates whose fields belong together: `greeting` names the `max_items` it was sent with. */
-const pairedUpdate = fc.integer({ min: 1, max: 100 }).map((items): Update => ({ greeting: `pair-${items}`, max_items: items }));
+const pairedUpdate = fc
+  .integer({ min: 1, max: 100 })
+  .map((items): Update => ({ greeting: `pair-${items}`, max_items: items }));
 const update = fc.oneof(
   { weight: 4, arbitrary: pairedUpdate },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 100 }).map((items): Update => ({ max_items: items })) },
   { weight: 1, arbitrary: fc.constantFrom<Update>({ model: 'other-model' }, { api_token: 's3cret-token' }, {}) },
   // Invalid as a whole: one bad field must keep the good one out too.
-  { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 1, max: 100 }), fc.constantFrom<unknown>(0, 101, 2.5, '7', null)).map(([items, bad]): Update => ({ greeting: `bad-${items}`, max_items: bad })) },
-  { weight: 1, arbitrary: fc.constantFrom<Update>({ greeting: '' }, { unknown_setting: 1 }, { greeting: 'ok', nope: true }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 100 }), fc.constantFrom<unknown>(0, 101, 2.5, '7', null))
+      .map(([items, bad]): Update => ({ greeting: `bad-${items}`, max_items: bad })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Update>({ greeting: '' }, { unknown_setting: 1 }, { greeting: 'ok', nope: true }),
+  },
 );
 
 const isValid = (settings: Record<string, unknown>) => v.safeParse(testActorDefinition.settings, settings).success;
@@ -61,20 +76,34 @@ describe('concurrent PUT /settings', () => {
         const before = { ...actor.app.actor.context.settings.values };
         const answers = await Promise.all(
           updates.map(async (body) => {
-            const response = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+            const response = await fetch(url, {
+              method: 'PUT',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            });
             const text = await response.text();
             assertResponseInvariants(observe(response, text), 'PUT');
-            return { body, status: response.status, settings: response.status === 200 ? (JSON.parse(text) as { settings: Record<string, unknown> }).settings : undefined };
+            return {
+              body,
+              status: response.status,
+              settings:
+                response.status === 200
+                  ? (JSON.parse(text) as { settings: Record<string, unknown> }).settings
+                  : undefined,
+            };
           }),
         );
         const accepted = answers.filter((answer) => answer.status === 200);
         for (const answer of answers) {
-          const valid = isValid({ ...before, ...answer.body }) && Object.keys(answer.body).every((key) => Object.hasOwn(testActorDefinition.settings.entries, key));
+          const valid =
+            isValid({ ...before, ...answer.body }) &&
+            Object.keys(answer.body).every((key) => Object.hasOwn(testActorDefinition.settings.entries, key));
           expect(answer.status, JSON.stringify(answer.body)).toBe(valid ? 200 : 422);
         }
         for (const { body, settings } of accepted) {
           // The answer shows the configuration right after this update: all of it applied, all of it valid.
-          for (const [key, value] of Object.entries(body)) expect(settings![key]).toEqual(key === 'api_token' ? '********' : value);
+          for (const [key, value] of Object.entries(body))
+            expect(settings![key]).toEqual(key === 'api_token' ? '********' : value);
           expect(isValid({ ...settings, api_token: 'x' })).toBe(true);
         }
         const live = actor.app.actor.context.settings.values;

@@ -20,17 +20,26 @@ const REFRESH_MS = 200;
 type Served = ReliabilityActor & { readonly server: ServeHandle };
 
 const put = async (replica: Served, body: Record<string, unknown>) => {
-  const response = await fetch(`${replica.server.url}/settings`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${replica.server.url}/settings`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as { settings?: Record<string, unknown> } };
 };
 
 /** Runs the rounds: in each, replica one sets `max_items` and replica two `greeting`, at once. */
 async function concurrentWrites(one: Served, two: Served): Promise<void> {
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const [first, second] = await Promise.all([put(one, { max_items: round }), put(two, { greeting: `round-${round}` })]);
+    const [first, second] = await Promise.all([
+      put(one, { max_items: round }),
+      put(two, { greeting: `round-${round}` }),
+    ]);
     expect([first.status, second.status]).toEqual([200, 200]);
     // Whichever wrote second saw the other's field: its answer shows both.
-    expect([first.body.settings, second.body.settings]).toContainEqual(expect.objectContaining({ max_items: round, greeting: `round-${round}` }));
+    expect([first.body.settings, second.body.settings]).toContainEqual(
+      expect.objectContaining({ max_items: round, greeting: `round-${round}` }),
+    );
     const expected = { max_items: round, greeting: `round-${round}` };
     await vi.waitFor(
       () => {
@@ -56,7 +65,10 @@ const write: fc.Arbitrary<{ readonly body: Body; readonly valid: boolean }> = fc
     bad: fc.boolean(),
   })
   .map(({ greeting, max_items: maxItems, bad }) => {
-    const body: Body = { ...(greeting === undefined ? {} : { greeting }), ...(maxItems === undefined ? {} : { max_items: maxItems }) };
+    const body: Body = {
+      ...(greeting === undefined ? {} : { greeting }),
+      ...(maxItems === undefined ? {} : { max_items: maxItems }),
+    };
     return bad ? { body: { ...body, max_items: 0 }, valid: false } : { body, valid: true };
   });
 
@@ -70,10 +82,14 @@ async function concurrentWritesProperty(one: Served, two: Served): Promise<void>
     fc.asyncProperty(fc.array(write, { minLength: 2, maxLength: 3 }), async (writes) => {
       const before = await one.app.actor.context.store.loadSettingsOverrides();
       const answers = await Promise.all(writes.map((current, index) => put(index % 2 === 0 ? one : two, current.body)));
-      writes.forEach((current, index) => expect(answers[index]!.status, JSON.stringify(current.body)).toBe(current.valid ? 200 : 422));
+      writes.forEach((current, index) =>
+        expect(answers[index]!.status, JSON.stringify(current.body)).toBe(current.valid ? 200 : 422),
+      );
       const saved = await one.app.actor.context.store.loadSettingsOverrides();
       for (const field of ['greeting', 'max_items']) {
-        const written = writes.filter((current) => current.valid && Object.hasOwn(current.body, field)).map((current) => current.body[field]);
+        const written = writes
+          .filter((current) => current.valid && Object.hasOwn(current.body, field))
+          .map((current) => current.body[field]);
         if (written.length === 0) expect(saved[field]).toEqual(before[field]);
         else expect(written).toContainEqual(saved[field]);
       }

@@ -33,7 +33,12 @@ if (baseUrl !== undefined) {
       checkRuntime(runtime);
       const proxied = await proxyDatabase(await schemas.create());
       proxy = proxied.proxy;
-      const env = { DATABASE_URL: proxied.url, DATA_DIR: dataDir, DATABASE_TIMEOUT_MS: '1000', SHUTDOWN_GRACE_MS: '3000' };
+      const env = {
+        DATABASE_URL: proxied.url,
+        DATA_DIR: dataDir,
+        DATABASE_TIMEOUT_MS: '1000',
+        SHUTDOWN_GRACE_MS: '3000',
+      };
       const actor = await spawnActor(runtime, env);
       actors.push(actor);
       await waitUntilReady(actor);
@@ -44,7 +49,11 @@ if (baseUrl !== undefined) {
         const response = await fetch(`${actor.baseUrl}/agent/invoke`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ user_identifier: `u-${turn % 5}`, session_id: `s-${turn % 9}`, message: `turn ${turn}` }),
+          body: JSON.stringify({
+            user_identifier: `u-${turn % 5}`,
+            session_id: `s-${turn % 9}`,
+            message: `turn ${turn}`,
+          }),
           signal: AbortSignal.timeout(10_000),
         });
         expect(response.status).toBe(200);

@@ -26,7 +26,11 @@ const RUNTIMES = RUNTIMES_UNDER_TEST.filter((runtime) => runtime.name === 'node-
 
 /** An invoke whose body is sent in two halves: in flight on the server until `finish()`. */
 async function heldBackInvoke(baseUrl: string) {
-  const body = JSON.stringify({ user_identifier: 'held-back', session_id: 'held-back', message: 'keeps the drain open' });
+  const body = JSON.stringify({
+    user_identifier: 'held-back',
+    session_id: 'held-back',
+    message: 'keeps the drain open',
+  });
   const half = Math.floor(body.length / 2);
   const socket = await openSocket(baseUrl);
   let raw = '';
@@ -34,7 +38,9 @@ async function heldBackInvoke(baseUrl: string) {
   socket.on('data', (chunk: string) => (raw += chunk));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   socket.on('error', () => {});
-  socket.write(`POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`);
+  socket.write(
+    `POST /agent/invoke HTTP/1.1\r\nHost: actor.localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`,
+  );
   return {
     async finish() {
       socket.end(body.slice(half));
@@ -68,7 +74,10 @@ for (const runtime of RUNTIMES) {
       const actor = await spawnActor(runtime, env);
       actors.push(actor);
       await waitUntilReady(actor);
-      expect(await waitForLogEvent(actor, 'store_opened')).toMatchObject({ store: 'sqlite', driver: runtime.sqliteDriver });
+      expect(await waitForLogEvent(actor, 'store_opened')).toMatchObject({
+        store: 'sqlite',
+        driver: runtime.sqliteDriver,
+      });
 
       const url = new URL('/agent/invoke', actor.baseUrl);
       const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
@@ -82,11 +91,20 @@ for (const runtime of RUNTIMES) {
       const worker = async () => {
         while (!exited) {
           turn += 1;
-          const body = JSON.stringify({ user_identifier: `user-${turn % 7}`, session_id: `session-${turn % 31}`, message: `turn ${turn}` });
+          const body = JSON.stringify({
+            user_identifier: `user-${turn % 7}`,
+            session_id: `session-${turn % 31}`,
+            message: `turn ${turn}`,
+          });
           try {
             const answer = await postJson(agent, url, body, 15_000);
-            const observed = { status: answer.status, header: (name: string) => String(answer.headers[name.toLowerCase()] ?? '') || null, body: answer.body };
-            if (answer.status === 200 && (JSON.parse(answer.body) as { status?: string }).status === 'completed') tally.ok += 1;
+            const observed = {
+              status: answer.status,
+              header: (name: string) => String(answer.headers[name.toLowerCase()] ?? '') || null,
+              body: answer.body,
+            };
+            if (answer.status === 200 && (JSON.parse(answer.body) as { status?: string }).status === 'completed')
+              tally.ok += 1;
             else if (answer.status === 503 && (JSON.parse(answer.body) as { code?: string }).code === 'draining') {
               assertWellFormedAnswer(observed, 'POST');
               tally.draining += 1;
@@ -105,7 +123,11 @@ for (const runtime of RUNTIMES) {
       const heldBack = await heldBackInvoke(actor.baseUrl);
       await new Promise((resolve) => setTimeout(resolve, 200));
       actor.child.kill('SIGTERM');
-      await within(enoughDuringDrain, 10_000, `${DURING_DRAIN} draining answers while the held-back invoke is in flight`);
+      await within(
+        enoughDuringDrain,
+        10_000,
+        `${DURING_DRAIN} draining answers while the held-back invoke is in flight`,
+      );
       const heldBackAnswer = await within(heldBack.finish(), 10_000, 'the held-back invoke');
       expect(heldBackAnswer?.status, heldBackAnswer?.body).toBe(200);
       tally.ok += 1;
@@ -118,7 +140,9 @@ for (const runtime of RUNTIMES) {
       expect(tally.unexpected).toEqual([]);
       expect(tally.ok).toBeGreaterThan(BEFORE_SIGNAL);
       expect(tally.draining).toBeGreaterThanOrEqual(DURING_DRAIN);
-      expect(actor.logs.map((record) => record.event)).toEqual(expect.arrayContaining(['actor_shutdown_started', 'actor_stopped', 'actor_server_closed']));
+      expect(actor.logs.map((record) => record.event)).toEqual(
+        expect.arrayContaining(['actor_shutdown_started', 'actor_stopped', 'actor_server_closed']),
+      );
       expect(actor.logs.find((record) => record.event === 'actor_stopped')).toMatchObject({ pending_stats: 0 });
 
       const restarted = await spawnActor(runtime, env);

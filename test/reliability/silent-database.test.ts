@@ -18,12 +18,18 @@ const INVOKES_DURING = 15;
 const invoke = (baseUrl: string, turn: string, idempotencyKey?: string) =>
   fetch(`${baseUrl}/agent/invoke`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }),
+    },
     body: JSON.stringify({ user_identifier: 'u', session_id: `s-${turn}`, message: turn }),
     signal: AbortSignal.timeout(ANSWER_CEILING_MS),
   });
 
-const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
+const json = async (response: Response) => ({
+  status: response.status,
+  body: (await response.json()) as Record<string, unknown>,
+});
 /** The reply's metadata flags (`metadata` is left out when there are none). */
 const flags = async (response: Response) => {
   const { status, body } = await json(response);
@@ -49,19 +55,37 @@ if (baseUrl !== undefined) {
 
       proxy.pause();
       const settings = await json(
-        await fetch(`${url}/settings`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"max_items":7}', signal: AbortSignal.timeout(ANSWER_CEILING_MS) }),
+        await fetch(`${url}/settings`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"max_items":7}',
+          signal: AbortSignal.timeout(ANSWER_CEILING_MS),
+        }),
       );
       expect(settings).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });
-      const unseenTenant = await json(await fetch(`${url}/stats/never-read`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) }));
+      const unseenTenant = await json(
+        await fetch(`${url}/stats/never-read`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) }),
+      );
       expect(unseenTenant).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });
       // Every other invoke carries an Idempotency-Key: its claim is a query of its own.
-      const during = await Promise.all(Array.from({ length: INVOKES_DURING }, (_, index) => invoke(url, `during-${index}`, index % 2 === 0 ? `key-${index}` : undefined).then(flags)));
+      const during = await Promise.all(
+        Array.from({ length: INVOKES_DURING }, (_, index) =>
+          invoke(url, `during-${index}`, index % 2 === 0 ? `key-${index}` : undefined).then(flags),
+        ),
+      );
       for (const [index, answer] of during.entries()) {
         expect(answer.status).toBe(200);
-        expect(answer.metadata).toMatchObject({ history_loaded: false, stats_deferred: true, ...(index % 2 === 0 ? { idempotency_unavailable: true } : {}) });
+        expect(answer.metadata).toMatchObject({
+          history_loaded: false,
+          stats_deferred: true,
+          ...(index % 2 === 0 ? { idempotency_unavailable: true } : {}),
+        });
       }
       const health = await json(await fetch(`${url}/health`));
-      expect(health).toMatchObject({ status: 200, body: { status: 'degraded', checks: { database: { status: 'warn' } } } });
+      expect(health).toMatchObject({
+        status: 200,
+        body: { status: 'degraded', checks: { database: { status: 'warn' } } },
+      });
 
       // The connections open during the partition stay silent for good: only a pool that
       // discarded them (and does not hand them out again) answers from here on.
@@ -80,9 +104,23 @@ if (baseUrl !== undefined) {
       await vi.waitFor(() => expect(actor.app.actor.context.stats.pending).toBe(0), { timeout: 10_000 });
       expect((await json(await fetch(`${url}/stats`))).body).toMatchObject({ invocations: answered });
       // More requests at once than the pool has connections: none may meet a connection left stuck.
-      const reads = await Promise.all(Array.from({ length: 24 }, (_, index) => fetch(`${url}/stats/tenant-${index}`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) })));
+      const reads = await Promise.all(
+        Array.from({ length: 24 }, (_, index) =>
+          fetch(`${url}/stats/tenant-${index}`, { signal: AbortSignal.timeout(ANSWER_CEILING_MS) }),
+        ),
+      );
       expect(reads.map((response) => response.status)).toEqual(reads.map(() => 200));
-      expect((await json(await fetch(`${url}/settings`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"max_items":7}' }))).status).toBe(200);
+      expect(
+        (
+          await json(
+            await fetch(`${url}/settings`, {
+              method: 'PUT',
+              headers: { 'Content-Type': 'application/json' },
+              body: '{"max_items":7}',
+            }),
+          )
+        ).status,
+      ).toBe(200);
     }, 90_000);
   });
 }

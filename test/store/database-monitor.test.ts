@@ -28,12 +28,20 @@ describe('DatabaseMonitor', () => {
   it('warns while failing briefly, fails after failAfterMs, and passes again on success', () => {
     const time = clock();
     const sink = createMemorySink();
-    const monitor = new DatabaseMonitor(controllableStore(), { now: time.read, failAfterMs: 30_000, logger: createLogger({ sink }) });
+    const monitor = new DatabaseMonitor(controllableStore(), {
+      now: time.read,
+      failAfterMs: 30_000,
+      logger: createLogger({ sink }),
+    });
     monitor.noteSuccess();
     monitor.noteFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432\nstack line'));
     time.now += 12_000;
     monitor.noteFailure(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
-    expect(monitor.status()).toEqual({ status: 'warn', output: 'postgres: unreachable for 12 s (2 failed checks): connect ECONNREFUSED 127.0.0.1:5432', kind: 'postgres' });
+    expect(monitor.status()).toEqual({
+      status: 'warn',
+      output: 'postgres: unreachable for 12 s (2 failed checks): connect ECONNREFUSED 127.0.0.1:5432',
+      kind: 'postgres',
+    });
     time.now += 18_000;
     expect(monitor.status().status).toBe('fail');
     monitor.noteSuccess();
@@ -63,14 +71,20 @@ describe('DatabaseMonitor', () => {
     expect(store.calls).toHaveLength(2);
     store.calls[1]!.reject(new Error('password authentication failed for user "actor"'));
     await monitor.settled();
-    expect(monitor.status()).toMatchObject({ status: 'warn', output: expect.stringContaining('password authentication failed') });
+    expect(monitor.status()).toMatchObject({
+      status: 'warn',
+      output: expect.stringContaining('password authentication failed'),
+    });
   });
 
   it('counts a ping that never answers as a failure', async () => {
     const monitor = new DatabaseMonitor(controllableStore(), { pingTimeoutMs: 20, logger: silentLogger });
     monitor.refresh();
     await monitor.settled();
-    expect(monitor.status()).toMatchObject({ status: 'warn', output: expect.stringContaining('ping timed out after 20 ms') });
+    expect(monitor.status()).toMatchObject({
+      status: 'warn',
+      output: expect.stringContaining('ping timed out after 20 ms'),
+    });
   });
 
   it('counts a ping that throws synchronously as a failure', async () => {
@@ -85,7 +99,10 @@ describe('DatabaseMonitor', () => {
     );
     monitor.refresh();
     await monitor.settled();
-    expect(monitor.status()).toMatchObject({ status: 'warn', output: 'sqlite: unreachable for 0 s (1 failed check): client closed' });
+    expect(monitor.status()).toMatchObject({
+      status: 'warn',
+      output: 'sqlite: unreachable for 0 s (1 failed check): client closed',
+    });
   });
 
   it('shortens a long error message', () => {

@@ -31,13 +31,18 @@ export function injectFaults(inner: Store): FaultyStore {
       return async (...args: unknown[]) => {
         if (faulty.mode === 'fail') throw new Error(`injected fault: ${String(property)} failed`);
         if (faulty.mode === 'hang') return new Promise(() => {});
-        if (faulty.mode === 'refuse-poison' && property === 'recordInvocations' && holdsPoison(args[0] as InvocationRecord[])) {
+        if (
+          faulty.mode === 'refuse-poison' &&
+          property === 'recordInvocations' &&
+          holdsPoison(args[0] as InvocationRecord[])
+        ) {
           throw new Error('injected fault: the database refused a message');
         }
         const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
         if (property === 'recordInvocations') {
           faulty.writes.push(args[0] as { id?: string }[]);
-          if (faulty.mode === 'fail-after-write') throw new Error('injected fault: the reply of a committed write was lost');
+          if (faulty.mode === 'fail-after-write')
+            throw new Error('injected fault: the reply of a committed write was lost');
         }
         return result;
       };

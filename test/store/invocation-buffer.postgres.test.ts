@@ -12,14 +12,21 @@ import type { TcpProxy } from '../support/tcp-proxy.js';
 const baseUrl = postgresTestUrl('InvocationBuffer over PostgreSQL');
 
 /** Sends `count` records through `buffer` from `concurrency` workers; returns how many were deferred. */
-async function load(buffer: InvocationBuffer, count: number, concurrency: number, onSent?: (sent: number) => void): Promise<number> {
+async function load(
+  buffer: InvocationBuffer,
+  count: number,
+  concurrency: number,
+  onSent?: (sent: number) => void,
+): Promise<number> {
   let sent = 0;
   let deferred = 0;
   const worker = async () => {
     while (sent < count) {
       sent += 1;
       onSent?.(sent);
-      const { persisted } = await buffer.record(invocation({ sessionId: `s-${sent % 11}`, userIdentifier: `u-${sent % 5}` }));
+      const { persisted } = await buffer.record(
+        invocation({ sessionId: `s-${sent % 11}`, userIdentifier: `u-${sent % 5}` }),
+      );
       if (!persisted) deferred += 1;
     }
   };
@@ -77,8 +84,16 @@ if (baseUrl !== undefined) {
       closing.push(store);
       await store.migrate();
       const buffer = new InvocationBuffer(store, { logger: silentLogger });
-      const turn = (content: string) => invocation({ sessionId: 'chat', history: [{ id: content.replace('\u0000', '-'), role: 'user', content, createdAt: '2025-01-01T00:00:00.000Z' }] });
-      const outcomes = await Promise.all(['first', 'before\u0000after', 'last'].map((content) => buffer.record(turn(content))));
+      const turn = (content: string) =>
+        invocation({
+          sessionId: 'chat',
+          history: [
+            { id: content.replace('\u0000', '-'), role: 'user', content, createdAt: '2025-01-01T00:00:00.000Z' },
+          ],
+        });
+      const outcomes = await Promise.all(
+        ['first', 'before\u0000after', 'last'].map((content) => buffer.record(turn(content))),
+      );
       expect(outcomes).toEqual([
         { persisted: true, historySaved: true },
         { persisted: true, historySaved: false },

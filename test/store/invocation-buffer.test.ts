@@ -22,7 +22,12 @@ async function setup(options: { retryIntervalMs?: number; timeoutMs?: number } =
   const faulty = injectFaults(sqlite);
   const sink = createMemorySink();
   const monitor = new DatabaseMonitor(faulty.store, { logger: silentLogger });
-  const buffer = new InvocationBuffer(faulty.store, { logger: createLogger({ sink }), monitor, retryIntervalMs: 60_000, ...options });
+  const buffer = new InvocationBuffer(faulty.store, {
+    logger: createLogger({ sink }),
+    monitor,
+    retryIntervalMs: 60_000,
+    ...options,
+  });
   const events = () => sink.records.map((record) => record.event);
   return { sqlite, faulty, buffer, monitor, events };
 }
@@ -73,7 +78,9 @@ describe('InvocationBuffer', () => {
   it('fails only the record the database refuses: the group is written again one record at a time', async () => {
     const { sqlite, faulty, buffer, events } = await setup();
     faulty.mode = 'refuse-poison';
-    const turns = ['first', 'poison', 'last'].map((word) => invocation({ sessionId: 'chat', history: [message(word)] }));
+    const turns = ['first', 'poison', 'last'].map((word) =>
+      invocation({ sessionId: 'chat', history: [message(word)] }),
+    );
     expect(await Promise.all(turns.map((turn) => buffer.record(turn)))).toEqual([
       { persisted: true, historySaved: true },
       { persisted: true, historySaved: false },
@@ -89,7 +96,10 @@ describe('InvocationBuffer', () => {
   it('keeps the records of a store closed under them, and flush names them', async () => {
     const { sqlite, buffer } = await setup();
     await sqlite.close();
-    expect(await Promise.all([buffer.record(invocation()), buffer.record(invocation())])).toEqual([{ persisted: false }, { persisted: false }]);
+    expect(await Promise.all([buffer.record(invocation()), buffer.record(invocation())])).toEqual([
+      { persisted: false },
+      { persisted: false },
+    ]);
     expect(buffer.pending).toBe(2);
     await expect(buffer.flush()).rejects.toThrow('2 invocation records could not be written to the sqlite store');
   });
@@ -159,7 +169,13 @@ describe('InvocationBuffer', () => {
     faulty.mode = 'fail';
     await buffer.record(invocation({ tenantId: 'globex' }));
     const total = await buffer.readStats();
-    expect(total).toMatchObject({ invocations: 3, errors: 0, inputTokens: 30, latencyMsMax: 900, lastInvokedAt: expect.any(String) });
+    expect(total).toMatchObject({
+      invocations: 3,
+      errors: 0,
+      inputTokens: 30,
+      latencyMsMax: 900,
+      lastInvokedAt: expect.any(String),
+    });
     expect(await buffer.readStats('acme')).toMatchObject({ invocations: 2, tenants: 1 });
     // Distinct counts are a lower bound while the database is away: at least what the snapshot and the waiting records show.
     expect(total.tenants).toBeGreaterThanOrEqual(1);
@@ -206,7 +222,10 @@ describe('InvocationBuffer', () => {
   it('writes a record and its history in the same write', async () => {
     const { sqlite, faulty, buffer } = await setup();
     const history = [message('q'), message('a', 'assistant')];
-    expect(await buffer.record(invocation({ sessionId: 'chat', history }))).toEqual({ persisted: true, historySaved: true });
+    expect(await buffer.record(invocation({ sessionId: 'chat', history }))).toEqual({
+      persisted: true,
+      historySaved: true,
+    });
     expect(faulty.writes).toHaveLength(1);
     expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['q', 'a']);
     expect((await sqlite.readStats()).invocations).toBe(1);
@@ -215,10 +234,16 @@ describe('InvocationBuffer', () => {
   it('never keeps history in memory: during an outage it is written alone if it can be, else not saved', async () => {
     const { sqlite, faulty, buffer } = await setup();
     faulty.mode = 'fail';
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('lost')] }))).toEqual({ persisted: false, historySaved: false });
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('lost')] }))).toEqual({
+      persisted: false,
+      historySaved: false,
+    });
     faulty.mode = 'ok';
     // Records still wait (the retry timer has not fired): this one waits too, its history is written at once.
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('kept')] }))).toEqual({ persisted: false, historySaved: true });
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('kept')] }))).toEqual({
+      persisted: false,
+      historySaved: true,
+    });
     await buffer.flush();
     expect((await sqlite.readStats()).invocations).toBe(2);
     expect((await sqlite.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['kept']);
@@ -227,7 +252,10 @@ describe('InvocationBuffer', () => {
   it('drops a history that is not valid, with an error log, and still counts the record', async () => {
     const { sqlite, buffer, events } = await setup();
     const bad = [message('m', 'robot' as 'user')];
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: bad }))).toEqual({ persisted: true, historySaved: false });
+    expect(await buffer.record(invocation({ sessionId: 'chat', history: bad }))).toEqual({
+      persisted: true,
+      historySaved: false,
+    });
     expect(events()).toEqual(['invocation_history_invalid']);
     expect((await sqlite.readStats()).invocations).toBe(1);
     expect(await sqlite.loadHistory('acme', 'chat', 10)).toEqual([]);

@@ -32,12 +32,22 @@ async function loadRestartAndCount(env: Record<string, string>): Promise<void> {
   expect(load.ok).toBe(INVOKES);
   expect(load.noReply).toBe(0);
   const stats = await getJson(first.handle.url, '/stats');
-  expect(stats.body).toMatchObject({ scope: 'instance', invocations: load.ok, errors: 0, tenants: 3, sessions: 3 * 41, users: 17 });
+  expect(stats.body).toMatchObject({
+    scope: 'instance',
+    invocations: load.ok,
+    errors: 0,
+    tenants: 3,
+    sessions: 3 * 41,
+    users: 17,
+  });
   await stop(first);
 
   const second = await start(env);
   expect((await getJson(second.handle.url, '/stats')).body).toMatchObject({ invocations: load.ok, tenants: 3 });
-  expect((await getJson(second.handle.url, '/stats/tenant-1')).body).toMatchObject({ scope: 'tenant', invocations: Math.round(INVOKES / 3) });
+  expect((await getJson(second.handle.url, '/stats/tenant-1')).body).toMatchObject({
+    scope: 'tenant',
+    invocations: Math.round(INVOKES / 3),
+  });
   await stop(second);
 }
 
@@ -65,7 +75,10 @@ describe(`${INVOKES} invokes at concurrency ${CONCURRENCY} through a listening s
       const [one, two] = await Promise.all([start(env), start(env)]);
       const load = await invokeLoad([one.handle.url, two.handle.url], INVOKES, CONCURRENCY);
       expect(load.ok).toBe(INVOKES);
-      const [fromOne, fromTwo] = await Promise.all([getJson(one.handle.url, '/stats'), getJson(two.handle.url, '/stats')]);
+      const [fromOne, fromTwo] = await Promise.all([
+        getJson(one.handle.url, '/stats'),
+        getJson(two.handle.url, '/stats'),
+      ]);
       expect(fromOne.body).toMatchObject({ invocations: INVOKES, tenants: 3, sessions: 3 * 41, users: 17 });
       expect(fromTwo.body).toMatchObject({ invocations: INVOKES, tenants: 3, sessions: 3 * 41, users: 17 });
       expect(fromOne.body.instance_id).not.toBe(fromTwo.body.instance_id);

@@ -12,7 +12,12 @@ export interface ServedActor {
 
 /** Builds and serves the test actor on 127.0.0.1 with `env` (and `store` when given). */
 export async function serveTestActor(env: Record<string, string>, store?: Store): Promise<ServedActor> {
-  const app = createActorApp({ definition: testActorDefinition, env, logger: silentLogger, ...(store === undefined ? {} : { store }) });
+  const app = createActorApp({
+    definition: testActorDefinition,
+    env,
+    logger: silentLogger,
+    ...(store === undefined ? {} : { store }),
+  });
   const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false, graceMs: 5_000 });
   return { app, handle };
 }
@@ -29,7 +34,12 @@ export interface LoadResult {
  * Sends `count` invokes at `concurrency`, spreading them over `urls` in turn (so two
  * instances are invoked alternately). `onSent(n)` runs before the n-th request.
  */
-export async function invokeLoad(urls: readonly string[], count: number, concurrency: number, onSent?: (sent: number) => void | Promise<void>): Promise<LoadResult> {
+export async function invokeLoad(
+  urls: readonly string[],
+  count: number,
+  concurrency: number,
+  onSent?: (sent: number) => void | Promise<void>,
+): Promise<LoadResult> {
   const statuses = new Map<number, number>();
   let noReply = 0;
   let sent = 0;
@@ -43,7 +53,11 @@ export async function invokeLoad(urls: readonly string[], count: number, concurr
         const response = await fetch(`${url}/agent/invoke`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': `tenant-${index % 3}` },
-          body: JSON.stringify({ user_identifier: `user-${index % 17}`, session_id: `session-${index % 41}`, message: `hello ${index}` }),
+          body: JSON.stringify({
+            user_identifier: `user-${index % 17}`,
+            session_id: `session-${index % 41}`,
+            message: `hello ${index}`,
+          }),
         });
         await response.arrayBuffer();
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

@@ -19,7 +19,10 @@ export const LEGACY_MIGRATION_TABLE_SQL = [
 const LEGACY_MIGRATIONS = STORE_MIGRATIONS.filter((migration) => migration.name <= '0002_oauth_states');
 
 /** Builds on `db` what the former loop left behind: every table of every migration it knew, and its own record of them. */
-export async function createLegacyDatabase(db: Kysely<StoreDatabase>, run: (statement: string) => Promise<unknown>): Promise<void> {
+export async function createLegacyDatabase(
+  db: Kysely<StoreDatabase>,
+  run: (statement: string) => Promise<unknown>,
+): Promise<void> {
   for (const migration of LEGACY_MIGRATIONS) await migration.up(db);
   for (const statement of LEGACY_MIGRATION_TABLE_SQL) await run(statement);
 }
@@ -29,20 +32,34 @@ export async function createLegacyDatabase(db: Kysely<StoreDatabase>, run: (stat
  * without running any migration again (only the later ones, once), keeps the record's dates
  * and the data, and works.
  */
-export async function expectLegacyDatabaseOpens(url: string | undefined, dataDir: string | undefined, rows: (statement: string) => Promise<Record<string, unknown>[]>): Promise<void> {
+export async function expectLegacyDatabaseOpens(
+  url: string | undefined,
+  dataDir: string | undefined,
+  rows: (statement: string) => Promise<Record<string, unknown>[]>,
+): Promise<void> {
   const createdAt = await rows(`select value from actorkit_meta where key = 'created_at'`);
   const sink = createMemorySink();
-  const store = await openStore({ ...(url === undefined ? {} : { url }), ...(dataDir === undefined ? {} : { dataDir }), logger: createLogger({ sink }) });
+  const store = await openStore({
+    ...(url === undefined ? {} : { url }),
+    ...(dataDir === undefined ? {} : { dataDir }),
+    logger: createLogger({ sink }),
+  });
   try {
     await store.migrate();
     await store.migrate();
-    const later = STORE_MIGRATIONS.filter((migration) => !LEGACY_MIGRATIONS.includes(migration)).map((migration) => migration.name);
-    expect(sink.records.filter((record) => record.event === 'store_migrated').map((record) => record.applied)).toEqual([later]);
+    const later = STORE_MIGRATIONS.filter((migration) => !LEGACY_MIGRATIONS.includes(migration)).map(
+      (migration) => migration.name,
+    );
+    expect(sink.records.filter((record) => record.event === 'store_migrated').map((record) => record.applied)).toEqual([
+      later,
+    ]);
     expect((await rows('select name, timestamp from actorkit_migrations order by name')).slice(0, 2)).toEqual([
       { name: '0001_initial', timestamp: '2025-06-01T10:00:00.000Z' },
       { name: '0002_oauth_states', timestamp: '2025-06-01T10:00:00.001Z' },
     ]);
-    expect((await rows('select name from actorkit_migrations order by name')).map((row) => row.name)).toEqual(STORE_MIGRATIONS.map((migration) => migration.name));
+    expect((await rows('select name from actorkit_migrations order by name')).map((row) => row.name)).toEqual(
+      STORE_MIGRATIONS.map((migration) => migration.name),
+    );
     expect(await rows(`select value from actorkit_meta where key = 'created_at'`)).toEqual(createdAt);
     await store.recordInvocations([invocation()]);
     expect((await store.readStats()).invocations).toBe(1);

@@ -96,7 +96,9 @@ describe('openStore', () => {
   });
 
   it('refuses a bad URL before touching anything', async () => {
-    await expect(openStore({ url: 'redis://localhost', logger: silentLogger })).rejects.toBeInstanceOf(DatabaseUrlError);
+    await expect(openStore({ url: 'redis://localhost', logger: silentLogger })).rejects.toBeInstanceOf(
+      DatabaseUrlError,
+    );
   });
 
   it.each([
@@ -110,12 +112,20 @@ describe('openStore', () => {
 
   it('returns a PostgreSQL store that does not answer yet, logging why without the password', async () => {
     const sink = createMemorySink();
-    const store = await openStore({ url: 'postgres://actor:hunter2@127.0.0.1:1/app', connectTimeoutMs: 2_000, logger: createLogger({ sink }) });
+    const store = await openStore({
+      url: 'postgres://actor:hunter2@127.0.0.1:1/app',
+      connectTimeoutMs: 2_000,
+      logger: createLogger({ sink }),
+    });
     try {
       expect(store.kind).toBe('postgres');
       await expect(store.ping()).rejects.toThrow(/ECONNREFUSED/);
       expect(sink.records).toHaveLength(1);
-      expect(sink.records[0]).toMatchObject({ level: 'warn', event: 'store_database_unreachable', database: 'PostgreSQL at postgres://actor:***@127.0.0.1:1/app' });
+      expect(sink.records[0]).toMatchObject({
+        level: 'warn',
+        event: 'store_database_unreachable',
+        database: 'PostgreSQL at postgres://actor:***@127.0.0.1:1/app',
+      });
       expect(JSON.stringify(sink.records)).not.toContain('hunter2');
     } finally {
       await store.close();
@@ -125,6 +135,8 @@ describe('openStore', () => {
   it('explains a DATA_DIR that cannot be created', async () => {
     const file = join(root, 'not-a-directory');
     await writeFile(file, 'x');
-    await expect(openStore({ dataDir: join(file, 'data'), logger: silentLogger })).rejects.toThrow(/^Cannot open SQLite file .*not-a-directory\/data\/actor\.db: .*(ENOTDIR|EEXIST)/);
+    await expect(openStore({ dataDir: join(file, 'data'), logger: silentLogger })).rejects.toThrow(
+      /^Cannot open SQLite file .*not-a-directory\/data\/actor\.db: .*(ENOTDIR|EEXIST)/,
+    );
   });
 });

@@ -9,7 +9,10 @@ export function withSearchPath(baseUrl: string, schema: string): string {
 }
 
 /** Runs statements on the database (and schema) a URL names, for fault injection and inspection. */
-export async function queryTestDatabase<Row extends Record<string, unknown>>(url: string, statement: string): Promise<Row[]> {
+export async function queryTestDatabase<Row extends Record<string, unknown>>(
+  url: string,
+  statement: string,
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -43,7 +46,8 @@ export class TestSchemas {
 
   async dropAll(): Promise<void> {
     const schemas = this.#created.splice(0);
-    if (schemas.length > 0) await queryTestDatabase(this.#baseUrl, `drop schema if exists ${schemas.join(', ')} cascade`);
+    if (schemas.length > 0)
+      await queryTestDatabase(this.#baseUrl, `drop schema if exists ${schemas.join(', ')} cascade`);
   }
 }
 

@@ -70,12 +70,19 @@ if (baseUrl !== undefined) {
       const calls: [Store, InvocationRecord[]][] = [];
       for (let call = 0; call < 40; call += 1) {
         const records = Array.from({ length: 10 }, (_, index) =>
-          invocation({ tenantId: `tenant-${index % 4}`, sessionId: `s-${(call + index) % 7}`, userIdentifier: `u-${(call * index) % 9}`, latencyMs: call + index }),
+          invocation({
+            tenantId: `tenant-${index % 4}`,
+            sessionId: `s-${(call + index) % 7}`,
+            userIdentifier: `u-${(call * index) % 9}`,
+            latencyMs: call + index,
+          }),
         );
         calls.push([call % 2 === 0 ? one : two, records]);
       }
       // The same records written again through the other store (a retry after a lost reply) count once.
-      const retries = calls.slice(0, 10).map(([store, records]): [Store, InvocationRecord[]] => [store === one ? two : one, records]);
+      const retries = calls
+        .slice(0, 10)
+        .map(([store, records]): [Store, InvocationRecord[]] => [store === one ? two : one, records]);
       await Promise.all([...calls, ...retries].map(([store, records]) => store.recordInvocations(records)));
 
       const expected = new Map<string, { invocations: number; sessions: Set<string>; users: Set<string> }>();
@@ -92,9 +99,20 @@ if (baseUrl !== undefined) {
       const sessions = [...expected.values()].reduce((sum, entry) => sum + entry.sessions.size, 0);
       const latency = calls.flatMap(([, records]) => records).reduce((sum, record) => sum + record.latencyMs, 0);
       for (const store of [one, two]) {
-        expect(await store.readStats()).toMatchObject({ invocations: 400, tenants: 4, sessions, users: allUsers.size, latencyMsTotal: latency });
+        expect(await store.readStats()).toMatchObject({
+          invocations: 400,
+          tenants: 4,
+          sessions,
+          users: allUsers.size,
+          latencyMsTotal: latency,
+        });
         for (const [tenantId, entry] of expected) {
-          expect(await store.readStats(tenantId)).toMatchObject({ invocations: entry.invocations, sessions: entry.sessions.size, users: entry.users.size, tenants: 1 });
+          expect(await store.readStats(tenantId)).toMatchObject({
+            invocations: entry.invocations,
+            sessions: entry.sessions.size,
+            users: entry.users.size,
+            tenants: 1,
+          });
         }
       }
     });
@@ -117,7 +135,9 @@ if (baseUrl !== undefined) {
 
     it('opens a schema the former migration loop created, without migrating it again', async () => {
       const url = await schemas.create();
-      const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+      const db = new Kysely<StoreDatabase>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+      });
       try {
         await createLegacyDatabase(db, (statement) => sql.raw(statement).execute(db));
       } finally {
@@ -139,14 +159,19 @@ if (baseUrl !== undefined) {
         const migratingA = a.migrate().then(() => (migratedA = true));
         const waitingForLock = `select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted and objsubid = 2
           and classid = ${0x61_6b_74_6d} and objid::text::bigint = (hashtext(current_schema())::bigint & 4294967295)`;
-        await vi.waitFor(async () => expect(await queryTestDatabase(urlA, waitingForLock)).toEqual([{ waiting: 1 }]), { timeout: 20_000, interval: 50 });
+        await vi.waitFor(async () => expect(await queryTestDatabase(urlA, waitingForLock)).toEqual([{ waiting: 1 }]), {
+          timeout: 20_000,
+          interval: 50,
+        });
         await b.migrate();
         expect(migratedA).toBe(false);
         await holder.query(`select pg_advisory_unlock_all()`);
         await migratingA;
-        expect((await queryTestDatabase<{ name: string }>(urlA, 'select name from actorkit_migrations order by name')).map((row) => row.name)).toEqual(
-          STORE_MIGRATIONS.map((migration) => migration.name),
-        );
+        expect(
+          (await queryTestDatabase<{ name: string }>(urlA, 'select name from actorkit_migrations order by name')).map(
+            (row) => row.name,
+          ),
+        ).toEqual(STORE_MIGRATIONS.map((migration) => migration.name));
       } finally {
         await holder.end();
       }
@@ -155,7 +180,9 @@ if (baseUrl !== undefined) {
     it('refuses to migrate when search_path names no existing schema, saying so', async () => {
       const store = await open(withSearchPath(baseUrl, `actorkit_missing_${process.pid}`));
       replicas.push(store);
-      await expect(store.migrate()).rejects.toThrow('PostgreSQL has no current schema: set search_path to an existing schema');
+      await expect(store.migrate()).rejects.toThrow(
+        'PostgreSQL has no current schema: set search_path to an existing schema',
+      );
     });
 
     it('keeps each schema to itself', async () => {
@@ -175,10 +202,16 @@ if (baseUrl !== undefined) {
       const app = await createTestActor({ store });
       try {
         const send = (message: string) =>
-          app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }) });
+          app.request('/agent/invoke', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ user_identifier: 'u', session_id: 's', message }),
+          });
         const refused = await send('before\u0000after');
         expect(refused.status).toBe(422);
-        expect((await refused.json()).errors).toEqual([{ pointer: '/message', detail: expect.stringContaining('NUL') }]);
+        expect((await refused.json()).errors).toEqual([
+          { pointer: '/message', detail: expect.stringContaining('NUL') },
+        ]);
         const stored = await send('plain');
         expect((await stored.json()).metadata).toBeUndefined();
         expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });

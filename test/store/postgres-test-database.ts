@@ -10,7 +10,9 @@ export function postgresTestUrl(suite: string): string | undefined {
   if (url) return url;
   if (process.env.CI) {
     it(`${suite}: TEST_DATABASE_URL must be set in CI`, () => {
-      throw new Error(`TEST_DATABASE_URL is not set, so the PostgreSQL suite "${suite}" cannot run; CI must provide a database (.ci/run starts one)`);
+      throw new Error(
+        `TEST_DATABASE_URL is not set, so the PostgreSQL suite "${suite}" cannot run; CI must provide a database (.ci/run starts one)`,
+      );
     });
   } else {
     const notice = `TEST_DATABASE_URL is unset: PostgreSQL suite "${suite}" NOT RUN (try TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)`;

@@ -19,12 +19,17 @@ describe('the SQLite store on every driver', () => {
   for (const { runtime, driver } of DRIVERS) {
     it(`passes the store contract and the full-disk test under ${runtime} on ${driver}`, async () => {
       const binary = INSTALLED_RUNTIMES.find((candidate) => candidate.name === runtime)?.path;
-      if (binary === undefined) throw new Error(`test/runtimes lists no ${runtime}: run \`node test/runtimes/ensure-runtimes.mjs\``);
-      const run = await promisify(execFile)(binary, [vitestEntry, 'run', 'test/store/sqlite-store.test.ts', 'test/reliability/disk-full.test.ts'], {
-        cwd: repositoryRoot,
-        env: { ...process.env, [EXPECTED_SQLITE_DRIVER_VARIABLE]: driver, NO_COLOR: '1', FORCE_COLOR: '0' },
-        maxBuffer: 16 * 2 ** 20,
-      }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+      if (binary === undefined)
+        throw new Error(`test/runtimes lists no ${runtime}: run \`node test/runtimes/ensure-runtimes.mjs\``);
+      const run = await promisify(execFile)(
+        binary,
+        [vitestEntry, 'run', 'test/store/sqlite-store.test.ts', 'test/reliability/disk-full.test.ts'],
+        {
+          cwd: repositoryRoot,
+          env: { ...process.env, [EXPECTED_SQLITE_DRIVER_VARIABLE]: driver, NO_COLOR: '1', FORCE_COLOR: '0' },
+          maxBuffer: 16 * 2 ** 20,
+        },
+      ).catch((error: { stdout?: string; stderr?: string; message: string }) => {
         throw new Error(`${runtime} vitest failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
       });
       expect(run.stdout).toMatch(/Tests\s+\d+ passed/);

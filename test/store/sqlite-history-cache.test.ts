@@ -57,7 +57,13 @@ async function openCounted(path: string, historyCache?: HistoryCacheOptions | fa
       };
     },
   };
-  const store = new SqlStore({ db, sqliteConnection, engine: 'sqlite', logger: silentLogger, ...(historyCache === undefined ? {} : { historyCache }) });
+  const store = new SqlStore({
+    db,
+    sqliteConnection,
+    engine: 'sqlite',
+    logger: silentLogger,
+    ...(historyCache === undefined ? {} : { historyCache }),
+  });
   opened.push(store);
   await store.migrate();
   return { store, db, historyReads: () => reads };
@@ -66,14 +72,25 @@ async function openCounted(path: string, historyCache?: HistoryCacheOptions | fa
 let messages = 0;
 function message(overrides: Partial<StoredMessage> = {}): StoredMessage {
   messages += 1;
-  return { id: `m${messages}`, role: 'user', content: `content ${messages}`, createdAt: '2025-01-01T00:00:00.000Z', ...overrides };
+  return {
+    id: `m${messages}`,
+    role: 'user',
+    content: `content ${messages}`,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
 }
 const ids = (history: readonly StoredMessage[]) => history.map((m) => m.id);
 
 describe('SQLite history cache', () => {
   it('answers repeated reads and reads after its own writes from memory, as an invoke reads then writes', async () => {
     const { store, historyReads } = await openCounted(freshPath());
-    const [first, second, third, fourth] = [message(), message({ role: 'assistant', data: { tool_calls: [] } }), message(), message()];
+    const [first, second, third, fourth] = [
+      message(),
+      message({ role: 'assistant', data: { tool_calls: [] } }),
+      message(),
+      message(),
+    ];
     // A session read once (empty, so whole) is then held: the turn's write extends it.
     expect(await store.loadHistory('acme', 'chat', 20)).toEqual([]);
     expect(await store.loadHistory('acme', 'chat', 20)).toEqual([]);
@@ -150,7 +167,10 @@ describe('SQLite history cache', () => {
        await store.close();`,
     );
     const cwd = new URL('../..', import.meta.url);
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', script, path, JSON.stringify(theirs)], { cwd, timeout: 60_000 });
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', script, path, JSON.stringify(theirs)], {
+      cwd,
+      timeout: 60_000,
+    });
     expect(ids(await a.store.loadHistory('acme', 'chat', 20))).toEqual([own.id, theirs.id]);
   }, 60_000);
 
@@ -159,14 +179,20 @@ describe('SQLite history cache', () => {
     const a = await openCounted(path);
     const reference = await openCounted(path, false);
     // A trigger of this connection (temporary: other connections never see it) fails the insert of one message.
-    await sql`create temp trigger boom before insert on main.actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`.execute(a.db);
+    await sql`create temp trigger boom before insert on main.actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`.execute(
+      a.db,
+    );
     const kept = message();
     await a.store.appendMessages('acme', 'chat', [kept]);
     expect(ids(await a.store.loadHistory('acme', 'chat', 20))).toEqual([kept.id]);
     const reads = a.historyReads();
     const failing = invocation({ sessionId: 'chat', history: [message(), message({ content: 'boom' })] });
-    await expect(a.store.recordInvocations([invocation({ sessionId: 'chat', history: [message()] }), failing])).rejects.toThrow('injected fault');
-    await expect(a.store.appendMessages('acme', 'chat', [message(), message({ content: 'boom' })])).rejects.toThrow('injected fault');
+    await expect(
+      a.store.recordInvocations([invocation({ sessionId: 'chat', history: [message()] }), failing]),
+    ).rejects.toThrow('injected fault');
+    await expect(a.store.appendMessages('acme', 'chat', [message(), message({ content: 'boom' })])).rejects.toThrow(
+      'injected fault',
+    );
     expect(ids(await a.store.loadHistory('acme', 'chat', 20))).toEqual([kept.id]);
     expect(a.historyReads()).toBe(reads);
     expect(ids(await reference.store.loadHistory('acme', 'chat', 20))).toEqual([kept.id]);
@@ -179,18 +205,40 @@ describe('SQLite history cache', () => {
     await store.loadHistory('acme', 'chat', 5);
     await store.loadHistory('acme', 'chat', 5);
     expect(historyReads()).toBe(2);
-    const db = new Kysely<StoreDatabase>({ dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1 }) }) });
-    expect(() => new SqlStore({ db, engine: 'postgres', logger: silentLogger, historyCache: { maxSessions: 5 } })).toThrow(/SQLite only/);
-    expect(() => new SqlStore({ db, engine: 'sqlite', logger: silentLogger, historyCache: { maxSessions: 0 } })).toThrow(/maxSessions must be a positive integer/);
-    expect(() => new SqlStore({ db, engine: 'sqlite', logger: silentLogger })).toThrow(/sqliteConnection is required on SQLite/);
+    const db = new Kysely<StoreDatabase>({
+      dialect: new ImmediateSqliteDialect({ database: openSqliteDatabase(':memory:', { busyTimeoutMs: 1 }) }),
+    });
+    expect(
+      () => new SqlStore({ db, engine: 'postgres', logger: silentLogger, historyCache: { maxSessions: 5 } }),
+    ).toThrow(/SQLite only/);
+    expect(
+      () => new SqlStore({ db, engine: 'sqlite', logger: silentLogger, historyCache: { maxSessions: 0 } }),
+    ).toThrow(/maxSessions must be a positive integer/);
+    expect(() => new SqlStore({ db, engine: 'sqlite', logger: silentLogger })).toThrow(
+      /sqliteConnection is required on SQLite/,
+    );
     await db.destroy();
   });
 
   describe('gives the answers of a store without it', () => {
     type Turn = readonly Partial<StoredMessage>[];
     type Step =
-      | { readonly kind: 'append'; readonly by: 'cached' | 'other'; readonly tenantId: string; readonly sessionId: string; readonly turn: Turn }
-      | { readonly kind: 'record'; readonly records: readonly { readonly tenantId: string; readonly sessionId: string; readonly turn: Turn | null; readonly repeat: number | null }[] }
+      | {
+          readonly kind: 'append';
+          readonly by: 'cached' | 'other';
+          readonly tenantId: string;
+          readonly sessionId: string;
+          readonly turn: Turn;
+        }
+      | {
+          readonly kind: 'record';
+          readonly records: readonly {
+            readonly tenantId: string;
+            readonly sessionId: string;
+            readonly turn: Turn | null;
+            readonly repeat: number | null;
+          }[];
+        }
       | { readonly kind: 'load'; readonly tenantId: string; readonly sessionId: string; readonly limit: number };
 
     /**
@@ -201,21 +249,51 @@ describe('SQLite history cache', () => {
     function steps(altered: boolean): fc.Arbitrary<Step[]> {
       const session = fc.constantFrom('s0', 's1', 's2', ...(altered ? ['s0\u0000x'] : []));
       const tenant = fc.constantFrom('acme', 'acme', 'globex');
-      const odd = fc.tuple(fc.string({ maxLength: 3 }), fc.constantFrom('\u0000', '\ud800', '\udc00'), fc.string({ maxLength: 3 })).map((parts) => parts.join(''));
-      const content = altered ? fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: odd }) : fc.string({ maxLength: 8 });
-      const turn = fc.array(fc.record({ content, role: fc.constantFrom<StoredMessage['role']>('user', 'assistant', 'tool'), data: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }) }), {
-        minLength: 1,
-        maxLength: 4,
+      const odd = fc
+        .tuple(fc.string({ maxLength: 3 }), fc.constantFrom('\u0000', '\ud800', '\udc00'), fc.string({ maxLength: 3 }))
+        .map((parts) => parts.join(''));
+      const content = altered
+        ? fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: odd })
+        : fc.string({ maxLength: 8 });
+      const turn = fc.array(
+        fc.record({
+          content,
+          role: fc.constantFrom<StoredMessage['role']>('user', 'assistant', 'tool'),
+          data: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      );
+      const load = fc.record({
+        kind: fc.constant('load' as const),
+        tenantId: tenant,
+        sessionId: session,
+        limit: fc.integer({ min: 1, max: 8 }),
       });
-      const load = fc.record({ kind: fc.constant('load' as const), tenantId: tenant, sessionId: session, limit: fc.integer({ min: 1, max: 8 }) });
       const step: fc.Arbitrary<Step> = fc.oneof(
-        fc.record({ kind: fc.constant('append' as const), by: fc.constantFrom<'cached' | 'other'>('cached', 'cached', 'cached', 'other'), tenantId: tenant, sessionId: session, turn }),
+        fc.record({
+          kind: fc.constant('append' as const),
+          by: fc.constantFrom<'cached' | 'other'>('cached', 'cached', 'cached', 'other'),
+          tenantId: tenant,
+          sessionId: session,
+          turn,
+        }),
         fc.record({
           kind: fc.constant('record' as const),
-          records: fc.array(fc.record({ tenantId: tenant, sessionId: session, turn: fc.option(turn, { nil: null }), repeat: fc.option(fc.nat(), { nil: null, freq: 3 }) }), {
-            minLength: 1,
-            maxLength: 3,
-          }),
+          records: fc.array(
+            fc.record({
+              tenantId: tenant,
+              sessionId: session,
+              turn: fc.option(turn, { nil: null }),
+              repeat: fc.option(fc.nat(), { nil: null, freq: 3 }),
+            }),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
         }),
         load,
         load,
@@ -242,8 +320,16 @@ describe('SQLite history cache', () => {
           } else if (s.kind === 'record') {
             // A repeat is a record counted before: it must append nothing, to the database or the cache.
             const records = s.records.map((r) => {
-              const earlier = r.repeat === null || counted.length === 0 ? undefined : counted[r.repeat % counted.length];
-              return earlier ?? invocation({ tenantId: r.tenantId, sessionId: r.sessionId, ...(r.turn === null ? {} : { history: build(r.turn) }) });
+              const earlier =
+                r.repeat === null || counted.length === 0 ? undefined : counted[r.repeat % counted.length];
+              return (
+                earlier ??
+                invocation({
+                  tenantId: r.tenantId,
+                  sessionId: r.sessionId,
+                  ...(r.turn === null ? {} : { history: build(r.turn) }),
+                })
+              );
             });
             await cached.store.recordInvocations(records);
             counted.push(...records);

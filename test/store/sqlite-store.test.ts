@@ -48,7 +48,10 @@ async function onFile(path: string, statements: string[]): Promise<unknown[][]> 
  * Builds `<root>/<name>/actor.db` through a libSQL connection of its own, closed before the
  * store opens the file (one SQLite library per file at a time in this process).
  */
-async function prepareFile(name: string, build: (db: Kysely<StoreDatabase>, database: Database.Database) => Promise<unknown>): Promise<{ dataDir: string; path: string }> {
+async function prepareFile(
+  name: string,
+  build: (db: Kysely<StoreDatabase>, database: Database.Database) => Promise<unknown>,
+): Promise<{ dataDir: string; path: string }> {
   const dataDir = join(root, name);
   const path = join(dataDir, 'actor.db');
   await mkdir(dataDir, { recursive: true });
@@ -75,7 +78,8 @@ describeStoreContract({
       async breakInsertsOfUserBoom() {
         await onFile(path, [
           ...['actorkit_stats_users', 'actorkit_stats_all_users'].map(
-            (table) => `create trigger ${table}_boom before insert on ${table} when new.user_identifier = 'boom' begin select raise(abort, 'injected fault'); end`,
+            (table) =>
+              `create trigger ${table}_boom before insert on ${table} when new.user_identifier = 'boom' begin select raise(abort, 'injected fault'); end`,
           ),
         ]);
         return async () => {
@@ -101,7 +105,10 @@ describe('SQLite file store', () => {
     const sink = createMemorySink();
     const store = await openStore({ dataDir: join(root, 'driver'), logger: createLogger({ sink }) });
     await store.close();
-    expect(sink.records.find((record) => record.event === 'store_opened')).toMatchObject({ store: 'sqlite', driver: expectedSqliteDriver() });
+    expect(sink.records.find((record) => record.event === 'store_opened')).toMatchObject({
+      store: 'sqlite',
+      driver: expectedSqliteDriver(),
+    });
   });
 
   it('creates DATA_DIR and a WAL-mode actor.db in it', async () => {
@@ -117,9 +124,19 @@ describe('SQLite file store', () => {
     const dataDir = join(root, 'reopen');
     const first = await openFileStore(dataDir);
     await first.recordInvocations([invocation({ sessionId: 'a' }), invocation({ sessionId: 'b', outcome: 'error' })]);
-    await first.appendMessages('acme', 'chat', [{ id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' }]);
+    await first.appendMessages('acme', 'chat', [
+      { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' },
+    ]);
     await first.updateSettingsOverrides(() => ({ greeting: 'Saved' }));
-    await first.saveOAuthToken({ tenantId: 'acme', provider: 'github', accessToken: 'at', refreshToken: null, tokenType: 'Bearer', scope: null, expiresAt: null });
+    await first.saveOAuthToken({
+      tenantId: 'acme',
+      provider: 'github',
+      accessToken: 'at',
+      refreshToken: null,
+      tokenType: 'Bearer',
+      scope: null,
+      expiresAt: null,
+    });
     const before = await first.readStats();
     await first.close();
 
@@ -142,7 +159,10 @@ describe('SQLite file store', () => {
   });
 
   it('gives each memory:// store its own database', async () => {
-    const [one, two] = await Promise.all([openStore({ url: 'memory://', logger: silentLogger }), openStore({ url: 'memory://', logger: silentLogger })]);
+    const [one, two] = await Promise.all([
+      openStore({ url: 'memory://', logger: silentLogger }),
+      openStore({ url: 'memory://', logger: silentLogger }),
+    ]);
     await Promise.all([one.migrate(), two.migrate()]);
     await one.recordInvocations([invocation()]);
     expect((await one.readStats()).invocations).toBe(1);
@@ -158,19 +178,25 @@ describe('SQLite file store', () => {
         STORE_MIGRATIONS.filter((migration) => migration.name < '0003'),
       );
       database.exec(`insert into actorkit_stats_applied (id, applied_at_ms) values ('counted-before', ${Date.now()})`);
-      database.exec(`insert into actorkit_chat_messages values ('acme', 'chat', 0, 'm0', 'user', 'kept', null, '2025-01-01T00:00:00.000Z')`);
+      database.exec(
+        `insert into actorkit_chat_messages values ('acme', 'chat', 0, 'm0', 'user', 'kept', null, '2025-01-01T00:00:00.000Z')`,
+      );
     });
     const store = await openFileStore(dataDir);
     await store.recordInvocations([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
     expect((await store.readStats()).invocations).toBe(1);
     expect((await store.loadHistory('acme', 'chat', 5)).map((message) => message.content)).toEqual(['kept']);
     await store.close();
-    const [tables] = await onFile(path, [`select name from sqlite_master where type = 'table' and name = 'actorkit_stats_applied' and sql like '%without rowid%'`]);
+    const [tables] = await onFile(path, [
+      `select name from sqlite_master where type = 'table' and name = 'actorkit_stats_applied' and sql like '%without rowid%'`,
+    ]);
     expect(tables).toEqual([['actorkit_stats_applied']]);
   });
 
   it('opens a database the former migration loop created, without migrating it again', async () => {
-    const { dataDir, path } = await prepareFile('legacy', (db, database) => createLegacyDatabase(db, async (statement) => database.exec(statement)));
+    const { dataDir, path } = await prepareFile('legacy', (db, database) =>
+      createLegacyDatabase(db, async (statement) => database.exec(statement)),
+    );
     const rows = async (statement: string) => {
       const connection = new Database(path);
       try {
@@ -204,7 +230,12 @@ describe('SQLite file store', () => {
     const cwd = new URL('../..', import.meta.url);
     let failure: unknown;
     const children = Promise.all(
-      Array.from({ length: 4 }, (_, index) => promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(root, `four-processes-${index}`)], { cwd, timeout: 60_000 })),
+      Array.from({ length: 4 }, (_, index) =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(root, `four-processes-${index}`)], {
+          cwd,
+          timeout: 60_000,
+        }),
+      ),
     ).catch((error: unknown) => (failure = error));
     // All four wait at the start line until every one has loaded, so their migrations overlap.
     await vi.waitFor(
@@ -217,7 +248,10 @@ describe('SQLite file store', () => {
     await writeFile(go, '');
     await children;
     if (failure !== undefined) throw failure;
-    const [migrations, totals] = await onFile(join(dataDir, 'actor.db'), ['select name from actorkit_migrations order by name', 'select count(*) from actorkit_stats_totals']);
+    const [migrations, totals] = await onFile(join(dataDir, 'actor.db'), [
+      'select name from actorkit_migrations order by name',
+      'select count(*) from actorkit_stats_totals',
+    ]);
     expect(migrations).toEqual(STORE_MIGRATIONS.map((migration) => [migration.name]));
     expect(totals).toEqual([[1]]);
   }, 90_000);
@@ -227,10 +261,14 @@ describe('SQLite refusing a record', () => {
   it('sets aside a record the database refuses (a constraint), logs it once, and writes the rest without an outage', async () => {
     const dataDir = join(root, 'refused-record');
     const store = await openFileStore(dataDir);
-    await onFile(join(dataDir, 'actor.db'), [`create trigger refuse_boom before insert on actorkit_stats_users when new.user_identifier = 'boom' begin select raise(abort, 'injected refusal'); end`]);
+    await onFile(join(dataDir, 'actor.db'), [
+      `create trigger refuse_boom before insert on actorkit_stats_users when new.user_identifier = 'boom' begin select raise(abort, 'injected refusal'); end`,
+    ]);
     const sink = createMemorySink();
     const buffer = new InvocationBuffer(store, { logger: createLogger({ sink }), retryIntervalMs: 20 });
-    const outcomes = await Promise.all(['u-1', 'boom', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))));
+    const outcomes = await Promise.all(
+      ['u-1', 'boom', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))),
+    );
     expect(outcomes.map((outcome) => outcome.persisted)).toEqual([true, false, true]);
     expect(buffer.pending).toBe(0);
     expect(buffer.setAside).toBe(1);
@@ -244,7 +282,12 @@ describe('SQLite refusing a record', () => {
 });
 
 describe('SQLite group write (one multi-row statement per table and group)', () => {
-  const turn = (id: string, content = `content of ${id}`) => ({ id, role: 'user' as const, content, createdAt: '2025-01-01T00:00:00.000Z' });
+  const turn = (id: string, content = `content of ${id}`) => ({
+    id,
+    role: 'user' as const,
+    content,
+    createdAt: '2025-01-01T00:00:00.000Z',
+  });
 
   it('writes a group larger than one statement takes: every session, message and idempotency key, in order', async () => {
     const store = await openFileStore(join(root, 'large-group'));
@@ -262,10 +305,26 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
     );
     await store.recordInvocations(records);
     expect(await store.readStats()).toMatchObject({ invocations: 1_200, sessions: 1_100, users: 600 });
-    expect((await store.loadHistory('acme', 'session-7', 10)).map((m) => m.id)).toEqual(['earlier', 'q-7', 'a-7', 'q-1107', 'a-1107']);
+    expect((await store.loadHistory('acme', 'session-7', 10)).map((m) => m.id)).toEqual([
+      'earlier',
+      'q-7',
+      'a-7',
+      'q-1107',
+      'a-1107',
+    ]);
     expect((await store.loadHistory('acme', 'session-1099', 10)).map((m) => m.id)).toEqual(['q-1099', 'a-1099']);
-    expect(await store.claimIdempotencyKey('key-0', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 200, body: '{"turn":0}' });
-    expect(await store.claimIdempotencyKey('key-1199', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 200, body: '{"turn":1199}' });
+    expect(await store.claimIdempotencyKey('key-0', 'fp', 60_000)).toEqual({
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 200,
+      body: '{"turn":0}',
+    });
+    expect(await store.claimIdempotencyKey('key-1199', 'fp', 60_000)).toEqual({
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 200,
+      body: '{"turn":1199}',
+    });
     // Positions are dense and start at 0 in every session: the count of each equals its last position + 1.
     const [gaps] = await onFile(join(root, 'large-group', 'actor.db'), [
       `select count(*) from actorkit_chat_sessions s where s.message_count != (select count(*) from actorkit_chat_messages m where m.tenant_id = s.tenant_id and m.session_id = s.session_id and m.position < s.message_count)`,
@@ -282,7 +341,12 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
       invocation({ idempotency: { key: 'k', status: 201, body: 'second', ttlMs: 60_000 } }),
       invocation({ idempotency: { key: 'free', status: 200, body: 'x', ttlMs: 60_000 } }),
     ]);
-    expect(await store.claimIdempotencyKey('k', 'fp', 60_000)).toEqual({ state: 'completed', fingerprint: 'fp', status: 201, body: 'second' });
+    expect(await store.claimIdempotencyKey('k', 'fp', 60_000)).toEqual({
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 201,
+      body: 'second',
+    });
     expect(await store.claimIdempotencyKey('free', 'fp', 60_000)).toBeNull();
     await store.close();
   });
@@ -290,10 +354,18 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
   it('gives each session of a group its own positions when some ids do not come back from SQLite as given', async () => {
     const store = await openFileStore(join(root, 'altered-keys'));
     const sessions = ['plain', 'pair-\ud83d\ude00', 'lone-\ud800', 'nul-\u0000-x', 'other'];
-    await store.recordInvocations(sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q`), turn(`${sessionId}-a`)] })));
-    await store.recordInvocations(sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q2`)] })));
+    await store.recordInvocations(
+      sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q`), turn(`${sessionId}-a`)] })),
+    );
+    await store.recordInvocations(
+      sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q2`)] })),
+    );
     for (const sessionId of ['plain', 'pair-\ud83d\ude00', 'other']) {
-      expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([`${sessionId}-q`, `${sessionId}-a`, `${sessionId}-q2`]);
+      expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([
+        `${sessionId}-q`,
+        `${sessionId}-a`,
+        `${sessionId}-q2`,
+      ]);
     }
     expect((await store.readStats()).invocations).toBe(10);
     await store.close();
@@ -302,9 +374,17 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
   it('fails only the turn the database refuses: the others of its group keep their history (the invocation buffer writes a refused group one by one)', async () => {
     const dataDir = join(root, 'one-bad-turn');
     const store = await openFileStore(dataDir);
-    await onFile(join(dataDir, 'actor.db'), [`create trigger boom before insert on actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`]);
+    await onFile(join(dataDir, 'actor.db'), [
+      `create trigger boom before insert on actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`,
+    ]);
     const buffer = new InvocationBuffer(store, { logger: silentLogger });
-    const outcomes = await Promise.all(['a', 'b', 'bad', 'c'].map((sessionId) => buffer.record(invocation({ sessionId, history: [turn(`${sessionId}-q`, sessionId === 'bad' ? 'boom' : 'fine')] }))));
+    const outcomes = await Promise.all(
+      ['a', 'b', 'bad', 'c'].map((sessionId) =>
+        buffer.record(
+          invocation({ sessionId, history: [turn(`${sessionId}-q`, sessionId === 'bad' ? 'boom' : 'fine')] }),
+        ),
+      ),
+    );
     expect(outcomes).toEqual([
       { persisted: true, historySaved: true },
       { persisted: true, historySaved: true },
@@ -312,7 +392,8 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
       { persisted: true, historySaved: true },
     ]);
     expect((await store.readStats()).invocations).toBe(4);
-    for (const sessionId of ['a', 'b', 'c']) expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([`${sessionId}-q`]);
+    for (const sessionId of ['a', 'b', 'c'])
+      expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([`${sessionId}-q`]);
     expect(await store.loadHistory('acme', 'bad', 10)).toEqual([]);
     await buffer.flush();
     await store.close();

@@ -74,7 +74,12 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
             latencyMs: 1,
             finishedAt: createdAt,
             history: [
-              { id: crypto.randomUUID(), role: 'user', content: `Hello there, this is turn ${turn}: what can you do for me today?`, createdAt },
+              {
+                id: crypto.randomUUID(),
+                role: 'user',
+                content: `Hello there, this is turn ${turn}: what can you do for me today?`,
+                createdAt,
+              },
               {
                 id: `msg_${crypto.randomUUID()}`,
                 role: 'assistant',
@@ -90,7 +95,9 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
     };
     await runTurns(warmupTurns);
     reader.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    const [{ page_size: pageSize } = { page_size: 0 }] = reader.prepare('PRAGMA page_size').all([]) as { page_size: number }[];
+    const [{ page_size: pageSize } = { page_size: 0 }] = reader.prepare('PRAGMA page_size').all([]) as {
+      page_size: number;
+    }[];
     reader.exec('BEGIN');
     reader.prepare('select count(*) from actorkit_meta').all([]);
     const before = (await stat(`${path}-wal`)).size;

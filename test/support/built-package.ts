@@ -25,8 +25,12 @@ function newestSource(): number {
 export function ensureBuilt(): void {
   const buildInfo = join(REPOSITORY_ROOT, 'dist', '.tsbuildinfo');
   if (existsSync(buildInfo) && statSync(buildInfo).mtimeMs >= newestSource()) return;
-  spawnSync(process.execPath, [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: REPOSITORY_ROOT,
-    stdio: 'ignore',
-  });
+  spawnSync(
+    process.execPath,
+    [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: REPOSITORY_ROOT,
+      stdio: 'ignore',
+    },
+  );
 }

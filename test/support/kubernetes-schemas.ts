@@ -19,19 +19,32 @@ export const KUBERNETES_SCHEMA_VERSION = '1.36.0';
 type ModelClass = new (data: never) => Model<unknown>;
 
 /** Each kind the manifests may hold: its model class (the schema validator) and its interface (for the strict check). */
-const KINDS: Readonly<Record<string, { readonly model: ModelClass; readonly module: string; readonly type: string }>> = {
-  'apps/v1/Deployment': { model: Deployment as ModelClass, module: 'kubernetes-models/apps/v1/Deployment', type: 'IDeployment' },
-  'v1/Service': { model: Service as ModelClass, module: 'kubernetes-models/v1/Service', type: 'IService' },
-  'v1/PersistentVolumeClaim': { model: PersistentVolumeClaim as ModelClass, module: 'kubernetes-models/v1/PersistentVolumeClaim', type: 'IPersistentVolumeClaim' },
-  'v1/Secret': { model: Secret as ModelClass, module: 'kubernetes-models/v1/Secret', type: 'ISecret' },
-  'v1/ConfigMap': { model: ConfigMap as ModelClass, module: 'kubernetes-models/v1/ConfigMap', type: 'IConfigMap' },
-  'autoscaling/v2/HorizontalPodAutoscaler': {
-    model: HorizontalPodAutoscaler as ModelClass,
-    module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
-    type: 'IHorizontalPodAutoscaler',
-  },
-  'policy/v1/PodDisruptionBudget': { model: PodDisruptionBudget as ModelClass, module: 'kubernetes-models/policy/v1/PodDisruptionBudget', type: 'IPodDisruptionBudget' },
-};
+const KINDS: Readonly<Record<string, { readonly model: ModelClass; readonly module: string; readonly type: string }>> =
+  {
+    'apps/v1/Deployment': {
+      model: Deployment as ModelClass,
+      module: 'kubernetes-models/apps/v1/Deployment',
+      type: 'IDeployment',
+    },
+    'v1/Service': { model: Service as ModelClass, module: 'kubernetes-models/v1/Service', type: 'IService' },
+    'v1/PersistentVolumeClaim': {
+      model: PersistentVolumeClaim as ModelClass,
+      module: 'kubernetes-models/v1/PersistentVolumeClaim',
+      type: 'IPersistentVolumeClaim',
+    },
+    'v1/Secret': { model: Secret as ModelClass, module: 'kubernetes-models/v1/Secret', type: 'ISecret' },
+    'v1/ConfigMap': { model: ConfigMap as ModelClass, module: 'kubernetes-models/v1/ConfigMap', type: 'IConfigMap' },
+    'autoscaling/v2/HorizontalPodAutoscaler': {
+      model: HorizontalPodAutoscaler as ModelClass,
+      module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
+      type: 'IHorizontalPodAutoscaler',
+    },
+    'policy/v1/PodDisruptionBudget': {
+      model: PodDisruptionBudget as ModelClass,
+      module: 'kubernetes-models/policy/v1/PodDisruptionBudget',
+      type: 'IPodDisruptionBudget',
+    },
+  };
 
 interface Manifest {
   readonly apiVersion?: unknown;
@@ -84,7 +97,11 @@ export function strictFieldProblems(objects: readonly Manifest[]): string[][] {
   const problems: string[][] = objects.map(() => []);
   objects.forEach((object, index) => {
     const kind = KINDS[kindOf(object)];
-    if (kind !== undefined) emit(`import type { ${kind.type} as T${index} } from '${kind.module}';\nexport const object${index}: T${index} = ${JSON.stringify(object, null, 1)};`, index);
+    if (kind !== undefined)
+      emit(
+        `import type { ${kind.type} as T${index} } from '${kind.module}';\nexport const object${index}: T${index} = ${JSON.stringify(object, null, 1)};`,
+        index,
+      );
   });
   const source = lines.join('\n');
   const options: ts.CompilerOptions = {
@@ -98,13 +115,17 @@ export function strictFieldProblems(objects: readonly Manifest[]): string[][] {
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) => (name === fileName ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === fileName ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => name === fileName || fileExists(name);
   const program = ts.createProgram([fileName], options, host);
   const checked = program.getSourceFile(fileName);
   for (const diagnostic of [...program.getSyntacticDiagnostics(checked), ...program.getSemanticDiagnostics(checked)]) {
-    const line = diagnostic.start === undefined || checked === undefined ? 0 : checked.getLineAndCharacterOfPosition(diagnostic.start).line;
+    const line =
+      diagnostic.start === undefined || checked === undefined
+        ? 0
+        : checked.getLineAndCharacterOfPosition(diagnostic.start).line;
     problems[owners[line] ?? 0]?.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '));
   }
   return problems;

@@ -21,7 +21,10 @@ describe.skipIf(chromiumMissing)('/docs in chromium, behind an API key', () => {
 
   beforeAll(async () => {
     server = await serveOnLoopback(await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY } }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requests.push({ url: request.url(), apiKey: request.headers()['x-api-key'] }));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -70,20 +73,31 @@ describe.skipIf(chromiumMissing)('/docs in chromium, behind an API key', () => {
     await authorize(API_KEY);
     expect(await tryStats()).toBe('200');
     expect(requests.filter((request) => request.url.endsWith('/stats')).at(-1)?.apiKey).toBe(API_KEY);
-    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain('invocations');
+    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain(
+      'invocations',
+    );
   });
 
   it('shows the 401 of a wrong key', async () => {
     await authorize('not-the-key');
     expect(await tryStats()).toBe('401');
-    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain('invalid_api_key');
+    expect(await page.locator('#operations-default-stats .live-responses-table').textContent()).toContain(
+      'invalid_api_key',
+    );
   });
 
   it('loaded nothing from outside loopback, and broke no rule of its Content-Security-Policy', () => {
     expect(requests.length).toBeGreaterThan(3);
-    expect(requests.map((request) => new URL(request.url).origin).filter((origin) => origin !== server.url)).toEqual([]);
+    expect(requests.map((request) => new URL(request.url).origin).filter((origin) => origin !== server.url)).toEqual(
+      [],
+    );
     expect(requests.map((request) => new URL(request.url).pathname + new URL(request.url).search)).toEqual(
-      expect.arrayContaining(['/docs', '/docs?asset=swagger-ui.css', '/docs?asset=swagger-ui-bundle.js', '/openapi.json']),
+      expect.arrayContaining([
+        '/docs',
+        '/docs?asset=swagger-ui.css',
+        '/docs?asset=swagger-ui-bundle.js',
+        '/openapi.json',
+      ]),
     );
     expect(problems).toEqual([]);
   });

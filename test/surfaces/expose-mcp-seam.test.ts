@@ -21,7 +21,12 @@ const scratch = mkdtempSync(join(REPOSITORY_ROOT, '.actorkit', 'seam-mcp-'));
 const actorDir = join(scratch, 'tide-actor');
 
 function actorkit(...args: string[]) {
-  const result = spawnSync(process.execPath, [BINARY, ...args], { cwd: scratch, env: { PATH: process.env.PATH, HOME: scratch }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [BINARY, ...args], {
+    cwd: scratch,
+    env: { PATH: process.env.PATH, HOME: scratch },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -30,21 +35,36 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('an actor rendered with expose_mcp=true', () => {
   it('renders with the SDK as a dependency, validates, and its configuration lists /mcp', () => {
-    const created = actorkit('new', 'Tide Actor', actorDir, '--defaults', '--data', 'expose_mcp=true', '--data', 'domain_module=tide');
+    const created = actorkit(
+      'new',
+      'Tide Actor',
+      actorDir,
+      '--defaults',
+      '--data',
+      'expose_mcp=true',
+      '--data',
+      'domain_module=tide',
+    );
     expect(withoutPackingLine(created.stderr)).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/POST +\/mcp/);
-    const packageJson = JSON.parse(readFileSync(join(actorDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const packageJson = JSON.parse(readFileSync(join(actorDir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(packageJson.dependencies['@modelcontextprotocol/sdk']).toMatch(/^\^1\./);
     const checked = actorkit('validate', actorDir);
     expect(checked.stdout).toMatch(ENDS_VALID);
     expect(checked.code).toBe(0);
-    const config = JSON.parse(readFileSync(join(actorDir, 'src', 'platform', 'config.json'), 'utf8')) as { contract: { endpoints: { method: string; path: string }[] } };
+    const config = JSON.parse(readFileSync(join(actorDir, 'src', 'platform', 'config.json'), 'utf8')) as {
+      contract: { endpoints: { method: string; path: string }[] };
+    };
     expect(config.contract.endpoints).toContainEqual({ method: 'ANY', path: '/mcp', presence: 'conditional' });
   });
 
   it('serves /mcp: an SDK client lists chat and tide_lookup, chats and looks a topic up', async () => {
-    const { createApp } = (await import(join(actorDir, 'src', 'app.ts'))) as { createApp: (env: Record<string, string>, overrides: object) => ActorApp };
+    const { createApp } = (await import(join(actorDir, 'src', 'app.ts'))) as {
+      createApp: (env: Record<string, string>, overrides: object) => ActorApp;
+    };
     const app = createApp({ LLM_PROVIDER: 'offline' }, { store: new MemoryStore(), logger: silentLogger });
     const handle = await serveOnLoopback(app);
     try {
@@ -54,7 +74,10 @@ describe('an actor rendered with expose_mcp=true', () => {
         ['chat', false],
         ['tide_lookup', true],
       ]);
-      const chat = await client.callTool({ name: 'chat', arguments: { message: 'use tool tide_lookup with {"topic": "neap"}' } });
+      const chat = await client.callTool({
+        name: 'chat',
+        arguments: { message: 'use tool tide_lookup with {"topic": "neap"}' },
+      });
       expect(chat.structuredContent).toMatchObject({ tool_calls: [{ name: 'tide_lookup', status: 'ok' }] });
       const lookup = await client.callTool({ name: 'tide_lookup', arguments: { topic: 'spring tide' } });
       expect(lookup.structuredContent).toMatchObject({ topic: 'spring tide' });

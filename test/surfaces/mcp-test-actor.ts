@@ -4,7 +4,10 @@ import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 
 /** The test actor (src/testing) with `expose_mcp` on. */
-export const mcpTestDefinition: ActorDefinition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeMcp: true } };
+export const mcpTestDefinition: ActorDefinition = {
+  ...testActorDefinition,
+  features: { ...defaultActorFeatures, exposeMcp: true },
+};
 
 /** A read-only tool `/mcp` offers: `{topic}` → `{topic, text: "about <topic>"}`. */
 export const lookupTool = new ActorTool({

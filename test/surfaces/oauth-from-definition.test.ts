@@ -11,7 +11,10 @@ import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { serveOnLoopback } from './loopback.js';
 import { location, startMockOAuthProvider, type MockOAuthProvider } from './oauth-mock-provider.js';
 
-const definition = { ...testActorDefinition, oauth: [{ provider: 'mock', title: 'Mock ID', scopes: ['openid', 'profile'] }] };
+const definition = {
+  ...testActorDefinition,
+  oauth: [{ provider: 'mock', title: 'Mock ID', scopes: ['openid', 'profile'] }],
+};
 const store = new MemoryStore();
 let mock: MockOAuthProvider;
 let actor: ServeHandle;
@@ -28,7 +31,12 @@ const get = (url: string) => fetch(url, { redirect: 'manual' });
 
 beforeAll(async () => {
   mock = await startMockOAuthProvider();
-  const app = createActorApp({ definition, env: mockEnvironment(mock.issuer), logger: createLogger({ sink: createMemorySink() }), store });
+  const app = createActorApp({
+    definition,
+    env: mockEnvironment(mock.issuer),
+    logger: createLogger({ sink: createMemorySink() }),
+    store,
+  });
   actor = await serveOnLoopback(app);
 });
 
@@ -43,7 +51,12 @@ describe('OAuth declared in the definition, configured from the environment', ()
     expect(start.status, await start.clone().text()).toBe(302);
     const target = new URL(location(start));
     expect(target.origin + target.pathname).toBe(`${mock.issuer}/authorize`);
-    expect(Object.fromEntries(target.searchParams)).toMatchObject({ client_id: 'actorclient', redirect_uri: `${actor.url}/oauth/callback`, scope: 'openid profile', code_challenge_method: 'S256' });
+    expect(Object.fromEntries(target.searchParams)).toMatchObject({
+      client_id: 'actorclient',
+      redirect_uri: `${actor.url}/oauth/callback`,
+      scope: 'openid profile',
+      code_challenge_method: 'S256',
+    });
 
     const atProvider = await get(target.href);
     expect(atProvider.status).toBe(302);
@@ -68,7 +81,8 @@ describe('OAuth declared in the definition, configured from the environment', ()
   });
 
   it('refuses to start when OAUTH_<P>_ALLOW_INSECURE is on for an issuer that is not loopback', () => {
-    const build = () => createActorApp({ definition, env: mockEnvironment('http://id.example.com'), store: new MemoryStore() });
+    const build = () =>
+      createActorApp({ definition, env: mockEnvironment('http://id.example.com'), store: new MemoryStore() });
     expect(build).toThrow(StartupRefusal);
     expect(build).toThrow(/^OAUTH_MOCK_ALLOW_INSECURE=true is for loopback providers only/);
   });

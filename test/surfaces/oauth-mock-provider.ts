@@ -20,9 +20,14 @@ export async function startMockOAuthProvider(): Promise<MockOAuthProvider> {
   await server.issuer.keys.generate('RS256');
   await server.start(0, '127.0.0.1');
   // A unique id per token: the mock would otherwise sign identical tokens within one second.
-  server.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => (token.payload.jti = randomUUID()));
+  server.service.on(
+    'beforeTokenSigning',
+    (token: { payload: Record<string, unknown> }) => (token.payload.jti = randomUUID()),
+  );
   const grants: string[] = [];
-  server.service.on('beforeResponse', (_response: unknown, req: { body: { grant_type: string } }) => grants.push(req.body.grant_type));
+  server.service.on('beforeResponse', (_response: unknown, req: { body: { grant_type: string } }) =>
+    grants.push(req.body.grant_type),
+  );
   const issuer = server.issuer.url!;
   return {
     server,

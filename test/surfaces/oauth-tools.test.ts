@@ -51,13 +51,19 @@ function providerApi(request: IncomingMessage, response: ServerResponse): void {
 }
 
 /** A read-only tool without arguments (so `/mcp` offers it too). */
-const readOnlyTool = (name: string, description: string, runAsync: (args: object, context: ToolRunContext) => Promise<unknown>) =>
-  new ActorTool({ name, description, readOnly: true, argsSchema: v.object({}), runAsync });
+const readOnlyTool = (
+  name: string,
+  description: string,
+  runAsync: (args: object, context: ToolRunContext) => Promise<unknown>,
+) => new ActorTool({ name, description, readOnly: true, argsSchema: v.object({}), runAsync });
 
 /** Calls the provider's API as the calling tenant. */
 const whoami = readOnlyTool('mock_whoami', 'Tells who the tenant is at the mock provider', async (_args, context) => {
   const token = await context.oauthToken('mock');
-  const response = await fetch(`${api.url}/user`, { headers: { Authorization: `Bearer ${token}` }, signal: context.signal });
+  const response = await fetch(`${api.url}/user`, {
+    headers: { Authorization: `Bearer ${token}` },
+    signal: context.signal,
+  });
   if (!response.ok) throw new Error(`The mock API answered ${response.status}`);
   return (await response.json()) as { login: string; token_number: number };
 });
@@ -97,10 +103,13 @@ async function invoke(tenant: string, message: string, sessionId = `s-${tenant}`
 
 beforeAll(async () => {
   mock = await startMockOAuthProvider();
-  mock.server.service.on('beforeResponse', (response: { statusCode: number; body: { access_token?: string; refresh_token?: string } }) => {
-    if (response.body.access_token) issued.push(response.body.access_token);
-    if (response.body.refresh_token) refreshTokens.push(response.body.refresh_token);
-  });
+  mock.server.service.on(
+    'beforeResponse',
+    (response: { statusCode: number; body: { access_token?: string; refresh_token?: string } }) => {
+      if (response.body.access_token) issued.push(response.body.access_token);
+      if (response.body.refresh_token) refreshTokens.push(response.body.refresh_token);
+    },
+  );
   api = await listenOnLoopback(providerApi);
   const app = createActorApp({
     definition,
@@ -131,7 +140,9 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
     expect(stored?.accessToken).toBe(issued[0]);
 
     const first = await invoke('acme', 'use tool mock_whoami with {}');
-    expect(first.tool_calls).toEqual([expect.objectContaining({ name: 'mock_whoami', status: 'ok', output: { login: 'johndoe', token_number: 1 } })]);
+    expect(first.tool_calls).toEqual([
+      expect.objectContaining({ name: 'mock_whoami', status: 'ok', output: { login: 'johndoe', token_number: 1 } }),
+    ]);
     expect(first.message.content).toContain('mock_whoami answered: {"login":"johndoe","token_number":1}');
     expect(apiCalls).toEqual([stored!.accessToken]);
     expect(mock.grants).toEqual(['authorization_code']);
@@ -146,16 +157,27 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
     expect(renewed?.accessToken).toBe(issued[1]);
     expect(Date.parse(renewed!.expiresAt!)).toBeGreaterThan(Date.now());
     expect(apiCalls.at(-1)).toBe(renewed!.accessToken);
-    expect(sink.records.map((record) => record.event)).toEqual(expect.arrayContaining(['oauth_connected', 'oauth_token_refreshed']));
+    expect(sink.records.map((record) => record.event)).toEqual(
+      expect.arrayContaining(['oauth_connected', 'oauth_token_refreshed']),
+    );
   });
 
   it('tells a tenant that never connected, through the model, where to connect — and the link works', async () => {
     const reply = await invoke('beta', 'use tool mock_whoami with {}');
     const hint = '/oauth/authorize?provider=mock&tenant_id=beta';
-    expect(reply.tool_calls).toEqual([expect.objectContaining({ name: 'mock_whoami', status: 'error', output: null, error: expect.stringContaining(hint) })]);
+    expect(reply.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'mock_whoami',
+        status: 'error',
+        output: null,
+        error: expect.stringContaining(hint),
+      }),
+    ]);
     expect(reply.tool_calls[0].error).toBe(`Tenant beta has not connected mock; start at ${hint}`);
     // The model is told the error and its code, and explains it.
-    expect(reply.message.content).toContain(`mock_whoami answered: {"error":"Tenant beta has not connected mock; start at ${hint}","code":"oauth_not_connected"}`);
+    expect(reply.message.content).toContain(
+      `mock_whoami answered: {"error":"Tenant beta has not connected mock; start at ${hint}","code":"oauth_not_connected"}`,
+    );
     expect(apiCalls).not.toContain('');
 
     await connect(hint);
@@ -168,22 +190,40 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
       fetch(`${actor.url}/agent/invoke`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Tenant-Id': tenant },
-        body: JSON.stringify({ user_identifier: 'ann', session_id: `stream-${tenant}`, message: 'use tool mock_whoami with {}' }),
+        body: JSON.stringify({
+          user_identifier: 'ann',
+          session_id: `stream-${tenant}`,
+          message: 'use tool mock_whoami with {}',
+        }),
       });
     const refused = await readUiStream((await stream('delta')).body!);
     expect(refused.chunks).toContainEqual(
-      expect.objectContaining({ type: 'tool-output-error', errorText: 'Tenant delta has not connected mock; start at /oauth/authorize?provider=mock&tenant_id=delta' }),
+      expect.objectContaining({
+        type: 'tool-output-error',
+        errorText: 'Tenant delta has not connected mock; start at /oauth/authorize?provider=mock&tenant_id=delta',
+      }),
     );
     expect(refused.text).toContain('"code":"oauth_not_connected"');
     const answered = await readUiStream((await stream('acme')).body!);
-    expect(answered.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-available', output: expect.objectContaining({ login: 'johndoe' }) }));
+    expect(answered.chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-output-available', output: expect.objectContaining({ login: 'johndoe' }) }),
+    );
     seen.push(refused.raw, answered.raw);
   });
 
   it('cuts the token out of a failing tool error before the model, the reply, the history and the log see it', async () => {
     const reply = await invoke('acme', 'use tool mock_leaky with {}', 'leaky');
-    expect(reply.tool_calls[0]).toMatchObject({ status: 'error', error: 'the API refused Authorization: Bearer [redacted]' });
-    expect(sink.records).toContainEqual(expect.objectContaining({ event: 'tool_call_failed', tool: 'mock_leaky', error: 'the API refused Authorization: Bearer [redacted]' }));
+    expect(reply.tool_calls[0]).toMatchObject({
+      status: 'error',
+      error: 'the API refused Authorization: Bearer [redacted]',
+    });
+    expect(sink.records).toContainEqual(
+      expect.objectContaining({
+        event: 'tool_call_failed',
+        tool: 'mock_leaky',
+        error: 'the API refused Authorization: Bearer [redacted]',
+      }),
+    );
   });
 
   it('gives tools run through /mcp the token of the calling tenant', async () => {
@@ -193,7 +233,10 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
     expect(ok.structuredContent).toMatchObject({ login: 'johndoe' });
     expect(apiCalls.at(-1)).toBe((await store.loadOAuthToken('acme', 'mock'))!.accessToken);
     const leak = await acme.callTool({ name: 'mock_leaky', arguments: {} });
-    expect(leak).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool mock_leaky failed: the API refused Authorization: Bearer [redacted]' }] });
+    expect(leak).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool mock_leaky failed: the API refused Authorization: Bearer [redacted]' }],
+    });
     seen.push(JSON.stringify([ok, leak]));
     await acme.close();
 
@@ -201,7 +244,12 @@ describe('a tool that calls an OAuth provider with the tenant token', () => {
     const refused = await stranger.callTool({ name: 'mock_whoami', arguments: {} });
     expect(refused).toMatchObject({
       isError: true,
-      content: [{ type: 'text', text: 'Tool mock_whoami failed: Tenant gamma has not connected mock; start at /oauth/authorize?provider=mock&tenant_id=gamma (oauth_not_connected)' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Tool mock_whoami failed: Tenant gamma has not connected mock; start at /oauth/authorize?provider=mock&tenant_id=gamma (oauth_not_connected)',
+        },
+      ],
     });
     await stranger.close();
   });

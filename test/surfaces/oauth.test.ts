@@ -6,7 +6,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { createLogger, createMemorySink } from '../../src/log/logger.js';
-import { createOAuthFlow, MemoryOAuthStateStore, type ActorOAuthFlow, type OAuthProviderConfig } from '../../src/oauth/index.js';
+import {
+  createOAuthFlow,
+  MemoryOAuthStateStore,
+  type ActorOAuthFlow,
+  type OAuthProviderConfig,
+} from '../../src/oauth/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { deadPort, serveOnLoopback } from './loopback.js';
@@ -53,7 +58,11 @@ beforeAll(async () => {
   mock = await startMockOAuthProvider();
   provider = mock.server;
   tokenRequests = mock.grants;
-  const common = { issuer: mock.issuer, allowInsecureRequests: true, scopes: ['openid', 'profile'] } satisfies Partial<OAuthProviderConfig>;
+  const common = {
+    issuer: mock.issuer,
+    allowInsecureRequests: true,
+    scopes: ['openid', 'profile'],
+  } satisfies Partial<OAuthProviderConfig>;
   flow = createOAuthFlow({
     providers: [
       mock.config(),
@@ -86,7 +95,9 @@ beforeEach(() => {
 
 describe('OAuth flow against oauth2-mock-server', () => {
   it('redirects to the provider with state and PKCE S256, then stores the tokens and returns to return_to', async () => {
-    const start = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=acme&return_to=%2Fpanel%2Fstats%3Ftab%3D1`);
+    const start = await get(
+      `${actor.url}/oauth/authorize?provider=mock&tenant_id=acme&return_to=%2Fpanel%2Fstats%3Ftab%3D1`,
+    );
     expect(start.status).toBe(302);
     expect(start.headers.get('cache-control')).toBe('no-store');
     const target = new URL(location(start));
@@ -116,7 +127,9 @@ describe('OAuth flow against oauth2-mock-server', () => {
     const everything = seenBodies.join('\n') + JSON.stringify(sink.records);
     expect(everything).not.toContain(token!.accessToken);
     expect(everything).not.toContain(token!.refreshToken);
-    expect(sink.records.map((record) => record.event)).toEqual(expect.arrayContaining(['oauth_authorize_started', 'oauth_connected']));
+    expect(sink.records.map((record) => record.event)).toEqual(
+      expect.arrayContaining(['oauth_authorize_started', 'oauth_connected']),
+    );
   });
 
   it('shows a small success page without return_to, and never the token', async () => {
@@ -132,7 +145,9 @@ describe('OAuth flow against oauth2-mock-server', () => {
     const done = await get(await throughProvider('provider=mock', { 'X-Tenant-Id': 'header-tenant' }));
     expect(done.status).toBe(200);
     expect(await store.loadOAuthToken('header-tenant', 'mock')).not.toBeNull();
-    const mismatch = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=other`, { 'X-Tenant-Id': 'header-tenant' });
+    const mismatch = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=other`, {
+      'X-Tenant-Id': 'header-tenant',
+    });
     expect(mismatch.status).toBe(403);
     expect((await mismatch.json()).code).toBe('tenant_mismatch');
     const malformed = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=a%20b`);
@@ -178,7 +193,9 @@ describe('OAuth flow against oauth2-mock-server', () => {
       '///evil.example',
     ];
     for (const returnTo of foreign) {
-      const response = await get(`${actor.url}/oauth/authorize?provider=mock&tenant_id=acme&return_to=${encodeURIComponent(returnTo)}`);
+      const response = await get(
+        `${actor.url}/oauth/authorize?provider=mock&tenant_id=acme&return_to=${encodeURIComponent(returnTo)}`,
+      );
       expect(response.status, returnTo).toBe(400);
       const body = await response.json();
       expect(body.code).toBe('invalid_return_to');
@@ -195,7 +212,9 @@ describe('OAuth flow against oauth2-mock-server', () => {
       ['/already%20encoded/\u00ff', '/already%20encoded/%C3%BF'],
     ];
     for (const [returnTo, expected] of cases) {
-      const done = await get(await throughProvider(`provider=mock&tenant_id=unicode&return_to=${encodeURIComponent(returnTo)}`));
+      const done = await get(
+        await throughProvider(`provider=mock&tenant_id=unicode&return_to=${encodeURIComponent(returnTo)}`),
+      );
       expect(done.status, returnTo).toBe(302);
       expect(location(done)).toBe(expected);
     }
@@ -210,10 +229,17 @@ describe('OAuth flow against oauth2-mock-server', () => {
     const callback = await throughProvider('provider=mock&tenant_id=denied');
     const denied = await get(callback);
     expect(denied.status).toBe(400);
-    expect(await denied.json()).toMatchObject({ code: 'oauth_provider_error', detail: 'Provider mock answered access_denied' });
+    expect(await denied.json()).toMatchObject({
+      code: 'oauth_provider_error',
+      detail: 'Provider mock answered access_denied',
+    });
     expect((await get(callback)).status).toBe(400);
     expect(tokenRequests).toEqual([]);
-    expect(sink.records.find((record) => record.event === 'oauth_authorization_denied')).toMatchObject({ provider: 'mock', tenant_id: 'denied', error: 'access_denied' });
+    expect(sink.records.find((record) => record.event === 'oauth_authorization_denied')).toMatchObject({
+      provider: 'mock',
+      tenant_id: 'denied',
+      error: 'access_denied',
+    });
   });
 
   it('answers 502 token_exchange_failed when the token endpoint refuses the code', async () => {
@@ -223,7 +249,10 @@ describe('OAuth flow against oauth2-mock-server', () => {
     });
     const failed = await get(await throughProvider('provider=mock&tenant_id=exchange'));
     expect(failed.status).toBe(502);
-    expect(await failed.json()).toMatchObject({ code: 'token_exchange_failed', detail: 'Exchanging the code with provider mock failed (invalid_grant)' });
+    expect(await failed.json()).toMatchObject({
+      code: 'token_exchange_failed',
+      detail: 'Exchanging the code with provider mock failed (invalid_grant)',
+    });
     expect(await store.loadOAuthToken('exchange', 'mock')).toBeNull();
   });
 
@@ -253,12 +282,20 @@ describe('OAuth flow on an actor with API_KEY_ENABLED', () => {
   it("needs the key to start, and lets the provider's redirect to /oauth/callback through without one", async () => {
     const keyed = createOAuthFlow({ providers: [mock.config()], stateStore: new MemoryOAuthStateStore() });
     const keyedStore = new MemoryStore();
-    const app = createActorApp({ definition, env: { API_KEY_ENABLED: 'true', API_KEY: 'the-key' }, logger: createLogger({ sink: createMemorySink() }), store: keyedStore, oauth: keyed });
+    const app = createActorApp({
+      definition,
+      env: { API_KEY_ENABLED: 'true', API_KEY: 'the-key' },
+      logger: createLogger({ sink: createMemorySink() }),
+      store: keyedStore,
+      oauth: keyed,
+    });
     const server = await serveOnLoopback(app);
     try {
       const withoutKey = await get(`${server.url}/oauth/authorize?provider=mock&tenant_id=keyed`);
       expect(withoutKey.status).toBe(401);
-      const start = await get(`${server.url}/oauth/authorize?provider=mock&tenant_id=keyed&return_to=/done`, { 'X-API-Key': 'the-key' });
+      const start = await get(`${server.url}/oauth/authorize?provider=mock&tenant_id=keyed&return_to=/done`, {
+        'X-API-Key': 'the-key',
+      });
       expect(start.status).toBe(302);
       const callback = location(await get(location(start)));
       expect(new URL(callback).pathname).toBe('/oauth/callback');
@@ -284,7 +321,11 @@ describe('getAccessToken', () => {
     expect(tokenRequests).toEqual([]);
 
     clock += 3600 * 1000;
-    const [a, b, c] = await Promise.all([flow.getAccessToken('tools', 'mock'), flow.getAccessToken('tools', 'mock'), flow.getAccessToken('tools', 'mock')]);
+    const [a, b, c] = await Promise.all([
+      flow.getAccessToken('tools', 'mock'),
+      flow.getAccessToken('tools', 'mock'),
+      flow.getAccessToken('tools', 'mock'),
+    ]);
     expect(tokenRequests).toEqual(['refresh_token']);
     expect(a).not.toBe(first!.accessToken);
     expect(b).toBe(a);
@@ -301,8 +342,17 @@ describe('getAccessToken', () => {
       response.body = { error: 'invalid_grant' };
       response.statusCode = 400;
     });
-    await expect(flow.getAccessToken('revoked', 'mock')).rejects.toMatchObject({ status: 409, code: 'oauth_reauthorization_required' });
-    await expect(flow.getAccessToken('stranger', 'mock')).rejects.toMatchObject({ status: 409, code: 'oauth_not_connected' });
-    await expect(flow.getAccessToken('stranger', 'nope')).rejects.toMatchObject({ status: 404, code: 'unknown_provider' });
+    await expect(flow.getAccessToken('revoked', 'mock')).rejects.toMatchObject({
+      status: 409,
+      code: 'oauth_reauthorization_required',
+    });
+    await expect(flow.getAccessToken('stranger', 'mock')).rejects.toMatchObject({
+      status: 409,
+      code: 'oauth_not_connected',
+    });
+    await expect(flow.getAccessToken('stranger', 'nope')).rejects.toMatchObject({
+      status: 404,
+      code: 'unknown_provider',
+    });
   });
 });

@@ -17,9 +17,14 @@ import { listenOnLoopback, serveOnLoopback, type LoopbackServer } from './loopba
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumMissing = !existsSync(CHROMIUM);
 if (chromiumMissing && process.env.CI === 'true') {
-  throw new Error(`The panel browser test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI must not skip it`);
+  throw new Error(
+    `The panel browser test needs chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI must not skip it`,
+  );
 }
-if (chromiumMissing) console.warn(`panel browser test skipped: no chromium at ${CHROMIUM} (set CHROMIUM_PATH); it fails instead when CI=true`);
+if (chromiumMissing)
+  console.warn(
+    `panel browser test skipped: no chromium at ${CHROMIUM} (set CHROMIUM_PATH); it fails instead when CI=true`,
+  );
 
 const PREFIX = '/relay/actors/7f3a';
 const OWNER_KEY = 'owner-key-for-the-relay';
@@ -89,7 +94,10 @@ describe.skipIf(chromiumMissing)('stats panel in chromium behind a path prefix',
       expect(invoke.status).toBe(200);
     }
     relay = await startRelay(new URL(actor.url));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
 
   afterAll(async () => {
@@ -132,7 +140,9 @@ describe.skipIf(chromiumMissing)('stats panel in chromium behind a path prefix',
     expect(requests.length).toBeGreaterThanOrEqual(4);
     for (const url of requests) expect(url.startsWith(`${relay.url}${PREFIX}/panel/stats`), url).toBe(true);
     // The only failed load is the invalid tenant id, refused with 422 on purpose; no CSP violation, no script error, no stray /favicon.ico.
-    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    expect(problems).toEqual([
+      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ]);
     await page.close();
   });
 });

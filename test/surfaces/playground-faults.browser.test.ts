@@ -17,17 +17,41 @@ const API_KEY = 'k-playground-123';
 const LONG_OUTPUT = `${'0123456789abcdef'.repeat(200)}END-OF-OUTPUT`;
 
 const definition: ActorDefinition = {
-  metadata: { name: 'Key Actor', slug: 'key-actor', version: '1.0.0', description: 'Behind an API key', domain: 'keys', tags: [] },
+  metadata: {
+    name: 'Key Actor',
+    slug: 'key-actor',
+    version: '1.0.0',
+    description: 'Behind an API key',
+    domain: 'keys',
+    tags: [],
+  },
   features: defaultActorFeatures,
   settings: v.object({
-    llm_model: v.optional(v.pipe(v.string(), v.title('Model'), platformField('model', { order: 1, placeholder: 'gpt-4o-mini' })), ''),
-    llm_base_url: v.optional(v.pipe(v.string(), v.title('Base URL'), platformField('model', { widget: 'url', order: 2, placeholder: 'https://api.example.com/v1' })), ''),
-    llm_api_key: v.optional(v.pipe(v.string(), v.title('API key'), platformField('model', { widget: 'password', order: 3, secret: true }))),
+    llm_model: v.optional(
+      v.pipe(v.string(), v.title('Model'), platformField('model', { order: 1, placeholder: 'gpt-4o-mini' })),
+      '',
+    ),
+    llm_base_url: v.optional(
+      v.pipe(
+        v.string(),
+        v.title('Base URL'),
+        platformField('model', { widget: 'url', order: 2, placeholder: 'https://api.example.com/v1' }),
+      ),
+      '',
+    ),
+    llm_api_key: v.optional(
+      v.pipe(v.string(), v.title('API key'), platformField('model', { widget: 'password', order: 3, secret: true })),
+    ),
   }),
   sections: [{ id: 'model', title: 'Model' }],
 };
 
-const longTool = new ActorTool({ name: 'long_output', description: 'Answers one very long line', argsSchema: v.object({}), run: () => LONG_OUTPUT });
+const longTool = new ActorTool({
+  name: 'long_output',
+  description: 'Answers one very long line',
+  argsSchema: v.object({}),
+  run: () => LONG_OUTPUT,
+});
 
 describe.skipIf(chromiumMissing)('the playground behind an API key in chromium', () => {
   let playground: OpenPlayground;
@@ -42,7 +66,17 @@ describe.skipIf(chromiumMissing)('the playground behind an API key in chromium',
       LLM_BASE_URL: 'http://127.0.0.1:9/v1',
       LLM_API_KEY: 'sk-hidden-value',
     };
-    playground = await openPlayground(createActorApp({ definition, env, store: new MemoryStore(), logger: silentLogger, model: createOfflineModel(), tools: [longTool] }), 'body[data-loaded="true"]');
+    playground = await openPlayground(
+      createActorApp({
+        definition,
+        env,
+        store: new MemoryStore(),
+        logger: silentLogger,
+        model: createOfflineModel(),
+        tools: [longTool],
+      }),
+      'body[data-loaded="true"]',
+    );
     page = playground.page;
   }, 60_000);
 
@@ -51,7 +85,12 @@ describe.skipIf(chromiumMissing)('the playground behind an API key in chromium',
   });
 
   /** Every notice on the page that still speaks of a 401 (the transcript keeps its history). */
-  const notices401 = () => page.evaluate(() => ['#banner', '#settings-status', '#stats'].filter((selector) => (document.querySelector(selector)?.textContent ?? '').includes('401')));
+  const notices401 = () =>
+    page.evaluate(() =>
+      ['#banner', '#settings-status', '#stats'].filter((selector) =>
+        (document.querySelector(selector)?.textContent ?? '').includes('401'),
+      ),
+    );
 
   it('drops every 401 notice once a valid key is entered, without a reload', async () => {
     await page.locator('#settings-status:has-text("401")').waitFor();
@@ -81,7 +120,13 @@ describe.skipIf(chromiumMissing)('the playground behind an API key in chromium',
     const box = await output.evaluate((pre) => {
       const messages = (document.getElementById('messages') as HTMLElement).getBoundingClientRect();
       const rect = pre.getBoundingClientRect();
-      return { scrollWidth: pre.scrollWidth, clientWidth: pre.clientWidth, right: rect.right, messagesRight: messages.right, text: pre.textContent ?? '' };
+      return {
+        scrollWidth: pre.scrollWidth,
+        clientWidth: pre.clientWidth,
+        right: rect.right,
+        messagesRight: messages.right,
+        text: pre.textContent ?? '',
+      };
     });
     expect(box.text.replace(/\s/g, '')).toBe(LONG_OUTPUT);
     expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);

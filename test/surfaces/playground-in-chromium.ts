@@ -7,7 +7,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Whether chromium is absent here (then the playground browser tests skip; CI refuses to). */
 export const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && process.env.CI === 'true') throw new Error(`The playground browser tests need chromium at ${CHROMIUM}; CI must not skip it`);
+if (chromiumMissing && process.env.CI === 'true')
+  throw new Error(`The playground browser tests need chromium at ${CHROMIUM}; CI must not skip it`);
 
 /** A served actor with its playground open in headless chromium. */
 export interface OpenPlayground {
@@ -23,7 +24,10 @@ export interface OpenPlayground {
  */
 export async function openPlayground(app: ActorApp, ready: string): Promise<OpenPlayground> {
   const server = await serveOnLoopback(app);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}/playground`);
   await page.locator(ready).waitFor();

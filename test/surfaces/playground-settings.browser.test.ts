@@ -16,10 +16,24 @@ import { chromiumMissing, openPlayground, type OpenPlayground } from './playgrou
 const screenshots = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
 const definition: ActorDefinition = {
-  metadata: { name: 'Form Actor', slug: 'form-actor', version: '1.0.0', description: 'Settings of every kind', domain: 'form', tags: [] },
+  metadata: {
+    name: 'Form Actor',
+    slug: 'form-actor',
+    version: '1.0.0',
+    description: 'Settings of every kind',
+    domain: 'form',
+    tags: [],
+  },
   features: defaultActorFeatures,
   settings: v.object({
-    notes: v.optional(v.pipe(v.string(), v.title('Notes'), platformField('general', { widget: 'textarea', order: 4, showIf: { field: 'enabled', equals: true } })), ''),
+    notes: v.optional(
+      v.pipe(
+        v.string(),
+        v.title('Notes'),
+        platformField('general', { widget: 'textarea', order: 4, showIf: { field: 'enabled', equals: true } }),
+      ),
+      '',
+    ),
     mode: v.optional(
       v.pipe(
         v.picklist(['basic', 'expert']),
@@ -36,13 +50,38 @@ const definition: ActorDefinition = {
       'basic',
     ),
     level: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.title('Level'), platformField('general', { widget: 'slider', order: 2, step: 1, showIf: { field: 'mode', equals: 'expert' } })),
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(10),
+        v.title('Level'),
+        platformField('general', { widget: 'slider', order: 2, step: 1, showIf: { field: 'mode', equals: 'expert' } }),
+      ),
       3,
     ),
-    enabled: v.optional(v.pipe(v.boolean(), v.title('Enabled'), platformField('general', { widget: 'switch', order: 3 })), false),
-    labels: v.optional(v.pipe(v.array(v.string()), v.title('Labels'), platformField('general', { widget: 'tags', order: 5 })), []),
-    retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5), v.title('Retries'), platformField('advanced', { widget: 'number', order: 1 })), 1),
-    token: v.optional(v.pipe(v.string(), v.title('Token'), platformField('advanced', { widget: 'password', order: 2, secret: true }))),
+    enabled: v.optional(
+      v.pipe(v.boolean(), v.title('Enabled'), platformField('general', { widget: 'switch', order: 3 })),
+      false,
+    ),
+    labels: v.optional(
+      v.pipe(v.array(v.string()), v.title('Labels'), platformField('general', { widget: 'tags', order: 5 })),
+      [],
+    ),
+    retries: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(5),
+        v.title('Retries'),
+        platformField('advanced', { widget: 'number', order: 1 }),
+      ),
+      1,
+    ),
+    token: v.optional(
+      v.pipe(v.string(), v.title('Token'), platformField('advanced', { widget: 'password', order: 2, secret: true })),
+    ),
   }),
   sections: [
     { id: 'general', title: 'General' },
@@ -56,7 +95,15 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
 
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
-    playground = await openPlayground(createActorApp({ definition, env: { PLAYGROUND_ENABLED: 'true' }, store: new MemoryStore(), logger: silentLogger }), '#save-settings');
+    playground = await openPlayground(
+      createActorApp({
+        definition,
+        env: { PLAYGROUND_ENABLED: 'true' },
+        store: new MemoryStore(),
+        logger: silentLogger,
+      }),
+      '#save-settings',
+    );
     page = playground.page;
   }, 60_000);
 
@@ -67,14 +114,16 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
   const row = (key: string) => page.locator(`.field[data-key="${key}"]`);
 
   it('groups the fields by section, orders them by x-platform-order, and picks the widget', async () => {
-    expect(await page.locator('fieldset[data-section="general"] .field').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key))).toEqual([
-      'mode',
-      'level',
-      'enabled',
-      'notes',
-      'labels',
-    ]);
-    expect(await page.locator('fieldset[data-section="advanced"] .field').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key))).toEqual(['retries', 'token']);
+    expect(
+      await page
+        .locator('fieldset[data-section="general"] .field')
+        .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key)),
+    ).toEqual(['mode', 'level', 'enabled', 'notes', 'labels']);
+    expect(
+      await page
+        .locator('fieldset[data-section="advanced"] .field')
+        .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.key)),
+    ).toEqual(['retries', 'token']);
     expect(await page.locator('#setting-mode').evaluate((node) => node.tagName)).toBe('SELECT');
     expect(await page.locator('#setting-level').getAttribute('type')).toBe('range');
     expect(await page.locator('#setting-enabled').getAttribute('type')).toBe('checkbox');
@@ -98,8 +147,16 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
     await page.locator('#save-settings').click();
     await page.locator('#settings-status[data-state="saved"]').waitFor();
     expect(await page.locator('#settings-status').textContent()).toMatch(/^Saved\. Applied: /);
-    const settings = await page.evaluate(async () => (await fetch('/settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json());
-    expect(settings.settings).toMatchObject({ mode: 'expert', level: 7, enabled: true, labels: ['red', 'green'], token: '********' });
+    const settings = await page.evaluate(async () =>
+      (await fetch('/settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json(),
+    );
+    expect(settings.settings).toMatchObject({
+      mode: 'expert',
+      level: 7,
+      enabled: true,
+      labels: ['red', 'green'],
+      token: '********',
+    });
     await page.screenshot({ path: `${screenshots}playground-settings-saved.png`, fullPage: true });
   });
 

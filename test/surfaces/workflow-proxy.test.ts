@@ -65,8 +65,21 @@ async function upstreamHandler(req: IncomingMessage, res: ServerResponse): Promi
   if (route === '/base/echo' || route === '/base/') {
     const body: Buffer[] = [];
     for await (const chunk of req) body.push(chunk as Buffer);
-    res.writeHead(200, { 'Content-Type': 'application/json', Connection: 'close, X-Upstream-Hop', 'X-Upstream-Hop': 'secret', 'Keep-Alive': 'timeout=1' });
-    res.end(JSON.stringify({ method: req.method, path: route, query: url.search, headers: req.headers, body: Buffer.concat(body).toString() }));
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      Connection: 'close, X-Upstream-Hop',
+      'X-Upstream-Hop': 'secret',
+      'Keep-Alive': 'timeout=1',
+    });
+    res.end(
+      JSON.stringify({
+        method: req.method,
+        path: route,
+        query: url.search,
+        headers: req.headers,
+        body: Buffer.concat(body).toString(),
+      }),
+    );
   } else if (route === '/base/stream-up') {
     const hash = createHash('sha256');
     let bytes = 0;
@@ -76,7 +89,9 @@ async function upstreamHandler(req: IncomingMessage, res: ServerResponse): Promi
       bytes += (chunk as Buffer).length;
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ bytes, sha256: hash.digest('hex'), transferEncoding: req.headers['transfer-encoding'] ?? null }));
+    res.end(
+      JSON.stringify({ bytes, sha256: hash.digest('hex'), transferEncoding: req.headers['transfer-encoding'] ?? null }),
+    );
   } else if (route === '/base/stream-down') {
     const chunks = Number(url.searchParams.get('chunks'));
     res.on('close', () => upstreamResponseClosed.resolve());
@@ -136,12 +151,24 @@ describe('workflow proxy on loopback', () => {
   it('forwards every method with path and query, prefix stripped', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       const hasBody = method !== 'GET' && method !== 'OPTIONS';
-      const response = await fetch(`${actor.url}/workflow/echo?a=1&b=%2F`, { method, headers: auth, ...(hasBody ? { body: `body of ${method}` } : {}) });
+      const response = await fetch(`${actor.url}/workflow/echo?a=1&b=%2F`, {
+        method,
+        headers: auth,
+        ...(hasBody ? { body: `body of ${method}` } : {}),
+      });
       expect(response.status, method).toBe(200);
       const seen = await response.json();
-      expect(seen, method).toMatchObject({ method, path: '/base/echo', query: '?a=1&b=%2F', body: hasBody ? `body of ${method}` : '' });
+      expect(seen, method).toMatchObject({
+        method,
+        path: '/base/echo',
+        query: '?a=1&b=%2F',
+        body: hasBody ? `body of ${method}` : '',
+      });
     }
-    expect(await (await fetch(`${actor.url}/workflow?a=1`, { headers: auth })).json()).toMatchObject({ path: '/base/', query: '?a=1' });
+    expect(await (await fetch(`${actor.url}/workflow?a=1`, { headers: auth })).json()).toMatchObject({
+      path: '/base/',
+      query: '?a=1',
+    });
     const outside = await fetch(`${actor.url}/workflowx/echo`, { headers: auth });
     expect(outside.status).toBe(404);
     expect((await outside.json()).code).toBe('not_found');
@@ -151,7 +178,11 @@ describe('workflow proxy on loopback', () => {
   });
 
   it('drops hop-by-hop headers and the actor credentials, sets X-Forwarded-*, keeps Authorization', async () => {
-    const { status, body, headers } = await new Promise<{ status: number; body: string; headers: IncomingMessage['headers'] }>((resolve, reject) => {
+    const { status, body, headers } = await new Promise<{
+      status: number;
+      body: string;
+      headers: IncomingMessage['headers'];
+    }>((resolve, reject) => {
       const url = new URL(`${actor.url}/workflow/echo`);
       const outgoing = httpRequest(
         {
@@ -183,7 +214,8 @@ describe('workflow proxy on loopback', () => {
     });
     expect(status).toBe(200);
     const seen = JSON.parse(body).headers as Record<string, string>;
-    for (const name of ['x-api-key', 'x-mesh-key', 'x-client-hop', 'te', 'proxy-authorization']) expect(seen[name], name).toBeUndefined();
+    for (const name of ['x-api-key', 'x-mesh-key', 'x-client-hop', 'te', 'proxy-authorization'])
+      expect(seen[name], name).toBeUndefined();
     expect(seen.authorization).toBe('Bearer for-n8n');
     expect(seen['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
     expect(seen['x-forwarded-host']).toBe(new URL(actor.url).host);
@@ -201,7 +233,10 @@ describe('workflow proxy on loopback', () => {
       let continued = false;
       const request = httpRequest(
         `${actor.url}/workflow/echo`,
-        { method: 'PUT', headers: { ...auth, Expect: '100-continue', 'Content-Type': 'text/plain', 'Content-Length': payload.length } },
+        {
+          method: 'PUT',
+          headers: { ...auth, Expect: '100-continue', 'Content-Type': 'text/plain', 'Content-Length': payload.length },
+        },
         (response) => {
           let body = '';
           response.setEncoding('utf8');
@@ -229,13 +264,23 @@ describe('workflow proxy on loopback', () => {
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         // After the first chunk, wait until the upstream has it: a buffering proxy never delivers it, and this test times out.
-        if (sent === 1) await within(upstreamSawFirstChunk.promise, 10_000, 'upstream receiving the first chunk while the client still sends');
+        if (sent === 1)
+          await within(
+            upstreamSawFirstChunk.promise,
+            10_000,
+            'upstream receiving the first chunk while the client still sends',
+          );
         if (sent === chunks) return controller.close();
         controller.enqueue(patternChunk(sent));
         sent += 1;
       },
     });
-    const response = await fetch(`${actor.url}/workflow/stream-up`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${actor.url}/workflow/stream-up`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ bytes: LARGE, sha256: sha256Of(chunks), transferEncoding: 'chunked' });
   });
@@ -243,7 +288,11 @@ describe('workflow proxy on loopback', () => {
   it(`streams a ${LARGE / MiB} MiB response body back without buffering it`, async () => {
     clientSawFirstChunk = signal();
     const chunks = LARGE / CHUNK;
-    const response = await within(fetch(`${actor.url}/workflow/stream-down?chunks=${chunks}`, { headers: auth }), 10_000, 'response headers while the upstream still writes');
+    const response = await within(
+      fetch(`${actor.url}/workflow/stream-down?chunks=${chunks}`, { headers: auth }),
+      10_000,
+      'response headers while the upstream still writes',
+    );
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const hash = createHash('sha256');
@@ -265,7 +314,11 @@ describe('workflow proxy on loopback', () => {
     clientSawFirstChunk = signal();
     upstreamResponseClosed = signal();
     const client = new AbortController();
-    const response = await within(fetch(`${actor.url}/workflow/stream-down?chunks=4096`, { headers: auth, signal: client.signal }), 10_000, 'response headers');
+    const response = await within(
+      fetch(`${actor.url}/workflow/stream-down?chunks=4096`, { headers: auth, signal: client.signal }),
+      10_000,
+      'response headers',
+    );
     await response.body!.getReader().read();
     client.abort();
     clientSawFirstChunk.resolve();
@@ -325,13 +378,24 @@ describe('workflowProxyRouter setup', () => {
   });
 
   it('refuses to mount unless integration_type is n8n', () => {
-    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [workflowProxyRouter({ baseUrl: 'http://n8n:5678' })] })).toThrow(
-      /integrationType is "none"/,
-    );
+    expect(() =>
+      createActorApp({
+        definition: testActorDefinition,
+        env: {},
+        logger: silentLogger,
+        store: new MemoryStore(),
+        routers: [workflowProxyRouter({ baseUrl: 'http://n8n:5678' })],
+      }),
+    ).toThrow(/integrationType is "none"/);
   });
 
   it('is absent when not mounted', async () => {
-    const app = createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore() });
+    const app = createActorApp({
+      definition: testActorDefinition,
+      env: {},
+      logger: silentLogger,
+      store: new MemoryStore(),
+    });
     expect((await app.request('/workflow/echo')).status).toBe(404);
   });
 });

@@ -15,7 +15,8 @@ const CLIENT = 3;
 const INTERNAL = 1;
 const ERROR = 2;
 
-const traceparentOf = (header: string | string[] | undefined) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(header ?? ''));
+const traceparentOf = (header: string | string[] | undefined) =>
+  /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(header ?? ''));
 
 /** Runs the built example actor with traces to `receiver` and a model at `model`, sends `send`, stops the actor (which exports what it holds). */
 async function traceOneRun(
@@ -63,7 +64,13 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
       model.requests.length = 0;
       receiver.spans.length = 0;
       model.reply(
-        { kind: 'json', body: completion(null, { toolCalls: [{ id: 'call_tides', name: 'hello_lookup', arguments: '{"topic":"tides"}' }], usage: [11, 5] }) },
+        {
+          kind: 'json',
+          body: completion(null, {
+            toolCalls: [{ id: 'call_tides', name: 'hello_lookup', arguments: '{"topic":"tides"}' }],
+            usage: [11, 5],
+          }),
+        },
         { kind: 'json', body: completion('Tides come twice a day.', { usage: [20, 7] }) },
       );
       const actor = await traceOneRun(
@@ -76,7 +83,11 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
           const response = await fetch(`${running.baseUrl}/agent/invoke`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', traceparent: `00-${CALLER_TRACE_ID}-${CALLER_SPAN_ID}-01` },
-            body: JSON.stringify({ user_identifier: 'u1', session_id: 'sess-otel-1', message: 'What about the tides?' }),
+            body: JSON.stringify({
+              user_identifier: 'u1',
+              session_id: 'sess-otel-1',
+              message: 'What about the tides?',
+            }),
           });
           const reply = (await response.json()) as { tool_calls: { name: string; status: string }[] };
           expect(response.status, JSON.stringify(reply)).toBe(200);
@@ -84,22 +95,47 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
         },
         runtime,
       );
-      expect(actor.logs.find((line) => line.event === 'tracer_started')).toMatchObject({ protocol: 'http/json', service_name: 'hello-actor', url: `${receiver.endpoint}/v1/traces` });
-      expect(receiver.exports.every((sent) => sent.path === '/v1/traces' && sent.contentType.startsWith('application/json'))).toBe(true);
+      expect(actor.logs.find((line) => line.event === 'tracer_started')).toMatchObject({
+        protocol: 'http/json',
+        service_name: 'hello-actor',
+        url: `${receiver.endpoint}/v1/traces`,
+      });
+      expect(
+        receiver.exports.every((sent) => sent.path === '/v1/traces' && sent.contentType.startsWith('application/json')),
+      ).toBe(true);
 
       const spans = receiver.spans;
       const named = (name: string) => spans.filter((span) => span.name === name);
-      expect(spans.map((span) => span.name).sort()).toEqual(['POST /agent/invoke', 'chat fake', 'chat fake', 'execute_tool hello_lookup', 'invoke_agent hello-actor']);
+      expect(spans.map((span) => span.name).sort()).toEqual([
+        'POST /agent/invoke',
+        'chat fake',
+        'chat fake',
+        'execute_tool hello_lookup',
+        'invoke_agent hello-actor',
+      ]);
       // One trace: the caller's.
       expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([CALLER_TRACE_ID]));
-      expect(spans[0]!.resource).toMatchObject({ 'service.name': 'hello-actor', 'service.version': expect.any(String) });
+      expect(spans[0]!.resource).toMatchObject({
+        'service.name': 'hello-actor',
+        'service.version': expect.any(String),
+      });
 
       const server = named('POST /agent/invoke')[0]!;
       expect(server).toMatchObject({ kind: SERVER, parentSpanId: CALLER_SPAN_ID });
-      expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/agent/invoke', 'url.path': '/agent/invoke', 'http.response.status_code': 200 });
+      expect(server.attributes).toMatchObject({
+        'http.request.method': 'POST',
+        'http.route': '/agent/invoke',
+        'url.path': '/agent/invoke',
+        'http.response.status_code': 200,
+      });
 
       // What the turn's and each model call's spans say of the model and the conversation.
-      const modelAttributes = { 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'fake', 'gen_ai.response.model': 'fake-model-1', 'gen_ai.conversation.id': 'sess-otel-1' };
+      const modelAttributes = {
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'fake',
+        'gen_ai.response.model': 'fake-model-1',
+        'gen_ai.conversation.id': 'sess-otel-1',
+      };
       const agent = named('invoke_agent hello-actor')[0]!;
       expect(agent).toMatchObject({ kind: INTERNAL, parentSpanId: server.spanId });
       expect(agent.attributes).toMatchObject({
@@ -115,7 +151,11 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
         expect(chat).toMatchObject({ kind: CLIENT, parentSpanId: agent.spanId });
         expect(chat.attributes).toMatchObject({ ...modelAttributes, 'gen_ai.operation.name': 'chat' });
       }
-      expect(chats.map((chat) => [chat.attributes['gen_ai.usage.input_tokens'], chat.attributes['gen_ai.usage.output_tokens']]).sort()).toEqual([
+      expect(
+        chats
+          .map((chat) => [chat.attributes['gen_ai.usage.input_tokens'], chat.attributes['gen_ai.usage.output_tokens']])
+          .sort(),
+      ).toEqual([
         [11, 5],
         [20, 7],
       ]);
@@ -132,7 +172,8 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
       // The model server got each call's own chat span as its parent, in the caller's trace.
       expect(model.requests).toHaveLength(2);
       const sentParents = model.requests.map((request) => traceparentOf(request.headers.traceparent));
-      for (const sent of sentParents) expect(sent?.[1], JSON.stringify(model.requests.map((request) => request.headers))).toBe(CALLER_TRACE_ID);
+      for (const sent of sentParents)
+        expect(sent?.[1], JSON.stringify(model.requests.map((request) => request.headers))).toBe(CALLER_TRACE_ID);
       expect(sentParents.map((sent) => sent?.[2]).sort()).toEqual(chats.map((chat) => chat.spanId).sort());
     },
   );
@@ -151,8 +192,15 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
     });
     const byName = (name: string): ReceivedSpan => receiver.spans.find((span) => span.name === name)!;
     expect(byName('chat fake')).toMatchObject({ statusCode: ERROR, attributes: { 'error.type': 'model_error' } });
-    expect(byName('invoke_agent hello-actor')).toMatchObject({ statusCode: ERROR, attributes: { 'error.type': 'model_error' } });
-    expect(byName('POST /agent/invoke')).toMatchObject({ statusCode: ERROR, parentSpanId: undefined, attributes: { 'http.response.status_code': 502, 'error.type': '502' } });
+    expect(byName('invoke_agent hello-actor')).toMatchObject({
+      statusCode: ERROR,
+      attributes: { 'error.type': 'model_error' },
+    });
+    expect(byName('POST /agent/invoke')).toMatchObject({
+      statusCode: ERROR,
+      parentSpanId: undefined,
+      attributes: { 'http.response.status_code': 502, 'error.type': '502' },
+    });
   });
 
   it('exports OTLP protobuf by default', async () => {
@@ -165,6 +213,10 @@ describe('OpenTelemetry traces of a turn, exported over OTLP/HTTP to a loopback 
       });
     });
     expect(receiver.exports.length).toBeGreaterThan(0);
-    expect(receiver.exports.every((sent) => sent.path === '/v1/traces' && sent.contentType === 'application/x-protobuf' && sent.bytes > 0)).toBe(true);
+    expect(
+      receiver.exports.every(
+        (sent) => sent.path === '/v1/traces' && sent.contentType === 'application/x-protobuf' && sent.bytes > 0,
+      ),
+    ).toBe(true);
   });
 });

@@ -73,7 +73,8 @@ function decodedValue(value: OtlpValue): unknown {
   return undefined;
 }
 
-const attributesOf = (attributes: readonly OtlpAttribute[] | undefined) => Object.fromEntries((attributes ?? []).map((attribute) => [attribute.key, decodedValue(attribute.value)]));
+const attributesOf = (attributes: readonly OtlpAttribute[] | undefined) =>
+  Object.fromEntries((attributes ?? []).map((attribute) => [attribute.key, decodedValue(attribute.value)]));
 
 /** Starts a receiver accepting `POST /v1/traces` (JSON decoded into `spans`; protobuf only counted). */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {

@@ -43,7 +43,12 @@ function freePort(): Promise<number> {
 
 /** Starts a server process in its own process group and waits for `/ready` 200. */
 async function serveUntilReady(command: string, args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(command, args, { cwd: actorDir, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), DATA_DIR: join(scratch, `data-${port}`) } });
+  const child = spawn(command, args, {
+    cwd: actorDir,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, PORT: String(port), DATA_DIR: join(scratch, `data-${port}`) },
+  });
   running.push(child);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
@@ -62,7 +67,11 @@ async function invoke(port: number) {
   const response = await fetch(`http://127.0.0.1:${port}/agent/invoke`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ user_identifier: 'loop', session_id: 'loop-1', message: 'use tool demo_lookup with {"topic": "loops"}' }),
+    body: JSON.stringify({
+      user_identifier: 'loop',
+      session_id: 'loop-1',
+      message: 'use tool demo_lookup with {"topic": "loops"}',
+    }),
   });
   return { status: response.status, body: await response.json() };
 }
@@ -99,7 +108,21 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
 
   it('with a model server configured, its tests still pass: they pin the offline model', () => {
     const configured = join(scratch, 'configured');
-    const created = run(process.execPath, [BINARY, 'new', 'demo', configured, '--defaults', '--data', 'llm_base_url=http://127.0.0.1:9/v1', '--data', 'llm_model=x'], scratch);
+    const created = run(
+      process.execPath,
+      [
+        BINARY,
+        'new',
+        'demo',
+        configured,
+        '--defaults',
+        '--data',
+        'llm_base_url=http://127.0.0.1:9/v1',
+        '--data',
+        'llm_model=x',
+      ],
+      scratch,
+    );
     expect(created.code, created.output).toBe(0);
     // The same dependencies as the actor installed above: share its node_modules instead of a second npm install.
     symlinkSync(join(actorDir, 'node_modules'), join(configured, 'node_modules'));

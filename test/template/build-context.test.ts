@@ -13,7 +13,11 @@ function context(name: string, files: Record<string, string>) {
 
 describe('readBuildContext', () => {
   it('matches COPY wildcards at the context root as Docker does, with or without a match', () => {
-    const withLock = context('with-lock', { 'package.json': '{}', 'package-lock.json': '{}', 'src/package-lock.json': '{}' });
+    const withLock = context('with-lock', {
+      'package.json': '{}',
+      'package-lock.json': '{}',
+      'src/package-lock.json': '{}',
+    });
     expect(withLock.match('package-lock.json*')).toEqual(['package-lock.json']);
     expect(withLock.match('package*.json')).toEqual(['package-lock.json', 'package.json']);
     const withoutLock = context('without-lock', { 'package.json': '{}' });
@@ -36,6 +40,10 @@ describe('readBuildContext', () => {
     expect(built.includes('node_modules/x/index.js')).toBe(false);
     expect(built.includes('src/nested/b.log')).toBe(true);
     expect(built.match('app.log')).toEqual([]);
-    expect(contextFilesUnder(built, join(built.dir, 'src')).sort()).toEqual(['src/a.ts', 'src/nested/b.log', 'src/secret-but-needed.ts']);
+    expect(contextFilesUnder(built, join(built.dir, 'src')).sort()).toEqual([
+      'src/a.ts',
+      'src/nested/b.log',
+      'src/secret-but-needed.ts',
+    ]);
   });
 });

@@ -37,7 +37,9 @@ export function readBuildContext(dir: string): BuildContext {
       if (!/[*?[]/.test(path)) return existsSync(join(dir, path)) && includes(path) ? [path] : [];
       const pattern = dockerignore().add(path);
       const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-      const candidates = existsSync(join(dir, parent)) ? readdirSync(join(dir, parent)).map((name) => (parent ? `${parent}/${name}` : name)) : [];
+      const candidates = existsSync(join(dir, parent))
+        ? readdirSync(join(dir, parent)).map((name) => (parent ? `${parent}/${name}` : name))
+        : [];
       return candidates.filter((candidate) => pattern.ignores(candidate) && includes(candidate)).sort();
     },
   };

@@ -13,7 +13,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'actorkit-closing-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Values for every variable a surface may need, so an app with all options starts. */
-const SURFACE_ENV: Record<string, string> = { MESH_KEY: 'a-mesh-key-for-the-tests', WORKFLOW_BASE_URL: 'http://127.0.0.1:9' };
+const SURFACE_ENV: Record<string, string> = {
+  MESH_KEY: 'a-mesh-key-for-the-tests',
+  WORKFLOW_BASE_URL: 'http://127.0.0.1:9',
+};
 
 interface Example {
   readonly name: string;
@@ -30,7 +33,9 @@ function closingMessageOf(name: string): Promise<Example> {
 }
 
 async function renderExample(name: string): Promise<Example> {
-  const { answers } = parse(readFileSync(join(EXAMPLES, name, '.actorkit-answers.yml'), 'utf8')) as { answers: Record<string, unknown> };
+  const { answers } = parse(readFileSync(join(EXAMPLES, name, '.actorkit-answers.yml'), 'utf8')) as {
+    answers: Record<string, unknown>;
+  };
   const { actor_name: actorName, ...rest } = answers;
   const result = await renderActor({
     actorName: String(actorName),
@@ -45,7 +50,10 @@ async function renderExample(name: string): Promise<Example> {
 
 /** The `METHOD /path` lines of the message's route list. */
 function printedRoutes(message: string): { method: string; path: string }[] {
-  return [...message.matchAll(/^ {2}(GET|POST|PUT|DELETE|ANY) +(\/\S*)/gm)].map((match) => ({ method: match[1] as string, path: match[2] as string }));
+  return [...message.matchAll(/^ {2}(GET|POST|PUT|DELETE|ANY) +(\/\S*)/gm)].map((match) => ({
+    method: match[1] as string,
+    path: match[2] as string,
+  }));
 }
 
 /** The variable names of the message's environment list. */
@@ -56,7 +64,13 @@ function printedVariables(message: string): string[] {
 
 async function startExample(name: string, env: Record<string, string>) {
   const { createApp } = (await import(join(EXAMPLES, name, 'src', 'app.ts'))) as {
-    createApp: (env: Record<string, string>, overrides: object) => { request: (path: string, init?: RequestInit) => Promise<Response> | Response; actor: { start(): Promise<void> } };
+    createApp: (
+      env: Record<string, string>,
+      overrides: object,
+    ) => {
+      request: (path: string, init?: RequestInit) => Promise<Response> | Response;
+      actor: { start(): Promise<void> };
+    };
   };
   const app = createApp({ LLM_PROVIDER: 'offline', ...env }, { store: new MemoryStore(), logger: silentLogger });
   await app.actor.start();
@@ -64,15 +78,22 @@ async function startExample(name: string, env: Record<string, string>) {
 }
 
 async function documentedOperations(app: Awaited<ReturnType<typeof startExample>>): Promise<string[]> {
-  const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-  return Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+  const document = (await (await app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.keys(operations).map((method) => `${method} ${path}`),
+  );
 }
 
 /** A request for a printed route: placeholders filled, `ANY` as GET, the mesh key sent. */
 function concreteRequest(route: { method: string; path: string }): [string, RequestInit] {
   const path = route.path.replace(/\{[^}]+\}/g, 'news').replace(/\*$/, 'webhook/try');
   const method = route.method === 'ANY' ? 'GET' : route.method;
-  const headers: Record<string, string> = { 'X-Mesh-Key': SURFACE_ENV.MESH_KEY as string, 'Content-Type': 'application/json' };
+  const headers: Record<string, string> = {
+    'X-Mesh-Key': SURFACE_ENV.MESH_KEY as string,
+    'Content-Type': 'application/json',
+  };
   return [path, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) }];
 }
 
@@ -85,7 +106,14 @@ describe("new's closing message tells the truth about the actor it rendered", ()
     expect(all.some((example) => example.answers.fleet_mesh === true)).toBe(true);
     expect(all.some((example) => example.answers.integration_type === 'n8n')).toBe(true);
     expect(all.some((example) => example.answers.expose_mcp === true)).toBe(true);
-    expect(all.some((example) => example.answers.include_panel === false && example.answers.fleet_mesh === false && example.answers.integration_type === 'none')).toBe(true);
+    expect(
+      all.some(
+        (example) =>
+          example.answers.include_panel === false &&
+          example.answers.fleet_mesh === false &&
+          example.answers.integration_type === 'none',
+      ),
+    ).toBe(true);
   });
 
   for (const name of examples) {
@@ -141,9 +169,16 @@ describe("new's closing message tells the truth about the actor it rendered", ()
       const body = /-d '(.*)'$/m.exec(message)?.[1];
       expect(body).toBeDefined();
       const app = await startExample(name, SURFACE_ENV);
-      const response = await app.request('/agent/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body as string });
+      const response = await app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: body as string,
+      });
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ model: 'offline', tool_calls: [{ name: `${String(answers.domain_module)}_lookup`, status: 'ok' }] });
+      expect(await response.json()).toMatchObject({
+        model: 'offline',
+        tool_calls: [{ name: `${String(answers.domain_module)}_lookup`, status: 'ok' }],
+      });
     });
   }
 });

@@ -31,24 +31,40 @@ import { replayDockerfile, startReplayedCmd, type ReplayedStage } from './replay
 import { runShell } from './run-shell.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string } & Record<string, unknown>;
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+} & Record<string, unknown>;
 const scratch = mkdtempSync(join(tmpdir(), 'actorkit-dockerfile-replay-'));
 const running: ChildProcess[] = [];
 let registry: LoopbackServer;
 let npmEnv: Record<string, string | undefined>;
 
 afterAll(async () => {
-  for (const child of running) if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  for (const child of running)
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
   await registry?.close();
   await rm(scratch, { recursive: true, force: true });
 }, 180_000);
 
 beforeAll(async () => {
-  const upstream = (await runShell('npm config get registry', { cwd: ROOT, env: process.env, where: 'host:' })).trim().split('\n').at(-1) ?? '';
+  const upstream =
+    (await runShell('npm config get registry', { cwd: ROOT, env: process.env, where: 'host:' }))
+      .trim()
+      .split('\n')
+      .at(-1) ?? '';
   // `npm test` builds first (pretest); a focused run needs `npm run build` before it.
-  if (!existsSync(join(ROOT, 'dist', 'src', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  await runShell(`npm pack --ignore-scripts --pack-destination '${scratch}' --silent`, { cwd: ROOT, env: process.env, where: 'host:' });
-  registry = await startFakeNpmRegistry({ manifest, tarball: join(scratch, `${manifest.name}-${manifest.version}.tgz`) }, upstream);
+  if (!existsSync(join(ROOT, 'dist', 'src', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
+  await runShell(`npm pack --ignore-scripts --pack-destination '${scratch}' --silent`, {
+    cwd: ROOT,
+    env: process.env,
+    where: 'host:',
+  });
+  registry = await startFakeNpmRegistry(
+    { manifest, tarball: join(scratch, `${manifest.name}-${manifest.version}.tgz`) },
+    upstream,
+  );
   npmEnv = {
     PATH: `${writeBaseImageStandIn(join(scratch, 'base-image'))}:${process.env.PATH}`,
     HOME: join(scratch, 'home'),
@@ -61,24 +77,46 @@ beforeAll(async () => {
 /** Renders an actor with `answers`, depending on the packed actorkit from the registry, with its lock file. */
 async function renderForRegistry(name: string, answers: readonly string[]): Promise<string> {
   const target = join(scratch, 'actors', name);
-  const result = await renderActor({ actorName: name, targetDir: target, defaults: true, data: answers, io: { interactive: false, cwd: scratch } });
+  const result = await renderActor({
+    actorName: name,
+    targetDir: target,
+    defaults: true,
+    data: answers,
+    io: { interactive: false, cwd: scratch },
+  });
   expect(result.status, JSON.stringify(result)).toBe('ok');
   const packageJson = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
   packageJson.dependencies.actorkit = `^${manifest.version}`;
   delete packageJson.allowScripts;
   writeFileSync(join(target, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
-  await runShell('npm install --package-lock-only --ignore-scripts --no-audit --no-fund', { cwd: target, env: npmEnv, where: 'lock file:' });
+  await runShell('npm install --package-lock-only --ignore-scripts --no-audit --no-fund', {
+    cwd: target,
+    env: npmEnv,
+    where: 'lock file:',
+  });
   return target;
 }
 
 /** Replays the actor's Dockerfile (or `dockerfile`) into a fresh scratch folder. */
-function replay(actorDir: string, dockerfile = readFileSync(join(actorDir, 'Dockerfile'), 'utf8'), cache?: readonly ReplayedStage[]): Promise<ReplayedStage[]> {
+function replay(
+  actorDir: string,
+  dockerfile = readFileSync(join(actorDir, 'Dockerfile'), 'utf8'),
+  cache?: readonly ReplayedStage[],
+): Promise<ReplayedStage[]> {
   const workDir = mkdtempSync(join(scratch, 'stages-'));
-  return replayDockerfile(dockerfile, { context: readBuildContext(actorDir), workDir, env: npmEnv, ...(cache ? { cache } : {}) });
+  return replayDockerfile(dockerfile, {
+    context: readBuildContext(actorDir),
+    workDir,
+    env: npmEnv,
+    ...(cache ? { cache } : {}),
+  });
 }
 
 /** Starts the runtime stage's CMD on a free port and resolves with the `/ready` answer, or rejects with its output. */
-async function readyOfRuntime(stage: ReplayedStage, env: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+async function readyOfRuntime(
+  stage: ReplayedStage,
+  env: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   const port = await deadPort();
   const child = startReplayedCmd(stage, { PORT: String(port), DATA_DIR: mkdtempSync(join(scratch, 'data-')), ...env });
   running.push(child);
@@ -86,7 +124,11 @@ async function readyOfRuntime(stage: ReplayedStage, env: Record<string, string> 
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((wait) => setTimeout(wait, 200))) {
+    for (
+      const deadline = Date.now() + 60_000;
+      Date.now() < deadline;
+      await new Promise((wait) => setTimeout(wait, 200))
+    ) {
       if (child.exitCode !== null) throw new Error(`the CMD exited with ${child.exitCode}:\n${output}`);
       const response = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
       if (response === undefined) continue;
@@ -136,26 +178,32 @@ describe('the replay catches a Dockerfile that would not work', () => {
   it('fails when a file the build needs is left out of a COPY, naming the file', async () => {
     const { actorDir, stages } = defaults ?? expect.fail('the defaults replay did not pass');
     const replayed = replay(actorDir, without('COPY tsconfig.json tsconfig.build.json ./'), stages);
-    await expect(replayed).rejects.toThrow(/^stage build, line \d+: RUN npm run build exited with [1-9][\s\S]*tsconfig\.build\.json/);
+    await expect(replayed).rejects.toThrow(
+      /^stage build, line \d+: RUN npm run build exited with [1-9][\s\S]*tsconfig\.build\.json/,
+    );
   }, 120_000);
 
   it('fails when the runtime stage leaves out what its CMD needs', async () => {
     const { actorDir, stages } = defaults ?? expect.fail('the defaults replay did not pass');
     const replayed = await replay(actorDir, without('COPY --from=deps /app/node_modules ./node_modules'), stages);
     expect(replayed.slice(0, 2)).toEqual(stages.slice(0, 2));
-    await expect(readyOfRuntime(replayed.at(-1) as ReplayedStage)).rejects.toThrow(/the CMD exited with 1:[\s\S]*Cannot find package 'actorkit'/);
+    await expect(readyOfRuntime(replayed.at(-1) as ReplayedStage)).rejects.toThrow(
+      /the CMD exited with 1:[\s\S]*Cannot find package 'actorkit'/,
+    );
   }, 120_000);
 
   it('fails when a COPY names a path the .dockerignore keeps out of the build context', async () => {
     const { actorDir } = defaults ?? expect.fail('the defaults replay did not pass');
     const dockerfile = 'FROM node:20.19-bookworm-slim AS build\nWORKDIR /app\nCOPY src ./src\nCOPY test ./test\n';
-    await expect(replay(actorDir, dockerfile)).rejects.toThrow('stage build, line 4: COPY test: not in the build context (excluded by .dockerignore)');
+    await expect(replay(actorDir, dockerfile)).rejects.toThrow(
+      'stage build, line 4: COPY test: not in the build context (excluded by .dockerignore)',
+    );
   });
 
   it('refuses an instruction it cannot perform faithfully', async () => {
     const { actorDir } = defaults ?? expect.fail('the defaults replay did not pass');
-    await expect(replay(actorDir, 'FROM node:20.19-bookworm-slim AS build\nADD https://example.com/x.tgz ./\n')).rejects.toThrow(
-      'Dockerfile line 2: ADD is not supported; the replay cannot perform it',
-    );
+    await expect(
+      replay(actorDir, 'FROM node:20.19-bookworm-slim AS build\nADD https://example.com/x.tgz ./\n'),
+    ).rejects.toThrow('Dockerfile line 2: ADD is not supported; the replay cannot perform it');
   });
 });

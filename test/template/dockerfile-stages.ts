@@ -1,10 +1,23 @@
-import { DockerfileParser, type Copy, type From, type Instruction, type JSONInstruction, type PropertyInstruction } from 'dockerfile-ast';
+import {
+  DockerfileParser,
+  type Copy,
+  type From,
+  type Instruction,
+  type JSONInstruction,
+  type PropertyInstruction,
+} from 'dockerfile-ast';
 
 /** One build step the replay performs, in Dockerfile order. */
 export type ReplayStep =
   | { readonly kind: 'workdir'; readonly line: number; readonly path: string }
   | { readonly kind: 'env'; readonly line: number; readonly values: Readonly<Record<string, string>> }
-  | { readonly kind: 'copy'; readonly line: number; readonly from?: string; readonly sources: readonly string[]; readonly destination: string }
+  | {
+      readonly kind: 'copy';
+      readonly line: number;
+      readonly from?: string;
+      readonly sources: readonly string[];
+      readonly destination: string;
+    }
   | { readonly kind: 'run'; readonly line: number; readonly command: string };
 
 /** One `FROM … AS name` stage of a Dockerfile, as the replay needs it. */
@@ -30,7 +43,8 @@ export function parseDockerfileStages(text: string): DockerfileStage[] {
   for (const instruction of DockerfileParser.parse(text).getInstructions()) {
     const keyword = instruction.getKeyword();
     const line = instruction.getRange().start.line + 1;
-    const unsupported = (why: string) => new Error(`Dockerfile line ${line}: ${keyword} ${why}; the replay cannot perform it`);
+    const unsupported = (why: string) =>
+      new Error(`Dockerfile line ${line}: ${keyword} ${why}; the replay cannot perform it`);
     if (keyword === 'FROM') {
       const name = (instruction as From).getBuildStage();
       if (!name) throw unsupported('has no `AS <name>`');
@@ -44,10 +58,12 @@ export function parseDockerfileStages(text: string): DockerfileStage[] {
     }
     if (METADATA_ONLY.has(keyword)) continue;
     if (keyword === 'WORKDIR') stage.steps.push({ kind: 'workdir', line, path: argumentValues(instruction).join(' ') });
-    else if (keyword === 'ENV') stage.steps.push({ kind: 'env', line, values: properties(instruction as PropertyInstruction) });
+    else if (keyword === 'ENV')
+      stage.steps.push({ kind: 'env', line, values: properties(instruction as PropertyInstruction) });
     else if (keyword === 'RUN') {
       const command = instruction.getRawArgumentsContent();
-      if (command === null || command.trimStart().startsWith('[') || command.includes('<<')) throw unsupported('is not a plain shell-form command');
+      if (command === null || command.trimStart().startsWith('[') || command.includes('<<'))
+        throw unsupported('is not a plain shell-form command');
       stage.steps.push({ kind: 'run', line, command: command.replace(/\\\r?\n/g, ' ') });
     } else if (keyword === 'COPY') stage.steps.push(copyStep(instruction as Copy, line, unsupported));
     else if (keyword === 'CMD') {
@@ -78,5 +94,7 @@ function argumentValues(instruction: Instruction): string[] {
 }
 
 function properties(instruction: PropertyInstruction): Record<string, string> {
-  return Object.fromEntries(instruction.getProperties().map((property) => [property.getName(), property.getValue() ?? '']));
+  return Object.fromEntries(
+    instruction.getProperties().map((property) => [property.getName(), property.getValue() ?? '']),
+  );
 }

@@ -13,19 +13,38 @@ const scratch = mkdtempSync(join(tmpdir(), 'actorkit-every-option-'));
 const actorDir = join(scratch, 'every');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const run = (args: string[], cwd = scratch) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH, HOME: scratch } });
+const run = (args: string[], cwd = scratch) =>
+  spawnSync(process.execPath, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH: process.env.PATH, HOME: scratch },
+  });
 
 /** What `npm install` would bring: valibot and vitest from this checkout, and this checkout (its build) as actorkit. */
 function linkDependencies(): void {
   const modules = join(actorDir, 'node_modules');
   mkdirSync(modules, { recursive: true });
-  for (const name of ['valibot', 'vitest']) symlinkSync(join(REPOSITORY_ROOT, 'node_modules', name), join(modules, name));
+  for (const name of ['valibot', 'vitest'])
+    symlinkSync(join(REPOSITORY_ROOT, 'node_modules', name), join(modules, name));
   symlinkSync(REPOSITORY_ROOT, join(modules, 'actorkit'));
 }
 
 beforeAll(() => {
   ensureBuilt();
-  const created = run([BINARY, 'new', 'Every Option', actorDir, '--defaults', '--data', 'include_panel=true', '--data', 'fleet_mesh=true', '--data', 'integration_type=n8n']);
+  const created = run([
+    BINARY,
+    'new',
+    'Every Option',
+    actorDir,
+    '--defaults',
+    '--data',
+    'include_panel=true',
+    '--data',
+    'fleet_mesh=true',
+    '--data',
+    'integration_type=n8n',
+  ]);
   expect(withoutPackingLine(created.stderr)).toBe('');
   expect(created.status).toBe(0);
 }, 180_000);
@@ -49,7 +68,9 @@ describe('an actor with every template option on', () => {
     };
     expect(config.panels).toEqual([{ slug: 'stats', title: expect.any(String), description: expect.any(String) }]);
     const labels = config.contract.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`);
-    expect(labels).toEqual(expect.arrayContaining(['GET /panel/{slug}', 'GET /api/everyoption/lookup/{topic}', 'ANY /workflow/*']));
+    expect(labels).toEqual(
+      expect.arrayContaining(['GET /panel/{slug}', 'GET /api/everyoption/lookup/{topic}', 'ANY /workflow/*']),
+    );
     writeFileSync(
       join(actorDir, 'served.mts'),
       `import { MemoryStore, silentLogger } from 'actorkit';
@@ -66,6 +87,10 @@ await app.actor.stop?.();
     );
     const checked = run([join(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'served.mts'], actorDir);
     expect(checked.stderr).toBe('');
-    expect(JSON.parse(checked.stdout.trim().split('\n').at(-1)!)).toEqual({ differences: [], peerRead: 200, panel: 200 });
+    expect(JSON.parse(checked.stdout.trim().split('\n').at(-1)!)).toEqual({
+      differences: [],
+      peerRead: 200,
+      panel: 200,
+    });
   });
 });

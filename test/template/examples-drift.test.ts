@@ -42,7 +42,9 @@ describe('the checked-in examples', () => {
   for (const name of examples) {
     it(`${name} is exactly what the template renders from its answers (re-render it when this fails)`, async () => {
       const example = join(EXAMPLES, name);
-      const { answers } = parse(readFileSync(join(example, '.actorkit-answers.yml'), 'utf8')) as { answers: Record<string, unknown> };
+      const { answers } = parse(readFileSync(join(example, '.actorkit-answers.yml'), 'utf8')) as {
+        answers: Record<string, unknown>;
+      };
       const { actor_name: actorName, ...rest } = answers;
       const target = join(scratch, name);
       const result = await renderActor({
@@ -56,7 +58,9 @@ describe('the checked-in examples', () => {
       const expected = listFiles(target).sort();
       expect(listFiles(example).sort()).toEqual(expected);
       for (const file of expected) {
-        expect(normalise(file, readFileSync(join(example, file), 'utf8')), file).toBe(normalise(file, readFileSync(join(target, file), 'utf8')));
+        expect(normalise(file, readFileSync(join(example, file), 'utf8')), file).toBe(
+          normalise(file, readFileSync(join(target, file), 'utf8')),
+        );
       }
     });
   }

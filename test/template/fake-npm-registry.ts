@@ -28,7 +28,9 @@ export async function startFakeNpmRegistry(served: ServedPackage, upstream: stri
     if (path === `/${name}`) {
       response.writeHead(200, { 'content-type': 'application/json' }).end(packument);
     } else if (path === tarballPath) {
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length }).end(bytes);
+      response
+        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length })
+        .end(bytes);
     } else {
       response.writeHead(302, { location: new URL((request.url ?? '/').replace(/^\//, ''), upstream).href }).end();
     }

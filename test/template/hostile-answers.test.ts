@@ -16,7 +16,8 @@ const HOSTILE_DESCRIPTION = 'Tom\'s "weather" `helper` ${(globalThis as any).pwn
 function linkDependencies(actorDir: string): void {
   const modules = join(actorDir, 'node_modules');
   mkdirSync(join(modules, '@types'), { recursive: true });
-  for (const name of ['valibot', 'vitest', 'typescript']) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  for (const name of ['valibot', 'vitest', 'typescript'])
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
   symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(modules, '@types', 'node'));
   symlinkSync(ROOT, join(modules, 'actorkit'));
 }
@@ -33,7 +34,11 @@ describe('answers that land in code are JSON/TS-safe', () => {
     });
     expect(result.status, JSON.stringify(result)).toBe('ok');
     linkDependencies(actorDir);
-    const checked = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', actorDir], { encoding: 'utf8', timeout: 120_000 });
+    const checked = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', actorDir],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     expect(`${checked.stdout}${checked.stderr}`).toBe('');
     expect(checked.status).toBe(0);
     const prompt = (await import(join(actorDir, 'src', 'prompts', 'system-prompt.ts'))) as { SYSTEM_PROMPT: string };
@@ -49,7 +54,13 @@ describe('answers that land in code are JSON/TS-safe', () => {
   ])('refuses %s that no actor setting or platform field could hold', async (_what, args) => {
     const [, actorName, ...rest] = args as [string, string, ...string[]];
     const data = rest.filter((_, index) => index % 2 === 1);
-    const result = await renderActor({ actorName, targetDir: join(scratch, 'refused'), defaults: true, data, io: { interactive: false, cwd: scratch } });
+    const result = await renderActor({
+      actorName,
+      targetDir: join(scratch, 'refused'),
+      defaults: true,
+      data,
+      io: { interactive: false, cwd: scratch },
+    });
     expect(result.status).toBe('refused');
   });
 });

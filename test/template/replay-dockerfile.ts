@@ -48,7 +48,9 @@ export async function replayDockerfile(dockerfile: string, options: ReplayOption
   let reusing = true;
   for (const stage of parseDockerfileStages(dockerfile)) {
     const key = JSON.stringify({ steps: stage.steps.map(({ line: _line, ...step }) => step), cmd: stage.cmd });
-    const cached = reusing ? options.cache?.find((candidate) => candidate.name === stage.name && candidate.key === key) : undefined;
+    const cached = reusing
+      ? options.cache?.find((candidate) => candidate.name === stage.name && candidate.key === key)
+      : undefined;
     if (cached !== undefined) {
       replayed.push(cached);
       continue;
@@ -64,8 +66,14 @@ export async function replayDockerfile(dockerfile: string, options: ReplayOption
         workdir = posix.resolve(workdir, step.path);
         await mkdir(join(root, workdir), { recursive: true });
       } else if (step.kind === 'env') Object.assign(env, step.values);
-      else if (step.kind === 'copy') await copyStep(step, { root, workdir, where, context: options.context, stages: replayed });
-      else await runShell(step.command, { cwd: join(root, workdir), env: { ...options.env, ...env }, where: `${where}: RUN` });
+      else if (step.kind === 'copy')
+        await copyStep(step, { root, workdir, where, context: options.context, stages: replayed });
+      else
+        await runShell(step.command, {
+          cwd: join(root, workdir),
+          env: { ...options.env, ...env },
+          where: `${where}: RUN`,
+        });
     }
     replayed.push({ name: stage.name, root, workdir, env, key, ...(stage.cmd ? { cmd: stage.cmd } : {}) });
   }
@@ -91,16 +99,21 @@ export function startReplayedCmd(stage: ReplayedStage, overrides: Readonly<Recor
 
 type CopyStep = Extract<ReplayStep, { kind: 'copy' }>;
 
-async function copyStep(step: CopyStep, target: { root: string; workdir: string; where: string; context: BuildContext; stages: readonly ReplayedStage[] }): Promise<void> {
+async function copyStep(
+  step: CopyStep,
+  target: { root: string; workdir: string; where: string; context: BuildContext; stages: readonly ReplayedStage[] },
+): Promise<void> {
   const destination = posix.resolve(target.workdir, step.destination);
   const intoFolder = step.destination.endsWith('/') || step.sources.length > 1;
-  const place = (source: string) => join(target.root, intoFolder ? posix.join(destination, basename(source)) : destination);
+  const place = (source: string) =>
+    join(target.root, intoFolder ? posix.join(destination, basename(source)) : destination);
   if (step.from !== undefined) {
     const from = target.stages.find((stage) => stage.name === step.from);
     if (from === undefined) throw new Error(`${target.where}: COPY --from=${step.from} names no earlier stage`);
     for (const source of step.sources) {
       const path = join(from.root, posix.resolve(from.workdir, source));
-      if (!existsSync(path)) throw new Error(`${target.where}: COPY --from=${step.from} ${source}: not found in stage ${from.name}`);
+      if (!existsSync(path))
+        throw new Error(`${target.where}: COPY --from=${step.from} ${source}: not found in stage ${from.name}`);
       await linkTree(path, statSync(path).isDirectory() ? join(target.root, destination) : place(source));
     }
     return;

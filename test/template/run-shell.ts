@@ -7,9 +7,16 @@ import { spawn } from 'node:child_process';
  * @param command a shell command line
  * @param options the working folder, the whole environment, and what to call the step in errors
  */
-export function runShell(command: string, options: { cwd: string; env: Readonly<Record<string, string | undefined>>; where: string }): Promise<string> {
+export function runShell(
+  command: string,
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; where: string },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -13,10 +13,14 @@ export const ACTOR_PATHS = {
   health: healthRoute.spec.path,
   stats: instanceStatsRoute.spec.path,
   /** `/stats/<tenant>`. */
-  tenantStats: (tenant: string): string => tenantStatsRoute.spec.path.replace('{tenant_id}', encodeURIComponent(tenant)),
+  tenantStats: (tenant: string): string =>
+    tenantStatsRoute.spec.path.replace('{tenant_id}', encodeURIComponent(tenant)),
   /** `/mcp` of an actor with `expose_mcp` (rule G lets `mcp` be exposed only when `contract.endpoints` lists it). */
   mcp: '/mcp',
 } as const;
 
 /** The first path segments of what the edge never reaches, whatever the configuration says: settings and OAuth. */
-export const NEVER_EXPOSED_SEGMENTS: readonly string[] = [firstSegment(updateSettingsRoute.spec.path), firstSegment(oauthAuthorizeRoute.spec.path)];
+export const NEVER_EXPOSED_SEGMENTS: readonly string[] = [
+  firstSegment(updateSettingsRoute.spec.path),
+  firstSegment(oauthAuthorizeRoute.spec.path),
+];

@@ -47,9 +47,11 @@ export class AnsweredInvokes {
 }
 
 /** Whether an SSE line is the UI message stream's `error` part. */
-const isErrorFrame = (line: string): boolean => line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"error"/.test(line);
+const isErrorFrame = (line: string): boolean =>
+  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"error"/.test(line);
 /** Whether an SSE line is the UI message stream's `finish` part. */
-const isFinishFrame = (line: string): boolean => line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"finish"/.test(line);
+const isFinishFrame = (line: string): boolean =>
+  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"finish"/.test(line);
 
 /**
  * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
@@ -58,7 +60,10 @@ const isFinishFrame = (line: string): boolean => line.startsWith('data:') && /^d
  * @param body the replica's SSE body
  * @param onEnd told once how the turn ended
  */
-export function watchChatStream(body: ReadableStream<Uint8Array>, onEnd: (succeeded: boolean) => void): ReadableStream<Uint8Array> {
+export function watchChatStream(
+  body: ReadableStream<Uint8Array>,
+  onEnd: (succeeded: boolean) => void,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let pending = '';
   let finished = false;
@@ -106,7 +111,10 @@ interface RpcMessage {
   readonly result?: { readonly isError?: unknown };
 }
 
-const asMessages = (value: unknown): RpcMessage[] => (Array.isArray(value) ? value : [value]).filter((message): message is RpcMessage => typeof message === 'object' && message !== null);
+const asMessages = (value: unknown): RpcMessage[] =>
+  (Array.isArray(value) ? value : [value]).filter(
+    (message): message is RpcMessage => typeof message === 'object' && message !== null,
+  );
 
 /**
  * The JSON-RPC ids of the `tools/call` requests for the MCP tool `chat` in a request body to
@@ -116,7 +124,9 @@ const asMessages = (value: unknown): RpcMessage[] => (Array.isArray(value) ? val
 export function mcpChatCallIds(body: string): unknown[] {
   try {
     return asMessages(JSON.parse(body))
-      .filter((message) => message.method === 'tools/call' && message.params?.name === 'chat' && message.id !== undefined)
+      .filter(
+        (message) => message.method === 'tools/call' && message.params?.name === 'chat' && message.id !== undefined,
+      )
       .map((message) => message.id);
   } catch {
     return [];
@@ -130,10 +140,13 @@ export function mcpChatCallIds(body: string): unknown[] {
  * @param ids the ids of the `chat` calls, from `mcpChatCallIds`
  */
 export async function succeededMcpChats(answer: Response, ids: readonly unknown[]): Promise<number> {
-  if (ids.length === 0 || !answer.ok || !(answer.headers.get('content-type') ?? '').includes('application/json')) return 0;
+  if (ids.length === 0 || !answer.ok || !(answer.headers.get('content-type') ?? '').includes('application/json'))
+    return 0;
   try {
     const messages = asMessages(await answer.clone().json());
-    return messages.filter((message) => ids.includes(message.id) && message.result !== undefined && message.result.isError !== true).length;
+    return messages.filter(
+      (message) => ids.includes(message.id) && message.result !== undefined && message.result.isError !== true,
+    ).length;
   } catch {
     return 0;
   }

@@ -38,11 +38,16 @@ export class EdgeKeyring {
    * @param initial keys to start from (e.g. those a previous run saved)
    * @param onChange told of every rotated key, e.g. to save it
    */
-  constructor(refs: Iterable<string>, initial: ReadonlyMap<string, string> = new Map(), onChange?: (ref: string, key: string) => void) {
+  constructor(
+    refs: Iterable<string>,
+    initial: ReadonlyMap<string, string> = new Map(),
+    onChange?: (ref: string, key: string) => void,
+  ) {
     this.#onChange = onChange;
     for (const ref of refs) {
       const given = initial.get(ref);
-      if (given !== undefined && given.length < 16) throw new Error(`The edge key given for ${ref} is shorter than 16 characters`);
+      if (given !== undefined && given.length < 16)
+        throw new Error(`The edge key given for ${ref} is shorter than 16 characters`);
       this.#keys.set(ref, { key: given ?? generateEdgeKey(), rotatedAt: undefined });
     }
   }

@@ -25,7 +25,8 @@ export interface ExternalEdgeServices {
 /** The instance an edge or relay path names, or 404 `unknown_actor`. */
 export function poolOf(pools: ReadonlyMap<string, ActorPool>, ref: string): ActorPool {
   const pool = pools.get(ref);
-  if (pool === undefined) throw new ActorError('unknown_actor', { detail: `This platform hosts no actor instance ${JSON.stringify(ref)}` });
+  if (pool === undefined)
+    throw new ActorError('unknown_actor', { detail: `This platform hosts no actor instance ${JSON.stringify(ref)}` });
   return pool;
 }
 
@@ -47,24 +48,51 @@ export function exposedOperations(pool: Pick<ActorPool, 'config'>): string[] {
  * (404 `not_found` for no operation, `operation_not_exposed` for one the configuration does not
  * list) and the method (405 with `Allow`).
  */
-function admit(services: ExternalEdgeServices, request: Request, ref: string, rest: string): { pool: ActorPool; name: string; operation: EdgeOperation } {
+function admit(
+  services: ExternalEdgeServices,
+  request: Request,
+  ref: string,
+  rest: string,
+): { pool: ActorPool; name: string; operation: EdgeOperation } {
   const pool = poolOf(services.pools, ref);
-  if (!hasEdge(pool)) throw new ActorError('external_api_disabled', { detail: `${ref} has no external edge: its configuration has external_api.enabled false (platform_expose_external_api off)` });
+  if (!hasEdge(pool))
+    throw new ActorError('external_api_disabled', {
+      detail: `${ref} has no external edge: its configuration has external_api.enabled false (platform_expose_external_api off)`,
+    });
   const segments = rest.split('/').filter(Boolean);
   const first = decodeURIComponent(segments[0] ?? '').toLowerCase();
-  if (NEVER_EXPOSED_SEGMENTS.includes(first)) throw new ActorError('never_exposed', { detail: `${first} is never reachable through the external edge; the owner changes it on the platform` });
+  if (NEVER_EXPOSED_SEGMENTS.includes(first))
+    throw new ActorError('never_exposed', {
+      detail: `${first} is never reachable through the external edge; the owner changes it on the platform`,
+    });
   const check = services.keys.check(ref, request.headers.get(EDGE_KEY_HEADER) ?? undefined);
   const challenge = { 'WWW-Authenticate': `ApiKey header="${EDGE_KEY_HEADER}"` };
-  if (check === 'missing') throw new ActorError('missing_edge_key', { detail: `Send the instance's edge key in ${EDGE_KEY_HEADER}`, headers: challenge });
-  if (check === 'invalid') throw new ActorError('invalid_edge_key', { detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`, headers: challenge });
+  if (check === 'missing')
+    throw new ActorError('missing_edge_key', {
+      detail: `Send the instance's edge key in ${EDGE_KEY_HEADER}`,
+      headers: challenge,
+    });
+  if (check === 'invalid')
+    throw new ActorError('invalid_edge_key', {
+      detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`,
+      headers: challenge,
+    });
   const name = segments.length === 1 ? first : '';
   const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
-  if (operation === undefined) throw new ActorError('not_found', { detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/` });
+  if (operation === undefined)
+    throw new ActorError('not_found', {
+      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/`,
+    });
   if (!exposedOperations(pool).includes(name)) {
-    throw new ActorError('operation_not_exposed', { detail: `${ref} exposes ${exposedOperations(pool).join(', ') || 'no operation'} (external_api.operations), not ${name}` });
+    throw new ActorError('operation_not_exposed', {
+      detail: `${ref} exposes ${exposedOperations(pool).join(', ') || 'no operation'} (external_api.operations), not ${name}`,
+    });
   }
   if (!operation.methods.includes(request.method)) {
-    throw new ActorError('method_not_allowed', { detail: `${name} takes ${operation.methods.join(', ')}`, headers: { Allow: operation.methods.join(', ') } });
+    throw new ActorError('method_not_allowed', {
+      detail: `${name} takes ${operation.methods.join(', ')}`,
+      headers: { Allow: operation.methods.join(', ') },
+    });
   }
   return { pool, name, operation };
 }
@@ -80,7 +108,13 @@ function admit(services: ExternalEdgeServices, request: Request, ref: string, re
  * @param rest the path below `/api/v1/k/<ref>/`
  * @param requestId the gateway's request id
  */
-export async function answerEdge(services: ExternalEdgeServices, request: Request, ref: string, rest: string, requestId: string): Promise<Response> {
+export async function answerEdge(
+  services: ExternalEdgeServices,
+  request: Request,
+  ref: string,
+  rest: string,
+  requestId: string,
+): Promise<Response> {
   const { pool, operation } = admit(services, request, ref, rest);
   const tenant = services.ownerTenant;
   const facts = { actorPath: operation.actorPath(tenant), tenant, prefix: edgeBasePath(ref), requestId };
@@ -88,7 +122,10 @@ export async function answerEdge(services: ExternalEdgeServices, request: Reques
   if (operation.counts === 'mcp') {
     const body = request.method === 'POST' ? await readCappedText(request, services.maxMcpBodyBytes) : undefined;
     const ids = body === undefined ? [] : mcpChatCallIds(body);
-    if (ids.length === 0) return relayedResponse(await sendToReplica(pool, forwardedRequest(request, { ...facts, ...(body === undefined ? {} : { body }) })));
+    if (ids.length === 0)
+      return relayedResponse(
+        await sendToReplica(pool, forwardedRequest(request, { ...facts, ...(body === undefined ? {} : { body }) })),
+      );
     await services.reconciler.ensureBaseline(pool, tenant);
     services.answered.begin(ref);
     try {

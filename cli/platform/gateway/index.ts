@@ -51,13 +51,18 @@ export interface PlatformGateway {
   reconcile(): Promise<ReconciliationReport>;
 }
 
-const DEFAULTS = { ownerTenant: 'owner', reconcileIntervalMs: 5_000, maxMcpBodyBytes: 4 * 1024 * 1024 } satisfies Partial<PlatformGatewayOptions>;
+const DEFAULTS = {
+  ownerTenant: 'owner',
+  reconcileIntervalMs: 5_000,
+  maxMcpBodyBytes: 4 * 1024 * 1024,
+} satisfies Partial<PlatformGatewayOptions>;
 
 type GatewayEnv = { Variables: { requestId: string } };
 
 /** Refuses a state-changing request from another site's page (the owner's cookie is `SameSite=Strict` too). */
 function refuseForeignOrigin(request: Request): void {
-  if (request.method !== 'GET' && request.method !== 'HEAD' && hasForeignOrigin(request, undefined, false)) throw originNotAllowedError();
+  if (request.method !== 'GET' && request.method !== 'HEAD' && hasForeignOrigin(request, undefined, false))
+    throw originNotAllowedError();
 }
 
 /** The first path segment below `prefix/` (decoded) and the rest of the path after it (with its leading `/`). */
@@ -91,16 +96,28 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
   const keys = new EdgeKeyring(options.pools.keys(), options.edgeKeys, options.onEdgeKeyRotated);
   const answered = new AnsweredInvokes();
   const reconciler = new Reconciler(options.pools, answered, settings.reconcileIntervalMs);
-  const edge = { pools: options.pools, keys, answered, reconciler, ownerTenant: settings.ownerTenant, maxMcpBodyBytes: settings.maxMcpBodyBytes };
+  const edge = {
+    pools: options.pools,
+    keys,
+    answered,
+    reconciler,
+    ownerTenant: settings.ownerTenant,
+    maxMcpBodyBytes: settings.maxMcpBodyBytes,
+  };
   const relay = { pools: options.pools, ownerTenant: settings.ownerTenant };
 
   const loginPage = async (failed: boolean) => {
     const nonce = randomNonce();
     return new Response(await renderLoginPage(nonce, failed), { status: 401, headers: htmlPageHeaders(nonce) });
   };
-  const loggedIn = (token: string) => new Response(null, { status: 303, headers: { Location: GATEWAY_PATHS.dashboard, 'Set-Cookie': ownerCookie(token), 'Cache-Control': 'no-store' } });
+  const loggedIn = (token: string) =>
+    new Response(null, {
+      status: 303,
+      headers: { Location: GATEWAY_PATHS.dashboard, 'Set-Cookie': ownerCookie(token), 'Cache-Control': 'no-store' },
+    });
   const noStore = (c: Context<GatewayEnv>) => c.header('Cache-Control', 'no-store');
-  const origin = (c: Context<GatewayEnv>) => `${new URL(c.req.url).protocol}//${c.req.header('host') ?? new URL(c.req.url).host}`;
+  const origin = (c: Context<GatewayEnv>) =>
+    `${new URL(c.req.url).protocol}//${c.req.header('host') ?? new URL(c.req.url).host}`;
 
   const app = new Hono<GatewayEnv>();
   app.use(async function gatewayRequestId(c, next) {
@@ -109,7 +126,12 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
     c.res.headers.set('X-Request-Id', c.get('requestId'));
   });
   app.onError((error, c) => problemResponse(error, c.get('requestId') ?? crypto.randomUUID()));
-  app.notFound((c) => problemResponse(new ActorError('not_found', { detail: `No platform route ${c.req.method} ${new URL(c.req.url).pathname}` }), c.get('requestId')));
+  app.notFound((c) =>
+    problemResponse(
+      new ActorError('not_found', { detail: `No platform route ${c.req.method} ${new URL(c.req.url).pathname}` }),
+      c.get('requestId'),
+    ),
+  );
 
   app.get(GATEWAY_PATHS.dashboard, async function dashboard(c) {
     const token = c.req.query('token');
@@ -139,7 +161,8 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
     requireOwner(c.req.raw, ownerToken);
     refuseForeignOrigin(c.req.raw);
     const pool = poolOf(options.pools, c.req.param('ref'));
-    if (!hasEdge(pool)) throw new ActorError('external_api_disabled', { detail: `${pool.ref} has no external edge, so no edge key` });
+    if (!hasEdge(pool))
+      throw new ActorError('external_api_disabled', { detail: `${pool.ref} has no external edge, so no edge key` });
     const key = c.req.method === 'POST' ? keys.rotate(pool.ref) : keys.keyOf(pool.ref);
     noStore(c);
     return c.json({ ref: pool.ref, edge_key: key, rotated_at: keys.rotatedAt(pool.ref) ?? null });

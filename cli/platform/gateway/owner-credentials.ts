@@ -51,7 +51,8 @@ export function requireOwner(request: Request, token: string): void {
   }
   if (!constantTimeEqual(given, token)) {
     throw new ActorError('invalid_owner_credentials', {
-      detail: "The owner token or cookie is not this platform's (it changes on every start unless one is configured); log in again",
+      detail:
+        "The owner token or cookie is not this platform's (it changes on every start unless one is configured); log in again",
       headers: challenge,
     });
   }

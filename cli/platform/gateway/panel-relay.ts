@@ -33,12 +33,26 @@ export interface PanelRelayServices {
  * @param rest the path below `/relay/<ref>`, e.g. `/panel/stats/data`
  * @param requestId the gateway's request id
  */
-export async function answerRelay(services: PanelRelayServices, request: Request, ref: string, rest: string, requestId: string): Promise<Response> {
+export async function answerRelay(
+  services: PanelRelayServices,
+  request: Request,
+  ref: string,
+  rest: string,
+  requestId: string,
+): Promise<Response> {
   const pool = poolOf(services.pools, ref);
-  const slug = rest.startsWith(PANEL_PREFIX) ? decodeURIComponent(rest.slice(PANEL_PREFIX.length).split('/')[0] ?? '') : '';
+  const slug = rest.startsWith(PANEL_PREFIX)
+    ? decodeURIComponent(rest.slice(PANEL_PREFIX.length).split('/')[0] ?? '')
+    : '';
   const slugs = panelSlugs(pool);
-  if (slug === '') throw new ActorError('not_found', { detail: `The relay serves only the panels of ${ref}, under ${GATEWAY_PATHS.relay}/${ref}${PANEL_PREFIX}<slug>` });
-  if (!slugs.includes(slug)) throw new ActorError('unknown_panel', { detail: `${ref} has ${slugs.length === 0 ? 'no panels' : `the panels ${slugs.join(', ')}`}, not ${JSON.stringify(slug)}` });
+  if (slug === '')
+    throw new ActorError('not_found', {
+      detail: `The relay serves only the panels of ${ref}, under ${GATEWAY_PATHS.relay}/${ref}${PANEL_PREFIX}<slug>`,
+    });
+  if (!slugs.includes(slug))
+    throw new ActorError('unknown_panel', {
+      detail: `${ref} has ${slugs.length === 0 ? 'no panels' : `the panels ${slugs.join(', ')}`}, not ${JSON.stringify(slug)}`,
+    });
   const routes = pool.config.contract.endpoints
     .filter((endpoint) => endpoint.path.startsWith(PANEL_PREFIX))
     .map((endpoint) => ({ method: endpoint.method, path: endpoint.path.replace('{slug}', encodeURIComponent(slug)) }));
@@ -49,6 +63,11 @@ export async function answerRelay(services: PanelRelayServices, request: Request
     throw new ActorError('method_not_allowed', { detail: `${rest} takes ${allow}`, headers: { Allow: allow } });
   }
   const search = new URL(request.url).search;
-  const facts = { actorPath: rest + search, tenant: services.ownerTenant, prefix: `${GATEWAY_PATHS.relay}/${encodeURIComponent(ref)}`, requestId };
+  const facts = {
+    actorPath: rest + search,
+    tenant: services.ownerTenant,
+    prefix: `${GATEWAY_PATHS.relay}/${encodeURIComponent(ref)}`,
+    requestId,
+  };
   return relayedResponse(await sendToReplica(pool, forwardedRequest(request, facts)));
 }

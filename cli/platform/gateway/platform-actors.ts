@@ -13,7 +13,10 @@ export interface PlatformActorView {
   readonly mesh_group: string | null;
   /** Replicas whose readiness probe passes, of all. */
   readonly ready: number;
-  readonly replicas: readonly (Omit<ReplicaView, 'lastLines' | 'startedAt'> & { readonly started_at: string; readonly last_lines: readonly string[] })[];
+  readonly replicas: readonly (Omit<ReplicaView, 'lastLines' | 'startedAt'> & {
+    readonly started_at: string;
+    readonly last_lines: readonly string[];
+  })[];
   /** The external edge: absent operations when it is off; the key only masked. */
   readonly edge: {
     readonly enabled: boolean;
@@ -34,7 +37,11 @@ export interface PlatformActorView {
  * @param keys the edge keys
  * @param origin the platform's origin as the caller addressed it, e.g. `http://127.0.0.1:8700`
  */
-export function platformActors(pools: ReadonlyMap<string, ActorPool>, keys: EdgeKeyring, origin: string): PlatformActorView[] {
+export function platformActors(
+  pools: ReadonlyMap<string, ActorPool>,
+  keys: EdgeKeyring,
+  origin: string,
+): PlatformActorView[] {
   return [...pools.values()].map((pool) => {
     const replicas = pool.replicas();
     const edgeOn = hasEdge(pool);
@@ -47,7 +54,11 @@ export function platformActors(pools: ReadonlyMap<string, ActorPool>, keys: Edge
       version: pool.config.actor.version,
       mesh_group: pool.meshGroup ?? null,
       ready: replicas.filter((replica) => replica.state === 'ready').length,
-      replicas: replicas.map(({ lastLines, startedAt, ...replica }) => ({ ...replica, started_at: startedAt, last_lines: lastLines })),
+      replicas: replicas.map(({ lastLines, startedAt, ...replica }) => ({
+        ...replica,
+        started_at: startedAt,
+        last_lines: lastLines,
+      })),
       edge: {
         enabled: edgeOn,
         url: edgeOn ? origin + edgeBasePath(pool.ref) : null,
@@ -56,7 +67,11 @@ export function platformActors(pools: ReadonlyMap<string, ActorPool>, keys: Edge
         key_rotated_at: keys.rotatedAt(pool.ref) ?? null,
         key_path: edgeOn ? edgeKeyPath(pool.ref) : null,
       },
-      panels: panelSlugs(pool).map((slug) => ({ slug, title: titles.get(slug) ?? slug, url: origin + relayPanelPath(pool.ref, slug) })),
+      panels: panelSlugs(pool).map((slug) => ({
+        slug,
+        title: titles.get(slug) ?? slug,
+        url: origin + relayPanelPath(pool.ref, slug),
+      })),
     };
   });
 }

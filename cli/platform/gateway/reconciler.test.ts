@@ -5,7 +5,10 @@ import { AnsweredInvokes } from './answered-invokes.js';
 import { Reconciler } from './reconciler.js';
 
 /** A pool whose replicas answer `/stats` with the counters in `totals` (undefined: the replica is down). */
-function fakePool(totals: (number | undefined)[], restarts: number[] = totals.map(() => 0)): ActorPool & { totals: (number | undefined)[]; restarts: number[] } {
+function fakePool(
+  totals: (number | undefined)[],
+  restarts: number[] = totals.map(() => 0),
+): ActorPool & { totals: (number | undefined)[]; restarts: number[] } {
   const pool = {
     ref: 'r1',
     slug: 'fake',
@@ -14,7 +17,16 @@ function fakePool(totals: (number | undefined)[], restarts: number[] = totals.ma
     meshGroup: undefined,
     totals,
     restarts,
-    replicas: (): ReplicaView[] => pool.totals.map((_, index) => ({ index, url: 'http://127.0.0.1:1', state: 'ready', pid: 1, restarts: pool.restarts[index] ?? 0, startedAt: 'then', lastLines: [] })),
+    replicas: (): ReplicaView[] =>
+      pool.totals.map((_, index) => ({
+        index,
+        url: 'http://127.0.0.1:1',
+        state: 'ready',
+        pid: 1,
+        restarts: pool.restarts[index] ?? 0,
+        startedAt: 'then',
+        lastLines: [],
+      })),
     forward: (request: Request) => pool.forwardTo(0, request),
     async forwardTo(index: number, _request: Request) {
       const total = pool.totals[index];

@@ -1,7 +1,14 @@
 import type { ActorPool, ReplicaView } from '../actor-pool.js';
 import { ACTOR_PATHS } from './actor-paths.js';
 import type { AnsweredInvokes } from './answered-invokes.js';
-import type { ActorReconciliation, Drift, DriftEvent, ReconciliationReport, ReplicaReading, TenantReconciliation } from './reconciliation-report.js';
+import type {
+  ActorReconciliation,
+  Drift,
+  DriftEvent,
+  ReconciliationReport,
+  ReplicaReading,
+  TenantReconciliation,
+} from './reconciliation-report.js';
 
 /** How many drift events the report keeps. */
 const KEPT_EVENTS = 100;
@@ -23,14 +30,20 @@ async function readStats(answer: Promise<Response>): Promise<StatsReading> {
   }
   const body = (await response.json()) as { instance_id?: unknown; invocations?: unknown; errors?: unknown };
   if (typeof body.invocations !== 'number' || typeof body.errors !== 'number') throw new Error('not a stats body');
-  return { instanceId: typeof body.instance_id === 'string' ? body.instance_id : undefined, invocations: body.invocations, errors: body.errors };
+  return {
+    instanceId: typeof body.instance_id === 'string' ? body.instance_id : undefined,
+    invocations: body.invocations,
+    errors: body.errors,
+  };
 }
 
-const statsRequest = (path: string): Request => new Request(new URL(path, 'http://replica.invalid'), { headers: { Accept: 'application/json' } });
+const statsRequest = (path: string): Request =>
+  new Request(new URL(path, 'http://replica.invalid'), { headers: { Accept: 'application/json' } });
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Whether a count a read took agrees with the gateway's: not below it, and above it by no more than the turns under way. */
-const agrees = (counted: number, answered: number, inFlight: number): boolean => counted >= answered && counted <= answered + inFlight;
+const agrees = (counted: number, answered: number, inFlight: number): boolean =>
+  counted >= answered && counted <= answered + inFlight;
 
 /**
  * The platform's reconciliation job: reads `/stats` (and `/stats/<tenant>` of every tenant the
@@ -59,7 +72,8 @@ export class Reconciler {
    * @param intervalMs how often `start` reads; 0 reads only on demand
    */
   constructor(pools: ReadonlyMap<string, ActorPool>, answered: AnsweredInvokes, intervalMs: number) {
-    if (!Number.isInteger(intervalMs) || intervalMs < 0) throw new Error(`The reconciliation interval must be a whole number of milliseconds >= 0, got ${intervalMs}`);
+    if (!Number.isInteger(intervalMs) || intervalMs < 0)
+      throw new Error(`The reconciliation interval must be a whole number of milliseconds >= 0, got ${intervalMs}`);
     this.#pools = pools;
     this.#answered = answered;
     this.#intervalMs = intervalMs;
@@ -94,7 +108,9 @@ export class Reconciler {
   async ensureBaseline(pool: ActorPool, tenant: string): Promise<void> {
     await Promise.all([
       this.#baselineOnce(pool.ref, () => readStats(pool.forward(statsRequest(ACTOR_PATHS.stats)))),
-      this.#baselineOnce(tenantKey(pool.ref, tenant), () => readStats(pool.forward(statsRequest(ACTOR_PATHS.tenantStats(tenant))))),
+      this.#baselineOnce(tenantKey(pool.ref, tenant), () =>
+        readStats(pool.forward(statsRequest(ACTOR_PATHS.tenantStats(tenant)))),
+      ),
     ]);
   }
 
@@ -134,7 +150,8 @@ export class Reconciler {
     }
     const readAt = new Date().toISOString();
     for (const actor of actors) {
-      for (const drift of [...actor.drift, ...actor.tenants.flatMap((tenant) => tenant.drift)]) this.#events.push({ ...drift, at: readAt, ref: actor.ref });
+      for (const drift of [...actor.drift, ...actor.tenants.flatMap((tenant) => tenant.drift)])
+        this.#events.push({ ...drift, at: readAt, ref: actor.ref });
     }
     this.#events.splice(0, Math.max(0, this.#events.length - KEPT_EVENTS));
     this.#report = {
@@ -155,8 +172,14 @@ export class Reconciler {
     const views = pool.replicas();
     const reads = await Promise.all(
       views.map(async (view) => {
-        const instance = readStats(pool.forwardTo(view.index, statsRequest(ACTOR_PATHS.stats))).catch((error: unknown) => messageOf(error));
-        const perTenant = Promise.all(tenants.map((tenant) => readStats(pool.forwardTo(view.index, statsRequest(ACTOR_PATHS.tenantStats(tenant)))).catch(() => undefined)));
+        const instance = readStats(pool.forwardTo(view.index, statsRequest(ACTOR_PATHS.stats))).catch(
+          (error: unknown) => messageOf(error),
+        );
+        const perTenant = Promise.all(
+          tenants.map((tenant) =>
+            readStats(pool.forwardTo(view.index, statsRequest(ACTOR_PATHS.tenantStats(tenant)))).catch(() => undefined),
+          ),
+        );
         return { view, instance: await instance, perTenant: await perTenant };
       }),
     );
@@ -164,7 +187,11 @@ export class Reconciler {
     const replicas: ReplicaReading[] = reads.map(({ view, instance }) => {
       const sinceLastRead = this.#restartsSinceLastRead(pool.ref, view);
       if (sinceLastRead > 0)
-        drift.push({ kind: 'replica_restarted', replica: view.index, detail: `replica ${view.index} restarted ${sinceLastRead} time(s) since the previous read (${view.restarts} in all)` });
+        drift.push({
+          kind: 'replica_restarted',
+          replica: view.index,
+          detail: `replica ${view.index} restarted ${sinceLastRead} time(s) since the previous read (${view.restarts} in all)`,
+        });
       return {
         index: view.index,
         state: view.state,
@@ -173,17 +200,27 @@ export class Reconciler {
         started_at: view.startedAt,
         ...(typeof instance === 'string'
           ? { error: instance }
-          : { ...(instance.instanceId === undefined ? {} : { instance_id: instance.instanceId }), invocations: instance.invocations, errors: instance.errors }),
+          : {
+              ...(instance.instanceId === undefined ? {} : { instance_id: instance.instanceId }),
+              invocations: instance.invocations,
+              errors: instance.errors,
+            }),
       };
     });
-    const answeredStats = reads.map((read) => read.instance).filter((stats): stats is StatsReading => typeof stats !== 'string');
+    const answeredStats = reads
+      .map((read) => read.instance)
+      .filter((stats): stats is StatsReading => typeof stats !== 'string');
     const stats = answeredStats[0];
     if (stats === undefined) {
       drift.push({ kind: 'stats_unreadable', detail: `no replica of ${pool.ref} answered ${ACTOR_PATHS.stats}` });
     } else if (inFlight === 0 && answeredStats.some((other) => successes(other) !== successes(stats))) {
-      drift.push({ kind: 'replicas_disagree', detail: `the replicas report different totals: ${answeredStats.map((other) => successes(other)).join(', ')} successful turns` });
+      drift.push({
+        kind: 'replicas_disagree',
+        detail: `the replicas report different totals: ${answeredStats.map((other) => successes(other)).join(', ')} successful turns`,
+      });
     }
-    const baseline = stats === undefined ? undefined : this.#baselineAt(pool.ref, successes(stats), answered, inFlight, drift);
+    const baseline =
+      stats === undefined ? undefined : this.#baselineAt(pool.ref, successes(stats), answered, inFlight, drift);
     const counted = stats === undefined || baseline === undefined ? null : successes(stats) - baseline;
     if (counted !== null && !agrees(counted, answered, inFlight)) {
       drift.push({
@@ -195,10 +232,25 @@ export class Reconciler {
       const tenantStats = reads.map((read) => read.perTenant[position]).find((reading) => reading !== undefined);
       const tenantAnswered = this.#answered.answered(pool.ref, tenant);
       const tenantDrift: Drift[] = [];
-      const tenantBaseline = tenantStats === undefined ? undefined : this.#baselineAt(tenantKey(pool.ref, tenant), successes(tenantStats), tenantAnswered, inFlight, tenantDrift, tenant);
-      const tenantCounted = tenantStats === undefined || tenantBaseline === undefined ? null : successes(tenantStats) - tenantBaseline;
+      const tenantBaseline =
+        tenantStats === undefined
+          ? undefined
+          : this.#baselineAt(
+              tenantKey(pool.ref, tenant),
+              successes(tenantStats),
+              tenantAnswered,
+              inFlight,
+              tenantDrift,
+              tenant,
+            );
+      const tenantCounted =
+        tenantStats === undefined || tenantBaseline === undefined ? null : successes(tenantStats) - tenantBaseline;
       if (tenantCounted !== null && !agrees(tenantCounted, tenantAnswered, inFlight)) {
-        tenantDrift.push({ kind: 'count_mismatch', tenant_id: tenant, detail: `/stats/${tenant} counted ${tenantCounted} successful turn(s); the gateway answered ${tenantAnswered}` });
+        tenantDrift.push({
+          kind: 'count_mismatch',
+          tenant_id: tenant,
+          detail: `/stats/${tenant} counted ${tenantCounted} successful turn(s); the gateway answered ${tenantAnswered}`,
+        });
       }
       return { tenant_id: tenant, answered: tenantAnswered, counted: tenantCounted, drift: tenantDrift };
     });
@@ -218,7 +270,14 @@ export class Reconciler {
   }
 
   /** The starting point of `key`; taken now when missing (inferred, and said so, when turns were answered already). */
-  #baselineAt(key: string, nowSucceeded: number, answered: number, inFlight: number, drift: Drift[], tenant?: string): number | undefined {
+  #baselineAt(
+    key: string,
+    nowSucceeded: number,
+    answered: number,
+    inFlight: number,
+    drift: Drift[],
+    tenant?: string,
+  ): number | undefined {
     const known = this.#baselines.get(key);
     if (known !== undefined) return known;
     if (inFlight > 0) return undefined;

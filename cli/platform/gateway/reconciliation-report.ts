@@ -82,7 +82,11 @@ export interface ReconciliationReport {
   readonly interval_ms: number;
   readonly actors: readonly ActorReconciliation[];
   /** Per tenant, over every instance. */
-  readonly tenants: readonly { readonly tenant_id: string; readonly answered: number; readonly counted: number | null }[];
+  readonly tenants: readonly {
+    readonly tenant_id: string;
+    readonly answered: number;
+    readonly counted: number | null;
+  }[];
   /** Whether the last read found any drift. */
   readonly drift: boolean;
   /** The last disagreements found, newest last (at most 100). */

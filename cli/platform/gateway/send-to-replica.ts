@@ -12,6 +12,9 @@ export async function sendToReplica(pool: ActorPool, request: Request): Promise<
     return await pool.forward(request);
   } catch (error) {
     if (request.signal.aborted) throw clientClosedError(error);
-    throw new ActorError('replica_unavailable', { detail: `A replica of ${pool.ref} could not be reached or dropped the connection; try again`, cause: error });
+    throw new ActorError('replica_unavailable', {
+      detail: `A replica of ${pool.ref} could not be reached or dropped the connection; try again`,
+      cause: error,
+    });
   }
 }

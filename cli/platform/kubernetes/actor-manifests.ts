@@ -56,19 +56,45 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
   const { slug } = config.actor;
   const { deployment } = config;
   const environment = containerEnvironment(config, source.meshGroup);
-  const meta = (name: string): ObjectMeta => ({ name, ...(source.namespace ? { namespace: source.namespace } : {}), labels: actorLabels(slug, version) });
+  const meta = (name: string): ObjectMeta => ({
+    name,
+    ...(source.namespace ? { namespace: source.namespace } : {}),
+    labels: actorLabels(slug, version),
+  });
   const hardened = runtime.uid !== undefined && runtime.dataDir !== undefined;
   const claimData = !environment.databaseConfigured && runtime.dataDir !== undefined;
   const warnings = [
-    ...(hardened ? [] : [`${slug}: the container runs without a read-only root file system${runtime.uid === undefined ? ' and as the image user' : ''}: ${runtime.reasons.join('; ')}`]),
-    ...(!environment.databaseConfigured && runtime.dataDir === undefined ? [`${slug}: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes`] : []),
+    ...(hardened
+      ? []
+      : [
+          `${slug}: the container runs without a read-only root file system${runtime.uid === undefined ? ' and as the image user' : ''}: ${runtime.reasons.join('; ')}`,
+        ]),
+    ...(!environment.databaseConfigured && runtime.dataDir === undefined
+      ? [
+          `${slug}: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes`,
+        ]
+      : []),
   ];
-  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({ httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds: PROBE_TIMEOUT_SECONDS, failureThreshold });
+  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
+    httpGet: { path, port: 'http' },
+    periodSeconds,
+    timeoutSeconds: PROBE_TIMEOUT_SECONDS,
+    failureThreshold,
+  });
   const volumes = [
-    ...(runtime.dataDir === undefined ? [] : [claimData ? { name: 'data', persistentVolumeClaim: { claimName: actorDataClaimName(slug) } } : { name: 'data', emptyDir: {} }]),
+    ...(runtime.dataDir === undefined
+      ? []
+      : [
+          claimData
+            ? { name: 'data', persistentVolumeClaim: { claimName: actorDataClaimName(slug) } }
+            : { name: 'data', emptyDir: {} },
+        ]),
     ...(hardened ? [{ name: 'tmp', emptyDir: {} }] : []),
   ];
-  const mounts = [...(runtime.dataDir === undefined ? [] : [{ name: 'data', mountPath: runtime.dataDir }]), ...(hardened ? [{ name: 'tmp', mountPath: TMP_DIR }] : [])];
+  const mounts = [
+    ...(runtime.dataDir === undefined ? [] : [{ name: 'data', mountPath: runtime.dataDir }]),
+    ...(hardened ? [{ name: 'tmp', mountPath: TMP_DIR }] : []),
+  ];
   const container = {
     name: 'actor',
     image,
@@ -78,7 +104,9 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
     resources: { requests: { ...deployment.resources.requests }, limits: { ...deployment.resources.limits } },
     startupProbe: probe(deployment.health_path, 2, 30),
     livenessProbe: probe(deployment.health_path, 10, 3),
-    ...(deployment.readiness_path === null ? {} : { readinessProbe: probe(deployment.readiness_path, 5, READINESS_FAILURE_THRESHOLD) }),
+    ...(deployment.readiness_path === null
+      ? {}
+      : { readinessProbe: probe(deployment.readiness_path, 5, READINESS_FAILURE_THRESHOLD) }),
     securityContext: {
       allowPrivilegeEscalation: false,
       capabilities: { drop: ['ALL'] },
@@ -88,7 +116,9 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
   };
   const podSecurity = {
     seccompProfile: { type: 'RuntimeDefault' },
-    ...(runtime.uid === undefined ? {} : { runAsNonRoot: true, runAsUser: runtime.uid, runAsGroup: runtime.uid, fsGroup: runtime.uid }),
+    ...(runtime.uid === undefined
+      ? {}
+      : { runAsNonRoot: true, runAsUser: runtime.uid, runAsGroup: runtime.uid, fsGroup: runtime.uid }),
   };
   const objects: KubernetesObject[] = [];
   if (claimData) {
@@ -107,11 +137,17 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
       replicas: deployment.replicas.min,
       selector: { matchLabels: selectorLabels(slug) },
       // A ReadWriteOnce volume cannot be attached to the old and the new pod at once.
-      strategy: claimData ? { type: 'Recreate' } : { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      strategy: claimData
+        ? { type: 'Recreate' }
+        : { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
         metadata: {
           labels: actorLabels(slug, version),
-          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(deployment.port), 'prometheus.io/path': deployment.metrics_path },
+          annotations: {
+            'prometheus.io/scrape': 'true',
+            'prometheus.io/port': String(deployment.port),
+            'prometheus.io/path': deployment.metrics_path,
+          },
         },
         spec: {
           automountServiceAccountToken: false,
@@ -127,7 +163,11 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta(slug),
-    spec: { type: 'ClusterIP', selector: selectorLabels(slug), ports: [{ name: 'http', port: deployment.port, targetPort: 'http', protocol: 'TCP' }] },
+    spec: {
+      type: 'ClusterIP',
+      selector: selectorLabels(slug),
+      ports: [{ name: 'http', port: deployment.port, targetPort: 'http', protocol: 'TCP' }],
+    },
   });
   if (deployment.replicas.max > deployment.replicas.min) {
     objects.push({
@@ -138,12 +178,22 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
         scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: slug },
         minReplicas: Math.max(1, deployment.replicas.min),
         maxReplicas: deployment.replicas.max,
-        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: AUTOSCALE_CPU_PERCENT } } }],
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: AUTOSCALE_CPU_PERCENT } },
+          },
+        ],
       },
     });
   }
   if (deployment.replicas.min >= 2) {
-    objects.push({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta(slug), spec: { maxUnavailable: 1, selector: { matchLabels: selectorLabels(slug) } } });
+    objects.push({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: meta(slug),
+      spec: { maxUnavailable: 1, selector: { matchLabels: selectorLabels(slug) } },
+    });
   }
   return { objects, secrets: environment.secrets, configValues: environment.configValues, warnings };
 }
@@ -151,6 +201,7 @@ export function actorManifests(source: ActorManifestSource): ActorManifests {
 /** `SHUTDOWN_GRACE_MS` (declared, else its default) in whole seconds, plus a margin. */
 function terminationGraceSeconds(env: Readonly<Record<string, string>>): number {
   const declared = Number(env['SHUTDOWN_GRACE_MS' satisfies keyof typeof ENVIRONMENT_VARIABLES]);
-  const graceMs = Number.isFinite(declared) && declared > 0 ? declared : ENVIRONMENT_VARIABLES.SHUTDOWN_GRACE_MS.default;
+  const graceMs =
+    Number.isFinite(declared) && declared > 0 ? declared : ENVIRONMENT_VARIABLES.SHUTDOWN_GRACE_MS.default;
   return Math.ceil(graceMs / 1000) + TERMINATION_MARGIN_S;
 }

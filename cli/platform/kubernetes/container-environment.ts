@@ -15,8 +15,14 @@ const MESH_KEY: VariableName = 'MESH_KEY';
 /** One entry of a container's `env`: a plain value, or a key of a Secret or ConfigMap. */
 type EnvVar =
   | { readonly name: string; readonly value: string }
-  | { readonly name: string; readonly valueFrom: { readonly secretKeyRef: { readonly name: string; readonly key: string } } }
-  | { readonly name: string; readonly valueFrom: { readonly configMapKeyRef: { readonly name: string; readonly key: string } } };
+  | {
+      readonly name: string;
+      readonly valueFrom: { readonly secretKeyRef: { readonly name: string; readonly key: string } };
+    }
+  | {
+      readonly name: string;
+      readonly valueFrom: { readonly configMapKeyRef: { readonly name: string; readonly key: string } };
+    };
 
 /** The container's environment and the Secrets and ConfigMaps it reads, which the author creates. */
 export interface ContainerEnvironment {
@@ -47,17 +53,24 @@ export function containerEnvironment(config: PlatformConfig, meshGroup: string):
     secrets.push({ secret, key, variable });
     return { name: variable, valueFrom: { secretKeyRef: { name: secret, key } } };
   };
-  const entries: [string, string][] = [...(PORT in declared ? [] : [[PORT, String(port)] as [string, string]]), ...Object.entries(declared)];
+  const entries: [string, string][] = [
+    ...(PORT in declared ? [] : [[PORT, String(port)] as [string, string]]),
+    ...Object.entries(declared),
+  ];
   if (config.features.fleet_mesh && !(MESH_KEY in declared)) entries.push([MESH_KEY, `\${secret:${MESH_KEY}}`]);
   const multiReplica = replicas.max > 1;
   if (multiReplica && !(DATABASE_URL in declared)) entries.push([DATABASE_URL, `\${secret:${DATABASE_URL}}`]);
   const env = entries.map(([variable, value]): EnvVar => {
     const placeholder = parseEnvironmentPlaceholder(value);
-    if (variable === MESH_KEY && config.features.fleet_mesh) return fromSecret(variable, meshSecretName(meshGroup), placeholder?.name ?? MESH_KEY);
+    if (variable === MESH_KEY && config.features.fleet_mesh)
+      return fromSecret(variable, meshSecretName(meshGroup), placeholder?.name ?? MESH_KEY);
     if (placeholder?.secret) return fromSecret(variable, actorSecretName(slug), placeholder.name);
     if (placeholder) {
       configValues.push({ configMap: actorConfigMapName(slug), key: placeholder.name, variable });
-      return { name: variable, valueFrom: { configMapKeyRef: { name: actorConfigMapName(slug), key: placeholder.name } } };
+      return {
+        name: variable,
+        valueFrom: { configMapKeyRef: { name: actorConfigMapName(slug), key: placeholder.name } },
+      };
     }
     if (/\$\{[^}]*\}/.test(value)) {
       throw new CliError(

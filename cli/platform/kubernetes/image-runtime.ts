@@ -23,16 +23,25 @@ export interface ImageRuntime {
  */
 export async function readImageRuntime(actorDir: string): Promise<ImageRuntime> {
   const text = await readFile(join(actorDir, 'Dockerfile'), 'utf8').catch(() => undefined);
-  if (text === undefined) return { uid: undefined, dataDir: undefined, reasons: ['the actor has no Dockerfile to read its user and DATA_DIR from'] };
+  if (text === undefined)
+    return {
+      uid: undefined,
+      dataDir: undefined,
+      reasons: ['the actor has no Dockerfile to read its user and DATA_DIR from'],
+    };
   const stage = runtimeStage(text);
   const user = lastMatch(stage, /^USER\s+([^\s:]+)/i);
   const dataDir = lastMatch(stage, /^(?:ENV|ARG)\s.*?\bDATA_DIR[=\s]\s*"?([^\s"]+)/i);
   const uid = user === undefined ? undefined : /^\d+$/.test(user) ? Number(user) : NAMED_USERS[user];
   const reasons = [
     ...(user === undefined ? ['its runtime stage sets no USER (the container would run as root)'] : []),
-    ...(user !== undefined && uid === undefined ? [`its USER '${user}' is not a number, so Kubernetes cannot check that it is not root`] : []),
+    ...(user !== undefined && uid === undefined
+      ? [`its USER '${user}' is not a number, so Kubernetes cannot check that it is not root`]
+      : []),
     ...(uid === 0 ? ['its USER is root'] : []),
-    ...(dataDir?.startsWith('/') ? [] : ['its runtime stage sets no absolute DATA_DIR, the one folder the actor writes']),
+    ...(dataDir?.startsWith('/')
+      ? []
+      : ['its runtime stage sets no absolute DATA_DIR, the one folder the actor writes']),
   ];
   return { uid: uid === 0 ? undefined : uid, dataDir: dataDir?.startsWith('/') ? dataDir : undefined, reasons };
 }

@@ -54,8 +54,14 @@ export function manifestsReadme(readme: ManifestsReadme): string {
     ...groupKeys(configValues.map((reference) => [reference.configMap, reference.key])).map(create('configmap')),
   ];
   const rows = readme.actors.flatMap((actor) => [
-    ...actor.secrets.map((reference) => `| ${actor.slug} | \`${reference.variable}\` | Secret \`${reference.secret}\`, key \`${reference.key}\` |`),
-    ...actor.configValues.map((reference) => `| ${actor.slug} | \`${reference.variable}\` | ConfigMap \`${reference.configMap}\`, key \`${reference.key}\` |`),
+    ...actor.secrets.map(
+      (reference) =>
+        `| ${actor.slug} | \`${reference.variable}\` | Secret \`${reference.secret}\`, key \`${reference.key}\` |`,
+    ),
+    ...actor.configValues.map(
+      (reference) =>
+        `| ${actor.slug} | \`${reference.variable}\` | ConfigMap \`${reference.configMap}\`, key \`${reference.key}\` |`,
+    ),
   ]);
   return [
     `<!-- ${WRITTEN_BY_ACTORKIT} -->`,
@@ -67,7 +73,16 @@ export function manifestsReadme(readme: ManifestsReadme): string {
       ? [
           '## 1. Create what the actors read (once)',
           '',
-          ...(rows.length > 0 ? ['Set each variable in your shell first; its value never lands in a file actorkit writes.', '', '| actor | variable | from |', '|---|---|---|', ...rows, ''] : []),
+          ...(rows.length > 0
+            ? [
+                'Set each variable in your shell first; its value never lands in a file actorkit writes.',
+                '',
+                '| actor | variable | from |',
+                '|---|---|---|',
+                ...rows,
+                '',
+              ]
+            : []),
           '```sh',
           ...commands,
           '```',

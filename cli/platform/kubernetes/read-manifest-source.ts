@@ -18,7 +18,9 @@ export class ManifestSourceProblems extends Error {
     readonly actorDir: string,
     readonly problems: readonly ActorProblem[],
   ) {
-    super(`${join(actorDir, ACTOR_PATHS.config)} does not validate (run \`actorkit validate ${actorDir}\`); no manifests were written`);
+    super(
+      `${join(actorDir, ACTOR_PATHS.config)} does not validate (run \`actorkit validate ${actorDir}\`); no manifests were written`,
+    );
   }
 }
 
@@ -30,11 +32,18 @@ export class ManifestSourceProblems extends Error {
  * @param root absolute path of the actor folder
  * @param options the image tag, namespace and fleet-mesh group
  */
-export async function readManifestSource(root: string, options: { readonly imageTag?: string; readonly namespace?: string; readonly meshGroup: string }): Promise<ActorManifestSource> {
+export async function readManifestSource(
+  root: string,
+  options: { readonly imageTag?: string; readonly namespace?: string; readonly meshGroup: string },
+): Promise<ActorManifestSource> {
   const manifest = await readActorPackage(root);
   const configPath = join(root, ACTOR_PATHS.config);
   if (!existsSync(configPath)) {
-    throw new CliError('refused', 'no_platform_config', `${root} has no ${ACTOR_PATHS.config}: run \`actorkit validate ${root} --write\` to emit it`);
+    throw new CliError(
+      'refused',
+      'no_platform_config',
+      `${root} has no ${ACTOR_PATHS.config}: run \`actorkit validate ${root} --write\` to emit it`,
+    );
   }
   const problems = await configFileProblems(configPath, { validatePlatformConfig });
   if (problems.length > 0)
@@ -46,7 +55,11 @@ export async function readManifestSource(root: string, options: { readonly image
   const repo = actorImageRepository(manifest);
   const tag = actorImageTag(options.imageTag, manifest.version);
   if (!/^[a-z]/.test(config.actor.slug)) {
-    throw new CliError('refused', 'slug_not_a_service_name', `${root}: the slug '${config.actor.slug}' names the Service, and a Kubernetes Service name starts with a letter; rename the actor`);
+    throw new CliError(
+      'refused',
+      'slug_not_a_service_name',
+      `${root}: the slug '${config.actor.slug}' names the Service, and a Kubernetes Service name starts with a letter; rename the actor`,
+    );
   }
   return {
     config,

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { ensureBuilt, REPOSITORY_ROOT } from '../../../test/support/built-package.js';
-import { KUBERNETES_SCHEMA_VERSION, kubernetesProblems, schemaProblems, strictFieldProblems } from '../../../test/support/kubernetes-schemas.js';
+import {
+  KUBERNETES_SCHEMA_VERSION,
+  kubernetesProblems,
+  schemaProblems,
+  strictFieldProblems,
+} from '../../../test/support/kubernetes-schemas.js';
 import { readImageRuntime } from './image-runtime.js';
 import type { KubernetesObject } from './kubernetes-object.js';
 import { type KubernetesManifestsSuccess, writeKubernetesManifests } from './write-kubernetes-manifests.js';
@@ -37,15 +42,21 @@ function actorCopy(name: string, change: (config: Record<string, any>) => void, 
   const dir = join(scratch, name);
   mkdirSync(join(dir, 'src', 'platform'), { recursive: true });
   cpSync(join(REPOSITORY_ROOT, 'examples/hello-actor/package.json'), join(dir, 'package.json'));
-  if (dockerfile === undefined) cpSync(join(REPOSITORY_ROOT, 'examples/hello-actor/Dockerfile'), join(dir, 'Dockerfile'));
+  if (dockerfile === undefined)
+    cpSync(join(REPOSITORY_ROOT, 'examples/hello-actor/Dockerfile'), join(dir, 'Dockerfile'));
   else writeFileSync(join(dir, 'Dockerfile'), dockerfile);
-  const config = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'examples/hello-actor/src/platform/config.json'), 'utf8'));
+  const config = JSON.parse(
+    readFileSync(join(REPOSITORY_ROOT, 'examples/hello-actor/src/platform/config.json'), 'utf8'),
+  );
   change(config);
   writeFileSync(join(dir, 'src/platform/config.json'), JSON.stringify(config, null, 2));
   return dir;
 }
 
-async function written(dirs: string[], options: Parameters<typeof writeKubernetesManifests>[1]): Promise<KubernetesManifestsSuccess> {
+async function written(
+  dirs: string[],
+  options: Parameters<typeof writeKubernetesManifests>[1],
+): Promise<KubernetesManifestsSuccess> {
   const result = await writeKubernetesManifests(dirs, { io, ...options });
   expect(result, JSON.stringify(result)).toMatchObject({ status: 'ok' });
   return result as KubernetesManifestsSuccess;
@@ -60,7 +71,12 @@ describe(`the manifests of the three examples, against the schemas of Kubernetes
   });
 
   it('writes one file per actor and a README, and the YAML round-trips to the objects built', () => {
-    expect(result.files.map((file) => file.slice(result.out.length + 1))).toEqual(['hello-actor.yaml', 'mesh-actor.yaml', 'panel-workflow-actor.yaml', 'README.md']);
+    expect(result.files.map((file) => file.slice(result.out.length + 1))).toEqual([
+      'hello-actor.yaml',
+      'mesh-actor.yaml',
+      'panel-workflow-actor.yaml',
+      'README.md',
+    ]);
     const parsed = Object.values(files).flat();
     expect(parsed).toEqual(result.objects);
     const again = parsed.flatMap((object) => parseAllDocuments(stringify(object)).map((document) => document.toJS()));
@@ -100,29 +116,46 @@ describe(`the manifests of the three examples, against the schemas of Kubernetes
       expect(container.env).toContainEqual({ name: 'ACTOR_PLATFORM', value: 'true' });
       expect(container.env).toContainEqual({ name: 'PORT', value: String(config.deployment.port) });
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 });
-      expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+      expect(container.securityContext).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+      });
       expect(container.volumeMounts).toEqual([
         { name: 'data', mountPath: '/app/data' },
         { name: 'tmp', mountPath: '/tmp' },
       ]);
-      expect(byKind(files[config.actor.slug] ?? [], 'Service').spec.ports).toEqual([{ name: 'http', port: config.deployment.port, targetPort: 'http', protocol: 'TCP' }]);
+      expect(byKind(files[config.actor.slug] ?? [], 'Service').spec.ports).toEqual([
+        { name: 'http', port: config.deployment.port, targetPort: 'http', protocol: 'TCP' },
+      ]);
     }
   });
 
   it('refers to secrets and placeholders by name and key, and writes no Secret and no value', () => {
     const mesh = byKind(files['mesh-actor'] ?? [], 'Deployment').spec.template.spec.containers[0];
-    expect(mesh.env).toContainEqual({ name: 'MESH_KEY', valueFrom: { secretKeyRef: { name: 'actorkit-mesh-default', key: 'MESH_KEY' } } });
+    expect(mesh.env).toContainEqual({
+      name: 'MESH_KEY',
+      valueFrom: { secretKeyRef: { name: 'actorkit-mesh-default', key: 'MESH_KEY' } },
+    });
     const panel = byKind(files['panel-workflow-actor'] ?? [], 'Deployment').spec.template.spec.containers[0];
-    expect(panel.env).toContainEqual({ name: 'WORKFLOW_BASE_URL', valueFrom: { configMapKeyRef: { name: 'panel-workflow-actor-env', key: 'WORKFLOW_BASE_URL' } } });
+    expect(panel.env).toContainEqual({
+      name: 'WORKFLOW_BASE_URL',
+      valueFrom: { configMapKeyRef: { name: 'panel-workflow-actor-env', key: 'WORKFLOW_BASE_URL' } },
+    });
     expect(
       Object.values(files)
         .flat()
         .filter((object) => object.kind === 'Secret' || object.kind === 'ConfigMap'),
     ).toEqual([]);
-    expect(result.actors.find((actor) => actor.slug === 'mesh-actor')?.secrets).toEqual([{ secret: 'actorkit-mesh-default', key: 'MESH_KEY', variable: 'MESH_KEY' }]);
+    expect(result.actors.find((actor) => actor.slug === 'mesh-actor')?.secrets).toEqual([
+      { secret: 'actorkit-mesh-default', key: 'MESH_KEY', variable: 'MESH_KEY' },
+    ]);
     const readme = readFileSync(join(result.out, 'README.md'), 'utf8');
-    expect(readme).toContain('kubectl create secret generic actorkit-mesh-default --namespace actors --from-literal=MESH_KEY="$MESH_KEY"');
-    expect(readme).toContain('kubectl create configmap panel-workflow-actor-env --namespace actors --from-literal=WORKFLOW_BASE_URL="$WORKFLOW_BASE_URL"');
+    expect(readme).toContain(
+      'kubectl create secret generic actorkit-mesh-default --namespace actors --from-literal=MESH_KEY="$MESH_KEY"',
+    );
+    expect(readme).toContain(
+      'kubectl create configmap panel-workflow-actor-env --namespace actors --from-literal=WORKFLOW_BASE_URL="$WORKFLOW_BASE_URL"',
+    );
     expect(readme).toContain(`kubectl apply -f ${join(scratch, 'examples')}`);
   });
 
@@ -155,17 +188,23 @@ describe('the schema check is real validation', () => {
   it('refuses a value outside an enum', () => {
     const outside = structuredClone(deployment);
     outside.spec.template.spec.containers[0].imagePullPolicy = 'Sometimes';
-    expect(schemaProblems(outside)).toEqual(['/spec/template/spec/containers/0/imagePullPolicy must be equal to one of the allowed values']);
+    expect(schemaProblems(outside)).toEqual([
+      '/spec/template/spec/containers/0/imagePullPolicy must be equal to one of the allowed values',
+    ]);
   });
 
   it('refuses an unknown field under strict mode, at any depth (which the OpenAPI schema alone lets through)', () => {
     const unknown = structuredClone(deployment);
     unknown.spec.template.spec.containers[0].livenessProbe.httpGet.pth = '/health';
     expect(schemaProblems(unknown)).toEqual([]);
-    expect(strictFieldProblems([unknown])).toEqual([[expect.stringMatching(/'"?pth"?' does not exist in type 'IHTTPGetAction'/)]]);
+    expect(strictFieldProblems([unknown])).toEqual([
+      [expect.stringMatching(/'"?pth"?' does not exist in type 'IHTTPGetAction'/)],
+    ]);
     const topLevel = structuredClone(deployment);
     topLevel.spec.replica = 2;
-    expect(kubernetesProblems([topLevel])).toEqual([[expect.stringMatching(/'"?replica"?' does not exist in type 'IDeploymentSpec'/)]]);
+    expect(kubernetesProblems([topLevel])).toEqual([
+      [expect.stringMatching(/'"?replica"?' does not exist in type 'IDeploymentSpec'/)],
+    ]);
   });
 
   it('refuses a kind it has no schema for', () => {
@@ -182,7 +221,12 @@ describe('what the declared deployment changes', () => {
     });
     const result = await written([dir], { out: join(scratch, 'scaled-out'), imageTag: 'v9.9.9', meshGroup: 'weather' });
     const objects = parseYamlFile(join(scratch, 'scaled-out', 'hello-actor.yaml'));
-    expect(objects.map((object) => object.kind)).toEqual(['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+    expect(objects.map((object) => object.kind)).toEqual([
+      'Deployment',
+      'Service',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+    ]);
     expect(kubernetesProblems(objects)).toEqual(objects.map(() => []));
     const deployment = byKind(objects, 'Deployment');
     expect(deployment.spec.replicas).toBe(2);
@@ -190,11 +234,21 @@ describe('what the declared deployment changes', () => {
     expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(25);
     const [container] = deployment.spec.template.spec.containers;
     expect(container.image).toBe('registry.example.com/actors/hello-actor:v9.9.9');
-    expect(container.env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'hello-actor-secrets', key: 'DATABASE_URL' } } });
-    expect(container.env).toContainEqual({ name: 'LLM_API_KEY', valueFrom: { secretKeyRef: { name: 'hello-actor-secrets', key: 'LLM_API_KEY' } } });
+    expect(container.env).toContainEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'hello-actor-secrets', key: 'DATABASE_URL' } },
+    });
+    expect(container.env).toContainEqual({
+      name: 'LLM_API_KEY',
+      valueFrom: { secretKeyRef: { name: 'hello-actor-secrets', key: 'LLM_API_KEY' } },
+    });
     expect(container.volumeMounts[0]).toEqual({ name: 'data', mountPath: '/app/data' });
     expect(deployment.spec.template.spec.volumes[0]).toEqual({ name: 'data', emptyDir: {} });
-    expect(byKind(objects, 'HorizontalPodAutoscaler').spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, scaleTargetRef: { kind: 'Deployment', name: 'hello-actor' } });
+    expect(byKind(objects, 'HorizontalPodAutoscaler').spec).toMatchObject({
+      minReplicas: 2,
+      maxReplicas: 5,
+      scaleTargetRef: { kind: 'Deployment', name: 'hello-actor' },
+    });
     expect(readFileSync(join(scratch, 'scaled-out', 'README.md'), 'utf8')).toContain(
       'kubectl create secret generic hello-actor-secrets --from-literal=LLM_API_KEY="$LLM_API_KEY" --from-literal=DATABASE_URL="$DATABASE_URL"',
     );
@@ -202,13 +256,20 @@ describe('what the declared deployment changes', () => {
   });
 
   it('runs a root image as it is, and says so', async () => {
-    const dir = actorCopy('rooted', () => {}, 'FROM node:20.19-bookworm-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "dist/main.node.js"]\n');
+    const dir = actorCopy(
+      'rooted',
+      () => {},
+      'FROM node:20.19-bookworm-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "dist/main.node.js"]\n',
+    );
     const result = await written([dir], { out: join(scratch, 'rooted-out') });
     const deployment = byKind(result.objects, 'Deployment');
     expect(deployment.spec.template.spec.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
     expect(deployment.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem).toBeUndefined();
     expect(result.objects.map((object) => object.kind)).toEqual(['Deployment', 'Service']);
-    expect(result.warnings).toEqual([expect.stringContaining('sets no USER'), 'hello-actor: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes']);
+    expect(result.warnings).toEqual([
+      expect.stringContaining('sets no USER'),
+      'hello-actor: no DATA_DIR in the Dockerfile, so the SQLite file lives in the container and is lost when the pod goes',
+    ]);
     expect(kubernetesProblems(result.objects)).toEqual(result.objects.map(() => []));
   });
 
@@ -236,7 +297,13 @@ describe('refusals: a clear message, nothing written', () => {
       status: 'failed',
       code: 'validation_failed',
       actorDir: dir,
-      problems: [expect.objectContaining({ rule: 'H', pointer: '/deployment/replicas/min', message: 'replicas.min (3) exceeds replicas.max (2)' })],
+      problems: [
+        expect.objectContaining({
+          rule: 'H',
+          pointer: '/deployment/replicas/min',
+          message: 'replicas.min (3) exceeds replicas.max (2)',
+        }),
+      ],
     });
     expect(result).toMatchObject({ message: expect.stringContaining('does not validate') });
   });
@@ -246,8 +313,15 @@ describe('refusals: a clear message, nothing written', () => {
     mkdirSync(bare, { recursive: true });
     expect(await refused([bare], 'bare-out')).toMatchObject({ status: 'refused', code: 'not_an_actor' });
     writeFileSync(join(bare, 'package.json'), '{"version":"1.0.0"}');
-    expect(await refused([bare], 'bare-out')).toMatchObject({ status: 'refused', code: 'no_platform_config', message: expect.stringContaining('actorkit validate') });
-    expect(await refused(['examples/hello-actor', 'examples/hello-actor'], 'twice-out')).toMatchObject({ status: 'refused', code: 'duplicate_slug' });
+    expect(await refused([bare], 'bare-out')).toMatchObject({
+      status: 'refused',
+      code: 'no_platform_config',
+      message: expect.stringContaining('actorkit validate'),
+    });
+    expect(await refused(['examples/hello-actor', 'examples/hello-actor'], 'twice-out')).toMatchObject({
+      status: 'refused',
+      code: 'duplicate_slug',
+    });
     expect(await refused([], 'none-out')).toMatchObject({ status: 'refused', code: 'no_actor' });
   });
 
@@ -257,8 +331,14 @@ describe('refusals: a clear message, nothing written', () => {
       code: 'invalid_name',
       message: expect.stringContaining("namespace 'Actors_1'"),
     });
-    expect(await refused(['examples/mesh-actor'], 'group-out', { meshGroup: '-x' })).toMatchObject({ status: 'refused', code: 'invalid_name' });
-    expect(await refused(['examples/hello-actor'], 'latest-out', { imageTag: 'latest' })).toMatchObject({ status: 'refused', code: 'latest_tag_refused' });
+    expect(await refused(['examples/mesh-actor'], 'group-out', { meshGroup: '-x' })).toMatchObject({
+      status: 'refused',
+      code: 'invalid_name',
+    });
+    expect(await refused(['examples/hello-actor'], 'latest-out', { imageTag: 'latest' })).toMatchObject({
+      status: 'refused',
+      code: 'latest_tag_refused',
+    });
   });
 
   it('more than one replica on SQLite, and a value that mixes text with a placeholder', async () => {
@@ -266,7 +346,11 @@ describe('refusals: a clear message, nothing written', () => {
       config.deployment.replicas = { min: 1, max: 3 };
       config.deployment.env.DATABASE_URL = 'file:/app/data/actor.db';
     });
-    expect(await refused([sqlite], 'sqlite-out')).toMatchObject({ status: 'refused', code: 'replicas_need_postgres', message: expect.stringContaining("make it '${secret:DATABASE_URL}'") });
+    expect(await refused([sqlite], 'sqlite-out')).toMatchObject({
+      status: 'refused',
+      code: 'replicas_need_postgres',
+      message: expect.stringContaining("make it '${secret:DATABASE_URL}'"),
+    });
     const mixed = actorCopy('mixed', (config) => {
       config.deployment.env.LLM_BASE_URL = 'https://${MODEL_HOST}/v1';
     });
@@ -291,7 +375,10 @@ describe('the built package, as an author scripts it', () => {
     const script = `const { writeKubernetesManifests } = await import(${JSON.stringify(join(REPOSITORY_ROOT, 'dist/cli/index.js'))});
 const result = await writeKubernetesManifests(['examples/mesh-actor'], { out: ${JSON.stringify(out)}, meshGroup: 'weather' });
 console.log(JSON.stringify({ status: result.status, files: result.files, secrets: result.actors?.[0]?.secrets }));`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPOSITORY_ROOT, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: REPOSITORY_ROOT,
+      encoding: 'utf8',
+    });
     expect(child.stderr).toBe('');
     expect(JSON.parse(child.stdout)).toEqual({
       status: 'ok',

@@ -77,21 +77,41 @@ export type KubernetesManifestsFailure = CliFailure & {
  * const result = await writeKubernetesManifests(['examples/hello-actor'], { out: 'k8s', namespace: 'actors' });
  * if (result.status === 'ok') console.log(result.applyCommand);
  */
-export async function writeKubernetesManifests(dirs: readonly string[], options: KubernetesManifestsOptions): Promise<KubernetesManifestsSuccess | KubernetesManifestsFailure> {
+export async function writeKubernetesManifests(
+  dirs: readonly string[],
+  options: KubernetesManifestsOptions,
+): Promise<KubernetesManifestsSuccess | KubernetesManifestsFailure> {
   const io = resolveCliIo(options.io);
   try {
-    if (dirs.length === 0) throw new CliError('refused', 'no_actor', 'name at least one actor folder to write manifests for');
+    if (dirs.length === 0)
+      throw new CliError('refused', 'no_actor', 'name at least one actor folder to write manifests for');
     const namespace = checkedLabel(options.namespace, 'namespace');
     const meshGroup = checkedLabel(options.meshGroup, 'mesh group') ?? DEFAULT_MESH_GROUP;
     const out = resolve(io.cwd, options.out);
     const built: BuiltActor[] = [];
     for (const dir of dirs) {
       const actorDir = resolve(io.cwd, dir);
-      const source = await readManifestSource(actorDir, { ...(options.imageTag ? { imageTag: options.imageTag } : {}), ...(namespace ? { namespace } : {}), meshGroup });
+      const source = await readManifestSource(actorDir, {
+        ...(options.imageTag ? { imageTag: options.imageTag } : {}),
+        ...(namespace ? { namespace } : {}),
+        meshGroup,
+      });
       const slug = source.config.actor.slug;
       const twin = built.find((actor) => actor.slug === slug);
-      if (twin) throw new CliError('refused', 'duplicate_slug', `${twin.actorDir} and ${actorDir} are both '${slug}': one namespace holds one Deployment of that name`);
-      built.push({ slug, actorDir, dir, image: source.image, file: join(out, `${slug}.yaml`), ...actorManifests(source) });
+      if (twin)
+        throw new CliError(
+          'refused',
+          'duplicate_slug',
+          `${twin.actorDir} and ${actorDir} are both '${slug}': one namespace holds one Deployment of that name`,
+        );
+      built.push({
+        slug,
+        actorDir,
+        dir,
+        image: source.image,
+        file: join(out, `${slug}.yaml`),
+        ...actorManifests(source),
+      });
     }
     const readmePath = join(out, MANIFESTS_README);
     const readme = manifestsReadme({
@@ -99,7 +119,10 @@ export async function writeKubernetesManifests(dirs: readonly string[], options:
       ...(namespace ? { namespace } : {}),
       actors: built,
     });
-    const files = [...built.map((actor) => ({ path: actor.file, text: manifestYaml(actor.dir, actor.objects) })), { path: readmePath, text: readme }];
+    const files = [
+      ...built.map((actor) => ({ path: actor.file, text: manifestYaml(actor.dir, actor.objects) })),
+      { path: readmePath, text: readme },
+    ];
     await mkdir(out, { recursive: true });
     for (const file of files) await refuseForeignFile(file.path);
     for (const file of files) await writeFile(file.path, file.text);
@@ -121,7 +144,14 @@ export async function writeKubernetesManifests(dirs: readonly string[], options:
       applyCommand: `kubectl apply -f ${options.out}`,
     };
   } catch (error) {
-    if (error instanceof ManifestSourceProblems) return { status: 'failed', code: 'validation_failed', message: error.message, problems: error.problems, actorDir: error.actorDir };
+    if (error instanceof ManifestSourceProblems)
+      return {
+        status: 'failed',
+        code: 'validation_failed',
+        message: error.message,
+        problems: error.problems,
+        actorDir: error.actorDir,
+      };
     return toCliFailure(error);
   }
 }
@@ -138,11 +168,19 @@ interface BuiltActor extends ActorManifests {
 
 function checkedLabel(value: string | undefined, what: string): string | undefined {
   if (value === undefined || DNS_LABEL.test(value)) return value;
-  throw new CliError('refused', 'invalid_name', `the ${what} '${value}' is not a Kubernetes name: lower-case letters, digits and '-', at most 63, starting and ending with a letter or digit`);
+  throw new CliError(
+    'refused',
+    'invalid_name',
+    `the ${what} '${value}' is not a Kubernetes name: lower-case letters, digits and '-', at most 63, starting and ending with a letter or digit`,
+  );
 }
 
 async function refuseForeignFile(path: string): Promise<void> {
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined || text.split('\n', 1)[0]?.includes(WRITTEN_BY_ACTORKIT)) return;
-  throw new CliError('refused', 'would_overwrite', `${path} exists and actorkit did not write it; choose another folder for the manifests (nothing was written)`);
+  throw new CliError(
+    'refused',
+    'would_overwrite',
+    `${path} exists and actorkit did not write it; choose another folder for the manifests (nothing was written)`,
+  );
 }

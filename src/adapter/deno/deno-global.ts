@@ -22,7 +22,10 @@ type DenoSignal = 'SIGTERM' | 'SIGINT';
 
 /** The part of the `Deno` global the adapter uses. */
 export interface DenoGlobal {
-  serve(options: DenoServeOptions, handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>): DenoHttpServer;
+  serve(
+    options: DenoServeOptions,
+    handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
+  ): DenoHttpServer;
   readonly env: { toObject(): Record<string, string> };
   addSignalListener(signal: DenoSignal, handler: () => void): void;
   removeSignalListener(signal: DenoSignal, handler: () => void): void;

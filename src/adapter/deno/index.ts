@@ -13,10 +13,15 @@ declare const Deno: DenoGlobal;
 
 async function listenOnDeno(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
   const abort = new AbortController();
-  const server = Deno.serve({ port: address.port, hostname: address.hostname, signal: abort.signal, onListen: () => {} }, (request, info) => {
-    const answer = app.fetch(request, denoRequestBindings(info));
-    return answer instanceof Promise ? answer.then((response) => withSingleConnectionHeader(request, response)) : withSingleConnectionHeader(request, answer);
-  });
+  const server = Deno.serve(
+    { port: address.port, hostname: address.hostname, signal: abort.signal, onListen: () => {} },
+    (request, info) => {
+      const answer = app.fetch(request, denoRequestBindings(info));
+      return answer instanceof Promise
+        ? answer.then((response) => withSingleConnectionHeader(request, response))
+        : withSingleConnectionHeader(request, answer);
+    },
+  );
   return {
     port: server.addr.port,
     async close(timeoutMs) {

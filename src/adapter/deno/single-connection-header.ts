@@ -6,7 +6,8 @@
  * @param response the actor's answer
  */
 export function withSingleConnectionHeader(request: Request, response: Response): Response {
-  const announcesBody = request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? '0') > 0;
+  const announcesBody =
+    request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? '0') > 0;
   if (!announcesBody || request.bodyUsed || !response.headers.has('connection')) return response;
   try {
     response.headers.delete('connection');

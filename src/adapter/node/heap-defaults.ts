@@ -24,7 +24,12 @@ export interface NodeHeapSettings {
 }
 
 /** V8 flags that size the new space: with any of them on the command line the user has chosen. */
-const NEW_SPACE_FLAGS = ['--max-semi-space-size', '--min-semi-space-size', '--semi-space-growth-factor', '--max-heap-size'];
+const NEW_SPACE_FLAGS = [
+  '--max-semi-space-size',
+  '--min-semi-space-size',
+  '--semi-space-growth-factor',
+  '--max-heap-size',
+];
 const GROWING_FLAGS = ['--heap-growing-percent'];
 /** V8's own `--semi-space-growth-factor`: the new space doubles when it grows. */
 const V8_SEMI_SPACE_GROWTH_FACTOR = 2;
@@ -44,10 +49,14 @@ function startedWithAny(commandLine: readonly string[], flags: readonly string[]
  * @param env the process environment
  * @param commandLine the process's options: `process.execArgv` and the words of `NODE_OPTIONS`
  */
-export function nodeHeapSettings(env: Readonly<Record<string, string | undefined>>, commandLine: readonly string[]): NodeHeapSettings {
+export function nodeHeapSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  commandLine: readonly string[],
+): NodeHeapSettings {
   // Read as the typed environment reads it; a value that is no flag is left to refuse the start there.
   const tuning = ENVIRONMENT_VARIABLES.NODE_HEAP_TUNING.default;
-  if ((parseOnOff(env.NODE_HEAP_TUNING ?? String(tuning)) ?? tuning) === false) return { heapGrowingPercent: undefined, maxSemiSpaceMiB: undefined };
+  if ((parseOnOff(env.NODE_HEAP_TUNING ?? String(tuning)) ?? tuning) === false)
+    return { heapGrowingPercent: undefined, maxSemiSpaceMiB: undefined };
   return {
     heapGrowingPercent: startedWithAny(commandLine, GROWING_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.heapGrowingPercent,
     maxSemiSpaceMiB: startedWithAny(commandLine, NEW_SPACE_FLAGS) ? undefined : NODE_HEAP_DEFAULTS.maxSemiSpaceMiB,
@@ -97,7 +106,8 @@ export function applyNodeHeapDefaults(
   if (applied !== undefined) return applied;
   const isNode = process.versions.bun === undefined && !('Deno' in globalThis);
   applied = isNode ? nodeHeapSettings(env, commandLine) : { heapGrowingPercent: undefined, maxSemiSpaceMiB: undefined };
-  if (applied.heapGrowingPercent !== undefined) setFlagsFromString(`--heap-growing-percent=${applied.heapGrowingPercent}`);
+  if (applied.heapGrowingPercent !== undefined)
+    setFlagsFromString(`--heap-growing-percent=${applied.heapGrowingPercent}`);
   if (applied.maxSemiSpaceMiB !== undefined) capNewSpace(applied.maxSemiSpaceMiB);
   return applied;
 }

@@ -25,12 +25,19 @@ function buildActor(options: { migrate?: Promise<void>; chatHandler?: ChatHandle
     const gated = options.migrate;
     store.migrate = () => gated;
   }
-  const app = createActorApp({ definition: testActorDefinition, env: {}, store, logger: createLogger({ sink }), chatHandler: options.chatHandler ?? offlineChatHandler });
+  const app = createActorApp({
+    definition: testActorDefinition,
+    env: {},
+    store,
+    logger: createLogger({ sink }),
+    chatHandler: options.chatHandler ?? offlineChatHandler,
+  });
   return { app, sink };
 }
 
 const invokeBody = JSON.stringify({ user_identifier: 'u', session_id: 's', message: 'hi' });
-const invoke = (url: string) => fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody });
+const invoke = (url: string) =>
+  fetch(`${url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody });
 
 async function listeningUrl(sink: ReturnType<typeof createMemorySink>): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -53,7 +60,10 @@ describe('serve on Node', () => {
     handles.push(handle);
     expect(handle.port).toBeGreaterThan(0);
     expect(handle.url).toBe(`http://127.0.0.1:${handle.port}`);
-    expect(sink.records.find((record) => record.event === 'actor_listening')).toMatchObject({ runtime: 'node', port: handle.port });
+    expect(sink.records.find((record) => record.event === 'actor_listening')).toMatchObject({
+      runtime: 'node',
+      port: handle.port,
+    });
     expect((await fetch(`${handle.url}/ready`)).status).toBe(200);
     expect((await invoke(handle.url)).status).toBe(200);
   });
@@ -128,12 +138,22 @@ describe('serve on Node', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body?: Buffer) =>
       new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-        const request = httpRequest(`${handle.url}${path}`, { method, agent, headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, text }));
-        });
+        const request = httpRequest(
+          `${handle.url}${path}`,
+          {
+            method,
+            agent,
+            headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': body.length },
+          },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, text }),
+            );
+          },
+        );
         request.on('error', reject);
         request.end(body);
       });
@@ -176,10 +196,16 @@ describe('serve on Node', () => {
     const { app } = buildActor();
     const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
     handles.push(handle);
-    const backslash = await exchange(handle.url, ['GET /health\\..\\stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n']);
+    const backslash = await exchange(handle.url, [
+      'GET /health\\..\\stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    ]);
     expect(backslash.response?.status, backslash.raw).toBe(400);
     expect(backslash.response?.header('content-type')).toBe('application/problem+json');
-    expect(JSON.parse(backslash.response!.body)).toMatchObject({ status: 400, code: 'bad_request', request_id: backslash.response?.header('x-request-id') });
+    expect(JSON.parse(backslash.response!.body)).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+      request_id: backslash.response?.header('x-request-id'),
+    });
     const noHost = await exchange(handle.url, ['GET /health HTTP/1.0\r\n\r\n']);
     expect(noHost.response?.status, noHost.raw).toBe(200);
     expect(JSON.parse(noHost.response!.body)).toHaveProperty('instance_id');
@@ -199,13 +225,20 @@ describe('serve on Node', () => {
     const handle = await serve(app, { port: 0, hostname: '127.0.0.1', signals: false });
     handles.push(handle);
     const client = new AbortController();
-    const request = fetch(`${handle.url}/agent/invoke`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: invokeBody, signal: client.signal });
+    const request = fetch(`${handle.url}/agent/invoke`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: invokeBody,
+      signal: client.signal,
+    });
     await entered.opened;
     client.abort();
     await expect(request).rejects.toThrow();
     await aborted.opened;
     await vi.waitFor(() => expect(app.actor.lifecycle.inFlight).toBe(0));
     expect(await (await fetch(`${handle.url}/stats`)).json()).toMatchObject({ invocations: 1, errors: 1 });
-    expect(await (await fetch(`${handle.url}/metrics`)).text()).toContain('http_requests_total{method="POST",route="/agent/invoke",status="499",ok="false"} 1');
+    expect(await (await fetch(`${handle.url}/metrics`)).text()).toContain(
+      'http_requests_total{method="POST",route="/agent/invoke",status="499",ok="false"} 1',
+    );
   });
 });

@@ -39,7 +39,12 @@ export const NODE_SERVER_TIMEOUTS = {
  */
 function unservableRequest(error: unknown): Response {
   const requestId = crypto.randomUUID();
-  return problemResponse(error instanceof RequestError ? new ActorError('bad_request', { detail: 'The request target is not a valid URL path' }) : error, requestId);
+  return problemResponse(
+    error instanceof RequestError
+      ? new ActorError('bad_request', { detail: 'The request target is not a valid URL path' })
+      : error,
+    requestId,
+  );
 }
 
 /**
@@ -49,10 +54,13 @@ function unservableRequest(error: unknown): Response {
  * real one from the raw headers and answers 400 `invalid_host`.
  */
 function nodeRequestHandler(app: ServableApp): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
-  const listener = getRequestListener((request, bindings) => app.fetch(request, new NodeRequestBindings(bindings.incoming)), {
-    hostname: FALLBACK_HOST,
-    errorHandler: unservableRequest,
-  });
+  const listener = getRequestListener(
+    (request, bindings) => app.fetch(request, new NodeRequestBindings(bindings.incoming)),
+    {
+      hostname: FALLBACK_HOST,
+      errorHandler: unservableRequest,
+    },
+  );
   return (incoming, outgoing) => {
     if (!isAcceptableHost(incoming.headers.host ?? null)) delete incoming.headers.host;
     return listener(incoming, outgoing);
@@ -60,7 +68,10 @@ function nodeRequestHandler(app: ServableApp): (incoming: IncomingMessage, outgo
 }
 
 function listenOnNode(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
-  const server = createServer({ connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs }, nodeRequestHandler(app));
+  const server = createServer(
+    { connectionsCheckingInterval: NODE_SERVER_TIMEOUTS.checkIntervalMs },
+    nodeRequestHandler(app),
+  );
   server.headersTimeout = NODE_SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = NODE_SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = NODE_SERVER_TIMEOUTS.keepAliveTimeoutMs;

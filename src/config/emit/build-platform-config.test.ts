@@ -9,14 +9,29 @@ import { buildPlatformConfig, type PlatformConfigSource } from './build-platform
 import { serializePlatformConfig } from './serialize-platform-config.js';
 
 const Settings = v.object({
-  llm_model: v.optional(v.pipe(v.string(), platformField('model', { managedBy: 'platform', widget: 'text', order: 1 })), 'offline'),
-  temperature: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(2), platformField('model', { widget: 'slider', order: 2 })), 0.7),
+  llm_model: v.optional(
+    v.pipe(v.string(), platformField('model', { managedBy: 'platform', widget: 'text', order: 1 })),
+    'offline',
+  ),
+  temperature: v.optional(
+    v.pipe(v.number(), v.minValue(0), v.maxValue(2), platformField('model', { widget: 'slider', order: 2 })),
+    0.7,
+  ),
   llm_api_key: v.optional(v.pipe(v.string(), platformField('credentials', { widget: 'password', secret: true }))),
 });
 
-function definition(overrides: Partial<ActorDefinition> & Record<string, unknown> = {}): PlatformConfigSource['definition'] {
+function definition(
+  overrides: Partial<ActorDefinition> & Record<string, unknown> = {},
+): PlatformConfigSource['definition'] {
   return {
-    metadata: { name: 'Hello', slug: 'hello-actor', version: '0.1.0', description: 'Says hello.', domain: 'hello', tags: ['demo'] },
+    metadata: {
+      name: 'Hello',
+      slug: 'hello-actor',
+      version: '0.1.0',
+      description: 'Says hello.',
+      domain: 'hello',
+      tags: ['demo'],
+    },
     features: defaultActorFeatures,
     settings: Settings,
     sections: [],
@@ -25,7 +40,8 @@ function definition(overrides: Partial<ActorDefinition> & Record<string, unknown
 }
 
 const packageJson = { actorkit: { deployment: { image_repo: 'ghcr.io/acme/hello-actor' } } };
-const withFeatures = (features: Partial<ActorFeatures>) => buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, ...features } }), packageJson });
+const withFeatures = (features: Partial<ActorFeatures>) =>
+  buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, ...features } }), packageJson });
 
 describe('buildPlatformConfig', () => {
   it('emits exactly the JSON Schema that settingsJsonSchema gives GET /settings/schema', () => {
@@ -78,29 +94,56 @@ describe('buildPlatformConfig', () => {
         },
       },
     });
-    expect(Object.keys(config.deployment)).toEqual(['image_repo', 'port', 'health_path', 'readiness_path', 'metrics_path', 'resources', 'replicas', 'env', 'zeta']);
+    expect(Object.keys(config.deployment)).toEqual([
+      'image_repo',
+      'port',
+      'health_path',
+      'readiness_path',
+      'metrics_path',
+      'resources',
+      'replicas',
+      'env',
+      'zeta',
+    ]);
     expect(config.deployment.env).toEqual({ ACTOR_PLATFORM: 'true', ALPHA: 'a', ZED: 'z' });
     expect(Object.keys(config.deployment.env)).toEqual(['ACTOR_PLATFORM', 'ALPHA', 'ZED']);
     expect(config.deployment.resources.limits).toEqual({ cpu: '500m', memory: '1Gi' });
-    expect(validatePlatformConfig(config).problems.map(({ rule, pointer }) => `${rule} ${pointer}`)).toEqual(['schema /deployment/port', 'schema /deployment/zeta']);
+    expect(validatePlatformConfig(config).problems.map(({ rule, pointer }) => `${rule} ${pointer}`)).toEqual([
+      'schema /deployment/port',
+      'schema /deployment/zeta',
+    ]);
   });
 
   it('leaves image_repo out when package.json has none, so validation names it', () => {
     const config = buildPlatformConfig({ definition: definition(), packageJson: {} });
-    expect(validatePlatformConfig(config).problems).toEqual([{ rule: 'schema', pointer: '/deployment', message: "missing required property 'image_repo'" }]);
+    expect(validatePlatformConfig(config).problems).toEqual([
+      { rule: 'schema', pointer: '/deployment', message: "missing required property 'image_repo'" },
+    ]);
   });
 
   it('lists the mounted routes: required, recommended, always present, then those the options turn on', () => {
-    const paths = (features: Partial<ActorFeatures>) => withFeatures(features).contract.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`);
+    const paths = (features: Partial<ActorFeatures>) =>
+      withFeatures(features).contract.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`);
     const base = paths({});
-    expect(new Set(base.slice(0, 4))).toEqual(new Set(['POST /agent/invoke', 'GET /health', 'GET /ready', 'GET /metrics']));
+    expect(new Set(base.slice(0, 4))).toEqual(
+      new Set(['POST /agent/invoke', 'GET /health', 'GET /ready', 'GET /metrics']),
+    );
     expect(base).toContain('GET /api/actor/platform-config');
     expect(base).not.toContain('GET /api/actor/configuration-schema');
-    expect(base.some((path) => path.includes('/panel/') || path.includes('/workflow/') || path.includes('_peer_check'))).toBe(false);
-    expect(paths({ includePanel: true }).slice(-3)).toEqual(['GET /panel/{slug}', 'GET /panel/{slug}/data', 'POST /panel/{slug}/action']);
+    expect(
+      base.some((path) => path.includes('/panel/') || path.includes('/workflow/') || path.includes('_peer_check')),
+    ).toBe(false);
+    expect(paths({ includePanel: true }).slice(-3)).toEqual([
+      'GET /panel/{slug}',
+      'GET /panel/{slug}/data',
+      'POST /panel/{slug}/action',
+    ]);
     expect(paths({ fleetMesh: true }).at(-1)).toBe('GET /api/hello/_peer_check');
     const peerReads = [{ path: '/lookup/:topic', summary: 'Lookup' }];
-    const mesh = buildPlatformConfig({ definition: definition({ features: { ...defaultActorFeatures, fleetMesh: true }, peerReads }), packageJson });
+    const mesh = buildPlatformConfig({
+      definition: definition({ features: { ...defaultActorFeatures, fleetMesh: true }, peerReads }),
+      packageJson,
+    });
     expect(mesh.contract.endpoints.slice(-2)).toEqual([
       { method: 'GET', path: '/api/hello/_peer_check', presence: 'conditional' },
       { method: 'GET', path: '/api/hello/lookup/{topic}', presence: 'conditional' },
@@ -123,7 +166,10 @@ describe('buildPlatformConfig', () => {
     });
     expect(config.external_api).toEqual({ enabled: false, operations: [] });
     expect(withFeatures({}).external_api).toEqual({ enabled: true, operations: ['chat', 'status', 'health'] });
-    const narrowed = buildPlatformConfig({ definition: definition(), packageJson: { actorkit: { ...packageJson.actorkit, external_api: { operations: ['chat'] } } } });
+    const narrowed = buildPlatformConfig({
+      definition: definition(),
+      packageJson: { actorkit: { ...packageJson.actorkit, external_api: { operations: ['chat'] } } },
+    });
     expect(narrowed.external_api.operations).toEqual(['chat']);
   });
 
@@ -141,7 +187,10 @@ describe('buildPlatformConfig', () => {
       }),
       packageJson,
     });
-    expect(config.sections.map((section) => section.id)).toEqual([...TEMPLATE_SECTIONS.map((section) => section.id), 'hello']);
+    expect(config.sections.map((section) => section.id)).toEqual([
+      ...TEMPLATE_SECTIONS.map((section) => section.id),
+      'hello',
+    ]);
     expect(config.panels).toEqual([{ slug: 'overview', title: 'Overview' }]);
     expect(config.oauth).toEqual([{ provider: 'google', scopes: ['openid'] }]);
     const panelOff = buildPlatformConfig({ definition: definition({ panels: [panel] }), packageJson });

@@ -54,11 +54,17 @@ export function buildPlatformConfig(source: PlatformConfigSource): PlatformConfi
       enabled: exposed,
       operations: exposed ? [...(packageJson.actorkit?.external_api?.operations ?? EXPOSABLE_OPERATIONS)] : [],
     },
-    sections: mergeSections(TEMPLATE_SECTIONS, definition.sections).map((section) => pickDefined(section, ['id', 'title', 'description', 'order'])),
+    sections: mergeSections(TEMPLATE_SECTIONS, definition.sections).map((section) =>
+      pickDefined(section, ['id', 'title', 'description', 'order']),
+    ),
     settings: emittedSettings(settingsJsonSchema(definition.settings)),
-    panels: (features.includePanel ? (definition.panels ?? []) : []).map((panel) => pickDefined(panel, ['slug', 'title', 'description'])),
+    panels: (features.includePanel ? (definition.panels ?? []) : []).map((panel) =>
+      pickDefined(panel, ['slug', 'title', 'description']),
+    ),
     oauth: (definition.oauth ?? []).map((provider) => pickDefined(provider, ['provider', 'title', 'scopes'])),
-    connectors: (definition.connectors ?? []).map((connector) => pickDefined(connector, ['id', 'title', 'description'])),
+    connectors: (definition.connectors ?? []).map((connector) =>
+      pickDefined(connector, ['id', 'title', 'description']),
+    ),
   };
 }
 

@@ -10,7 +10,9 @@ import { CORE_CONTRACT_ENDPOINTS } from './core-contract-endpoints.gen.js';
  * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path).
  * @param definition the actor's template options, domain and peer reads
  */
-export function contractEndpoints(definition: Pick<ActorDefinition, 'features' | 'metadata' | 'peerReads'>): ContractEndpoint[] {
+export function contractEndpoints(
+  definition: Pick<ActorDefinition, 'features' | 'metadata' | 'peerReads'>,
+): ContractEndpoint[] {
   const { features } = definition;
   const endpoints = [...CORE_CONTRACT_ENDPOINTS];
   if (features.includePanel) {
@@ -23,10 +25,15 @@ export function contractEndpoints(definition: Pick<ActorDefinition, 'features' |
   if (features.fleetMesh) {
     const prefix = `/api/${definition.metadata.domain}`;
     for (const path of ['/_peer_check', ...(definition.peerReads ?? []).map((read) => read.path)]) {
-      endpoints.push({ method: 'GET', path: `${prefix}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`, presence: 'conditional' });
+      endpoints.push({
+        method: 'GET',
+        path: `${prefix}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`,
+        presence: 'conditional',
+      });
     }
   }
-  if (features.integrationType === 'n8n') endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
+  if (features.integrationType === 'n8n')
+    endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
   if (features.exposeMcp === true) endpoints.push({ method: 'ANY', path: '/mcp', presence: 'conditional' });
   return endpoints;
 }

@@ -10,7 +10,16 @@ export const DEPLOYMENT_DEFAULTS = {
   replicas: { min: 1, max: 1 },
 } as const;
 
-const KNOWN_KEYS = ['image_repo', 'port', 'health_path', 'readiness_path', 'metrics_path', 'resources', 'replicas', 'env'];
+const KNOWN_KEYS = [
+  'image_repo',
+  'port',
+  'health_path',
+  'readiness_path',
+  'metrics_path',
+  'resources',
+  'replicas',
+  'env',
+];
 
 /**
  * Builds the `deployment` block from the `actorkit.deployment` object of the actor's
@@ -28,7 +37,8 @@ export function deploymentBlock(block: unknown, features: ActorFeatures): Record
   if (given.image_repo !== undefined) deployment.image_repo = given.image_repo;
   deployment.port = given.port ?? DEPLOYMENT_DEFAULTS.port;
   deployment.health_path = given.health_path ?? DEPLOYMENT_DEFAULTS.health_path;
-  deployment.readiness_path = 'readiness_path' in given ? given.readiness_path : features.declareReadinessProbe ? '/ready' : null;
+  deployment.readiness_path =
+    'readiness_path' in given ? given.readiness_path : features.declareReadinessProbe ? '/ready' : null;
   deployment.metrics_path = given.metrics_path ?? DEPLOYMENT_DEFAULTS.metrics_path;
   const { requests, limits, ...otherResources } = resources;
   deployment.resources = {

@@ -1,5 +1,10 @@
 /** Why the emitter could not build a configuration. */
-export type EmitErrorCode = 'actor_module_missing' | 'actor_module_failed' | 'invalid_definition' | 'package_json_missing' | 'package_json_invalid';
+export type EmitErrorCode =
+  | 'actor_module_missing'
+  | 'actor_module_failed'
+  | 'invalid_definition'
+  | 'package_json_missing'
+  | 'package_json_invalid';
 
 /** The emitter could not load the actor: a stable `code`, a message naming the file, and the `cause`. */
 export class EmitError extends Error {

@@ -28,12 +28,17 @@ const packageJson = {
   name: 'tiny-actor',
   version: '0.3.0',
   type: 'module',
-  actorkit: { deployment: { image_repo: 'ghcr.io/acme/tiny-actor', env: { LOG_LEVEL: 'debug' }, replicas: { max: 2 } } },
+  actorkit: {
+    deployment: { image_repo: 'ghcr.io/acme/tiny-actor', env: { LOG_LEVEL: 'debug' }, replicas: { max: 2 } },
+  },
 };
 
 let workspace: string;
 
-async function makeActor(name: string, options: { actor?: string | null; packageJson?: unknown } = {}): Promise<string> {
+async function makeActor(
+  name: string,
+  options: { actor?: string | null; packageJson?: unknown } = {},
+): Promise<string> {
   const dir = join(workspace, name);
   await mkdir(join(dir, 'src'), { recursive: true });
   await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -68,14 +73,37 @@ describe('emitPlatformConfig', () => {
 
   it('renders byte-identical output on every run and keeps secrets out', async () => {
     const dir = await makeActor('deterministic');
-    const runs = await Promise.all([emitPlatformConfig(dir, { check: true }), emitPlatformConfig(dir, { check: true })]);
+    const runs = await Promise.all([
+      emitPlatformConfig(dir, { check: true }),
+      emitPlatformConfig(dir, { check: true }),
+    ]);
     expect(runs[0].content).toBe(runs[1].content);
     expect(runs[0].content).not.toContain('sk-never-emitted');
     const config = JSON.parse(runs[0].content);
-    expect(Object.keys(config)).toEqual(['schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors']);
-    expect(config.deployment.env).toEqual({ ACTOR_PLATFORM: 'true', LOG_LEVEL: 'debug', MESH_KEY: '${secret:MESH_KEY}' });
+    expect(Object.keys(config)).toEqual([
+      'schema_version',
+      'actor',
+      'contract',
+      'deployment',
+      'features',
+      'external_api',
+      'sections',
+      'settings',
+      'panels',
+      'oauth',
+      'connectors',
+    ]);
+    expect(config.deployment.env).toEqual({
+      ACTOR_PLATFORM: 'true',
+      LOG_LEVEL: 'debug',
+      MESH_KEY: '${secret:MESH_KEY}',
+    });
     expect(config.deployment.replicas).toEqual({ min: 1, max: 2 });
-    expect(config.contract.endpoints).toContainEqual({ method: 'GET', path: '/api/tiny/_peer_check', presence: 'conditional' });
+    expect(config.contract.endpoints).toContainEqual({
+      method: 'GET',
+      path: '/api/tiny/_peer_check',
+      presence: 'conditional',
+    });
     expect(config.settings.properties.api_key).not.toHaveProperty('default');
   });
 
@@ -116,7 +144,10 @@ describe('emitPlatformConfig', () => {
     const dir = await makeActor('hello-copy', { actor: null });
     await copyFile(join(repoRoot, 'examples/hello-actor/src/actor.ts'), join(dir, 'src/actor.ts'));
     const paths = { actorkit: [join(repoRoot, 'src/index.ts')], 'actorkit/sdk': [join(repoRoot, 'src/sdk/index.ts')] };
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths } }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths } }),
+    );
     const { config, state } = await emitPlatformConfig(dir);
     expect(state).toBe('missing');
     expect(config.actor.slug).toBe('hello-actor');
@@ -125,12 +156,18 @@ describe('emitPlatformConfig', () => {
 
   it('refuses a missing actor module, a module without a definition and a broken package.json with an EmitError', async () => {
     const noModule = await makeActor('no-module', { actor: null });
-    await expect(emitPlatformConfig(noModule)).rejects.toMatchObject({ name: 'EmitError', code: 'actor_module_missing' });
+    await expect(emitPlatformConfig(noModule)).rejects.toMatchObject({
+      name: 'EmitError',
+      code: 'actor_module_missing',
+    });
 
     const notDefinition = await makeActor('not-definition', { actor: 'export default { metadata: {} };\n' });
     const error = await emitPlatformConfig(notDefinition).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EmitError);
-    expect(error).toMatchObject({ code: 'invalid_definition', message: expect.stringContaining('missing: features, settings, sections') });
+    expect(error).toMatchObject({
+      code: 'invalid_definition',
+      message: expect.stringContaining('missing: features, settings, sections'),
+    });
 
     const syntax = await makeActor('syntax-error', { actor: 'export default {\n' });
     await expect(emitPlatformConfig(syntax)).rejects.toMatchObject({ code: 'actor_module_failed' });
@@ -140,6 +177,9 @@ describe('emitPlatformConfig', () => {
 
     const noPackage = await makeActor('no-package');
     await rm(join(noPackage, 'package.json'));
-    await expect(emitPlatformConfig(noPackage)).rejects.toMatchObject({ code: 'package_json_missing', message: expect.stringContaining('needs a package.json') });
+    await expect(emitPlatformConfig(noPackage)).rejects.toMatchObject({
+      code: 'package_json_missing',
+      message: expect.stringContaining('needs a package.json'),
+    });
   });
 });

@@ -32,7 +32,9 @@ async function readPackageJson(path: string): Promise<Record<string, unknown>> {
     const missing = (error as { code?: unknown }).code === 'ENOENT';
     throw new EmitError(
       missing ? 'package_json_missing' : 'package_json_invalid',
-      missing ? `${path} not found: the actor directory needs a package.json (its "actorkit.deployment" block feeds the configuration)` : `cannot read ${path}: ${(error as Error).message}`,
+      missing
+        ? `${path} not found: the actor directory needs a package.json (its "actorkit.deployment" block feeds the configuration)`
+        : `cannot read ${path}: ${(error as Error).message}`,
       { cause: error },
     );
   }
@@ -40,7 +42,9 @@ async function readPackageJson(path: string): Promise<Record<string, unknown>> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new EmitError('package_json_invalid', `${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new EmitError('package_json_invalid', `${path} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new EmitError('package_json_invalid', `${path} must hold a JSON object`);
@@ -50,22 +54,33 @@ async function readPackageJson(path: string): Promise<Record<string, unknown>> {
 
 async function importDefinition(path: string): Promise<PlatformConfigSource['definition']> {
   if (!(await exists(path))) {
-    throw new EmitError('actor_module_missing', `${path} not found: the actor's definition must be the default export of ${ACTOR_PATHS.definition}`);
+    throw new EmitError(
+      'actor_module_missing',
+      `${path} not found: the actor's definition must be the default export of ${ACTOR_PATHS.definition}`,
+    );
   }
   let module: { default?: unknown };
   try {
     const { tsImport } = await import('tsx/esm/api');
     const tsconfig = await nearestTsconfig(dirname(path));
-    module = (await tsImport(pathToFileURL(path).href, { parentURL: pathToFileURL(path).href, tsconfig: tsconfig ?? false })) as {
+    module = (await tsImport(pathToFileURL(path).href, {
+      parentURL: pathToFileURL(path).href,
+      tsconfig: tsconfig ?? false,
+    })) as {
       default?: unknown;
     };
   } catch (error) {
     throw new EmitError('actor_module_failed', `cannot load ${path}: ${(error as Error).message}`, { cause: error });
   }
   const definition = module.default;
-  const missing = ['metadata', 'features', 'settings', 'sections'].filter((key) => typeof definition !== 'object' || definition === null || !(key in definition));
+  const missing = ['metadata', 'features', 'settings', 'sections'].filter(
+    (key) => typeof definition !== 'object' || definition === null || !(key in definition),
+  );
   if (missing.length > 0) {
-    throw new EmitError('invalid_definition', `${path} must export an ActorDefinition as its default export (missing: ${missing.join(', ')})`);
+    throw new EmitError(
+      'invalid_definition',
+      `${path} must export an ActorDefinition as its default export (missing: ${missing.join(', ')})`,
+    );
   }
   return definition as PlatformConfigSource['definition'];
 }

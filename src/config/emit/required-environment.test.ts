@@ -7,14 +7,27 @@ import { requiredEnvironment } from './required-environment.js';
 describe('the variables a surface needs, in deployment.env', () => {
   it('lists MESH_KEY as a secret placeholder with fleet_mesh and WORKFLOW_BASE_URL with n8n, nothing otherwise', () => {
     expect(requiredEnvironment(defaultActorFeatures)).toEqual({});
-    expect(requiredEnvironment({ ...defaultActorFeatures, fleetMesh: true, integrationType: 'n8n' })).toEqual({ MESH_KEY: '${secret:MESH_KEY}', WORKFLOW_BASE_URL: '${WORKFLOW_BASE_URL}' });
+    expect(requiredEnvironment({ ...defaultActorFeatures, fleetMesh: true, integrationType: 'n8n' })).toEqual({
+      MESH_KEY: '${secret:MESH_KEY}',
+      WORKFLOW_BASE_URL: '${WORKFLOW_BASE_URL}',
+    });
   });
 
   it('puts them in the deployment block, sorted, under a value the author set', () => {
     const features = { ...defaultActorFeatures, fleetMesh: true, integrationType: 'n8n' as const };
-    expect(deploymentBlock({}, features).env).toEqual({ ACTOR_PLATFORM: 'true', MESH_KEY: '${secret:MESH_KEY}', WORKFLOW_BASE_URL: '${WORKFLOW_BASE_URL}' });
-    expect(Object.keys(deploymentBlock({}, features).env as object)).toEqual(['ACTOR_PLATFORM', 'MESH_KEY', 'WORKFLOW_BASE_URL']);
-    expect(deploymentBlock({ env: { WORKFLOW_BASE_URL: 'http://n8n:5678' } }, features).env).toMatchObject({ WORKFLOW_BASE_URL: 'http://n8n:5678' });
+    expect(deploymentBlock({}, features).env).toEqual({
+      ACTOR_PLATFORM: 'true',
+      MESH_KEY: '${secret:MESH_KEY}',
+      WORKFLOW_BASE_URL: '${WORKFLOW_BASE_URL}',
+    });
+    expect(Object.keys(deploymentBlock({}, features).env as object)).toEqual([
+      'ACTOR_PLATFORM',
+      'MESH_KEY',
+      'WORKFLOW_BASE_URL',
+    ]);
+    expect(deploymentBlock({ env: { WORKFLOW_BASE_URL: 'http://n8n:5678' } }, features).env).toMatchObject({
+      WORKFLOW_BASE_URL: 'http://n8n:5678',
+    });
   });
 
   it('passes rule H as a placeholder, while a real MESH_KEY value in config.json is still refused', () => {

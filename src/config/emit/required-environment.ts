@@ -8,6 +8,9 @@ import { environmentPlaceholder } from '../../environment/environment-placeholde
  * @param features the actor's template options
  */
 export function requiredEnvironment(features: ActorFeatures): Record<string, string> {
-  const names = [...(features.fleetMesh ? ['MESH_KEY'] : []), ...(features.integrationType === 'n8n' ? ['WORKFLOW_BASE_URL'] : [])];
+  const names = [
+    ...(features.fleetMesh ? ['MESH_KEY'] : []),
+    ...(features.integrationType === 'n8n' ? ['WORKFLOW_BASE_URL'] : []),
+  ];
   return Object.fromEntries(names.map((name) => [name, environmentPlaceholder(name)]));
 }

@@ -10,7 +10,9 @@ import { buildPlatformConfig } from './build-platform-config.js';
 
 const packageJson = { actorkit: { deployment: { image_repo: 'ghcr.io/actorkit/hello-actor' } } };
 
-async function servedSchema(definition: typeof helloActor | Parameters<typeof createActorApp>[0]['definition']): Promise<unknown> {
+async function servedSchema(
+  definition: typeof helloActor | Parameters<typeof createActorApp>[0]['definition'],
+): Promise<unknown> {
   const app = createActorApp({ definition, store: new MemoryStore(), env: {}, logger: silentLogger });
   const response = await app.request('/settings/schema');
   expect(response.status).toBe(200);
@@ -27,7 +29,10 @@ describe('GET /settings/schema and the emitted settings block', () => {
   it('follow the same valibot schema when it changes', async () => {
     const settings = v.object({
       ...helloActor.settings.entries,
-      units: v.optional(v.pipe(v.picklist(['metric', 'imperial']), platformField('behaviour', { widget: 'radio', order: 3 })), 'metric'),
+      units: v.optional(
+        v.pipe(v.picklist(['metric', 'imperial']), platformField('behaviour', { widget: 'radio', order: 3 })),
+        'metric',
+      ),
     });
     const definition = { ...helloActor, settings };
     const emitted = buildPlatformConfig({ definition, packageJson }).settings;

@@ -8,7 +8,10 @@ import type { SettingsSection } from '../../core/actor-definition.js';
  * @example
  * mergeSections(TEMPLATE_SECTIONS, [{ id: 'weather', title: 'Weather' }]);
  */
-export function mergeSections(templateSections: readonly SettingsSection[], actorSections: readonly SettingsSection[]): SettingsSection[] {
+export function mergeSections(
+  templateSections: readonly SettingsSection[],
+  actorSections: readonly SettingsSection[],
+): SettingsSection[] {
   const seen = new Set<string>();
   const merged: SettingsSection[] = [];
   for (const section of [...templateSections, ...actorSections]) {

@@ -5,8 +5,23 @@ import type { SettingsSection } from '../../core/actor-definition.js';
  * sections come after them (`mergeSections`).
  */
 export const TEMPLATE_SECTIONS: readonly SettingsSection[] = Object.freeze([
-  Object.freeze({ id: 'general', title: 'General', description: 'Name, behaviour and prompts of the actor.', order: 10 }),
+  Object.freeze({
+    id: 'general',
+    title: 'General',
+    description: 'Name, behaviour and prompts of the actor.',
+    order: 10,
+  }),
   Object.freeze({ id: 'model', title: 'Model', description: 'The language model the actor talks to.', order: 20 }),
-  Object.freeze({ id: 'credentials', title: 'Credentials', description: 'Keys and tokens; never shown again once saved.', order: 30 }),
-  Object.freeze({ id: 'advanced', title: 'Advanced', description: 'Limits and tuning; the defaults suit most actors.', order: 90 }),
+  Object.freeze({
+    id: 'credentials',
+    title: 'Credentials',
+    description: 'Keys and tokens; never shown again once saved.',
+    order: 30,
+  }),
+  Object.freeze({
+    id: 'advanced',
+    title: 'Advanced',
+    description: 'Limits and tuning; the defaults suit most actors.',
+    order: 90,
+  }),
 ]);

@@ -9,7 +9,9 @@ const RULE_TABLE_MARKERS = {
 
 /** The table of tuning rules, as Markdown, from `PLATFORM_RULES`. */
 function ruleTableMarkdown(): string {
-  const rows = PLATFORM_RULES.map((rule) => `| ${rule.letter} | \`${rule.name}\` | ${rule.checks} | ${rule.pointers} |`);
+  const rows = PLATFORM_RULES.map(
+    (rule) => `| ${rule.letter} | \`${rule.name}\` | ${rule.checks} | ${rule.pointers} |`,
+  );
   return ['| rule | name | checks | pointer |', '|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -6,15 +6,23 @@ import { ruleLabel } from './rule-label.js';
 
 describe('PLATFORM_RULES', () => {
   it('gives the rules consecutive letters from A, in order, with unique kebab-case names', () => {
-    expect(PLATFORM_RULES.map((rule) => rule.letter)).toEqual(PLATFORM_RULES.map((_rule, index) => String.fromCharCode(65 + index)));
+    expect(PLATFORM_RULES.map((rule) => rule.letter)).toEqual(
+      PLATFORM_RULES.map((_rule, index) => String.fromCharCode(65 + index)),
+    );
     for (const rule of PLATFORM_RULES) expect(rule.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
     expect(new Set(PLATFORM_RULES.map((rule) => rule.name)).size).toBe(PLATFORM_RULES.length);
   });
 
   it('keeps each rule in its own file, rules/rule-<letter>-<name>.ts, and no rule file out of the registry', () => {
-    const files = readdirSync(new URL('./rules/', import.meta.url)).filter((file) => /^rule-[a-z]-.*(?<!\.test)\.ts$/.test(file));
-    expect(files.map((file) => file.slice('rule-'.length, 'rule-x'.length).toUpperCase())).toEqual(PLATFORM_RULES.map((rule) => rule.letter));
-    PLATFORM_RULES.forEach((rule, index) => expect(files[index]?.replaceAll('-', '')).toContain(rule.name.replaceAll('-', '')));
+    const files = readdirSync(new URL('./rules/', import.meta.url)).filter((file) =>
+      /^rule-[a-z]-.*(?<!\.test)\.ts$/.test(file),
+    );
+    expect(files.map((file) => file.slice('rule-'.length, 'rule-x'.length).toUpperCase())).toEqual(
+      PLATFORM_RULES.map((rule) => rule.letter),
+    );
+    PLATFORM_RULES.forEach((rule, index) =>
+      expect(files[index]?.replaceAll('-', '')).toContain(rule.name.replaceAll('-', '')),
+    );
   });
 
   it('documents every rule in docs/configuration.md, as `npm run docs:rules` generates it', () => {

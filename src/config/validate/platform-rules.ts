@@ -11,7 +11,16 @@ import { ruleHDeployment } from './rules/rule-h-deployment.js';
  * The tuning rules of DESIGN §7, in the order they run and their problems are reported: the one
  * list the validator, the rule labels, the range in messages and docs/configuration.md read.
  */
-export const PLATFORM_RULES = [ruleASections, ruleBManagedBy, ruleCOrder, ruleDWidget, ruleEShowIf, ruleFConnectors, ruleGExternalApi, ruleHDeployment] as const;
+export const PLATFORM_RULES = [
+  ruleASections,
+  ruleBManagedBy,
+  ruleCOrder,
+  ruleDWidget,
+  ruleEShowIf,
+  ruleFConnectors,
+  ruleGExternalApi,
+  ruleHDeployment,
+] as const;
 
 /** The letter of a registered tuning rule. */
 export type RuleLetter = (typeof PLATFORM_RULES)[number]['letter'];

@@ -9,7 +9,10 @@ function propertyEntries(schema: unknown, path = '#'): [string, Schema][] {
   const node = schema as Schema;
   const entries: [string, Schema][] = [];
   for (const [name, property] of Object.entries((node.properties ?? {}) as Schema)) {
-    entries.push([`${path}/properties/${name}`, property as Schema], ...propertyEntries(property, `${path}/properties/${name}`));
+    entries.push(
+      [`${path}/properties/${name}`, property as Schema],
+      ...propertyEntries(property, `${path}/properties/${name}`),
+    );
   }
   for (const [name, definition] of Object.entries((node.$defs ?? {}) as Schema)) {
     if (name !== 'endpointMatch') entries.push(...propertyEntries(definition, `${path}/$defs/${name}`));
@@ -28,13 +31,29 @@ function resolve(property: Schema): Schema {
 describe('the platform schema file', () => {
   it('describes every key it declares', () => {
     const entries = propertyEntries(PLATFORM_SCHEMA);
-    expect(entries.map(([path]) => path)).toContain('#/$defs/settingField/properties/x-platform-show-if/properties/equals');
+    expect(entries.map(([path]) => path)).toContain(
+      '#/$defs/settingField/properties/x-platform-show-if/properties/equals',
+    );
     expect(entries.length).toBeGreaterThan(80);
-    const undocumented = entries.filter(([, property]) => typeof resolve(property).description !== 'string').map(([path]) => path);
+    const undocumented = entries
+      .filter(([, property]) => typeof resolve(property).description !== 'string')
+      .map(([path]) => path);
     expect(undocumented).toEqual([]);
   });
 
   it('declares every root key of DESIGN §7 as required', () => {
-    expect(PLATFORM_SCHEMA.required).toEqual(['schema_version', 'actor', 'contract', 'deployment', 'features', 'external_api', 'sections', 'settings', 'panels', 'oauth', 'connectors']);
+    expect(PLATFORM_SCHEMA.required).toEqual([
+      'schema_version',
+      'actor',
+      'contract',
+      'deployment',
+      'features',
+      'external_api',
+      'sections',
+      'settings',
+      'panels',
+      'oauth',
+      'connectors',
+    ]);
   });
 });

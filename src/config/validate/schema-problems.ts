@@ -34,7 +34,9 @@ const SUMMARY_KEYWORDS = new Set(['anyOf', 'oneOf', 'contains', 'not']);
 export function schemaProblems(schema: Readonly<Record<string, unknown>>, document: unknown): ValidationProblem[] {
   const output = new Validator(schema as Record<string, unknown>, '2020-12', false).validate(document);
   if (output.valid) return [];
-  const summaries = output.errors.filter((unit) => SUMMARY_KEYWORDS.has(unit.keyword)).map((unit) => `${unit.keywordLocation}/`);
+  const summaries = output.errors
+    .filter((unit) => SUMMARY_KEYWORDS.has(unit.keyword))
+    .map((unit) => `${unit.keywordLocation}/`);
   const problems: ValidationProblem[] = [];
   const seen = new Set<string>();
   for (const unit of output.errors) {
@@ -102,7 +104,8 @@ function describe(unit: OutputUnit, schema: Readonly<Record<string, unknown>>, d
 function propertyName(pointer: string): string {
   const segments = pointerSegments(pointer);
   let suffix = '';
-  while (segments.length > 0 && /^(0|[1-9][0-9]*)$/.test(segments.at(-1) ?? '')) suffix = `[${segments.pop()}]${suffix}`;
+  while (segments.length > 0 && /^(0|[1-9][0-9]*)$/.test(segments.at(-1) ?? ''))
+    suffix = `[${segments.pop()}]${suffix}`;
   return `${segments.at(-1) ?? 'configuration'}${suffix}`;
 }
 
@@ -111,7 +114,9 @@ function schemaValueAt(schema: Readonly<Record<string, unknown>>, keywordLocatio
   let current: unknown = schema;
   for (const segment of pointerSegments(decodeURIComponent(keywordLocation.replace(/^#/, '')))) {
     if (segment === '$ref') current = resolveRef(schema, current);
-    else current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[segment] : undefined;
+    else
+      current =
+        typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[segment] : undefined;
   }
   return current;
 }
@@ -125,7 +130,10 @@ function resolveRef(schema: Readonly<Record<string, unknown>>, holder: unknown):
 
 /** Describes a `contains` sub-schema such as `{properties: {method: {const: 'POST'}, path: {const: '/agent/invoke'}}}`. */
 function describeMatch(subschema: unknown, schema: Readonly<Record<string, unknown>>): string {
-  const resolved = typeof subschema === 'object' && subschema !== null && '$ref' in subschema ? resolveRef(schema, subschema) : subschema;
+  const resolved =
+    typeof subschema === 'object' && subschema !== null && '$ref' in subschema
+      ? resolveRef(schema, subschema)
+      : subschema;
   const properties = (resolved as { properties?: Record<string, { const?: unknown }> } | undefined)?.properties ?? {};
   const constants = Object.values(properties)
     .map((property) => property.const)

@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadBaseConfig, loadPlatformConfigFixtures } from '../../../test/fixtures/platform-config/platform-config-fixtures.js';
+import {
+  loadBaseConfig,
+  loadPlatformConfigFixtures,
+} from '../../../test/fixtures/platform-config/platform-config-fixtures.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import { validatePlatformConfig } from './validate-platform-config.js';
 
 const fixtures = loadPlatformConfigFixtures();
-const byPosition = (a: { rule: string; pointer: string }, b: { rule: string; pointer: string }) => `${a.rule} ${a.pointer}`.localeCompare(`${b.rule} ${b.pointer}`);
+const byPosition = (a: { rule: string; pointer: string }, b: { rule: string; pointer: string }) =>
+  `${a.rule} ${a.pointer}`.localeCompare(`${b.rule} ${b.pointer}`);
 
 describe('validatePlatformConfig on the fixture corpus', () => {
   it.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('%s', (_name, fixture) => {
@@ -26,15 +30,20 @@ describe('validatePlatformConfig on the fixture corpus', () => {
         rule,
       ).toBe(true);
     }
-    expect(fixtures.filter((fixture) => fixture.problems.some((problem) => problem.rule === 'schema')).length).toBeGreaterThanOrEqual(4);
+    expect(
+      fixtures.filter((fixture) => fixture.problems.some((problem) => problem.rule === 'schema')).length,
+    ).toBeGreaterThanOrEqual(4);
   });
 });
 
 describe('validatePlatformConfig messages', () => {
-  const problemsOf = (name: string) => validatePlatformConfig(fixtures.find((fixture) => fixture.name === name)?.config).problems;
+  const problemsOf = (name: string) =>
+    validatePlatformConfig(fixtures.find((fixture) => fixture.name === name)?.config).problems;
 
   it('says which root property is missing, at the root pointer', () => {
-    expect(problemsOf('schema-missing-deployment')).toEqual([{ rule: 'schema', pointer: '', message: "missing required property 'deployment'" }]);
+    expect(problemsOf('schema-missing-deployment')).toEqual([
+      { rule: 'schema', pointer: '', message: "missing required property 'deployment'" },
+    ]);
   });
 
   it('names the property, the expected and the actual type', () => {
@@ -55,14 +64,22 @@ describe('validatePlatformConfig messages', () => {
       "unknown property 'imagerepo' is not allowed here",
       "unknown property 'x-platform-colour' is not allowed here",
     ]);
-    expect(problemsOf('schema-missing-required-endpoint')[0]?.message).toBe("'endpoints' must contain an item GET /ready");
+    expect(problemsOf('schema-missing-required-endpoint')[0]?.message).toBe(
+      "'endpoints' must contain an item GET /ready",
+    );
   });
 
   it('explains each rule problem in terms of the field', () => {
-    expect(problemsOf('E-fail-show-if-cycle')[0]?.message).toBe('show-if chain forms a cycle: greeting_enabled -> greeting -> greeting_enabled');
+    expect(problemsOf('E-fail-show-if-cycle')[0]?.message).toBe(
+      'show-if chain forms a cycle: greeting_enabled -> greeting -> greeting_enabled',
+    );
     expect(problemsOf('G-fail-settings-exposed')[0]?.message).toContain('settings and OAuth are never exposable');
-    expect(problemsOf('H-fail-requests-exceed-limits')[0]?.message).toBe('requests.memory (1Gi) exceeds limits.memory (512Mi)');
-    expect(problemsOf('D-fail-slider-on-string')[0]?.message).toContain("widget 'slider' does not fit setting 'system_prompt' of type string");
+    expect(problemsOf('H-fail-requests-exceed-limits')[0]?.message).toBe(
+      'requests.memory (1Gi) exceeds limits.memory (512Mi)',
+    );
+    expect(problemsOf('D-fail-slider-on-string')[0]?.message).toContain(
+      "widget 'slider' does not fit setting 'system_prompt' of type string",
+    );
   });
 
   it('reports a non-object document as one schema problem and does not throw', () => {
@@ -88,7 +105,8 @@ describe('validatePlatformConfig robustness', () => {
     const paths: string[][] = [];
     const walk = (value: unknown, path: string[]) => {
       if (path.length > 0) paths.push(path);
-      if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) walk(inner, [...path, key]);
+      if (typeof value === 'object' && value !== null)
+        for (const [key, inner] of Object.entries(value)) walk(inner, [...path, key]);
     };
     walk(loadBaseConfig(), []);
     fc.assert(

@@ -13,7 +13,9 @@ import type { ValidationProblem, ValidationResult } from './validation-problem.j
  * for (const p of problems) console.log(`- [${p.rule}] ${p.pointer}: ${p.message}`);
  */
 export function validatePlatformConfig(json: unknown): ValidationResult {
-  const ruleProblems = PLATFORM_RULES.flatMap((rule): ValidationProblem[] => rule.check(json).map(({ pointer, message }) => ({ rule: rule.letter, pointer, message })));
+  const ruleProblems = PLATFORM_RULES.flatMap((rule): ValidationProblem[] =>
+    rule.check(json).map(({ pointer, message }) => ({ rule: rule.letter, pointer, message })),
+  );
   const problems = [...schemaProblems(PLATFORM_SCHEMA, json), ...ruleProblems];
   return { valid: problems.length === 0, problems };
 }

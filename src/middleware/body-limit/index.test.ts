@@ -9,7 +9,8 @@ function echoApp(maxSize: number, onError?: Parameters<typeof limitRequestBody>[
   app.use(limitRequestBody({ maxSize, ...(onError === undefined ? {} : { onError }) }));
   app.all('/', async (c) => c.text(`read:${await c.req.text()}`));
   app.onError((error) => {
-    if (error instanceof ActorError) return Response.json({ code: error.code, detail: error.detail }, { status: error.status });
+    if (error instanceof ActorError)
+      return Response.json({ code: error.code, detail: error.detail }, { status: error.status });
     throw error;
   });
   return app;
@@ -32,7 +33,8 @@ function trackedBody(chunks: readonly string[]) {
   return { body, state };
 }
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request('http://actor.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request('http://actor.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 describe('limitRequestBody', () => {
   it('refuses a declared Content-Length over the limit with the 413 problem, without reading the body', async () => {
@@ -75,7 +77,9 @@ describe('limitRequestBody', () => {
   });
 
   it('answers with onError when given', async () => {
-    const response = await echoApp(4, (c) => c.json({ mine: true }, 413)).request(post('too long', { 'content-length': '8' }));
+    const response = await echoApp(4, (c) => c.json({ mine: true }, 413)).request(
+      post('too long', { 'content-length': '8' }),
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ mine: true });
   });
@@ -85,7 +89,8 @@ describe('limitRequestBody under @hono/node-server', () => {
   it('leaves the light request unbuilt, so the route reads the socket directly', async () => {
     const { serve } = await import('@hono/node-server');
     // @hono/node-server keeps the full Fetch Request, once something makes it build one, under this symbol.
-    const builtRequest = (request: Request) => Object.getOwnPropertySymbols(request).some((symbol) => symbol.description === 'requestCache');
+    const builtRequest = (request: Request) =>
+      Object.getOwnPropertySymbols(request).some((symbol) => symbol.description === 'requestCache');
     const seen: boolean[] = [];
     const app = new Hono();
     app.use(limitRequestBody({ maxSize: 1024 }));
@@ -100,7 +105,11 @@ describe('limitRequestBody under @hono/node-server', () => {
       await new Promise((resolve) => server.once('listening', resolve));
       const { port } = server.address() as { port: number };
       for (const path of ['plain', 'touch']) {
-        const response = await fetch(`http://127.0.0.1:${port}/${path}`, { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+        const response = await fetch(`http://127.0.0.1:${port}/${path}`, {
+          method: 'POST',
+          body: 'hello',
+          headers: { 'content-type': 'text/plain' },
+        });
         expect(await response.text()).toBe('read:hello');
       }
       expect(seen).toEqual([false, true]);

@@ -12,7 +12,8 @@ export interface OriginCheckOptions {
 /** The 403 problem of a request from a browser page of another origin (see `hasForeignOrigin`). */
 export function originNotAllowedError(): ActorError {
   return new ActorError('origin_not_allowed', {
-    detail: "The Origin header names a web page that is not this actor's own; call the actor from its own pages, or without an Origin (curl, SDKs, servers)",
+    detail:
+      "The Origin header names a web page that is not this actor's own; call the actor from its own pages, or without an Origin (curl, SDKs, servers)",
   });
 }
 

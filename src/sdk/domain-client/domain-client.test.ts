@@ -19,7 +19,8 @@ class WeatherClient extends DomainClient<WeatherSettings> {
   forecast(fail: boolean) {
     return this.safeCall(
       () => {
-        if (fail) throw new DomainClientError('weather_api_unavailable', 'upstream answered 503', { fields: { status: 503 } });
+        if (fail)
+          throw new DomainClientError('weather_api_unavailable', 'upstream answered 503', { fields: { status: 503 } });
         return `sunny at ${this.settings.weather_url}`;
       },
       { fallback: 'unknown', action: 'fetch_forecast' },
@@ -46,7 +47,11 @@ describe('DomainClient', () => {
     const sink = createMemorySink();
     const client = new WeatherClient({ weather_url: 'https://weather.example' }, { logger: createLogger({ sink }) });
     expect(sink.records).toHaveLength(1);
-    expect(sink.records[0]).toMatchObject({ level: 'info', event: 'weather_client_initialized', client: 'WeatherClient' });
+    expect(sink.records[0]).toMatchObject({
+      level: 'info',
+      event: 'weather_client_initialized',
+      client: 'WeatherClient',
+    });
     expect(client.eventPrefix).toBe('weather');
   });
 
@@ -71,7 +76,10 @@ describe('DomainClient', () => {
 
   it('has a stub healthCheck meant to be replaced', async () => {
     const client = new WeatherClient({ weather_url: 'x' }, { logger: createLogger({ sink: () => {} }) });
-    await expect(client.healthCheck()).resolves.toEqual({ status: 'pass', output: 'WeatherClient.healthCheck() is not implemented' });
+    await expect(client.healthCheck()).resolves.toEqual({
+      status: 'pass',
+      output: 'WeatherClient.healthCheck() is not implemented',
+    });
   });
 
   it('reports no readiness checks by default and one per required binary otherwise', () => {
@@ -94,7 +102,14 @@ describe('DomainClient', () => {
     const client = new ToolClient({}, { logger: silentLogger, env: { PATH: binDir } });
     const app = createActorApp({
       definition: {
-        metadata: { name: 'Tool', slug: 'tool-actor', version: '0.1.0', description: 'Needs tools.', domain: 'tool', tags: [] },
+        metadata: {
+          name: 'Tool',
+          slug: 'tool-actor',
+          version: '0.1.0',
+          description: 'Needs tools.',
+          domain: 'tool',
+          tags: [],
+        },
         features: defaultActorFeatures,
         settings: v.object({}),
         sections: [],

@@ -79,7 +79,10 @@ export abstract class DomainClient<TSettings = unknown> {
   }
 
   /** `safeCall` with this client's logger and its class name in the warning. */
-  protected safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike<T>, options: Omit<SafeCallOptions<T>, 'logger'>): Promise<T> {
+  protected safeCall<T>(
+    call: (signal: AbortSignal) => T | PromiseLike<T>,
+    options: Omit<SafeCallOptions<T>, 'logger'>,
+  ): Promise<T> {
     return safeCall(call, { ...options, logger: this.logger.child({ client: this.constructor.name }) });
   }
 }

@@ -12,7 +12,9 @@ export function isBinaryOnPath(name: string, env: Readonly<Record<string, string
   const windows = process.platform === 'win32';
   const extensions = windows ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';')] : [''];
   const directories = (env.PATH ?? env.Path ?? '').split(delimiter).filter((directory) => directory !== '');
-  return directories.some((directory) => extensions.some((extension) => isExecutableFile(join(directory, name + extension), windows)));
+  return directories.some((directory) =>
+    extensions.some((extension) => isExecutableFile(join(directory, name + extension), windows)),
+  );
 }
 
 function isExecutableFile(path: string, windows: boolean): boolean {

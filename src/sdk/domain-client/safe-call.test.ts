@@ -26,7 +26,12 @@ describe('safeCall', () => {
     );
     expect(result).toBe('fallback');
     expect(sink.records).toHaveLength(1);
-    expect(sink.records[0]).toMatchObject({ level: 'warn', event: 'safe_call_failed', action: 'explode', reason: 'error' });
+    expect(sink.records[0]).toMatchObject({
+      level: 'warn',
+      event: 'safe_call_failed',
+      action: 'explode',
+      reason: 'error',
+    });
     expect((sink.records[0]?.error as Error | undefined)?.message).toBe('boom');
   });
 
@@ -39,7 +44,11 @@ describe('safeCall', () => {
     });
     expect(result).toBeNull();
     expect(sink.records).toHaveLength(1);
-    expect(sink.records[0]).toMatchObject({ event: 'safe_call_failed', action: 'lookup_city', error_event: 'geo_lookup_failed' });
+    expect(sink.records[0]).toMatchObject({
+      event: 'safe_call_failed',
+      action: 'lookup_city',
+      error_event: 'geo_lookup_failed',
+    });
   });
 
   it('gives up after timeoutMs, aborts the call’s signal and ignores its late rejection', async () => {
@@ -60,7 +69,12 @@ describe('safeCall', () => {
     rejectLate(new Error('late'));
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(sink.records).toHaveLength(1);
-    expect(sink.records[0]).toMatchObject({ event: 'safe_call_failed', action: 'slow_service', reason: 'timeout', timeout_ms: 20 });
+    expect(sink.records[0]).toMatchObject({
+      event: 'safe_call_failed',
+      action: 'slow_service',
+      reason: 'timeout',
+      timeout_ms: 20,
+    });
   });
 
   it('never throws, even when the log sink itself throws', async () => {
@@ -81,11 +95,15 @@ describe('safeCall', () => {
 
   it('does not let the action be overwritten by an error’s fields', async () => {
     const { sink, logger } = memoryLogger();
-    await safeCall(() => Promise.reject(new DomainClientError('x_failed', 'x', { fields: { action: 'spoofed', reason: 'spoofed' } })), {
-      fallback: undefined,
-      action: 'real_action',
-      logger,
-    });
+    await safeCall(
+      () =>
+        Promise.reject(new DomainClientError('x_failed', 'x', { fields: { action: 'spoofed', reason: 'spoofed' } })),
+      {
+        fallback: undefined,
+        action: 'real_action',
+        logger,
+      },
+    );
     expect(sink.records[0]).toMatchObject({ action: 'real_action', reason: 'error' });
   });
 });
@@ -95,7 +113,12 @@ describe('DomainClientError', () => {
     const cause = new Error('socket hang up');
     const error = new DomainClientError('weather_api_unavailable', 'upstream down', { cause, fields: { status: 502 } });
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'DomainClientError', event: 'weather_api_unavailable', message: 'upstream down', fields: { status: 502 } });
+    expect(error).toMatchObject({
+      name: 'DomainClientError',
+      event: 'weather_api_unavailable',
+      message: 'upstream down',
+      fields: { status: 502 },
+    });
     expect(error.cause).toBe(cause);
   });
 });

@@ -32,7 +32,10 @@ let defaultLogger: Logger | undefined;
  * @example
  * const forecast = await safeCall((signal) => client.forecast(city, { signal }), { fallback: null, action: 'fetch_forecast' });
  */
-export async function safeCall<T>(call: (signal: AbortSignal) => T | PromiseLike<T>, options: SafeCallOptions<T>): Promise<T> {
+export async function safeCall<T>(
+  call: (signal: AbortSignal) => T | PromiseLike<T>,
+  options: SafeCallOptions<T>,
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? SAFE_CALL_TIMEOUT_MS;
   const controller = new AbortController();
   try {

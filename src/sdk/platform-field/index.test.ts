@@ -46,13 +46,21 @@ describe('platformField', () => {
       'x-platform-validation': { pattern: '^[a-z]+$', min_length: 2, max_length: 12, message: 'letters only' },
       default: 'metric',
     });
-    expect(properties.temperature).toMatchObject({ 'x-platform-step': 0.5, 'x-platform-creator-value': 0.7, 'x-platform-managed-by': 'user' });
+    expect(properties.temperature).toMatchObject({
+      'x-platform-step': 0.5,
+      'x-platform-creator-value': 0.7,
+      'x-platform-managed-by': 'user',
+    });
     expect(properties.folder).toMatchObject({ 'x-platform-fed-by-connector': 'google_drive' });
   });
 
   it('marks a secret writeOnly and leaves the value schema untouched', () => {
     const Settings = v.object({
-      api_key: v.pipe(v.string(), v.minLength(8), platformField('credentials', { managedBy: 'user', widget: 'password', secret: true })),
+      api_key: v.pipe(
+        v.string(),
+        v.minLength(8),
+        platformField('credentials', { managedBy: 'user', widget: 'password', secret: true }),
+      ),
     });
     expect(settingsJsonSchema(Settings).properties?.api_key).toEqual({
       type: 'string',
@@ -75,16 +83,51 @@ describe('platformField', () => {
   });
 
   const refusals: [string, string, PlatformFieldOptions, RegExp][] = [
-    ['managedBy outside platform/user', 'general', { managedBy: 'admin' as never }, /managedBy must be "platform" or "user", got "admin"/],
-    ['fedByConnector with creatorValue (rule F)', 'general', { fedByConnector: 'drive', creatorValue: 'x' }, /fedByConnector and creatorValue exclude each other \(rule F\)/],
+    [
+      'managedBy outside platform/user',
+      'general',
+      { managedBy: 'admin' as never },
+      /managedBy must be "platform" or "user", got "admin"/,
+    ],
+    [
+      'fedByConnector with creatorValue (rule F)',
+      'general',
+      { fedByConnector: 'drive', creatorValue: 'x' },
+      /fedByConnector and creatorValue exclude each other \(rule F\)/,
+    ],
     ['an unknown widget', 'general', { widget: 'dial' as never }, /unknown widget "dial"/],
-    ['a secret managed by the platform', 'credentials', { secret: true, managedBy: 'platform' }, /secret field must be managed by "user"/],
+    [
+      'a secret managed by the platform',
+      'credentials',
+      { secret: true, managedBy: 'platform' },
+      /secret field must be managed by "user"/,
+    ],
     ['a fractional order', 'general', { order: 1.5 }, /order must be an integer/],
     ['a step of zero', 'general', { step: 0 }, /step must be a positive number/],
-    ['an invalid validation pattern', 'general', { validation: { pattern: '(' } }, /validation.pattern is not a valid regular expression/],
-    ['min above max', 'general', { validation: { min: 5, max: 1 } }, /validation.min \(5\) exceeds validation.max \(1\)/],
-    ['a show-if without a field', 'general', { showIf: { field: '' } }, /showIf.field must name another settings field/],
-    ['a malformed connector id', 'general', { fedByConnector: 'Google Drive' }, /fedByConnector must be a connector id/],
+    [
+      'an invalid validation pattern',
+      'general',
+      { validation: { pattern: '(' } },
+      /validation.pattern is not a valid regular expression/,
+    ],
+    [
+      'min above max',
+      'general',
+      { validation: { min: 5, max: 1 } },
+      /validation.min \(5\) exceeds validation.max \(1\)/,
+    ],
+    [
+      'a show-if without a field',
+      'general',
+      { showIf: { field: '' } },
+      /showIf.field must name another settings field/,
+    ],
+    [
+      'a malformed connector id',
+      'general',
+      { fedByConnector: 'Google Drive' },
+      /fedByConnector must be a connector id/,
+    ],
     ['a malformed section id', 'My Section', {}, /the section id must be lower-case words/],
   ];
 

@@ -1,5 +1,13 @@
 import * as v from 'valibot';
-import { MANAGED_BY_VALUES, PLATFORM_ANNOTATION_KEYS, PLATFORM_ID_PATTERN, PLATFORM_WIDGET_TYPES, isPlatformWidget, type ManagedBy, type PlatformWidget } from '../../config/platform-annotations.js';
+import {
+  MANAGED_BY_VALUES,
+  PLATFORM_ANNOTATION_KEYS,
+  PLATFORM_ID_PATTERN,
+  PLATFORM_WIDGET_TYPES,
+  isPlatformWidget,
+  type ManagedBy,
+  type PlatformWidget,
+} from '../../config/platform-annotations.js';
 
 /** A JSON value, as it may appear in the emitted configuration. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -71,7 +79,10 @@ export type PlatformFieldMetadata = Readonly<Record<string, JsonValue>>;
  *   api_key: v.pipe(v.string(), platformField('credentials', { widget: 'password', secret: true })),
  * });
  */
-export function platformField<TInput>(section: string, options: PlatformFieldOptions = {}): v.MetadataAction<TInput, PlatformFieldMetadata> {
+export function platformField<TInput>(
+  section: string,
+  options: PlatformFieldOptions = {},
+): v.MetadataAction<TInput, PlatformFieldMetadata> {
   assertValidField(section, options);
   const keys = PLATFORM_ANNOTATION_KEYS;
   const metadata: Record<string, JsonValue> = {
@@ -89,7 +100,10 @@ export function platformField<TInput>(section: string, options: PlatformFieldOpt
     options.options?.map((option) => ({ value: option.value, label: option.label })),
   );
   put(keys.step, options.step);
-  put(keys.showIf, options.showIf && compact({ field: options.showIf.field, equals: options.showIf.equals, in: options.showIf.in }));
+  put(
+    keys.showIf,
+    options.showIf && compact({ field: options.showIf.field, equals: options.showIf.equals, in: options.showIf.in }),
+  );
   put(keys.display, options.display && compact({ ...options.display }));
   put(keys.validation, options.validation && validationJson(options.validation));
   put(keys.fedByConnector, options.fedByConnector);
@@ -109,7 +123,9 @@ function assertValidField(section: string, options: PlatformFieldOptions): void 
     fail(`managedBy must be "platform" or "user", got ${JSON.stringify(options.managedBy)}`);
   }
   if (options.fedByConnector !== undefined && options.creatorValue !== undefined) {
-    fail('fedByConnector and creatorValue exclude each other (rule F): a connector-fed value cannot also be fixed by the creator');
+    fail(
+      'fedByConnector and creatorValue exclude each other (rule F): a connector-fed value cannot also be fixed by the creator',
+    );
   }
   if (options.fedByConnector !== undefined && !PLATFORM_ID_PATTERN.test(options.fedByConnector)) {
     fail(`fedByConnector must be a connector id, got ${JSON.stringify(options.fedByConnector)}`);
@@ -120,7 +136,8 @@ function assertValidField(section: string, options: PlatformFieldOptions): void 
   if (options.secret === true && options.managedBy === 'platform') {
     fail('a secret field must be managed by "user" (rule H)');
   }
-  if (options.order !== undefined && !Number.isInteger(options.order)) fail(`order must be an integer, got ${options.order}`);
+  if (options.order !== undefined && !Number.isInteger(options.order))
+    fail(`order must be an integer, got ${options.order}`);
   if (options.step !== undefined && !(Number.isFinite(options.step) && options.step > 0)) {
     fail(`step must be a positive number, got ${options.step}`);
   }
@@ -136,7 +153,8 @@ function assertValidField(section: string, options: PlatformFieldOptions): void 
     }
   }
   const { min, max, minLength, maxLength } = options.validation ?? {};
-  if (min !== undefined && max !== undefined && min > max) fail(`validation.min (${min}) exceeds validation.max (${max})`);
+  if (min !== undefined && max !== undefined && min > max)
+    fail(`validation.min (${min}) exceeds validation.max (${max})`);
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
     fail(`validation.minLength (${minLength}) exceeds validation.maxLength (${maxLength})`);
   }
@@ -154,7 +172,9 @@ function validationJson(validation: PlatformValidation): JsonValue {
 }
 
 function compact(object: Record<string, JsonValue | undefined>): { [key: string]: JsonValue } {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [key: string]: JsonValue };
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as {
+    [key: string]: JsonValue;
+  };
 }
 
 function deepFreeze<T>(value: T): T {

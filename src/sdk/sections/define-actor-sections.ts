@@ -22,9 +22,13 @@ export function defineActorSections(sections: readonly SettingsSection[]): reado
       throw new Error(`${label}: the id must be lower-case words joined by "_" or "-"`);
     }
     if (typeof section.title !== 'string' || section.title.trim() === '') throw new Error(`${label} needs a title`);
-    if (section.order !== undefined && !Number.isInteger(section.order)) throw new Error(`${label}: order must be an integer`);
+    if (section.order !== undefined && !Number.isInteger(section.order))
+      throw new Error(`${label}: order must be an integer`);
   }
   const [repeated] = sectionIdProblems(sections);
-  if (repeated !== undefined) throw new Error(`[${ruleLabel(ruleASections.letter)}] /sections/${repeated.index}: defineActorSections: ${repeated.message}`);
+  if (repeated !== undefined)
+    throw new Error(
+      `[${ruleLabel(ruleASections.letter)}] /sections/${repeated.index}: defineActorSections: ${repeated.message}`,
+    );
   return Object.freeze(sections.map((section) => Object.freeze({ ...section })));
 }

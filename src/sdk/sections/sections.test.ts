@@ -41,7 +41,11 @@ describe('defineActorSections', () => {
 
   it.each([
     ['a malformed id', [{ id: 'Weather Stuff', title: 'W' }], /the id must be lower-case words/],
-    ['a template id', [{ id: 'model', title: 'Model' }], /^\[A sections\] \/sections\/0: .*already declared by the template; annotate the fields with platformField\('model'\)/],
+    [
+      'a template id',
+      [{ id: 'model', title: 'Model' }],
+      /^\[A sections\] \/sections\/0: .*already declared by the template; annotate the fields with platformField\('model'\)/,
+    ],
     [
       'a repeated id',
       [

@@ -32,9 +32,24 @@ export interface McpActorServerOptions {
 }
 
 const RESOURCES = [
-  { uri: 'actor://metadata', name: 'metadata', title: 'Actor card', description: 'The marketplace card (GET /api/actor/metadata)' },
-  { uri: 'actor://health', name: 'health', title: 'Health', description: 'Liveness and the last known database state (GET /health)' },
-  { uri: 'actor://stats', name: 'stats', title: 'Statistics', description: "The calling tenant's invocation statistics (GET /stats/{tenant_id})" },
+  {
+    uri: 'actor://metadata',
+    name: 'metadata',
+    title: 'Actor card',
+    description: 'The marketplace card (GET /api/actor/metadata)',
+  },
+  {
+    uri: 'actor://health',
+    name: 'health',
+    title: 'Health',
+    description: 'Liveness and the last known database state (GET /health)',
+  },
+  {
+    uri: 'actor://stats',
+    name: 'stats',
+    title: 'Statistics',
+    description: "The calling tenant's invocation statistics (GET /stats/{tenant_id})",
+  },
 ] as const;
 
 /** One line per bad argument, each naming its JSON pointer: `/message is required`. */
@@ -47,7 +62,10 @@ function argumentProblems(issues: readonly v.BaseIssue<unknown>[]): string {
 /** A tool's output as MCP content: text always, and the object itself as structured content. */
 function toolResult(output: unknown) {
   const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
-  const structured = typeof output === 'object' && output !== null && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {};
+  const structured =
+    typeof output === 'object' && output !== null && !Array.isArray(output)
+      ? { structuredContent: output as Record<string, unknown> }
+      : {};
   return { content: [{ type: 'text' as const, text }], ...structured };
 }
 
@@ -81,9 +99,13 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  */
 export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
   const { metadata } = ctx.definition;
-  const server = new sdk.Server({ name: metadata.slug, title: metadata.name, version: metadata.version }, { capabilities: { tools: {}, resources: {} }, instructions: metadata.description });
+  const server = new sdk.Server(
+    { name: metadata.slug, title: metadata.name, version: metadata.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: metadata.description },
+  );
   const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
-  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) => toolError(`Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
+  const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) =>
+    toolError(`Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: [
@@ -106,7 +128,10 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
       if (!args.success) return invalidArguments(name, args.issues);
       try {
         const reply = await runMcpChat(ctx, args.output, { ...request, signal });
-        return { content: [{ type: 'text' as const, text: reply.message.content }], structuredContent: reply as unknown as Record<string, unknown> };
+        return {
+          content: [{ type: 'text' as const, text: reply.message.content }],
+          structuredContent: reply as unknown as Record<string, unknown>,
+        };
       } catch (error) {
         if (error instanceof v.ValiError) return invalidArguments(name, error.issues);
         if (error instanceof ActorError) return toolError(`${error.title}: ${error.detail ?? error.code}`);
@@ -129,7 +154,11 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     try {
       return toolResult(await tool.runAsync(args.output, watched.context));
     } catch (error) {
-      const message = watched.redact(error instanceof ActorError ? `${error.detail ?? error.title} (${error.code})` : String((error as Error)?.message ?? error));
+      const message = watched.redact(
+        error instanceof ActorError
+          ? `${error.detail ?? error.title} (${error.code})`
+          : String((error as Error)?.message ?? error),
+      );
       ctx.logger.warn('mcp_tool_failed', { tool: name, error: message });
       return toolError(`Tool ${name} failed: ${message}`);
     }
@@ -145,7 +174,8 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     try {
       body = await readResource(ctx, uri, requestContextOf(extra.authInfo));
     } catch (error) {
-      if (error instanceof ActorError) throw jsonRpcFailure(INTERNAL_ERROR, `${error.title}: ${error.detail ?? error.code}`);
+      if (error instanceof ActorError)
+        throw jsonRpcFailure(INTERNAL_ERROR, `${error.title}: ${error.detail ?? error.code}`);
       throw error;
     }
     if (body === undefined) throw jsonRpcFailure(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });

@@ -21,7 +21,10 @@ export const MCP_USER = 'mcp';
 
 /** The tool `chat` as `tools/list` shows it. */
 export function mcpChatToolListing(ctx: ActorContext) {
-  const { $schema: _ignored, ...inputSchema } = toJsonSchema(McpChatArguments, { typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...inputSchema } = toJsonSchema(McpChatArguments, {
+    typeMode: 'input',
+    errorMode: 'ignore',
+  }) as Record<string, unknown>;
   return {
     name: 'chat',
     title: `Chat with ${ctx.definition.metadata.name}`,
@@ -40,7 +43,11 @@ export function mcpChatToolListing(ctx: ActorContext) {
  * @param request what the HTTP request to `/mcp` carried, its `Mcp-Session-Id` included
  * @returns the chat reply; an invalid request throws the 422 `ActorError` invoke would answer
  */
-export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, request: McpRequestContext): Promise<ChatReply> {
+export async function runMcpChat(
+  ctx: ActorContext,
+  args: McpChatArguments,
+  request: McpRequestContext,
+): Promise<ChatReply> {
   const chatRequest = v.parse(ChatRequest, {
     message: args.message,
     session_id: args.session_id ?? request.sessionId,
@@ -55,6 +62,7 @@ export async function runMcpChat(ctx: ActorContext, args: McpChatArguments, requ
     requestSignal: request.signal,
     keepInFlight: request.keepInFlight,
   });
-  if (answer.kind !== 'reply') throw new Error(`answerInvoke answered ${answer.kind} to a JSON invoke without an idempotency key`);
+  if (answer.kind !== 'reply')
+    throw new Error(`answerInvoke answered ${answer.kind} to a JSON invoke without an idempotency key`);
   return answer.reply;
 }

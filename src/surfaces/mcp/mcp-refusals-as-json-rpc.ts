@@ -32,6 +32,9 @@ export function mcpRefusalsAsJsonRpc(): MiddlewareHandler {
     if (c.res.headers.get('Content-Type') !== PROBLEM_CONTENT_TYPE || c.req.method === 'HEAD') return;
     const problem = (await c.res.json()) as ProblemDocument;
     // Hono keeps the refusal's other headers (WWW-Authenticate, Allow, X-Request-Id) on the new response.
-    c.res = new Response(JSON.stringify(jsonRpcRefusal(problem)), { status: c.res.status, headers: { 'Content-Type': 'application/json' } });
+    c.res = new Response(JSON.stringify(jsonRpcRefusal(problem)), {
+      status: c.res.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
   };
 }

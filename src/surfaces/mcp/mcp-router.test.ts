@@ -18,9 +18,19 @@ const failing = new ActorTool({
     throw new Error('upstream down');
   },
 });
-const writer = new ActorTool({ name: 'test_write', description: 'Writes something', argsSchema: v.object({}), run: () => 'written' });
+const writer = new ActorTool({
+  name: 'test_write',
+  description: 'Writes something',
+  argsSchema: v.object({}),
+  run: () => 'written',
+});
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 let served: ServeHandle[] = [];
 afterEach(async () => {
@@ -29,7 +39,12 @@ afterEach(async () => {
 });
 
 async function serveMcpActor(env: Record<string, string> = {}, logger = createLogger({ sink: () => {} })) {
-  const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool, failing, writer], logger });
+  const app = await createTestActor({
+    definition: mcpTestDefinition,
+    env,
+    tools: [lookupTool, failing, writer],
+    logger,
+  });
   const handle = await serveOnLoopback(app);
   served.push(handle);
   return { app, url: handle.url, handle };
@@ -43,14 +58,20 @@ describe('/mcp', () => {
     const unknown = await rejectionOf(client.callTool({ name: 'test_write', arguments: {} }));
     expect(unknown.code).toBe(-32602);
     const broken = await client.callTool({ name: 'test_broken', arguments: {} });
-    expect(broken).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool test_broken failed: upstream down' }] });
+    expect(broken).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool test_broken failed: upstream down' }],
+    });
     await client.close();
   });
 
   it('chats under the session_id and user the arguments name', async () => {
     const { url } = await serveMcpActor();
     const client = await connectMcpClient(url);
-    const result = await client.callTool({ name: 'chat', arguments: { message: 'hi', session_id: 'my-session', user_identifier: 'ada' } });
+    const result = await client.callTool({
+      name: 'chat',
+      arguments: { message: 'hi', session_id: 'my-session', user_identifier: 'ada' },
+    });
     expect(result.structuredContent).toMatchObject({ session_id: 'my-session' });
     expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 1, sessions: 1, users: 1 });
     expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^actor_invocations_total\{outcome="success"\} 1$/m);
@@ -91,24 +112,48 @@ describe('/mcp', () => {
         },
       },
     });
-    await expect(connectMcpClient(url, { 'X-API-Key': 'not-the-key' })).rejects.toThrow(/Authentication failed: The X-API-Key header does not hold a valid key \(invalid_api_key\)/);
-    const asked = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, Accept: 'application/problem+json, application/json, text/event-stream' }, body: initialize });
+    await expect(connectMcpClient(url, { 'X-API-Key': 'not-the-key' })).rejects.toThrow(
+      /Authentication failed: The X-API-Key header does not hold a valid key \(invalid_api_key\)/,
+    );
+    const asked = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, Accept: 'application/problem+json, application/json, text/event-stream' },
+      body: initialize,
+    });
     expect(asked.headers.get('content-type')).toBe('application/problem+json');
     expect(await asked.json()).toMatchObject({ status: 401, code: 'missing_api_key' });
-    const plain = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: initialize });
+    const plain = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: initialize,
+    });
     expect(plain.headers.get('content-type')).toBe('application/problem+json');
   });
 
   it("refuses a browser Origin that is not the actor's own on both its methods (403), in every mode; a method /mcp does not have is a 405 first; its own Origin and none pass", async () => {
-    const modes: Record<string, string>[] = [{}, { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' }, { ACTOR_PLATFORM: 'true' }];
+    const modes: Record<string, string>[] = [
+      {},
+      { API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' },
+      { ACTOR_PLATFORM: 'true' },
+    ];
     for (const env of modes) {
-      const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [lookupTool], logger: createLogger({ sink: () => {} }) });
+      const app = await createTestActor({
+        definition: mcpTestDefinition,
+        env,
+        tools: [lookupTool],
+        logger: createLogger({ sink: () => {} }),
+      });
       const key: Record<string, string> = env.API_KEY === undefined ? {} : { 'X-API-Key': env.API_KEY };
       const send = (method: string, origin: string | undefined, headers: Record<string, string> = key) =>
         app.fetch(
           new Request('http://127.0.0.1:8080/mcp', {
             method,
-            headers: { ...MCP_POST_HEADERS, ...headers, Host: '127.0.0.1:8080', ...(origin === undefined ? {} : { Origin: origin }) },
+            headers: {
+              ...MCP_POST_HEADERS,
+              ...headers,
+              Host: '127.0.0.1:8080',
+              ...(origin === undefined ? {} : { Origin: origin }),
+            },
             ...(method === 'POST' ? { body: initialize } : {}),
           }),
         );
@@ -140,7 +185,11 @@ describe('/mcp', () => {
 
   it('answers 400 invalid_header for a malformed X-Tenant-Id, as invoke does', async () => {
     const { url } = await serveMcpActor();
-    const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' }, body: initialize });
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, 'X-Tenant-Id': 'no spaces allowed' },
+      body: initialize,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { data: { code: 'invalid_header' } } });
   });
@@ -153,7 +202,11 @@ describe('/mcp', () => {
     const get = await fetch(`${url}/mcp`, { headers: { Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, DELETE');
-    const noSession = await fetch(`${url}/mcp`, { method: 'POST', headers: MCP_POST_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const noSession = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
     expect(noSession.status).toBe(400);
     expect(await noSession.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
@@ -184,7 +237,10 @@ describe('/mcp', () => {
     app.actor.lifecycle.beginDraining();
     const response = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '' },
+      headers: {
+        ...MCP_POST_HEADERS,
+        'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(response.status).toBe(503);
@@ -196,7 +252,9 @@ describe('/mcp', () => {
     const client = await connectMcpClient(url);
     for (const name of ['chat', 'test_lookup']) {
       for (const args of [[], ['hi'], 'hi', 7, null]) {
-        const refused = await rejectionOf(client.callTool({ name, arguments: args as unknown as Record<string, unknown> }));
+        const refused = await rejectionOf(
+          client.callTool({ name, arguments: args as unknown as Record<string, unknown> }),
+        );
         expect([name, args, refused.code]).toEqual([name, args, -32602]);
         expect(refused.message).toContain('arguments must be a JSON object');
       }
@@ -225,7 +283,9 @@ describe('/mcp', () => {
         ['test_lookup', `{"topic":"tides","${key}":{"polluted":true}}`],
         ['test_lookup', `{"topic":"tides","nested":{"${key}":{"polluted":true}}}`],
       ] as const) {
-        const refused = await rejectionOf(client.callTool({ name, arguments: JSON.parse(json) as Record<string, unknown> }));
+        const refused = await rejectionOf(
+          client.callTool({ name, arguments: JSON.parse(json) as Record<string, unknown> }),
+        );
         expect([json, refused.code]).toEqual([json, -32602]);
         expect(refused.message).toContain(key);
       }
@@ -237,11 +297,25 @@ describe('/mcp', () => {
   it('refuses a JSON-RPC batch of more than MCP_MAX_BATCH messages whole, before any of it runs', async () => {
     const { url } = await serveMcpActor();
     const client = await connectMcpClient(url);
-    const headers = { ...MCP_POST_HEADERS, 'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '', 'Mcp-Protocol-Version': '2025-06-18' };
-    const chats = (count: number) => Array.from({ length: count }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'chat', arguments: { message: `turn ${id}` } } }));
+    const headers = {
+      ...MCP_POST_HEADERS,
+      'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '',
+      'Mcp-Protocol-Version': '2025-06-18',
+    };
+    const chats = (count: number) =>
+      Array.from({ length: count }, (_, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'chat', arguments: { message: `turn ${id}` } },
+      }));
     const refused = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(100)) });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('MCP_MAX_BATCH=10') } });
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('MCP_MAX_BATCH=10') },
+    });
     expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
     const atTheCap = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(chats(10)) });
     expect(atTheCap.status).toBe(200);
@@ -252,6 +326,8 @@ describe('/mcp', () => {
 
   it('is not mounted when exposeMcp is off', async () => {
     const app = await createTestActor({ tools: [lookupTool] });
-    expect((await app.request('/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: initialize })).status).toBe(404);
+    expect((await app.request('/mcp', { method: 'POST', headers: MCP_POST_HEADERS, body: initialize })).status).toBe(
+      404,
+    );
   });
 });

@@ -32,9 +32,11 @@ function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413, code: numbe
 }
 
 /** The 400 of a request after `initialize` that carries no `Mcp-Session-Id` (the specification requires it). */
-const withoutSessionId = (c: Context<ActorEnv>): Response => jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+const withoutSessionId = (c: Context<ActorEnv>): Response =>
+  jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
-const isInitialize = (message: unknown): boolean => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
+const isInitialize = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
 
 async function readBodyText(c: Context<ActorEnv>): Promise<string> {
   try {
@@ -54,7 +56,11 @@ const JSON_RPC_ERROR = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { description: 'The problem document, when the refusal is one' } },
+      properties: {
+        code: { type: 'integer' },
+        message: { type: 'string' },
+        data: { description: 'The problem document, when the refusal is one' },
+      },
     },
     id: { type: 'null' },
   },
@@ -62,7 +68,13 @@ const JSON_RPC_ERROR = {
 
 /** The operations of `/mcp`: the JSON-RPC answers of the transport and the problems of the actor around it. */
 function mcpOperations(): DocumentedOperation[] {
-  const sessionId = { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session `initialize` answered; required after it', schema: schemaOf(SessionId) };
+  const sessionId = {
+    name: 'Mcp-Session-Id',
+    in: 'header',
+    required: false,
+    description: 'The session `initialize` answered; required after it',
+    schema: schemaOf(SessionId),
+  };
   const rpcError = (description: string) => json(description, JSON_RPC_ERROR);
   // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc).
   const refusal = (description: string, codes: Parameters<typeof problem>[1]) => {
@@ -77,13 +89,30 @@ function mcpOperations(): DocumentedOperation[] {
       path: '/mcp',
       operation: {
         operationId: 'mcp',
-        summary: 'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
-        parameters: [sessionId, { name: 'Accept', in: 'header', required: true, description: 'Must accept both application/json and text/event-stream', schema: { type: 'string' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: { description: 'A JSON-RPC message, or a batch of at most MCP_MAX_BATCH' } } } },
+        summary:
+          'MCP Streamable HTTP: the JSON-RPC messages of an MCP client (tool chat, the read-only domain tools, resources actor://metadata, actor://health, actor://stats)',
+        parameters: [
+          sessionId,
+          {
+            name: 'Accept',
+            in: 'header',
+            required: true,
+            description: 'Must accept both application/json and text/event-stream',
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { description: 'A JSON-RPC message, or a batch of at most MCP_MAX_BATCH' } },
+          },
+        },
         responses: {
           200: json('A JSON-RPC response, with Mcp-Session-Id after initialize', { type: 'object' }),
           202: { description: 'Notifications only: accepted, no body' },
-          400: rpcError('Malformed JSON, not JSON-RPC, no Mcp-Session-Id after initialize, or a batch over MCP_MAX_BATCH messages'),
+          400: rpcError(
+            'Malformed JSON, not JSON-RPC, no Mcp-Session-Id after initialize, or a batch over MCP_MAX_BATCH messages',
+          ),
           403: refusedOrigin,
           404: rpcError('An Mcp-Session-Id the actor never issues'),
           406: rpcError('Accept does not take both application/json and text/event-stream'),
@@ -100,7 +129,13 @@ function mcpOperations(): DocumentedOperation[] {
         operationId: 'mcpEndSession',
         summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
         parameters: [sessionId],
-        responses: { 200: { description: 'Session ended' }, 400: rpcError('No Mcp-Session-Id'), 403: refusedOrigin, 404: rpcError('An Mcp-Session-Id the actor never issues'), 503: notServing },
+        responses: {
+          200: { description: 'Session ended' },
+          400: rpcError('No Mcp-Session-Id'),
+          403: refusedOrigin,
+          404: rpcError('An Mcp-Session-Id the actor never issues'),
+          503: notServing,
+        },
       },
     },
   ];
@@ -134,8 +169,16 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       const maxSize = ctx.config.bodyLimitBytes;
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
 
-      const answer = async (c: Context<ActorEnv>, loaded: McpServerSdk, body: unknown, sessionId: string): Promise<Response> => {
-        const transport = new loaded.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const answer = async (
+        c: Context<ActorEnv>,
+        loaded: McpServerSdk,
+        body: unknown,
+        sessionId: string,
+      ): Promise<Response> => {
+        const transport = new loaded.WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         const server = createMcpActorServer(loaded, ctx, { tools: options.tools });
         const authInfo = asAuthInfo({
           requestId: c.env.requestId,
@@ -156,14 +199,24 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       app.use(
         '/mcp',
         refuseForeignOrigin({ trustForwardedHost: ctx.config.platformMode }),
-        limitRequestBody({ maxSize, onError: (c) => jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`) }),
+        limitRequestBody({
+          maxSize,
+          onError: (c) =>
+            jsonRpcError(c, 413, -32000, `Request body exceeds the ${maxSize}-byte limit (BODY_LIMIT_BYTES)`),
+        }),
       );
       // No server-initiated messages: the optional GET stream is not offered (the specification allows its 405, answered before auth like every other method a path does not have).
       app.on(['POST', 'DELETE'], '/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
         refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const sessionId = c.req.header('Mcp-Session-Id');
-        if (sessionId !== undefined && !v.is(SessionId, sessionId)) return jsonRpcError(c, 404, -32001, 'Session not found: this actor never issues such an Mcp-Session-Id; initialize a new session');
+        if (sessionId !== undefined && !v.is(SessionId, sessionId))
+          return jsonRpcError(
+            c,
+            404,
+            -32001,
+            'Session not found: this actor never issues such an Mcp-Session-Id; initialize a new session',
+          );
         if (c.req.method === 'DELETE') {
           if (sessionId === undefined) return withoutSessionId(c);
           return c.body(null, 200);
@@ -176,7 +229,13 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
           return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
         }
         const messages = Array.isArray(body) ? body : [body];
-        if (messages.length > maxBatch) return jsonRpcError(c, 400, -32600, `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`);
+        if (messages.length > maxBatch)
+          return jsonRpcError(
+            c,
+            400,
+            -32600,
+            `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`,
+          );
         if (!messages.some(isInitialize)) {
           if (sessionId === undefined) return withoutSessionId(c);
           return answer(c, sdk, body, sessionId);

@@ -8,7 +8,9 @@ describe('toolArgumentsProblem', () => {
     expect(toolArgumentsProblem([])).toBe('arguments must be a JSON object, got an array');
     expect(toolArgumentsProblem(null)).toBe('arguments must be a JSON object, got null');
     expect(toolArgumentsProblem('hi')).toBe('arguments must be a JSON object, got a string');
-    expect(toolArgumentsProblem(JSON.parse('{"a":[{"b/c~":{"__proto__":{}}}]}'))).toBe('/a/0/b~1c~0/__proto__ is not allowed (the keys __proto__, constructor and prototype are refused)');
+    expect(toolArgumentsProblem(JSON.parse('{"a":[{"b/c~":{"__proto__":{}}}]}'))).toBe(
+      '/a/0/b~1c~0/__proto__ is not allowed (the keys __proto__, constructor and prototype are refused)',
+    );
     expect(toolArgumentsProblem({ prototype: 1 })).toMatch(/^\/prototype is not allowed/);
   });
 

@@ -19,12 +19,14 @@ function jsonType(value: unknown): string {
  */
 export function toolArgumentsProblem(args: unknown): string | undefined {
   if (args === undefined) return undefined;
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return `arguments must be a JSON object, got ${jsonType(args)}`;
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return `arguments must be a JSON object, got ${jsonType(args)}`;
   const pending: { readonly pointer: string; readonly value: object }[] = [{ pointer: '', value: args }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     for (const [key, child] of Object.entries(next.value)) {
       const pointer = next.pointer + jsonPointer(key);
-      if (PROTOTYPE_KEYS.has(key)) return `${pointer} is not allowed (the keys __proto__, constructor and prototype are refused)`;
+      if (PROTOTYPE_KEYS.has(key))
+        return `${pointer} is not allowed (the keys __proto__, constructor and prototype are refused)`;
       if (typeof child === 'object' && child !== null) pending.push({ pointer, value: child });
     }
   }
@@ -33,9 +35,14 @@ export function toolArgumentsProblem(args: unknown): string | undefined {
 
 /** What this module needs of one of the SDK's (zod) request schemas. */
 interface RequestSchema {
-  safeParse(
-    value: unknown,
-  ): { readonly success: true } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
+  safeParse(value: unknown):
+    | { readonly success: true }
+    | {
+        readonly success: false;
+        readonly error: {
+          readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+        };
+      };
 }
 
 /** The SDK's schema of each request this server answers, by method. */
@@ -58,7 +65,9 @@ function paramsProblem(schemas: ReadonlyMap<string, RequestSchema>, request: JSO
   }
   const parsed = schemas.get(request.method)?.safeParse(request);
   if (parsed === undefined || parsed.success) return undefined;
-  const issues = parsed.error.issues.map((issue) => `${jsonPointer(...issue.path.map(String)) || '/'} ${issue.message}`);
+  const issues = parsed.error.issues.map(
+    (issue) => `${jsonPointer(...issue.path.map(String)) || '/'} ${issue.message}`,
+  );
   return `Invalid params for ${request.method}: ${issues.join('; ')}`;
 }
 
@@ -76,7 +85,11 @@ export function screenMcpRequests(sdk: McpServerSdk, transport: WebStandardStrea
   transport.onmessage = (message, extra) => {
     const problem = sdk.isJSONRPCRequest(message) ? paramsProblem(schemas, message) : undefined;
     if (problem === undefined) return deliver?.(message, extra);
-    const refusal = { jsonrpc: '2.0' as const, id: (message as JSONRPCRequest).id, error: { code: sdk.ErrorCode.InvalidParams, message: problem } };
+    const refusal = {
+      jsonrpc: '2.0' as const,
+      id: (message as JSONRPCRequest).id,
+      error: { code: sdk.ErrorCode.InvalidParams, message: problem },
+    };
     transport.send(refusal).catch((error: unknown) => transport.onerror?.(error as Error));
   };
 }

@@ -10,8 +10,11 @@ const RESERVED_DOMAINS = new Set(['actor']);
  */
 export function checkMeshDomain(domain: string): string {
   if (!MESH_DOMAIN_PATTERN.test(domain)) {
-    throw new Error(`Mesh domain ${JSON.stringify(domain)} must be 1–63 characters of a-z, 0-9, - and _, starting with a letter`);
+    throw new Error(
+      `Mesh domain ${JSON.stringify(domain)} must be 1–63 characters of a-z, 0-9, - and _, starting with a letter`,
+    );
   }
-  if (RESERVED_DOMAINS.has(domain)) throw new Error(`Mesh domain ${JSON.stringify(domain)} is reserved: /api/${domain}/ belongs to the runtime`);
+  if (RESERVED_DOMAINS.has(domain))
+    throw new Error(`Mesh domain ${JSON.stringify(domain)} is reserved: /api/${domain}/ belongs to the runtime`);
   return domain;
 }

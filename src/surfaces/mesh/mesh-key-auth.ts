@@ -20,9 +20,16 @@ export function parseMeshKeys(raw: string | undefined): string[] {
     .split(',')
     .map((key) => key.trim())
     .filter(Boolean);
-  if (keys.length === 0) throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is empty: set MESH_KEY (comma-separated for rotation) to the key of the actor group');
+  if (keys.length === 0)
+    throw new StartupRefusal(
+      'MESH_KEY',
+      'fleet_mesh is on but MESH_KEY is empty: set MESH_KEY (comma-separated for rotation) to the key of the actor group',
+    );
   if (keys.some(isEnvironmentPlaceholder))
-    throw new StartupRefusal('MESH_KEY', 'fleet_mesh is on but MESH_KEY is still the placeholder of deployment.env: the platform (or you) must set MESH_KEY to the key of the actor group');
+    throw new StartupRefusal(
+      'MESH_KEY',
+      'fleet_mesh is on but MESH_KEY is still the placeholder of deployment.env: the platform (or you) must set MESH_KEY to the key of the actor group',
+    );
   return keys;
 }
 
@@ -40,7 +47,10 @@ export function meshKeyAuth(keys: readonly string[], logger: Logger): Middleware
       const code = check === 'missing' ? 'missing_mesh_key' : 'invalid_mesh_key';
       logger.warn('mesh_key_rejected', { code, path: c.req.path, request_id: c.env.requestId });
       throw new ActorError(code, {
-        detail: code === 'missing_mesh_key' ? `Peer reads need the group's key in the ${MESH_KEY_HEADER} header` : `The ${MESH_KEY_HEADER} header does not hold the group's key`,
+        detail:
+          code === 'missing_mesh_key'
+            ? `Peer reads need the group's key in the ${MESH_KEY_HEADER} header`
+            : `The ${MESH_KEY_HEADER} header does not hold the group's key`,
         headers: CHALLENGE,
       });
     }

@@ -49,7 +49,10 @@ const PEER_PATH = /^(?:\/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*|:[A-Za-z_][A-Za-z0-9_
 function checkRoutes(routes: readonly PeerRoute[]): void {
   const seen = new Set<string>();
   for (const route of routes) {
-    if (!PEER_PATH.test(route.path)) throw new Error(`Peer route ${JSON.stringify(route.path)} must look like /items or /items/:id (no dot segments, no trailing slash)`);
+    if (!PEER_PATH.test(route.path))
+      throw new Error(
+        `Peer route ${JSON.stringify(route.path)} must look like /items or /items/:id (no dot segments, no trailing slash)`,
+      );
     if (route.path === '/_peer_check') throw new Error('/_peer_check is built in; pick another peer route path');
     if (seen.has(route.path)) throw new Error(`Peer route ${route.path} is declared twice`);
     if (typeof route.handle !== 'function') throw new Error(`Peer route ${route.path} needs a handle(read) function`);
@@ -60,7 +63,12 @@ function checkRoutes(routes: readonly PeerRoute[]): void {
 function peerOperations(domain: string, routes: readonly PeerRoute[]): DocumentedOperation[] {
   const responses = { 200: { description: 'JSON', content: { 'application/json': { schema: {} } } } };
   const operation = (path: string, operationId: string, summary: string): DocumentedOperation => {
-    const params = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params = [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => ({
+      name: match[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     return {
       method: 'get',
       path: `/api/${domain}${path.replace(/:([A-Za-z_]\w*)/g, '{$1}')}`,
@@ -69,8 +77,14 @@ function peerOperations(domain: string, routes: readonly PeerRoute[]): Documente
     };
   };
   return [
-    operation('/_peer_check', 'peerCheck', `Peer check: a sibling actor proves it holds the mesh key (${MESH_KEY_HEADER})`),
-    ...routes.map((route, index) => operation(route.path, `peerRead${index + 1}`, route.summary ?? `Peer read ${route.path}`)),
+    operation(
+      '/_peer_check',
+      'peerCheck',
+      `Peer check: a sibling actor proves it holds the mesh key (${MESH_KEY_HEADER})`,
+    ),
+    ...routes.map((route, index) =>
+      operation(route.path, `peerRead${index + 1}`, route.summary ?? `Peer read ${route.path}`),
+    ),
   ];
 }
 
@@ -92,20 +106,39 @@ export function meshRouter(options: MeshRouterOptions): ActorRouter {
     name: 'mesh',
     operations: (ctx) => peerOperations(domainOf(ctx), routes),
     mount(app, ctx) {
-      if (!ctx.definition.features.fleetMesh) throw new Error('meshRouter is mounted but features.fleetMesh is false: turn fleet_mesh on or do not mount the peer reads');
+      if (!ctx.definition.features.fleetMesh)
+        throw new Error(
+          'meshRouter is mounted but features.fleetMesh is false: turn fleet_mesh on or do not mount the peer reads',
+        );
       const domain = checkMeshDomain(domainOf(ctx));
-      if (domain !== ctx.definition.metadata.domain) throw new Error(`meshRouter domain ${JSON.stringify(domain)} differs from the actor's domain ${JSON.stringify(ctx.definition.metadata.domain)}`);
-      if (keys.some((key) => key.length < 16)) ctx.logger.warn('mesh_key_weak', { reason: 'a MESH_KEY shorter than 16 characters is easy to guess' });
+      if (domain !== ctx.definition.metadata.domain)
+        throw new Error(
+          `meshRouter domain ${JSON.stringify(domain)} differs from the actor's domain ${JSON.stringify(ctx.definition.metadata.domain)}`,
+        );
+      if (keys.some((key) => key.length < 16))
+        ctx.logger.warn('mesh_key_weak', { reason: 'a MESH_KEY shorter than 16 characters is easy to guess' });
       const peers = new Hono<ActorEnv>().use(meshKeyAuth(keys, ctx.logger));
       peers.get('/_peer_check', function peerCheck(c) {
         const { metadata } = ctx.definition;
-        const body: PeerCheck = { status: 'ok', actor: metadata.slug, version: metadata.version, domain, instance_id: ctx.config.instanceId, phase: ctx.lifecycle.phase };
+        const body: PeerCheck = {
+          status: 'ok',
+          actor: metadata.slug,
+          version: metadata.version,
+          domain,
+          instance_id: ctx.config.instanceId,
+          phase: ctx.lifecycle.phase,
+        };
         c.header('Cache-Control', 'no-store');
         return c.json(body);
       });
       for (const route of routes) {
         peers.get(route.path, async function peerRead(c) {
-          const result = await route.handle({ ctx, request: c.req.raw, params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams });
+          const result = await route.handle({
+            ctx,
+            request: c.req.raw,
+            params: c.req.param() as Record<string, string>,
+            query: new URL(c.req.url).searchParams,
+          });
           if (result instanceof Response) {
             const response = new Response(result.body, result);
             response.headers.set('X-Request-Id', c.env.requestId);

@@ -48,7 +48,10 @@ const DEFAULT_PEER_TIMEOUT_MS = 5_000;
 async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
   try {
     const body = (await response.json()) as { code?: unknown; detail?: unknown };
-    return { ...(typeof body.code === 'string' ? { code: body.code } : {}), ...(typeof body.detail === 'string' ? { detail: body.detail } : {}) };
+    return {
+      ...(typeof body.code === 'string' ? { code: body.code } : {}),
+      ...(typeof body.detail === 'string' ? { detail: body.detail } : {}),
+    };
   } catch {
     return {};
   }
@@ -57,9 +60,20 @@ async function problemOf(response: Response): Promise<{ code?: string; detail?: 
 async function failureOf(response: Response, url: string): Promise<PeerRequestError> {
   const problem = await problemOf(response);
   const peer = { peerStatus: response.status, ...(problem.code === undefined ? {} : { peerCode: problem.code }) };
-  if (response.status === 401) return new PeerRequestError('peer_rejected', url, `The peer refused the mesh key (${problem.code ?? 'HTTP 401'})`, peer);
+  if (response.status === 401)
+    return new PeerRequestError(
+      'peer_rejected',
+      url,
+      `The peer refused the mesh key (${problem.code ?? 'HTTP 401'})`,
+      peer,
+    );
   const what = problem.code === undefined ? `HTTP ${response.status}` : `HTTP ${response.status} ${problem.code}`;
-  return new PeerRequestError('peer_error', url, `The peer answered ${what}${problem.detail === undefined ? '' : `: ${problem.detail}`}`, peer);
+  return new PeerRequestError(
+    'peer_error',
+    url,
+    `The peer answered ${what}${problem.detail === undefined ? '' : `: ${problem.detail}`}`,
+    peer,
+  );
 }
 
 /**
@@ -73,17 +87,24 @@ async function failureOf(response: Response, url: string): Promise<PeerRequestEr
  */
 export function createPeerClient(options: PeerClientOptions): PeerClient {
   const domain = checkMeshDomain(options.domain);
-  if (options.meshKey.trim() === '' || options.meshKey.includes(',')) throw new Error('createPeerClient needs one non-empty mesh key');
+  if (options.meshKey.trim() === '' || options.meshKey.includes(','))
+    throw new Error('createPeerClient needs one non-empty mesh key');
   const timeoutMs = options.timeoutMs ?? DEFAULT_PEER_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new Error(`timeoutMs must be a positive number, got ${timeoutMs}`);
   const base = new URL(`${options.baseUrl.replace(/\/+$/, '')}/api/${domain}/`);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new Error(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   const doFetch = options.fetch ?? fetch;
 
   function target(path: string, query: PeerReadOptions['query']): URL {
     const url = new URL(path.replace(/^\/+/, ''), base);
-    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) throw new Error(`Peer path ${JSON.stringify(path)} leaves /api/${domain}/`);
-    const params = query instanceof URLSearchParams ? query : new URLSearchParams(Object.entries(query ?? {}).map(([key, value]) => [key, String(value)]));
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname))
+      throw new Error(`Peer path ${JSON.stringify(path)} leaves /api/${domain}/`);
+    const params =
+      query instanceof URLSearchParams
+        ? query
+        : new URLSearchParams(Object.entries(query ?? {}).map(([key, value]) => [key, String(value)]));
     for (const [key, value] of params) url.searchParams.append(key, value);
     return url;
   }
@@ -105,12 +126,20 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
       try {
         return JSON.parse(text) as T;
       } catch (error) {
-        throw new PeerRequestError('peer_invalid_response', shown, `The peer answered ${response.status} but not with JSON`, { peerStatus: response.status, cause: error });
+        throw new PeerRequestError(
+          'peer_invalid_response',
+          shown,
+          `The peer answered ${response.status} but not with JSON`,
+          { peerStatus: response.status, cause: error },
+        );
       }
     } catch (error) {
       if (error instanceof PeerRequestError) throw error;
       if (read.signal?.aborted) throw read.signal.reason;
-      if (timer.signal.aborted) throw new PeerRequestError('peer_timeout', shown, `The peer did not answer within ${timeoutMs} ms`, { cause: error });
+      if (timer.signal.aborted)
+        throw new PeerRequestError('peer_timeout', shown, `The peer did not answer within ${timeoutMs} ms`, {
+          cause: error,
+        });
       throw new PeerRequestError(
         'peer_unavailable',
         shown,

@@ -1,7 +1,12 @@
 import { ActorError } from '../../core/actor-error.js';
 
 /** Why a peer read failed: the stable `code` of a `PeerRequestError`. */
-export type PeerFailure = 'peer_timeout' | 'peer_unavailable' | 'peer_rejected' | 'peer_error' | 'peer_invalid_response';
+export type PeerFailure =
+  | 'peer_timeout'
+  | 'peer_unavailable'
+  | 'peer_rejected'
+  | 'peer_error'
+  | 'peer_invalid_response';
 
 /**
  * A failed read of a sibling actor. It is an `ActorError` (504 for a time-out, 502 otherwise, as
@@ -17,7 +22,12 @@ export class PeerRequestError extends ActorError {
   /** The peer's problem `code`, when it sent one. */
   readonly peerCode: string | undefined;
 
-  constructor(code: PeerFailure, url: string, detail: string, options: { peerStatus?: number; peerCode?: string; cause?: unknown } = {}) {
+  constructor(
+    code: PeerFailure,
+    url: string,
+    detail: string,
+    options: { peerStatus?: number; peerCode?: string; cause?: unknown } = {},
+  ) {
     super(code, { detail, cause: options.cause });
     this.name = 'PeerRequestError';
     this.url = url;

@@ -1,5 +1,11 @@
 // Owner panels (`include_panel`).
 
 export { panelRouter, type PanelRouterOptions } from './panel-router.js';
-export { panelAction, type Panel, type PanelAction, type PanelActionView, type PanelPageView } from './panel-definition.js';
+export {
+  panelAction,
+  type Panel,
+  type PanelAction,
+  type PanelActionView,
+  type PanelPageView,
+} from './panel-definition.js';
 export { statsPanel } from './stats-panel.js';

@@ -18,13 +18,20 @@ const echoPanel: Panel = {
   data: (_ctx, request) => ({ seen: new URL(request.url).pathname }),
   actions: {
     shout: panelAction({
-      payload: v.strictObject({ text: v.pipe(v.string(), v.minLength(1)), times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1) }),
+      payload: v.strictObject({
+        text: v.pipe(v.string(), v.minLength(1)),
+        times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
+      }),
       run: ({ text, times }) => ({ shouted: text.toUpperCase().repeat(times) }),
     }),
   },
 };
 
-const post = (body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => ({ method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => ({
+  method: 'POST',
+  headers,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 async function actor(panels: Panel[] = [echoPanel, statsPanel()], env: Record<string, string> = {}) {
   return createTestActor({ definition, env, routers: [panelRouter({ panels })] });
@@ -67,14 +74,21 @@ describe('panelRouter', () => {
 
   it('runs an action with a validated payload', async () => {
     const app = await actor();
-    const response = await app.request('/panel/echo/action', post({ action: 'shout', payload: { text: 'hi', times: 2 } }));
+    const response = await app.request(
+      '/panel/echo/action',
+      post({ action: 'shout', payload: { text: 'hi', times: 2 } }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ action: 'shout', result: { shouted: 'HIHI' } });
   });
 
   it('answers 404 for an unknown slug on every route', async () => {
     const app = await actor();
-    for (const [path, init] of [['/panel/nope'], ['/panel/nope/data'], ['/panel/nope/action', post({ action: 'shout' })]] as const) {
+    for (const [path, init] of [
+      ['/panel/nope'],
+      ['/panel/nope/data'],
+      ['/panel/nope/action', post({ action: 'shout' })],
+    ] as const) {
       const response = await app.request(path, init);
       expect(response.status, path).toBe(404);
       expect((await response.json()).code).toBe('unknown_panel');
@@ -94,11 +108,18 @@ describe('panelRouter', () => {
 
   it('answers 422 with pointers under /payload for a bad payload', async () => {
     const app = await actor();
-    const response = await app.request('/panel/echo/action', post({ action: 'shout', payload: { text: '', times: 1.5, extra: true } }));
+    const response = await app.request(
+      '/panel/echo/action',
+      post({ action: 'shout', payload: { text: '', times: 1.5, extra: true } }),
+    );
     expect(response.status).toBe(422);
     const body = await response.json();
     expect(body.code).toBe('validation_failed');
-    expect(body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/payload/extra', '/payload/text', '/payload/times']);
+    expect(body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '/payload/extra',
+      '/payload/text',
+      '/payload/times',
+    ]);
     const missing = await (await app.request('/panel/echo/action', post({ action: 'shout' }))).json();
     expect(missing.errors).toEqual([{ pointer: '/payload/text', detail: 'is required' }]);
   });
@@ -106,8 +127,17 @@ describe('panelRouter', () => {
   it('rejects a malformed body: bad JSON, another media type, unknown keys, a missing action', async () => {
     const app = await actor();
     expect((await app.request('/panel/echo/action', post('{nope'))).status).toBe(400);
-    expect((await app.request('/panel/echo/action', post('action=shout', { 'Content-Type': 'application/x-www-form-urlencoded' }))).status).toBe(415);
-    const unknownKey = await (await app.request('/panel/echo/action', post({ action: 'shout', payload: { text: 'a' }, also: 1 }))).json();
+    expect(
+      (
+        await app.request(
+          '/panel/echo/action',
+          post('action=shout', { 'Content-Type': 'application/x-www-form-urlencoded' }),
+        )
+      ).status,
+    ).toBe(415);
+    const unknownKey = await (
+      await app.request('/panel/echo/action', post({ action: 'shout', payload: { text: 'a' }, also: 1 }))
+    ).json();
     expect(unknownKey.errors).toEqual([{ pointer: '/also', detail: 'is not a known field' }]);
     const noAction = await (await app.request('/panel/echo/action', post({ payload: {} }))).json();
     expect(noAction.errors).toEqual([{ pointer: '/action', detail: 'is required' }]);
@@ -115,7 +145,10 @@ describe('panelRouter', () => {
 
   it('limits the action body to BODY_LIMIT_BYTES', async () => {
     const app = await actor(undefined, { BODY_LIMIT_BYTES: '64' });
-    const response = await app.request('/panel/echo/action', post({ action: 'shout', payload: { text: 'x'.repeat(100) } }));
+    const response = await app.request(
+      '/panel/echo/action',
+      post({ action: 'shout', payload: { text: 'x'.repeat(100) } }),
+    );
     expect(response.status).toBe(413);
   });
 
@@ -135,7 +168,12 @@ describe('panelRouter', () => {
   it('serves fixed HTML and custom renderers with the CSP nonce', async () => {
     const app = await actor([
       { slug: 'fixed', title: 'Fixed', data: () => ({}), page: '<!doctype html><p>fixed</p>' },
-      { slug: 'custom', title: 'Custom', data: () => ({}), page: (view) => `<script nonce="${view.nonce}">1</script>${view.title}` },
+      {
+        slug: 'custom',
+        title: 'Custom',
+        data: () => ({}),
+        page: (view) => `<script nonce="${view.nonce}">1</script>${view.title}`,
+      },
     ]);
     expect(await (await app.request('/panel/fixed')).text()).toBe('<!doctype html><p>fixed</p>');
     const custom = await app.request('/panel/custom');
@@ -171,7 +209,9 @@ describe('panelRouter', () => {
   it('documents its routes in /openapi.json', async () => {
     const app = await actor();
     const document = await (await app.request('/openapi.json')).json();
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/panel/{slug}', '/panel/{slug}/data', '/panel/{slug}/action']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/panel/{slug}', '/panel/{slug}/data', '/panel/{slug}/action']),
+    );
     expect(document.paths['/panel/{slug}'].get.parameters[0].schema.enum).toEqual(['echo', 'stats']);
   });
 
@@ -179,30 +219,56 @@ describe('panelRouter', () => {
     expect(() => panelRouter({ panels: [] })).toThrow(/at least one panel/);
     expect(() => panelRouter({ panels: [{ ...echoPanel, slug: 'Bad Slug' }] })).toThrow(/kebab-case/);
     expect(() => panelRouter({ panels: [echoPanel, echoPanel] })).toThrow(/declared twice/);
-    expect(() => panelRouter({ panels: [{ ...echoPanel, actions: { 'Do-It': echoPanel.actions!.shout! } }] })).toThrow(/snake_case/);
+    expect(() => panelRouter({ panels: [{ ...echoPanel, actions: { 'Do-It': echoPanel.actions!.shout! } }] })).toThrow(
+      /snake_case/,
+    );
   });
 
   it('refuses to mount while include_panel is off', () => {
-    expect(() => createActorApp({ definition: testActorDefinition, env: {}, logger: silentLogger, store: new MemoryStore(), routers: [panelRouter({ panels: [echoPanel] })] })).toThrow(
-      /includePanel is false/,
-    );
+    expect(() =>
+      createActorApp({
+        definition: testActorDefinition,
+        env: {},
+        logger: silentLogger,
+        store: new MemoryStore(),
+        routers: [panelRouter({ panels: [echoPanel] })],
+      }),
+    ).toThrow(/includePanel is false/);
   });
 });
 
 describe('statsPanel', () => {
   it('shows the statistics and the counters still in memory', async () => {
     const app = await actor();
-    await app.request('/agent/invoke', post({ user_identifier: 'u1', session_id: 's1', message: 'hello', metadata: { tenant_id: 'acme' } }));
+    await app.request(
+      '/agent/invoke',
+      post({ user_identifier: 'u1', session_id: 's1', message: 'hello', metadata: { tenant_id: 'acme' } }),
+    );
     const data = await (await app.request('/panel/stats/data')).json();
-    expect(data).toMatchObject({ actor: 'Test Actor', version: '1.2.3', phase: 'ready', invocations: 1, tenants: 1, pending_counters: 0 });
+    expect(data).toMatchObject({
+      actor: 'Test Actor',
+      version: '1.2.3',
+      phase: 'ready',
+      invocations: 1,
+      tenants: 1,
+      pending_counters: 0,
+    });
   });
 
   it('looks up a tenant and validates its id', async () => {
     const app = await actor();
-    await app.request('/agent/invoke', post({ user_identifier: 'u1', session_id: 's1', message: 'hello', metadata: { tenant_id: 'acme' } }));
-    const found = await (await app.request('/panel/stats/action', post({ action: 'tenant_stats', payload: { tenant_id: 'acme' } }))).json();
+    await app.request(
+      '/agent/invoke',
+      post({ user_identifier: 'u1', session_id: 's1', message: 'hello', metadata: { tenant_id: 'acme' } }),
+    );
+    const found = await (
+      await app.request('/panel/stats/action', post({ action: 'tenant_stats', payload: { tenant_id: 'acme' } }))
+    ).json();
     expect(found).toMatchObject({ action: 'tenant_stats', result: { tenant_id: 'acme', invocations: 1 } });
-    const bad = await app.request('/panel/stats/action', post({ action: 'tenant_stats', payload: { tenant_id: 'a b' } }));
+    const bad = await app.request(
+      '/panel/stats/action',
+      post({ action: 'tenant_stats', payload: { tenant_id: 'a b' } }),
+    );
     expect(bad.status).toBe(422);
     expect((await bad.json()).errors[0].pointer).toBe('/payload/tenant_id');
   });
@@ -217,7 +283,9 @@ describe('statsPanel', () => {
     const refused = await app.request('/panel/stats/action', post({ action: 'flush_stats' }));
     expect(refused.status).toBe(503);
     store.failure = null;
-    const flushed = await (await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: {} }))).json();
+    const flushed = await (
+      await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: {} }))
+    ).json();
     expect(flushed).toEqual({ action: 'flush_stats', result: { flushed: 1, pending: 0 } });
     expect((await (await app.request('/panel/stats/data')).json()).invocations).toBe(1);
   });

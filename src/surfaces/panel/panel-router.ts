@@ -31,12 +31,15 @@ function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
   if (panels.length === 0) throw new Error('panelRouter needs at least one panel');
   const prepared = new Map<string, PreparedPanel>();
   for (const panel of panels) {
-    if (!SLUG.test(panel.slug)) throw new Error(`Panel slug ${JSON.stringify(panel.slug)} must be kebab-case (a-z, 0-9 and single dashes)`);
+    if (!SLUG.test(panel.slug))
+      throw new Error(`Panel slug ${JSON.stringify(panel.slug)} must be kebab-case (a-z, 0-9 and single dashes)`);
     if (prepared.has(panel.slug)) throw new Error(`Panel slug ${JSON.stringify(panel.slug)} is declared twice`);
     if (typeof panel.data !== 'function') throw new Error(`Panel ${panel.slug} needs a data(ctx, request) loader`);
     const actions = Object.entries(panel.actions ?? {}).map(([name, action]): PanelActionView => {
-      if (!ACTION_NAME.test(name)) throw new Error(`Action ${JSON.stringify(name)} of panel ${panel.slug} must be snake_case`);
-      if (typeof action.run !== 'function' || action.payload === undefined) throw new Error(`Action ${name} of panel ${panel.slug} needs a payload schema and a run handler`);
+      if (!ACTION_NAME.test(name))
+        throw new Error(`Action ${JSON.stringify(name)} of panel ${panel.slug} must be snake_case`);
+      if (typeof action.run !== 'function' || action.payload === undefined)
+        throw new Error(`Action ${name} of panel ${panel.slug} needs a payload schema and a run handler`);
       return {
         name,
         title: action.title ?? name,
@@ -60,7 +63,10 @@ function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
         operationId: 'panelPage',
         summary: 'Owner panel page (HTML)',
         parameters: [slug],
-        responses: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: unknownPanel },
+        responses: {
+          200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+          404: unknownPanel,
+        },
       },
     },
     {
@@ -70,7 +76,11 @@ function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
         operationId: 'panelData',
         summary: 'The data the panel shows',
         parameters: [slug],
-        responses: { 200: { description: 'Panel data', content: { 'application/json': { schema: {} } } }, 404: unknownPanel, 503: problem('Database unreachable', ['store_unavailable']) },
+        responses: {
+          200: { description: 'Panel data', content: { 'application/json': { schema: {} } } },
+          404: unknownPanel,
+          503: problem('Database unreachable', ['store_unavailable']),
+        },
       },
     },
     {
@@ -84,7 +94,15 @@ function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
         responses: {
           200: {
             description: '`{action, result}`',
-            content: { 'application/json': { schema: { type: 'object', required: ['action', 'result'], properties: { action: { type: 'string' }, result: {} } } } },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['action', 'result'],
+                  properties: { action: { type: 'string' }, result: {} },
+                },
+              },
+            },
           },
           400: problem('Malformed JSON', ['invalid_json']),
           404: unknownPanel,
@@ -110,7 +128,8 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
   const panels = preparePanels(options.panels);
   const find = (slug: string): PreparedPanel => {
     const found = panels.get(slug);
-    if (found === undefined) throw new ActorError('unknown_panel', { detail: `No panel is named ${JSON.stringify(slug)}` });
+    if (found === undefined)
+      throw new ActorError('unknown_panel', { detail: `No panel is named ${JSON.stringify(slug)}` });
     return found;
   };
   return {
@@ -118,14 +137,22 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
     operations: () => panelOperations([...panels.keys()]),
     mount(app, ctx) {
       if (!ctx.definition.features.includePanel) {
-        throw new Error('panelRouter is mounted but features.includePanel is false: turn include_panel on or do not mount the panels');
+        throw new Error(
+          'panelRouter is mounted but features.includePanel is false: turn include_panel on or do not mount the panels',
+        );
       }
       const limitBody = limitRequestBody({ maxSize: ctx.config.bodyLimitBytes });
       const routes = new Hono<ActorEnv>()
         .get('/panel/:slug', async function panelPage(c) {
           const { panel, actions } = find(c.req.param('slug'));
           const nonce = randomNonce();
-          const view: PanelPageView = { slug: panel.slug, title: panel.title, ...(panel.description === undefined ? {} : { description: panel.description }), nonce, actions };
+          const view: PanelPageView = {
+            slug: panel.slug,
+            title: panel.title,
+            ...(panel.description === undefined ? {} : { description: panel.description }),
+            nonce,
+            actions,
+          };
           const page = typeof panel.page === 'string' ? panel.page : await (panel.page ?? renderPanelPage)(view);
           return c.body(page, 200, htmlPageHeaders(nonce, 'self'));
         })
@@ -144,19 +171,32 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
   };
 }
 
-async function runAction(ctx: ActorContext, panel: Panel, body: PanelActionRequest, request: Request): Promise<{ action: string; result: unknown }> {
+async function runAction(
+  ctx: ActorContext,
+  panel: Panel,
+  body: PanelActionRequest,
+  request: Request,
+): Promise<{ action: string; result: unknown }> {
   const actions = panel.actions ?? {};
   const action = Object.hasOwn(actions, body.action) ? actions[body.action] : undefined;
   if (action === undefined) {
     const known = Object.keys(actions);
     throw new ActorError('unknown_action', {
       detail: `Panel ${panel.slug} has no action ${JSON.stringify(body.action)}`,
-      errors: [{ pointer: '/action', detail: known.length === 0 ? 'this panel has no actions' : `must be one of: ${known.join(', ')}` }],
+      errors: [
+        {
+          pointer: '/action',
+          detail: known.length === 0 ? 'this panel has no actions' : `must be one of: ${known.join(', ')}`,
+        },
+      ],
     });
   }
   const parsed = v.safeParse(action.payload, body.payload);
   if (!parsed.success) {
-    const errors = fieldProblems(parsed.issues).map((problem) => ({ pointer: `/payload${problem.pointer}`, detail: problem.detail }));
+    const errors = fieldProblems(parsed.issues).map((problem) => ({
+      pointer: `/payload${problem.pointer}`,
+      detail: problem.detail,
+    }));
     throw validationFailed(errors, invalidFieldCount(`The payload of ${body.action}`, errors.length));
   }
   try {
@@ -164,7 +204,12 @@ async function runAction(ctx: ActorContext, panel: Panel, body: PanelActionReque
     ctx.logger.info('panel_action_run', { panel: panel.slug, action: body.action, outcome: 'success' });
     return { action: body.action, result: result ?? null };
   } catch (error) {
-    ctx.logger.warn('panel_action_run', { panel: panel.slug, action: body.action, outcome: 'error', code: error instanceof ActorError ? error.code : 'internal_error' });
+    ctx.logger.warn('panel_action_run', {
+      panel: panel.slug,
+      action: body.action,
+      outcome: 'error',
+      code: error instanceof ActorError ? error.code : 'internal_error',
+    });
     throw error;
   }
 }

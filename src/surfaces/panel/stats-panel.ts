@@ -46,7 +46,11 @@ export function statsPanel(options: { slug?: string; title?: string } = {}): Pan
           try {
             await ctx.stats.flush();
           } catch (error) {
-            throw new ActorError('store_unavailable', { detail: 'The counters could not be flushed: the database is unreachable; they stay in memory and are retried', cause: error });
+            throw new ActorError('store_unavailable', {
+              detail:
+                'The counters could not be flushed: the database is unreachable; they stay in memory and are retried',
+              cause: error,
+            });
           }
           return { flushed: before - ctx.stats.pending, pending: ctx.stats.pending };
         },

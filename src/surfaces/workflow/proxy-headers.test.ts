@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { proxyRequestHeaders, proxyResponseHeaders, type ForwardedHop } from './proxy-headers.js';
 
-const hop: ForwardedHop = { clientAddress: '10.0.0.9', proto: 'http', host: 'actor.local:8080', prefix: '/workflow', trustIncoming: false, requestId: 'req-1' };
+const hop: ForwardedHop = {
+  clientAddress: '10.0.0.9',
+  proto: 'http',
+  host: 'actor.local:8080',
+  prefix: '/workflow',
+  trustIncoming: false,
+  requestId: 'req-1',
+};
 
 const incoming = () =>
   new Headers({
@@ -30,7 +37,18 @@ const incoming = () =>
 describe('proxyRequestHeaders', () => {
   it('drops hop-by-hop headers, Host and the actor credentials, keeps the rest', () => {
     const headers = proxyRequestHeaders(incoming(), hop);
-    for (const name of ['connection', 'keep-alive', 'x-hop-secret', 'te', 'proxy-authorization', 'upgrade', 'host', 'x-api-key', 'x-mesh-key', 'forwarded']) {
+    for (const name of [
+      'connection',
+      'keep-alive',
+      'x-hop-secret',
+      'te',
+      'proxy-authorization',
+      'upgrade',
+      'host',
+      'x-api-key',
+      'x-mesh-key',
+      'forwarded',
+    ]) {
       expect(headers.has(name), name).toBe(false);
     }
     expect(headers.get('authorization')).toBe('Bearer for-the-workflow-tool');
@@ -82,13 +100,31 @@ describe('proxyResponseHeaders', () => {
   });
 
   it('drops Content-Encoding and Content-Length of a body the Fetch API already decoded', () => {
-    const headers = proxyResponseHeaders(new Headers({ 'Content-Encoding': 'gzip', 'Content-Length': '20' }), base, '/workflow');
+    const headers = proxyResponseHeaders(
+      new Headers({ 'Content-Encoding': 'gzip', 'Content-Length': '20' }),
+      base,
+      '/workflow',
+    );
     expect(headers.has('content-encoding') || headers.has('content-length')).toBe(false);
   });
 
   it('rewrites a Location inside the upstream to the public prefix and leaves others alone', () => {
-    expect(proxyResponseHeaders(new Headers({ Location: 'http://n8n.internal:5678/base/signin?x=1' }), base, '/workflow').get('location')).toBe('/workflow/signin?x=1');
-    expect(proxyResponseHeaders(new Headers({ Location: 'https://accounts.example/login' }), base, '/workflow').get('location')).toBe('https://accounts.example/login');
-    expect(proxyResponseHeaders(new Headers({ Location: 'http://n8n.internal:5678/other' }), base, '/workflow').get('location')).toBe('http://n8n.internal:5678/other');
+    expect(
+      proxyResponseHeaders(
+        new Headers({ Location: 'http://n8n.internal:5678/base/signin?x=1' }),
+        base,
+        '/workflow',
+      ).get('location'),
+    ).toBe('/workflow/signin?x=1');
+    expect(
+      proxyResponseHeaders(new Headers({ Location: 'https://accounts.example/login' }), base, '/workflow').get(
+        'location',
+      ),
+    ).toBe('https://accounts.example/login');
+    expect(
+      proxyResponseHeaders(new Headers({ Location: 'http://n8n.internal:5678/other' }), base, '/workflow').get(
+        'location',
+      ),
+    ).toBe('http://n8n.internal:5678/other');
   });
 });

@@ -27,10 +27,25 @@ export interface ForwardedHop {
  * @param hop what this hop knows about the request
  */
 export function proxyRequestHeaders(incoming: Headers, hop: ForwardedHop): Headers {
-  const forwardedNames = ['forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-prefix'];
-  const headers = withoutHopByHop(incoming, ['host', 'expect', 'accept-encoding', 'x-request-id', ...ACTOR_CREDENTIAL_HEADERS, ...forwardedNames]);
+  const forwardedNames = [
+    'forwarded',
+    'x-forwarded-for',
+    'x-forwarded-proto',
+    'x-forwarded-host',
+    'x-forwarded-prefix',
+  ];
+  const headers = withoutHopByHop(incoming, [
+    'host',
+    'expect',
+    'accept-encoding',
+    'x-request-id',
+    ...ACTOR_CREDENTIAL_HEADERS,
+    ...forwardedNames,
+  ]);
   const previous = (name: string) => (hop.trustIncoming ? incoming.get(name)?.trim() || undefined : undefined);
-  const chain = [previous('x-forwarded-for'), hop.clientAddress].filter((part): part is string => part !== undefined && part !== '');
+  const chain = [previous('x-forwarded-for'), hop.clientAddress].filter(
+    (part): part is string => part !== undefined && part !== '',
+  );
   if (chain.length > 0) headers.set('X-Forwarded-For', chain.join(', '));
   const forwarded = previous('forwarded');
   if (forwarded !== undefined) headers.set('Forwarded', forwarded);
@@ -51,7 +66,10 @@ export function proxyRequestHeaders(incoming: Headers, hop: ForwardedHop): Heade
  * @param publicPrefix the path the client reaches the upstream base under, e.g. `/workflow`
  */
 export function proxyResponseHeaders(upstream: Headers, base: URL, publicPrefix: string): Headers {
-  const headers = withoutHopByHop(upstream, upstream.has('content-encoding') ? ['content-encoding', 'content-length'] : []);
+  const headers = withoutHopByHop(
+    upstream,
+    upstream.has('content-encoding') ? ['content-encoding', 'content-length'] : [],
+  );
   const location = headers.get('location');
   if (location?.startsWith(base.href)) headers.set('Location', `${publicPrefix}/${location.slice(base.href.length)}`);
   return headers;

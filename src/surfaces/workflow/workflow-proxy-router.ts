@@ -35,14 +35,20 @@ const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
 function upstreamBase(raw: string | undefined): URL {
   const refuse = (message: string) => new StartupRefusal('WORKFLOW_BASE_URL', message);
-  if (raw === undefined || raw.trim() === '') throw refuse('integration_type is n8n but WORKFLOW_BASE_URL is unset: set it to the workflow tool URL, e.g. http://n8n:5678');
+  if (raw === undefined || raw.trim() === '')
+    throw refuse(
+      'integration_type is n8n but WORKFLOW_BASE_URL is unset: set it to the workflow tool URL, e.g. http://n8n:5678',
+    );
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw refuse(`WORKFLOW_BASE_URL is not a URL: ${JSON.stringify(raw)}: set it to the workflow tool URL, e.g. http://n8n:5678`);
+    throw refuse(
+      `WORKFLOW_BASE_URL is not a URL: ${JSON.stringify(raw)}: set it to the workflow tool URL, e.g. http://n8n:5678`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`WORKFLOW_BASE_URL must be http or https, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refuse(`WORKFLOW_BASE_URL must be http or https, got ${url.protocol}`);
   if (url.username !== '' || url.password !== '') throw refuse('WORKFLOW_BASE_URL must not carry credentials');
   if (url.search !== '' || url.hash !== '') throw refuse('WORKFLOW_BASE_URL must not carry a query or a fragment');
   if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
@@ -53,7 +59,10 @@ function upstreamBase(raw: string | undefined): URL {
  * Streams `body` on, one chunk per read (no buffering). When the client has left, the aborted
  * upstream body just ends instead of failing: nobody is listening, and the runtime would log it as an error.
  */
-function endQuietlyWhenClientLeaves(body: ReadableStream<Uint8Array> | null, client: AbortSignal): ReadableStream<Uint8Array> | null {
+function endQuietlyWhenClientLeaves(
+  body: ReadableStream<Uint8Array> | null,
+  client: AbortSignal,
+): ReadableStream<Uint8Array> | null {
   if (body === null) return null;
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
@@ -88,7 +97,8 @@ function endQuietlyWhenClientLeaves(body: ReadableStream<Uint8Array> | null, cli
 export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter {
   const base = upstreamBase(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WORKFLOW_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`timeoutMs must be a positive integer, got ${timeoutMs}`);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+    throw new Error(`timeoutMs must be a positive integer, got ${timeoutMs}`);
   const doFetch = options.fetch ?? fetch;
   return {
     name: 'workflow',
@@ -120,7 +130,9 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
       const proxy = new Hono<ActorEnv>().all(`${WORKFLOW_PREFIX}/*`, async function workflowProxy(c) {
         const incoming = c.req.raw;
         const url = new URL(incoming.url);
-        const target = new URL(`${base.href}${url.pathname.slice(WORKFLOW_PREFIX.length).replace(/^\//, '')}${url.search}`);
+        const target = new URL(
+          `${base.href}${url.pathname.slice(WORKFLOW_PREFIX.length).replace(/^\//, '')}${url.search}`,
+        );
         if (target.origin !== base.origin || !target.pathname.startsWith(base.pathname)) {
           throw new ActorError('not_found', { detail: 'The path leaves the workflow tool' });
         }
@@ -141,7 +153,10 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
         const startClock = () => {
           if (!answered) timeout ??= setTimeout(() => timer.abort(), timeoutMs);
         };
-        const body = METHODS_WITHOUT_BODY.has(incoming.method) || incoming.body === null ? null : incoming.body.pipeThrough(new TransformStream({ flush: startClock }));
+        const body =
+          METHODS_WITHOUT_BODY.has(incoming.method) || incoming.body === null
+            ? null
+            : incoming.body.pipeThrough(new TransformStream({ flush: startClock }));
         if (body === null) startClock();
         const init: RequestInit & { duplex?: 'half' } = {
           method: incoming.method,
@@ -155,18 +170,28 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
           upstream = await doFetch(target, init);
         } catch (error) {
           if (timer.signal.aborted) {
-            throw new ActorError('upstream_timeout', { detail: `The workflow tool did not start its response within ${timeoutMs} ms of receiving the request`, cause: error });
+            throw new ActorError('upstream_timeout', {
+              detail: `The workflow tool did not start its response within ${timeoutMs} ms of receiving the request`,
+              cause: error,
+            });
           }
           if (incoming.signal.aborted) throw error;
           const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-          throw new ActorError('upstream_unavailable', { detail: 'The workflow tool could not be reached', cause: reason });
+          throw new ActorError('upstream_unavailable', {
+            detail: 'The workflow tool could not be reached',
+            cause: reason,
+          });
         } finally {
           answered = true;
           clearTimeout(timeout);
         }
         const headers = proxyResponseHeaders(upstream.headers, base, publicPrefix);
         headers.set('X-Request-Id', c.env.requestId);
-        return new Response(endQuietlyWhenClientLeaves(upstream.body, incoming.signal), { status: upstream.status, statusText: upstream.statusText, headers });
+        return new Response(endQuietlyWhenClientLeaves(upstream.body, incoming.signal), {
+          status: upstream.status,
+          statusText: upstream.statusText,
+          headers,
+        });
       });
       app.route('/', proxy);
     },

@@ -108,7 +108,14 @@ export default {
 }
 
 /** Ways an actor's `src/actor.ts` can fail to load; each but the missing ones marks its failing line `FAILS HERE`. */
-export type BrokenActorKind = 'widget-typo' | 'platform-field-misuse' | 'reference-error' | 'syntax-error' | 'missing-export' | 'missing-package' | 'missing-file';
+export type BrokenActorKind =
+  | 'widget-typo'
+  | 'platform-field-misuse'
+  | 'reference-error'
+  | 'syntax-error'
+  | 'missing-export'
+  | 'missing-package'
+  | 'missing-file';
 
 const SDK_IMPORT = `import { platformField } from '${join(REPOSITORY_ROOT, 'src', 'sdk', 'index.ts')}';`;
 
@@ -120,11 +127,20 @@ export function brokenActorSource(kind: BrokenActorKind): string {
   const greeting = (schema: string) => `{\n    greeting: v.optional(${schema}, 'Hello'), // FAILS HERE\n  }`;
   switch (kind) {
     case 'widget-typo':
-      return actorWithSettings(greeting(`v.pipe(v.string(), platformField('behaviour', { widget: 'slect' as 'select', order: 1 }))`), SDK_IMPORT);
+      return actorWithSettings(
+        greeting(`v.pipe(v.string(), platformField('behaviour', { widget: 'slect' as 'select', order: 1 }))`),
+        SDK_IMPORT,
+      );
     case 'platform-field-misuse':
-      return actorWithSettings(greeting(`v.pipe(v.string(), platformField('behaviour', { fedByConnector: 'crm', creatorValue: 'Hi' }))`), SDK_IMPORT);
+      return actorWithSettings(
+        greeting(`v.pipe(v.string(), platformField('behaviour', { fedByConnector: 'crm', creatorValue: 'Hi' }))`),
+        SDK_IMPORT,
+      );
     case 'reference-error':
-      return actorWithSettings(`{\n    greeting: v.optional(v.string(), greetingDefault), // FAILS HERE\n  }`, 'declare const greetingDefault: string;');
+      return actorWithSettings(
+        `{\n    greeting: v.optional(v.string(), greetingDefault), // FAILS HERE\n  }`,
+        'declare const greetingDefault: string;',
+      );
     case 'syntax-error':
       return actorWithSettings(greeting(`v.pipe(v.string(), v.minLength(1 +))`));
     case 'missing-export':

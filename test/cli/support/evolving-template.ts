@@ -39,7 +39,10 @@ export function createEvolvingTemplate(root: string): { dir: string; commits: Re
   gitIn(dir, 'tag', 'v1.0.0');
   const files = join(dir, 'template');
   edit(join(files, 'src/prompts/system-prompt.ts.njk'), PROMPT_LINE_V1, PROMPT_LINE_V1_1);
-  writeFileSync(join(files, 'CHANGELOG.md.njk'), '# {{ changelog_title }}\n\n## 1.1.0\n\n- Rendered from template v1.1.0.\n');
+  writeFileSync(
+    join(files, 'CHANGELOG.md.njk'),
+    '# {{ changelog_title }}\n\n## 1.1.0\n\n- Rendered from template v1.1.0.\n',
+  );
   writeFileSync(
     join(dir, 'template.yml'),
     `${readFileSync(join(dir, 'template.yml'), 'utf8')}
@@ -50,10 +53,24 @@ changelog_title:
 `,
   );
   rmSync(join(files, 'src/main.deno.ts'));
-  edit(join(files, 'src/main.bun.ts'), "import { serve } from 'actorkit/bun';", "// Run with `bun src/main.bun.ts`.\nimport { serve } from 'actorkit/bun';");
-  edit(join(files, 'package.json.njk'), '"emit": "actorkit validate . --write"', `"emit": "actorkit validate . --write",\n    ${V1_1.packageScript}`);
+  edit(
+    join(files, 'src/main.bun.ts'),
+    "import { serve } from 'actorkit/bun';",
+    "// Run with `bun src/main.bun.ts`.\nimport { serve } from 'actorkit/bun';",
+  );
+  edit(
+    join(files, 'package.json.njk'),
+    '"emit": "actorkit validate . --write"',
+    `"emit": "actorkit validate . --write",\n    ${V1_1.packageScript}`,
+  );
   gitIn(dir, 'add', '--all');
   gitIn(dir, 'commit', '--quiet', '-m', 'v1.1.0');
   gitIn(dir, 'tag', 'v1.1.0');
-  return { dir, commits: { 'v1.0.0': gitIn(dir, 'rev-parse', 'v1.0.0^{commit}'), 'v1.1.0': gitIn(dir, 'rev-parse', 'v1.1.0^{commit}') } };
+  return {
+    dir,
+    commits: {
+      'v1.0.0': gitIn(dir, 'rev-parse', 'v1.0.0^{commit}'),
+      'v1.1.0': gitIn(dir, 'rev-parse', 'v1.1.0^{commit}'),
+    },
+  };
 }

@@ -10,7 +10,11 @@ export interface MemoryIo {
 }
 
 /** Creates memory streams for one CLI run; `interactive` defaults to false (no terminal). */
-export function memoryIo(options: { cwd: string; env?: Record<string, string | undefined>; interactive?: boolean }): MemoryIo {
+export function memoryIo(options: {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  interactive?: boolean;
+}): MemoryIo {
   const stdin = new PassThrough();
   const out = collect();
   const err = collect();

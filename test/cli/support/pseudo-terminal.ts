@@ -21,7 +21,9 @@ export function runInTerminal(
 ): Promise<{ code: number | null; output: string }> {
   const entry = resolve(REPOSITORY_ROOT, 'cli', 'main.ts');
   const tsx = pathToFileURL(resolve(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  const command = [process.execPath, '--import', tsx, entry, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = [process.execPath, '--import', tsx, entry, ...args]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: options.cwd,
     env: { ...options.env, TERM: 'dumb' },

@@ -12,7 +12,10 @@ export const ACTORKIT_BINARY = join(REPOSITORY_ROOT, 'dist', 'cli', 'main.js');
  * @returns the actor's folder
  */
 export function renderActor(parentDir: string, name: string): string {
-  const created = spawnSync(process.execPath, [ACTORKIT_BINARY, 'new', name, '--defaults'], { cwd: parentDir, encoding: 'utf8' });
+  const created = spawnSync(process.execPath, [ACTORKIT_BINARY, 'new', name, '--defaults'], {
+    cwd: parentDir,
+    encoding: 'utf8',
+  });
   if (created.status !== 0) throw new Error(`actorkit new ${name} failed:\n${created.stderr}`);
   const dir = join(parentDir, name);
   mkdirSync(join(dir, 'node_modules'), { recursive: true });

@@ -51,6 +51,11 @@ if (process.env.STAND_IN_FAIL === args[0]) process.exit(3);
             .filter(Boolean)
             .map((line) => JSON.parse(line))
         : [],
-    env: (extra = {}) => ({ PATH: `${binDir}:${process.env.PATH}`, HOME: process.env.HOME, STAND_IN_LOG: log, ...extra }),
+    env: (extra = {}) => ({
+      PATH: `${binDir}:${process.env.PATH}`,
+      HOME: process.env.HOME,
+      STAND_IN_LOG: log,
+      ...extra,
+    }),
   };
 }

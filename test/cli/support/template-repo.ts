@@ -97,7 +97,11 @@ export function createTemplateRepository(root: string): { dir: string; commits: 
 let templateCount = 0;
 
 /** Creates a one-commit template repository from `files` (plus optional binary files) and returns its path. */
-export function localTemplate(root: string, files: Record<string, string>, binary: Record<string, Buffer> = {}): string {
+export function localTemplate(
+  root: string,
+  files: Record<string, string>,
+  binary: Record<string, Buffer> = {},
+): string {
   const dir = join(root, `template-${++templateCount}`);
   mkdirSync(dir);
   gitIn(dir, 'init', '--quiet', '--initial-branch=main');

@@ -9,7 +9,13 @@ import { gitIn, writeFiles } from './template-repo.js';
  * Both get a template.yml asking only `actor_name`, unless the files bring their own. Returns the
  * repository's path.
  */
-export function twoReleaseTemplate(root: string, name: string, v1: Record<string, string>, v2: Record<string, string>, v2Links: Record<string, string> = {}): string {
+export function twoReleaseTemplate(
+  root: string,
+  name: string,
+  v1: Record<string, string>,
+  v2: Record<string, string>,
+  v2Links: Record<string, string> = {},
+): string {
   const dir = join(root, name);
   gitIn(root, 'init', '--quiet', '--initial-branch=main', dir);
   const release = (files: Record<string, string>, tag: string) => {
@@ -37,13 +43,29 @@ export function templateRepoEnv(repository: string): Record<string, string | und
  * Renders an actor from `repository` at `v1.0.0` into `targetDir`, as `new --ref v1.0.0` does with
  * `ACTORKIT_TEMPLATE_REPO` naming it; throws when the render does not succeed.
  */
-export async function renderFirstRelease(repository: string, targetDir: string, actorName: string, data: readonly string[] = []): Promise<void> {
-  const rendered = await renderActor({ actorName, targetDir, ref: 'v1.0.0', data, io: { cwd: dirname(targetDir), env: templateRepoEnv(repository), interactive: false } });
-  if (rendered.status !== 'ok') throw new Error(`rendering ${repository} at v1.0.0 failed: ${JSON.stringify(rendered)}`);
+export async function renderFirstRelease(
+  repository: string,
+  targetDir: string,
+  actorName: string,
+  data: readonly string[] = [],
+): Promise<void> {
+  const rendered = await renderActor({
+    actorName,
+    targetDir,
+    ref: 'v1.0.0',
+    data,
+    io: { cwd: dirname(targetDir), env: templateRepoEnv(repository), interactive: false },
+  });
+  if (rendered.status !== 'ok')
+    throw new Error(`rendering ${repository} at v1.0.0 failed: ${JSON.stringify(rendered)}`);
 }
 
 /** A {@link twoReleaseTemplate} named `template` under `root`, and the actor `linked` rendered from its `v1.0.0` into `root/pristine`. */
-export async function actorAtFirstRelease(root: string, v1: Record<string, string>, v2: Record<string, string>): Promise<{ repository: string; pristine: string }> {
+export async function actorAtFirstRelease(
+  root: string,
+  v1: Record<string, string>,
+  v2: Record<string, string>,
+): Promise<{ repository: string; pristine: string }> {
   const repository = twoReleaseTemplate(root, 'template', v1, v2);
   const pristine = join(root, 'pristine');
   await renderFirstRelease(repository, pristine, 'linked');

@@ -18,6 +18,9 @@ export const ENSURE_BASE_IMAGE_TIMEOUT_MS = 600_000;
  * @example beforeAll(() => ensureBaseImage(), ENSURE_BASE_IMAGE_TIMEOUT_MS)
  */
 export async function ensureBaseImage(): Promise<string> {
-  const output = await runCommand('bash', [MAKE_BASE_IMAGE_SCRIPT], { env: process.env, timeoutMs: ENSURE_BASE_IMAGE_TIMEOUT_MS });
+  const output = await runCommand('bash', [MAKE_BASE_IMAGE_SCRIPT], {
+    env: process.env,
+    timeoutMs: ENSURE_BASE_IMAGE_TIMEOUT_MS,
+  });
   return output.trim().split('\n').at(-1) ?? '';
 }

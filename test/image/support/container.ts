@@ -101,7 +101,9 @@ export async function runContainer(options: RunContainerOptions): Promise<Runnin
         });
       } catch (error) {
         const output = await logs().catch((logError: Error) => `(no logs: ${logError.message})`);
-        throw new Error(`${(error as Error).message}\ncontainer ${id} (${options.image}) logs:\n${output.slice(-4_000)}`);
+        throw new Error(
+          `${(error as Error).message}\ncontainer ${id} (${options.image}) logs:\n${output.slice(-4_000)}`,
+        );
       }
     },
     logs,

@@ -36,7 +36,9 @@ runtime = "runc"
  * through fails at once instead of waiting on a network that cannot reach it.
  */
 function registriesConfText(insecureRegistries: readonly string[]): string {
-  const insecure = insecureRegistries.map((host) => `\n[[registry]]\nlocation = ${JSON.stringify(host)}\ninsecure = true\n`).join('');
+  const insecure = insecureRegistries
+    .map((host) => `\n[[registry]]\nlocation = ${JSON.stringify(host)}\ninsecure = true\n`)
+    .join('');
   return `# Written by test/image/support/engine-config.ts for the image tests on this machine only.
 unqualified-search-registries = []
 ${insecure}
@@ -67,5 +69,10 @@ export function writeEngineConfig(dir: string, options: EngineConfigOptions): Re
   const registriesConf = join(dir, 'registries.conf');
   writeFileSync(containersConf, CONTAINERS_CONF_TEXT);
   writeFileSync(registriesConf, registriesConfText(options.insecureRegistries));
-  return { ...process.env, ...BUILD_ENVIRONMENT, [CONTAINERS_CONF]: containersConf, [CONTAINERS_REGISTRIES_CONF]: registriesConf };
+  return {
+    ...process.env,
+    ...BUILD_ENVIRONMENT,
+    [CONTAINERS_CONF]: containersConf,
+    [CONTAINERS_REGISTRIES_CONF]: registriesConf,
+  };
 }

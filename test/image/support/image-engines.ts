@@ -41,7 +41,8 @@ export function imageEnginesReady(): boolean {
   const problems = imageEngineProblems();
   if (problems.length === 0) return true;
   const message = `The image tests need real container tools: ${problems.join('; ')}. Install them with: ${IMAGE_TOOLS_INSTALL}`;
-  if (process.env.CI === 'true') throw new Error(`${message}\nCI=true: these tests must run, not be skipped (.ci/run installs the packages).`);
+  if (process.env.CI === 'true')
+    throw new Error(`${message}\nCI=true: these tests must run, not be skipped (.ci/run installs the packages).`);
   console.warn(`[image tests] SKIPPED. ${message}`);
   return false;
 }

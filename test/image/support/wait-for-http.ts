@@ -27,11 +27,15 @@ export async function waitForHttp(url: string, options: WaitForHttpOptions = {})
       if (response.status === status && (options.accept?.(response) ?? true)) return response;
       last = `${response.status} ${(await response.text()).slice(0, 500)}`;
     } catch (error) {
-      last = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+      last =
+        error instanceof Error
+          ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+          : String(error);
     }
     const aborted = await options.abort?.();
     if (aborted !== undefined) throw new Error(`GET ${url} gave up: ${aborted}; last: ${last}`);
-    if (Date.now() > deadline) throw new Error(`GET ${url} did not answer ${status} within ${timeoutMs} ms; last: ${last}`);
+    if (Date.now() > deadline)
+      throw new Error(`GET ${url} did not answer ${status} within ${timeoutMs} ms; last: ${last}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

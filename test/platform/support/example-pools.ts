@@ -16,7 +16,10 @@ export const MCP_REF = 'mcp-41c2';
 const MESH_KEY = 'test-mesh-key-of-the-group-0123456789';
 
 /** The MCP actor's configuration with `mcp` added to its edge operations (what `"actorkit": {"external_api": …}` in its package.json does). */
-export const mcpActorConfig = { ...meshConfig, external_api: { enabled: true, operations: [...meshConfig.external_api.operations, 'mcp'] } } as unknown as PlatformConfig;
+export const mcpActorConfig = {
+  ...meshConfig,
+  external_api: { enabled: true, operations: [...meshConfig.external_api.operations, 'mcp'] },
+} as unknown as PlatformConfig;
 
 /** The two instances. */
 export interface ExamplePools {
@@ -33,20 +36,37 @@ export interface ExamplePools {
  * @param replicas replicas per instance
  * @param configs configurations to use instead of the examples'
  */
-export async function startExamplePools(databaseUrls: { panel: string; mcp: string }, replicas: number, configs: { panel?: PlatformConfig; mcp?: PlatformConfig } = {}): Promise<ExamplePools> {
+export async function startExamplePools(
+  databaseUrls: { panel: string; mcp: string },
+  replicas: number,
+  configs: { panel?: PlatformConfig; mcp?: PlatformConfig } = {},
+): Promise<ExamplePools> {
   const platformEnv = { ACTOR_PLATFORM: 'true', LOG_LEVEL: 'info' };
   const panel = await startInProcessPool({
     ref: PANEL_REF,
     config: configs.panel ?? (panelConfig as unknown as PlatformConfig),
     replicas,
-    makeApp: (index, logger) => createPanelActor({ ...platformEnv, DATABASE_URL: databaseUrls.panel, INSTANCE_ID: `${PANEL_REF}-${index}`, WORKFLOW_BASE_URL: 'http://127.0.0.1:9' }, { logger }),
+    makeApp: (index, logger) =>
+      createPanelActor(
+        {
+          ...platformEnv,
+          DATABASE_URL: databaseUrls.panel,
+          INSTANCE_ID: `${PANEL_REF}-${index}`,
+          WORKFLOW_BASE_URL: 'http://127.0.0.1:9',
+        },
+        { logger },
+      ),
   });
   const mcp = await startInProcessPool({
     ref: MCP_REF,
     config: configs.mcp ?? mcpActorConfig,
     replicas,
     meshGroup: 'weather',
-    makeApp: (index, logger) => createMeshActor({ ...platformEnv, DATABASE_URL: databaseUrls.mcp, INSTANCE_ID: `${MCP_REF}-${index}`, MESH_KEY }, { logger }),
+    makeApp: (index, logger) =>
+      createMeshActor(
+        { ...platformEnv, DATABASE_URL: databaseUrls.mcp, INSTANCE_ID: `${MCP_REF}-${index}`, MESH_KEY },
+        { logger },
+      ),
   });
   return {
     panel,

@@ -1,4 +1,8 @@
-import { createPlatformGateway, type PlatformGateway, type PlatformGatewayOptions } from '../../../cli/platform/gateway/index.js';
+import {
+  createPlatformGateway,
+  type PlatformGateway,
+  type PlatformGatewayOptions,
+} from '../../../cli/platform/gateway/index.js';
 import type { TestSchemas } from '../../store/postgres-schemas.js';
 import { startExamplePools, type ExamplePools } from './example-pools.js';
 import type { InProcessPool } from './in-process-pool.js';
@@ -42,7 +46,12 @@ export async function startHostedGateway(
 }
 
 /** A REST chat through the edge of `ref`, with its current edge key. */
-export function chatThroughEdge(front: HostedGateway, ref: string, message: string, session: string): Promise<Response> {
+export function chatThroughEdge(
+  front: HostedGateway,
+  ref: string,
+  message: string,
+  session: string,
+): Promise<Response> {
   return fetch(`${front.url}/api/v1/k/${ref}/chat`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-API-Key': front.gateway.edgeKey(ref) as string },

@@ -41,7 +41,10 @@ export interface InProcessPool extends ActorPool {
 }
 
 async function listen(app: ActorApp): Promise<{ server: Server; url: string }> {
-  const server = createAdaptorServer({ fetch: (request: Request) => app.fetch(request), hostname: '127.0.0.1' }) as Server;
+  const server = createAdaptorServer({
+    fetch: (request: Request) => app.fetch(request),
+    hostname: '127.0.0.1',
+  }) as Server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -67,7 +70,16 @@ export async function startInProcessPool(options: InProcessPoolOptions): Promise
     apps.push(app);
     await app.actor.start();
     const { server, url } = await listen(app);
-    const slot: Slot = { app, server, url, state: 'starting', restarts, startedAt: new Date().toISOString(), lines, inFlight: 0 };
+    const slot: Slot = {
+      app,
+      server,
+      url,
+      state: 'starting',
+      restarts,
+      startedAt: new Date().toISOString(),
+      lines,
+      inFlight: 0,
+    };
     const readiness = options.config.deployment.readiness_path ?? options.config.deployment.health_path;
     slot.state = (await fetch(url + readiness)).status === 200 ? 'ready' : 'not_ready';
     return slot;
@@ -104,7 +116,15 @@ export async function startInProcessPool(options: InProcessPoolOptions): Promise
     config: options.config,
     meshGroup: options.meshGroup,
     replicas: (): ReplicaView[] =>
-      slots.map((slot, index) => ({ index, url: slot.url, state: slot.state, pid: process.pid, restarts: slot.restarts, startedAt: slot.startedAt, lastLines: [...slot.lines] })),
+      slots.map((slot, index) => ({
+        index,
+        url: slot.url,
+        state: slot.state,
+        pid: process.pid,
+        restarts: slot.restarts,
+        startedAt: slot.startedAt,
+        lastLines: [...slot.lines],
+      })),
     async forward(request) {
       const ready = slots.filter((slot) => slot.state === 'ready');
       if (ready.length === 0) return noReadyReplica(options.ref, request, false);

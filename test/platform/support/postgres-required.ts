@@ -7,7 +7,10 @@ import { TestSchemas } from '../../store/postgres-schemas.js';
  */
 export function platformDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL?.trim();
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: the platform tests run replicas on one PostgreSQL (e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)');
+  if (!url)
+    throw new Error(
+      'TEST_DATABASE_URL is not set: the platform tests run replicas on one PostgreSQL (e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)',
+    );
   return url;
 }
 

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 
 /** Every request header the runtime reads (DESIGN §3, §4). */
-export const READ_HEADERS = ['X-Request-Id', 'X-Tenant-Id', 'X-API-Key', 'Content-Type', 'Accept', 'Idempotency-Key', 'If-None-Match'] as const;
+export const READ_HEADERS = [
+  'X-Request-Id',
+  'X-Tenant-Id',
+  'X-API-Key',
+  'Content-Type',
+  'Accept',
+  'Idempotency-Key',
+  'If-None-Match',
+] as const;
 
 /** Characters a Fetch `Headers` value may hold: tab, visible ASCII, space and Latin-1. */
 const HEADER_CHARS = [
@@ -51,11 +59,15 @@ export const headerValue: fc.Arbitrary<string> = fc.oneof(
 type ReadHeader = (typeof READ_HEADERS)[number];
 
 /** Zero or more of the read headers with arbitrary values. */
-export const readHeaders: fc.Arbitrary<Record<string, string>> = fc.record(Object.fromEntries(READ_HEADERS.map((name) => [name, headerValue])) as Record<ReadHeader, fc.Arbitrary<string>>, {
-  requiredKeys: [],
-}) as fc.Arbitrary<Record<string, string>>;
+export const readHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
+  Object.fromEntries(READ_HEADERS.map((name) => [name, headerValue])) as Record<ReadHeader, fc.Arbitrary<string>>,
+  {
+    requiredKeys: [],
+  },
+) as fc.Arbitrary<Record<string, string>>;
 
-const mostlyValid = (valid: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: headerValue });
+const mostlyValid = (valid: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: headerValue });
 
 /**
  * The read headers, each mostly well-formed and sometimes arbitrary, so that requests get past
@@ -66,9 +78,18 @@ export const plausibleHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
     'X-Request-Id': mostlyValid(fc.stringMatching(/^[\w-]{1,64}$/)),
     'X-Tenant-Id': mostlyValid(fc.constantFrom('tenant-a', 'tenant-b', 'default')),
     'X-API-Key': headerValue,
-    'Content-Type': mostlyValid(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.actor+json')),
-    Accept: mostlyValid(fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/event-stream, application/json;q=0.5')),
-    'Idempotency-Key': mostlyValid(fc.oneof({ weight: 3, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom('idem-1', 'idem-2', 'idem-3') })),
+    'Content-Type': mostlyValid(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.actor+json'),
+    ),
+    Accept: mostlyValid(
+      fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/event-stream, application/json;q=0.5'),
+    ),
+    'Idempotency-Key': mostlyValid(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.uuid() },
+        { weight: 1, arbitrary: fc.constantFrom('idem-1', 'idem-2', 'idem-3') },
+      ),
+    ),
     'If-None-Match': headerValue,
   } satisfies Record<ReadHeader, fc.Arbitrary<string>>,
   { requiredKeys: [] },
@@ -77,7 +98,10 @@ export const plausibleHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
 /** Request methods the Fetch `Request` constructor accepts, including made-up ones. */
 export const method: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') },
-  { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/).filter((name) => !['CONNECT', 'TRACE', 'TRACK'].includes(name)) },
+  {
+    weight: 1,
+    arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/).filter((name) => !['CONNECT', 'TRACE', 'TRACK'].includes(name)),
+  },
 );
 
 /**
@@ -87,8 +111,13 @@ export const method: fc.Arbitrary<string> = fc.oneof(
  * @param app an actor app (anything with Hono's `routes`)
  * @param options `all`: include the `ALL` entries
  */
-export function routePatterns(app: { readonly routes: readonly { readonly method: string; readonly path: string }[] }, options: { all?: boolean } = {}): string[] {
-  const kept = app.routes.filter((route) => (options.all === true ? !route.path.includes('*') : route.method !== 'ALL'));
+export function routePatterns(
+  app: { readonly routes: readonly { readonly method: string; readonly path: string }[] },
+  options: { all?: boolean } = {},
+): string[] {
+  const kept = app.routes.filter((route) =>
+    options.all === true ? !route.path.includes('*') : route.method !== 'ALL',
+  );
   return [...new Set(kept.map((route) => route.path))];
 }
 
@@ -105,10 +134,12 @@ const segment: fc.Arbitrary<string> = fc.oneof(
  * @param routePaths the app's route patterns, e.g. `/stats/:tenant_id`
  */
 export function routePath(routePaths: readonly string[]): fc.Arbitrary<string> {
-  const filled = fc.tuple(fc.constantFrom(...routePaths), fc.array(segment, { minLength: 4, maxLength: 4 })).map(([pattern, values]) => {
-    let index = 0;
-    return pattern.replace(/:[A-Za-z_]+/g, () => values[index++ % values.length]!);
-  });
+  const filled = fc
+    .tuple(fc.constantFrom(...routePaths), fc.array(segment, { minLength: 4, maxLength: 4 }))
+    .map(([pattern, values]) => {
+      let index = 0;
+      return pattern.replace(/:[A-Za-z_]+/g, () => values[index++ % values.length]!);
+    });
   const bend = fc.constantFrom<(path: string, extra: string) => string>(
     (path) => path,
     (path) => path,
@@ -121,7 +152,10 @@ export function routePath(routePaths: readonly string[]): fc.Arbitrary<string> {
     (path) => path.replace(/^\//, '/%2e/'),
   );
   const query = fc.option(
-    fc.dictionary(fc.constantFrom('provider', 'tenant_id', 'return_to', 'code', 'state', 'x'), fc.oneof(segment, fc.constantFrom('/ok', '//evil.example', 'https://evil.example/'))),
+    fc.dictionary(
+      fc.constantFrom('provider', 'tenant_id', 'return_to', 'code', 'state', 'x'),
+      fc.oneof(segment, fc.constantFrom('/ok', '//evil.example', 'https://evil.example/')),
+    ),
     { nil: undefined },
   );
   return fc.tuple(filled, bend, segment, query).map(([path, bendPath, extra, params]) => {
@@ -144,14 +178,29 @@ export const validChatRequest = fc.record(
   { requiredKeys: ['user_identifier', 'session_id', 'message'] },
 );
 
-const CHAT_KEYS = ['user_identifier', 'session_id', 'message', 'role', 'metadata', 'attachments', 'stream', 'tenant_id', 'unknown_key'] as const;
+const CHAT_KEYS = [
+  'user_identifier',
+  'session_id',
+  'message',
+  'role',
+  'metadata',
+  'attachments',
+  'stream',
+  'tenant_id',
+  'unknown_key',
+] as const;
 
 const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom('', ' ', 'x'.repeat(33_000), -1, 1e308, true, null, [], {}),
   fc.array(
     fc.record(
-      { name: fc.string(), mime_type: fc.constantFrom('image/png', 'bad type'), url: fc.constantFrom('https://example.com/a.png', 'not a url'), data: fc.constantFrom('aGVsbG8=', '@@@') },
+      {
+        name: fc.string(),
+        mime_type: fc.constantFrom('image/png', 'bad type'),
+        url: fc.constantFrom('https://example.com/a.png', 'not a url'),
+        data: fc.constantFrom('aGVsbG8=', '@@@'),
+      },
       { requiredKeys: [] },
     ),
     { maxLength: 12 },
@@ -162,7 +211,16 @@ const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A chat request as it is (half the time) or with one to three fields replaced by arbitrary values, removed, or added. */
 export const mutatedChatRequest: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(validChatRequest, fc.oneof(fc.constant([]), fc.array(fc.tuple(fc.constantFrom(...CHAT_KEYS), fc.option(fieldValue, { nil: undefined })), { minLength: 1, maxLength: 3 })))
+  .tuple(
+    validChatRequest,
+    fc.oneof(
+      fc.constant([]),
+      fc.array(fc.tuple(fc.constantFrom(...CHAT_KEYS), fc.option(fieldValue, { nil: undefined })), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    ),
+  )
   .map(([request, changes]) => {
     const mutated: Record<string, unknown> = { ...request };
     for (const [key, value] of changes) {
@@ -186,6 +244,19 @@ export function bodyText(value: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
     { weight: 1, arbitrary: value.map((json) => `\uFEFF${JSON.stringify(json)}`) },
     { weight: 1, arbitrary: value.map((json) => `${JSON.stringify(json)},{}`) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '{}', '"text"', '{"a":', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        'null',
+        '[]',
+        '{}',
+        '"text"',
+        '{"a":',
+        '\u0000',
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
+    },
   );
 }

@@ -26,19 +26,27 @@ export class NoAnswerError extends Error {
  */
 export function postJson(agent: Agent, url: URL, body: string, timeoutMs = 15_000): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (incoming) => {
-      let text = '';
-      incoming.setEncoding('utf8');
-      incoming.on('data', (chunk: string) => (text += chunk));
-      incoming.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text });
-      });
-      incoming.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reject(new NoAnswerError(error.code ?? error.message));
-      });
-    });
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text });
+        });
+        incoming.on('error', (error: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          reject(new NoAnswerError(error.code ?? error.message));
+        });
+      },
+    );
     const timer = setTimeout(() => {
       outgoing.destroy();
       reject(new NoAnswerError('unanswered'));

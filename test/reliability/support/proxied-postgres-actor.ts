@@ -17,7 +17,10 @@ export interface ProxiedPostgresActor {
  * @param schemas where the schema is created (the caller drops them)
  * @param env more environment of the actor
  */
-export async function serveBehindProxy(schemas: TestSchemas, env: Record<string, string>): Promise<ProxiedPostgresActor> {
+export async function serveBehindProxy(
+  schemas: TestSchemas,
+  env: Record<string, string>,
+): Promise<ProxiedPostgresActor> {
   const { proxy, url } = await proxyDatabase(await schemas.create());
   const actor = await serveReliabilityActor({ ...env, DATABASE_URL: url });
   await actor.app.actor.start();

@@ -40,7 +40,12 @@ export function parseFirstResponse(raw: string): ObservedResponse | null {
   }
   const rest = raw.slice(headerEnd + 4);
   const length = headers.get('content-length');
-  const body = length !== undefined ? rest.slice(0, Number(length)) : headers.get('transfer-encoding')?.includes('chunked') ? dechunk(rest) : rest;
+  const body =
+    length !== undefined
+      ? rest.slice(0, Number(length))
+      : headers.get('transfer-encoding')?.includes('chunked')
+        ? dechunk(rest)
+        : rest;
   return { status: Number(status), header: (name) => headers.get(name.toLowerCase()) ?? null, body };
 }
 
@@ -63,7 +68,11 @@ export function openSocket(url: string): Promise<Socket> {
  * @param parts the request bytes, in pieces
  * @param options `gapMs` between pieces; `timeoutMs` to wait for the server; `end: false` to keep the write side open
  */
-export async function exchange(url: string, parts: readonly (string | Buffer)[], options: { gapMs?: number; timeoutMs?: number; end?: boolean } = {}): Promise<RawExchange> {
+export async function exchange(
+  url: string,
+  parts: readonly (string | Buffer)[],
+  options: { gapMs?: number; timeoutMs?: number; end?: boolean } = {},
+): Promise<RawExchange> {
   const socket = await openSocket(url);
   const chunks: Buffer[] = [];
   const closed = new Promise<void>((resolve) => {
@@ -78,7 +87,10 @@ export async function exchange(url: string, parts: readonly (string | Buffer)[],
   }
   if (options.end !== false && !socket.destroyed) socket.end();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.timeoutMs ?? 5_000)))]);
+  await Promise.race([
+    closed,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, options.timeoutMs ?? 5_000))),
+  ]);
   clearTimeout(timer);
   socket.destroy();
   const raw = Buffer.concat(chunks).toString('latin1');

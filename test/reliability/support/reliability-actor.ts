@@ -6,7 +6,9 @@ import { createLogger, createMemorySink, type LogRecord } from '../../../src/log
 import { testActorDefinition } from '../../../src/testing/create-test-actor.js';
 
 /** The baked platform configuration the reliability actor serves (with an ETag). */
-const platformConfig: unknown = JSON.parse(readFileSync(new URL('../../fixtures/platform-config/base.json', import.meta.url), 'utf8'));
+const platformConfig: unknown = JSON.parse(
+  readFileSync(new URL('../../fixtures/platform-config/base.json', import.meta.url), 'utf8'),
+);
 
 /** An actor built by `createActorApp` with its real store (SQLite), keeping its log records. */
 export interface ReliabilityActor {
@@ -47,7 +49,9 @@ export function unexpectedErrors(logs: readonly LogRecord[]): LogRecord[] {
  * (signals off: the test closes it).
  * @param env environment of the actor
  */
-export async function serveReliabilityActor(env: Record<string, string> = {}): Promise<ReliabilityActor & { readonly server: ServeHandle }> {
+export async function serveReliabilityActor(
+  env: Record<string, string> = {},
+): Promise<ReliabilityActor & { readonly server: ServeHandle }> {
   const actor = buildActor(env);
   const server = await serve(actor.app, { port: 0, hostname: '127.0.0.1', signals: false });
   return { ...actor, server };

@@ -22,7 +22,9 @@ export function observe(response: Response, body: string): ObservedResponse {
 export const PARSER_REJECTIONS: readonly number[] = [400, 408, 413, 414, 431];
 
 function fail(message: string, response: ObservedResponse): never {
-  throw new Error(`${message}\n  status ${response.status}, content-type ${response.header('content-type')}\n  body ${response.body.slice(0, 500)}`);
+  throw new Error(
+    `${message}\n  status ${response.status}, content-type ${response.header('content-type')}\n  body ${response.body.slice(0, 500)}`,
+  );
 }
 
 /**
@@ -48,11 +50,13 @@ export function assertResponseInvariants(response: ObservedResponse, method: str
  */
 export function assertWellFormedAnswer(response: ObservedResponse, method: string): void {
   const requestId = response.header('x-request-id');
-  if (requestId === null || !REQUEST_ID.test(requestId)) fail(`X-Request-Id missing or malformed: ${JSON.stringify(requestId)}`, response);
+  if (requestId === null || !REQUEST_ID.test(requestId))
+    fail(`X-Request-Id missing or malformed: ${JSON.stringify(requestId)}`, response);
   if (response.status === 401 && !response.header('www-authenticate')) fail('401 without WWW-Authenticate', response);
   if (response.status === 405 && !response.header('allow')) fail('405 without Allow', response);
   if (response.status < 400) return;
-  if (!(response.header('content-type') ?? '').startsWith('application/problem+json')) fail('an error that is not application/problem+json', response);
+  if (!(response.header('content-type') ?? '').startsWith('application/problem+json'))
+    fail('an error that is not application/problem+json', response);
   if (method === 'HEAD') return;
   if (STACK_FRAME.test(response.body)) fail('a stack trace in an error body', response);
   let problem: Record<string, unknown>;
@@ -61,15 +65,19 @@ export function assertWellFormedAnswer(response: ObservedResponse, method: strin
   } catch {
     fail('a problem body that is not JSON', response);
   }
-  for (const key of Object.keys(problem)) if (!PROBLEM_KEYS.has(key)) fail(`an undocumented problem field ${key}`, response);
+  for (const key of Object.keys(problem))
+    if (!PROBLEM_KEYS.has(key)) fail(`an undocumented problem field ${key}`, response);
   if (typeof problem.type !== 'string' || problem.type === '') fail('problem.type missing', response);
   if (typeof problem.title !== 'string' || problem.title === '') fail('problem.title missing', response);
   if (problem.status !== response.status) fail('problem.status differs from the HTTP status', response);
-  if (typeof problem.code !== 'string' || !SNAKE_CASE_CODE.test(problem.code)) fail('problem.code missing or not snake_case', response);
+  if (typeof problem.code !== 'string' || !SNAKE_CASE_CODE.test(problem.code))
+    fail('problem.code missing or not snake_case', response);
   if (problem.request_id !== requestId) fail('problem.request_id differs from X-Request-Id', response);
-  if (problem.detail !== undefined && typeof problem.detail !== 'string') fail('problem.detail is not a string', response);
+  if (problem.detail !== undefined && typeof problem.detail !== 'string')
+    fail('problem.detail is not a string', response);
   if (problem.errors !== undefined) {
-    if (!Array.isArray(problem.errors) || problem.errors.length === 0) fail('problem.errors is not a non-empty array', response);
+    if (!Array.isArray(problem.errors) || problem.errors.length === 0)
+      fail('problem.errors is not a non-empty array', response);
     for (const entry of problem.errors as unknown[]) {
       const { pointer, detail } = (entry ?? {}) as Record<string, unknown>;
       if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/')) || typeof detail !== 'string') {

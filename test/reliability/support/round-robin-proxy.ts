@@ -10,10 +10,19 @@ export function startRoundRobinProxy(backends: readonly string[]): Promise<Loopb
   let next = 0;
   return listenOnLoopback((incoming, outgoing) => {
     const backend = new URL(backends[next++ % backends.length]!);
-    const forwarded = request({ host: backend.hostname, port: backend.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      {
+        host: backend.hostname,
+        port: backend.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => outgoing.destroy());
     incoming.pipe(forwarded);
   });

@@ -31,7 +31,10 @@ export const ruleASections = definePlatformRule({
     for (const field of settingFields(config)) {
       const section = field.schema[key];
       if (section === undefined) {
-        problems.push({ pointer: field.pointer, message: `setting '${field.key}' has no ${key}; every field belongs to a section` });
+        problems.push({
+          pointer: field.pointer,
+          message: `setting '${field.key}' has no ${key}; every field belongs to a section`,
+        });
       } else if (typeof section === 'string' && !declared.has(section)) {
         problems.push({
           pointer: annotationPointer(field, key),

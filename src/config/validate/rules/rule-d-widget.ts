@@ -1,6 +1,18 @@
-import { CHOICE_WIDGETS, PLATFORM_ANNOTATION_KEYS, PLATFORM_WIDGET_TYPES, isPlatformWidget } from '../../platform-annotations.js';
+import {
+  CHOICE_WIDGETS,
+  PLATFORM_ANNOTATION_KEYS,
+  PLATFORM_WIDGET_TYPES,
+  isPlatformWidget,
+} from '../../platform-annotations.js';
 import { definePlatformRule, type RuleFinding } from '../platform-rule.js';
-import { annotationPointer, asObject, schemaTypes, settingFields, valueFitsTypes, type SettingField } from './setting-fields.js';
+import {
+  annotationPointer,
+  asObject,
+  schemaTypes,
+  settingFields,
+  valueFitsTypes,
+  type SettingField,
+} from './setting-fields.js';
 
 /**
  * Rule D: the widget fits the field's type; `select`/`radio`/`multiselect` have options (or an
@@ -23,12 +35,22 @@ function widgetProblems(field: SettingField): RuleFinding[] {
   if (widget === undefined) return [];
   const at = annotationPointer(field, widgetKey);
   if (!isPlatformWidget(widget)) {
-    return [{ pointer: at, message: `setting '${field.key}' uses unknown widget ${JSON.stringify(widget)}; known: ${Object.keys(PLATFORM_WIDGET_TYPES).join(', ')}` }];
+    return [
+      {
+        pointer: at,
+        message: `setting '${field.key}' uses unknown widget ${JSON.stringify(widget)}; known: ${Object.keys(PLATFORM_WIDGET_TYPES).join(', ')}`,
+      },
+    ];
   }
   const types = schemaTypes(field.schema);
   const fits = PLATFORM_WIDGET_TYPES[widget] as readonly string[];
   if (types !== undefined && ![...types].some((type) => fits.includes(type))) {
-    return [{ pointer: at, message: `widget '${widget}' does not fit setting '${field.key}' of type ${[...types].join('|') || 'unknown'}; it edits ${fits.join('|')}` }];
+    return [
+      {
+        pointer: at,
+        message: `widget '${widget}' does not fit setting '${field.key}' of type ${[...types].join('|') || 'unknown'}; it edits ${fits.join('|')}`,
+      },
+    ];
   }
   if (widget === 'slider' && !hasBounds(field.schema)) {
     return [{ pointer: at, message: `widget 'slider' on setting '${field.key}' needs a minimum and a maximum` }];
@@ -42,7 +64,14 @@ function choiceProblems(field: SettingField, widget: string): RuleFinding[] {
   const allowed = Array.isArray(valueSchema?.enum) ? (valueSchema.enum as unknown[]) : undefined;
   const options = field.schema[optionsKey];
   if (!Array.isArray(options)) {
-    return allowed === undefined ? [{ pointer: annotationPointer(field, widgetKey), message: `widget '${widget}' on setting '${field.key}' needs ${optionsKey} or an enum` }] : [];
+    return allowed === undefined
+      ? [
+          {
+            pointer: annotationPointer(field, widgetKey),
+            message: `widget '${widget}' on setting '${field.key}' needs ${optionsKey} or an enum`,
+          },
+        ]
+      : [];
   }
   const types = schemaTypes(valueSchema);
   const problems: RuleFinding[] = [];
@@ -51,9 +80,15 @@ function choiceProblems(field: SettingField, widget: string): RuleFinding[] {
     if (value === undefined) return;
     const at = annotationPointer(field, optionsKey, index, 'value');
     if (types !== undefined && !valueFitsTypes(value, types)) {
-      problems.push({ pointer: at, message: `option ${JSON.stringify(value)} of setting '${field.key}' does not match its type ${[...types].join('|')}` });
+      problems.push({
+        pointer: at,
+        message: `option ${JSON.stringify(value)} of setting '${field.key}' does not match its type ${[...types].join('|')}`,
+      });
     } else if (allowed !== undefined && !allowed.includes(value)) {
-      problems.push({ pointer: at, message: `option ${JSON.stringify(value)} of setting '${field.key}' is not one of its enum values` });
+      problems.push({
+        pointer: at,
+        message: `option ${JSON.stringify(value)} of setting '${field.key}' is not one of its enum values`,
+      });
     }
   });
   return problems;
@@ -64,12 +99,23 @@ function stepProblems(field: SettingField): RuleFinding[] {
   if (!(stepKey in field.schema)) return [];
   const types = schemaTypes(field.schema);
   if (types === undefined || types.has('number') || types.has('integer')) return [];
-  return [{ pointer: annotationPointer(field, stepKey), message: `${stepKey} on setting '${field.key}' applies only to numbers` }];
+  return [
+    {
+      pointer: annotationPointer(field, stepKey),
+      message: `${stepKey} on setting '${field.key}' applies only to numbers`,
+    },
+  ];
 }
 
 function hasBounds(schema: Record<string, unknown>): boolean {
   const validation = asObject(schema[PLATFORM_ANNOTATION_KEYS.validation]);
-  const low = typeof schema.minimum === 'number' || typeof schema.exclusiveMinimum === 'number' || typeof validation?.min === 'number';
-  const high = typeof schema.maximum === 'number' || typeof schema.exclusiveMaximum === 'number' || typeof validation?.max === 'number';
+  const low =
+    typeof schema.minimum === 'number' ||
+    typeof schema.exclusiveMinimum === 'number' ||
+    typeof validation?.min === 'number';
+  const high =
+    typeof schema.maximum === 'number' ||
+    typeof schema.exclusiveMaximum === 'number' ||
+    typeof validation?.max === 'number';
   return low && high;
 }

@@ -6,7 +6,8 @@ import { annotationPointer, asObject, settingFields, type SettingField } from '.
 export const ruleEShowIf = definePlatformRule({
   letter: 'E',
   name: 'show-if',
-  checks: '`show-if` names a field of the same settings; show-if chains have no cycle (one problem per cycle, at its first field)',
+  checks:
+    '`show-if` names a field of the same settings; show-if chains have no cycle (one problem per cycle, at its first field)',
   pointers: '`…/x-platform-show-if/field`',
   check(config) {
     const key = PLATFORM_ANNOTATION_KEYS.showIf;

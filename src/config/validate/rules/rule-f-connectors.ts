@@ -10,7 +10,8 @@ import { annotationPointer, asObject, settingFields } from './setting-fields.js'
 export const ruleFConnectors = definePlatformRule({
   letter: 'F',
   name: 'connector',
-  checks: 'not both `fed-by-connector` and `creator-value`; a connector reference names a declared connector; connector ids are unique',
+  checks:
+    'not both `fed-by-connector` and `creator-value`; a connector reference names a declared connector; connector ids are unique',
   pointers: '`…/x-platform-creator-value`, `…/x-platform-fed-by-connector`, `/connectors/<i>/id`',
   check(config) {
     const { fedByConnector, creatorValue } = PLATFORM_ANNOTATION_KEYS;
@@ -22,7 +23,10 @@ export const ruleFConnectors = definePlatformRule({
         const id = asObject(connector)?.id;
         if (typeof id !== 'string') return;
         if (declared.has(id)) {
-          problems.push({ pointer: jsonPointer('connectors', index, 'id'), message: `connector id '${id}' is declared twice` });
+          problems.push({
+            pointer: jsonPointer('connectors', index, 'id'),
+            message: `connector id '${id}' is declared twice`,
+          });
         }
         declared.add(id);
       });

@@ -36,7 +36,10 @@ export const ruleGExternalApi = definePlatformRule({
         : operation === MCP_EDGE_OPERATION
           ? 'the actor does not serve /mcp (turn expose_mcp on)'
           : `only ${EXPOSABLE_OPERATIONS.join(', ')} may be exposed (and mcp when the actor serves /mcp)`;
-      problems.push({ pointer: jsonPointer('external_api', 'operations', index), message: `operation '${operation}' cannot be exposed: ${why}` });
+      problems.push({
+        pointer: jsonPointer('external_api', 'operations', index),
+        message: `operation '${operation}' cannot be exposed: ${why}`,
+      });
     });
     const allowed = asObject(root?.features)?.platform_expose_external_api;
     if (api.enabled === true && allowed === false) {
@@ -46,7 +49,10 @@ export const ruleGExternalApi = definePlatformRule({
       });
     }
     if (api.enabled === false && operations.length > 0) {
-      problems.push({ pointer: '/external_api/operations', message: "'operations' must be empty while the external API is disabled" });
+      problems.push({
+        pointer: '/external_api/operations',
+        message: "'operations' must be empty while the external API is disabled",
+      });
     }
     return problems;
   },

@@ -28,20 +28,32 @@ export const ruleHDeployment = definePlatformRule({
   },
 });
 
-function deploymentProblems(deployment: Record<string, unknown> | undefined, features: Record<string, unknown> | undefined): RuleFinding[] {
+function deploymentProblems(
+  deployment: Record<string, unknown> | undefined,
+  features: Record<string, unknown> | undefined,
+): RuleFinding[] {
   if (deployment === undefined) return [];
   const problems: RuleFinding[] = [];
   const problem = (pointer: string, message: string) => problems.push({ pointer, message });
   const probe = features?.declare_readiness_probe;
   const readiness = deployment.readiness_path;
   if (probe === true && readiness !== '/ready' && 'readiness_path' in deployment) {
-    problem('/deployment/readiness_path', `'readiness_path' must be "/ready" when declare_readiness_probe is true (got ${JSON.stringify(readiness)})`);
+    problem(
+      '/deployment/readiness_path',
+      `'readiness_path' must be "/ready" when declare_readiness_probe is true (got ${JSON.stringify(readiness)})`,
+    );
   }
   if (probe === false && readiness !== null && 'readiness_path' in deployment) {
-    problem('/deployment/readiness_path', `'readiness_path' must be null when declare_readiness_probe is false (got ${JSON.stringify(readiness)})`);
+    problem(
+      '/deployment/readiness_path',
+      `'readiness_path' must be null when declare_readiness_probe is false (got ${JSON.stringify(readiness)})`,
+    );
   }
   if ('health_path' in deployment && deployment.health_path !== '/health') {
-    problem('/deployment/health_path', `'health_path' must be "/health" (got ${JSON.stringify(deployment.health_path)})`);
+    problem(
+      '/deployment/health_path',
+      `'health_path' must be "/health" (got ${JSON.stringify(deployment.health_path)})`,
+    );
   }
   const resources = asObject(deployment.resources);
   const requests = asObject(resources?.requests);
@@ -50,7 +62,10 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
     const requested = parseKubernetesQuantity(requests?.[resource]);
     const limit = parseKubernetesQuantity(limits?.[resource]);
     if (requested !== undefined && limit !== undefined && requested > limit) {
-      problem(jsonPointer('deployment', 'resources', 'requests', resource), `requests.${resource} (${String(requests?.[resource])}) exceeds limits.${resource} (${String(limits?.[resource])})`);
+      problem(
+        jsonPointer('deployment', 'resources', 'requests', resource),
+        `requests.${resource} (${String(requests?.[resource])}) exceeds limits.${resource} (${String(limits?.[resource])})`,
+      );
     }
   }
   const replicas = asObject(deployment.replicas);
@@ -70,16 +85,24 @@ function deploymentProblems(deployment: Record<string, unknown> | undefined, fea
 
 function secretProblems(config: unknown): RuleFinding[] {
   const fields = settingFields(config);
-  const wellFormed: JsonSchemaDocument = { properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])) };
+  const wellFormed: JsonSchemaDocument = {
+    properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
+  };
   const secrets = new Set(secretSettingKeys(wellFormed));
   const managedBy = PLATFORM_ANNOTATION_KEYS.managedBy;
   const problems: RuleFinding[] = [];
   for (const field of fields.filter((candidate) => secrets.has(candidate.key))) {
     if (field.schema[managedBy] !== undefined && field.schema[managedBy] !== 'user') {
-      problems.push({ pointer: annotationPointer(field, managedBy), message: `secret setting '${field.key}' must be managed by 'user'` });
+      problems.push({
+        pointer: annotationPointer(field, managedBy),
+        message: `secret setting '${field.key}' must be managed by 'user'`,
+      });
     }
     if ('default' in field.schema) {
-      problems.push({ pointer: annotationPointer(field, 'default'), message: `secret setting '${field.key}' must not carry a default` });
+      problems.push({
+        pointer: annotationPointer(field, 'default'),
+        message: `secret setting '${field.key}' must not carry a default`,
+      });
     }
   }
   return problems;

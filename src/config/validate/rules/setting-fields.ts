@@ -2,7 +2,9 @@ import { jsonPointer } from '../../../core/json-pointer.js';
 
 /** A plain JSON object, or `undefined` for anything else. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** One field of the configuration's `settings`: its name, its JSON Schema and where it sits. */
@@ -35,7 +37,11 @@ export function schemaTypes(schema: Record<string, unknown> | undefined): Set<st
   if (schema === undefined) return undefined;
   const { type } = schema;
   if (typeof type === 'string' || Array.isArray(type)) {
-    return new Set((Array.isArray(type) ? type : [type]).filter((name): name is string => typeof name === 'string' && name !== 'null'));
+    return new Set(
+      (Array.isArray(type) ? type : [type]).filter(
+        (name): name is string => typeof name === 'string' && name !== 'null',
+      ),
+    );
   }
   for (const key of ['anyOf', 'oneOf']) {
     const members = schema[key];
