@@ -130,8 +130,7 @@ const long = texts.flatMap(([path, text]) => longFunctions(path, text));
 const small = texts.filter(([, text]) => lineCount(text) <= 20).map(([path]) => path);
 const paths = routePaths();
 /** A path as written in code: in a string, not followed by more of a path (`/stats` is not `/stats/{tenant_id}`). */
-const pathInCode = (path: string) =>
-  new RegExp(`['"\`]([A-Z]+ )?${path.replace(/[{}.]/g, '\\$&')}(?![\\w/{.-])`);
+const pathInCode = (path: string) => new RegExp(`['"\`]([A-Z]+ )?${path.replace(/[{}.]/g, '\\$&')}(?![\\w/{.-])`);
 const pathPlaces = Object.fromEntries(
   [...paths]
     .filter(([path]) => path !== '/')
@@ -155,7 +154,10 @@ console.log(
       },
       routePathPlacesOutsideItsRoute: pathPlaces,
       idempotencyKeyHeaderPlaces: codeLinesWith(/idempotency-key/i).length,
-      cliInternalImports: { imports: cliImports.length, modules: new Set(cliImports.map((line) => line.split(' -> ')[1])).size },
+      cliInternalImports: {
+        imports: cliImports.length,
+        modules: new Set(cliImports.map((line) => line.split(' -> ')[1])).size,
+      },
       detail: { long, crossed },
     },
     null,
