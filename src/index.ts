@@ -47,7 +47,14 @@ export {
   type OpenAICompatibleModelOptions,
 } from './agent/openai-compatible-model.js';
 export { modelTimeoutError, modelUpstreamError } from './agent/model-errors.js';
-export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig, type ModelProvider } from './agent/agent-config.js';
+export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig } from './agent/agent-config.js';
+export {
+  defineModelProvider,
+  type ModelProvider,
+  type ModelProviderNeed,
+  type ModelSettings,
+} from './agent/model-provider.js';
+export { MODEL_PROVIDERS, type ModelProviderName } from './agent/model-providers.js';
 export {
   runChatLoop,
   MAX_TOOL_OUTPUT_CHARS,

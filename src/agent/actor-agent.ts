@@ -12,8 +12,8 @@ import type { ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { parseMcpServers } from './mcp-server-config.js';
 import { McpToolSource } from './mcp-tool-source.js';
-import { createOfflineModel } from './offline-model.js';
-import { createOpenAICompatibleModel } from './openai-compatible-model.js';
+import type { ModelProvider } from './model-provider.js';
+import { MODEL_PROVIDERS } from './model-providers.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
 import { withoutCredentials } from '../core/without-credentials.js';
 import type { ActorTracer } from '../telemetry/actor-tracer.js';
@@ -30,6 +30,8 @@ export interface ActorAgentOptions {
   readonly metrics?: ChatLoopMetrics;
   /** A model of the actor's own; by default the one `LLM_*` names, else the offline model. */
   readonly model?: ChatModel;
+  /** The model providers `LLM_PROVIDER` chooses from: `MODEL_PROVIDERS` by default, or a list that adds the actor's own. */
+  readonly modelProviders?: readonly ModelProvider[];
   /** Domain tools (the MCP servers of `MCP_SERVERS` are added after them), or a registry of the actor's own. */
   readonly tools?: readonly ActorTool[] | ToolRegistry;
   /** System instructions sent first on every turn. */
@@ -82,10 +84,10 @@ function modelKey(config: AgentConfig): string {
  * Checks the agent's knobs and `MCP_SERVERS` once, at setup: a mistake is a `StartupRefusal`
  * naming the setting and where its value came from (environment variable or settings default).
  */
-function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void {
+function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions, providers: readonly ModelProvider[]): void {
   const settings = options.settings();
   try {
-    readAgentConfig(env, settings);
+    readAgentConfig(env, settings, providers);
   } catch (error) {
     if (!(error instanceof AgentConfigError)) throw error;
     const source = error.setting === undefined ? undefined : options.settingSource?.(error.setting);
@@ -103,45 +105,44 @@ function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void 
 }
 
 /**
+ * The model of a configuration, made by the provider it names and kept until a knob of the
+ * model changes; `chat_model_selected` says which one answers from then on.
+ */
+function modelSelector(providers: readonly ModelProvider[], logger: Logger): (config: AgentConfig) => ChatModel {
+  let cached: { key: string; model: ChatModel } | undefined;
+  return (config) => {
+    const key = modelKey(config);
+    if (cached?.key === key) return cached.model;
+    const provider = providers.find((known) => known.name === config.provider);
+    // readAgentConfig chose the name from this list.
+    if (provider === undefined) throw new Error(`No model provider is named ${config.provider}`);
+    const model = provider.createModel(config, { logger });
+    cached = { key, model };
+    logger.info('chat_model_selected', {
+      provider: config.provider,
+      model: model.name,
+      base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
+      ...(model.transport === undefined ? {} : { headers: Object.keys(config.headers), transport: model.transport }),
+    });
+    return model;
+  };
+}
+
+/**
  * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
- * environment; re-read on every invoke, so `PUT /settings` takes effect), tools from the
- * domain and `MCP_SERVERS`; the turn hands it the session's history. A configuration mistake in
- * the environment throws here, at setup.
+ * environment; re-read on every invoke, so `PUT /settings` takes effect) made by the provider
+ * `LLM_PROVIDER` names, tools from the domain and `MCP_SERVERS`; the turn hands it the session's
+ * history. A configuration mistake in the environment throws here, at setup.
  */
 export function createActorAgent(options: ActorAgentOptions): ActorAgent {
   const { logger } = options;
   const env = environmentOf(options.env);
-  checkAtSetup(env, options);
-  let cached: { key: string; model: ChatModel } | undefined;
+  const providers = options.modelProviders ?? MODEL_PROVIDERS;
+  checkAtSetup(env, options, providers);
   let tools: readonly ActorTool[] = [];
   let mcp: McpToolSource | undefined;
-
-  const modelFor = (config: AgentConfig): ChatModel => {
-    if (options.model !== undefined) return options.model;
-    const key = modelKey(config);
-    if (cached?.key !== key) {
-      const model: ChatModel & { readonly transport?: string } =
-        config.provider === 'offline'
-          ? createOfflineModel()
-          : createOpenAICompatibleModel({
-              model: config.model,
-              baseUrl: config.baseUrl,
-              apiKey: config.apiKey,
-              headers: config.headers,
-              timeoutMs: config.timeoutMs,
-              maxRetries: config.maxRetries,
-              logger,
-            });
-      cached = { key, model };
-      logger.info('chat_model_selected', {
-        provider: config.provider,
-        model: model.name,
-        base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
-        ...(config.provider === 'offline' ? {} : { headers: Object.keys(config.headers), transport: model.transport }),
-      });
-    }
-    return cached.model;
-  };
+  const selectModel = modelSelector(providers, logger);
+  const modelFor = (config: AgentConfig): ChatModel => options.model ?? selectModel(config);
 
   const historyLimitOrNone = (settings: Readonly<Record<string, unknown>>): number => {
     try {
@@ -153,7 +154,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
   const readTurnConfig = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
     let config: AgentConfig;
     try {
-      config = readAgentConfig(env, settings);
+      config = readAgentConfig(env, settings, providers);
     } catch (error) {
       return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
     }
