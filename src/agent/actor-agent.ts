@@ -129,6 +129,59 @@ function modelSelector(providers: readonly ModelProvider[], logger: Logger): (co
 }
 
 /**
+ * Reads the turn's configuration from a settings object: the model (`modelFor`), the history and
+ * tool-step limits, or the problem that refuses every turn. A frozen settings object cannot
+ * change (ActorSettings freezes each one and replaces it when a setting changes), so its knobs
+ * are read once, not on every invoke; any other is read anew.
+ */
+function turnConfigReader(
+  env: EnvironmentConfig,
+  providers: readonly ModelProvider[],
+  modelFor: (config: AgentConfig) => ChatModel,
+): (settings: Readonly<Record<string, unknown>>) => TurnConfigOf {
+  const historyLimitOrNone = (settings: Readonly<Record<string, unknown>>): number => {
+    try {
+      return readHistoryLimit(env, settings);
+    } catch {
+      return 0;
+    }
+  };
+  const read = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
+    let config: AgentConfig;
+    try {
+      config = readAgentConfig(env, settings, providers);
+    } catch (error) {
+      return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
+    }
+    const { historyLimit, maxToolSteps } = config;
+    return { settings, historyLimit, turn: { model: modelFor(config), historyLimit, maxToolSteps } };
+  };
+  let last: TurnConfigOf | undefined;
+  return (settings) => {
+    if (last?.settings === settings) return last;
+    const config = read(settings);
+    if (Object.isFrozen(settings)) last = config;
+    return config;
+  };
+}
+
+/** The MCP servers `MCP_SERVERS` names, as one tool source; undefined when it names none (or cannot be read: logged). */
+function mcpSourceOf(env: EnvironmentConfig, options: ActorAgentOptions): McpToolSource | undefined {
+  let servers = {};
+  try {
+    servers = parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
+  } catch (error) {
+    options.logger.warn('tool_source_failed', { source: 'mcp', error });
+  }
+  if (Object.keys(servers).length === 0) return undefined;
+  return new McpToolSource(servers, {
+    logger: options.logger,
+    ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
+  });
+}
+
+/**
  * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
  * environment; re-read on every invoke, so `PUT /settings` takes effect) made by the provider
  * `LLM_PROVIDER` names, tools from the domain and `MCP_SERVERS`; the turn hands it the session's
@@ -139,49 +192,18 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
   const env = environmentOf(options.env);
   const providers = options.modelProviders ?? MODEL_PROVIDERS;
   checkAtSetup(env, options, providers);
+  const selectModel = modelSelector(providers, logger);
+  const turnConfigOf = turnConfigReader(env, providers, (config) => options.model ?? selectModel(config));
   let tools: readonly ActorTool[] = [];
   let mcp: McpToolSource | undefined;
-  const selectModel = modelSelector(providers, logger);
-  const modelFor = (config: AgentConfig): ChatModel => options.model ?? selectModel(config);
-
-  const historyLimitOrNone = (settings: Readonly<Record<string, unknown>>): number => {
-    try {
-      return readHistoryLimit(env, settings);
-    } catch {
-      return 0;
-    }
-  };
-  const readTurnConfig = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
-    let config: AgentConfig;
-    try {
-      config = readAgentConfig(env, settings, providers);
-    } catch (error) {
-      return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
-    }
-    return {
-      settings,
-      historyLimit: config.historyLimit,
-      turn: { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps },
-    };
-  };
-  // A frozen settings object cannot change (ActorSettings freezes each one and replaces it when
-  // a setting changes), so its knobs are read once, not on every invoke; any other is read anew.
-  let last: TurnConfigOf | undefined;
-  const turnConfigOf = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
-    if (last?.settings === settings) return last;
-    const read = readTurnConfig(settings);
-    if (Object.isFrozen(settings)) last = read;
-    return read;
-  };
-  const configure = (settings: Readonly<Record<string, unknown>>): AgentTurnConfig => {
-    const { turn, problem } = turnConfigOf(settings);
-    if (turn !== undefined) return turn;
-    throw new ActorError('agent_misconfigured', { detail: problem?.message, cause: problem });
-  };
 
   return {
     chatHandler: createAgentChatHandler({
-      configure,
+      configure(settings) {
+        const { turn, problem } = turnConfigOf(settings);
+        if (turn !== undefined) return turn;
+        throw new ActorError('agent_misconfigured', { detail: problem?.message, cause: problem });
+      },
       tools: () => tools,
       logger,
       ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -202,20 +224,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       if (options.tools instanceof ToolRegistry) {
         registry = options.tools;
       } else {
-        let servers = {};
-        try {
-          servers = parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
-        } catch (error) {
-          logger.warn('tool_source_failed', { source: 'mcp', error });
-        }
-        const source =
-          Object.keys(servers).length > 0
-            ? new McpToolSource(servers, {
-                logger,
-                ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
-                ...(options.tracer ? { tracer: options.tracer } : {}),
-              })
-            : undefined;
+        const source = mcpSourceOf(env, options);
         mcp = source;
         registry = buildDefaultRegistry(options.tools ?? [], source ? () => source.tools() : [], { logger });
       }
