@@ -27,7 +27,7 @@ export { ChatRequest, SessionId } from './invoke/chat-request.js';
 export { TenantId } from './core/tenant-id.js';
 export { ChatReply, type FinishReason, type ToolCallRecord } from './invoke/chat-reply.js';
 export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './invoke/chat-handler.js';
-export { offlineChatHandler } from './agent/offline-chat-handler.js';
+export { offlineChatHandler } from './agent/agent-chat-handler.js';
 
 // Agent: models, the chat loop, tools and MCP
 export type {
