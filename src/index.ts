@@ -40,12 +40,12 @@ export type {
   TokenUsage,
   ToolDefinition,
 } from './agent/chat-model.js';
-export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/offline-model.js';
+export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/providers/offline.js';
 export {
   createOpenAICompatibleModel,
   DEFAULT_MODEL_TIMEOUT_MS,
   type OpenAICompatibleModelOptions,
-} from './agent/openai-compatible-model.js';
+} from './agent/providers/openai-compatible.js';
 export { modelTimeoutError, modelUpstreamError } from './agent/model-errors.js';
 export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig } from './agent/agent-config.js';
 export {

@@ -8,7 +8,7 @@ import { historyFromMessages, messagesFromHistory } from './chat-history.js';
 import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions } from './chat-loop.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { modelAttachments } from './model-attachment.js';
-import { createOfflineModel } from './offline-model.js';
+import { createOfflineModel } from './providers/offline.js';
 import { NO_TRACER, type ActorTracer, type SpanAttributes } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
