@@ -9,7 +9,7 @@ import { openAICompatibleProvider } from './providers/openai-compatible.js';
  * whose needs are set answers (`openai-compatible` when `LLM_MODEL` is set, else `offline`).
  * An actor adds its own by passing `[...MODEL_PROVIDERS, itsProvider]` as `modelProviders`.
  */
-export const MODEL_PROVIDERS = [openAICompatibleProvider, offlineProvider] as const;
+export const MODEL_PROVIDERS = Object.freeze([openAICompatibleProvider, offlineProvider] as const);
 
 /** The name of a built-in model provider. */
 export type ModelProviderName = (typeof MODEL_PROVIDERS)[number]['name'];
