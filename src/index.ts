@@ -27,7 +27,7 @@ export { ChatRequest, SessionId } from './invoke/chat-request.js';
 export { TenantId } from './core/tenant-id.js';
 export { ChatReply, type FinishReason, type ToolCallRecord } from './invoke/chat-reply.js';
 export type { ChatEvent, ChatHandler, ChatInput, ChatResult } from './invoke/chat-handler.js';
-export { offlineChatHandler } from './agent/offline-chat-handler.js';
+export { offlineChatHandler } from './agent/agent-chat-handler.js';
 
 // Agent: models, the chat loop, tools and MCP
 export type {
@@ -40,14 +40,21 @@ export type {
   TokenUsage,
   ToolDefinition,
 } from './agent/chat-model.js';
-export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/offline-model.js';
+export { createOfflineModel, OFFLINE_MODEL, OFFLINE_TOOL_SYNTAX } from './agent/providers/offline.js';
 export {
   createOpenAICompatibleModel,
   DEFAULT_MODEL_TIMEOUT_MS,
   type OpenAICompatibleModelOptions,
-} from './agent/openai-compatible-model.js';
+} from './agent/providers/openai-compatible.js';
 export { modelTimeoutError, modelUpstreamError } from './agent/model-errors.js';
-export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig, type ModelProvider } from './agent/agent-config.js';
+export { AGENT_DEFAULTS, readAgentConfig, type AgentConfig } from './agent/agent-config.js';
+export {
+  defineModelProvider,
+  type ModelProvider,
+  type ModelProviderNeed,
+  type ModelSettings,
+} from './agent/model-provider.js';
+export { MODEL_PROVIDERS, type ModelProviderName } from './agent/model-providers.js';
 export {
   runChatLoop,
   MAX_TOOL_OUTPUT_CHARS,

@@ -16,7 +16,7 @@ const root = new URL('../../', import.meta.url);
 const calls = Number(process.argv[2] ?? 4000);
 const rounds = Number(process.argv[3] ?? 3);
 const { default: OpenAI } = await import('openai');
-const { createOpenAICompatibleModel } = await import(new URL('dist/src/agent/openai-compatible-model.js', root).href);
+const { createOpenAICompatibleModel } = await import(new URL('dist/src/agent/providers/openai-compatible.js', root).href);
 
 const mock = spawn(process.execPath, [fileURLToPath(new URL('bench/peers/mock-model-server.mjs', root))], { stdio: ['ignore', 'pipe', 'inherit'] });
 const port = await new Promise((resolve) => mock.stdout.once('data', (line) => resolve(JSON.parse(String(line)).port)));

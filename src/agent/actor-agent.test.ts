@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { StartupRefusal } from '../environment/startup-refusal.js';
 import { createLogger, createMemorySink } from '../log/logger.js';
 import { createActorAgent } from './actor-agent.js';
 import { ActorTool } from './actor-tool.js';
@@ -89,11 +90,30 @@ describe('createActorAgent', () => {
   it('refuses a misconfigured environment at setup', () => {
     expect(() =>
       createActorAgent({
-        env: { LLM_PROVIDER: 'nope' },
+        env: { LLM_MAX_RETRIES: '-1' },
         settings: () => ({}),
         logger: createLogger({ sink: () => {} }),
       }),
-    ).toThrow(/LLM_PROVIDER/);
+    ).toThrow(/LLM_MAX_RETRIES/);
+  });
+
+  it('refuses an unknown LLM_PROVIDER at setup with one line listing the providers it knows', () => {
+    const refusal = (() => {
+      try {
+        createActorAgent({
+          env: { LLM_PROVIDER: 'anthropic' },
+          settings: () => ({}),
+          logger: createLogger({ sink: () => {} }),
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(StartupRefusal);
+    expect(refusal).toMatchObject({
+      variable: 'LLM_PROVIDER',
+      message: 'LLM_PROVIDER must be one of openai-compatible, offline, got "anthropic"',
+    });
   });
 
   it('builds the domain tools at start, or uses the registry the actor brings', async () => {

@@ -12,8 +12,8 @@ import type { ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { parseMcpServers } from './mcp-server-config.js';
 import { McpToolSource } from './mcp-tool-source.js';
-import { createOfflineModel } from './offline-model.js';
-import { createOpenAICompatibleModel } from './openai-compatible-model.js';
+import type { ModelProvider } from './model-provider.js';
+import { MODEL_PROVIDERS } from './model-providers.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
 import { withoutCredentials } from '../core/without-credentials.js';
 import type { ActorTracer } from '../telemetry/actor-tracer.js';
@@ -30,6 +30,8 @@ export interface ActorAgentOptions {
   readonly metrics?: ChatLoopMetrics;
   /** A model of the actor's own; by default the one `LLM_*` names, else the offline model. */
   readonly model?: ChatModel;
+  /** The model providers `LLM_PROVIDER` chooses from: `MODEL_PROVIDERS` by default, or a list that adds the actor's own. */
+  readonly modelProviders?: readonly ModelProvider[];
   /** Domain tools (the MCP servers of `MCP_SERVERS` are added after them), or a registry of the actor's own. */
   readonly tools?: readonly ActorTool[] | ToolRegistry;
   /** System instructions sent first on every turn. */
@@ -82,10 +84,10 @@ function modelKey(config: AgentConfig): string {
  * Checks the agent's knobs and `MCP_SERVERS` once, at setup: a mistake is a `StartupRefusal`
  * naming the setting and where its value came from (environment variable or settings default).
  */
-function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void {
+function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions, providers: readonly ModelProvider[]): void {
   const settings = options.settings();
   try {
-    readAgentConfig(env, settings);
+    readAgentConfig(env, settings, providers);
   } catch (error) {
     if (!(error instanceof AgentConfigError)) throw error;
     const source = error.setting === undefined ? undefined : options.settingSource?.(error.setting);
@@ -103,46 +105,40 @@ function checkAtSetup(env: EnvironmentConfig, options: ActorAgentOptions): void 
 }
 
 /**
- * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
- * environment; re-read on every invoke, so `PUT /settings` takes effect), tools from the
- * domain and `MCP_SERVERS`; the turn hands it the session's history. A configuration mistake in
- * the environment throws here, at setup.
+ * The model of a configuration, made by the provider it names and kept until a knob of the
+ * model changes; `chat_model_selected` says which one answers from then on.
  */
-export function createActorAgent(options: ActorAgentOptions): ActorAgent {
-  const { logger } = options;
-  const env = environmentOf(options.env);
-  checkAtSetup(env, options);
+function modelSelector(providers: readonly ModelProvider[], logger: Logger): (config: AgentConfig) => ChatModel {
   let cached: { key: string; model: ChatModel } | undefined;
-  let tools: readonly ActorTool[] = [];
-  let mcp: McpToolSource | undefined;
-
-  const modelFor = (config: AgentConfig): ChatModel => {
-    if (options.model !== undefined) return options.model;
+  return (config) => {
     const key = modelKey(config);
-    if (cached?.key !== key) {
-      const model: ChatModel & { readonly transport?: string } =
-        config.provider === 'offline'
-          ? createOfflineModel()
-          : createOpenAICompatibleModel({
-              model: config.model,
-              baseUrl: config.baseUrl,
-              apiKey: config.apiKey,
-              headers: config.headers,
-              timeoutMs: config.timeoutMs,
-              maxRetries: config.maxRetries,
-              logger,
-            });
-      cached = { key, model };
-      logger.info('chat_model_selected', {
-        provider: config.provider,
-        model: model.name,
-        base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
-        ...(config.provider === 'offline' ? {} : { headers: Object.keys(config.headers), transport: model.transport }),
-      });
-    }
-    return cached.model;
+    if (cached?.key === key) return cached.model;
+    const provider = providers.find((known) => known.name === config.provider);
+    // readAgentConfig chose the name from this list.
+    if (provider === undefined) throw new Error(`No model provider is named ${config.provider}`);
+    const model = provider.createModel(config, { logger });
+    cached = { key, model };
+    logger.info('chat_model_selected', {
+      provider: config.provider,
+      model: model.name,
+      base_url: config.baseUrl === undefined ? undefined : withoutCredentials(config.baseUrl),
+      ...(model.transport === undefined ? {} : { headers: Object.keys(config.headers), transport: model.transport }),
+    });
+    return model;
   };
+}
 
+/**
+ * Reads the turn's configuration from a settings object: the model (`modelFor`), the history and
+ * tool-step limits, or the problem that refuses every turn. A frozen settings object cannot
+ * change (ActorSettings freezes each one and replaces it when a setting changes), so its knobs
+ * are read once, not on every invoke; any other is read anew.
+ */
+function turnConfigReader(
+  env: EnvironmentConfig,
+  providers: readonly ModelProvider[],
+  modelFor: (config: AgentConfig) => ChatModel,
+): (settings: Readonly<Record<string, unknown>>) => TurnConfigOf {
   const historyLimitOrNone = (settings: Readonly<Record<string, unknown>>): number => {
     try {
       return readHistoryLimit(env, settings);
@@ -150,37 +146,64 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       return 0;
     }
   };
-  const readTurnConfig = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
+  const read = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
     let config: AgentConfig;
     try {
-      config = readAgentConfig(env, settings);
+      config = readAgentConfig(env, settings, providers);
     } catch (error) {
       return { settings, historyLimit: historyLimitOrNone(settings), problem: error as Error };
     }
-    return {
-      settings,
-      historyLimit: config.historyLimit,
-      turn: { model: modelFor(config), historyLimit: config.historyLimit, maxToolSteps: config.maxToolSteps },
-    };
+    const { historyLimit, maxToolSteps } = config;
+    return { settings, historyLimit, turn: { model: modelFor(config), historyLimit, maxToolSteps } };
   };
-  // A frozen settings object cannot change (ActorSettings freezes each one and replaces it when
-  // a setting changes), so its knobs are read once, not on every invoke; any other is read anew.
   let last: TurnConfigOf | undefined;
-  const turnConfigOf = (settings: Readonly<Record<string, unknown>>): TurnConfigOf => {
+  return (settings) => {
     if (last?.settings === settings) return last;
-    const read = readTurnConfig(settings);
-    if (Object.isFrozen(settings)) last = read;
-    return read;
+    const config = read(settings);
+    if (Object.isFrozen(settings)) last = config;
+    return config;
   };
-  const configure = (settings: Readonly<Record<string, unknown>>): AgentTurnConfig => {
-    const { turn, problem } = turnConfigOf(settings);
-    if (turn !== undefined) return turn;
-    throw new ActorError('agent_misconfigured', { detail: problem?.message, cause: problem });
-  };
+}
+
+/** The MCP servers `MCP_SERVERS` names, as one tool source; undefined when it names none (or cannot be read: logged). */
+function mcpSourceOf(env: EnvironmentConfig, options: ActorAgentOptions): McpToolSource | undefined {
+  let servers = {};
+  try {
+    servers = parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
+  } catch (error) {
+    options.logger.warn('tool_source_failed', { source: 'mcp', error });
+  }
+  if (Object.keys(servers).length === 0) return undefined;
+  return new McpToolSource(servers, {
+    logger: options.logger,
+    ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
+  });
+}
+
+/**
+ * Builds the default agent of `createActorApp`: model from `LLM_*` (settings first, then the
+ * environment; re-read on every invoke, so `PUT /settings` takes effect) made by the provider
+ * `LLM_PROVIDER` names, tools from the domain and `MCP_SERVERS`; the turn hands it the session's
+ * history. A configuration mistake in the environment throws here, at setup.
+ */
+export function createActorAgent(options: ActorAgentOptions): ActorAgent {
+  const { logger } = options;
+  const env = environmentOf(options.env);
+  const providers = options.modelProviders ?? MODEL_PROVIDERS;
+  checkAtSetup(env, options, providers);
+  const selectModel = modelSelector(providers, logger);
+  const turnConfigOf = turnConfigReader(env, providers, (config) => options.model ?? selectModel(config));
+  let tools: readonly ActorTool[] = [];
+  let mcp: McpToolSource | undefined;
 
   return {
     chatHandler: createAgentChatHandler({
-      configure,
+      configure(settings) {
+        const { turn, problem } = turnConfigOf(settings);
+        if (turn !== undefined) return turn;
+        throw new ActorError('agent_misconfigured', { detail: problem?.message, cause: problem });
+      },
       tools: () => tools,
       logger,
       ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -201,20 +224,7 @@ export function createActorAgent(options: ActorAgentOptions): ActorAgent {
       if (options.tools instanceof ToolRegistry) {
         registry = options.tools;
       } else {
-        let servers = {};
-        try {
-          servers = parseMcpServers(agentValue(env, options.settings(), 'MCP_SERVERS'));
-        } catch (error) {
-          logger.warn('tool_source_failed', { source: 'mcp', error });
-        }
-        const source =
-          Object.keys(servers).length > 0
-            ? new McpToolSource(servers, {
-                logger,
-                ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
-                ...(options.tracer ? { tracer: options.tracer } : {}),
-              })
-            : undefined;
+        const source = mcpSourceOf(env, options);
         mcp = source;
         registry = buildDefaultRegistry(options.tools ?? [], source ? () => source.tools() : [], { logger });
       }

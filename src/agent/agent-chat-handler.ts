@@ -1,12 +1,14 @@
 import type { Logger } from '../log/logger.js';
 import type { Mutable } from '../core/mutable.js';
-import type { ActorTool } from './actor-tool.js';
-import type { ChatHandler } from '../invoke/chat-handler.js';
+import type { ActorTool, ToolRunContext } from './actor-tool.js';
+import type { ChatHandler, ChatInput } from '../invoke/chat-handler.js';
+import type { ChatRequest } from '../invoke/chat-request.js';
+import { noOAuthTokens } from '../core/oauth-token-source.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
 import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions } from './chat-loop.js';
-import type { ChatModel } from './chat-model.js';
-import { incomingMessage } from './incoming-message.js';
-import { toolRunContextOf } from './tool-run-context-of.js';
+import type { ChatMessage, ChatModel } from './chat-model.js';
+import { modelAttachments } from './model-attachment.js';
+import { createOfflineModel } from './providers/offline.js';
 import { NO_TRACER, type ActorTracer, type SpanAttributes } from '../telemetry/actor-tracer.js';
 import { GEN_AI, GEN_AI_OPERATIONS, OTHER_GEN_AI_PROVIDER } from '../telemetry/gen-ai-attributes.js';
 import { withSpan } from '../telemetry/with-span.js';
@@ -33,6 +35,33 @@ export interface AgentChatHandlerOptions {
   readonly tracer?: ActorTracer;
   /** `gen_ai.agent.name` of the turn's span: the actor's slug. */
   readonly agentName?: string;
+}
+
+/** The new message of a turn as the model sees it: its text, and for a user message its attachments. */
+function incomingMessage(request: ChatRequest): ChatMessage {
+  if (request.role === 'system') return { role: 'system', content: request.message };
+  const attachments = modelAttachments(request.attachments);
+  return attachments.length > 0
+    ? { role: 'user', content: request.message, attachments }
+    : { role: 'user', content: request.message };
+}
+
+/**
+ * What the tools of one invoke are told, from what its chat handler was given: the tenant,
+ * session, user, request, settings, the abort signal, and the tenant's OAuth tokens (when the
+ * input brings no token source, every provider is unknown to the tools).
+ */
+function toolRunContextOf(input: ChatInput): ToolRunContext {
+  const { request, tenantId, requestId, signal, settings, oauthToken } = input;
+  return {
+    signal,
+    tenantId,
+    sessionId: request.session_id,
+    userIdentifier: request.user_identifier,
+    requestId,
+    settings,
+    oauthToken: oauthToken ?? ((provider) => noOAuthTokens.getAccessToken(tenantId, provider)),
+  };
 }
 
 /** The first attributes of the turn's `invoke_agent` span. */
@@ -109,3 +138,29 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     };
   };
 }
+
+const offlineModel = createOfflineModel();
+
+/**
+ * A stateless chat handler on the offline model: no history, no tools. The default agent of
+ * `createActorApp` also answers with the offline model when none is configured, and keeps
+ * history and tools; this one is for tests and for actors that want a fixed local reply.
+ */
+export const offlineChatHandler: ChatHandler = async function offlineChatHandler(input) {
+  const { request, onEvent } = input;
+  const result = await runChatLoop({
+    model: offlineModel,
+    tools: [],
+    maxToolSteps: 0,
+    messages: [incomingMessage(request)],
+    context: toolRunContextOf(input),
+    ...(onEvent ? { onEvent } : {}),
+  });
+  return {
+    content: result.content,
+    toolCalls: result.toolCalls,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    model: result.model,
+  };
+};

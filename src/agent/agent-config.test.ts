@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_DEFAULTS, readAgentConfig } from './agent-config.js';
+import { parseEnvironment } from '../environment/parse-environment.js';
+import { AGENT_DEFAULTS, agentSettingsProblems, readAgentConfig } from './agent-config.js';
+import { defineModelProvider } from './model-provider.js';
+import { MODEL_PROVIDERS } from './model-providers.js';
+import { createOfflineModel } from './providers/offline.js';
 
 describe('readAgentConfig', () => {
   it('defaults to the offline model and the documented knobs', () => {
@@ -103,5 +107,31 @@ describe('readAgentConfig', () => {
         expect(message).not.toContain('SECRETPW');
       }
     }
+  });
+
+  it('chooses from the list it is given: unset, the first provider whose needs are set', () => {
+    const gateway = defineModelProvider({
+      name: 'gateway',
+      description: 'a test provider',
+      needs: ['LLM_BASE_URL', 'LLM_API_KEY'],
+      createModel: () => createOfflineModel(),
+    });
+    const providers = [gateway, ...MODEL_PROVIDERS];
+    expect(readAgentConfig({}, {}, providers).provider).toBe('offline');
+    expect(readAgentConfig({ LLM_MODEL: 'm' }, {}, providers).provider).toBe('openai-compatible');
+    const both = { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'k' };
+    expect(readAgentConfig(both, {}, providers).provider).toBe('gateway');
+    expect(() => readAgentConfig({ LLM_PROVIDER: 'gateway', LLM_API_KEY: 'k' }, {}, providers)).toThrow(
+      'LLM_BASE_URL is empty but LLM_PROVIDER=gateway needs LLM_BASE_URL',
+    );
+    expect(() => readAgentConfig({ LLM_PROVIDER: 'gateway' }, {})).toThrow(
+      'LLM_PROVIDER must be one of openai-compatible, offline, got "gateway"',
+    );
+  });
+
+  it('names the setting of an unknown provider, so PUT /settings refuses it before saving', () => {
+    expect(agentSettingsProblems(parseEnvironment({}), { llm_provider: 'anthropic' })).toEqual([
+      { pointer: '/llm_provider', detail: 'must be one of openai-compatible, offline, got "anthropic"' },
+    ]);
   });
 });

@@ -7,26 +7,16 @@ import { httpUrlProblem } from '../core/http-url.js';
 import { jsonPointer } from '../core/json-pointer.js';
 import { parseMcpServers } from './mcp-server-config.js';
 import { parseModelHeaders, type ModelHeaders } from './model-headers.js';
-
-/** Which built-in model answers. */
-export type ModelProvider = 'openai-compatible' | 'offline';
+import type { ModelProvider, ModelProviderNeed, ModelSettings } from './model-provider.js';
+import { MODEL_PROVIDERS } from './model-providers.js';
 
 /** The agent's knobs for one invoke. */
-export interface AgentConfig {
-  /** `LLM_PROVIDER`; by default `openai-compatible` when `LLM_MODEL` is set, else `offline`. */
-  readonly provider: ModelProvider;
-  /** `LLM_BASE_URL`: the server's `/v1` URL; unset means the OpenAI API. */
-  readonly baseUrl: string | undefined;
-  /** `LLM_API_KEY` (a secret: never logged). */
-  readonly apiKey: string | undefined;
-  /** `LLM_MODEL`. */
-  readonly model: string;
-  /** `LLM_HEADERS`: extra headers sent on every model call (their values are secrets). */
-  readonly headers: ModelHeaders;
-  /** `LLM_TIMEOUT_MS` (default 60,000). */
-  readonly timeoutMs: number;
-  /** `LLM_MAX_RETRIES` (default 2). */
-  readonly maxRetries: number;
+export interface AgentConfig extends ModelSettings {
+  /**
+   * `LLM_PROVIDER`: the name of one of the model providers; by default the first whose needs
+   * are set (of the built-in ones, `openai-compatible` when `LLM_MODEL` is set, else `offline`).
+   */
+  readonly provider: string;
   /** `HISTORY_LIMIT`: earlier messages of the session sent to the model (default 20; 0 sends none). */
   readonly historyLimit: number;
   /** `MAX_TOOL_STEPS`: model calls whose tool calls are run in one turn (default 5; 0 turns tools off). */
@@ -129,35 +119,70 @@ function modelHeaders(environment: EnvironmentConfig, settings: Readonly<Record<
 }
 
 /**
+ * The provider `LLM_PROVIDER` names (the setting when it is not empty, else the environment), or,
+ * when neither does, the first of `providers` whose needs are set; refuses an unknown name, listing
+ * the known ones, and a provider that lacks a variable it needs.
+ */
+function chooseProvider(
+  environment: EnvironmentConfig,
+  settings: Readonly<Record<string, unknown>>,
+  providers: readonly ModelProvider[],
+  values: Readonly<Record<ModelProviderNeed, string | undefined>>,
+): ModelProvider {
+  const setting = settingValue(settings, 'LLM_PROVIDER')?.trim() || undefined;
+  const name = setting ?? environment.LLM_PROVIDER;
+  const isSet = (need: ModelProviderNeed) => (values[need] ?? '') !== '';
+  const names = providers.map((provider) => provider.name).join(', ');
+  if (name === undefined) {
+    const first = providers.find((provider) => provider.needs.every(isSet));
+    return (
+      first ?? refuse('LLM_PROVIDER', false, `is unset and none of the model providers has what it needs: ${names}`)
+    );
+  }
+  const provider = providers.find((known) => known.name === name);
+  if (provider === undefined)
+    refuse('LLM_PROVIDER', setting !== undefined, `must be one of ${names}, got ${JSON.stringify(name)}`);
+  const missing = provider.needs.find((need) => !isSet(need));
+  if (missing !== undefined)
+    refuse(
+      missing,
+      settingValue(settings, missing) !== undefined,
+      `is empty but LLM_PROVIDER=${name} needs ${missing}`,
+    );
+  return provider;
+}
+
+/**
  * Reads the agent's configuration: each knob from the actor's setting when it declares one,
  * else from the typed environment. Mistakes throw `AgentConfigError`, naming the variable (and
  * the setting, when the value came from one).
+ * @param env the typed environment, or a raw one
+ * @param settings the actor's current settings
+ * @param providers the model providers `LLM_PROVIDER` chooses from (`MODEL_PROVIDERS` by default)
  * @example
  * readAgentConfig(parseEnvironment({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1' }), {});
  */
 export function readAgentConfig(
   env: ActorEnvironment | EnvironmentConfig,
   settings: Readonly<Record<string, unknown>>,
+  providers: readonly ModelProvider[] = MODEL_PROVIDERS,
 ): AgentConfig {
   const environment = environmentOf(env);
   const model = (settingValue(settings, 'LLM_MODEL')?.trim() || undefined) ?? environment.LLM_MODEL ?? '';
-  const providerSetting = settingValue(settings, 'LLM_PROVIDER')?.trim() || undefined;
-  const provider = providerSetting ?? environment.LLM_PROVIDER ?? (model === '' ? 'offline' : 'openai-compatible');
-  if (provider !== 'openai-compatible' && provider !== 'offline')
-    refuse('LLM_PROVIDER', true, `must be openai-compatible or offline, got ${JSON.stringify(provider)}`);
-  if (provider === 'openai-compatible' && model === '')
-    refuse(
-      'LLM_MODEL',
-      settingValue(settings, 'LLM_MODEL') !== undefined,
-      'is empty but LLM_PROVIDER=openai-compatible needs LLM_MODEL',
-    );
   const baseUrlSetting = settingValue(settings, 'LLM_BASE_URL')?.trim() || undefined;
+  const baseUrl = baseUrlSetting ?? environment.LLM_BASE_URL;
+  const apiKey = (settingValue(settings, 'LLM_API_KEY')?.trim() || undefined) ?? environment.LLM_API_KEY;
+  const provider = chooseProvider(environment, settings, providers, {
+    LLM_MODEL: model,
+    LLM_BASE_URL: baseUrl,
+    LLM_API_KEY: apiKey,
+  });
   const baseUrlProblem = baseUrlSetting === undefined ? undefined : httpUrlProblem(baseUrlSetting);
   if (baseUrlProblem !== undefined) refuse('LLM_BASE_URL', true, baseUrlProblem);
   return {
-    provider,
-    baseUrl: baseUrlSetting ?? environment.LLM_BASE_URL,
-    apiKey: (settingValue(settings, 'LLM_API_KEY')?.trim() || undefined) ?? environment.LLM_API_KEY,
+    provider: provider.name,
+    baseUrl,
+    apiKey,
     model,
     headers: modelHeaders(environment, settings),
     timeoutMs: integer(environment, settings, 'LLM_TIMEOUT_MS', 1),
@@ -174,14 +199,16 @@ export function readAgentConfig(
  * a value from the environment, which the body cannot change, is not reported here.
  * @param env the typed environment
  * @param settings the whole configuration that would be saved
+ * @param providers the model providers `LLM_PROVIDER` chooses from
  */
 export function agentSettingsProblems(
   env: EnvironmentConfig,
   settings: Readonly<Record<string, unknown>>,
+  providers: readonly ModelProvider[] = MODEL_PROVIDERS,
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
   try {
-    readAgentConfig(env, settings);
+    readAgentConfig(env, settings, providers);
   } catch (error) {
     if (!(error instanceof AgentConfigError)) throw error;
     if (error.setting !== undefined) problems.push({ pointer: jsonPointer(error.setting), detail: error.problem });

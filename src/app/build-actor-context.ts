@@ -53,7 +53,9 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
   const settings = new ActorSettings(
     options.definition,
     env,
-    options.chatHandler ? {} : { check: (values) => agentSettingsProblems(environment, values) },
+    options.chatHandler
+      ? {}
+      : { check: (values) => agentSettingsProblems(environment, values, options.modelProviders) },
   );
   const {
     DATABASE_URL: url,
@@ -99,6 +101,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         tracer: tracing,
         clientInfo: { name: slug, version },
         ...(options.model ? { model: options.model } : {}),
+        ...(options.modelProviders ? { modelProviders: options.modelProviders } : {}),
         ...(options.tools ? { tools: options.tools } : {}),
         ...(options.instructions ? { instructions: options.instructions } : {}),
       });

@@ -1,6 +1,7 @@
 import type { ActorTool } from '../agent/actor-tool.js';
 import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatModel } from '../agent/chat-model.js';
+import type { ModelProvider } from '../agent/model-provider.js';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import type { ReadinessChecks } from '../context/actor-context.js';
 import type { DomainHealthChecks } from '../context/domain-health-monitor.js';
@@ -24,6 +25,11 @@ export interface CreateActorAppOptions {
   readonly chatHandler?: ChatHandler;
   /** The agent's model; defaults to the one `LLM_*` names (settings, then environment), else the offline model. */
   readonly model?: ChatModel;
+  /**
+   * The model providers `LLM_PROVIDER` chooses from: `MODEL_PROVIDERS` by default; an actor adds
+   * its own as `[...MODEL_PROVIDERS, defineModelProvider({…})]`.
+   */
+  readonly modelProviders?: readonly ModelProvider[];
   /** The actor's domain tools (the tools of `MCP_SERVERS` follow them), or a `ToolRegistry` of its own. */
   readonly tools?: readonly ActorTool[] | ToolRegistry;
   /** System instructions the agent sends first on every turn. */

@@ -116,16 +116,6 @@ const httpUrl = v.pipe(
   }),
 );
 
-/** One of the built-in model providers; undefined when unset or blank. */
-const provider = v.pipe(
-  trimmed,
-  v.check(
-    (name) => name === undefined || name === 'openai-compatible' || name === 'offline',
-    (issue) => `must be openai-compatible or offline, got ${shown(String(issue.input))}`,
-  ),
-  v.transform((name) => name as 'openai-compatible' | 'offline' | undefined),
-);
-
 /** The samplers `OTEL_TRACES_SAMPLER` names (the OpenTelemetry SDK's own names). */
 const TRACES_SAMPLERS = [
   'always_on',
@@ -211,7 +201,8 @@ export const EnvironmentConfig = v.object({
   ),
   INSTANCE_ID: text,
   HOSTNAME: text,
-  LLM_PROVIDER: provider,
+  // A model provider's name, checked by the agent against its list (src/agent/model-providers.ts): this layer is below it.
+  LLM_PROVIDER: trimmed,
   LLM_BASE_URL: httpUrl,
   LLM_API_KEY: trimmed,
   LLM_MODEL: trimmed,

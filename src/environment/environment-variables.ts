@@ -105,8 +105,9 @@ export const ENVIRONMENT_VARIABLES = {
   },
   LLM_PROVIDER: {
     default: undefined,
-    shownDefault: '`openai-compatible` when `LLM_MODEL` is set, else `offline`',
-    meaning: '`openai-compatible` or `offline` (the deterministic model that answers without a server)',
+    shownDefault: 'the first model provider whose needs are set',
+    meaning:
+      'the name of a model provider of the agent (the table in [docs/agent.md](docs/agent.md#model-providers)); an unknown name refuses start-up',
     secret: false,
   },
   LLM_BASE_URL: {

@@ -126,11 +126,6 @@ describe('parseEnvironment', () => {
       'ALLOWED_HOSTS',
       'ALLOWED_HOSTS must be comma-separated host names or addresses, each with an optional port (e.g. actor.example,10.0.0.5:8080), got "actor.example,http://x/"',
     ],
-    [
-      { LLM_PROVIDER: 'anthropic' },
-      'LLM_PROVIDER',
-      'LLM_PROVIDER must be openai-compatible or offline, got "anthropic"',
-    ],
   ])('refuses %j with one line naming the variable', (env, variable, message) => {
     const error = refusal(env);
     expect(error.variable).toBe(variable);

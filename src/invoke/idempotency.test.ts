@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deferred } from '../../test/agent/deferred.js';
 import { readUiStream } from '../../test/agent/ui-stream-reader.js';
 import type { ChatHandler } from './chat-handler.js';
-import { offlineChatHandler } from '../agent/offline-chat-handler.js';
+import { offlineChatHandler } from '../agent/agent-chat-handler.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createTestActor } from '../testing/create-test-actor.js';
 import { requestFingerprint } from './idempotency.js';

@@ -1,48 +1,52 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CORE_CONTRACT_ENDPOINTS_GEN,
-  coreContractEndpointsSource,
-} from '../../scripts/core-contract-endpoints-source.js';
-import { CORE_ROUTES_GEN, coreRoutesSource } from '../../scripts/core-routes-source.js';
 import { contractEndpoints } from '../config/emit/contract-endpoints.js';
+import { CORE_CONTRACT_ENDPOINTS } from '../config/emit/core-contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
 import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
 import type { ActorRoute } from './actor-route.js';
 import { CORE_ROUTES, openPaths } from './core-routes.js';
 
-const ROOT = join(import.meta.dirname, '../..');
+const SRC = join(import.meta.dirname, '..');
 const isRoute = (value: unknown): value is ActorRoute =>
   typeof value === 'object' && value !== null && 'spec' in value && typeof (value as ActorRoute).handler === 'function';
 
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 describe('the core route table (issue #27 item 1)', () => {
-  it('is generated from the route files (`npm run routes` writes core-routes.gen.ts)', () => {
-    const written = readFileSync(join(ROOT, CORE_ROUTES_GEN), 'utf8');
-    expect(written, `${CORE_ROUTES_GEN} is stale: run \`npm run routes\``).toBe(coreRoutesSource(import.meta.dirname));
-  });
-
-  it("gives config.json's contract endpoints: `npm run routes` writes them from the routes' contract roles", () => {
-    const written = readFileSync(join(ROOT, CORE_CONTRACT_ENDPOINTS_GEN), 'utf8');
-    expect(written, `${CORE_CONTRACT_ENDPOINTS_GEN} is stale: run \`npm run routes\``).toBe(
-      coreContractEndpointsSource(CORE_ROUTES),
+  it('lists every route a file of src/routes (or of a feature folder) exports, each once', async () => {
+    const folders = [import.meta.dirname, join(SRC, 'features')].filter((folder) => existsSync(folder));
+    const files = folders.flatMap((folder) =>
+      readdirSync(folder, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+        .map((file) => join(folder, file)),
     );
+    const listed = new Set(CORE_ROUTES);
+    const missing: string[] = [];
+    let exported = 0;
+    for (const file of files)
+      for (const [name, value] of Object.entries(await import(/* @vite-ignore */ file))) {
+        if (!isRoute(value)) continue;
+        exported += 1;
+        if (!listed.has(value)) missing.push(`${name} (${relative(SRC, file)})`);
+      }
+    expect(exported).toBeGreaterThan(0);
+    expect(missing, 'routes exported but missing from CORE_ROUTES in src/routes/core-routes.ts').toEqual([]);
+    expect(new Set(CORE_ROUTES.map(({ spec }) => label(spec.method, spec.path))).size).toBe(CORE_ROUTES.length);
   });
 
-  it('holds every route a file of src/routes exports, each once', async () => {
-    const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
-    const exported = new Set<ActorRoute>();
-    for (const file of files)
-      for (const value of Object.values(await import(/* @vite-ignore */ join(import.meta.dirname, file))))
-        if (isRoute(value)) exported.add(value);
-    expect(exported.size).toBeGreaterThan(0);
+  it("agrees with config.json's hand-written contract endpoints (src/config cannot import the table)", () => {
+    const fromRoutes = (['required', 'recommended', 'always'] as const).flatMap((role) =>
+      CORE_ROUTES.filter(({ spec }) => spec.contract === role).map(
+        ({ spec }) => `${role} ${label(spec.method, spec.path)}`,
+      ),
+    );
     expect(
-      new Set(CORE_ROUTES),
-      'a route file exports a route not written `export const <name> = defineRoute(…)`',
-    ).toEqual(exported);
-    expect(new Set(CORE_ROUTES.map(({ spec }) => label(spec.method, spec.path))).size).toBe(CORE_ROUTES.length);
+      CORE_CONTRACT_ENDPOINTS.map((endpoint) => `${endpoint.presence} ${label(endpoint.method, endpoint.path)}`),
+      "CORE_CONTRACT_ENDPOINTS (src/config/emit/core-contract-endpoints.ts) differs from the routes' contract roles: " +
+        'list them required, recommended, then always, each in the order of CORE_ROUTES',
+    ).toEqual(fromRoutes);
   });
 
   it('is what the actor mounts and documents', async () => {

@@ -1,5 +1,15 @@
+import { actorIndexRoute } from './actor-index.js';
+import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
 import type { ActorRoute } from './actor-route.js';
-import { DECLARED_ROUTES } from './core-routes.gen.js';
+import { healthRoute } from './health.js';
+import { invokeRoute } from './invoke.js';
+import { metricsRoute } from './metrics.js';
+import { oauthAuthorizeRoute, oauthCallbackRoute } from './oauth.js';
+import { docsRoute, openApiRoute } from './openapi.js';
+import { playgroundRoute } from './playground.js';
+import { readyRoute } from './ready.js';
+import { currentSettingsRoute, settingsSchemaRoute, updateSettingsRoute } from './settings.js';
+import { instanceStatsRoute, tenantStatsRoute } from './stats.js';
 
 const label = ({ spec }: ActorRoute) => `${spec.method.toUpperCase()} ${spec.path}`;
 
@@ -18,14 +28,32 @@ function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
 
 /**
  * The route table of the always-present surface, in mounting order (by path, then method). It
- * is every `export const … = defineRoute(spec, handler)` of a file under `src/routes/`, as
- * `npm run routes` lists them in `core-routes.gen.ts`: adding a route is adding its file. Each
- * spec declares its method, path, schemas, answers, security, body limit and contract role; the
+ * is this hand-written list of every `defineRoute(spec, handler)` a file under `src/routes/`
+ * exports: adding a route is adding its file and its line here (`core-routes.test.ts` fails,
+ * naming the route, when a file exports one the list lacks). Each spec declares its method, path, schemas, answers, security, body limit and contract role; the
  * app mounts the table, lets its `open` paths past the API key, caps the bodies it marks, and
  * `/openapi.json` documents it. No two routes share a method and path, so the order only sets
  * the order of the document.
  */
-export const CORE_ROUTES: readonly ActorRoute[] = inMountingOrder(DECLARED_ROUTES);
+export const CORE_ROUTES: readonly ActorRoute[] = inMountingOrder([
+  actorIndexRoute,
+  actorMetadataRoute,
+  platformConfigRoute,
+  healthRoute,
+  invokeRoute,
+  metricsRoute,
+  oauthAuthorizeRoute,
+  oauthCallbackRoute,
+  openApiRoute,
+  docsRoute,
+  playgroundRoute,
+  readyRoute,
+  updateSettingsRoute,
+  currentSettingsRoute,
+  settingsSchemaRoute,
+  instanceStatsRoute,
+  tenantStatsRoute,
+]);
 
 /**
  * The exact paths of the routes declared `open`: those the API key lets through.

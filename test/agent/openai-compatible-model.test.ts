@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ModelStreamPart } from '../../src/agent/chat-model.js';
-import { createOpenAICompatibleModel } from '../../src/agent/openai-compatible-model.js';
+import { createOpenAICompatibleModel } from '../../src/agent/providers/openai-compatible.js';
 import { ActorError } from '../../src/core/actor-error.js';
 import { createLogger, createMemorySink, type Logger } from '../../src/log/logger.js';
 import { completion, fakeOpenAIForThisFile, textChunks, toolCallChunks } from './fake-openai-server.js';

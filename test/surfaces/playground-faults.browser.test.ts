@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorTool } from '../../src/agent/actor-tool.js';
-import { createOfflineModel } from '../../src/agent/offline-model.js';
+import { createOfflineModel } from '../../src/agent/providers/offline.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
 import { silentLogger } from '../../src/log/logger.js';

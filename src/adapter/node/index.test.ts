@@ -2,7 +2,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
-import { offlineChatHandler } from '../../agent/offline-chat-handler.js';
+import { offlineChatHandler } from '../../agent/agent-chat-handler.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { createLogger, createMemorySink } from '../../log/logger.js';
 import { MemoryStore } from '../../store/memory-store.js';

@@ -1,11 +1,11 @@
 import type { ActorDefinition } from '../../core/actor-definition.js';
 import type { ContractEndpoint } from '../platform-config.js';
-import { CORE_CONTRACT_ENDPOINTS } from './core-contract-endpoints.gen.js';
+import { CORE_CONTRACT_ENDPOINTS } from './core-contract-endpoints.js';
 
 /**
  * Lists the routes an actor with this definition mounts, in a fixed order: the core routes that
- * declare a contract role (required, recommended, always; generated from the route table by
- * `npm run routes`), then the conditional ones its template options turn on: the panel routes, the peer check and
+ * declare a contract role (required, recommended, always; `CORE_CONTRACT_ENDPOINTS`, checked
+ * against the route table by its test), then the conditional ones its template options turn on: the panel routes, the peer check and
  * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy,
  * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path).
  * @param definition the actor's template options, domain and peer reads

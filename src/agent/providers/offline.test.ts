@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelRequest, ModelStreamPart } from './chat-model.js';
-import { createOfflineModel } from './offline-model.js';
+import type { ChatMessage, ModelRequest, ModelStreamPart } from '../chat-model.js';
+import { createOfflineModel } from './offline.js';
 
 const greet = { name: 'hello_greet', description: 'Greets', parameters: { type: 'object' } };
 const ask = (messages: ChatMessage[], overrides: Partial<ModelRequest> = {}): ModelRequest => ({

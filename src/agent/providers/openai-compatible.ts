@@ -1,3 +1,4 @@
+import { defineModelProvider } from '../model-provider.js';
 import type { ClientOptions, OpenAI } from 'openai';
 import type {
   ChatCompletion,
@@ -5,7 +6,7 @@ import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { FinishReason } from '../invoke/chat-reply.js';
+import type { FinishReason } from '../../invoke/chat-reply.js';
 import type {
   ChatMessage,
   ChatModel,
@@ -13,19 +14,19 @@ import type {
   ModelResponse,
   ModelStreamPart,
   ModelToolCall,
-} from './chat-model.js';
-import type { Logger } from '../log/logger.js';
-import { attachedFileText } from './model-attachment.js';
-import { linkAbort, type LinkedAbort } from '../core/linked-abort.js';
-import { abortReason, modelTimeoutError, modelUpstreamError } from './model-errors.js';
-import { withoutCredentials } from '../core/without-credentials.js';
-import { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
-import type { ModelHeaders } from './model-headers.js';
-import { createModelRedactor } from './model-secret-redactor.js';
-import { shorten, upstreamReason, type UpstreamReason } from './upstream-reason.js';
-import { callChatCompletions, ModelConnectionError, ModelStatusError } from './chat-completion-call.js';
-import { fetchModelTransport } from './model-http-transport.js';
-import { loadNodeModelTransport } from './node-model-transport.js';
+} from '../chat-model.js';
+import type { Logger } from '../../log/logger.js';
+import { attachedFileText } from '../model-attachment.js';
+import { linkAbort, type LinkedAbort } from '../../core/linked-abort.js';
+import { abortReason, modelTimeoutError, modelUpstreamError } from '../model-errors.js';
+import { withoutCredentials } from '../../core/without-credentials.js';
+import { ENVIRONMENT_VARIABLES } from '../../environment/environment-variables.js';
+import type { ModelHeaders } from '../model-headers.js';
+import { createModelRedactor } from '../model-secret-redactor.js';
+import { shorten, upstreamReason, type UpstreamReason } from '../upstream-reason.js';
+import { callChatCompletions, ModelConnectionError, ModelStatusError } from '../chat-completion-call.js';
+import { fetchModelTransport } from '../model-http-transport.js';
+import { loadNodeModelTransport } from '../node-model-transport.js';
 
 /** Options of the OpenAI-compatible model. */
 export interface OpenAICompatibleModelOptions {
@@ -425,3 +426,21 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     },
   };
 }
+
+/** A server that speaks OpenAI's Chat Completions API, at `LLM_BASE_URL` (the OpenAI API when unset). */
+export const openAICompatibleProvider = defineModelProvider({
+  name: 'openai-compatible',
+  description:
+    "a server that speaks OpenAI's Chat Completions API at `LLM_BASE_URL` (OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, a gateway…), asked for `LLM_MODEL`",
+  needs: ['LLM_MODEL'],
+  createModel: (settings, { logger }) =>
+    createOpenAICompatibleModel({
+      model: settings.model,
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      headers: settings.headers,
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      logger,
+    }),
+});

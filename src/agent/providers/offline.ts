@@ -1,5 +1,6 @@
-import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from './chat-model.js';
-import { throwIfAborted } from './model-errors.js';
+import { defineModelProvider } from '../model-provider.js';
+import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../chat-model.js';
+import { throwIfAborted } from '../model-errors.js';
 
 /** The model name reported by the offline model. */
 export const OFFLINE_MODEL = 'offline';
@@ -181,3 +182,12 @@ export function createOfflineModel(): ChatModel {
     },
   };
 }
+
+/** The deterministic local model: it answers without a server. */
+export const offlineProvider = defineModelProvider({
+  name: 'offline',
+  description:
+    'the deterministic local model: it answers without a server, echoes the message and calls a tool when told `use tool <name> with {…}` ([The offline model](#the-offline-model))',
+  needs: [],
+  createModel: () => createOfflineModel(),
+});
