@@ -137,3 +137,80 @@ describe('serveActor', () => {
     expect(calls).toEqual([]);
   });
 });
+
+/** An app whose shutdown takes 30 ms (and may fail) and a runtime whose listener records the time it is given. */
+function shutdownFakes(options: { shutdownFails?: boolean } = {}) {
+  const sink = createMemorySink();
+  const calls: string[] = [];
+  let closeBudget = -1;
+  const app: ServableApp = {
+    fetch: () => new Response('ok'),
+    actor: {
+      logger: createLogger({ sink }),
+      async start() {},
+      async shutdown({ graceMs }: { graceMs?: number } = {}) {
+        calls.push(`actor.shutdown(${graceMs})`);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        if (options.shutdownFails) throw new Error('store close failed');
+      },
+    },
+  };
+  const runtime: ServeRuntime = {
+    name: 'fake',
+    env: {},
+    async listen() {
+      return {
+        port: 41_234,
+        async close(timeoutMs) {
+          calls.push('listener.close');
+          closeBudget = timeoutMs;
+        },
+      };
+    },
+    onShutdownSignal: () => () => {},
+    exit() {},
+  };
+  const shutdownRecords = () =>
+    sink.records.filter((record) => record.event !== 'actor_listening' && record.event !== 'allowed_hosts_needed');
+  return { sink, calls, app, runtime, shutdownRecords, closeBudget: () => closeBudget };
+}
+
+describe('serveActor: the graceful shutdown', () => {
+  it('drains the actor first, then closes the listener with what is left of the grace period', async () => {
+    const { calls, app, runtime, closeBudget, shutdownRecords } = shutdownFakes();
+    const handle = await serveActor(app, { port: 0, signals: false, graceMs: 5000 }, runtime);
+    await handle.close();
+    expect(calls).toEqual(['actor.shutdown(5000)', 'listener.close']);
+    expect(closeBudget()).toBeLessThan(5000);
+    expect(closeBudget()).toBeGreaterThan(0);
+    expect(shutdownRecords().map((record) => record.event)).toEqual(['actor_shutdown_started', 'actor_server_closed']);
+    expect(shutdownRecords()[0]).toMatchObject({ reason: 'close', grace_ms: 5000 });
+    expect(shutdownRecords()[1]).toMatchObject({ reason: 'close', clean: true });
+  });
+
+  it('runs once: a second call shares the first run', async () => {
+    const { calls, app, runtime } = shutdownFakes();
+    const handle = await serveActor(app, { port: 0, signals: false, graceMs: 1000 }, runtime);
+    await Promise.all([handle.close(), handle.close(), handle.close()]);
+    expect(calls).toEqual(['actor.shutdown(1000)', 'listener.close']);
+  });
+
+  it('still closes the listener when the actor fails to shut down, then reports the failure', async () => {
+    const { calls, app, runtime, sink } = shutdownFakes({ shutdownFails: true });
+    const handle = await serveActor(app, { port: 0, signals: false, graceMs: 1000 }, runtime);
+    await expect(handle.close()).rejects.toThrow('store close failed');
+    expect(calls).toEqual(['actor.shutdown(1000)', 'listener.close']);
+    expect(sink.records.find((record) => record.event === 'actor_shutdown_failed')).toMatchObject({
+      level: 'error',
+      reason: 'close',
+    });
+    expect(sink.records.at(-1)).toMatchObject({ event: 'actor_server_closed', clean: false });
+  });
+
+  it('gives the listener no time when the actor used the whole grace period', async () => {
+    const { app, runtime, closeBudget } = shutdownFakes();
+    const handle = await serveActor(app, { port: 0, signals: false, graceMs: 0 }, runtime);
+    await handle.close();
+    expect(closeBudget()).toBe(0);
+  });
+});

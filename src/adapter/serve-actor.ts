@@ -3,10 +3,23 @@ import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import { ALLOWED_HOSTS, guardsHostNames } from '../environment/runtime-config.js';
 import { isLoopbackHostname } from '../core/loopback-host.js';
-import { type ClosableListener, createGracefulShutdown, type ShutdownTarget } from './graceful-shutdown.js';
-import { refuseStart } from './refuse-start.js';
+import { StartupRefusal } from '../environment/startup-refusal.js';
+import type { Logger } from '../log/logger.js';
 import { localUrl, resolveServeOptions, type ServeHandle, type ServeOptions } from './serve-options.js';
 import type { ShutdownSignal, SignalHost } from './signal-host.js';
+
+/** The part of an actor a shutdown drives (`app.actor` of an `ActorApp`). */
+interface ShutdownTarget {
+  readonly logger: Logger;
+  /** Begins draining, waits for in-flight work up to `graceMs`, flushes stats, closes the store. */
+  shutdown(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** A runtime's listening socket, as the shutdown sequence sees it. */
+interface ClosableListener {
+  /** Stops accepting connections; resolves once open requests are answered, cutting them after `timeoutMs`. */
+  close(timeoutMs: number): Promise<void>;
+}
 
 /** What the shared serve logic needs of an app: its fetch handler and its actor runtime. */
 export interface ServableApp {
@@ -58,6 +71,55 @@ function warnWhenOnlyLoopbackNamesAnswer(
     hostname,
     reason: `listening on ${hostname} without an API key: only loopback Host names are answered (others get 421); set ${ALLOWED_HOSTS} to the names callers use (e.g. ${ALLOWED_HOSTS}=actor.example,10.0.0.5:8080), or turn API keys on`,
   });
+}
+
+/**
+ * The shutdown sequence: the actor drains while the listener still answers (so `/ready` says
+ * 503 and new invokes get 503 `draining`), then the listener stops accepting and lets the
+ * remaining requests finish within what is left of the grace period. The returned function runs
+ * the sequence once; later calls share the first run.
+ */
+function createGracefulShutdown(
+  actor: ShutdownTarget,
+  listener: ClosableListener,
+  graceMs: number,
+): (reason: string) => Promise<void> {
+  let running: Promise<void> | undefined;
+  return function gracefulShutdown(reason) {
+    running ??= runShutdown(actor, listener, graceMs, reason);
+    return running;
+  };
+}
+
+async function runShutdown(
+  actor: ShutdownTarget,
+  listener: ClosableListener,
+  graceMs: number,
+  reason: string,
+): Promise<void> {
+  const started = Date.now();
+  actor.logger.info('actor_shutdown_started', { reason, grace_ms: graceMs });
+  let failure: unknown;
+  try {
+    await actor.shutdown({ graceMs });
+  } catch (error) {
+    failure = error;
+    actor.logger.error('actor_shutdown_failed', { reason, error });
+  }
+  await listener.close(Math.max(0, graceMs - (Date.now() - started)));
+  actor.logger.info('actor_server_closed', { reason, duration_ms: Date.now() - started, clean: failure === undefined });
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * Ends a process whose actor refused to start: a `StartupRefusal` becomes one line on stderr
+ * (the variable and what to do, no stack trace) and exit code 1. Any other error, or a
+ * process the adapter does not own (`signals: false`), is left to the caller.
+ */
+function refuseStart(error: unknown, ownsProcess: boolean, exit: SignalHost['exit']): void {
+  if (!(error instanceof StartupRefusal) || !ownsProcess) return;
+  console.error(`actorkit: refusing to start: ${error.message}`);
+  exit(1);
 }
 
 /**

@@ -3,10 +3,31 @@ import { processSignals } from '../signal-host.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
 import { FALLBACK_HOST, type ServeHandle, type ServeOptions } from '../serve-options.js';
 import { settleWithin } from '../settle-within.js';
-import type { BunGlobal } from './bun-global.js';
-import { bunRequestBindings } from './bun-request-bindings.js';
+import { type BunRequestIp, bunRequestBindings } from './bun-request-bindings.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
+
+/** The part of Bun's `Server` the adapter uses (typed locally: no `@types/bun` needed). */
+interface BunServer extends BunRequestIp {
+  readonly port: number;
+  /** Stops listening; resolves once open requests are answered, or at once with `closeActiveConnections`. */
+  stop(closeActiveConnections?: boolean): Promise<void>;
+}
+
+/** The options of `Bun.serve` the adapter passes. */
+interface BunServeOptions {
+  readonly port: number;
+  readonly hostname: string;
+  /** Seconds a client may stay silent before Bun closes its connection (Bun's default is 10, its maximum 255). */
+  readonly idleTimeout: number;
+  readonly development: boolean;
+  fetch(request: Request, server: BunServer): Response | Promise<Response>;
+}
+
+/** The part of the `Bun` global the adapter uses. */
+interface BunGlobal {
+  serve(options: BunServeOptions): BunServer;
+}
 
 declare const Bun: BunGlobal;
 

@@ -3,13 +3,63 @@ import { type RuntimeListener, type ServableApp, serveActor } from '../serve-act
 import type { ServeHandle, ServeOptions } from '../serve-options.js';
 import { settleWithin } from '../settle-within.js';
 import { signalHost } from '../signal-host.js';
-import type { DenoGlobal } from './deno-global.js';
-import { denoRequestBindings } from './deno-request-bindings.js';
-import { withSingleConnectionHeader } from './single-connection-header.js';
+import { type DenoServeInfo, denoRequestBindings } from './deno-request-bindings.js';
 
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
+/** The part of `Deno.HttpServer` the adapter uses (typed locally: no Deno type package needed). */
+interface DenoHttpServer {
+  readonly addr: { readonly port: number; readonly hostname: string };
+  /** Stops accepting connections; resolves once open requests are answered. */
+  shutdown(): Promise<void>;
+}
+
+/** The options of `Deno.serve` the adapter passes. */
+interface DenoServeOptions {
+  readonly port: number;
+  readonly hostname: string;
+  /** Aborting closes the server and cuts every connection at once. */
+  readonly signal: AbortSignal;
+  /** Called once listening; Deno prints a line by default, the adapter logs its own event instead. */
+  onListen(address: { readonly port: number; readonly hostname: string }): void;
+}
+
+/** The signals the adapter listens to. */
+type DenoSignal = 'SIGTERM' | 'SIGINT';
+
+/** The part of the `Deno` global the adapter uses. */
+interface DenoGlobal {
+  serve(
+    options: DenoServeOptions,
+    handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
+  ): DenoHttpServer;
+  readonly env: { toObject(): Record<string, string> };
+  addSignalListener(signal: DenoSignal, handler: () => void): void;
+  removeSignalListener(signal: DenoSignal, handler: () => void): void;
+  exit(code: number): never;
+}
+
 declare const Deno: DenoGlobal;
+
+/**
+ * The answer as Deno should send it. Deno writes `connection: close` itself on its answer to a
+ * request whose body was left unread, so the `Connection: close` the actor sets on such an answer
+ * (see `refusedUnreadBody`, e.g. every 413) would go out a second time: it is dropped there.
+ */
+function withSingleConnectionHeader(request: Request, response: Response): Response {
+  const announcesBody =
+    request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? '0') > 0;
+  if (!announcesBody || request.bodyUsed || !response.headers.has('connection')) return response;
+  try {
+    response.headers.delete('connection');
+    return response;
+  } catch {
+    // A response with immutable headers (a fetched one) is copied.
+    const headers = new Headers(response.headers);
+    headers.delete('connection');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
 
 async function listenOnDeno(app: ServableApp, address: { port: number; hostname: string }): Promise<RuntimeListener> {
   const abort = new AbortController();
