@@ -6,7 +6,7 @@ import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
 import { settingsJsonSchema } from '../settings-json-schema.js';
 import { validatePlatformConfig } from '../validate/validate-platform-config.js';
 import { buildPlatformConfig, type PlatformConfigSource } from './build-platform-config.js';
-import { serializePlatformConfig } from './serialize-platform-config.js';
+import { serializePlatformConfig } from './emit-platform-config.js';
 
 const Settings = v.object({
   llm_model: v.optional(

@@ -1,5 +1,5 @@
 import type { ActorFeatures } from '../../core/actor-definition.js';
-import { requiredEnvironment } from './required-environment.js';
+import { environmentPlaceholder } from '../../environment/environment-placeholder.js';
 
 /** The defaults of the `deployment` block for keys the actor's `package.json` leaves out. */
 export const DEPLOYMENT_DEFAULTS = {
@@ -52,6 +52,19 @@ export function deploymentBlock(block: unknown, features: ActorFeatures): Record
     if (!KNOWN_KEYS.includes(key)) deployment[key] = given[key];
   }
   return deployment;
+}
+
+/**
+ * The variables the template options make the actor need, as `deployment.env` placeholders
+ * the platform replaces: `MESH_KEY` (a secret) with `fleet_mesh`, `WORKFLOW_BASE_URL` with the
+ * n8n integration. Without them the actor refuses to start.
+ */
+function requiredEnvironment(features: ActorFeatures): Record<string, string> {
+  const names = [
+    ...(features.fleetMesh ? ['MESH_KEY'] : []),
+    ...(features.integrationType === 'n8n' ? ['WORKFLOW_BASE_URL'] : []),
+  ];
+  return Object.fromEntries(names.map((name) => [name, environmentPlaceholder(name)]));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

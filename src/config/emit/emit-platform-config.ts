@@ -1,11 +1,15 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { ActorDefinition } from '../../core/actor-definition.js';
 import type { PlatformConfig } from '../platform-config.js';
+import { sectionIdProblems } from '../sections/section-id-problems.js';
+import { TEMPLATE_SECTIONS } from '../sections/template-sections.js';
+import { secretSettingKeys, settingsJsonSchema } from '../settings-json-schema.js';
+import { ruleASections } from '../validate/rules/rule-a-sections.js';
+import { ruleHDeployment } from '../validate/rules/rule-h-deployment.js';
 import type { ValidationProblem } from '../validate/validation-problem.js';
 import { buildPlatformConfig } from './build-platform-config.js';
-import { definitionProblems } from './definition-problems.js';
 import { ACTOR_PATHS, loadActorSource } from './load-actor-source.js';
-import { serializePlatformConfig } from './serialize-platform-config.js';
 
 /** Options of `emitPlatformConfig`. */
 export interface EmitOptions {
@@ -34,6 +38,15 @@ export interface EmitResult {
   readonly difference?: ConfigDifference;
   /** Problems of the definition the emitted file cannot show (a secret's default, a dropped section); see `definitionProblems`. */
   readonly problems: readonly ValidationProblem[];
+}
+
+/**
+ * Serialises a configuration the one way the project writes it: two-space indent, keys in the
+ * order the emitter built them, and a trailing newline.
+ * @param config the configuration, as `buildPlatformConfig` returns it
+ */
+export function serializePlatformConfig(config: PlatformConfig): string {
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 /**
@@ -73,4 +86,29 @@ function firstDifference(expected: string, actual: string): ConfigDifference {
   let index = 0;
   while (index < want.length && want[index] === have[index]) index += 1;
   return { line: index + 1, expected: want[index], actual: have[index] };
+}
+
+/**
+ * The problems of an actor's definition that the emitted configuration cannot show, because
+ * emitting hides them: a secret setting with a default in the code (rule H; the emitter drops
+ * the default, yet the actor would use it and ship it in its image), and an actor section whose
+ * id repeats one the template or the actor already declares (rule A; `mergeSections` drops it).
+ * Pointers are those of the configuration: `/settings/properties/<key>/default`, and
+ * `/sections/<i>` where the dropped section would have been.
+ */
+function definitionProblems(definition: Pick<ActorDefinition, 'settings' | 'sections'>): ValidationProblem[] {
+  const entries = definition.settings.entries as Record<string, { default?: unknown }>;
+  const secretDefaults = secretSettingKeys(settingsJsonSchema(definition.settings))
+    .filter((key) => entries[key]?.default !== undefined)
+    .map((key) => ({
+      rule: ruleHDeployment.letter,
+      pointer: `/settings/properties/${key}/default`,
+      message: `secret setting '${key}' has a default in the code: the actor would use it and ship it in its image; remove the default and set the secret at deployment`,
+    }));
+  const sections = sectionIdProblems(definition.sections).map(({ index, message }) => ({
+    rule: ruleASections.letter,
+    pointer: `/sections/${TEMPLATE_SECTIONS.length + index}`,
+    message,
+  }));
+  return [...sections, ...secretDefaults];
 }

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { ruleHDeployment } from '../validate/rules/rule-h-deployment.js';
 import { deploymentBlock } from './deployment-block.js';
-import { requiredEnvironment } from './required-environment.js';
 
 describe('the variables a surface needs, in deployment.env', () => {
   it('lists MESH_KEY as a secret placeholder with fleet_mesh and WORKFLOW_BASE_URL with n8n, nothing otherwise', () => {
-    expect(requiredEnvironment(defaultActorFeatures)).toEqual({});
-    expect(requiredEnvironment({ ...defaultActorFeatures, fleetMesh: true, integrationType: 'n8n' })).toEqual({
+    expect(deploymentBlock({}, defaultActorFeatures).env).toEqual({ ACTOR_PLATFORM: 'true' });
+    expect(deploymentBlock({}, { ...defaultActorFeatures, fleetMesh: true, integrationType: 'n8n' }).env).toEqual({
+      ACTOR_PLATFORM: 'true',
       MESH_KEY: '${secret:MESH_KEY}',
       WORKFLOW_BASE_URL: '${WORKFLOW_BASE_URL}',
     });
