@@ -2,7 +2,7 @@
  * Writes the table of tuning rules in docs/configuration.md from `src/config/validate/platform-rules.ts`
  * (between the rule-table markers). `npm run docs:rules`; a test fails when the doc differs.
  */
-import { withPlatformRuleTable } from '../src/config/validate/platform-rule-table.js';
+import { withPlatformRuleTable } from '../src/config/validate/platform-rules.js';
 import { rewriteGenerated } from './rewrite-generated.js';
 
 rewriteGenerated(

@@ -60,17 +60,14 @@ export {
 } from '../config/platform-config.js';
 
 // The platform configuration: schema and tuning rules
+export { PLATFORM_RULES } from '../config/validate/platform-rules.js';
+export type { PlatformRule, RuleFinding } from '../config/validate/platform-rule.js';
 export {
-  PLATFORM_RULES,
   PLATFORM_SCHEMA,
   PLATFORM_SCHEMA_ID,
   validatePlatformConfig,
-  type PlatformRule,
-  type ProblemRule,
-  type RuleFinding,
-  type ValidationProblem,
-  type ValidationResult,
-} from '../config/validate/index.js';
+} from '../config/validate/validate-platform-config.js';
+export type { ProblemRule, ValidationProblem, ValidationResult } from '../config/validate/validation-problem.js';
 
 // Domain clients
 export {

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_RULES } from './platform-rules.js';
-import { withPlatformRuleTable } from './platform-rule-table.js';
+import { PLATFORM_RULES, withPlatformRuleTable } from './platform-rules.js';
 import { ruleLabel } from './rule-label.js';
 
 describe('PLATFORM_RULES', () => {

@@ -1,7 +1,13 @@
+import schema from '../../../platform-schema/v1/actor-config.schema.json' with { type: 'json' };
 import { PLATFORM_RULES } from './platform-rules.js';
-import { PLATFORM_SCHEMA } from './platform-schema.js';
 import { schemaProblems } from './schema-problems.js';
 import type { ValidationProblem, ValidationResult } from './validation-problem.js';
+
+/** The vendored platform schema (Draft 2020-12), loaded as a JSON module so it needs no file-system access. */
+export const PLATFORM_SCHEMA: Readonly<Record<string, unknown>> = schema;
+
+/** The versioned `$id` of the platform schema. */
+export const PLATFORM_SCHEMA_ID: string = schema.$id;
 
 /**
  * Checks a parsed `config.json` against the platform schema (Draft 2020-12, every error) and then
