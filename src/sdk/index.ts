@@ -28,7 +28,9 @@ export {
 export { secretSettingKeys, settingsJsonSchema, type JsonSchemaDocument } from '../config/settings-json-schema.js';
 
 // Sections
-export { TEMPLATE_SECTIONS, defineActorSections, mergeSections } from './sections/index.js';
+export { defineActorSections } from './sections/index.js';
+export { mergeSections } from '../config/sections/merge-sections.js';
+export { TEMPLATE_SECTIONS } from '../config/sections/template-sections.js';
 
 // The platform configuration: emitter
 export {
@@ -72,18 +74,19 @@ export type { ProblemRule, ValidationProblem, ValidationResult } from '../config
 // Domain clients
 export {
   DomainClient,
-  DomainClientError,
-  SAFE_CALL_FAILED_EVENT,
-  SAFE_CALL_TIMEOUT_MS,
   clientEventPrefix,
   isBinaryOnPath,
-  safeCall,
-  type DomainClientErrorOptions,
   type DomainClientOptions,
-  type DomainSettingsSource,
   type DomainHealth,
+  type DomainSettingsSource,
+} from './domain-client/domain-client.js';
+export { DomainClientError, type DomainClientErrorOptions } from './domain-client/domain-client-error.js';
+export {
+  SAFE_CALL_FAILED_EVENT,
+  SAFE_CALL_TIMEOUT_MS,
+  safeCall,
   type SafeCallOptions,
-} from './domain-client/index.js';
+} from './domain-client/safe-call.js';
 
 // Tools and the tool registry (domain and MCP tools)
 export {

@@ -7,9 +7,8 @@ import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { createActorApp } from '../../app/create-actor-app.js';
 import { createLogger, createMemorySink, silentLogger } from '../../log/logger.js';
 import { MemoryStore } from '../../store/memory-store.js';
-import { DomainClient, clientEventPrefix } from './domain-client.js';
+import { DomainClient, clientEventPrefix, isBinaryOnPath } from './domain-client.js';
 import { DomainClientError } from './domain-client-error.js';
-import { isBinaryOnPath } from './find-binary.js';
 
 interface WeatherSettings {
   readonly weather_url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineActorSections } from './define-actor-sections.js';
+import { defineActorSections } from './index.js';
 import { mergeSections } from '../../config/sections/merge-sections.js';
 import { TEMPLATE_SECTIONS } from '../../config/sections/template-sections.js';
 
