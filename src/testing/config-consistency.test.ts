@@ -3,9 +3,8 @@ import { buildPlatformConfig } from '../config/emit/build-platform-config.js';
 import { defaultActorFeatures, type ActorDefinition } from '../core/actor-definition.js';
 import { statsPanel } from '../surfaces/panel/stats-panel.js';
 import { panelRouter } from '../surfaces/panel/panel-router.js';
-import { configDifferences } from './config-consistency.js';
+import { configDifferences, makeConfigConsistencyTests } from './config-consistency.js';
 import { createTestActor, testActorDefinition } from './create-test-actor.js';
-import { makeConfigConsistencyTests } from './make-config-consistency-tests.js';
 
 const everything: ActorDefinition = {
   ...testActorDefinition,

@@ -1,4 +1,6 @@
+import { describe as vitestDescribe, it as vitestIt } from 'vitest';
 import type { ActorApp } from '../app/create-actor-app.js';
+import type { ContractTestRegistrar } from './make-contract-tests.js';
 
 /** The parts of `src/platform/config.json` the consistency check compares with a built app. */
 interface ServedParts {
@@ -61,4 +63,30 @@ async function servedPanelSlugs(app: ActorApp): Promise<string[]> {
   };
   const slug = document.paths?.['/panel/{slug}']?.get?.parameters?.find((parameter) => parameter.name === 'slug');
   return (slug?.schema?.enum ?? []).map(String);
+}
+
+/**
+ * Registers one test that builds the actor and fails on any difference between the routes and
+ * panels it serves and those its `src/platform/config.json` declares (see `configDifferences`),
+ * so the platform relays exactly what the actor mounts. Build the app with the environment its
+ * template options need (`MESH_KEY`, `WORKFLOW_BASE_URL`, OAuth variables) and without API keys.
+ * @param app a function returning the actor (started or not)
+ * @param platformConfig the parsed `src/platform/config.json`
+ * @example
+ * makeConfigConsistencyTests(() => createApp(testEnv), platformConfig);
+ */
+export function makeConfigConsistencyTests(
+  app: () => ActorApp | Promise<ActorApp>,
+  platformConfig: unknown,
+  registrar: Pick<ContractTestRegistrar, 'describe' | 'it'> = { describe: vitestDescribe, it: vitestIt },
+): void {
+  registrar.describe('platform configuration and served surface', () => {
+    registrar.it('serves exactly the routes and panels src/platform/config.json declares', async () => {
+      const differences = await configDifferences(await app(), platformConfig);
+      if (differences.length > 0)
+        throw new Error(
+          `the actor and its configuration disagree:\n${differences.map((line) => `  - ${line}`).join('\n')}`,
+        );
+    });
+  });
 }

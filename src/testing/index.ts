@@ -2,7 +2,7 @@
 
 export { createTestActor, testActorDefinition } from './create-test-actor.js';
 export { makeContractTests, type ContractTestRegistrar, type OpenApiSource } from './make-contract-tests.js';
-export { configDifferences } from './config-consistency.js';
+export { configDifferences, makeConfigConsistencyTests } from './config-consistency.js';
 export {
   describeStoreContract,
   type StoreContractSubject,
@@ -10,7 +10,6 @@ export {
   type TestStore,
 } from './describe-store-contract.js';
 export { invocation } from './test-invocation.js';
-export { makeConfigConsistencyTests } from './make-config-consistency-tests.js';
 export {
   checkTopicContract,
   endpointLabel,
