@@ -52,7 +52,7 @@ export async function emitRenderedConfig(actorDir: string, packageRoot: string):
       await symlink(location, link, 'dir');
       links.push(link);
     }
-    const { emitPlatformConfig } = await import('../../src/config/emit/index.js');
+    const { emitPlatformConfig } = await import('../../src/config/emit/emit-platform-config.js');
     const result = await emitPlatformConfig(actorDir);
     const { routes } = await refreshOptionRoutes(actorDir);
     return { file: relative(actorDir, result.path), routes };

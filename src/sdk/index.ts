@@ -34,20 +34,21 @@ export { TEMPLATE_SECTIONS } from '../config/sections/template-sections.js';
 
 // The platform configuration: emitter
 export {
-  ACTOR_PATHS,
-  DEPLOYMENT_DEFAULTS,
-  EmitError,
   buildPlatformConfig,
-  contractEndpoints,
+  type ActorPackageJson,
+  type PlatformConfigSource,
+} from '../config/emit/build-platform-config.js';
+export { contractEndpoints } from '../config/emit/contract-endpoints.js';
+export { DEPLOYMENT_DEFAULTS } from '../config/emit/deployment-block.js';
+export {
   emitPlatformConfig,
   serializePlatformConfig,
-  type ActorPackageJson,
   type ConfigDifference,
-  type EmitErrorCode,
   type EmitOptions,
   type EmitResult,
-  type PlatformConfigSource,
-} from '../config/emit/index.js';
+} from '../config/emit/emit-platform-config.js';
+export { EmitError, type EmitErrorCode } from '../config/emit/emit-error.js';
+export { ACTOR_PATHS } from '../config/emit/load-actor-source.js';
 export {
   PLATFORM_CONFIG_SCHEMA_VERSION,
   type ConnectorDeclaration,
