@@ -21,8 +21,14 @@ const LAYERS = [
   ['app', 'src/app/'],
   ['adapter', 'src/adapter/'],
   ['testing', 'src/testing/'],
-  ['entries', '(src/index\\.ts|src/sdk/index\\.ts|cli/)'],
+  ['entries', '(src/index\\.ts|src/sdk/index\\.ts|src/http/index\\.ts|cli/)'],
 ];
+
+/**
+ * The package's public entries (package.json `exports`). The CLI is written as a user of the
+ * package: it imports src/ only through these files, never a module behind them.
+ */
+const PUBLIC_ENTRIES = '^src/(index|sdk/index|http/index|testing/index|adapter/(node|bun|deno)/index)\\.ts$';
 
 /** Test files import the test factories of the top layer; they are checked by the type checker, not here. */
 const TESTS = '\\.test\\.ts$';
@@ -45,6 +51,13 @@ module.exports = {
       severity: 'error',
       from: { pathNot: TESTS },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
+    },
+    {
+      name: 'cli-through-public-entries',
+      comment: 'The CLI uses the package as its users do: it imports src/ only through a public entry (package.json exports)',
+      severity: 'error',
+      from: { path: '^cli/', pathNot: TESTS },
+      to: { path: '^src/', pathNot: PUBLIC_ENTRIES },
     },
     {
       name: 'fetch-only-core',

@@ -40,6 +40,7 @@ export default defineConfig({
       { find: /^actorkit$/, replacement: source('./src/index.ts') },
       { find: /^actorkit\/sdk$/, replacement: source('./src/sdk/index.ts') },
       { find: /^actorkit\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^actorkit\/http$/, replacement: source('./src/http/index.ts') },
       { find: /^actorkit\/node$/, replacement: source('./src/adapter/node/index.ts') },
       { find: /^actorkit\/cli$/, replacement: source('./cli/index.ts') },
     ],

@@ -11,12 +11,12 @@ import {
   printFailure,
   printJson,
   printWarnings,
-  problemBullet,
   repeatedOption,
   sharedArgs,
   startCommand,
   verbMeta,
 } from './_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 
 const args = {
   dirs: {

@@ -9,10 +9,9 @@ import { startDevProxy } from './dev-proxy.js';
 import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
 import { servedBaseUrls } from './served-urls.js';
-import { isLoopbackHostname } from '../../src/core/loopback-host.js';
-import { PLATFORM_RULE_RANGE } from '../../src/config/validate/platform-rule-range.js';
-import { parseEnvironment } from '../../src/environment/parse-environment.js';
-import { readRuntimeConfig } from '../../src/environment/runtime-config.js';
+import { isLoopbackHostname } from '../../src/http/index.js';
+import { PLATFORM_RULE_RANGE } from '../../src/sdk/index.js';
+import { parseEnvironment, readRuntimeConfig } from '../../src/index.js';
 
 /** The inputs of {@link runDev}. */
 export interface RunDevOptions {

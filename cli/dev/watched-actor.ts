@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import type { LogEvent } from '../../src/log/log-events.js';
+import type { LogEvent } from '../../src/index.js';
 import { signalProcess } from '../signal-process.js';
 import type { WatchCommand } from './dev-runtime.js';
 import { type TreeWatch, watchTree } from './watch-tree.js';

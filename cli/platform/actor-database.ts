@@ -1,5 +1,5 @@
 import { CliError } from '../cli-error.js';
-import { parseDatabaseUrl, redactDatabaseUrl } from '../../src/store/database-url.js';
+import { parseDatabaseUrl, redactDatabaseUrl } from '../../src/index.js';
 
 /** Where the local platform keeps one actor's data: a schema of the shared PostgreSQL, or an SQLite file under the state folder. */
 export type ActorDatabase =

@@ -1,4 +1,4 @@
-import type { PlatformConfig } from '../../src/config/platform-config.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
 
 /** Where one replica stands, as the local platform's supervisor sees it. */
 export type ReplicaState = 'starting' | 'ready' | 'not_ready' | 'draining' | 'exited';

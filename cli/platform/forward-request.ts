@@ -1,4 +1,4 @@
-import { withoutHopByHop } from '../../src/core/hop-by-hop-headers.js';
+import { withoutHopByHop } from '../../src/http/index.js';
 
 /** Beside the hop-by-hop headers, both ways: `host`, which the new origin sets, and `content-length`, which the runtime sets for the body it sends on. */
 const REPLACED_HEADERS: readonly string[] = ['host', 'content-length'];

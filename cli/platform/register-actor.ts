@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { PlatformConfig } from '../../src/config/platform-config.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
 import { CliError, type CliFailure } from '../cli-error.js';
 import type { CliIo } from '../cli-io.js';
 import { validateActorDir, type ActorProblem } from '../validate/validate-actor-dir.js';

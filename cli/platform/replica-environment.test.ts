@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformConfig } from '../../src/config/platform-config.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
 import { CliError } from '../cli-error.js';
 import { actorEnvironment, type ActorEnvironmentInputs } from './replica-environment.js';
 

@@ -1,5 +1,5 @@
-import type { PlatformConfig } from '../../src/config/platform-config.js';
-import { fillEnvironmentPlaceholders } from '../../src/environment/environment-placeholder.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
+import { fillEnvironmentPlaceholders } from '../../src/index.js';
 import { CliError } from '../cli-error.js';
 import type { SecretsFile } from './secrets-file.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformConfig } from '../../src/config/platform-config.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
 import { freeLocalPort } from '../free-local-port.js';
 import type { ReplicaSlot } from './replica-slot.js';
 import { SupervisedPool } from './supervised-pool.js';

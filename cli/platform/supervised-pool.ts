@@ -1,7 +1,6 @@
-import { requestIdFor } from '../../src/app/request-id.js';
-import type { PlatformConfig } from '../../src/config/platform-config.js';
-import { ActorError } from '../../src/core/actor-error.js';
-import { problemResponse } from '../../src/core/problem-response.js';
+import { requestIdFor } from '../../src/http/index.js';
+import type { PlatformConfig } from '../../src/sdk/index.js';
+import { ActorError, problemResponse } from '../../src/index.js';
 import type { ActorPool, ReplicaView } from './actor-pool.js';
 import { bufferRequest, sendTo, type BufferedRequest } from './forward-request.js';
 import type { ReplicaSlot } from './replica-slot.js';

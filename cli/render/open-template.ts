@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli-error.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
-import { EMPTY_OPTION_ROUTES_SECTION } from './option-routes-section.js';
+import { EMPTY_OPTION_ROUTES_SECTION } from '../route-list/index.js';
 import { planTemplateFiles, type RenderPlan } from './plan-files.js';
 import { renderDockerfile } from './render-dockerfile.js';
 import { assertNoLinkOnPath } from './template-links.js';

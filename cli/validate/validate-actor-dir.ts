@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { Logger } from '../../src/log/logger.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { type Logger, silentLogger } from '../../src/index.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import type { ActorProblem } from './actor-problem.js';
@@ -10,7 +9,7 @@ import { configFileProblems } from './config-file-problems.js';
 import { configFileShapeProblem } from './config-file-shape.js';
 import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
-import { refreshOptionRoutes } from '../render/refresh-option-routes.js';
+import { refreshOptionRoutes } from '../route-list/index.js';
 
 export type { ActorProblem } from './actor-problem.js';
 

@@ -18,6 +18,7 @@ export {
 export {
   EXPOSABLE_OPERATIONS,
   MANAGED_BY_VALUES,
+  MCP_EDGE_OPERATION,
   PLATFORM_ANNOTATION_KEYS,
   PLATFORM_WIDGET_TYPES,
   type ExposableOperation,
@@ -36,6 +37,7 @@ export {
   DEPLOYMENT_DEFAULTS,
   EmitError,
   buildPlatformConfig,
+  loadActorSource,
   contractEndpoints,
   emitPlatformConfig,
   serializePlatformConfig,
@@ -62,15 +64,23 @@ export {
 // The platform configuration: schema and tuning rules
 export {
   PLATFORM_RULES,
+  PLATFORM_RULE_RANGE,
   PLATFORM_SCHEMA,
   PLATFORM_SCHEMA_ID,
+  ruleLabel,
+  schemaProblems,
+  settingFields,
   validatePlatformConfig,
   type PlatformRule,
   type ProblemRule,
   type RuleFinding,
+  type SettingField,
   type ValidationProblem,
   type ValidationResult,
 } from '../config/validate/index.js';
+
+// README.md sections written from the code
+export { withGeneratedSection, type GeneratedSectionMarkers } from '../core/generated-section.js';
 
 // Domain clients
 export {

@@ -1,8 +1,11 @@
-import { healthRoute } from '../../../src/routes/health.js';
-import { invokeRoute } from '../../../src/routes/invoke.js';
-import { oauthAuthorizeRoute } from '../../../src/routes/oauth.js';
-import { updateSettingsRoute } from '../../../src/routes/settings.js';
-import { instanceStatsRoute, tenantStatsRoute } from '../../../src/routes/stats.js';
+import {
+  healthRoute,
+  invokeRoute,
+  oauthAuthorizeRoute,
+  updateSettingsRoute,
+  instanceStatsRoute,
+  tenantStatsRoute,
+} from '../../../src/index.js';
 
 /** The first segment of a route path, e.g. `settings` of `/settings`. */
 const firstSegment = (path: string): string => path.split('/').filter(Boolean)[0] ?? '';

@@ -1,5 +1,5 @@
 import { html, raw } from 'hono/html';
-import { basePageStyle, pageHead } from '../../../src/core/html-page.js';
+import { basePageStyle, pageHead } from '../../../src/http/index.js';
 import { GATEWAY_PATHS } from './gateway-paths.js';
 
 // Runs in the browser. It reads /platform/actors and /platform/reconciliation with the owner's

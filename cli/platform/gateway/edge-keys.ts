@@ -1,4 +1,4 @@
-import { checkHeaderKey, type HeaderKeyCheck } from '../../../src/core/header-key.js';
+import { checkHeaderKey, type HeaderKeyCheck } from '../../../src/http/index.js';
 
 /** The header a caller of the external edge sends its instance's key in (the header an actor's own API key travels in). */
 export const EDGE_KEY_HEADER = 'X-API-Key';

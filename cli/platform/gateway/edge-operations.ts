@@ -1,4 +1,4 @@
-import { type ExposableOperation, MCP_EDGE_OPERATION } from '../../../src/config/platform-annotations.js';
+import { type ExposableOperation, MCP_EDGE_OPERATION } from '../../../src/sdk/index.js';
 import { ACTOR_PATHS } from './actor-paths.js';
 
 /** An operation of the edge: those rule G lets any actor expose, and `mcp`. */

@@ -1,4 +1,4 @@
-import { ActorError } from '../../../src/core/actor-error.js';
+import { ActorError } from '../../../src/index.js';
 import type { ActorPool } from '../actor-pool.js';
 import { NEVER_EXPOSED_SEGMENTS } from './actor-paths.js';
 import { type AnsweredInvokes, mcpChatCallIds, succeededMcpChats, watchChatStream } from './answered-invokes.js';

@@ -1,5 +1,5 @@
-import { withoutHopByHop } from '../../../src/core/hop-by-hop-headers.js';
-import { MESH_KEY_HEADER } from '../../../src/surfaces/mesh/mesh-key-auth.js';
+import { withoutHopByHop } from '../../../src/http/index.js';
+import { MESH_KEY_HEADER } from '../../../src/index.js';
 import { EDGE_KEY_HEADER } from './edge-keys.js';
 
 /**

@@ -1,12 +1,15 @@
 // The local platform's HTTP front: the external API edge, the owner's panel relay, the
 // reconciliation of `/stats` and the owner's dashboard, over the supervisor's actor pools.
 import { Hono, type Context } from 'hono';
-import { ActorError } from '../../../src/core/actor-error.js';
-import { htmlPageHeaders, randomNonce } from '../../../src/core/html-page.js';
-import { problemResponse } from '../../../src/core/problem-response.js';
-import { hasForeignOrigin } from '../../../src/core/request-origin.js';
-import { requestIdFor } from '../../../src/app/request-id.js';
-import { originNotAllowedError } from '../../../src/middleware/origin-check/index.js';
+import { ActorError, problemResponse } from '../../../src/index.js';
+import {
+  htmlPageHeaders,
+  randomNonce,
+  hasForeignOrigin,
+  requestIdFor,
+  originNotAllowedError,
+  constantTimeEqual,
+} from '../../../src/http/index.js';
 import type { ActorPool } from '../actor-pool.js';
 import { AnsweredInvokes } from './answered-invokes.js';
 import { renderDashboardPage, renderLoginPage } from './dashboard-page.js';
@@ -18,7 +21,6 @@ import { answerRelay } from './panel-relay.js';
 import { platformActors } from './platform-actors.js';
 import { Reconciler } from './reconciler.js';
 import type { ReconciliationReport } from './reconciliation-report.js';
-import { constantTimeEqual } from '../../../src/core/header-key.js';
 
 /** Options of `createPlatformGateway`. */
 export interface PlatformGatewayOptions {

@@ -1,5 +1,5 @@
-import { constantTimeEqual } from '../../../src/core/header-key.js';
-import { ActorError } from '../../../src/core/actor-error.js';
+import { constantTimeEqual } from '../../../src/http/index.js';
+import { ActorError } from '../../../src/index.js';
 import { EDGE_KEY_HEADER } from './edge-keys.js';
 
 /** The cookie the dashboard's login sets: the owner token, `HttpOnly`, `SameSite=Strict`. */

@@ -1,4 +1,4 @@
-import { ActorError } from '../../../src/core/actor-error.js';
+import { ActorError } from '../../../src/index.js';
 import type { ActorPool } from '../actor-pool.js';
 import { poolOf } from './external-edge.js';
 import { forwardedRequest, relayedResponse } from './forwarded-request.js';

@@ -1,4 +1,4 @@
-import { ActorError } from '../../../src/core/actor-error.js';
+import { ActorError } from '../../../src/index.js';
 
 /**
  * Reads a request body as text, refusing one over `maxBytes` with 413 `payload_too_large` (by

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformConfig } from '../../../src/config/platform-config.js';
+import type { PlatformConfig } from '../../../src/sdk/index.js';
 import type { ActorPool, ReplicaView } from '../actor-pool.js';
 import { AnsweredInvokes } from './answered-invokes.js';
 import { Reconciler } from './reconciler.js';

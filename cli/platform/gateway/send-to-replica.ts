@@ -1,4 +1,4 @@
-import { ActorError, clientClosedError } from '../../../src/core/actor-error.js';
+import { ActorError, clientClosedError } from '../../../src/index.js';
 import type { ActorPool } from '../actor-pool.js';
 
 /**

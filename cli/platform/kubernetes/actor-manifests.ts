@@ -1,5 +1,5 @@
-import type { PlatformConfig } from '../../../src/config/platform-config.js';
-import { ENVIRONMENT_VARIABLES } from '../../../src/environment/environment-variables.js';
+import type { PlatformConfig } from '../../../src/sdk/index.js';
+import { ENVIRONMENT_VARIABLES } from '../../../src/index.js';
 import { containerEnvironment } from './container-environment.js';
 import type { ImageRuntime } from './image-runtime.js';
 import type { ConfigReference, KubernetesObject, ObjectMeta, SecretReference } from './kubernetes-object.js';

@@ -1,6 +1,5 @@
-import type { PlatformConfig } from '../../../src/config/platform-config.js';
-import { parseEnvironmentPlaceholder } from '../../../src/environment/environment-placeholder.js';
-import type { ENVIRONMENT_VARIABLES } from '../../../src/environment/environment-variables.js';
+import type { PlatformConfig } from '../../../src/sdk/index.js';
+import { parseEnvironmentPlaceholder, type ENVIRONMENT_VARIABLES } from '../../../src/index.js';
 import { CliError } from '../../cli-error.js';
 import type { ConfigReference, SecretReference } from './kubernetes-object.js';
 import { actorConfigMapName, actorSecretName, meshSecretName } from './manifest-names.js';

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACTOR_PATHS } from '../../../src/config/emit/load-actor-source.js';
-import type { PlatformConfig } from '../../../src/config/platform-config.js';
-import { validatePlatformConfig } from '../../../src/config/validate/validate-platform-config.js';
+import { ACTOR_PATHS, type PlatformConfig, validatePlatformConfig } from '../../../src/sdk/index.js';
 import { CliError } from '../../cli-error.js';
 import { actorImageRepository, actorImageTag, readActorPackage } from '../../publish/actor-image.js';
 import type { ActorProblem } from '../../validate/actor-problem.js';

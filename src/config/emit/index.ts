@@ -8,5 +8,5 @@ export {
   type EmitResult,
 } from './emit-platform-config.js';
 export { EmitError, type EmitErrorCode } from './emit-error.js';
-export { ACTOR_PATHS } from './load-actor-source.js';
+export { ACTOR_PATHS, loadActorSource } from './load-actor-source.js';
 export { serializePlatformConfig } from './serialize-platform-config.js';

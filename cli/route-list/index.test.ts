@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createActorApp } from '../../src/app/create-actor-app.js';
-import type { ActorDefinition } from '../../src/core/actor-definition.js';
-import { silentLogger } from '../../src/log/logger.js';
-import { statsPanel } from '../../src/surfaces/panel/index.js';
-import { testActorDefinition } from '../../src/testing/create-test-actor.js';
-import { optionRoutes } from './option-routes.js';
-import { optionRoutesText } from './option-routes-section.js';
+import { createActorApp, type ActorDefinition, silentLogger, statsPanel } from '../../src/index.js';
+import { testActorDefinition } from '../../src/testing/index.js';
+import { optionRoutes, optionRoutesText } from './index.js';
 
 /** Every option on, two panels and two peer reads, so the list has something to get wrong. */
 const everyOption: ActorDefinition = {
