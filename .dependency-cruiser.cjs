@@ -21,12 +21,13 @@ const LAYERS = [
   ['app', 'src/app/'],
   ['adapter', 'src/adapter/'],
   ['testing', 'src/testing/'],
-  ['entries', '(src/index\\.ts|src/sdk/index\\.ts|src/http/index\\.ts|cli/)'],
+  ['entries', '(src/index\\.ts|src/sdk/index\\.ts|src/http/index\\.ts|cli/|platform/)'],
 ];
 
 /**
- * The package's public entries (package.json `exports`). The CLI is written as a user of the
- * package: it imports src/ only through these files, never a module behind them.
+ * The package's public entries (package.json `exports`). The CLI and the local platform are
+ * written as users of the package: they import src/ only through these files, never a module
+ * behind them.
  */
 const PUBLIC_ENTRIES = '^src/(index|sdk/index|http/index|testing/index|adapter/(node|bun|deno)/index)\\.ts$';
 
@@ -58,6 +59,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^cli/', pathNot: TESTS },
       to: { path: '^src/', pathNot: PUBLIC_ENTRIES },
+    },
+    {
+      name: 'cli-uses-platform-through-its-entry',
+      comment: 'The `platform` verb is a shell over actorkit/platform: the CLI imports platform/ only through platform/index.ts',
+      severity: 'error',
+      from: { path: '^cli/', pathNot: TESTS },
+      to: { path: '^platform/', pathNot: '^platform/index\\.ts$' },
+    },
+    {
+      name: 'platform-through-public-entries',
+      comment: 'The local platform uses the package as its users do: src/ and cli/ only through their public entries',
+      severity: 'error',
+      from: { path: '^platform/', pathNot: TESTS },
+      to: { path: '^(src|cli)/', pathNot: `${PUBLIC_ENTRIES}|^cli/index\\.ts$` },
     },
     {
       name: 'fetch-only-core',

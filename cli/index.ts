@@ -15,7 +15,7 @@ export { renderHelp } from './help-text.js';
 export { verbMeta, type VerbMeta } from './commands/_shared.js';
 
 // Results, errors and streams
-export { CliError, type CliFailure, type CliStatus } from './cli-error.js';
+export { CliError, toCliFailure, type CliFailure, type CliStatus } from './cli-error.js';
 export { resolveCliIo, type CliIo } from './cli-io.js';
 
 // new
@@ -49,6 +49,8 @@ export {
   type ActorProblem,
   type ActorkitUsed,
 } from './validate/validate-actor-dir.js';
+export { problemBullet } from './validate/actor-problem.js';
+export { configFileProblems } from './validate/config-file-problems.js';
 
 // update
 export {
@@ -63,18 +65,6 @@ export type { UpdatePlan, KeptFile } from './update/plan-update.js';
 export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './dev/run-dev.js';
 export type { DevRuntime } from './dev/dev-runtime.js';
 
-// platform
-export { runPlatform, type RunPlatformOptions, type RunPlatformResult } from './platform/run-platform.js';
-export type { PlatformReady, HostedActorSummary } from './platform/platform-ready.js';
-export {
-  DEFAULT_PLATFORM_PORT,
-  DEFAULT_STATE_DIR,
-  DEFAULT_SECRETS_FILE,
-  DEFAULT_MESH_GROUP,
-} from './platform/platform-defaults.js';
-export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
-export type { RegistrationFailure } from './platform/register-actor.js';
-
 // publish
 export {
   publishActor,
@@ -88,19 +78,15 @@ export {
   CONTAINER_CLI_ENV,
   CONTAINER_CLIS,
 } from './publish/container-commands.js';
-export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';
-
-// platform: Kubernetes manifests
 export {
-  writeKubernetesManifests,
-  type KubernetesManifestsOptions,
-  type KubernetesManifestsSuccess,
-  type KubernetesManifestsFailure,
-  type ActorManifestSummary,
-} from './platform/kubernetes/write-kubernetes-manifests.js';
-export type {
-  KubernetesObject,
-  ObjectMeta,
-  SecretReference,
-  ConfigReference,
-} from './platform/kubernetes/kubernetes-object.js';
+  DEFAULT_PLATFORM_URL,
+  PLATFORM_URL_ENV,
+  REGISTER_ACTOR_PATH,
+  registrationSteps,
+} from './publish/registration-steps.js';
+export {
+  actorImageRepository,
+  actorImageTag,
+  readActorPackage,
+  type ActorPackage,
+} from './publish/actor-image.js';

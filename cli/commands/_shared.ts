@@ -31,6 +31,12 @@ export function verbMeta(meta: VerbMeta): CommandMeta {
 export interface CommandData {
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
+  /**
+   * The help text of the CLI or of one verb as standard output shows it, which the `help` verb
+   * prints: `runCli` hands its own (the verb table knows every verb, `help` among them, so the
+   * verb cannot import it back).
+   */
+  readonly renderHelp?: (verb?: string) => Promise<string>;
 }
 
 /**
