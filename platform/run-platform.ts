@@ -226,7 +226,7 @@ export async function runPlatform(
       say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
       const entry = await buildActor(actor.dir, (line) => io.stderr.write(`[${actor.ref}] build: ${line}\n`), io.env);
       await ensureActorSchema(actor.database);
-      const exitWithParent = new URL('../dev/exit-with-parent.js', import.meta.url).href;
+      const exitWithParent = new URL('./exit-with-parent.js', import.meta.url).href;
       const config = actor.config.deployment;
       const slots = Array.from(
         { length: actor.replicas },
