@@ -7,7 +7,6 @@ import { edgeBasePath, relayPanelPath } from './gateway/gateway-paths.js';
 import { createPlatformGateway } from './gateway/index.js';
 import { panelSlugs } from './gateway/panel-relay.js';
 import { keepKey } from './kept-key-file.js';
-import { listenFetch, type FetchListener } from './listen-fetch.js';
 import { meshGroupKey } from './mesh-group-key.js';
 import { platformCredentials } from './platform-credentials.js';
 import type { HostedActorSummary, PlatformReady } from './platform-ready.js';
@@ -28,6 +27,9 @@ import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 
 /** How long a replica may take to drain before it is killed. */
 const DRAIN_GRACE_MS = 15_000;
@@ -321,4 +323,47 @@ export async function runPlatform(
     await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
     stop.release();
   }
+}
+
+/** A fetch handler listening on a port. */
+interface FetchListener {
+  readonly port: number;
+  /** Stops accepting, ends idle connections and waits for the rest. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a fetch handler on `host:port` with Node's HTTP server; a port in use is a `failed`
+ * error naming it (code `port_in_use`).
+ * @param fetch the handler
+ * @param address the port (`0` picks one) and the address to listen on
+ */
+function listenFetch(
+  fetch: (request: Request) => Promise<Response> | Response,
+  address: { readonly port: number; readonly host: string },
+): Promise<FetchListener> {
+  const server = createServer(getRequestListener(fetch));
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(
+              'failed',
+              'port_in_use',
+              `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`,
+            )
+          : error,
+      );
+    });
+    server.listen(address.port, address.host, () => {
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((closed) => {
+            server.close(() => closed());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
 }

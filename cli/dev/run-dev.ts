@@ -8,10 +8,10 @@ import { devEnvironment, shownEnvironment } from './dev-environment.js';
 import { startDevProxy } from './dev-proxy.js';
 import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
-import { servedBaseUrls } from './served-urls.js';
 import { isLoopbackHostname } from '../../src/http/index.js';
 import { PLATFORM_RULE_RANGE } from '../../src/sdk/index.js';
 import { parseEnvironment, readRuntimeConfig } from '../../src/index.js';
+import { networkInterfaces } from 'node:os';
 
 /** The inputs of {@link runDev}. */
 export interface RunDevOptions {
@@ -262,4 +262,34 @@ function freeLocalPort(): Promise<number> {
     });
     server.once('error', reject);
   });
+}
+
+/** Addresses that mean every interface: IPv4's, IPv6's (which on most systems takes IPv4 too). */
+const WILDCARDS: Readonly<Record<string, readonly ('IPv4' | 'IPv6')[]>> = {
+  '0.0.0.0': ['IPv4'],
+  '::': ['IPv4', 'IPv6'],
+  '[::]': ['IPv4', 'IPv6'],
+};
+
+/** `http://<address>:<port>/`, with an IPv6 address in brackets. */
+function baseUrl(address: string, port: number): string {
+  return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}/`;
+}
+
+/**
+ * The base URLs a server listening on `host:port` answers: one per address of this machine's
+ * interfaces when `host` is a wildcard (`0.0.0.0`, `::`), else `host`'s own. Loopback first.
+ * @param host the listening address, e.g. `127.0.0.1`, `0.0.0.0`, `192.168.1.5`
+ * @param port the port bound
+ * @example
+ * servedBaseUrls('0.0.0.0', 3000); // ['http://127.0.0.1:3000/', 'http://192.168.1.5:3000/']
+ */
+function servedBaseUrls(host: string, port: number): string[] {
+  const families = WILDCARDS[host];
+  if (families === undefined) return [baseUrl(host, port)];
+  const entries = Object.values(networkInterfaces())
+    .flat()
+    .filter((entry) => entry !== undefined && families.includes(entry.family));
+  const ordered = [...entries.filter((entry) => entry!.internal), ...entries.filter((entry) => !entry!.internal)];
+  return ordered.map((entry) => baseUrl(entry!.address, port));
 }

@@ -21,7 +21,7 @@ import { planUpdate, type UpdatePlan } from './plan-update.js';
 import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
 import { confirmTemplateTrust, templatesNeedingTrust } from './template-trust.js';
 import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
-import { workingTreeState } from './working-tree.js';
+import { gitOrUndefined } from '../render/git.js';
 
 /** The inputs of `actorkit update`. */
 export interface UpdateActorOptions {
@@ -310,4 +310,23 @@ async function renderInto(
   const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
   return { dir, files: await renderTemplateInto(template, plan, context, dir, packageRoot) };
+}
+
+/** What git says about the actor folder before an update. */
+type WorkingTreeState = { readonly tracked: false } | { readonly tracked: true; readonly changes: readonly string[] };
+
+/**
+ * Lists the uncommitted changes under a folder (`git status --porcelain -- .`), or says it is not
+ * inside a git working tree (or git is missing).
+ * @param dir the actor folder.
+ * @param env the environment git runs with.
+ */
+async function workingTreeState(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<WorkingTreeState> {
+  const inside = await gitOrUndefined(['-C', dir, 'rev-parse', '--is-inside-work-tree'], env);
+  if (inside !== 'true') return { tracked: false };
+  const status = await gitOrUndefined(['-C', dir, 'status', '--porcelain', '--untracked-files=all', '--', '.'], env);
+  return { tracked: true, changes: (status ?? '').split('\n').filter((line) => line !== '') };
 }
