@@ -48,10 +48,11 @@ module.exports = {
     ...upward,
     {
       name: 'no-circular',
-      comment: 'Files must not import each other in a circle (lazy import() hops, as the CLI loads its verbs, cannot deadlock module initialisation and are left out)',
+      comment:
+        'Files must not import each other in a circle, lazy import() hops included: a verb that loads the verb table back, or a platform that loads the CLI whose verb loads it, is a circle even when it cannot deadlock',
       severity: 'error',
       from: { pathNot: TESTS },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
+      to: { circular: true },
     },
     {
       name: 'cli-through-public-entries',
@@ -69,10 +70,10 @@ module.exports = {
     },
     {
       name: 'platform-through-public-entries',
-      comment: 'The local platform uses the package as its users do: src/ and cli/ only through their public entries',
+      comment: 'The local platform uses the package as its users do: src/ through its public entries, the CLI only through actorkit/cli/library (not the verbs, one of which loads the platform)',
       severity: 'error',
       from: { path: '^platform/', pathNot: TESTS },
-      to: { path: '^(src|cli)/', pathNot: `${PUBLIC_ENTRIES}|^cli/index\\.ts$` },
+      to: { path: '^(src|cli)/', pathNot: `${PUBLIC_ENTRIES}|^cli/library\\.ts$` },
     },
     {
       name: 'fetch-only-core',

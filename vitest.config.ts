@@ -49,6 +49,7 @@ export default defineConfig({
       { find: /^actorkit\/http$/, replacement: source('./src/http/index.ts') },
       { find: /^actorkit\/node$/, replacement: source('./src/adapter/node/index.ts') },
       { find: /^actorkit\/cli$/, replacement: source('./cli/index.ts') },
+      { find: /^actorkit\/cli\/library$/, replacement: source('./cli/library.ts') },
       { find: /^actorkit\/platform$/, replacement: source('./platform/index.ts') },
     ],
   },

@@ -1,4 +1,4 @@
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 import { parseDatabaseUrl, redactDatabaseUrl } from '../src/index.js';
 
 /** Where the local platform keeps one actor's data: a schema of the shared PostgreSQL, or an SQLite file under the state folder. */

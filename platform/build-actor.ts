@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 
 /** How many output lines of a failed step its error quotes. */
 const QUOTED_LINES = 20;

@@ -1,4 +1,4 @@
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 
 /**
  * Refuses (`secrets_file_exposed`) a file of secrets that group or others may read, naming its

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { PlatformConfig } from '../src/sdk/index.js';
-import { CliError, type CliFailure, type CliIo, validateActorDir, type ActorProblem } from '../cli/index.js';
+import { CliError, type CliFailure, type CliIo, validateActorDir, type ActorProblem } from '../cli/library.js';
 
 /** An actor the local platform accepted: its folder, its configuration and its instance ref. */
 export interface RegisteredActor {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformConfig } from '../src/sdk/index.js';
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 import { actorEnvironment, type ActorEnvironmentInputs } from './replica-environment.js';
 
 const config = {

@@ -1,6 +1,6 @@
 import type { PlatformConfig } from '../src/sdk/index.js';
 import { fillEnvironmentPlaceholders } from '../src/index.js';
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 import type { SecretsFile } from './secrets-file.js';
 
 /** Variables of the platform's own environment a replica keeps: how to find programs and reach the network, nothing of the platform's configuration. */

@@ -1,5 +1,12 @@
 import { join, resolve } from 'node:path';
-import { toCliFailure, CliError, type CliFailure, resolveCliIo, type CliIo, registrationSteps } from '../cli/index.js';
+import {
+  toCliFailure,
+  CliError,
+  type CliFailure,
+  resolveCliIo,
+  type CliIo,
+  registrationSteps,
+} from '../cli/library.js';
 import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
 import { buildActor, installWhenMissing } from './build-actor.js';
 import { exposedOperations, hasEdge } from './gateway/external-edge.js';

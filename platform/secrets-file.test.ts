@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 import { readSecretsFile } from './secrets-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'actorkit-secrets-'));

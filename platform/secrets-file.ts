@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { CliError } from '../cli/index.js';
+import { CliError } from '../cli/library.js';
 import { refuseExposedFile } from './refuse-exposed-file.js';
 
 /** The secrets the local platform fills `${secret:NAME}` from, read from one file. */

@@ -1,4 +1,4 @@
-import { REGISTER_ACTOR_PATH } from '../../cli/index.js';
+import { REGISTER_ACTOR_PATH } from '../../cli/library.js';
 
 /**
  * The paths of the local platform's gateway, in one place: the routes mount from them, the

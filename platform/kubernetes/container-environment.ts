@@ -1,6 +1,6 @@
 import type { PlatformConfig } from '../../src/sdk/index.js';
 import { parseEnvironmentPlaceholder, type ENVIRONMENT_VARIABLES } from '../../src/index.js';
-import { CliError } from '../../cli/index.js';
+import { CliError } from '../../cli/library.js';
 import type { ConfigReference, SecretReference } from './kubernetes-object.js';
 import { actorConfigMapName, actorSecretName, meshSecretName } from './manifest-names.js';
 

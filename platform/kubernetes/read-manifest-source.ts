@@ -9,7 +9,7 @@ import {
   readActorPackage,
   type ActorProblem,
   configFileProblems,
-} from '../../cli/index.js';
+} from '../../cli/library.js';
 import type { ActorManifestSource } from './actor-manifests.js';
 import { readImageRuntime } from './image-runtime.js';
 

@@ -7,7 +7,7 @@ import {
   resolveCliIo,
   type CliIo,
   type ActorProblem,
-} from '../../cli/index.js';
+} from '../../cli/library.js';
 import { actorManifests, type ActorManifests } from './actor-manifests.js';
 import type { ConfigReference, KubernetesObject, SecretReference } from './kubernetes-object.js';
 import { MANIFESTS_README, manifestsReadme, manifestYaml, WRITTEN_BY_ACTORKIT } from './manifest-files.js';
