@@ -4,7 +4,7 @@ import { CliError } from '../cli-error.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
 import { EMPTY_OPTION_ROUTES_SECTION } from '../route-list/index.js';
 import { planTemplateFiles, type RenderPlan, RENDER_SUFFIX } from './plan-files.js';
-import { assertNoLinkOnPath } from './template-links.js';
+import { assertNoLinkOnPath } from '../links-on-path.js';
 import { loadTemplateConfig, TEMPLATE_CONFIG_FILE, type TemplateConfig } from './template-config.js';
 import { createTemplateEngine, type TemplateEngine } from './template-engine.js';
 import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';

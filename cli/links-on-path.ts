@@ -1,6 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { CliError } from '../cli-error.js';
+import { CliError } from './cli-error.js';
+
+// Symbolic links on a path inside a folder: `new` and `update` refuse a template path with one,
+// `validate` names the link on the way to the actor's config.json.
 
 /**
  * Refuses a template path that could read outside the template: one that leaves `base`, or one
