@@ -9,7 +9,6 @@ import { configFileProblems } from './config-file-problems.js';
 import { configFileShapeProblem } from './config-file-shape.js';
 import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
-import { refreshOptionRoutes } from '../route-list/index.js';
 
 export type { ActorProblem } from './actor-problem.js';
 
@@ -155,9 +154,11 @@ export async function validateActorDir(
 /**
  * Rewrites README.md's route list from the definition; false when the README has no markers, the
  * list was already right, or the actor's app cannot be built here (the emission's problems say why).
+ * The route list builds the actor's app, so the runtime is loaded only for `--write`.
  */
 async function rewriteRouteList(root: string): Promise<boolean> {
   try {
+    const { refreshOptionRoutes } = await import('../route-list/index.js');
     return (await refreshOptionRoutes(root)).written;
   } catch {
     return false;
