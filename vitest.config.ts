@@ -31,7 +31,13 @@ const TEST_WORKERS = availableParallelism();
  * out, so some chats got 503 `no_ready_replica` (2 of 2 runs with two workers; alone it passes).
  */
 const RUN_ALONE = ['test/platform/scenario.postgres.test.ts'];
-const TEST_FILES = ['src/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts'];
+const TEST_FILES = [
+  'src/**/*.test.ts',
+  'cli/**/*.test.ts',
+  'platform/**/*.test.ts',
+  'test/**/*.test.ts',
+  'examples/*/test/**/*.test.ts',
+];
 const EXCLUDE = withoutPostgres ? [...configDefaults.exclude, POSTGRES_PLATFORM_SUITES] : configDefaults.exclude;
 
 export default defineConfig({
@@ -40,8 +46,11 @@ export default defineConfig({
       { find: /^actorkit$/, replacement: source('./src/index.ts') },
       { find: /^actorkit\/sdk$/, replacement: source('./src/sdk/index.ts') },
       { find: /^actorkit\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^actorkit\/http$/, replacement: source('./src/http/index.ts') },
       { find: /^actorkit\/node$/, replacement: source('./src/adapter/node/index.ts') },
       { find: /^actorkit\/cli$/, replacement: source('./cli/index.ts') },
+      { find: /^actorkit\/cli\/library$/, replacement: source('./cli/library.ts') },
+      { find: /^actorkit\/platform$/, replacement: source('./platform/index.ts') },
     ],
   },
   test: {

@@ -1,7 +1,9 @@
-import type { BenchRuntime, BenchStack, BenchStore } from './bench-servers.js';
-import type { LoadFigures, LoadRoute } from './load/run-wrk.js';
+import type { BenchRuntime, BenchStore } from './bench-servers.js';
 import type { CliTiming } from './measure/cli-timing.js';
+import type { ThroughputCell } from './load/interleaved-cells.js';
 import type { PeerComparison } from './peers/peer-comparison.js';
+
+export type { ThroughputCell } from './load/interleaved-cells.js';
 
 /** The machine and software a bench run measured on. */
 export interface BenchMachine {
@@ -16,26 +18,6 @@ export interface BenchMachine {
   readonly versions: { readonly node: string; readonly bun: string; readonly wrk: string };
   /** 1-minute load average before and after the run: other work on the machine skews every figure. */
   readonly loadAverage: { readonly before: number; readonly after: number };
-}
-
-/** One load cell: a route on one server at fixed connections for a fixed time. */
-export interface ThroughputCell {
-  readonly runtime: BenchRuntime;
-  readonly stack: BenchStack;
-  readonly store: BenchStore | null;
-  /** The server's own label, where `serverLabel` would not tell it apart (the actor on the mock model). */
-  readonly label?: string;
-  readonly route: LoadRoute;
-  readonly connections: number;
-  /** Seconds of each round. */
-  readonly durationS: number;
-  /** Rounds measured, interleaved with the other servers of the runtime; the figures are their medians (counts: sums). */
-  readonly rounds: number;
-  /** 1-minute load average when the rounds started (median). */
-  readonly loadAverage: number;
-  /** Server CPU time (user + system) per request, in µs: steadier than req/s when other work shares the machine. */
-  readonly cpuUsPerRequest: number;
-  readonly figures: LoadFigures;
 }
 
 /** Process start to the first 200 from `/ready`, over several starts on an already migrated database. */

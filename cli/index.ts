@@ -1,4 +1,8 @@
-// The `actorkit/cli` entry: the citty commands and the library functions under them.
+/**
+ * `actorkit/cli`: the citty commands of `actorkit` and, from `actorkit/cli/library`, the library
+ * functions under them.
+ * @module
+ */
 
 // Commands
 export { mainCommand } from './main-command.js';
@@ -14,93 +18,5 @@ export { runCli, EXIT_CODES } from './run-cli.js';
 export { renderHelp } from './help-text.js';
 export { verbMeta, type VerbMeta } from './commands/_shared.js';
 
-// Results, errors and streams
-export { CliError, type CliFailure, type CliStatus } from './cli-error.js';
-export { resolveCliIo, type CliIo } from './cli-io.js';
-
-// new
-export {
-  renderActor,
-  type RenderActorOptions,
-  type RenderActorResult,
-  type RenderActorSuccess,
-} from './render/render-actor.js';
-export {
-  fetchTemplateSource,
-  TEMPLATE_REPO_ENV,
-  type TemplateSource,
-  type TemplateSourceKind,
-} from './render/template-source.js';
-export {
-  loadTemplateConfig,
-  type TemplateConfig,
-  type TemplateQuestion,
-  type QuestionType,
-} from './render/template-config.js';
-export { passesValidator, ANSWER_FORMATS, type AnswerValidator, type AnswerFormat } from './render/answer-validator.js';
-export { highestReleaseTag } from './render/release-tag.js';
-export { ANSWERS_FILE } from './render/answers-file.js';
-
-// validate
-export {
-  validateActorDir,
-  type ValidateActorOptions,
-  type ValidateActorResult,
-  type ActorProblem,
-  type ActorkitUsed,
-} from './validate/validate-actor-dir.js';
-
-// update
-export {
-  updateActor,
-  type UpdateActorOptions,
-  type UpdateActorResult,
-  type UpdateActorReport,
-} from './update/update-actor.js';
-export type { TemplateVersion } from './update/template-version.js';
-export type { UpdatePlan, KeptFile } from './update/plan-update.js';
-// dev
-export { runDev, type RunDevOptions, type RunDevResult, type DevUrls } from './dev/run-dev.js';
-export type { DevRuntime } from './dev/dev-runtime.js';
-
-// platform
-export { runPlatform, type RunPlatformOptions, type RunPlatformResult } from './platform/run-platform.js';
-export type { PlatformReady, HostedActorSummary } from './platform/platform-ready.js';
-export {
-  DEFAULT_PLATFORM_PORT,
-  DEFAULT_STATE_DIR,
-  DEFAULT_SECRETS_FILE,
-  DEFAULT_MESH_GROUP,
-} from './platform/platform-defaults.js';
-export type { ActorPool, ReplicaView, ReplicaState } from './platform/actor-pool.js';
-export type { RegistrationFailure } from './platform/register-actor.js';
-
-// publish
-export {
-  publishActor,
-  type PublishActorOptions,
-  type PublishActorSuccess,
-  type PublishActorFailure,
-} from './publish/publish-actor.js';
-export {
-  chooseContainerCli,
-  containerCommands,
-  CONTAINER_CLI_ENV,
-  CONTAINER_CLIS,
-} from './publish/container-commands.js';
-export { DEFAULT_PLATFORM_URL, PLATFORM_URL_ENV, registrationSteps } from './publish/registration-steps.js';
-
-// platform: Kubernetes manifests
-export {
-  writeKubernetesManifests,
-  type KubernetesManifestsOptions,
-  type KubernetesManifestsSuccess,
-  type KubernetesManifestsFailure,
-  type ActorManifestSummary,
-} from './platform/kubernetes/write-kubernetes-manifests.js';
-export type {
-  KubernetesObject,
-  ObjectMeta,
-  SecretReference,
-  ConfigReference,
-} from './platform/kubernetes/kubernetes-object.js';
+// The library functions under the commands (`actorkit/cli/library`, which loads no command)
+export * from './library.js';

@@ -44,7 +44,11 @@ export async function runCli(argv: readonly string[], options: CommandData = {})
       return EXIT_CODES.ok;
     }
     const command = await commands[verb]();
-    const data: CommandData = { io, ...(options.logger ? { logger: options.logger } : {}) };
+    const data: CommandData = {
+      io,
+      renderHelp: async (about) => forStream(io.stdout, await renderHelp(about)),
+      ...(options.logger ? { logger: options.logger } : {}),
+    };
     const { result } = await runCommand(command, { rawArgs: argv.slice(verbIndex + 1), data });
     const status = (result as { status?: CliStatus } | undefined)?.status ?? 'ok';
     return EXIT_CODES[status] ?? EXIT_CODES.failed;

@@ -18,9 +18,30 @@ export type { StatsRecorder } from './invoke/stats-recorder.js';
 export type { ActorRouter } from './context/actor-router.js';
 export { ActorLifecycle, type ActorPhase } from './core/actor-lifecycle.js';
 export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './core/actor-error.js';
-export { PROBLEM_CONTENT_TYPE, problemResponse, problemType, type ProblemDocument } from './core/problem-response.js';
+export {
+  PROBLEM_CONTENT_TYPE,
+  problemDocument,
+  problemResponse,
+  problemType,
+  type ProblemDocument,
+} from './core/problem-response.js';
+export type { ProblemCode } from './core/problem-codes.js';
+export type { Problem } from './core/problem.js';
 export { SECRET_MASK, type SettingsUpdateResult } from './context/actor-settings.js';
-export type { ActorEnvironment, RuntimeConfig } from './environment/runtime-config.js';
+
+// The environment an actor reads
+export { readRuntimeConfig, type ActorEnvironment, type RuntimeConfig } from './environment/runtime-config.js';
+export { parseEnvironment } from './environment/parse-environment.js';
+export {
+  ENVIRONMENT_VARIABLES,
+  SECRET_ENVIRONMENT_VARIABLES,
+  type EnvironmentVariable,
+} from './environment/environment-variables.js';
+export {
+  fillEnvironmentPlaceholders,
+  parseEnvironmentPlaceholder,
+  type EnvironmentPlaceholder,
+} from './environment/environment-placeholder.js';
 
 // Chat
 export { ChatRequest, SessionId } from './invoke/chat-request.js';
@@ -85,6 +106,16 @@ export {
 export { McpToolSource, type McpToolSourceOptions } from './agent/mcp-tool-source.js';
 export { McpServerConfig, McpServers, parseMcpServers } from './agent/mcp-server-config.js';
 
+// The routes every actor serves: read a path from its route, never write it out again
+export { CORE_ROUTES } from './routes/core-routes.js';
+export type { ActorRoute } from './routes/actor-route.js';
+export { healthRoute } from './routes/health.js';
+export { invokeRoute } from './routes/invoke.js';
+export { oauthAuthorizeRoute } from './routes/oauth.js';
+export { updateSettingsRoute } from './routes/settings.js';
+export { instanceStatsRoute, tenantStatsRoute } from './routes/stats.js';
+export { docsRoute } from './routes/openapi.js';
+
 // Routes that plug-ins extend
 export type { OAuthFlow } from './oauth/oauth-flow.js';
 export type { DocumentedOperation } from './context/documented-operation.js';
@@ -145,11 +176,13 @@ export type {
   StoredOAuthToken,
 } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
+export { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
 
 // Logging
 export { jsonLinesSink } from './log/json-lines-sink.js';
 export {
   createLogger,
+  parseLogLevel,
   silentLogger,
   createMemorySink,
   type Logger,

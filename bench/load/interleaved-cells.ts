@@ -1,11 +1,36 @@
 import { loadavg } from 'node:os';
 import type { Logger } from '../../src/log/logger.js';
 import { type SpawnedActor, spawnActor, waitUntilReady, within } from '../../test/contract/spawn-actor.js';
-import type { ThroughputCell } from '../bench-results.js';
-import { type BenchServer, serverLabel } from '../bench-servers.js';
+import {
+  type BenchRuntime,
+  type BenchServer,
+  type BenchStack,
+  type BenchStore,
+  serverLabel,
+} from '../bench-servers.js';
 import { median } from '../measure/median.js';
 import { readCpuMs, readRssBytes } from '../measure/process-usage.js';
 import { type LoadFigures, type LoadRoute, runWrk } from './run-wrk.js';
+
+/** One load cell: a route on one server at fixed connections for a fixed time. */
+export interface ThroughputCell {
+  readonly runtime: BenchRuntime;
+  readonly stack: BenchStack;
+  readonly store: BenchStore | null;
+  /** The server's own label, where `serverLabel` would not tell it apart (the actor on the mock model). */
+  readonly label?: string;
+  readonly route: LoadRoute;
+  readonly connections: number;
+  /** Seconds of each round. */
+  readonly durationS: number;
+  /** Rounds measured, interleaved with the other servers of the runtime; the figures are their medians (counts: sums). */
+  readonly rounds: number;
+  /** 1-minute load average when the rounds started (median). */
+  readonly loadAverage: number;
+  /** Server CPU time (user + system) per request, in µs: steadier than req/s when other work shares the machine. */
+  readonly cpuUsPerRequest: number;
+  readonly figures: LoadFigures;
+}
 
 /** How long and how often each cell is loaded. */
 export interface CellSettings {

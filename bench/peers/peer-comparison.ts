@@ -6,9 +6,8 @@ import Database from 'libsql';
 import type { Logger } from '../../src/log/logger.js';
 import { checkRuntime, RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../../test/contract/runtimes-under-test.js';
 import { spawnActor, waitUntilReady } from '../../test/contract/spawn-actor.js';
-import type { ThroughputCell } from '../bench-results.js';
 import type { BenchServer } from '../bench-servers.js';
-import { type CellSettings, measureThroughput, stopServer } from '../load/interleaved-cells.js';
+import { type CellSettings, measureThroughput, stopServer, type ThroughputCell } from '../load/interleaved-cells.js';
 
 /** What one server of the peer comparison stored against what it answered. */
 export interface PeerPersistence {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUsage, problemBullet, repeatedOption } from './_shared.js';
+import { checkUsage, repeatedOption } from './_shared.js';
 
 const args = {
   dir: { type: 'positional' },
@@ -29,23 +29,5 @@ describe('checkUsage', () => {
 describe('repeatedOption', () => {
   it('collects every value in order, in both spellings, and stops at --', () => {
     expect(repeatedOption(['--data', 'a=1', 'x', '--data=b=2', '--', '--data', 'c=3'], 'data')).toEqual(['a=1', 'b=2']);
-  });
-});
-
-describe('problemBullet', () => {
-  it('formats rule with its name, pointer (the root as /), message and hint', () => {
-    expect(problemBullet({ rule: 'A', pointer: '/sections/0', message: 'bad' })).toBe(
-      '- [A sections] /sections/0: bad',
-    );
-    expect(problemBullet({ rule: 'C', pointer: '/settings/properties/x/x-platform-order', message: 'taken' })).toBe(
-      '- [C order] /settings/properties/x/x-platform-order: taken',
-    );
-    expect(problemBullet({ rule: 'schema default', pointer: '/settings/properties/x/default', message: 'bad' })).toBe(
-      '- [schema default] /settings/properties/x/default: bad',
-    );
-    expect(problemBullet({ rule: 'toString', pointer: '', message: 'odd' })).toBe('- [toString] /: odd');
-    expect(problemBullet({ rule: 'emitter', pointer: '', message: 'failed', hint: 'run npm install' })).toBe(
-      '- [emitter] /: failed (hint: run npm install)',
-    );
   });
 });

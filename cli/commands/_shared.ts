@@ -1,9 +1,8 @@
 import type { ArgsDef, CommandContext, CommandMeta } from 'citty';
-import { silentLogger, type Logger } from '../../src/log/logger.js';
+import type { Logger } from '../../src/index.js';
 import { CliError, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ACTOR_ID_REFUSAL } from '../render/data-pairs.js';
-import { ruleLabel } from '../../src/config/validate/rule-label.js';
 
 /** Options every verb takes. */
 export const sharedArgs = {
@@ -32,11 +31,18 @@ export function verbMeta(meta: VerbMeta): CommandMeta {
 export interface CommandData {
   readonly io?: Partial<CliIo>;
   readonly logger?: Logger;
+  /**
+   * The help text of the CLI or of one verb as standard output shows it, which the `help` verb
+   * prints: `runCli` hands its own (the verb table knows every verb, `help` among them, so the
+   * verb cannot import it back).
+   */
+  readonly renderHelp?: (verb?: string) => Promise<string>;
 }
 
 /**
  * Starts a command run: checks the usage (see {@link checkUsage}) and returns the streams and
- * logger handed over by `runCli`, else those of the current process and a silent logger.
+ * logger handed over by `runCli`, else those of the current process and no logger (each library
+ * function then logs nothing).
  * @param verb the command name.
  * @param context citty's context of the run.
  * @param args the command's argument definitions.
@@ -47,10 +53,10 @@ export function startCommand(
   context: Pick<CommandContext, 'data' | 'rawArgs'>,
   args: ArgsDef,
   variadic = false,
-): { io: CliIo; logger: Logger } {
+): { io: CliIo; logger: Logger | undefined } {
   checkUsage(verb, context.rawArgs, args, variadic);
   const data = (context.data ?? {}) as CommandData;
-  return { io: resolveCliIo(data.io), logger: data.logger ?? silentLogger };
+  return { io: resolveCliIo(data.io), logger: data.logger };
 }
 
 /**
@@ -136,20 +142,4 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 function usage(verb: string, message: string): CliError {
   return new CliError('refused', 'bad_usage', `${message} (see \`actorkit ${verb} --help\`)`);
-}
-
-/**
- * Formats one validation problem as the bullet `- [rule name] /pointer: message (in file) (hint)`,
- * e.g. `- [C order] /settings/…: …`; `(in file)` marks a problem only the file on disk has.
- */
-export function problemBullet(problem: {
-  rule: string;
-  pointer: string;
-  message: string;
-  hint?: string;
-  in?: string;
-}): string {
-  const where = problem.in ? ` (in ${problem.in})` : '';
-  const hint = problem.hint ? ` (hint: ${problem.hint})` : '';
-  return `- [${ruleLabel(problem.rule)}] ${problem.pointer || '/'}: ${problem.message}${where}${hint}`;
 }

@@ -1,4 +1,6 @@
 import { defineCommand } from 'citty';
+import { CliError } from '../cli-error.js';
+import type { CommandData } from './_shared.js';
 import { printJson, sharedArgs, startCommand, verbMeta } from './_shared.js';
 
 const args = {
@@ -20,8 +22,10 @@ export default defineCommand({
   args,
   async run(context) {
     const { io } = startCommand('help', context, args);
-    const { renderHelp, forStream } = await import('../help-text.js');
-    const text = forStream(io.stdout, await renderHelp(context.args.verb));
+    const { renderHelp } = (context.data ?? {}) as CommandData;
+    if (renderHelp === undefined)
+      throw new CliError('refused', 'no_help', '`help` runs under runCli, which hands it the help text');
+    const text = await renderHelp(context.args.verb);
     if (context.args.json) printJson(io, { status: 'ok', help: text });
     else io.stdout.write(text);
     return { status: 'ok' as const, help: text };

@@ -1,75 +1,78 @@
-import { defineCommand } from 'citty';
+import { type ArgsDef, defineCommand } from 'citty';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
-import {
-  DEFAULT_MESH_GROUP,
-  DEFAULT_PLATFORM_PORT,
-  DEFAULT_SECRETS_FILE,
-  DEFAULT_STATE_DIR,
-} from '../platform/platform-defaults.js';
 import type { CliIo } from '../cli-io.js';
 import {
   printFailure,
   printJson,
   printWarnings,
-  problemBullet,
   repeatedOption,
   sharedArgs,
   startCommand,
   verbMeta,
 } from './_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 
-const args = {
-  dirs: {
-    type: 'positional',
-    description: 'The actor folders to host (one or more)',
-    required: true,
-    valueHint: 'dir...',
-  },
-  port: {
-    type: 'string',
-    description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)`,
-  },
-  replicas: {
-    type: 'string',
-    description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL",
-  },
-  'database-url': {
-    type: 'string',
-    valueHint: 'postgres://…',
-    description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)',
-  },
-  secrets: {
-    type: 'string',
-    valueHint: 'file',
-    description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})`,
-  },
-  'state-dir': {
-    type: 'string',
-    valueHint: 'dir',
-    description: `Where the owner token, edge keys, mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})`,
-  },
-  'mesh-group': {
-    type: 'string',
-    valueHint: 'ref=group',
-    description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)`,
-  },
-  manifests: {
-    type: 'string',
-    valueHint: 'out',
-    description: 'Instead of hosting: write the Kubernetes manifests of the actors into this folder, then exit',
-  },
-  namespace: {
-    type: 'string',
-    valueHint: 'name',
-    description: 'With --manifests: the namespace of every object (default: the one kubectl uses)',
-  },
-  'image-tag': {
-    type: 'string',
-    valueHint: 'tag',
-    description: 'With --manifests: the image tag of every actor (default: v<version> of each, as publish tags)',
-  },
-  ...sharedArgs,
-} as const;
+/**
+ * The options of `platform`, their help naming the platform's defaults. They are read from
+ * `actorkit/platform` when the verb runs or shows its help, so the verb list loads no platform.
+ */
+async function platformArgs() {
+  const { DEFAULT_MESH_GROUP, DEFAULT_PLATFORM_PORT, DEFAULT_SECRETS_FILE, DEFAULT_STATE_DIR } = await import(
+    '../../platform/index.js'
+  );
+  return {
+    dirs: {
+      type: 'positional',
+      description: 'The actor folders to host (one or more)',
+      required: true,
+      valueHint: 'dir...',
+    },
+    port: {
+      type: 'string',
+      description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)`,
+    },
+    replicas: {
+      type: 'string',
+      description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL",
+    },
+    'database-url': {
+      type: 'string',
+      valueHint: 'postgres://…',
+      description: 'The PostgreSQL all replicas share, one schema per actor (default: DATABASE_URL, else SQLite)',
+    },
+    secrets: {
+      type: 'string',
+      valueHint: 'file',
+      description: `NAME=value lines that fill \${secret:NAME}, mode 0600 (default: <state dir>/${DEFAULT_SECRETS_FILE})`,
+    },
+    'state-dir': {
+      type: 'string',
+      valueHint: 'dir',
+      description: `Where the owner token, edge keys, mesh keys and SQLite files are kept (default ${DEFAULT_STATE_DIR})`,
+    },
+    'mesh-group': {
+      type: 'string',
+      valueHint: 'ref=group',
+      description: `Put a mesh actor in another group than \`${DEFAULT_MESH_GROUP}\` (repeatable)`,
+    },
+    manifests: {
+      type: 'string',
+      valueHint: 'out',
+      description: 'Instead of hosting: write the Kubernetes manifests of the actors into this folder, then exit',
+    },
+    namespace: {
+      type: 'string',
+      valueHint: 'name',
+      description: 'With --manifests: the namespace of every object (default: the one kubectl uses)',
+    },
+    'image-tag': {
+      type: 'string',
+      valueHint: 'tag',
+      description: 'With --manifests: the image tag of every actor (default: v<version> of each, as publish tags)',
+    },
+    ...sharedArgs,
+  } as const satisfies ArgsDef;
+}
 
 /** A whole number from `min` to `max` given as an option, or a `bad_usage` refusal naming it. */
 function wholeNumber(raw: string | undefined, option: string, min: number, max: number): number | undefined {
@@ -123,7 +126,7 @@ async function writeManifests(
   out: string,
   options: { namespace?: string; imageTag?: string; meshGroup?: string; json: boolean; io: CliIo },
 ) {
-  const { writeKubernetesManifests } = await import('../platform/kubernetes/write-kubernetes-manifests.js');
+  const { writeKubernetesManifests } = await import('../../platform/index.js');
   const { json, io, ...rest } = options;
   const result = await writeKubernetesManifests(dirs, { out, ...rest, io });
   if (result.status !== 'ok') return result;
@@ -165,16 +168,14 @@ export default defineCommand({
     moreHelp: async () =>
       'Past one machine: with --manifests <out> it hosts nothing and writes the Kubernetes manifests of the actors (Deployment with the declared probes, resources and replicas, Service, Secret references, no secret value) into <out>, then exits:\n\n  $ actorkit platform ./weather ./news --manifests k8s --namespace actors',
   }),
-  args,
+  args: platformArgs,
   async run(context) {
-    const { io } = startCommand('platform', context, args, true);
+    const { io } = startCommand('platform', context, await platformArgs(), true);
     const json = context.args.json === true;
     const dirs = (context.args._ ?? []).map(String);
     let result:
-      | Awaited<ReturnType<typeof import('../platform/run-platform.js').runPlatform>>
-      | Awaited<
-          ReturnType<typeof import('../platform/kubernetes/write-kubernetes-manifests.js').writeKubernetesManifests>
-        >
+      | Awaited<ReturnType<typeof import('../../platform/index.js').runPlatform>>
+      | Awaited<ReturnType<typeof import('../../platform/index.js').writeKubernetesManifests>>
       | CliFailure;
     try {
       const out = context.args.manifests;
@@ -203,7 +204,7 @@ export default defineCommand({
           'bad_usage',
           `${given(MANIFESTS_ONLY).join(', ')} applies only with --manifests <out>`,
         );
-      const { runPlatform } = await import('../platform/run-platform.js');
+      const { runPlatform } = await import('../../platform/index.js');
       const port = wholeNumber(context.args.port, 'port', 0, 65_535);
       const replicas = wholeNumber(context.args.replicas, 'replicas', 1, 64);
       const groups = meshGroups(repeatedOption(context.rawArgs, 'mesh-group'));

@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty';
-import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import { printFailure, printJson, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 
 const args = {
   actor_dir: {

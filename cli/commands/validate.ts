@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { defineCommand } from 'citty';
-import { PLATFORM_RULE_RANGE } from '../../src/config/validate/platform-rule-range.js';
-import { OPTION_ROUTES_README } from '../render/option-routes-section.js';
+import { PLATFORM_RULE_RANGE } from '../../src/sdk/index.js';
 import { CONFIGURATION_CHECKS } from '../validate/configuration-checks.js';
-import { printFailure, printJson, problemBullet, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import { printFailure, printJson, sharedArgs, startCommand, verbMeta } from './_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 
 const args = {
   actor_dir: { type: 'positional', description: 'The actor folder to check', required: false, default: '.' },
@@ -39,8 +39,10 @@ export default defineCommand({
         io.stdout.write(`using ${which} actorkit ${used.version} at ${used.root}\n`);
       }
       if (result.written) io.stdout.write(`wrote ${result.configPath}\n`);
-      if (result.routesWritten)
+      if (result.routesWritten) {
+        const { OPTION_ROUTES_README } = await import('../route-list/index.js');
         io.stdout.write(`wrote the route list in ${join(result.actorDir, OPTION_ROUTES_README)}\n`);
+      }
       if (result.status === 'ok') io.stdout.write(`${result.configPath} is valid: ${CONFIGURATION_CHECKS}\nOK\n`);
       else {
         const count = result.problems.length;

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { CliIo } from '../cli-io.js';
 import { validateActorDir } from '../validate/validate-actor-dir.js';
-import { problemBullet } from '../commands/_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 
 /** The outcome of one configuration check under `actorkit dev`. */
 export interface ConfigCheck {

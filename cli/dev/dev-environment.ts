@@ -1,5 +1,4 @@
-import { SECRET_MASK } from '../../src/context/actor-settings.js';
-import { ENVIRONMENT_VARIABLES, SECRET_ENVIRONMENT_VARIABLES } from '../../src/environment/environment-variables.js';
+import { SECRET_MASK, ENVIRONMENT_VARIABLES, SECRET_ENVIRONMENT_VARIABLES } from '../../src/index.js';
 
 /** What `actorkit dev` changes in the environment the actor runs with, unless the caller set it. */
 const DEV_DEFAULTS = {

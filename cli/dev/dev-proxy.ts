@@ -8,11 +8,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { html, raw } from 'hono/html';
-import { connectionScopedHeaders } from '../../src/core/hop-by-hop-headers.js';
-import { htmlPageHeaders, randomNonce } from '../../src/core/html-page.js';
-import { ActorError } from '../../src/core/actor-error.js';
-import type { ProblemCode } from '../../src/core/problem-codes.js';
-import { PROBLEM_CONTENT_TYPE, problemDocument } from '../../src/core/problem-response.js';
+import { connectionScopedHeaders, htmlPageHeaders, randomNonce } from '../../src/http/index.js';
+import { ActorError, type ProblemCode, PROBLEM_CONTENT_TYPE, problemDocument } from '../../src/index.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 

@@ -5,7 +5,7 @@
  * process's standard input is a pipe from `actorkit dev`, which the system closes when
  * `actorkit dev` exits; then the process gets SIGTERM — the actor's own graceful shutdown, store
  * closed — and is ended outright if it is still there `HARD_EXIT_MS` later. `actorkit platform`
- * loads it the same way into every replica (`--import`), with the same pipe from the platform.
+ * has its own copy for its replicas (`platform/exit-with-parent.ts`).
  */
 
 /** How long the actor may take over its graceful shutdown once `actorkit dev` is gone. */

@@ -1,18 +1,17 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
-import { freeLocalPort } from '../free-local-port.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { checkActorConfig, recheckConfigOnChange, type ConfigCheck } from './config-recheck.js';
 import { devEnvironment, shownEnvironment } from './dev-environment.js';
 import { startDevProxy } from './dev-proxy.js';
 import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
-import { servedBaseUrls } from './served-urls.js';
-import { isLoopbackHostname } from '../../src/core/loopback-host.js';
-import { PLATFORM_RULE_RANGE } from '../../src/config/validate/platform-rule-range.js';
-import { parseEnvironment } from '../../src/environment/parse-environment.js';
-import { readRuntimeConfig } from '../../src/environment/runtime-config.js';
+import { isLoopbackHostname } from '../../src/http/index.js';
+import { PLATFORM_RULE_RANGE } from '../../src/sdk/index.js';
+import { parseEnvironment, readRuntimeConfig } from '../../src/index.js';
+import { networkInterfaces } from 'node:os';
 
 /** The inputs of {@link runDev}. */
 export interface RunDevOptions {
@@ -250,4 +249,47 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
   } catch (error) {
     return toCliFailure(error);
   }
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago: the system picks it (port 0) and it is released at once. */
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
+      );
+    });
+    server.once('error', reject);
+  });
+}
+
+/** Addresses that mean every interface: IPv4's, IPv6's (which on most systems takes IPv4 too). */
+const WILDCARDS: Readonly<Record<string, readonly ('IPv4' | 'IPv6')[]>> = {
+  '0.0.0.0': ['IPv4'],
+  '::': ['IPv4', 'IPv6'],
+  '[::]': ['IPv4', 'IPv6'],
+};
+
+/** `http://<address>:<port>/`, with an IPv6 address in brackets. */
+function baseUrl(address: string, port: number): string {
+  return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}/`;
+}
+
+/**
+ * The base URLs a server listening on `host:port` answers: one per address of this machine's
+ * interfaces when `host` is a wildcard (`0.0.0.0`, `::`), else `host`'s own. Loopback first.
+ * @param host the listening address, e.g. `127.0.0.1`, `0.0.0.0`, `192.168.1.5`
+ * @param port the port bound
+ * @example
+ * servedBaseUrls('0.0.0.0', 3000); // ['http://127.0.0.1:3000/', 'http://192.168.1.5:3000/']
+ */
+function servedBaseUrls(host: string, port: number): string[] {
+  const families = WILDCARDS[host];
+  if (families === undefined) return [baseUrl(host, port)];
+  const entries = Object.values(networkInterfaces())
+    .flat()
+    .filter((entry) => entry !== undefined && families.includes(entry.family));
+  const ordered = [...entries.filter((entry) => entry!.internal), ...entries.filter((entry) => !entry!.internal)];
+  return ordered.map((entry) => baseUrl(entry!.address, port));
 }

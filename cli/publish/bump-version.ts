@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import inc from 'semver/functions/inc.js';
-import { ACTOR_PATHS } from '../../src/config/emit/load-actor-source.js';
+import { ACTOR_PATHS } from '../../src/sdk/index.js';
 import { CliError } from '../cli-error.js';
 
 /** The parts of a version `--bump` raises. */

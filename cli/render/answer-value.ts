@@ -1,4 +1,4 @@
-import { SECRET_MASK } from '../../src/context/actor-settings.js';
+import { SECRET_MASK } from '../../src/index.js';
 import { passesValidator } from './answer-validator.js';
 import type { TemplateQuestion } from './template-config.js';
 

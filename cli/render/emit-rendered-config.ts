@@ -3,8 +3,7 @@ import { mkdir, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { CliError } from '../cli-error.js';
-import type { OptionRoute } from './option-routes.js';
-import { refreshOptionRoutes } from './refresh-option-routes.js';
+import { refreshOptionRoutes, type OptionRoute } from '../route-list/index.js';
 
 /** The packages a freshly rendered actor's definition imports before its own `npm install`. */
 const DEFINITION_IMPORTS = ['actorkit', 'valibot'] as const;
@@ -52,7 +51,7 @@ export async function emitRenderedConfig(actorDir: string, packageRoot: string):
       await symlink(location, link, 'dir');
       links.push(link);
     }
-    const { emitPlatformConfig } = await import('../../src/config/emit/emit-platform-config.js');
+    const { emitPlatformConfig } = await import('../../src/sdk/index.js');
     const result = await emitPlatformConfig(actorDir);
     const { routes } = await refreshOptionRoutes(actorDir);
     return { file: relative(actorDir, result.path), routes };

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, dirname, resolve, sep } from 'node:path';
 import { CliError } from '../cli-error.js';
 import { createExcludeMatcher } from './exclude-matcher.js';
-import { EMPTY_OPTION_ROUTES_SECTION } from './option-routes-section.js';
-import { planTemplateFiles, type RenderPlan } from './plan-files.js';
-import { renderDockerfile } from './render-dockerfile.js';
-import { assertNoLinkOnPath } from './template-links.js';
+import { EMPTY_OPTION_ROUTES_SECTION } from '../route-list/index.js';
+import { planTemplateFiles, type RenderPlan, RENDER_SUFFIX } from './plan-files.js';
+import { assertNoLinkOnPath } from '../links-on-path.js';
 import { loadTemplateConfig, TEMPLATE_CONFIG_FILE, type TemplateConfig } from './template-config.js';
 import { createTemplateEngine, type TemplateEngine } from './template-engine.js';
-import { writeRenderPlan } from './write-render-plan.js';
+import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';
 
 /** A fetched template, checked and ready to answer and render. */
 export interface OpenedTemplate {
@@ -78,4 +77,63 @@ export async function renderTemplateInto(
   });
   const dockerfile = await renderDockerfile(outputDir, packageRoot, template.engine, context);
   return [...plan.files.map((file) => file.target), ...(dockerfile ? ['Dockerfile'] : [])];
+}
+
+/** actorkit's container recipe, rendered into every actor that brings no Dockerfile of its own. */
+const DOCKERFILE_TEMPLATE = 'Dockerfile.template';
+
+/**
+ * Renders `<package root>/Dockerfile.template` with the answers into `<actor>/Dockerfile` when the
+ * rendered tree is an actor (`package.json` and `src/actor.ts`) that brings no Dockerfile of its
+ * own. Returns whether it wrote one.
+ * @param actorDir the rendered actor (the staging folder)
+ * @param packageRoot the actorkit package root
+ */
+async function renderDockerfile(
+  actorDir: string,
+  packageRoot: string,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+): Promise<boolean> {
+  const source = join(packageRoot, DOCKERFILE_TEMPLATE);
+  const target = join(actorDir, 'Dockerfile');
+  const isActor = existsSync(join(actorDir, 'package.json')) && existsSync(join(actorDir, 'src', 'actor.ts'));
+  if (!isActor || existsSync(target) || !existsSync(source)) return false;
+  await writeFile(target, engine.render(await readFile(source, 'utf8'), context, DOCKERFILE_TEMPLATE));
+  return true;
+}
+
+/**
+ * Writes a render plan into a (staging) folder: folders first, then `.njk` files rendered and
+ * every other file copied byte for byte, keeping the source's permission bits.
+ * @param plan the output computed by `planTemplateFiles`.
+ * @param outputDir the folder to write into; nothing is written outside it.
+ * @param engine the template's engine.
+ * @param context the answers to render with.
+ */
+async function writeRenderPlan(
+  plan: RenderPlan,
+  outputDir: string,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+): Promise<void> {
+  for (const directory of plan.directories) await mkdir(within(outputDir, directory), { recursive: true });
+  for (const file of plan.files) {
+    const target = within(outputDir, file.target);
+    await mkdir(dirname(target), { recursive: true });
+    const { mode } = await stat(file.source);
+    if (file.render) {
+      const source = await readFile(file.source, 'utf8');
+      await writeFile(target, engine.render(source, context, `file ${file.target}${RENDER_SUFFIX}`), {
+        mode: mode & 0o777,
+      });
+    } else await copyFile(file.source, target);
+  }
+}
+
+/** Resolves a planned path and checks once more that it stays inside the output folder. */
+function within(outputDir: string, relativePath: string): string {
+  const target = resolve(outputDir, relativePath);
+  if (!target.startsWith(outputDir + sep)) throw new Error(`refusing to write outside ${outputDir}: ${relativePath}`);
+  return target;
 }

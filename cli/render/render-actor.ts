@@ -1,8 +1,7 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile, readdir, rename, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { Logger } from '../../src/log/logger.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { type Logger, silentLogger } from '../../src/index.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
@@ -10,15 +9,13 @@ import { createLinePrompter } from '../prompt/line-prompter.js';
 import { actorkitDependency, dependencyContext } from './actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
-import { closingMessage } from './closing-message.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
-import type { OptionRoute } from './option-routes.js';
-import { optionRoutesText } from './option-routes-section.js';
+import { optionRoutesText, type OptionRoute } from '../route-list/index.js';
 import { resolveAnswers } from './resolve-answers.js';
-import { assertEmptyTarget, moveIntoPlace } from './target-folder.js';
 import { openTemplate, planTemplate, renderTemplateInto } from './open-template.js';
 import { fetchTemplateSource, type TemplateSource } from './template-source.js';
 import { vendorActorkit } from './pack-actorkit.js';
+import type { TemplateEngine } from './template-engine.js';
 
 /** The inputs of `actorkit new`. */
 export interface RenderActorOptions {
@@ -162,4 +159,71 @@ function slugOf(context: Record<string, unknown>): string {
     .replace(/^-+|-+$/g, '');
   if (slug === '') throw new CliError('refused', 'bad_usage', 'the actor name gives no folder name: pass TARGET_DIR');
   return slug;
+}
+
+/**
+ * What `new` prints after rendering: the template's `_message_after_new` rendered with the
+ * answers and `target_dir` (the new folder as the user would type it, shell-quoted), else the
+ * step every actor shares, `cd <dir> && actorkit validate .`. Surrounding blank lines are trimmed.
+ * @param template the template's `_message_after_new`, if it has one.
+ * @param engine the template's engine (so the message may `{% include %}` the template's partials).
+ * @param context the answers and built-in variables.
+ * @param shownDir the new folder, relative to the working folder when it is below it.
+ */
+function closingMessage(
+  template: string | undefined,
+  engine: TemplateEngine,
+  context: Record<string, unknown>,
+  shownDir: string,
+): string {
+  const targetDir = shellQuote(shownDir);
+  if (template === undefined) return `Next: cd ${targetDir} && actorkit validate .`;
+  return engine
+    .render(template, { ...context, target_dir: targetDir }, 'template.yml: _message_after_new')
+    .replace(/^\s*\n|\s+$/g, '');
+}
+
+/**
+ * Quotes a path for a POSIX shell when it holds anything but safe characters.
+ * @param path the path to quote.
+ */
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Refuses a target that exists and is not an empty folder (codes `target_not_empty`,
+ * `target_not_directory`); a missing target is fine.
+ * @param targetDir absolute path of the folder `new` renders into.
+ */
+async function assertEmptyTarget(targetDir: string): Promise<void> {
+  const stats = await stat(targetDir).catch(() => undefined);
+  if (stats === undefined) return;
+  if (!stats.isDirectory())
+    throw new CliError('refused', 'target_not_directory', `${targetDir} exists and is not a folder`);
+  const entries = await readdir(targetDir);
+  if (entries.length > 0) {
+    throw new CliError(
+      'refused',
+      'target_not_empty',
+      `${targetDir} is not empty (${entries.length} entries); choose a new or empty folder`,
+    );
+  }
+}
+
+/**
+ * Moves a finished staging folder into place: renames it to the target when the target does not
+ * exist, else moves its entries into the (empty) target and removes the staging folder.
+ * @param stagingDir the rendered output, on the same file system as the target.
+ * @param targetDir the final folder.
+ */
+async function moveIntoPlace(stagingDir: string, targetDir: string): Promise<void> {
+  await assertEmptyTarget(targetDir);
+  const exists = await stat(targetDir).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return rename(stagingDir, targetDir);
+  for (const entry of await readdir(stagingDir)) await rename(join(stagingDir, entry), join(targetDir, entry));
+  await rmdir(stagingDir);
 }

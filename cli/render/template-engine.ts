@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nunjucks from 'nunjucks';
 import { CliError } from '../cli-error.js';
-import { assertNoLinkOnPath } from './template-links.js';
+import { assertNoLinkOnPath } from '../links-on-path.js';
 
 /** Renders nunjucks sources for one template: autoescape off, undefined output is an error. */
 export interface TemplateEngine {

@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli-error.js';
-import { firstLinkOnPath } from '../render/template-links.js';
+import { firstLinkOnPath } from '../links-on-path.js';
 
 /**
  * Collects the symbolic links an update would pass on its way to files of the actor: a linked

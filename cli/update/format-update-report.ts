@@ -1,4 +1,4 @@
-import { problemBullet } from '../commands/_shared.js';
+import { problemBullet } from '../validate/actor-problem.js';
 import { CONFIGURATION_CHECKS } from '../validate/configuration-checks.js';
 import { VENDOR_FOLDER } from '../render/actorkit-dependency.js';
 import { templateLabel, versionLabel } from './template-version.js';

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Logger } from '../../src/log/logger.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { type Logger, silentLogger } from '../../src/index.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
@@ -22,7 +21,7 @@ import { planUpdate, type UpdatePlan } from './plan-update.js';
 import { refuseUnupdatable, templatesToCompare } from './templates-to-compare.js';
 import { confirmTemplateTrust, templatesNeedingTrust } from './template-trust.js';
 import { templateLabel, versionLabel, type TemplateVersion } from './template-version.js';
-import { workingTreeState } from './working-tree.js';
+import { gitOrUndefined } from '../render/git.js';
 
 /** The inputs of `actorkit update`. */
 export interface UpdateActorOptions {
@@ -311,4 +310,23 @@ async function renderInto(
   const plan = await planTemplate(template, context);
   await mkdir(dir, { recursive: true });
   return { dir, files: await renderTemplateInto(template, plan, context, dir, packageRoot) };
+}
+
+/** What git says about the actor folder before an update. */
+type WorkingTreeState = { readonly tracked: false } | { readonly tracked: true; readonly changes: readonly string[] };
+
+/**
+ * Lists the uncommitted changes under a folder (`git status --porcelain -- .`), or says it is not
+ * inside a git working tree (or git is missing).
+ * @param dir the actor folder.
+ * @param env the environment git runs with.
+ */
+async function workingTreeState(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<WorkingTreeState> {
+  const inside = await gitOrUndefined(['-C', dir, 'rev-parse', '--is-inside-work-tree'], env);
+  if (inside !== 'true') return { tracked: false };
+  const status = await gitOrUndefined(['-C', dir, 'status', '--porcelain', '--untracked-files=all', '--', '.'], env);
+  return { tracked: true, changes: (status ?? '').split('\n').filter((line) => line !== '') };
 }

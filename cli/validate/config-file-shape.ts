@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { firstLinkOnPath } from '../render/template-links.js';
+import { firstLinkOnPath } from '../links-on-path.js';
 import type { ActorProblem } from './actor-problem.js';
 
 /** The largest `src/platform/config.json` `validate` reads: 1 MiB, some twenty times what a large actor emits. */

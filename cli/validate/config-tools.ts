@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Problem } from '../../src/core/problem.js';
+import type { Problem } from '../../src/index.js';
 import { ownPackage } from '../package-root.js';
 import { lendOwnPackages } from './lend-own-packages.js';
 
@@ -83,9 +83,6 @@ function installedActorkit(actorDir: string): string | undefined {
 async function ownConfigTools(actorDir: string): Promise<ConfigTools> {
   const { root, version } = ownPackage();
   await lendOwnPackages(actorDir, root);
-  const [{ emitPlatformConfig }, { validatePlatformConfig }] = await Promise.all([
-    import('../../src/config/emit/emit-platform-config.js'),
-    import('../../src/config/validate/validate-platform-config.js'),
-  ]);
+  const { emitPlatformConfig, validatePlatformConfig } = await import('../../src/sdk/index.js');
   return { origin: 'cli', version, root, emitPlatformConfig, validatePlatformConfig };
 }

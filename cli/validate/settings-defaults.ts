@@ -1,7 +1,13 @@
 import { runInNewContext } from 'node:vm';
-import type { Problem } from '../../src/core/problem.js';
-import { schemaProblems } from '../../src/config/validate/schema-problems.js';
-import { asObject, settingFields } from '../../src/config/validate/rules/setting-fields.js';
+import type { Problem } from '../../src/index.js';
+import { schemaProblems, settingFields } from '../../src/sdk/index.js';
+
+/** A plain JSON object, or `undefined` for anything else. */
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
 
 /** The rule of a problem found by {@link settingsDefaultProblems}. */
 const SCHEMA_DEFAULT_RULE = 'schema default';

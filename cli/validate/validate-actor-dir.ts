@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { Logger } from '../../src/log/logger.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { type Logger, silentLogger } from '../../src/index.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import type { ActorProblem } from './actor-problem.js';
@@ -10,7 +9,6 @@ import { configFileProblems } from './config-file-problems.js';
 import { configFileShapeProblem } from './config-file-shape.js';
 import { configProblems } from './config-problems.js';
 import { emitterFailureProblem, withSourceMaps } from './emitter-failure.js';
-import { refreshOptionRoutes } from '../render/refresh-option-routes.js';
 
 export type { ActorProblem } from './actor-problem.js';
 
@@ -156,9 +154,11 @@ export async function validateActorDir(
 /**
  * Rewrites README.md's route list from the definition; false when the README has no markers, the
  * list was already right, or the actor's app cannot be built here (the emission's problems say why).
+ * The route list builds the actor's app, so the runtime is loaded only for `--write`.
  */
 async function rewriteRouteList(root: string): Promise<boolean> {
   try {
+    const { refreshOptionRoutes } = await import('../route-list/index.js');
     return (await refreshOptionRoutes(root)).written;
   } catch {
     return false;

@@ -18,6 +18,7 @@ export {
 export {
   EXPOSABLE_OPERATIONS,
   MANAGED_BY_VALUES,
+  MCP_EDGE_OPERATION,
   PLATFORM_ANNOTATION_KEYS,
   PLATFORM_WIDGET_TYPES,
   type ExposableOperation,
@@ -48,7 +49,7 @@ export {
   type EmitResult,
 } from '../config/emit/emit-platform-config.js';
 export { EmitError, type EmitErrorCode } from '../config/emit/emit-error.js';
-export { ACTOR_PATHS } from '../config/emit/load-actor-source.js';
+export { ACTOR_PATHS, loadActorSource } from '../config/emit/load-actor-source.js';
 export {
   PLATFORM_CONFIG_SCHEMA_VERSION,
   type ConnectorDeclaration,
@@ -64,6 +65,10 @@ export {
 
 // The platform configuration: schema and tuning rules
 export { PLATFORM_RULES } from '../config/validate/platform-rules.js';
+export { PLATFORM_RULE_RANGE } from '../config/validate/platform-rule-range.js';
+export { ruleLabel } from '../config/validate/rule-label.js';
+export { schemaProblems } from '../config/validate/schema-problems.js';
+export { settingFields, type SettingField } from '../config/validate/rules/setting-fields.js';
 export type { PlatformRule, RuleFinding } from '../config/validate/platform-rule.js';
 export {
   PLATFORM_SCHEMA,
@@ -71,6 +76,9 @@ export {
   validatePlatformConfig,
 } from '../config/validate/validate-platform-config.js';
 export type { ProblemRule, ValidationProblem, ValidationResult } from '../config/validate/validation-problem.js';
+
+// README.md sections written from the code
+export { withGeneratedSection, type GeneratedSectionMarkers } from '../core/generated-section.js';
 
 // Domain clients
 export {

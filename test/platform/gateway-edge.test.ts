@@ -1,7 +1,7 @@
 // The external API edge of the local platform, over the examples hosted in-process (one replica
 // each, in-memory store): what it exposes, what it never does, the key and its rotation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlatformGateway, type PlatformGateway } from '../../cli/platform/gateway/index.js';
+import { createPlatformGateway, type PlatformGateway } from '../../platform/gateway/index.js';
 import { REGISTER_ACTOR_PATH } from '../../cli/publish/registration-steps.js';
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReconciliationReport } from '../../cli/platform/gateway/reconciliation-report.js';
+import type { ReconciliationReport } from '../../platform/gateway/reconciliation-report.js';
 import { MCP_REF, PANEL_REF } from './support/example-pools.js';
 import {
   chatAroundGateway,

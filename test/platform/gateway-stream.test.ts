@@ -1,8 +1,8 @@
 // The edge does not buffer a streamed chat: each part reaches the client while the replica is
 // still writing the next, and the turn counts for reconciliation only once the stream finished.
 import { describe, expect, it } from 'vitest';
-import type { ActorPool } from '../../cli/platform/actor-pool.js';
-import { createPlatformGateway } from '../../cli/platform/gateway/index.js';
+import type { ActorPool } from '../../platform/actor-pool.js';
+import { createPlatformGateway } from '../../platform/gateway/index.js';
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import meshConfig from '../../examples/mesh-actor/src/platform/config.json' with { type: 'json' };
 

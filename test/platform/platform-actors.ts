@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import type { PlatformReady } from '../../cli/platform/platform-ready.js';
+import type { PlatformReady } from '../../platform/platform-ready.js';
 import { ACTORKIT_BINARY } from '../cli/support/rendered-actor.js';
 import { REPOSITORY_ROOT } from '../support/built-package.js';
 

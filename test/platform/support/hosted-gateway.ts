@@ -2,7 +2,7 @@ import {
   createPlatformGateway,
   type PlatformGateway,
   type PlatformGatewayOptions,
-} from '../../../cli/platform/gateway/index.js';
+} from '../../../platform/gateway/index.js';
 import type { TestSchemas } from '../../store/postgres-schemas.js';
 import { startExamplePools, type ExamplePools } from './example-pools.js';
 import type { InProcessPool } from './in-process-pool.js';

@@ -2,8 +2,8 @@
 // child processes), round-robin over the ready ones, with kill and restart for the tests.
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { ActorPool, ReplicaState, ReplicaView } from '../../../cli/platform/actor-pool.js';
-import { noReadyReplica } from '../../../cli/platform/supervised-pool.js';
+import type { ActorPool, ReplicaState, ReplicaView } from '../../../platform/actor-pool.js';
+import { noReadyReplica } from '../../../platform/supervised-pool.js';
 import type { ActorApp } from '../../../src/app/create-actor-app.js';
 import type { PlatformConfig } from '../../../src/config/platform-config.js';
 import { createLogger, type LogSink } from '../../../src/log/logger.js';

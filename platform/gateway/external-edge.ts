@@ -1,0 +1,190 @@
+import { ActorError } from '../../src/index.js';
+import type { ActorPool } from '../actor-pool.js';
+import { NEVER_EXPOSED_SEGMENTS } from './actor-paths.js';
+import { type AnsweredInvokes, mcpChatCallIds, succeededMcpChats, watchChatStream } from './answered-invokes.js';
+import { EDGE_OPERATIONS, type EdgeOperation, type EdgeOperationName } from './edge-operations.js';
+import { EDGE_KEY_HEADER, type EdgeKeyring } from './edge-keys.js';
+import { forwardedRequest, relayedResponse } from './forwarded-request.js';
+import { edgeBasePath } from './gateway-paths.js';
+import type { Reconciler } from './reconciler.js';
+import { sendToReplica } from './send-to-replica.js';
+
+/** What the edge needs of the gateway. */
+export interface ExternalEdgeServices {
+  readonly pools: ReadonlyMap<string, ActorPool>;
+  readonly keys: EdgeKeyring;
+  readonly answered: AnsweredInvokes;
+  readonly reconciler: Reconciler;
+  /** The tenant every edge call is made for: the instance owner's, the key's owner. */
+  readonly ownerTenant: string;
+  /** The largest `/mcp` body the edge reads (to count the `chat` calls in it). */
+  readonly maxMcpBodyBytes: number;
+}
+
+/** The instance an edge or relay path names, or 404 `unknown_actor`. */
+export function poolOf(pools: ReadonlyMap<string, ActorPool>, ref: string): ActorPool {
+  const pool = pools.get(ref);
+  if (pool === undefined)
+    throw new ActorError('unknown_actor', { detail: `This platform hosts no actor instance ${JSON.stringify(ref)}` });
+  return pool;
+}
+
+/** Whether the instance has an external edge at all: `external_api.enabled` and `platform_expose_external_api`. */
+export function hasEdge(pool: Pick<ActorPool, 'config'>): boolean {
+  return pool.config.external_api.enabled && pool.config.features.platform_expose_external_api;
+}
+
+/** The operations the instance's edge offers, in the order of `EDGE_OPERATIONS`. */
+export function exposedOperations(pool: Pick<ActorPool, 'config'>): string[] {
+  if (!hasEdge(pool)) return [];
+  return Object.keys(EDGE_OPERATIONS).filter((name) => pool.config.external_api.operations.includes(name));
+}
+
+/**
+ * Judges an edge request before it goes anywhere: the instance (404 `unknown_actor`), its edge
+ * (404 `external_api_disabled`), settings and OAuth (403 `never_exposed`, whatever the
+ * configuration says), the key (401 `missing_edge_key` / `invalid_edge_key`), the operation
+ * (404 `not_found` for no operation, `operation_not_exposed` for one the configuration does not
+ * list) and the method (405 with `Allow`).
+ */
+function admit(
+  services: ExternalEdgeServices,
+  request: Request,
+  ref: string,
+  rest: string,
+): { pool: ActorPool; name: string; operation: EdgeOperation } {
+  const pool = poolOf(services.pools, ref);
+  if (!hasEdge(pool))
+    throw new ActorError('external_api_disabled', {
+      detail: `${ref} has no external edge: its configuration has external_api.enabled false (platform_expose_external_api off)`,
+    });
+  const segments = rest.split('/').filter(Boolean);
+  const first = decodeURIComponent(segments[0] ?? '').toLowerCase();
+  if (NEVER_EXPOSED_SEGMENTS.includes(first))
+    throw new ActorError('never_exposed', {
+      detail: `${first} is never reachable through the external edge; the owner changes it on the platform`,
+    });
+  const check = services.keys.check(ref, request.headers.get(EDGE_KEY_HEADER) ?? undefined);
+  const challenge = { 'WWW-Authenticate': `ApiKey header="${EDGE_KEY_HEADER}"` };
+  if (check === 'missing')
+    throw new ActorError('missing_edge_key', {
+      detail: `Send the instance's edge key in ${EDGE_KEY_HEADER}`,
+      headers: challenge,
+    });
+  if (check === 'invalid')
+    throw new ActorError('invalid_edge_key', {
+      detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`,
+      headers: challenge,
+    });
+  const name = segments.length === 1 ? first : '';
+  const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
+  if (operation === undefined)
+    throw new ActorError('not_found', {
+      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/`,
+    });
+  if (!exposedOperations(pool).includes(name)) {
+    throw new ActorError('operation_not_exposed', {
+      detail: `${ref} exposes ${exposedOperations(pool).join(', ') || 'no operation'} (external_api.operations), not ${name}`,
+    });
+  }
+  if (!operation.methods.includes(request.method)) {
+    throw new ActorError('method_not_allowed', {
+      detail: `${name} takes ${operation.methods.join(', ')}`,
+      headers: { Allow: operation.methods.join(', ') },
+    });
+  }
+  return { pool, name, operation };
+}
+
+/**
+ * Answers `/api/v1/k/<ref>/<rest>`: admits the request (see `admit`), sends it to the next ready
+ * replica with the owner's `X-Tenant-Id` and without the caller's credentials, and passes the
+ * answer back as it comes (an SSE chat chunk by chunk), counting each successful chat turn for
+ * reconciliation.
+ * @param services the pools, keys and counters
+ * @param request the client's request
+ * @param ref the instance ref from the path
+ * @param rest the path below `/api/v1/k/<ref>/`
+ * @param requestId the gateway's request id
+ */
+export async function answerEdge(
+  services: ExternalEdgeServices,
+  request: Request,
+  ref: string,
+  rest: string,
+  requestId: string,
+): Promise<Response> {
+  const { pool, operation } = admit(services, request, ref, rest);
+  const tenant = services.ownerTenant;
+  const facts = { actorPath: operation.actorPath(tenant), tenant, prefix: edgeBasePath(ref), requestId };
+  if (operation.counts === 'none') return relayedResponse(await sendToReplica(pool, forwardedRequest(request, facts)));
+  if (operation.counts === 'mcp') {
+    const body = request.method === 'POST' ? await readCappedText(request, services.maxMcpBodyBytes) : undefined;
+    const ids = body === undefined ? [] : mcpChatCallIds(body);
+    if (ids.length === 0)
+      return relayedResponse(
+        await sendToReplica(pool, forwardedRequest(request, { ...facts, ...(body === undefined ? {} : { body }) })),
+      );
+    await services.reconciler.ensureBaseline(pool, tenant);
+    services.answered.begin(ref);
+    try {
+      const answer = await sendToReplica(pool, forwardedRequest(request, { ...facts, body: body as string }));
+      services.answered.add(ref, tenant, await succeededMcpChats(answer, ids));
+      return relayedResponse(answer);
+    } finally {
+      services.answered.settle(ref);
+    }
+  }
+  await services.reconciler.ensureBaseline(pool, tenant);
+  services.answered.begin(ref);
+  let answer: Response;
+  try {
+    answer = await sendToReplica(pool, forwardedRequest(request, facts));
+  } catch (error) {
+    services.answered.settle(ref);
+    throw error;
+  }
+  const replayed = answer.headers.get('idempotent-replayed') === 'true';
+  const count = (succeeded: boolean) => {
+    if (succeeded && !replayed) services.answered.add(ref, tenant);
+    services.answered.settle(ref);
+  };
+  if (answer.ok && answer.body !== null && (answer.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return relayedResponse(answer, watchChatStream(answer.body, count));
+  }
+  count(answer.ok);
+  return relayedResponse(answer);
+}
+
+/**
+ * Reads a request body as text, refusing one over `maxBytes` with 413 `payload_too_large` (by
+ * its `Content-Length`, or while reading a chunked one).
+ * @param request the request
+ * @param maxBytes the largest body read
+ */
+async function readCappedText(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new ActorError('payload_too_large', { detail: `The body is over ${maxBytes} bytes` });
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge();
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,376 @@
+import { join, resolve } from 'node:path';
+import {
+  toCliFailure,
+  CliError,
+  type CliFailure,
+  resolveCliIo,
+  type CliIo,
+  registrationSteps,
+} from '../cli/library.js';
+import { actorDatabase, ensureActorSchema, type ActorDatabase } from './actor-database.js';
+import { buildActor, installWhenMissing } from './build-actor.js';
+import { exposedOperations, hasEdge } from './gateway/external-edge.js';
+import { edgeBasePath, relayPanelPath } from './gateway/gateway-paths.js';
+import { createPlatformGateway } from './gateway/index.js';
+import { panelSlugs } from './gateway/panel-relay.js';
+import { keepKey } from './kept-key-file.js';
+import { meshGroupKey } from './mesh-group-key.js';
+import { platformCredentials } from './platform-credentials.js';
+import type { HostedActorSummary, PlatformReady } from './platform-ready.js';
+import { platformReadyText } from './platform-ready-text.js';
+import {
+  DEFAULT_MESH_GROUP,
+  DEFAULT_PLATFORM_PORT,
+  DEFAULT_SECRETS_FILE,
+  DEFAULT_STATE_DIR,
+} from './platform-defaults.js';
+import {
+  registerActor,
+  refuseDuplicateRefs,
+  type RegisteredActor,
+  type RegistrationFailure,
+} from './register-actor.js';
+import { actorEnvironment } from './replica-environment.js';
+import { ReplicaSlot } from './replica-slot.js';
+import { readSecretsFile } from './secrets-file.js';
+import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+
+/** How long a replica may take to drain before it is killed. */
+const DRAIN_GRACE_MS = 15_000;
+/** How long the platform waits for every replica's first ready probe before it says it is up anyway. */
+const READY_WAIT_MS = 60_000;
+
+/** The inputs of {@link runPlatform}. */
+export interface RunPlatformOptions {
+  /** The gateway's port on 127.0.0.1; default {@link DEFAULT_PLATFORM_PORT}; `0` picks a free one. */
+  readonly port?: number;
+  /** Replicas per actor; default each actor's `deployment.replicas.min`. */
+  readonly replicas?: number;
+  /** The PostgreSQL every replica shares (one schema per actor); default `DATABASE_URL`, else SQLite (one replica). */
+  readonly databaseUrl?: string;
+  /** The secrets file; default `secrets.env` in the state folder. */
+  readonly secretsFile?: string;
+  /** Where the owner token, the edge keys, generated mesh keys and SQLite files are kept; default `.actorkit/platform`. */
+  readonly stateDir?: string;
+  /** The mesh group of an actor by ref; the others are in the group `default`. */
+  readonly meshGroups?: Readonly<Record<string, string>>;
+  /** Print one JSON object on standard output when up (progress and reports go to standard error). */
+  readonly json?: boolean;
+  /** Stops the platform like Ctrl-C (tests, scripts); without it, SIGINT and SIGTERM stop it. */
+  readonly signal?: AbortSignal;
+  /** Called once every actor is up, with what `--json` prints and the pools (scripts). */
+  readonly onReady?: (ready: PlatformReady, pools: ReadonlyMap<string, SupervisedPool>) => void;
+  readonly io?: Partial<CliIo>;
+}
+
+/** How a platform run ended: drained and stopped. */
+export interface RunPlatformResult {
+  readonly status: 'ok';
+  readonly url: string;
+  readonly actors: readonly HostedActorSummary[];
+}
+
+/** One actor on its way up: what the platform decided for it. */
+interface HostedActor extends RegisteredActor {
+  readonly replicas: number;
+  readonly database: ActorDatabase;
+  readonly meshGroup: string | undefined;
+  readonly service: FetchListener;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** A stop asked for by SIGINT/SIGTERM or an abort. */
+interface StopRequest {
+  /** Resolves at the first signal. */
+  readonly requested: Promise<void>;
+  /** Whether it has come. */
+  readonly stopped: boolean;
+  /** Stops swallowing later signals. */
+  release(): void;
+}
+
+/** Resolves at the first SIGINT/SIGTERM (or abort); later signals are swallowed until `release()`, so a second Ctrl-C does not cut the drain short. */
+function stopRequest(signal: AbortSignal | undefined): StopRequest {
+  let stopped = false;
+  let stop: () => void = () => undefined;
+  const requested = new Promise<void>((resolveStop) => (stop = resolveStop)).then(() => {
+    stopped = true;
+  });
+  const onSignal = () => stop();
+  if (signal === undefined) for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  else if (signal.aborted) stop();
+  else signal.addEventListener('abort', onSignal, { once: true });
+  return {
+    requested,
+    get stopped() {
+      return stopped;
+    },
+    release: () => STOP_SIGNALS.forEach((name) => process.off(name, onSignal)),
+  };
+}
+
+/** The end of a run stopped before every actor was up (what did start is drained). */
+function interrupted(): CliError {
+  return new CliError('failed', 'interrupted', 'stopped before every actor was up');
+}
+
+function imageOf(actor: RegisteredActor): string {
+  const repo = actor.config.deployment.image_repo;
+  return repo === undefined ? `${actor.dir} (built locally)` : `${repo}:v${actor.config.actor.version}`;
+}
+
+async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopRequest): Promise<void> {
+  const deadline = Date.now() + READY_WAIT_MS;
+  while (!stop.stopped && Date.now() < deadline && !pools.every((pool) => pool.allReady()))
+    await new Promise((wait) => setTimeout(wait, 100));
+}
+
+/**
+ * `actorkit platform`: hosts actor folders as the platform does. Registers each (validate's
+ * checks; refused with its problems), builds it (`npm install` when needed, `npm run build`),
+ * and runs its replicas (`node dist/main.node.js`, `ACTOR_PLATFORM=true`, the environment of
+ * `deployment.env` with secrets from the secrets file, platform-managed settings from the
+ * platform's environment) on one PostgreSQL schema per actor (or SQLite for one replica).
+ * Each actor gets a service address that round-robins over its ready replicas; the gateway
+ * (`createPlatformGateway`) answers on `port`, with the owner token and the edge keys kept in the
+ * state folder (mode 0600) across runs, a rotated key too. Dead replicas are restarted with back-off and
+ * reported. Runs until SIGINT or SIGTERM (or `signal`), then stops routing, drains every
+ * replica and returns. Never throws: a refusal or failure is a result object.
+ * @param dirs the actor folders, relative to `io.cwd`
+ * @param options port, replicas, database, secrets, state folder, mesh groups, JSON output
+ * @example
+ * const result = await runPlatform(['./weather', './news'], { replicas: 2, databaseUrl: 'postgres://localhost/actors' });
+ */
+export async function runPlatform(
+  dirs: readonly string[],
+  options: RunPlatformOptions = {},
+): Promise<RunPlatformResult | RegistrationFailure | CliFailure> {
+  const io = resolveCliIo(options.io);
+  const hosted: HostedActor[] = [];
+  const pools = new Map<string, SupervisedPool>();
+  const listeners: FetchListener[] = [];
+  const stop = stopRequest(options.signal);
+  const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
+  try {
+    if (dirs.length === 0)
+      throw new CliError('refused', 'bad_usage', 'name at least one actor folder (see `actorkit platform --help`)');
+    if (options.replicas !== undefined && !(Number.isInteger(options.replicas) && options.replicas >= 1)) {
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        `--replicas must be a whole number of at least 1, got '${options.replicas}'`,
+      );
+    }
+    const stateDir = resolve(io.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
+    const secrets = await readSecretsFile(
+      options.secretsFile === undefined ? join(stateDir, DEFAULT_SECRETS_FILE) : resolve(io.cwd, options.secretsFile),
+      options.secretsFile !== undefined,
+    );
+    const databaseUrl = options.databaseUrl ?? io.env.DATABASE_URL;
+
+    const registered: RegisteredActor[] = [];
+    for (const dir of dirs) {
+      await installWhenMissing(resolve(io.cwd, dir), (line) => io.stderr.write(`[${dir}] npm: ${line}\n`), io.env);
+      const actor = await registerActor(dir, io);
+      if (!('ref' in actor)) return actor;
+      registered.push(actor);
+    }
+    refuseDuplicateRefs(registered);
+    for (const ref of Object.keys(options.meshGroups ?? {})) {
+      if (!registered.some((actor) => actor.ref === ref))
+        throw new CliError(
+          'refused',
+          'bad_usage',
+          `--mesh-group names '${ref}', which is not a hosted actor (${registered.map((actor) => actor.ref).join(', ')})`,
+        );
+    }
+
+    for (const actor of registered) {
+      const replicas = options.replicas ?? actor.config.deployment.replicas.min;
+      const database = actorDatabase(databaseUrl, actor.ref, replicas);
+      const meshGroup = actor.config.features.fleet_mesh
+        ? (options.meshGroups?.[actor.ref] ?? DEFAULT_MESH_GROUP)
+        : undefined;
+      // The service listens before the replicas exist (their environment names its port); it routes once the pool is there.
+      const service = await listenFetch(
+        (request) => pools.get(actor.ref)?.forward(request) ?? noReadyReplica(actor.ref, request, false),
+        { port: 0, host: '127.0.0.1' },
+      );
+      listeners.push(service);
+      hosted.push({ ...actor, replicas, database, meshGroup, service });
+    }
+    const credentials = await platformCredentials(
+      stateDir,
+      hosted.filter(hasEdge).map((actor) => actor.ref),
+    );
+    const services = new Map(hosted.map((actor) => [actor.ref, { host: '127.0.0.1', port: actor.service.port }]));
+    const environments = new Map<string, Record<string, string>>();
+    for (const actor of hosted) {
+      const meshKey =
+        actor.meshGroup === undefined ? undefined : await meshGroupKey(stateDir, actor.meshGroup, secrets);
+      const database =
+        actor.database.engine === 'postgres'
+          ? { DATABASE_URL: actor.database.url }
+          : { DATA_DIR: join(stateDir, 'data', actor.ref) };
+      environments.set(
+        actor.ref,
+        actorEnvironment({
+          ref: actor.ref,
+          config: actor.config,
+          secrets,
+          platformEnv: io.env,
+          meshKey,
+          database,
+          services,
+        }),
+      );
+    }
+
+    for (const actor of hosted) {
+      if (stop.stopped) throw interrupted();
+      say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
+      const entry = await buildActor(actor.dir, (line) => io.stderr.write(`[${actor.ref}] build: ${line}\n`), io.env);
+      await ensureActorSchema(actor.database);
+      const exitWithParent = new URL('./exit-with-parent.js', import.meta.url).href;
+      const config = actor.config.deployment;
+      const slots = Array.from(
+        { length: actor.replicas },
+        (_, index) =>
+          new ReplicaSlot({
+            index,
+            cwd: actor.dir,
+            command: [process.execPath, '--import', exitWithParent, entry],
+            env: { ...environments.get(actor.ref), INSTANCE_ID: `${actor.ref}-${index}` },
+            probePath: config.readiness_path ?? config.health_path,
+            report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
+          }),
+      );
+      const pool = new SupervisedPool({
+        ref: actor.ref,
+        dir: actor.dir,
+        config: actor.config,
+        meshGroup: actor.meshGroup,
+        slots,
+      });
+      pool.serviceUrl = `http://127.0.0.1:${actor.service.port}`;
+      pools.set(actor.ref, pool);
+      await pool.start();
+    }
+
+    const gateway = createPlatformGateway({
+      pools,
+      ownerToken: credentials.ownerToken,
+      edgeKeys: credentials.edgeKeys,
+      onEdgeKeyRotated: (ref, key) => {
+        try {
+          keepKey(credentials.edgeKeyFile(ref), key);
+        } catch (error) {
+          say(
+            `actorkit platform: ${ref}'s rotated edge key could not be kept in ${credentials.edgeKeyFile(ref)} (${(error as Error).message}); the next run starts with the previous key`,
+          );
+        }
+      },
+    });
+    const front = await listenFetch((request) => gateway.fetch(request), {
+      port: options.port ?? DEFAULT_PLATFORM_PORT,
+      host: '127.0.0.1',
+    });
+    listeners.push(front);
+    const url = `http://127.0.0.1:${front.port}`;
+    await waitUntilReady([...pools.values()], stop);
+    if (stop.stopped) throw interrupted();
+
+    const actors: HostedActorSummary[] = hosted.map((actor) => {
+      const edge = hasEdge(actor);
+      return {
+        ref: actor.ref,
+        slug: actor.config.actor.slug,
+        dir: actor.dir,
+        replicas: pools.get(actor.ref)?.replicas() ?? [],
+        database: actor.database.engine,
+        serviceUrl: `http://127.0.0.1:${actor.service.port}`,
+        edgeUrl: edge ? `${url}${edgeBasePath(actor.ref)}/` : undefined,
+        edgeKey: edge ? gateway.edgeKey(actor.ref) : undefined,
+        edgeKeyFile: edge ? credentials.edgeKeyFile(actor.ref) : undefined,
+        edgeOperations: exposedOperations(actor),
+        panelUrls: panelSlugs(actor).map((slug) => url + relayPanelPath(actor.ref, slug)),
+        meshGroup: actor.meshGroup,
+        registrationSteps: registrationSteps(url, imageOf(actor)),
+      };
+    });
+    const ready: PlatformReady = {
+      event: 'platform_ready',
+      url,
+      dashboardUrl: `${url}/?token=${credentials.ownerToken}`,
+      ownerToken: credentials.ownerToken,
+      ownerTokenFile: credentials.ownerTokenFile,
+      stateDir,
+      secretsFile: secrets.path,
+      actors,
+    };
+    if (options.json) io.stdout.write(`${JSON.stringify(ready)}\n`);
+    else say(platformReadyText(ready));
+    options.onReady?.(ready, pools);
+
+    await stop.requested;
+    say('actorkit platform: draining: routing stopped, replicas get SIGTERM…');
+    await Promise.all(listeners.splice(0).map((listener) => listener.close()));
+    await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
+    await gateway.close();
+    say('actorkit platform: stopped');
+    return { status: 'ok', url, actors };
+  } catch (error) {
+    return toCliFailure(error);
+  } finally {
+    await Promise.all(listeners.map((listener) => listener.close()));
+    await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
+    stop.release();
+  }
+}
+
+/** A fetch handler listening on a port. */
+interface FetchListener {
+  readonly port: number;
+  /** Stops accepting, ends idle connections and waits for the rest. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a fetch handler on `host:port` with Node's HTTP server; a port in use is a `failed`
+ * error naming it (code `port_in_use`).
+ * @param fetch the handler
+ * @param address the port (`0` picks one) and the address to listen on
+ */
+function listenFetch(
+  fetch: (request: Request) => Promise<Response> | Response,
+  address: { readonly port: number; readonly host: string },
+): Promise<FetchListener> {
+  const server = createServer(getRequestListener(fetch));
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(
+              'failed',
+              'port_in_use',
+              `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`,
+            )
+          : error,
+      );
+    });
+    server.listen(address.port, address.host, () => {
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((closed) => {
+            server.close(() => closed());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import { createServer as createNetServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformConfig } from '../src/sdk/index.js';
+import type { ReplicaSlot } from './replica-slot.js';
+import { SupervisedPool } from './supervised-pool.js';
+
+const servers: Server[] = [];
+
+/** A stand-in replica that answers its name and what it received. */
+function replica(name: string): Promise<string> {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => response.end(JSON.stringify({ name, method: request.method, url: request.url, body })));
+  });
+  servers.push(server);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+/** A slot as the pool reads it: an address and whether it is ready. */
+function slot(url: string, ready: boolean): ReplicaSlot {
+  return {
+    url,
+    ready,
+    view: () => ({
+      index: 0,
+      url,
+      state: ready ? 'ready' : 'not_ready',
+      pid: undefined,
+      restarts: 0,
+      startedAt: '',
+      lastLines: [],
+    }),
+  } as unknown as ReplicaSlot;
+}
+
+function pool(slots: ReplicaSlot[]): SupervisedPool {
+  return new SupervisedPool({
+    ref: 'weather',
+    dir: '/actors/weather',
+    config: { actor: { slug: 'weather' } } as PlatformConfig,
+    meshGroup: undefined,
+    slots,
+  });
+}
+
+async function answeredBy(target: SupervisedPool, init?: RequestInit): Promise<string> {
+  const answer = await target.forward(new Request('http://platform.invalid/agent/invoke?x=1', init));
+  return ((await answer.json()) as { name: string }).name;
+}
+
+let first: string;
+let second: string;
+let third: string;
+beforeAll(async () => {
+  [first, second, third] = await Promise.all([replica('first'), replica('second'), replica('third')]);
+});
+afterAll(() => servers.forEach((server) => server.close()));
+
+describe('SupervisedPool.forward', () => {
+  it('sends requests round-robin to the ready replicas only, path, query and body kept', async () => {
+    const target = pool([slot(first, true), slot(second, false), slot(third, true)]);
+    const names = [];
+    for (let turn = 0; turn < 4; turn++) names.push(await answeredBy(target));
+    expect(names).toEqual(['first', 'third', 'first', 'third']);
+    const answer = await target.forward(
+      new Request('http://platform.invalid/agent/invoke?x=1', { method: 'POST', body: '{"message":"hi"}' }),
+    );
+    expect(await answer.json()).toMatchObject({ method: 'POST', url: '/agent/invoke?x=1', body: '{"message":"hi"}' });
+  });
+
+  it('sends a request whose replica refuses the connection to the next ready one', async () => {
+    const gone = `http://127.0.0.1:${await freeLocalPort()}`;
+    const target = pool([slot(gone, true), slot(second, true)]);
+    expect(await answeredBy(target, { method: 'POST', body: 'x' })).toBe('second');
+    expect(await answeredBy(target, { method: 'POST', body: 'x' })).toBe('second');
+  });
+
+  it('answers 503 no_ready_replica problem+json with Retry-After when no replica is ready', async () => {
+    const answer = await pool([slot(first, false)]).forward(
+      new Request('http://platform.invalid/health', { headers: { 'x-request-id': 'req-1' } }),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(await answer.json()).toMatchObject({ code: 'no_ready_replica', request_id: 'req-1' });
+  });
+});
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, so a request to it is refused. */
+function freeLocalPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createNetServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
+      );
+    });
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,137 @@
+import { requestIdFor } from '../src/http/index.js';
+import type { PlatformConfig } from '../src/sdk/index.js';
+import { ActorError, problemResponse } from '../src/index.js';
+import type { ActorPool, ReplicaView } from './actor-pool.js';
+import { bufferRequest, sendTo, type BufferedRequest } from './forward-request.js';
+import type { ReplicaSlot } from './replica-slot.js';
+
+/** What a {@link SupervisedPool} is made of: the registered actor and its replica slots. */
+export interface SupervisedPoolOptions {
+  readonly ref: string;
+  readonly dir: string;
+  readonly config: PlatformConfig;
+  readonly meshGroup: string | undefined;
+  readonly slots: readonly ReplicaSlot[];
+}
+
+/** Whether a failed fetch never reached the replica (so the request may go to another one unchanged). */
+function neverReached(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === 'ECONNREFUSED';
+}
+
+/**
+ * The 503 `no_ready_replica` answer, with `Retry-After`.
+ * @param ref the actor's instance ref
+ * @param request the request that found no replica
+ * @param draining whether the platform is shutting down
+ */
+export function noReadyReplica(ref: string, request: Request, draining: boolean): Response {
+  const detail = draining
+    ? `${ref} is shutting down with the platform`
+    : `No replica of ${ref} passes its readiness probe yet`;
+  return problemResponse(
+    new ActorError('no_ready_replica', { detail, headers: { 'Retry-After': '1' } }),
+    requestIdFor(request, undefined),
+  );
+}
+
+/**
+ * A hosted actor as the local platform runs it: its replica slots behind a round-robin that
+ * only picks replicas whose readiness probe passes. A request that finds its replica gone before
+ * it connected goes to the next ready one; once the platform drains, nothing is routed.
+ */
+export class SupervisedPool implements ActorPool {
+  readonly ref: string;
+  readonly slug: string;
+  readonly dir: string;
+  readonly config: PlatformConfig;
+  readonly meshGroup: string | undefined;
+  serviceUrl: string | undefined;
+  readonly #slots: readonly ReplicaSlot[];
+  #cursor = 0;
+  #draining = false;
+
+  constructor(options: SupervisedPoolOptions) {
+    this.ref = options.ref;
+    this.slug = options.config.actor.slug;
+    this.dir = options.dir;
+    this.config = options.config;
+    this.meshGroup = options.meshGroup;
+    this.#slots = options.slots;
+  }
+
+  replicas(): readonly ReplicaView[] {
+    return this.#slots.map((slot) => slot.view());
+  }
+
+  /** Starts every replica. */
+  async start(): Promise<void> {
+    await Promise.all(this.#slots.map((slot) => slot.start()));
+  }
+
+  /**
+   * Stops routing, then stops every replica (SIGTERM, SIGKILL after `graceMs`).
+   * @param graceMs how long each replica may take to drain
+   */
+  async drain(graceMs: number): Promise<void> {
+    this.#draining = true;
+    await Promise.all(this.#slots.map((slot) => slot.stop(graceMs)));
+  }
+
+  /** Whether every replica is ready. */
+  allReady(): boolean {
+    return this.#slots.every((slot) => slot.ready);
+  }
+
+  forward = async (request: Request): Promise<Response> => {
+    if (this.#draining || !this.#slots.some((slot) => slot.ready)) return this.#noReadyReplica(request);
+    const buffered = await bufferRequest(request);
+    for (let tried = 0; tried < this.#slots.length; tried++) {
+      const slot = this.#nextReady();
+      if (slot === undefined) break;
+      try {
+        return await sendTo(buffered, slot.url);
+      } catch (error) {
+        if (!neverReached(error)) return this.#unreachable(request, buffered, error);
+      }
+    }
+    return this.#noReadyReplica(request);
+  };
+
+  forwardTo = async (index: number, request: Request): Promise<Response> => {
+    const slot = this.#slots[index];
+    if (slot === undefined)
+      return problemResponse(
+        new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }),
+        requestIdFor(request, undefined),
+      );
+    const buffered = await bufferRequest(request);
+    try {
+      return await sendTo(buffered, slot.url);
+    } catch (error) {
+      return this.#unreachable(request, buffered, error);
+    }
+  };
+
+  #nextReady(): ReplicaSlot | undefined {
+    for (let step = 0; step < this.#slots.length; step++) {
+      const slot = this.#slots[this.#cursor % this.#slots.length] as ReplicaSlot;
+      this.#cursor = (this.#cursor + 1) % this.#slots.length;
+      if (slot.ready) return slot;
+    }
+    return undefined;
+  }
+
+  #noReadyReplica(request: Request): Response {
+    return noReadyReplica(this.ref, request, this.#draining);
+  }
+
+  #unreachable(request: Request, buffered: BufferedRequest, error: unknown): Response {
+    if (buffered.signal.aborted) throw error;
+    return problemResponse(
+      new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }),
+      requestIdFor(request, undefined),
+    );
+  }
+}
