@@ -81,3 +81,6 @@ export {
   readActorPackage,
   type ActorPackage,
 } from './publish/actor-image.js';
+
+// Child actors: what \`dev\` and the local platform start their actors with
+export { EXIT_WITH_PARENT_PRELOAD, freeLocalPort, signalProcess } from './child-process.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freeLocalPort, signalProcess } from '../cli/library.js';
 import { createInterface } from 'node:readline';
 import type { ReplicaState, ReplicaView } from './actor-pool.js';
 import { PROBE_TIMEOUT_SECONDS, READINESS_FAILURE_THRESHOLD } from './probe-rules.js';
@@ -233,33 +233,5 @@ export class ReplicaSlot {
 
   #follow(stream: NodeJS.ReadableStream | null): void {
     if (stream !== null) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.#keep(line));
-  }
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago: the system picks it (port 0) and it is released at once. */
-function freeLocalPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
-      );
-    });
-    server.once('error', reject);
-  });
-}
-
-/**
- * Signals a child process that is still running, or with SIGKILL its whole process group (a
- * child started `detached`, with what it started itself, such as tsx's esbuild service).
- * @param child the process
- * @param signal the signal to send
- */
-function signalProcess(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(signal === 'SIGKILL' ? -child.pid : child.pid, signal);
-  } catch {
-    // already gone
   }
 }

@@ -36,6 +36,7 @@ import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
 import { getRequestListener } from '@hono/node-server';
 
 /** How long a replica may take to drain before it is killed. */
@@ -235,7 +236,7 @@ export async function runPlatform(
       say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
       const entry = await buildActor(actor.dir, (line) => io.stderr.write(`[${actor.ref}] build: ${line}\n`), io.env);
       await ensureActorSchema(actor.database);
-      const exitWithParent = new URL('./exit-with-parent.js', import.meta.url).href;
+      const exitWithParent = EXIT_WITH_PARENT_PRELOAD;
       const config = actor.config.deployment;
       const slots = Array.from(
         { length: actor.replicas },

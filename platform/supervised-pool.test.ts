@@ -1,4 +1,4 @@
-import { createServer as createNetServer } from 'node:net';
+import { freeLocalPort } from '../cli/library.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,16 +90,3 @@ describe('SupervisedPool.forward', () => {
     expect(await answer.json()).toMatchObject({ code: 'no_ready_replica', request_id: 'req-1' });
   });
 });
-
-/** A TCP port on 127.0.0.1 that was free a moment ago, so a request to it is refused. */
-function freeLocalPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
-      );
-    });
-    server.once('error', reject);
-  });
-}

@@ -5,7 +5,7 @@
  * process's standard input is a pipe from `actorkit dev`, which the system closes when
  * `actorkit dev` exits; then the process gets SIGTERM — the actor's own graceful shutdown, store
  * closed — and is ended outright if it is still there `HARD_EXIT_MS` later. `actorkit platform`
- * has its own copy for its replicas (`platform/exit-with-parent.ts`).
+ * loads the same file into its replicas (`EXIT_WITH_PARENT_PRELOAD`, `cli/child-process.ts`).
  */
 
 /** How long the actor may take over its graceful shutdown once `actorkit dev` is gone. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freeLocalPort } from '../child-process.js';
 import { join, resolve } from 'node:path';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
@@ -249,19 +249,6 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
   } catch (error) {
     return toCliFailure(error);
   }
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago: the system picks it (port 0) and it is released at once. */
-function freeLocalPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port')),
-      );
-    });
-    server.once('error', reject);
-  });
 }
 
 /** Addresses that mean every interface: IPv4's, IPv6's (which on most systems takes IPv4 too). */

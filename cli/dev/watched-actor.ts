@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { signalProcess } from '../child-process.js';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { LogEvent } from '../../src/index.js';
@@ -293,20 +294,5 @@ export class WatchedActor {
     if (state === this.#state) return;
     this.#state = state;
     this.#events.onState(state, state === 'failed' ? this.failure : undefined);
-  }
-}
-
-/**
- * Signals a child process that is still running, or with SIGKILL its whole process group (a
- * child started `detached`, with what it started itself, such as tsx's esbuild service).
- * @param child the process
- * @param signal the signal to send
- */
-function signalProcess(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(signal === 'SIGKILL' ? -child.pid : child.pid, signal);
-  } catch {
-    // already gone
   }
 }
