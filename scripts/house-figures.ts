@@ -1,9 +1,9 @@
 /**
  * The shape of a checkout in figures, to compare two commits of a redesign (issue #36): non-test
- * source files and lines under src/ and cli/, functions over 60 lines, files of 20 lines or
+ * source files and lines under src/, cli/ and platform/ (the local platform, cli/platform/ before), functions over 60 lines, files of 20 lines or
  * fewer, the source files one JSON chat request runs code in, the code lines that spell each
  * model provider's name, each core route's path and the `Idempotency-Key` header, and the
- * imports from cli/ into src/ modules that are not public entries.
+ * imports from cli/ and platform/ into src/ modules that are not public entries (package.json `exports`).
  *
  * Run: `npx tsx scripts/house-figures.ts [--repo DIR]` (default: this checkout; DIR must be built
  * with `npm run build`, because the request is answered by its built example actor). Prints JSON.
@@ -22,7 +22,7 @@ import ts from 'typescript';
 const { values: options } = parseArgs({ options: { repo: { type: 'string', default: '.' } } });
 const repo = resolve(options.repo);
 
-const tracked = execFileSync('git', ['ls-files', 'src', 'cli'], { cwd: repo, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', 'src', 'cli', 'platform'], { cwd: repo, encoding: 'utf8' })
   .split('\n')
   .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts'));
 const sources = new Map(tracked.map((path) => [path, readFileSync(join(repo, path), 'utf8')]));
@@ -68,20 +68,24 @@ function routePaths(): Map<string, string> {
   return byPath;
 }
 
-const PUBLIC_ENTRIES = new Set([
-  'src/index.ts',
-  'src/sdk/index.ts',
-  'src/testing/index.ts',
-  'src/adapter/node/index.ts',
-  'src/adapter/bun/index.ts',
-  'src/adapter/deno/index.ts',
-]);
+/** The package's public entries, as its package.json `exports` names them (`./dist/src/index.js` → `src/index.ts`). */
+const PUBLIC_ENTRIES = new Set(
+  Object.values(
+    JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).exports as Record<
+      string,
+      string | { default: string }
+    >,
+  )
+    .map((target) => (typeof target === 'string' ? target : target.default))
+    .filter((target) => target.startsWith('./dist/'))
+    .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts')),
+);
 
-/** Static imports from cli/ that resolve to a src/ module other than a public entry. */
+/** Imports (static and `import()`) from cli/ and platform/ that resolve to a src/ module other than a public entry. */
 function internalCliImports(): string[] {
   const found: string[] = [];
   for (const [path, text] of sources) {
-    if (!path.startsWith('cli/')) continue;
+    if (!path.startsWith('cli/') && !path.startsWith('platform/')) continue;
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
       const target = relative(repo, resolve(repo, dirname(path), match[1]!)).replace(/\.js$/, '.ts');
       if (target.startsWith('src/') && !PUBLIC_ENTRIES.has(target)) found.push(`${path} -> ${target}`);
