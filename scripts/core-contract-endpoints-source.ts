@@ -1,4 +1,4 @@
-import type { ActorRoute, RouteSpec } from '../src/routes/actor-route.js';
+import type { ActorRoute, RouteSpec } from '../src/route-kit/actor-route.js';
 
 type ContractRole = NonNullable<RouteSpec['contract']>;
 

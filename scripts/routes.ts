@@ -1,5 +1,5 @@
 /**
- * Writes `src/routes/core-routes.gen.ts`, the list of the routes declared under `src/routes/`,
+ * Writes `src/routes/core-routes.gen.ts`, the list of the routes declared under `src/routes/` and `src/features/<name>/`,
  * then `src/config/emit/core-contract-endpoints.gen.ts`, the contract endpoints those routes
  * declare (the configuration layer cannot import the routes). `npm run routes` (and `npm run
  * build`, before compiling); a test fails when either file differs.

@@ -1,4 +1,5 @@
 import { ActorError } from '../core/actor-error.js';
+import { INVOKE_PATH } from '../config/topic-contract.js';
 import type { ChatReply } from './chat-reply.js';
 import { runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
@@ -39,7 +40,7 @@ export function streamTurn(services: TurnServices, turn: StreamedTurn): Readable
           else {
             services.logger.error('unhandled_error', {
               request_id: turn.requestId,
-              path: '/agent/invoke',
+              path: INVOKE_PATH,
               error: (error as Error).message,
               stack: (error as Error).stack,
             });

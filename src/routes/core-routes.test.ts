@@ -9,7 +9,7 @@ import { CORE_ROUTES_GEN, coreRoutesSource } from '../../scripts/core-routes-sou
 import { contractEndpoints } from '../config/emit/contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
 import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
-import type { ActorRoute } from './actor-route.js';
+import type { ActorRoute } from '../route-kit/actor-route.js';
 import { CORE_ROUTES, openPaths } from './core-routes.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -31,12 +31,22 @@ describe('the core route table (issue #27 item 1)', () => {
     );
   });
 
-  it('holds every route a file of src/routes exports, each once', async () => {
-    const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+  it('holds every route a file of src/routes or of a feature folder exports, each once', async () => {
+    const features = join(import.meta.dirname, '../features');
+    const folders = [
+      import.meta.dirname,
+      ...readdirSync(features, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(features, entry.name)),
+    ];
+    const files = folders.flatMap((folder) =>
+      readdirSync(folder)
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+        .map((file) => join(folder, file)),
+    );
     const exported = new Set<ActorRoute>();
     for (const file of files)
-      for (const value of Object.values(await import(/* @vite-ignore */ join(import.meta.dirname, file))))
-        if (isRoute(value)) exported.add(value);
+      for (const value of Object.values(await import(/* @vite-ignore */ file))) if (isRoute(value)) exported.add(value);
     expect(exported.size).toBeGreaterThan(0);
     expect(
       new Set(CORE_ROUTES),

@@ -1,4 +1,4 @@
-import type { ActorRoute } from './actor-route.js';
+import type { ActorRoute } from '../route-kit/actor-route.js';
 import { DECLARED_ROUTES } from './core-routes.gen.js';
 
 const label = ({ spec }: ActorRoute) => `${spec.method.toUpperCase()} ${spec.path}`;
@@ -10,7 +10,7 @@ const byCodeUnits = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
 function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
   const seen = new Set<string>();
   for (const route of routes) {
-    if (seen.has(label(route))) throw new Error(`Two routes under src/routes declare ${label(route)}`);
+    if (seen.has(label(route))) throw new Error(`Two routes under src/routes or src/features declare ${label(route)}`);
     seen.add(label(route));
   }
   return [...routes].sort((a, b) => byCodeUnits(a.spec.path, b.spec.path) || byCodeUnits(a.spec.method, b.spec.method));
@@ -18,8 +18,9 @@ function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
 
 /**
  * The route table of the always-present surface, in mounting order (by path, then method). It
- * is every `export const … = defineRoute(spec, handler)` of a file under `src/routes/`, as
- * `npm run routes` lists them in `core-routes.gen.ts`: adding a route is adding its file. Each
+ * is every `export const … = defineRoute(spec, handler)` of a file under `src/routes/` or of a
+ * feature folder `src/features/<name>/`, as `npm run routes` lists them in
+ * `core-routes.gen.ts`: adding a route is adding its file. Each
  * spec declares its method, path, schemas, answers, security, body limit and contract role; the
  * app mounts the table, lets its `open` paths past the API key, caps the bodies it marks, and
  * `/openapi.json` documents it. No two routes share a method and path, so the order only sets

@@ -1,7 +1,7 @@
 import { ActorError } from '../core/actor-error.js';
 import { framedPageHeaders, htmlPageHeaders, randomNonce } from '../core/html-page.js';
-import { defineRoute } from './actor-route.js';
-import { json, problem } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json, problem } from '../route-kit/openapi-parts.js';
 import { openApiDocument } from './openapi-document.js';
 import {
   SWAGGER_UI_ASSETS,

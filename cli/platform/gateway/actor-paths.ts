@@ -1,5 +1,5 @@
 import { healthRoute } from '../../../src/routes/health.js';
-import { invokeRoute } from '../../../src/routes/invoke.js';
+import { invokeRoute } from '../../../src/features/invoke/invoke-route.js';
 import { oauthAuthorizeRoute } from '../../../src/routes/oauth.js';
 import { updateSettingsRoute } from '../../../src/routes/settings.js';
 import { instanceStatsRoute, tenantStatsRoute } from '../../../src/routes/stats.js';

@@ -4,10 +4,9 @@ import type { ActorTool } from '../../agent/actor-tool.js';
 import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import { ActorError, clientClosedError } from '../../core/actor-error.js';
-import { DEFAULT_TENANT } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { SessionId } from '../../invoke/chat-request.js';
-import { refuseWhenNotServing } from '../../invoke/refuse-when-not-serving.js';
-import { headerTenant } from '../../invoke/request-tenant.js';
+import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
@@ -15,7 +14,7 @@ import { createMcpActorServer } from './mcp-actor-server.js';
 import { asAuthInfo } from './mcp-request-context.js';
 import { mcpRefusalsAsJsonRpc } from './mcp-refusals-as-json-rpc.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
-import { json, problem, schemaOf } from '../../routes/openapi-parts.js';
+import { json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 
 /** Options of `mcpRouter`. */
