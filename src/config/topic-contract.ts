@@ -4,12 +4,9 @@ export interface ContractEndpoint {
   readonly path: string;
 }
 
-/** The path of the chat turn (`POST`), as the topic contract names it; the invoke route is served there. */
-export const INVOKE_PATH = '/agent/invoke';
-
 /** Topic contract v1.0: the endpoints the platform requires of every actor. */
 export const REQUIRED_ENDPOINTS: readonly ContractEndpoint[] = [
-  { method: 'post', path: INVOKE_PATH },
+  { method: 'post', path: '/agent/invoke' },
   { method: 'get', path: '/health' },
   { method: 'get', path: '/ready' },
   { method: 'get', path: '/metrics' },

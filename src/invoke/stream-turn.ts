@@ -1,6 +1,6 @@
 import { ActorError } from '../core/actor-error.js';
-import { INVOKE_PATH } from '../config/topic-contract.js';
 import type { ChatReply } from './chat-reply.js';
+import { INVOKE_PATH } from './chat-request.js';
 import { runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';

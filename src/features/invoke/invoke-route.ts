@@ -2,10 +2,9 @@ import { acceptNames } from '../../core/accept-names.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { readJson, validBody } from '../../core/read-json-body.js';
 import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
-import { INVOKE_PATH } from '../../config/topic-contract.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
-import { ChatRequest } from '../../invoke/chat-request.js';
+import { ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
 import { chatRequestOfUiChat } from '../../invoke/chat-request-of-ui-chat.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
@@ -13,7 +12,7 @@ import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
 import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
 
-/** The path of the invoke, for the code above this feature that sends to it (the contract in src/config names it). */
+/** The path of the invoke, for the code above this feature that sends to it. */
 export { INVOKE_PATH };
 
 /** Whether a body is the AI SDK's (`messages`, no `message`) rather than a chat request. */
