@@ -18,6 +18,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../src/log/logger.js';
+import { INVOKE_PATH } from '../src/features/invoke/invoke-route.js';
 import { recreateBenchDatabase } from './bench-database.js';
 import type { ThroughputCell } from './bench-results.js';
 import {
@@ -135,7 +136,7 @@ const bareCell = (cell: ThroughputCell) =>
 const rows = cells.map((cell, index) => {
   const server = servers[index % servers.length]!;
   const floor = bareCell(cell);
-  const route = cell.route === 'health' ? 'GET /health' : 'POST /agent/invoke';
+  const route = cell.route === 'health' ? 'GET /health' : `POST ${INVOKE_PATH}`;
   const ratio = (value: number) => `${Math.round(value * 100)}%`;
   const ratios =
     cell.stack === 'bare'

@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActorApp } from '../src/app/create-actor-app.js';
+import { INVOKE_PATH } from '../src/features/invoke/invoke-route.js';
 import { silentLogger } from '../src/log/logger.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { testActorDefinition } from '../src/testing/create-test-actor.js';
@@ -36,7 +37,7 @@ async function measure(app: BenchApp): Promise<{ ok: number; rate: number }> {
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
         sent += 1;
-        const response = await app.request('/agent/invoke', {
+        const response = await app.request(INVOKE_PATH, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': `tenant-${sent % 4}` },
           body: JSON.stringify({

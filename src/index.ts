@@ -108,9 +108,9 @@ export { McpServerConfig, McpServers, parseMcpServers } from './agent/mcp-server
 
 // The routes every actor serves: read a path from its route, never write it out again
 export { CORE_ROUTES } from './routes/core-routes.js';
-export type { ActorRoute } from './routes/actor-route.js';
+export type { ActorRoute } from './route-kit/actor-route.js';
 export { healthRoute } from './routes/health.js';
-export { invokeRoute } from './routes/invoke.js';
+export { invokeRoute } from './features/invoke/invoke-route.js';
 export { oauthAuthorizeRoute } from './routes/oauth.js';
 export { updateSettingsRoute } from './routes/settings.js';
 export { instanceStatsRoute, tenantStatsRoute } from './routes/stats.js';

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { INVOKE_PATH } from '../../src/features/invoke/invoke-route.js';
 
 const run = promisify(execFile);
 const CELL_SCRIPT = fileURLToPath(new URL('./wrk-cell.lua', import.meta.url));
@@ -15,7 +16,7 @@ export type LoadRoute = 'health' | 'invoke';
 export type InvokeShape = 'actor' | 'mastra';
 
 /** The path each invoke shape is sent to. */
-const INVOKE_PATHS: Record<InvokeShape, string> = { actor: '/agent/invoke', mastra: '/api/agents/bench/generate' };
+const INVOKE_PATHS: Record<InvokeShape, string> = { actor: INVOKE_PATH, mastra: '/api/agents/bench/generate' };
 
 /** One bounded load run against a listening server. */
 export interface LoadCell {

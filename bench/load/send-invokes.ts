@@ -1,4 +1,5 @@
 import { Agent } from 'node:http';
+import { INVOKE_PATH } from '../../src/features/invoke/invoke-route.js';
 import { postJson } from '../../test/reliability/support/post-json.js';
 
 /** How a fixed number of invokes went. */
@@ -30,7 +31,7 @@ export function benchChatRequest(turn: number): string {
  */
 export async function sendInvokes(baseUrl: string, count: number, concurrency: number): Promise<InvokeTally> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const url = new URL('/agent/invoke', baseUrl);
+  const url = new URL(INVOKE_PATH, baseUrl);
   let next = 0;
   let ok = 0;
   let socketErrors = 0;

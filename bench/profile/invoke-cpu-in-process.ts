@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../examples/hello-actor/src/app.js';
+import { INVOKE_PATH } from '../../src/features/invoke/invoke-route.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { createBareApp } from '../bare-hono/bare-app.mjs';
 import { median } from '../measure/median.js';
@@ -63,7 +64,7 @@ const invokeRequest = (): Request => {
     message: `What is the weather? ${sent}`,
   });
   // With its Content-Length, as an HTTP client sends it (the body limit judges it by the header).
-  return new Request('http://127.0.0.1/agent/invoke', {
+  return new Request(`http://127.0.0.1${INVOKE_PATH}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
     body,

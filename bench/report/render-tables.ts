@@ -1,5 +1,6 @@
 import type { BenchResults, ThroughputCell } from '../bench-results.js';
 import { serverLabel } from '../bench-servers.js';
+import { INVOKE_PATH } from '../../src/features/invoke/invoke-route.js';
 import { ACTOR_ON_MOCK_MODEL, type PeerComparison } from '../peers/peer-comparison.js';
 
 /**
@@ -77,7 +78,7 @@ function throughputTable(results: BenchResults): string {
     const actor = cell.stack === 'actor';
     const ratio = actor && bare ? percent(cell.figures.requestsPerSecond / bare.figures.requestsPerSecond) : '—';
     const echoRatio = actor && echo ? percent(cell.figures.requestsPerSecond / echo.figures.requestsPerSecond) : '—';
-    const route = cell.route === 'health' ? 'GET /health' : 'POST /agent/invoke';
+    const route = cell.route === 'health' ? 'GET /health' : `POST ${INVOKE_PATH}`;
     const failures = cell.figures.non2xx + cell.figures.socketErrors;
     const cpuRatio = actor && bare ? percent(bare.cpuUsPerRequest / Math.max(cell.cpuUsPerRequest, 1)) : '—';
     return [

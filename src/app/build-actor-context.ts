@@ -16,10 +16,62 @@ import { withStoreDeadline } from '../store/store-deadline.js';
 import { ActorTracing } from '../telemetry/actor-tracing.js';
 import { tracingConfigOf } from '../telemetry/tracing-config.js';
 import type { CreateActorAppOptions } from './create-actor-app-options.js';
-import { deferStore } from './deferred-store.js';
-import { definitionOAuthFlow } from './definition-oauth-flow.js';
 import type { OAuthFlow } from '../oauth/oauth-flow.js';
 import { noOAuthTokens } from '../core/oauth-token-source.js';
+import type { ActorDefinition } from '../core/actor-definition.js';
+import { createOAuthFlow, type ActorOAuthFlow } from '../oauth/create-oauth-flow.js';
+import { oauthProvidersFromEnv } from '../oauth/oauth-providers-from-env.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * A `Store` that forwards every call to a store still being opened, so the app can be built
+ * synchronously and the connection made during start-up. Calls wait for the opening; when it
+ * failed, they reject with its error and the next call opens again.
+ * @param open opens the real store
+ * @param expectedKind the kind reported until the store is open
+ */
+function deferStore(open: () => Promise<Store>, expectedKind: string): Store {
+  let opened: Store | undefined;
+  let opening: Promise<Store> | undefined;
+  const ready = () => {
+    opening ??= open().then(
+      (store) => (opened = store),
+      (error: unknown) => {
+        opening = undefined;
+        throw error;
+      },
+    );
+    return opening;
+  };
+  return new Proxy({} as Store, {
+    get(_target, property) {
+      if (property === 'kind') return opened?.kind ?? expectedKind;
+      if (property === 'then') return undefined;
+      return async (...args: unknown[]) => {
+        const store = opened ?? (await ready());
+        const method = store[property as keyof Store] as unknown as (...a: unknown[]) => unknown;
+        return method.apply(store, args);
+      };
+    },
+  });
+}
+
+/**
+ * The OAuth flow over the providers an actor's definition declares, configured from the
+ * environment (`OAUTH_<P>_*`, `OAUTH_REDIRECT_URI`; see `oauthProvidersFromEnv`), or `undefined`
+ * when it declares none. A declared provider without endpoints throws at setup.
+ * @param definition the actor's definition.
+ * @param env the raw environment.
+ */
+function definitionOAuthFlow(definition: ActorDefinition, env: ActorEnvironment): ActorOAuthFlow | undefined {
+  const declared = definition.oauth ?? [];
+  if (declared.length === 0) return undefined;
+  const redirectUri = env.OAUTH_REDIRECT_URI?.trim() || undefined;
+  return createOAuthFlow({
+    providers: oauthProvidersFromEnv(env, declared),
+    ...(redirectUri === undefined ? {} : { redirectUri }),
+  });
+}
 
 const processEnv = (): ActorEnvironment => (globalThis as { process?: { env?: ActorEnvironment } }).process?.env ?? {};
 

@@ -14,7 +14,7 @@ import { traceRequests } from './trace-requests.js';
 import { healthRoute } from '../routes/health.js';
 import { readyRoute } from '../routes/ready.js';
 import { metricsRoute } from '../routes/metrics.js';
-import { honoPath } from '../routes/actor-route.js';
+import { honoPath } from '../route-kit/actor-route.js';
 
 /** Probes and scrapes: called every few seconds by the platform, they would bury the traces that matter. */
 const UNTRACED_ROUTES: ReadonlySet<string> = new Set(

@@ -5,7 +5,11 @@ import { ActorError, clientClosedError } from '../core/actor-error.js';
 import { problemCatalogue, type ProblemCode } from '../core/problem-codes.js';
 import { asActorError, problemResponse } from '../core/problem-response.js';
 import type { Logger } from '../log/logger.js';
-import { requestIdOf } from './request-id-of.js';
+
+/** The request id of `c`, or a new one for a request that did not come through the actor's `fetch`. */
+function requestIdOf(c: { env: ActorBindings | undefined }): string {
+  return c.env?.requestId ?? crypto.randomUUID();
+}
 
 /** The `ActorError` a failure of a request answers as, logged as its kind asks. */
 function classify(error: Error, c: RequestOf, id: string, logger: Logger): ActorError {

@@ -4,7 +4,7 @@ import type { ActorRouter } from '../context/actor-router.js';
 import type { DocumentedOperation } from '../context/documented-operation.js';
 import { limitRequestBody } from '../middleware/body-limit/index.js';
 import { noOAuthProviders, type OAuthFlow } from '../oauth/oauth-flow.js';
-import { honoPath, type RouteServices } from '../routes/actor-route.js';
+import { honoPath, type RouteServices } from '../route-kit/actor-route.js';
 import { CORE_ROUTES, openPaths } from '../routes/core-routes.js';
 
 /** What `mountActorRoutes` mounted that the fetch edge needs. */

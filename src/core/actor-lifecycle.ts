@@ -131,3 +131,19 @@ export class ActorLifecycle {
     });
   }
 }
+
+/**
+ * Refuses a turn (`POST /agent/invoke`, the MCP tool `chat`) with 503 `starting` or `draining`
+ * unless the actor is ready.
+ * @param lifecycle the actor's lifecycle
+ */
+export function refuseWhenNotServing(lifecycle: Pick<ActorLifecycle, 'phase'>): void {
+  const phase = lifecycle.phase;
+  if (phase === 'ready') return;
+  if (phase === 'starting')
+    throw new ActorError('starting', { detail: 'Try again in a moment', headers: { 'Retry-After': '1' } });
+  throw new ActorError('draining', {
+    detail: 'Send the request to another replica',
+    headers: { 'Retry-After': '1', Connection: 'close' },
+  });
+}

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ActorError } from './actor-error.js';
 import { validationFailed } from './validation-problem.js';
 
 /** Tenant ids (and session ids, which follow the same rule): 1–128 characters of letters, digits and `._:-`. */
@@ -28,4 +29,16 @@ export function parseTenantId(value: unknown, pointer: string, detail?: string):
   const issue = tenantIdIssue(value);
   if (issue !== undefined) throw validationFailed([{ pointer, detail: issue }], detail);
   return value as string;
+}
+
+/**
+ * The tenant `X-Tenant-Id` names, undefined when the header is absent; a malformed header is a
+ * 400 `invalid_header`.
+ * @param header the `X-Tenant-Id` header, undefined when absent
+ */
+export function headerTenant(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const issue = tenantIdIssue(header);
+  if (issue !== undefined) throw new ActorError('invalid_header', { detail: `X-Tenant-Id ${issue}` });
+  return header;
 }

@@ -71,6 +71,9 @@ const Attachment = v.pipe(
   }),
 );
 
+/** Where a chat request is posted: the path of the invoke route, and of the turn's log lines. */
+export const INVOKE_PATH = '/agent/invoke';
+
 /**
  * The body of `POST /agent/invoke`. Unknown top-level keys are rejected.
  * The JSON Schema in `/openapi.json` is generated from this schema.

@@ -4,6 +4,9 @@ import { ActorError } from '../core/actor-error.js';
 import type { TurnServices } from './turn-services.js';
 import * as v from 'valibot';
 
+/** The header that makes an invoke idempotent: the route reads it, the turn's decisions and problems name it. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** `Idempotency-Key` values: 1–255 visible ASCII characters. */
 export const IdempotencyKey = v.pipe(
   v.string(),
@@ -83,7 +86,9 @@ async function decideWithKey(
   request: ChatRequest,
 ): Promise<IdempotencyDecision> {
   if (!v.is(IdempotencyKey, header)) {
-    throw new ActorError('invalid_header', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    throw new ActorError('invalid_header', {
+      detail: `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters`,
+    });
   }
   const key = `${tenantId}/${header}`;
   const fingerprint = await requestFingerprint(request);
@@ -113,12 +118,12 @@ async function decideWithKey(
   }
   if (existing.fingerprint !== fingerprint) {
     throw new ActorError('idempotency_key_reused', {
-      detail: 'This Idempotency-Key was sent before with another request body; use a new key',
+      detail: `This ${IDEMPOTENCY_KEY_HEADER} was sent before with another request body; use a new key`,
     });
   }
   if (existing.state === 'running') {
     throw new ActorError('idempotency_key_in_use', {
-      detail: 'A request with this Idempotency-Key is still running; retry later',
+      detail: `A request with this ${IDEMPOTENCY_KEY_HEADER} is still running; retry later`,
       headers: { 'Retry-After': '1' },
     });
   }

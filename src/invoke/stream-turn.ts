@@ -1,5 +1,6 @@
 import { ActorError } from '../core/actor-error.js';
 import type { ChatReply } from './chat-reply.js';
+import { INVOKE_PATH } from './chat-request.js';
 import { runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
@@ -39,7 +40,7 @@ export function streamTurn(services: TurnServices, turn: StreamedTurn): Readable
           else {
             services.logger.error('unhandled_error', {
               request_id: turn.requestId,
-              path: '/agent/invoke',
+              path: INVOKE_PATH,
               error: (error as Error).message,
               stack: (error as Error).stack,
             });

@@ -82,6 +82,28 @@ describe('oauthProvidersFromEnv', () => {
     );
   });
 
+  it('takes localhost, 127.0.0.0/8 and [::1] as loopback, and no other host or text (once loopback-url.test.ts)', () => {
+    const allowed = (endpoint: string) => {
+      try {
+        return oauthProvidersFromEnv({ OAUTH_MOCK_ID_ISSUER: endpoint, OAUTH_MOCK_ID_ALLOW_INSECURE: 'true' }, [
+          { provider: 'mock-id' },
+        ])[0]?.allowInsecureRequests;
+      } catch (error) {
+        if ((error as StartupRefusal).variable === 'OAUTH_MOCK_ID_ALLOW_INSECURE') return false;
+        throw error;
+      }
+    };
+    expect(['http://localhost', 'https://LOCALHOST:1/x', 'http://127.255.0.1', 'http://[::1]:2'].map(allowed)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ['http://0.0.0.0', 'http://[::]', 'http://example.com', 'http://127.0.0.1.nip.io', 'not a url'].map(allowed),
+    ).toEqual([false, false, false, false, false]);
+  });
+
   it('allows plain http with OAUTH_<P>_ALLOW_INSECURE=true for loopback providers only', () => {
     const mock = (env: Record<string, string>) => oauthProvidersFromEnv(env, [{ provider: 'mock-id' }])[0];
     for (const host of [

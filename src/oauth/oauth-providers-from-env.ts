@@ -2,8 +2,20 @@ import type { ActorEnvironment } from '../environment/runtime-config.js';
 import type { OAuthProviderDeclaration } from '../config/platform-config.js';
 import { parseOnOff } from '../environment/parse-on-off.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
-import { isLoopbackUrl } from './loopback-url.js';
 import type { OAuthProviderConfig } from './oauth-provider.js';
+
+const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/**
+ * Whether `value` is a URL whose host is this machine's loopback: `localhost`, an address of
+ * 127.0.0.0/8 or `[::1]`. Anything else, and text that is not a URL, is not.
+ * @param value the URL
+ */
+function isLoopbackUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const host = new URL(value).hostname;
+  return host === 'localhost' || host === '[::1]' || IPV4_LOOPBACK.test(host);
+}
 
 /** The environment variable prefix of a provider, e.g. `OAUTH_GOOGLE_WORKSPACE_` for `google-workspace`. */
 export function providerEnvPrefix(provider: string): string {

@@ -2,7 +2,7 @@ import { accepts } from 'hono/accepts';
 import { html } from 'hono/html';
 import type { ActorContext } from '../context/actor-context.js';
 import { framedPageHeaders, STATIC_PAGE_POLICY } from '../core/html-page.js';
-import { defineRoute } from './actor-route.js';
+import { defineRoute } from '../route-kit/actor-route.js';
 import { actorMetadataRoute } from './actor-info.js';
 import { healthRoute } from './health.js';
 import { docsRoute, openApiRoute } from './openapi.js';

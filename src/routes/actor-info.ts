@@ -1,7 +1,7 @@
 import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
-import { defineRoute } from './actor-route.js';
-import { json, problem } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json, problem } from '../route-kit/openapi-parts.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

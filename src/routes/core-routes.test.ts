@@ -5,7 +5,7 @@ import { contractEndpoints } from '../config/emit/contract-endpoints.js';
 import { CORE_CONTRACT_ENDPOINTS } from '../config/emit/core-contract-endpoints.js';
 import { RECOMMENDED_ENDPOINTS, REQUIRED_ENDPOINTS } from '../config/topic-contract.js';
 import { createTestActor, testActorDefinition } from '../testing/create-test-actor.js';
-import type { ActorRoute } from './actor-route.js';
+import type { ActorRoute } from '../route-kit/actor-route.js';
 import { CORE_ROUTES, openPaths } from './core-routes.js';
 
 const SRC = join(import.meta.dirname, '..');

@@ -1,8 +1,8 @@
 import { actorIndexRoute } from './actor-index.js';
 import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
-import type { ActorRoute } from './actor-route.js';
+import type { ActorRoute } from '../route-kit/actor-route.js';
 import { healthRoute } from './health.js';
-import { invokeRoute } from './invoke.js';
+import { invokeRoute } from '../features/invoke/invoke-route.js';
 import { metricsRoute } from './metrics.js';
 import { oauthAuthorizeRoute, oauthCallbackRoute } from './oauth.js';
 import { docsRoute, openApiRoute } from './openapi.js';
@@ -20,7 +20,7 @@ const byCodeUnits = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
 function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
   const seen = new Set<string>();
   for (const route of routes) {
-    if (seen.has(label(route))) throw new Error(`Two routes under src/routes declare ${label(route)}`);
+    if (seen.has(label(route))) throw new Error(`Two routes under src/routes or src/features declare ${label(route)}`);
     seen.add(label(route));
   }
   return [...routes].sort((a, b) => byCodeUnits(a.spec.path, b.spec.path) || byCodeUnits(a.spec.method, b.spec.method));
@@ -28,8 +28,8 @@ function inMountingOrder(routes: readonly ActorRoute[]): readonly ActorRoute[] {
 
 /**
  * The route table of the always-present surface, in mounting order (by path, then method). It
- * is this hand-written list of every `defineRoute(spec, handler)` a file under `src/routes/`
- * exports: adding a route is adding its file and its line here (`core-routes.test.ts` fails,
+ * is this hand-written list of every `defineRoute(spec, handler)` a file under `src/routes/` or
+ * a feature folder `src/features/<name>/` exports: adding a route is adding its file and its line here (`core-routes.test.ts` fails,
  * naming the route, when a file exports one the list lacks). Each spec declares its method, path, schemas, answers, security, body limit and contract role; the
  * app mounts the table, lets its `open` paths past the API key, caps the bodies it marks, and
  * `/openapi.json` documents it. No two routes share a method and path, so the order only sets

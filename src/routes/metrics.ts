@@ -1,4 +1,4 @@
-import { defineRoute } from './actor-route.js';
+import { defineRoute } from '../route-kit/actor-route.js';
 
 /** `GET /metrics`: the Prometheus text exposition of the actor's registry (`@hono/prometheus`'s `printMetrics`). */
 export const metricsRoute = defineRoute(

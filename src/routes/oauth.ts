@@ -1,5 +1,5 @@
-import { defineRoute } from './actor-route.js';
-import { problem } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { problem } from '../route-kit/openapi-parts.js';
 
 const stringQuery = (name: string, required: boolean) => ({ name, in: 'query', required, schema: { type: 'string' } });
 

@@ -2,7 +2,7 @@ import type { ActorContext } from '../context/actor-context.js';
 import type { DocumentedOperation, RouteSecurity } from '../context/documented-operation.js';
 import type { ProblemCode } from '../core/problem-codes.js';
 import { PROBLEM_DOCUMENT_SCHEMA } from '../core/problem-schema.js';
-import { problem } from './openapi-parts.js';
+import { problem } from '../route-kit/openapi-parts.js';
 
 /** The security schemes an operation can need, as `components.securitySchemes` names them. */
 const SECURITY_SCHEMES = {

@@ -1,7 +1,7 @@
 import { ActorError } from '../core/actor-error.js';
 import { framedPageHeaders, htmlPageHeaders, randomNonce } from '../core/html-page.js';
-import { defineRoute } from './actor-route.js';
-import { json, problem } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json, problem } from '../route-kit/openapi-parts.js';
 import { openApiDocument } from './openapi-document.js';
 import {
   SWAGGER_UI_ASSETS,
@@ -9,7 +9,36 @@ import {
   type SwaggerUiAssetName,
   swaggerUiLoader,
 } from './swagger-ui-assets.js';
-import { renderSwaggerUiPage } from './swagger-ui-page.js';
+import { html, raw } from 'hono/html';
+
+// Runs in the browser. The document and every file come from the actor, by URLs relative to
+// the page (it works behind a relay under a path prefix); the validator badge, which Swagger UI
+// would fetch from validator.swagger.io, is off.
+const SWAGGER_UI_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: new URL('openapi.json', location.href).href,
+  dom_id: '#swagger-ui',
+  validatorUrl: null,
+  deepLinking: true,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+});`;
+
+/**
+ * The `/docs` page when Swagger UI is installed: the interactive reference of `/openapi.json`
+ * with try-it. Its files come from `/docs?asset=…`, each tag carrying the response's nonce.
+ * @param options the actor's name (the title) and the response's CSP nonce
+ */
+async function renderSwaggerUiPage({ name, nonce }: { name: string; nonce: string }): Promise<string> {
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${name} — API</title>
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="stylesheet" href="docs?asset=swagger-ui.css" nonce="${nonce}">
+</head><body><div id="swagger-ui"></div>
+<script src="docs?asset=swagger-ui-bundle.js" nonce="${nonce}"></script>
+<script nonce="${nonce}">${raw(SWAGGER_UI_SCRIPT)}</script>
+</body></html>`;
+  return String(await page);
+}
 
 /** The `/docs` page without Swagger UI: a read-only list of the operations. */
 const DOCS_LIST_PAGE = `<!doctype html>

@@ -1,5 +1,6 @@
 import { html, raw } from 'hono/html';
 import type { ProblemCode } from '../core/problem-codes.js';
+import { INVOKE_PATH } from '../features/invoke/invoke-route.js';
 
 /** The problems `actorkit dev` answers while the actor (re)starts: the banner goes once `/ready` is OK. */
 const DEV_PROXY_START_CODES: readonly ProblemCode[] = ['actor_failed_to_start', 'actor_starting'];
@@ -118,7 +119,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     $('send').disabled = true;
     $('chat-status').textContent = 'Streaming…';
     try {
-      const response = await fetch(base + '/agent/invoke', {
+      const response = await fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
         method: 'POST',
         headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
         body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, message: text, stream: true }),

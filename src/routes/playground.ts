@@ -1,6 +1,6 @@
 import { htmlPageHeaders, randomNonce } from '../core/html-page.js';
-import { defineRoute } from './actor-route.js';
-import { htmlPage } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { htmlPage } from '../route-kit/openapi-parts.js';
 import { renderPlaygroundPage } from './playground-page.js';
 
 /**

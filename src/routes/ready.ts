@@ -1,5 +1,5 @@
-import { defineRoute } from './actor-route.js';
-import { json } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json } from '../route-kit/openapi-parts.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

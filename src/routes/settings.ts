@@ -2,8 +2,8 @@ import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
 import { readJsonBody } from '../core/read-json-body.js';
 import * as v from 'valibot';
-import { defineRoute } from './actor-route.js';
-import { json, problem } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json, problem } from '../route-kit/openapi-parts.js';
 
 /**
  * `PUT /settings`: a partial object of settings, validated as a whole, persisted, all or

@@ -2,8 +2,8 @@ import { parseTenantId, TenantId } from '../core/tenant-id.js';
 import type { ActorContext } from '../context/actor-context.js';
 import { ActorError } from '../core/actor-error.js';
 import type { StatsSnapshot } from '../store/store.js';
-import { defineRoute } from './actor-route.js';
-import { json, problem, schemaOf } from './openapi-parts.js';
+import { defineRoute } from '../route-kit/actor-route.js';
+import { json, problem, schemaOf } from '../route-kit/openapi-parts.js';
 
 /** The JSON body of `/stats` and `/stats/{tenant_id}` (DESIGN §3). */
 export function statsBody(snapshot: StatsSnapshot) {

@@ -8,7 +8,7 @@ import { readJsonBody } from '../../core/read-json-body.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
-import { problem, schemaOf } from '../../routes/openapi-parts.js';
+import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
 import { PanelActionRequest } from './panel-action-request.js';
 import type { Panel, PanelActionView, PanelPageView } from './panel-definition.js';
 import { renderPanelPage } from './panel-page.js';

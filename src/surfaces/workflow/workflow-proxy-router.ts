@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
-import { problem } from '../../routes/openapi-parts.js';
+import { problem } from '../../route-kit/openapi-parts.js';
 import { StartupRefusal } from '../../environment/startup-refusal.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ActorError } from '../core/actor-error.js';
-import { MemoryStore } from '../store/memory-store.js';
-import { createTestActor } from '../testing/create-test-actor.js';
+import { ActorError } from '../../core/actor-error.js';
+import { MemoryStore } from '../../store/memory-store.js';
+import { createTestActor } from '../../testing/create-test-actor.js';
 
 const valid = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there' };
 const post = (body: unknown, headers: Record<string, string> = {}) =>

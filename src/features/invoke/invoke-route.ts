@@ -1,16 +1,53 @@
-import { TenantId } from '../core/tenant-id.js';
-import { answerInvoke } from '../invoke/answer-invoke.js';
-import { ChatReply } from '../invoke/chat-reply.js';
-import { ChatRequest } from '../invoke/chat-request.js';
-import { IdempotencyKey } from '../invoke/idempotency.js';
-import { readInvokeBody } from '../invoke/read-invoke-body.js';
-import { refuseWhenNotServing } from '../invoke/refuse-when-not-serving.js';
-import { requestTenant } from '../invoke/request-tenant.js';
-import { UiChatRequest } from '../invoke/ui-chat-request.js';
-import { UI_MESSAGE_STREAM_HEADERS } from '../invoke/ui-message-stream.js';
-import { wantsStream } from '../invoke/wants-stream.js';
-import { defineRoute } from './actor-route.js';
-import { problem, schemaOf } from './openapi-parts.js';
+import { acceptNames } from '../../core/accept-names.js';
+import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
+import { readJson, validBody } from '../../core/read-json-body.js';
+import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
+import { answerInvoke } from '../../invoke/answer-invoke.js';
+import { ChatReply } from '../../invoke/chat-reply.js';
+import { ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
+import { chatRequestOfUiChat } from '../../invoke/chat-request-of-ui-chat.js';
+import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
+import { UiChatRequest } from '../../invoke/ui-chat-request.js';
+import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
+import { defineRoute } from '../../route-kit/actor-route.js';
+import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+
+/** The path of the invoke, for the code above this feature that sends to it. */
+export { INVOKE_PATH };
+
+/** Whether a body is the AI SDK's (`messages`, no `message`) rather than a chat request. */
+function isUiChatBody(json: unknown): boolean {
+  return (
+    typeof json === 'object' && json !== null && !Array.isArray(json) && 'messages' in json && !('message' in json)
+  );
+}
+
+/**
+ * Reads the body as a chat request: a chat request as sent, or the AI SDK's chat body
+ * (`useChat`'s `DefaultChatTransport`), told apart by `messages`. 415, 400 and 422 as
+ * `readJsonBody` answers them; a 422 names the fields of the shape that was sent.
+ */
+async function readInvokeBody(request: Request): Promise<ChatRequest> {
+  const json = await readJson(request);
+  return isUiChatBody(json) ? chatRequestOfUiChat(validBody(json, UiChatRequest)) : validBody(json, ChatRequest);
+}
+
+/**
+ * The tenant of an invoke: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`, else
+ * `default`. A malformed header is a 400 `invalid_header`; a malformed metadata value a 422.
+ */
+function requestTenant(header: string | undefined, request: ChatRequest): string {
+  const fromHeader = headerTenant(header);
+  if (fromHeader !== undefined) return fromHeader;
+  const fromMetadata = request.metadata?.tenant_id;
+  return fromMetadata === undefined ? DEFAULT_TENANT : parseTenantId(fromMetadata, '/metadata/tenant_id');
+}
+
+/** True when the caller asks for the UI message stream: `"stream": true` or `Accept: text/event-stream`. */
+function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
+  if (request.stream !== undefined) return request.stream;
+  return acceptNames(accept, 'text/event-stream');
+}
 
 /**
  * `POST /agent/invoke`: the HTTP side of a turn. Reads and validates the chat request (or the AI
@@ -21,7 +58,7 @@ import { problem, schemaOf } from './openapi-parts.js';
 export const invokeRoute = defineRoute(
   {
     method: 'post',
-    path: '/agent/invoke',
+    path: INVOKE_PATH,
     security: 'apiKey',
     bodyLimit: true,
     contract: 'required',
@@ -37,7 +74,7 @@ export const invokeRoute = defineRoute(
           schema: schemaOf(TenantId),
         },
         {
-          name: 'Idempotency-Key',
+          name: IDEMPOTENCY_KEY_HEADER,
           in: 'header',
           required: false,
           description: 'A retry with the same key and body replays the stored reply',
@@ -117,7 +154,7 @@ export const invokeRoute = defineRoute(
         tenantId: requestTenant(c.req.header('X-Tenant-Id'), request),
         requestId: c.env.requestId,
         stream: wantsStream(request, c.req.header('Accept')),
-        idempotencyKey: c.req.header('Idempotency-Key'),
+        idempotencyKey: c.req.header(IDEMPOTENCY_KEY_HEADER),
         requestSignal: c.req.raw.signal,
         keepInFlight: c.env.keepInFlight,
       });
