@@ -1,6 +1,8 @@
 import { html, raw } from 'hono/html';
 import type { ProblemCode } from '../core/problem-codes.js';
 import { INVOKE_PATH } from '../features/invoke/invoke-route.js';
+import { readyRoute } from './ready.js';
+import { currentSettingsRoute } from './settings.js';
 
 /** The problems `actorkit dev` answers while the actor (re)starts: the banner goes once `/ready` is OK. */
 const DEV_PROXY_START_CODES: readonly ProblemCode[] = ['actor_failed_to_start', 'actor_starting'];
@@ -252,7 +254,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     const response = await fetch(base + '/settings/schema', { headers: headers() });
     if (!response.ok) { const problem = explain(await problemOf(response)); $('settings-status').textContent = problem.title + ': ' + problem.detail; return; }
     const schema = await response.json();
-    const current = await fetch(base + '/settings', { headers: headers() }).then((answer) => (answer.ok ? answer.json() : {})).catch(() => ({}));
+    const current = await fetch(base + ${JSON.stringify(currentSettingsRoute.spec.path)}, { headers: headers() }).then((answer) => (answer.ok ? answer.json() : {})).catch(() => ({}));
     const values = (current && current.settings) || {};
     $('settings-status').textContent = '';
     delete $('settings-status').dataset.state;
@@ -287,7 +289,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       try { body[key] = valueOf(field.input); } catch { body[key] = field.input.value; }
     }
     $('settings-status').textContent = 'Saving…';
-    const response = await fetch(base + '/settings', { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) });
+    const response = await fetch(base + ${JSON.stringify(currentSettingsRoute.spec.path)}, { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) });
     if (!response.ok) {
       const problem = explain(await problemOf(response));
       $('settings-status').dataset.state = 'failed';
@@ -309,7 +311,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   // ---- live state -----------------------------------------------------------------------
   async function refreshStats() {
     try {
-      const ready = await fetch(base + '/ready', { headers: headers() });
+      const ready = await fetch(base + ${JSON.stringify(readyRoute.spec.path)}, { headers: headers() });
       const body = await ready.json().catch(() => ({}));
       $('ready').dataset.state = ready.ok ? 'ready' : 'not-ready';
       if (ready.ok) { $('ready').textContent = 'ready'; if (${JSON.stringify(DEV_PROXY_START_CODES)}.includes($('banner').dataset.code)) showBanner(null); }
