@@ -14,7 +14,7 @@ export {
 } from './core/actor-definition.js';
 export type { PeerReadHandlers } from './app/definition-routers.js';
 export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks } from './context/actor-context.js';
-export type { StatsRecorder } from './invoke/stats-recorder.js';
+export type { StatsRecorder, TurnWriter } from './invoke/turn-services.js';
 export type { ActorRouter } from './context/actor-router.js';
 export { ActorLifecycle, type ActorPhase } from './core/actor-lifecycle.js';
 export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './core/actor-error.js';
@@ -127,7 +127,7 @@ export {
 export type {
   IdempotencyRecord,
   IdempotencyStore,
-  InvocationRecord,
+  TurnToSave,
   OAuthStore,
   SessionStore,
   SettingsStore,

@@ -1,5 +1,5 @@
 import { invokeStatements } from '../../src/store/invoke-statements.js';
-import type { InvocationRecord, StoredMessage } from '../../src/store/store.js';
+import type { TurnToSave, StoredMessage } from '../../src/store/store.js';
 
 /** The sessions the turns are spread over, as the bench's load. */
 const SESSIONS = 200;
@@ -23,7 +23,7 @@ export const statements = invokeStatements('sqlite');
 
 /** One turn's facts, as the invocation buffer hands them to the store: a record with its two messages. */
 export interface Turn {
-  readonly record: InvocationRecord & { readonly id: string; readonly history: readonly StoredMessage[] };
+  readonly record: TurnToSave & { readonly id: string; readonly history: readonly StoredMessage[] };
 }
 
 let idSequence = 0;
@@ -158,7 +158,7 @@ function appendTurns(prepare: (sql: string) => Statement, counted: readonly Turn
 
 /**
  * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
- * `recordInvocations` on SQLite): the record ids, the group's sessions' counts and messages
+ * `saveTurns` on SQLite): the record ids, the group's sessions' counts and messages
  * (`appendTurns`), the new (tenant, session) and (tenant, user) pairs, the users across
  * tenants, the tenant's counters.
  */

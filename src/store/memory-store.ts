@@ -1,13 +1,13 @@
 import type {
   IdempotencyRecord,
-  InvocationRecord,
+  TurnToSave,
   StatsSnapshot,
   Store,
   StoredMessage,
   StoredOAuthState,
   StoredOAuthToken,
 } from './store.js';
-import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
+import { addTurnToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
   assertHttpStatus,
   assertHistoryLimit,
@@ -16,7 +16,7 @@ import {
   assertOAuthToken,
   assertStoreKey,
   assertTtl,
-  checkedInvocationRecord,
+  checkedTurnToSave,
   checkedTurnHistory,
   serialiseMessageData,
   serialiseSettingsOverrides,
@@ -58,8 +58,8 @@ export class MemoryStore implements Store {
     this.check();
   }
 
-  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
-    const records = input.map((record) => checkedInvocationRecord(record));
+  async saveTurns(input: readonly TurnToSave[]): Promise<void> {
+    const records = input.map((record) => checkedTurnToSave(record));
     this.check();
     for (const record of records) {
       if (record.id !== undefined) {
@@ -71,7 +71,7 @@ export class MemoryStore implements Store {
         counters = { tally: emptyTally(), sessions: new Set(), users: new Set() };
         this.tenants.set(record.tenantId, counters);
       }
-      addRecordToTally(counters.tally, record);
+      addTurnToTally(counters.tally, record);
       counters.sessions.add(record.sessionId);
       counters.users.add(record.userIdentifier);
       if (record.history !== undefined) this.append(record.tenantId, record.sessionId, record.history);

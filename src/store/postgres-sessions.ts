@@ -1,16 +1,16 @@
 import type { HistoryRow } from './history-cache.js';
 import type { SessionEngine } from './session-engine.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
+import type { TurnToSave, StoredMessage } from './store.js';
 import { parseTimestamp, serialiseMessageData } from './store-input-validation.js';
 
 /** Runs one of the per-invoke statements of `invokeStatements('postgres')`, prepared once per connection. */
 export type PostgresStatement = <Row>(
-  name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+  name: 'loadHistory' | 'appendMessages' | 'saveTurns',
   parameters: readonly unknown[],
 ) => Promise<Row[]>;
 
-/** The records' history as the column arrays PostgreSQL's `recordInvocations` statement unnests after the records'. */
-function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
+/** The records' history as the column arrays PostgreSQL's `saveTurns` statement unnests after the records'. */
+function historyColumns(records: readonly TurnToSave[]): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], [], []];
   records.forEach((record, index) => {
     for (const message of record.history ?? []) {
@@ -28,8 +28,8 @@ function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
   return columns;
 }
 
-/** The records' idempotency completions as the column arrays PostgreSQL's `recordInvocations` statement unnests last. */
-function completionColumns(records: readonly InvocationRecord[], nowMs: number): unknown[][] {
+/** The records' idempotency completions as the column arrays PostgreSQL's `saveTurns` statement unnests last. */
+function completionColumns(records: readonly TurnToSave[], nowMs: number): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], []];
   records.forEach(({ idempotency }, index) => {
     if (idempotency === undefined) return;
@@ -40,9 +40,9 @@ function completionColumns(records: readonly InvocationRecord[], nowMs: number):
   return columns;
 }
 
-/** The records as the column arrays PostgreSQL's `recordInvocations` statement unnests. */
-function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
-  const column = <T>(pick: (record: InvocationRecord) => T) => records.map(pick);
+/** The records as the column arrays PostgreSQL's `saveTurns` statement unnests. */
+function recordColumns(records: readonly TurnToSave[]): unknown[][] {
+  const column = <T>(pick: (record: TurnToSave) => T) => records.map(pick);
   return [
     column((r) => r.id ?? null),
     column((r) => r.tenantId),
@@ -66,7 +66,7 @@ function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
 export function postgresSessions(statement: PostgresStatement): SessionEngine {
   return {
     async record(records, nowMs) {
-      await statement('recordInvocations', [
+      await statement('saveTurns', [
         ...recordColumns(records),
         nowMs,
         ...historyColumns(records),

@@ -1,5 +1,5 @@
 import type { HistoryRow } from './history-cache.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
+import type { TurnToSave, StoredMessage } from './store.js';
 
 /**
  * How one engine reads and writes sessions for `SqlStore`: the per-invoke work, which is where
@@ -8,7 +8,7 @@ import type { InvocationRecord, StoredMessage } from './store.js';
  */
 export interface SessionEngine {
   /** Counts the records (distinct by id), appends the history of each it counts and completes its idempotency key, atomically. */
-  record(records: readonly InvocationRecord[], nowMs: number): Promise<void>;
+  record(records: readonly TurnToSave[], nowMs: number): Promise<void>;
   /** Appends messages to a session's history, in order; `now` is the session's `updated_at`. */
   append(tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void>;
   /** The last `limit` (> 0) history rows of a session, oldest first. */

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
-import { SerialQueue } from './serial-queue.js';
 import { postgresSessions } from './postgres-sessions.js';
 import type { SessionEngine } from './session-engine.js';
 import { querySqlText } from './sql-text-query.js';
@@ -10,7 +9,7 @@ import { sqliteStatements } from './sqlite-statements.js';
 import { snapshotFromTally } from './stats-tally.js';
 import type {
   IdempotencyRecord,
-  InvocationRecord,
+  TurnToSave,
   StatsSnapshot,
   Store,
   StoredMessage,
@@ -26,7 +25,7 @@ import {
   assertOAuthToken,
   assertStoreKey,
   assertTtl,
-  checkedInvocationRecord,
+  checkedTurnToSave,
   checkedTurnHistory,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
@@ -71,8 +70,27 @@ export interface SqlStoreOptions {
 
 type Tx = Transaction<StoreDatabase>;
 
+/**
+ * Runs async tasks one at a time, in call order. SQLite has one writer and libSQL executes
+ * statements synchronously, so two interleaved transactions on one process would wait on
+ * each other's lock while blocking the event loop; queueing them avoids that.
+ */
+class SerialQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /** Runs `task` once every task queued before it has settled; resolves or rejects as it does. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(task, task);
+    this.#tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
 /** The records to count: every one without an id, and the first of each id. */
-function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord[] {
+function distinctRecords(records: readonly TurnToSave[]): TurnToSave[] {
   const seen = new Set<string>();
   return records.filter(
     (record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined),
@@ -96,8 +114,8 @@ function messageFromRow(row: HistoryRow): StoredMessage {
  * `postgresSessions`). Stats are counted exactly once per record id and atomically per call;
  * on PostgreSQL, rows are locked in a fixed order so replicas writing at once neither lose
  * updates nor deadlock. On SQLite, calls run one at a time (see `SerialQueue`). Each call is
- * its own transaction: invokes share one by sharing a `recordInvocations` call, which the
- * `InvocationBuffer` arranges. The statements every invoke runs skip Kysely's query
+ * its own transaction: invokes share one by sharing a `saveTurns` call, which the
+ * `GroupCommit` arranges. The statements every invoke runs skip Kysely's query
  * compilation (see `invokeStatements`); on SQLite they skip Kysely altogether and run on the
  * store's one connection (see `sqliteStatements`).
  */
@@ -198,7 +216,7 @@ export class SqlStore implements Store {
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
   #statement<Row>(
-    name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+    name: 'loadHistory' | 'appendMessages' | 'saveTurns',
     parameters: readonly unknown[],
   ): Promise<Row[]> {
     const text = this.#statements[name];
@@ -225,8 +243,8 @@ export class SqlStore implements Store {
     await this.#run(() => sql`select 1`.execute(this.#db));
   }
 
-  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
-    const records = input.map((record) => checkedInvocationRecord(record));
+  async saveTurns(input: readonly TurnToSave[]): Promise<void> {
+    const records = input.map((record) => checkedTurnToSave(record));
     if (records.length === 0) return;
     const nowMs = Date.now();
     await this.#sessions.record(distinctRecords(records), nowMs);

@@ -2,7 +2,7 @@ import type { HistoryAppend, HistoryCache, HistoryRow } from './history-cache.js
 import type { InvokeStatements } from './invoke-statements.js';
 import type { SessionEngine } from './session-engine.js';
 import { tallyByTenant } from './stats-tally.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
+import type { TurnToSave, StoredMessage } from './store.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import { serialiseMessageData } from './store-input-validation.js';
 
@@ -90,7 +90,7 @@ export class SqliteSessions implements SessionEngine {
     this.#context = context;
   }
 
-  record(records: readonly InvocationRecord[], nowMs: number): Promise<void> {
+  record(records: readonly TurnToSave[], nowMs: number): Promise<void> {
     return this.#context.transaction(async (appended) => this.#record(records, nowMs, appended));
   }
 
@@ -110,11 +110,11 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /**
-   * SQLite's `recordInvocations` inside the call's transaction: the record ids first (only records not counted
+   * SQLite's `saveTurns` inside the call's transaction: the record ids first (only records not counted
    * before go on), each counted record's idempotency completion, the group's messages (noted in
    * `appended`), then one statement per stats table for the whole group.
    */
-  #record(records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): void {
+  #record(records: readonly TurnToSave[], nowMs: number, appended: HistoryAppend[]): void {
     const { connection, statements } = this.#context;
     const fresh = this.#keepUncounted(records, nowMs);
     if (fresh.length === 0) return;
@@ -166,7 +166,7 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /** Completes the idempotency keys the records carry, in one statement per chunk; a key given twice takes the later reply. */
-  #completeIdempotencyKeys(records: readonly InvocationRecord[], nowMs: number): void {
+  #completeIdempotencyKeys(records: readonly TurnToSave[], nowMs: number): void {
     const byKey = new Map<string, unknown[]>();
     for (const { idempotency } of records) {
       if (idempotency !== undefined)
@@ -182,9 +182,9 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /** Records the ids of `records` as counted and returns the records not counted before. */
-  #keepUncounted(records: readonly InvocationRecord[], nowMs: number): InvocationRecord[] {
-    const byId = new Map<string, InvocationRecord>();
-    const fresh: InvocationRecord[] = [];
+  #keepUncounted(records: readonly TurnToSave[], nowMs: number): TurnToSave[] {
+    const byId = new Map<string, TurnToSave>();
+    const fresh: TurnToSave[] = [];
     for (const record of records) {
       if (record.id === undefined) fresh.push(record);
       else byId.set(record.id, record);
@@ -194,7 +194,7 @@ export class SqliteSessions implements SessionEngine {
         this.#context.statements.insertAppliedIds(chunk.length),
         chunk.flatMap((id) => [id, nowMs]),
       );
-      for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
+      for (const { id } of inserted) fresh.push(byId.get(id) as TurnToSave);
     }
     return fresh;
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InvocationRecord, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
+import type { TurnToSave, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
 import { invocation } from './test-invocation.js';
 
 /** A store under test, fresh and migrated, with the engine-specific faults its harness can inject. */
@@ -105,8 +105,8 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const first = invocation({ latencyMs: 120, inputTokens: 5, outputTokens: 7, toolCalls: 2 });
         const second = invocation({ outcome: 'error', latencyMs: 30.5, inputTokens: 0, outputTokens: 0, toolCalls: 0 });
         const third = invocation({ tenantId: 'globex', latencyMs: 400, inputTokens: 1, outputTokens: 1, toolCalls: 0 });
-        await store.recordInvocations([first, second]);
-        await store.recordInvocations([third]);
+        await store.saveTurns([first, second]);
+        await store.saveTurns([third]);
 
         expect(await store.readStats('acme')).toEqual({
           since: first.finishedAt,
@@ -141,12 +141,12 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('counts sessions per tenant and users across tenants, each once', async () => {
         const store = await freshStore();
-        await store.recordInvocations([
+        await store.saveTurns([
           invocation({ userIdentifier: 'ann', sessionId: 's1' }),
           invocation({ userIdentifier: 'ann', sessionId: 's2' }),
           invocation({ userIdentifier: 'bob', sessionId: 's1' }),
         ]);
-        await store.recordInvocations([
+        await store.saveTurns([
           invocation({ userIdentifier: 'ann', sessionId: 's1' }),
           invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' }),
         ]);
@@ -158,10 +158,10 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       it('counts a record id once, within a call and across calls; records without id every time', async () => {
         const store = await freshStore();
         const record = invocation();
-        await store.recordInvocations([record, record]);
-        await store.recordInvocations([record]);
+        await store.saveTurns([record, record]);
+        await store.saveTurns([record]);
         const { id: _id, ...anonymous } = invocation();
-        await store.recordInvocations([anonymous, anonymous]);
+        await store.saveTurns([anonymous, anonymous]);
         expect((await store.readStats()).invocations).toBe(3);
       });
 
@@ -177,7 +177,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
             }),
           ),
         );
-        await Promise.all(calls.map((records) => store.recordInvocations(records)));
+        await Promise.all(calls.map((records) => store.saveTurns(records)));
         expect(await store.readStats()).toMatchObject({
           invocations: 200,
           errors: 25,
@@ -189,10 +189,10 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.readStats('tenant-0')).toMatchObject({ invocations: 75, sessions: 5, users: 3 });
       });
 
-      it.each<[string, Partial<InvocationRecord>]>([
+      it.each<[string, Partial<TurnToSave>]>([
         ['an empty tenant id', { tenantId: '' }],
         ['a user identifier that is not a string', { userIdentifier: 42 as unknown as string }],
-        ['an unknown outcome', { outcome: 'maybe' as InvocationRecord['outcome'] }],
+        ['an unknown outcome', { outcome: 'maybe' as TurnToSave['outcome'] }],
         ['negative tokens', { inputTokens: -1 }],
         ['fractional tool calls', { toolCalls: 1.5 }],
         ['a NaN latency', { latencyMs: Number.NaN }],
@@ -201,13 +201,13 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         ['an id longer than 512 characters', { id: 'x'.repeat(513) }],
       ])('rejects a call holding a record with %s and counts none of it', async (_label, bad) => {
         const store = await freshStore();
-        await expect(store.recordInvocations([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
+        await expect(store.saveTurns([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
       it('treats an empty call as a no-op', async () => {
         const store = await freshStore();
-        await store.recordInvocations([]);
+        await store.saveTurns([]);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
@@ -216,17 +216,17 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           const { store, breakInsertsOfUserBoom } = await fresh();
           if (breakInsertsOfUserBoom === undefined)
             throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
-          await store.recordInvocations([invocation()]);
+          await store.saveTurns([invocation()]);
           const repair = await breakInsertsOfUserBoom();
           const call = [
             invocation({ userIdentifier: 'ann' }),
             invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' }),
           ];
-          await expect(store.recordInvocations(call)).rejects.toThrow();
+          await expect(store.saveTurns(call)).rejects.toThrow();
           expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
           await repair();
-          await store.recordInvocations(call);
-          await store.recordInvocations(call);
+          await store.saveTurns(call);
+          await store.saveTurns(call);
           expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
         });
     });
@@ -323,9 +323,9 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         });
         const elsewhere = invocation({ tenantId: 'globex', sessionId: 'chat', history: [message('g-user')] });
         const bare = invocation({ sessionId: 'chat' });
-        await store.recordInvocations([first, second, elsewhere, bare]);
+        await store.saveTurns([first, second, elsewhere, bare]);
         // A retried write of the same records counts nothing and appends nothing.
-        await store.recordInvocations([first, second]);
+        await store.saveTurns([first, second]);
         const history = await store.loadHistory('acme', 'chat', 10);
         expect(history.map((m) => m.id)).toEqual(['earlier', 't1-user', 't1-answer', 't2-user', 't2-answer']);
         expect(history[2]).toMatchObject({ role: 'assistant', data: { tool_calls: [] } });
@@ -340,7 +340,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const store = await freshStore();
         await Promise.all(
           Array.from({ length: 10 }, (_, call) =>
-            store.recordInvocations([
+            store.saveTurns([
               invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] }),
             ]),
           ),
@@ -358,7 +358,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           history: [message('fine'), message('m', { role: 'robot' as StoredMessage['role'] })],
         });
         await expect(
-          store.recordInvocations([invocation({ sessionId: 'chat', history: [message('other')] }), bad]),
+          store.saveTurns([invocation({ sessionId: 'chat', history: [message('other')] }), bad]),
         ).rejects.toThrow(TypeError);
         expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
         expect((await store.readStats()).invocations).toBe(0);
@@ -570,7 +570,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const completion = { key: 'key-1', status: 200, body: '{"turn":1}', ttlMs: 60_000 };
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
         const record = invocation({ idempotency: completion, history: [message('m1')] });
-        await store.recordInvocations([invocation(), record]);
+        await store.saveTurns([invocation(), record]);
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({
           state: 'completed',
           fingerprint: 'fp-1',
@@ -580,14 +580,14 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         // A retried record is not counted again, and completes nothing again.
         await store.releaseIdempotencyKey('key-1');
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
-        await store.recordInvocations([record]);
+        await store.saveTurns([record]);
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
           state: 'running',
           fingerprint: 'fp-2',
         });
         expect((await store.readStats()).invocations).toBe(2);
         // A key nobody claimed stays free.
-        await store.recordInvocations([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
+        await store.saveTurns([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
         expect(await store.claimIdempotencyKey('never-claimed', 'fp-1', 60_000)).toBeNull();
       });
 
@@ -598,7 +598,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         ['a negative time-to-live', { key: 'k', status: 200, body: '{}', ttlMs: -1 }],
       ])('refuses a record whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
         const store = await freshStore();
-        await expect(store.recordInvocations([invocation({ idempotency })])).rejects.toThrow(TypeError);
+        await expect(store.saveTurns([invocation({ idempotency })])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
@@ -662,7 +662,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
     describe('lifecycle', () => {
       it('migrates idempotently and keeps the data', async () => {
         const store = await freshStore();
-        await store.recordInvocations([invocation()]);
+        await store.saveTurns([invocation()]);
         await store.migrate();
         await store.migrate();
         expect((await store.readStats()).invocations).toBe(1);

@@ -1,4 +1,4 @@
-import type { InvocationRecord } from '../store/store.js';
+import type { TurnToSave } from '../store/store.js';
 
 let sequence = 0;
 
@@ -8,9 +8,9 @@ let sequence = 0;
  * one second after the previous one made here.
  * @param overrides fields to set instead
  * @example
- * await store.recordInvocations([invocation({ tenantId: 'globex' })]);
+ * await store.saveTurns([invocation({ tenantId: 'globex' })]);
  */
-export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+export function invocation(overrides: Partial<TurnToSave> = {}): TurnToSave {
   sequence += 1;
   return {
     id: `rec-${sequence}-${Math.random().toString(36).slice(2)}`,

@@ -1,18 +1,16 @@
 import { withTimeout } from '../core/with-timeout.js';
 import type { Mutable } from '../core/mutable.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { nextTurn } from './next-turn.js';
-import { addRecordsToSnapshot } from './stats-tally.js';
-import type { InvocationRecord, SessionStore, StatsSnapshot, Store } from './store.js';
-import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
+import { addTurnsToSnapshot } from './stats-tally.js';
+import type { TurnToSave, SessionStore, StatsSnapshot, Store } from './store.js';
+import { checkedTurnToSave, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
 import { isDiskFull } from './disk-full.js';
 import { sqlitePrimaryResultCode } from './sqlite-result-code.js';
-import { timeOrderedId } from './time-ordered-id.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
-/** Options of an `InvocationBuffer`. */
-export interface InvocationBufferOptions {
+/** Options of an `GroupCommit`. */
+export interface GroupCommitOptions {
   readonly logger?: Logger;
   /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
   readonly monitor?: { noteSuccess(options?: { readonly stored?: boolean }): void; noteFailure(error: unknown): void };
@@ -30,11 +28,11 @@ export interface InvocationBufferOptions {
 
 interface PendingEntry {
   readonly seq: number;
-  readonly record: InvocationRecord & { readonly id: string };
+  readonly record: TurnToSave & { readonly id: string };
 }
 
 /** What became of one recorded invoke. */
-export interface RecordOutcome {
+export interface TurnSaveOutcome {
   /** False when the record waits in memory for the database (or was invalid and dropped). */
   readonly persisted: boolean;
   /** Set when the record carried `history`: whether those messages were stored. */
@@ -46,13 +44,13 @@ export interface RecordOutcome {
   readonly idempotencyCompleted?: boolean;
 }
 
-/** A `RecordOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
+/** A `TurnSaveOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
 function recordOutcome(
   persisted: boolean,
   historySaved: boolean | undefined,
   idempotencyCompleted: boolean | undefined,
-): RecordOutcome {
-  const outcome: Mutable<RecordOutcome> = { persisted };
+): TurnSaveOutcome {
+  const outcome: Mutable<TurnSaveOutcome> = { persisted };
   if (historySaved !== undefined) outcome.historySaved = historySaved;
   if (idempotencyCompleted !== undefined) outcome.idempotencyCompleted = idempotencyCompleted;
   return outcome;
@@ -62,6 +60,22 @@ interface QueuedEntry {
   readonly entry: PendingEntry;
   /** Told whether the record was written, and whether its history (and idempotency completion) was written with it. */
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
+}
+
+/** Resolves after the I/O callbacks already due have run (`setImmediate` where the runtime has it). */
+function nextTurn(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
+}
+
+/**
+ * A unique id that sorts by creation time: the epoch milliseconds in 12 hex digits, then 80
+ * random bits. Ids made one after the other land next to each other in a B-tree keyed by id,
+ * so a batch of them writes the index's last page rather than one page per id.
+ */
+function timeOrderedId(nowMs = Date.now()): string {
+  const random = crypto.randomUUID().replaceAll('-', '');
+  return `${nowMs.toString(16).padStart(12, '0')}-${random.slice(0, 12)}${random.slice(13, 21)}`;
 }
 
 const TOTAL_SCOPE = '';
@@ -90,24 +104,26 @@ function isRefusedValue(error: unknown): boolean {
 }
 
 /**
- * The store's one batching layer: group commit, outage queue, retry and flush on shutdown.
- * Records finished invokes without ever losing one: `record()` writes through to the store
- * (records arriving while a write is in flight share the next one); when the write fails it
- * keeps the record in memory, in order, logs once per outage, and retries on a timer and on
- * every later record. `readStats()` adds the records still
+ * Group commit over any store's sessions part, and the store's one batching layer: outage
+ * queue, retry and flush (or spill) on shutdown. The engines only ever see `saveTurns` calls;
+ * this wrapper decides which turns share one. Saves finished turns without ever losing a
+ * count: `saveTurn()` writes through to the store (turns arriving while a write is in flight
+ * share the next `saveTurns` call, one transaction); when the write fails it keeps the turn's
+ * stats in memory, in order, logs once per outage, and retries on a timer and on every later
+ * turn. `readStats()` adds the turns still
  * waiting, so the counters stay exact during an outage. While the database cannot be read
  * either, it answers from the last snapshot it read plus what this process wrote since, so
  * other replicas' writes after that read are missing until the database returns; the
  * distinct counts (sessions, users, tenants) are then a lower bound.
  * @example
- * const stats = new InvocationBuffer(store, { logger, monitor: database });
- * const { persisted } = await stats.record(record);
- * await stats.flush(); // on shutdown
+ * const turns = new GroupCommit(store, { logger, monitor: database });
+ * const { persisted } = await turns.saveTurn(turn);
+ * await turns.flush(); // on shutdown
  */
-export class InvocationBuffer {
+export class GroupCommit {
   readonly #store: SessionStore & Pick<Store, 'kind'>;
   readonly #logger: Logger;
-  readonly #monitor: InvocationBufferOptions['monitor'];
+  readonly #monitor: GroupCommitOptions['monitor'];
   readonly #retryIntervalMs: number;
   readonly #timeoutMs: number;
   readonly #batchSize: number;
@@ -128,7 +144,7 @@ export class InvocationBuffer {
   #writeEpoch = 0;
   readonly #snapshots = new Map<string, StatsSnapshot>();
 
-  constructor(store: SessionStore & Pick<Store, 'kind'>, options: InvocationBufferOptions = {}) {
+  constructor(store: SessionStore & Pick<Store, 'kind'>, options: GroupCommitOptions = {}) {
     this.#store = store;
     this.#logger = options.logger ?? createLogger();
     this.#monitor = options.monitor;
@@ -156,15 +172,16 @@ export class InvocationBuffer {
   }
 
   /**
-   * Counts one finished invoke, and stores its `history` in the same write. Never rejects:
+   * Saves one finished turn: counts its stats, stores its `history` and completes its
+   * idempotency key in the same write. Never rejects:
    * `persisted` is false when the record waits in memory (or was invalid, which is logged as
    * an error and dropped). Its history never waits in memory: when the record cannot be
    * written at once, the history is written on its own or, failing that, not saved
    * (`historySaved: false`); a history that is not valid is dropped and the record kept.
    */
-  async record(input: InvocationRecord): Promise<RecordOutcome> {
+  async saveTurn(input: TurnToSave): Promise<TurnSaveOutcome> {
     const record = this.#admit(input);
-    const completing = (input as InvocationRecord | null)?.idempotency !== undefined;
+    const completing = (input as TurnToSave | null)?.idempotency !== undefined;
     if (record === undefined) {
       return recordOutcome(false, input?.history === undefined ? undefined : false, completing ? false : undefined);
     }
@@ -196,18 +213,17 @@ export class InvocationBuffer {
   }
 
   /**
-   * The record, checked once here for the store (see `checkedInvocationRecord`) and given an id,
+   * The record, checked once here for the store (see `checkedTurnToSave`) and given an id,
    * or undefined when its counts are not valid. A history that is not valid is dropped and the
    * record kept; both cases are logged as errors.
    */
-  #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
-    const id = (input as InvocationRecord | null)?.id ?? timeOrderedId();
-    const withId = (record: InvocationRecord) =>
-      checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
+  #admit(input: TurnToSave): (TurnToSave & { readonly id: string }) | undefined {
+    const id = (input as TurnToSave | null)?.id ?? timeOrderedId();
+    const withId = (record: TurnToSave) => checkedTurnToSave(record, id) as TurnToSave & { readonly id: string };
     try {
       return withId(input);
     } catch (error) {
-      if ((input as InvocationRecord | null)?.history !== undefined) {
+      if ((input as TurnToSave | null)?.history !== undefined) {
         try {
           const record = withId(withoutHistory(input));
           this.#logger.error('invocation_history_invalid', { error });
@@ -307,7 +323,7 @@ export class InvocationBuffer {
    * failed) and forgets them once it resolved; when it rejects, they stay waiting.
    * @returns how many records were handed over
    */
-  async spillPending(keep: (records: readonly InvocationRecord[]) => Promise<void>): Promise<number> {
+  async spillPending(keep: (records: readonly TurnToSave[]) => Promise<void>): Promise<number> {
     const spilled = [...this.#pending];
     if (spilled.length === 0) return 0;
     await keep(spilled.map((entry) => entry.record));
@@ -335,7 +351,7 @@ export class InvocationBuffer {
       this.#logger.debug('stats_read_from_memory', { tenant_id: tenantId ?? null, error });
       base = remembered;
     }
-    return addRecordsToSnapshot(
+    return addTurnsToSnapshot(
       base,
       this.#pending.map((entry) => entry.record),
       tenantId,
@@ -357,8 +373,8 @@ export class InvocationBuffer {
     });
   }
 
-  async #write(records: readonly (InvocationRecord & { id: string })[]): Promise<void> {
-    const write = this.#withTimeout(this.#store.recordInvocations(records));
+  async #write(records: readonly (TurnToSave & { id: string })[]): Promise<void> {
+    const write = this.#withTimeout(this.#store.saveTurns(records));
     this.#writing.add(write);
     try {
       await write;
@@ -369,14 +385,14 @@ export class InvocationBuffer {
     for (const [scope, snapshot] of this.#snapshots) {
       this.#snapshots.set(
         scope,
-        addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)),
+        addTurnsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)),
       );
     }
     this.#monitor?.noteSuccess({ stored: records.some((record) => (record.history?.length ?? 0) > 0) });
   }
 
   /** Writes a deferred record's history on its own; true when it was stored. */
-  async #appendAlone(record: InvocationRecord): Promise<boolean> {
+  async #appendAlone(record: TurnToSave): Promise<boolean> {
     try {
       await this.#withTimeout(this.#store.appendMessages(record.tenantId, record.sessionId, record.history ?? []));
       this.#monitor?.noteSuccess({ stored: true });
@@ -392,7 +408,7 @@ export class InvocationBuffer {
    * once and turns /health degraded), and `history_write_failed` at most once per minute, as
    * it would otherwise repeat on every turn while the cause lasts.
    */
-  #historyNotSaved(record: InvocationRecord, error: unknown): void {
+  #historyNotSaved(record: TurnToSave, error: unknown): void {
     if (isDiskFull(error)) this.#monitor?.noteFailure(error);
     this.#historyWriteFailed({ tenant_id: record.tenantId, error });
   }
@@ -411,7 +427,7 @@ export class InvocationBuffer {
    * Gives up on a record the database refused (see `isRefusedValue`), so it never blocks the
    * records behind it: counted in `setAside`, told to `onSetAside`, and logged as an error once.
    */
-  #putAside(record: InvocationRecord, error: unknown): void {
+  #putAside(record: TurnToSave, error: unknown): void {
     this.#setAside += 1;
     this.#onSetAside?.();
     this.#logger.error('invocation_record_set_aside', {
