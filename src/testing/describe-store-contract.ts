@@ -49,8 +49,9 @@ const token: StoredOAuthToken = {
 };
 
 /**
- * Registers (with vitest) the behaviour every `Store` must show: counting (exact, once per
- * record id, atomic per call, distinct sessions and users), history, settings, OAuth tokens,
+ * Registers (with vitest) the behaviour every `Store` must show: saving turns (`saveTurns`:
+ * counted exactly once per turn id, atomic per call with the turn's messages and idempotency
+ * completion, distinct sessions and users), history, settings, OAuth tokens,
  * OAuth states, idempotency keys and migrations, with bad input as well as good. The store's
  * own engines run it; a new backend proves itself with one call. Every store it opens is closed
  * after its test.
@@ -155,7 +156,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.readStats()).toMatchObject({ invocations: 5, sessions: 3, users: 2, tenants: 2 });
       });
 
-      it('counts a record id once, within a call and across calls; records without id every time', async () => {
+      it('counts a turn id once, within a call and across calls; turns without id every time', async () => {
         const store = await freshStore();
         const record = invocation();
         await store.saveTurns([record, record]);
@@ -199,7 +200,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         ['an infinite latency', { latencyMs: Number.POSITIVE_INFINITY }],
         ['a finishedAt that is no timestamp', { finishedAt: 'yesterday' }],
         ['an id longer than 512 characters', { id: 'x'.repeat(513) }],
-      ])('rejects a call holding a record with %s and counts none of it', async (_label, bad) => {
+      ])('rejects a call holding a turn with %s and counts none of it', async (_label, bad) => {
         const store = await freshStore();
         await expect(store.saveTurns([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
@@ -228,6 +229,37 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           await store.saveTurns(call);
           await store.saveTurns(call);
           expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
+        });
+
+      if (harness.reachableFromOutside)
+        it("saves a turn's count, messages and idempotency completion in one transaction: none of them when it fails, each once when retried", async () => {
+          const { store, breakInsertsOfUserBoom } = await fresh();
+          if (breakInsertsOfUserBoom === undefined)
+            throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toBeNull();
+          const repair = await breakInsertsOfUserBoom();
+          const turn = invocation({
+            userIdentifier: 'boom',
+            sessionId: 'chat',
+            history: [message('boom-user'), message('boom-answer', { role: 'assistant' })],
+            idempotency: { key: 'key-boom', status: 200, body: '{"turn":"boom"}', ttlMs: 60_000 },
+          });
+          await expect(store.saveTurns([turn])).rejects.toThrow();
+          expect((await store.readStats()).invocations).toBe(0);
+          expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toEqual({
+            state: 'running',
+            fingerprint: 'fp-1',
+          });
+          await repair();
+          await store.saveTurns([turn]);
+          await store.saveTurns([turn]);
+          expect((await store.readStats()).invocations).toBe(1);
+          expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['boom-user', 'boom-answer']);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toMatchObject({
+            state: 'completed',
+            body: '{"turn":"boom"}',
+          });
         });
     });
 
@@ -310,7 +342,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await expect(store.loadHistory('acme', 'chat', limit)).rejects.toThrow(RangeError);
       });
 
-      it('appends the history of a counted record with its count, once, in record order, after earlier messages', async () => {
+      it('appends the messages of a counted turn with its count, once, in turn order, after earlier messages', async () => {
         const store = await freshStore();
         await store.appendMessages('acme', 'chat', [message('earlier')]);
         const first = invocation({
@@ -324,7 +356,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const elsewhere = invocation({ tenantId: 'globex', sessionId: 'chat', history: [message('g-user')] });
         const bare = invocation({ sessionId: 'chat' });
         await store.saveTurns([first, second, elsewhere, bare]);
-        // A retried write of the same records counts nothing and appends nothing.
+        // A retried save of the same turns counts nothing and appends nothing.
         await store.saveTurns([first, second]);
         const history = await store.loadHistory('acme', 'chat', 10);
         expect(history.map((m) => m.id)).toEqual(['earlier', 't1-user', 't1-answer', 't2-user', 't2-answer']);
@@ -336,7 +368,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect((await store.loadHistory('acme', 'chat', 2)).map((m) => m.id)).toEqual(['t2-answer', 'later']);
       });
 
-      it('keeps each turn whole under concurrent records to one session', async () => {
+      it('keeps each turn whole under concurrent saves to one session', async () => {
         const store = await freshStore();
         await Promise.all(
           Array.from({ length: 10 }, (_, call) =>
@@ -351,7 +383,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect((await store.readStats('acme')).invocations).toBe(10);
       });
 
-      it('rejects a record whose history holds a bad message, and neither counts it nor stores any of it', async () => {
+      it('rejects a turn whose messages hold a bad one, and neither counts it nor stores any of it', async () => {
         const store = await freshStore();
         const bad = invocation({
           sessionId: 'chat',
@@ -565,7 +597,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
       });
 
-      it("completes a claimed key with the turn's record, in the call that counts it and only then", async () => {
+      it('completes a claimed key with the turn, in the call that counts it and only then', async () => {
         const store = await freshStore();
         const completion = { key: 'key-1', status: 200, body: '{"turn":1}', ttlMs: 60_000 };
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
@@ -577,7 +609,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           status: 200,
           body: '{"turn":1}',
         });
-        // A retried record is not counted again, and completes nothing again.
+        // A retried turn is not counted again, and completes nothing again.
         await store.releaseIdempotencyKey('key-1');
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
         await store.saveTurns([record]);
@@ -596,7 +628,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         ['a status that is not HTTP', { key: 'k', status: 99, body: '{}', ttlMs: 1_000 }],
         ['a body that is not text', { key: 'k', status: 200, body: 1 as unknown as string, ttlMs: 1_000 }],
         ['a negative time-to-live', { key: 'k', status: 200, body: '{}', ttlMs: -1 }],
-      ])('refuses a record whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
+      ])('refuses a turn whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
         const store = await freshStore();
         await expect(store.saveTurns([invocation({ idempotency })])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
