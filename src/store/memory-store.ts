@@ -59,23 +59,23 @@ export class MemoryStore implements Store {
   }
 
   async saveTurns(input: readonly TurnToSave[]): Promise<void> {
-    const records = input.map((record) => checkedTurnToSave(record));
+    const turns = input.map((turn) => checkedTurnToSave(turn));
     this.check();
-    for (const record of records) {
-      if (record.id !== undefined) {
-        if (this.appliedIds.has(record.id)) continue;
-        this.appliedIds.add(record.id);
+    for (const turn of turns) {
+      if (turn.id !== undefined) {
+        if (this.appliedIds.has(turn.id)) continue;
+        this.appliedIds.add(turn.id);
       }
-      let counters = this.tenants.get(record.tenantId);
+      let counters = this.tenants.get(turn.tenantId);
       if (!counters) {
         counters = { tally: emptyTally(), sessions: new Set(), users: new Set() };
-        this.tenants.set(record.tenantId, counters);
+        this.tenants.set(turn.tenantId, counters);
       }
-      addTurnToTally(counters.tally, record);
-      counters.sessions.add(record.sessionId);
-      counters.users.add(record.userIdentifier);
-      if (record.history !== undefined) this.append(record.tenantId, record.sessionId, record.history);
-      const completion = record.idempotency;
+      addTurnToTally(counters.tally, turn);
+      counters.sessions.add(turn.sessionId);
+      counters.users.add(turn.userIdentifier);
+      if (turn.history !== undefined) this.append(turn.tenantId, turn.sessionId, turn.history);
+      const completion = turn.idempotency;
       if (completion !== undefined) this.complete(completion.key, completion.status, completion.body, completion.ttlMs);
     }
   }

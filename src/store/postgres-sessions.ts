@@ -9,11 +9,11 @@ export type PostgresStatement = <Row>(
   parameters: readonly unknown[],
 ) => Promise<Row[]>;
 
-/** The records' history as the column arrays PostgreSQL's `saveTurns` statement unnests after the records'. */
-function historyColumns(records: readonly TurnToSave[]): unknown[][] {
+/** The turns' messages as the column arrays PostgreSQL's `saveTurns` statement unnests after the turns'. */
+function historyColumns(turns: readonly TurnToSave[]): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], [], []];
-  records.forEach((record, index) => {
-    for (const message of record.history ?? []) {
+  turns.forEach((turn, index) => {
+    for (const message of turn.history ?? []) {
       const row = [
         index + 1,
         message.id,
@@ -28,10 +28,10 @@ function historyColumns(records: readonly TurnToSave[]): unknown[][] {
   return columns;
 }
 
-/** The records' idempotency completions as the column arrays PostgreSQL's `saveTurns` statement unnests last. */
-function completionColumns(records: readonly TurnToSave[], nowMs: number): unknown[][] {
+/** The turns' idempotency completions as the column arrays PostgreSQL's `saveTurns` statement unnests last. */
+function completionColumns(turns: readonly TurnToSave[], nowMs: number): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], []];
-  records.forEach(({ idempotency }, index) => {
+  turns.forEach(({ idempotency }, index) => {
     if (idempotency === undefined) return;
     [index + 1, idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)].forEach(
       (value, column) => columns[column]!.push(value),
@@ -40,9 +40,9 @@ function completionColumns(records: readonly TurnToSave[], nowMs: number): unkno
   return columns;
 }
 
-/** The records as the column arrays PostgreSQL's `saveTurns` statement unnests. */
-function recordColumns(records: readonly TurnToSave[]): unknown[][] {
-  const column = <T>(pick: (record: TurnToSave) => T) => records.map(pick);
+/** The turns as the column arrays PostgreSQL's `saveTurns` statement unnests. */
+function turnColumns(turns: readonly TurnToSave[]): unknown[][] {
+  const column = <T>(pick: (turn: TurnToSave) => T) => turns.map(pick);
   return [
     column((r) => r.id ?? null),
     column((r) => r.tenantId),
@@ -65,13 +65,13 @@ function recordColumns(records: readonly TurnToSave[]): unknown[][] {
  */
 export function postgresSessions(statement: PostgresStatement): SessionEngine {
   return {
-    async record(records, nowMs) {
+    async save(turns, nowMs) {
       await statement('saveTurns', [
-        ...recordColumns(records),
+        ...turnColumns(turns),
         nowMs,
-        ...historyColumns(records),
+        ...historyColumns(turns),
         new Date(nowMs).toISOString(),
-        ...completionColumns(records, nowMs),
+        ...completionColumns(turns, nowMs),
       ]);
     },
     async append(tenantId, sessionId, messages, now) {
