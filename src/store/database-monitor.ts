@@ -28,7 +28,7 @@ export interface DatabaseMonitorOptions {
 /**
  * The last known state of the database, for `/health`. Reading it never touches the
  * database: `refresh()` starts a background ping when the state is stale, and the
- * invocation buffer reports every write through `noteSuccess()` / `noteFailure()`.
+ * group commit reports every write through `noteSuccess()` / `noteFailure()`.
  * Until the first check (call `noteSuccess()` after migrating) the status is `warn`.
  * @example
  * const database = new DatabaseMonitor(store, { logger });

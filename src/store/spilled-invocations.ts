@@ -5,7 +5,7 @@ import type { TurnToSave, SessionStore } from './store.js';
 /** Spill files are `<DATA_DIR>/<prefix><uuid>.json`; one per shutdown, so replicas sharing a folder never write one file. */
 const SPILL_PREFIX = 'pending-invocations-';
 const SPILL_SUFFIX = '.json';
-/** Records per store call when merging (as the invocation buffer batches). */
+/** Records per store call when merging (as the group commit batches). */
 const MERGE_BATCH = 500;
 /** What a spill file holds. */
 interface SpillFile {

@@ -99,7 +99,7 @@ export function trustedTurnHistory(history: StoredMessage[]): readonly StoredMes
 /**
  * A frozen copy of an invocation record, its `history` included, every field checked; throws
  * a `TypeError` naming the first bad one. A record this function returned comes back as it is,
- * without a second check: the invocation buffer checks a record as it arrives and the store,
+ * without a second check: the group commit checks a record as it arrives and the store,
  * which checks every record it is given, trusts that check. `id` is used when the record has none.
  */
 export function checkedTurnToSave(record: TurnToSave, id?: string): TurnToSave {

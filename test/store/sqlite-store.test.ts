@@ -369,7 +369,7 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
     await store.close();
   });
 
-  it('fails only the turn the database refuses: the others of its group keep their history (the invocation buffer writes a refused group one by one)', async () => {
+  it('fails only the turn the database refuses: the others of its group keep their history (the group commit writes a refused group one by one)', async () => {
     const dataDir = join(root, 'one-bad-turn');
     const store = await openFileStore(dataDir);
     await onFile(join(dataDir, 'actor.db'), [
