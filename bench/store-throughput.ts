@@ -26,8 +26,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-type Operation = 'saveTurns' | 'appendMessages' | 'buffer.record';
-const operations: readonly Operation[] = ['saveTurns', 'appendMessages', 'buffer.record'];
+type Operation = 'saveTurns' | 'appendMessages' | 'groupCommit.saveTurn';
+const operations: readonly Operation[] = ['saveTurns', 'appendMessages', 'groupCommit.saveTurn'];
 
 let counter = 0;
 function record(): TurnToSave {
@@ -50,7 +50,7 @@ const buffers = new WeakMap<Store, GroupCommit>();
 
 async function runOperation(store: Store, operation: Operation): Promise<void> {
   if (operation === 'saveTurns') return store.saveTurns([record()]);
-  if (operation === 'buffer.record') {
+  if (operation === 'groupCommit.saveTurn') {
     const buffer = buffers.get(store) ?? new GroupCommit(store, { logger: silentLogger });
     buffers.set(store, buffer);
     const { persisted } = await buffer.saveTurn(record());
@@ -118,14 +118,14 @@ async function main(): Promise<void> {
     `\nStore throughput: median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`,
   );
   console.log(
-    ['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(32))].join(''),
+    ['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(38))].join(''),
   );
   for (const [name] of stores) {
     const cells = operations.map((operation) => {
       const value = median(rates.get(`${name}/${operation}`) ?? []);
       const ratio = value / median(rates.get(`memory/${operation}`) ?? [value]);
       return `${Math.round(value).toLocaleString('en-US')} (${ratio < 0.01 ? ratio.toExponential(1) : ratio.toFixed(3)})`.padStart(
-        32,
+        38,
       );
     });
     console.log([name.padEnd(20), ...cells].join(''));
