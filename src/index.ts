@@ -127,7 +127,6 @@ export {
 export type {
   IdempotencyRecord,
   IdempotencyStore,
-  TurnToSave,
   OAuthStore,
   SessionStore,
   SettingsStore,
@@ -136,6 +135,7 @@ export type {
   StoredMessage,
   StoredOAuthState,
   StoredOAuthToken,
+  TurnToSave,
 } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 

@@ -3,7 +3,7 @@ import type { TurnToSave } from '../store/store.js';
 let sequence = 0;
 
 /**
- * An invocation record for store tests: a unique id, tenant `acme`, user `user-1`, session
+ * A turn to save (`TurnToSave`) for store tests, without messages: a unique id, tenant `acme`, user `user-1`, session
  * `session-1`, a success with 10 input and 20 output tokens, one tool call and 100 ms, finished
  * one second after the previous one made here.
  * @param overrides fields to set instead
