@@ -3,9 +3,9 @@ import type { TurnToSave } from '../store/store.js';
 let sequence = 0;
 
 /**
- * A turn to save (`TurnToSave`) for store tests, without messages: a unique id, tenant `acme`, user `user-1`, session
- * `session-1`, a success with 10 input and 20 output tokens, one tool call and 100 ms, finished
- * one second after the previous one made here.
+ * A turn to save (`TurnToSave`) for store tests, without messages: a unique id, tenant `acme`,
+ * user `user-1`, session `session-1`, a success with 10 input and 20 output tokens, one tool
+ * call and 100 ms, finished one second after the previous one made here.
  * @param overrides fields to set instead
  * @example
  * await store.saveTurns([invocation({ tenantId: 'globex' })]);
