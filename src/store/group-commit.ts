@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { addTurnsToSnapshot } from './stats-tally.js';
 import type { TurnToSave, SessionStore, StatsSnapshot, Store } from './store.js';
 import { checkedTurnToSave, withoutHistory } from './store-input-validation.js';
-import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
+import { isStoreTimeout, storeTimeoutError } from './store-deadline.js';
 import { isDiskFull } from './disk-full.js';
 import { sqlitePrimaryResultCode } from './sqlite-result-code.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
