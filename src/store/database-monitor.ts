@@ -1,7 +1,7 @@
 import { errorFirstLine } from '../core/error-first-line.js';
 import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { isDiskFull } from './disk-full.js';
+import { isDiskFull } from './database-errors.js';
 import type { Store } from './store.js';
 
 /** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`, and the store's kind. */

@@ -5,8 +5,7 @@ import { addTurnsToSnapshot } from './stats-tally.js';
 import type { TurnToSave, SessionStore, StatsSnapshot, Store } from './store.js';
 import { checkedTurnToSave, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-deadline.js';
-import { isDiskFull } from './disk-full.js';
-import { sqlitePrimaryResultCode } from './sqlite-result-code.js';
+import { isDiskFull, isRefusedValue } from './database-errors.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
 /** Options of an `GroupCommit`. */
@@ -81,27 +80,6 @@ function timeOrderedId(nowMs = Date.now()): string {
 const TOTAL_SCOPE = '';
 /** Least time between two `history_write_failed` lines. */
 const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
-
-/** SQLite's answers to the values of a statement, not to the state of the database (see `sqlitePrimaryResultCode`). */
-const SQLITE_REFUSALS: ReadonlySet<string | undefined> = new Set([
-  'SQLITE_CONSTRAINT',
-  'SQLITE_TOOBIG',
-  'SQLITE_MISMATCH',
-]);
-
-/**
- * Whether `error` says the database refused the values of what was written rather than being
- * away: a PostgreSQL data exception (SQLSTATE class 22, e.g. 22021 for a NUL in `text`), or an
- * SQLite constraint, size or type refusal (one writer holds the file, so no other write can make
- * the same values pass later). Written again, such a turn would be refused again, for ever,
- * and hold up every turn behind it.
- */
-function isRefusedValue(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) || SQLITE_REFUSALS.has(sqlitePrimaryResultCode(error))
-  );
-}
 
 /**
  * Group commit over any store's sessions part, and the store's one batching layer: outage
