@@ -8,7 +8,7 @@ import { isStoreTimeout, storeTimeoutError } from './store-deadline.js';
 import { isDiskFull, isRefusedValue } from './database-errors.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
-/** Options of an `GroupCommit`. */
+/** Options of a `GroupCommit`. */
 export interface GroupCommitOptions {
   readonly logger?: Logger;
   /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
@@ -88,8 +88,8 @@ const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
  * count: `saveTurn()` writes through to the store (turns arriving while a write is in flight
  * share the next `saveTurns` call, one transaction); when the write fails it keeps the turn's
  * stats in memory, in order, logs once per outage, and retries on a timer and on every later
- * turn. `readStats()` adds the turns still
- * waiting, so the counters stay exact during an outage. While the database cannot be read
+ * turn. `readStats()` adds the turns still waiting, so the counters stay exact during an
+ * outage. While the database cannot be read
  * either, it answers from the last snapshot it read plus what this process wrote since, so
  * other replicas' writes after that read are missing until the database returns; the
  * distinct counts (sessions, users, tenants) are then a lower bound.
