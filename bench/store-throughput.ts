@@ -1,6 +1,6 @@
 /**
- * Store throughput: `recordInvocations` (one record per call), `appendMessages` (a user and
- * an assistant message per call) and `InvocationBuffer.record` (one record per call, sharing
+ * Store throughput: `saveTurns` (one record per call), `appendMessages` (a user and
+ * an assistant message per call) and `GroupCommit.record` (one record per call, sharing
  * transactions while one is in flight) at a fixed concurrency, for the memory double, an
  * SQLite file and PostgreSQL, measured in one run and printed as ops/s and as ratios to the
  * memory store (medians of interleaved rounds). Each measurement runs for a fixed time, so
@@ -15,10 +15,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/log/logger.js';
-import { InvocationBuffer } from '../src/store/invocation-buffer.js';
+import { GroupCommit } from '../src/store/group-commit.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { openStore } from '../src/store/open-store.js';
-import type { InvocationRecord, Store } from '../src/store/store.js';
+import type { TurnToSave, Store } from '../src/store/store.js';
 import { TestSchemas } from '../test/store/postgres-schemas.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 1);
@@ -26,11 +26,11 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-type Operation = 'recordInvocations' | 'appendMessages' | 'buffer.record';
-const operations: readonly Operation[] = ['recordInvocations', 'appendMessages', 'buffer.record'];
+type Operation = 'saveTurns' | 'appendMessages' | 'groupCommit.saveTurn';
+const operations: readonly Operation[] = ['saveTurns', 'appendMessages', 'groupCommit.saveTurn'];
 
 let counter = 0;
-function record(): InvocationRecord {
+function record(): TurnToSave {
   counter += 1;
   return {
     id: `bench-${counter}`,
@@ -46,14 +46,14 @@ function record(): InvocationRecord {
   };
 }
 
-const buffers = new WeakMap<Store, InvocationBuffer>();
+const buffers = new WeakMap<Store, GroupCommit>();
 
 async function runOperation(store: Store, operation: Operation): Promise<void> {
-  if (operation === 'recordInvocations') return store.recordInvocations([record()]);
-  if (operation === 'buffer.record') {
-    const buffer = buffers.get(store) ?? new InvocationBuffer(store, { logger: silentLogger });
+  if (operation === 'saveTurns') return store.saveTurns([record()]);
+  if (operation === 'groupCommit.saveTurn') {
+    const buffer = buffers.get(store) ?? new GroupCommit(store, { logger: silentLogger });
     buffers.set(store, buffer);
-    const { persisted } = await buffer.record(record());
+    const { persisted } = await buffer.saveTurn(record());
     if (!persisted) throw new Error('the benchmark store failed a write');
     return;
   }
@@ -118,14 +118,14 @@ async function main(): Promise<void> {
     `\nStore throughput: median of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, Node ${process.version}\n`,
   );
   console.log(
-    ['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(32))].join(''),
+    ['store'.padEnd(20), ...operations.map((operation) => `${operation} ops/s (×memory)`.padStart(38))].join(''),
   );
   for (const [name] of stores) {
     const cells = operations.map((operation) => {
       const value = median(rates.get(`${name}/${operation}`) ?? []);
       const ratio = value / median(rates.get(`memory/${operation}`) ?? [value]);
       return `${Math.round(value).toLocaleString('en-US')} (${ratio < 0.01 ? ratio.toExponential(1) : ratio.toFixed(3)})`.padStart(
-        32,
+        38,
       );
     });
     console.log([name.padEnd(20), ...cells].join(''));

@@ -127,7 +127,7 @@ function driverCell(driver: DriverName, write: WriteName, group: number): Cell {
   };
 }
 
-/** The actor's store on the same turns: each turn's history read, then the group's `recordInvocations`. */
+/** The actor's store on the same turns: each turn's history read, then the group's `saveTurns`. */
 function actorStoreCell(group: number): Cell {
   return {
     label: "the actor's store (`openStore`)",
@@ -138,7 +138,7 @@ function actorStoreCell(group: number): Cell {
       return {
         async run(turns) {
           for (const { record } of turns) await store.loadHistory(record.tenantId, record.sessionId, HISTORY_LIMIT);
-          await store.recordInvocations(turns.map((turn) => turn.record));
+          await store.saveTurns(turns.map((turn) => turn.record));
         },
         close: () => store.close(),
       };

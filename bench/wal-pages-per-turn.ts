@@ -1,7 +1,7 @@
 /**
  * WAL pages the SQLite store writes per invoke (issue 30: target ≤ 2), measured as the actor
  * writes them — history read, then the stats record with the turn's two messages through the
- * invocation buffer's group commit — one to `--concurrency` turns in flight:
+ * group commit's group commit — one to `--concurrency` turns in flight:
  * `npx tsx bench/wal-pages-per-turn.ts [--turns 2000] [--concurrency 1,32] [--warmup 20000]`. Prints one JSON line per
  * concurrency. The measurement itself is `test/store/wal-pages-per-turn.ts`, which a test also runs.
  */

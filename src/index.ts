@@ -14,7 +14,7 @@ export {
 } from './core/actor-definition.js';
 export type { PeerReadHandlers } from './app/definition-routers.js';
 export type { ActorContext, ActorEnv, DatabaseHealth, ReadinessChecks } from './context/actor-context.js';
-export type { StatsRecorder } from './invoke/stats-recorder.js';
+export type { StatsRecorder, TurnWriter } from './invoke/turn-services.js';
 export type { ActorRouter } from './context/actor-router.js';
 export { ActorLifecycle, type ActorPhase } from './core/actor-lifecycle.js';
 export { ActorError, clientClosedError, type ActorErrorOptions, type FieldProblem } from './core/actor-error.js';
@@ -165,7 +165,6 @@ export {
 export type {
   IdempotencyRecord,
   IdempotencyStore,
-  InvocationRecord,
   OAuthStore,
   SessionStore,
   SettingsStore,
@@ -174,6 +173,7 @@ export type {
   StoredMessage,
   StoredOAuthState,
   StoredOAuthToken,
+  TurnToSave,
 } from './store/store.js';
 export { MemoryStore } from './store/memory-store.js';
 export { parseDatabaseUrl, redactDatabaseUrl, type DatabaseTarget } from './store/database-url.js';

@@ -1,5 +1,5 @@
 // Runs a fixed number of groups of turns through a built checkout's SQLite store in this
-// process — each turn's history read, then the group's `recordInvocations` (the invocation
+// process — each turn's history read, then the group's `saveTurns` (the invocation
 // buffer's group commit, without its clock) — then stops, for counting the store's instructions
 // per turn under valgrind. The turns are the bench's load (200 sessions of 50 users, the user's
 // message and the answer) with ids made from their index, and the groups are fixed, so two runs
@@ -53,7 +53,7 @@ function makeTurn(index) {
 for (let group = 0; group < groups; group += 1) {
   const records = Array.from({ length: size }, () => makeTurn(turn++));
   await Promise.all(records.map((record) => store.loadHistory(record.tenantId, record.sessionId, 20)));
-  await store.recordInvocations(records);
+  await store.saveTurns(records);
 }
 const { invocations } = await store.readStats();
 await store.close();

@@ -1,5 +1,5 @@
 import { invokeStatements } from '../../src/store/invoke-statements.js';
-import type { InvocationRecord, StoredMessage } from '../../src/store/store.js';
+import type { TurnToSave, StoredMessage } from '../../src/store/store.js';
 
 /** The sessions the turns are spread over, as the bench's load. */
 const SESSIONS = 200;
@@ -21,13 +21,13 @@ export interface Connection {
 /** The store's SQLite statements, as `SqlStore` runs them. */
 export const statements = invokeStatements('sqlite');
 
-/** One turn's facts, as the invocation buffer hands them to the store: a record with its two messages. */
+/** One turn's facts, as the group commit hands them to the store: a record with its two messages. */
 export interface Turn {
-  readonly record: InvocationRecord & { readonly id: string; readonly history: readonly StoredMessage[] };
+  readonly record: TurnToSave & { readonly id: string; readonly history: readonly StoredMessage[] };
 }
 
 let idSequence = 0;
-/** Record ids: random (`crypto.randomUUID`, as the invocation buffer makes them) or ascending (the lean write's). */
+/** Record ids: random (`crypto.randomUUID`, as the group commit makes them) or ascending (the lean write's). */
 function recordId(ordered: boolean): string {
   idSequence += 1;
   return ordered
@@ -37,7 +37,7 @@ function recordId(ordered: boolean): string {
 
 /**
  * Turn `index` of the bench's load: session `index % 200`, user `index % 50`, the user's message
- * and the offline model's answer; the record id random (as the invocation buffer makes it) or,
+ * and the offline model's answer; the record id random (as the group commit makes it) or,
  * with `orderedIds`, ascending (the lean write's).
  */
 export function makeTurn(index: number, orderedIds: boolean): Turn {
@@ -158,7 +158,7 @@ function appendTurns(prepare: (sql: string) => Statement, counted: readonly Turn
 
 /**
  * The store's SQLite write of a group of records, statement for statement (`SqlStore`'s
- * `recordInvocations` on SQLite): the record ids, the group's sessions' counts and messages
+ * `saveTurns` on SQLite): the record ids, the group's sessions' counts and messages
  * (`appendTurns`), the new (tenant, session) and (tenant, user) pairs, the users across
  * tenants, the tenant's counters.
  */

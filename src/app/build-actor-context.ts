@@ -10,7 +10,7 @@ import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger } from '../log/logger.js';
 import { DatabaseMonitor } from '../store/database-monitor.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
-import { InvocationBuffer } from '../store/invocation-buffer.js';
+import { GroupCommit } from '../store/group-commit.js';
 import { openStore } from '../store/open-store.js';
 import { withStoreDeadline } from '../store/store-deadline.js';
 import { ActorTracing } from '../telemetry/actor-tracing.js';
@@ -157,6 +157,13 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
         ...(options.tools ? { tools: options.tools } : {}),
         ...(options.instructions ? { instructions: options.instructions } : {}),
       });
+  // One group commit saves every turn and reads the stats with the turns it still holds.
+  const turns = new GroupCommit(store, {
+    logger,
+    monitor: database,
+    timeoutMs: deadlineMs,
+    onSetAside: () => metrics.invocationRecordsSetAside.inc(),
+  });
   const ctx: ActorContext = {
     definition: options.definition,
     environment,
@@ -164,12 +171,8 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     settings,
     lifecycle: new ActorLifecycle(),
     store,
-    stats: new InvocationBuffer(store, {
-      logger,
-      monitor: database,
-      timeoutMs: deadlineMs,
-      onSetAside: () => metrics.invocationRecordsSetAside.inc(),
-    }),
+    turns,
+    stats: turns,
     database,
     domainHealth: new DomainHealthMonitor(options.healthChecks ?? {}, {
       timeoutMs: environment.HEALTH_CHECK_TIMEOUT_MS,

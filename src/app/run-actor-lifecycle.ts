@@ -133,13 +133,13 @@ export function runActorLifecycle(
         await Promise.allSettled(routers.map((router) => router.close?.()));
         await agent?.close();
         try {
-          await ctx.stats.flush();
+          await ctx.turns.flush();
         } catch (error) {
           // The database is away: what cannot be written goes to a file, merged at the next start.
-          const pending = ctx.stats.pending;
+          const pending = ctx.turns.pending;
           let path: string | undefined;
           try {
-            await ctx.stats.spillPending(async (records) => {
+            await ctx.turns.spillPending(async (records) => {
               path = await spillInvocations(ctx.environment.DATA_DIR, spillDatabase, records);
             });
             logger.warn('stats_spilled', { pending, path, reason: error });
@@ -150,7 +150,7 @@ export function runActorLifecycle(
         await store.close().catch((error: unknown) => logger.error('store_close_failed', { error }));
         await tracing?.shutdown();
         ctx.lifecycle.markStopped();
-        logger.info('actor_stopped', { pending_stats: ctx.stats.pending });
+        logger.info('actor_stopped', { pending_stats: ctx.turns.pending });
       })();
       return stopping;
     },

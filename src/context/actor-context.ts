@@ -1,6 +1,5 @@
 import type { ChatHandler } from '../invoke/chat-handler.js';
-import type { StatsRecorder } from '../invoke/stats-recorder.js';
-import type { TurnServices } from '../invoke/turn-services.js';
+import type { StatsRecorder, TurnServices, TurnWriter } from '../invoke/turn-services.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
@@ -33,6 +32,9 @@ export interface ActorContext extends TurnServices {
   readonly settings: ActorSettings;
   readonly lifecycle: ActorLifecycle;
   readonly store: Store;
+  /** Saves every finished turn (group commit over `store`), and flushes or spills the waiting ones on shutdown. */
+  readonly turns: TurnWriter;
+  /** The counters behind `/stats`, the turns `turns` still holds counted in (the same `GroupCommit`). */
   readonly stats: StatsRecorder;
   readonly database: DatabaseHealth;
   /** The last known state of the actor's own health checks (`CreateActorAppOptions.healthChecks`). */

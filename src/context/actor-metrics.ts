@@ -103,7 +103,7 @@ export class ActorMetrics {
     'Tool calls made by the model, by tool and outcome',
     ['tool', 'outcome'],
   );
-  /** Invocation records set aside because the database refused their values (see `InvocationBuffer.setAside`). */
+  /** Invocation records set aside because the database refused their values (see `GroupCommit.setAside`). */
   readonly invocationRecordsSetAside = new ScrapedCounter(
     'actor_invocation_records_set_aside_total',
     'Invocation records the database refused and that were set aside, uncounted, so the rest flow',

@@ -9,7 +9,7 @@ import { fieldProblems, invalidFieldCount, validationFailed } from '../core/vali
 import { parseOnOff } from '../environment/parse-on-off.js';
 import { StartupRefusal } from '../environment/startup-refusal.js';
 import type { ENVIRONMENT_VARIABLES } from '../environment/environment-variables.js';
-import { isStoreTimeout } from '../store/store-timeout.js';
+import { isStoreTimeout } from '../store/store-deadline.js';
 
 /** What `PUT /settings` answers. */
 export interface SettingsUpdateResult {

@@ -1,8 +1,14 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { readUiStream } from '../../test/agent/ui-stream-reader.js';
+import { ActorTool } from '../agent/actor-tool.js';
+import type { ChatModel, ModelResponse } from '../agent/chat-model.js';
+import { modelUpstreamError } from '../agent/model-errors.js';
+import { createLogger, createMemorySink, type LogLevel, type LogRecord } from '../log/logger.js';
+import { createTestActor } from '../testing/create-test-actor.js';
 import type { ChatInput } from './chat-handler.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
-import { createTestActor } from '../testing/create-test-actor.js';
 
 /** A store that counts every call by method name. */
 function countingStore(): { store: Store; calls: Map<string, number> } {
@@ -36,7 +42,7 @@ describe('a turn owns its session', () => {
     calls.clear();
     const response = await app.request(invoke('second'));
     expect(response.status).toBe(200);
-    expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, recordInvocations: 1 });
+    expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, saveTurns: 1 });
     expect((await store.loadHistory('default', 'owned', 10)).map((message) => message.role)).toEqual([
       'user',
       'assistant',
@@ -53,7 +59,7 @@ describe('a turn owns its session', () => {
     const first = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
     expect(first.status).toBe(200);
     const body = await first.text();
-    expect(Object.fromEntries(calls)).toEqual({ claimIdempotencyKey: 1, loadHistory: 1, recordInvocations: 1 });
+    expect(Object.fromEntries(calls)).toEqual({ claimIdempotencyKey: 1, loadHistory: 1, saveTurns: 1 });
     const retry = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
     expect(retry.status).toBe(200);
     expect(await retry.text()).toBe(body);
@@ -97,5 +103,161 @@ describe('a turn owns its session', () => {
     expect((await app.request(invoke('hello'))).status).toBe(200);
     expect(inputs[0]?.history).toEqual([]);
     expect(calls.get('loadHistory')).toBeUndefined();
+  });
+});
+
+const MESSAGE = 'please greet Zebulon-the-confidential';
+const SECRET_ARGUMENT = 'Quixotic-argument-value-7731';
+const body = { user_identifier: 'u-1', session_id: 's-log', message: MESSAGE };
+const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  new Request('http://actor/agent/invoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-log-1', 'X-Tenant-Id': 'acme', ...headers },
+    body: JSON.stringify(payload),
+  });
+
+const greet = new ActorTool({
+  name: 'hello_greet',
+  description: 'Greets a person',
+  argsSchema: v.object({ name: v.string(), style: v.optional(v.string()) }),
+  run: ({ name }) => `Hello, ${name}!`,
+});
+
+/** A model that asks for `hello_greet` once, then answers with text. */
+function toolCallingModel(): ChatModel {
+  const respond = (request: { messages: readonly { role: string }[] }): ModelResponse =>
+    request.messages.some((message) => message.role === 'tool')
+      ? { text: 'Done greeting.', toolCalls: [], usage: { inputTokens: 20, outputTokens: 3 }, finishReason: 'stop' }
+      : {
+          text: '',
+          toolCalls: [
+            { id: 'call_1', name: 'hello_greet', arguments: JSON.stringify({ name: SECRET_ARGUMENT, style: 'warm' }) },
+          ],
+          usage: { inputTokens: 10, outputTokens: 5 },
+          finishReason: 'tool_calls',
+        };
+  return {
+    name: 'scripted-tools',
+    generate: async (request) => respond(request),
+    async *stream(request) {
+      yield { type: 'finish', response: respond(request) };
+    },
+  };
+}
+
+/** A model whose server always fails. */
+const failingModel: ChatModel = {
+  name: 'failing',
+  generate: async () => {
+    throw modelUpstreamError('upstream said 500');
+  },
+  // biome-ignore lint/correctness/useYield: a model whose stream fails before its first part
+  async *stream() {
+    throw modelUpstreamError('upstream said 500');
+  },
+};
+
+async function actorLogging(level: LogLevel, extra: Parameters<typeof createTestActor>[0] = {}) {
+  const sink = createMemorySink();
+  const app = await createTestActor({ logger: createLogger({ level, sink }), ...extra });
+  const turnLines = () => sink.records.filter((record) => record.event === 'invoke_finished');
+  return { app, sink, turnLines };
+}
+
+function expectNoText(records: readonly LogRecord[], ...texts: string[]) {
+  const written = JSON.stringify(records);
+  for (const text of texts) expect(written).not.toContain(text);
+}
+
+describe('the log line of a turn', () => {
+  it('writes one info line for a JSON turn, with the facts and without the message', async () => {
+    const { app, sink, turnLines } = await actorLogging('info');
+    const response = await app.request(post(body));
+    expect(response.status).toBe(200);
+    const reply = await response.json();
+    expect(turnLines()).toHaveLength(1);
+    expect(turnLines()[0]).toMatchObject({
+      level: 'info',
+      request_id: 'req-log-1',
+      tenant_id: 'acme',
+      session_id: 's-log',
+      outcome: 'success',
+      model: 'offline',
+      stream: false,
+      tool_calls: [],
+      input_tokens: reply.usage.input_tokens,
+      output_tokens: reply.usage.output_tokens,
+      latency_ms: expect.any(Number),
+    });
+    expect(reply.message.content).toContain('Zebulon');
+    expectNoText(sink.records, MESSAGE, 'Zebulon', reply.message.content);
+  });
+
+  it('writes one line for a streamed turn, once the stream has ended', async () => {
+    const { app, sink, turnLines } = await actorLogging('info');
+    const response = await app.request(post({ ...body, stream: true }));
+    expect(response.status).toBe(200);
+    const streamed = await readUiStream(response.body!);
+    expect(streamed.text).toContain('Zebulon');
+    expect(turnLines()).toHaveLength(1);
+    expect(turnLines()[0]).toMatchObject({
+      level: 'info',
+      request_id: 'req-log-1',
+      tenant_id: 'acme',
+      session_id: 's-log',
+      outcome: 'success',
+      model: 'offline',
+      stream: true,
+    });
+    expectNoText(sink.records, MESSAGE, 'Zebulon');
+  });
+
+  it('names the tool calls at info, adds their argument keys at debug, never their values', async () => {
+    const { app, sink, turnLines } = await actorLogging('debug', { model: toolCallingModel(), tools: [greet] });
+    const reply = await (await app.request(post(body))).json();
+    expect(reply.tool_calls).toMatchObject([{ name: 'hello_greet', status: 'ok' }]);
+    expect(turnLines()).toHaveLength(1);
+    expect(turnLines()[0]).toMatchObject({
+      outcome: 'success',
+      model: 'scripted-tools',
+      tool_calls: ['hello_greet'],
+      input_tokens: 30,
+      output_tokens: 8,
+    });
+    const argumentLines = sink.records.filter((record) => record.event === 'invoke_tool_arguments');
+    expect(argumentLines).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        request_id: 'req-log-1',
+        tool_calls: [{ name: 'hello_greet', argument_keys: ['name', 'style'] }],
+      }),
+    ]);
+    expectNoText(sink.records, MESSAGE, SECRET_ARGUMENT, 'warm', `Hello, ${SECRET_ARGUMENT}`);
+  });
+
+  it('leaves the argument keys out at info', async () => {
+    const { app, sink } = await actorLogging('info', { model: toolCallingModel(), tools: [greet] });
+    expect((await app.request(post(body))).status).toBe(200);
+    expect(sink.records.filter((record) => record.event === 'invoke_tool_arguments')).toEqual([]);
+    expectNoText(sink.records, 'argument_keys', SECRET_ARGUMENT);
+  });
+
+  it('writes one line for a failed turn, with the error code as its outcome', async () => {
+    const { app, sink, turnLines } = await actorLogging('info', { model: failingModel });
+    const response = await app.request(post(body));
+    expect(response.status).toBe(502);
+    expect(turnLines()).toHaveLength(1);
+    expect(turnLines()[0]).toMatchObject({
+      level: 'info',
+      request_id: 'req-log-1',
+      tenant_id: 'acme',
+      session_id: 's-log',
+      outcome: 'model_error',
+      tool_calls: [],
+      input_tokens: 0,
+      output_tokens: 0,
+    });
+    expect(turnLines()[0]).not.toHaveProperty('model');
+    expectNoText(sink.records, MESSAGE, 'Zebulon');
   });
 });

@@ -2,9 +2,30 @@ import type { LabelValues } from 'prom-client';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { Logger } from '../log/logger.js';
-import type { IdempotencyStore, SessionStore } from '../store/store.js';
+import type { TurnSaveOutcome } from '../store/group-commit.js';
+import type { IdempotencyStore, SessionStore, StatsSnapshot, TurnToSave } from '../store/store.js';
 import type { ChatHandler } from './chat-handler.js';
-import type { StatsRecorder } from './stats-recorder.js';
+
+/**
+ * Saves finished turns — messages, stats and idempotency completion in one call — and never
+ * loses a count, even while the database is down (`GroupCommit` over the store's sessions).
+ */
+export interface TurnWriter {
+  saveTurn(turn: TurnToSave): Promise<TurnSaveOutcome>;
+  /** Tries once to save the turns still waiting; rejects when some could not be. */
+  flush(): Promise<void>;
+  /** Hands the turns still waiting to `keep` (a file, when `flush()` failed on shutdown) and forgets them once it resolved. */
+  spillPending(keep: (turns: readonly TurnToSave[]) => Promise<void>): Promise<number>;
+  /** Turns whose stats wait in memory for the database. */
+  readonly pending: number;
+}
+
+/** Reads the counters behind `/stats`, the turns still waiting to be saved counted in. */
+export interface StatsRecorder {
+  readStats(tenantId?: string): Promise<StatsSnapshot>;
+  /** Turns whose stats wait in memory for the database, counted in `readStats`. */
+  readonly pending: number;
+}
 
 /**
  * What answering one invoke needs of the actor. The actor's context (`ActorContext`) is one;
@@ -12,7 +33,8 @@ import type { StatsRecorder } from './stats-recorder.js';
  */
 export interface TurnServices {
   readonly chatHandler: ChatHandler;
-  readonly stats: StatsRecorder;
+  /** Where the turn saves itself: one call per finished turn. */
+  readonly turns: Pick<TurnWriter, 'saveTurn'>;
   readonly metrics: {
     readonly invocations: { inc(labels: LabelValues<'outcome'>): void };
     readonly invokeDuration: { observe(labels: LabelValues<'outcome'>, value: number): void };

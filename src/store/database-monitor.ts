@@ -1,7 +1,7 @@
 import { errorFirstLine } from '../core/error-first-line.js';
 import { withTimeout } from '../core/with-timeout.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { isDiskFull } from './disk-full.js';
+import { isDiskFull } from './database-errors.js';
 import type { Store } from './store.js';
 
 /** The database check of `/health`: `pass`, `warn` (unknown, or failing briefly) or `fail`, and the store's kind. */
@@ -28,7 +28,7 @@ export interface DatabaseMonitorOptions {
 /**
  * The last known state of the database, for `/health`. Reading it never touches the
  * database: `refresh()` starts a background ping when the state is stale, and the
- * invocation buffer reports every write through `noteSuccess()` / `noteFailure()`.
+ * group commit reports every write through `noteSuccess()` / `noteFailure()`.
  * Until the first check (call `noteSuccess()` after migrating) the status is `warn`.
  * @example
  * const database = new DatabaseMonitor(store, { logger });

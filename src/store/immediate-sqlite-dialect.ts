@@ -6,7 +6,7 @@ import {
   type DatabaseConnection,
   type SqliteDialectConfig,
 } from 'kysely';
-import { isNoActiveTransaction } from './sqlite-rollback.js';
+import { isNoActiveTransaction } from './database-errors.js';
 
 /**
  * Kysely's SQLite driver with write transactions: `BEGIN IMMEDIATE` takes the write lock at

@@ -24,7 +24,7 @@ export interface InvokeStatements {
    * or null), created_at; then now (ISO); then the idempotency completions as arrays of their
    * record's 1-based index, key, status, body, expiry ms.
    */
-  readonly recordInvocations: string;
+  readonly saveTurns: string;
   /** SQLite: completes `rows` claimed idempotency keys with their replies, 4 params each: key, status, body, expiry ms. */
   completeIdempotencyKeys(rows: number): string;
   /**
@@ -121,7 +121,7 @@ from session, unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
 // Rows are inserted in key order, as the Kysely version did, so concurrent replicas take row
 // locks in the same order. Users across tenants are offered only when their (tenant, user) pair
 // is new: a known pair's user was counted across tenants in the same statement that added it.
-const postgresRecordInvocations = `with input as (
+const postgresSaveTurns = `with input as (
   select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::double precision[], $10::bigint[])
     with ordinality as r(id, tenant_id, session_id, user_identifier, errors, input_tokens, output_tokens, tool_calls, latency_ms, finished_ms, ordinal)
 ),
@@ -215,7 +215,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     return {
       loadHistory: loadHistory(engine),
       appendMessages: postgresAppendMessages,
-      recordInvocations: postgresRecordInvocations,
+      saveTurns: postgresSaveTurns,
       completeIdempotencyKeys: notOnPostgres('completeIdempotencyKeys'),
       dataVersion: '',
       upsertChatSessions: notOnPostgres('upsertChatSessions'),
@@ -240,7 +240,7 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
   return {
     loadHistory: loadHistory(engine),
     appendMessages: '',
-    recordInvocations: '',
+    saveTurns: '',
     // A VALUES subquery's columns are column1, column2, …: key, status, body, expiry.
     completeIdempotencyKeys: perRowCount(
       (rows) =>

@@ -1,13 +1,13 @@
 import type {
   IdempotencyRecord,
-  InvocationRecord,
+  TurnToSave,
   StatsSnapshot,
   Store,
   StoredMessage,
   StoredOAuthState,
   StoredOAuthToken,
 } from './store.js';
-import { addRecordToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
+import { addTurnToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
   assertHttpStatus,
   assertHistoryLimit,
@@ -16,7 +16,7 @@ import {
   assertOAuthToken,
   assertStoreKey,
   assertTtl,
-  checkedInvocationRecord,
+  checkedTurnToSave,
   checkedTurnHistory,
   serialiseMessageData,
   serialiseSettingsOverrides,
@@ -58,24 +58,24 @@ export class MemoryStore implements Store {
     this.check();
   }
 
-  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
-    const records = input.map((record) => checkedInvocationRecord(record));
+  async saveTurns(input: readonly TurnToSave[]): Promise<void> {
+    const turns = input.map((turn) => checkedTurnToSave(turn));
     this.check();
-    for (const record of records) {
-      if (record.id !== undefined) {
-        if (this.appliedIds.has(record.id)) continue;
-        this.appliedIds.add(record.id);
+    for (const turn of turns) {
+      if (turn.id !== undefined) {
+        if (this.appliedIds.has(turn.id)) continue;
+        this.appliedIds.add(turn.id);
       }
-      let counters = this.tenants.get(record.tenantId);
+      let counters = this.tenants.get(turn.tenantId);
       if (!counters) {
         counters = { tally: emptyTally(), sessions: new Set(), users: new Set() };
-        this.tenants.set(record.tenantId, counters);
+        this.tenants.set(turn.tenantId, counters);
       }
-      addRecordToTally(counters.tally, record);
-      counters.sessions.add(record.sessionId);
-      counters.users.add(record.userIdentifier);
-      if (record.history !== undefined) this.append(record.tenantId, record.sessionId, record.history);
-      const completion = record.idempotency;
+      addTurnToTally(counters.tally, turn);
+      counters.sessions.add(turn.sessionId);
+      counters.users.add(turn.userIdentifier);
+      if (turn.history !== undefined) this.append(turn.tenantId, turn.sessionId, turn.history);
+      const completion = turn.idempotency;
       if (completion !== undefined) this.complete(completion.key, completion.status, completion.body, completion.ttlMs);
     }
   }

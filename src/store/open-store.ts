@@ -103,10 +103,9 @@ async function openPostgres(
   logger: Logger,
 ): Promise<SqlStore> {
   // Imported here, so an actor on SQLite never loads the PostgreSQL driver.
-  const [{ default: pg }, { SchemaLockedPostgresDialect }, { deadlinePool }] = await Promise.all([
+  const [{ default: pg }, { SchemaLockedPostgresDialect, deadlinePool }] = await Promise.all([
     import('pg'),
-    import('./schema-locked-postgres-dialect.js'),
-    import('./deadline-postgres-pool.js'),
+    import('./postgres-dialect.js'),
   ]);
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,19 +1,19 @@
 import type { HistoryRow } from './history-cache.js';
 import type { SessionEngine } from './session-engine.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
+import type { TurnToSave, StoredMessage } from './store.js';
 import { parseTimestamp, serialiseMessageData } from './store-input-validation.js';
 
 /** Runs one of the per-invoke statements of `invokeStatements('postgres')`, prepared once per connection. */
 export type PostgresStatement = <Row>(
-  name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+  name: 'loadHistory' | 'appendMessages' | 'saveTurns',
   parameters: readonly unknown[],
 ) => Promise<Row[]>;
 
-/** The records' history as the column arrays PostgreSQL's `recordInvocations` statement unnests after the records'. */
-function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
+/** The turns' messages as the column arrays PostgreSQL's `saveTurns` statement unnests after the turns'. */
+function historyColumns(turns: readonly TurnToSave[]): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], [], []];
-  records.forEach((record, index) => {
-    for (const message of record.history ?? []) {
+  turns.forEach((turn, index) => {
+    for (const message of turn.history ?? []) {
       const row = [
         index + 1,
         message.id,
@@ -28,10 +28,10 @@ function historyColumns(records: readonly InvocationRecord[]): unknown[][] {
   return columns;
 }
 
-/** The records' idempotency completions as the column arrays PostgreSQL's `recordInvocations` statement unnests last. */
-function completionColumns(records: readonly InvocationRecord[], nowMs: number): unknown[][] {
+/** The turns' idempotency completions as the column arrays PostgreSQL's `saveTurns` statement unnests last. */
+function completionColumns(turns: readonly TurnToSave[], nowMs: number): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], []];
-  records.forEach(({ idempotency }, index) => {
+  turns.forEach(({ idempotency }, index) => {
     if (idempotency === undefined) return;
     [index + 1, idempotency.key, idempotency.status, idempotency.body, nowMs + Math.ceil(idempotency.ttlMs)].forEach(
       (value, column) => columns[column]!.push(value),
@@ -40,9 +40,9 @@ function completionColumns(records: readonly InvocationRecord[], nowMs: number):
   return columns;
 }
 
-/** The records as the column arrays PostgreSQL's `recordInvocations` statement unnests. */
-function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
-  const column = <T>(pick: (record: InvocationRecord) => T) => records.map(pick);
+/** The turns as the column arrays PostgreSQL's `saveTurns` statement unnests. */
+function turnColumns(turns: readonly TurnToSave[]): unknown[][] {
+  const column = <T>(pick: (turn: TurnToSave) => T) => turns.map(pick);
   return [
     column((r) => r.id ?? null),
     column((r) => r.tenantId),
@@ -65,13 +65,13 @@ function recordColumns(records: readonly InvocationRecord[]): unknown[][] {
  */
 export function postgresSessions(statement: PostgresStatement): SessionEngine {
   return {
-    async record(records, nowMs) {
-      await statement('recordInvocations', [
-        ...recordColumns(records),
+    async save(turns, nowMs) {
+      await statement('saveTurns', [
+        ...turnColumns(turns),
         nowMs,
-        ...historyColumns(records),
+        ...historyColumns(turns),
         new Date(nowMs).toISOString(),
-        ...completionColumns(records, nowMs),
+        ...completionColumns(turns, nowMs),
       ]);
     },
     async append(tenantId, sessionId, messages, now) {

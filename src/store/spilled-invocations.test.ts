@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../log/logger.js';
 import { openStore } from './open-store.js';
 import { mergeSpilledInvocations, spillInvocations } from './spilled-invocations.js';
-import type { InvocationRecord, Store } from './store.js';
+import type { TurnToSave, Store } from './store.js';
 
 const DATABASE = 'file:/data/actor.db';
 
-const record = (id: string): InvocationRecord => ({
+const record = (id: string): TurnToSave => ({
   id,
   tenantId: 'acme',
   userIdentifier: 'u',

@@ -1,18 +1,18 @@
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InvocationRecord, SessionStore } from './store.js';
+import type { TurnToSave, SessionStore } from './store.js';
 
 /** Spill files are `<DATA_DIR>/<prefix><uuid>.json`; one per shutdown, so replicas sharing a folder never write one file. */
 const SPILL_PREFIX = 'pending-invocations-';
 const SPILL_SUFFIX = '.json';
-/** Records per store call when merging (as the invocation buffer batches). */
+/** Records per store call when merging (as the group commit batches). */
 const MERGE_BATCH = 500;
 /** What a spill file holds. */
 interface SpillFile {
   readonly version: 1;
   /** The database the records belong to (`databaseIdentity`). */
   readonly database: string;
-  readonly records: readonly InvocationRecord[];
+  readonly records: readonly TurnToSave[];
 }
 
 /**
@@ -27,7 +27,7 @@ interface SpillFile {
 export async function spillInvocations(
   dataDir: string,
   database: string,
-  records: readonly InvocationRecord[],
+  records: readonly TurnToSave[],
 ): Promise<string> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, `${SPILL_PREFIX}${crypto.randomUUID()}${SPILL_SUFFIX}`);
@@ -67,7 +67,7 @@ export interface MergedSpill {
 export async function mergeSpilledInvocations(
   dataDir: string,
   database: string,
-  store: Pick<SessionStore, 'recordInvocations'>,
+  store: Pick<SessionStore, 'saveTurns'>,
 ): Promise<MergedSpill> {
   let names: string[];
   try {
@@ -100,7 +100,7 @@ export async function mergeSpilledInvocations(
     }
     try {
       for (let index = 0; index < spill.records.length; index += MERGE_BATCH)
-        await store.recordInvocations(spill.records.slice(index, index + MERGE_BATCH));
+        await store.saveTurns(spill.records.slice(index, index + MERGE_BATCH));
     } catch (error) {
       // The store checks every record at its entry: a TypeError names one it will never take.
       if (!(error instanceof TypeError)) throw error;

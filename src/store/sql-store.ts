@@ -1,16 +1,14 @@
-import { sql, type Kysely, type SqliteDatabase, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import { HistoryCache, type HistoryAppend, type HistoryCacheOptions, type HistoryRow } from './history-cache.js';
-import { SerialQueue } from './serial-queue.js';
 import { postgresSessions } from './postgres-sessions.js';
 import type { SessionEngine } from './session-engine.js';
-import { querySqlText } from './sql-text-query.js';
 import { SqliteSessions } from './sqlite-sessions.js';
 import { sqliteStatements } from './sqlite-statements.js';
 import { snapshotFromTally } from './stats-tally.js';
 import type {
   IdempotencyRecord,
-  InvocationRecord,
+  TurnToSave,
   StatsSnapshot,
   Store,
   StoredMessage,
@@ -26,7 +24,7 @@ import {
   assertOAuthToken,
   assertStoreKey,
   assertTtl,
-  checkedInvocationRecord,
+  checkedTurnToSave,
   checkedTurnHistory,
   serialiseSettingsOverrides,
 } from './store-input-validation.js';
@@ -34,9 +32,9 @@ import { invokeStatements, type InvokeStatements } from './invoke-statements.js'
 import { migrateStore } from './migrate-store.js';
 import type { StoreEngine } from './store-migrations.js';
 
-/** How long the ids of counted records are kept to recognise a retried write. */
+/** How long the ids of counted turns are kept to recognise a retried save. */
 const APPLIED_ID_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** Least time between two clean-ups of expired idempotency keys and old record ids. */
+/** Least time between two clean-ups of expired idempotency keys and old turn ids. */
 const MAINTENANCE_INTERVAL_MS = 60 * 1000;
 /** Most expired OAuth states one `putOAuthState` deletes: more than one per put keeps the table swept. */
 const OAUTH_STATE_SWEEP_ROWS = 100;
@@ -71,12 +69,44 @@ export interface SqlStoreOptions {
 
 type Tx = Transaction<StoreDatabase>;
 
-/** The records to count: every one without an id, and the first of each id. */
-function distinctRecords(records: readonly InvocationRecord[]): InvocationRecord[] {
+/**
+ * Runs ready SQL text with its parameters, without building or compiling a Kysely query.
+ * @param executor the store's Kysely instance, or a transaction of it
+ * @param text SQL text with the engine's placeholders
+ * @param parameters the values bound to them
+ */
+async function querySqlText<Row = unknown>(
+  executor: Kysely<StoreDatabase>,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  const result = await executor.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<Row>);
+  return [...result.rows];
+}
+
+/**
+ * Runs async tasks one at a time, in call order. SQLite has one writer and libSQL executes
+ * statements synchronously, so two interleaved transactions on one process would wait on
+ * each other's lock while blocking the event loop; queueing them avoids that.
+ */
+class SerialQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /** Runs `task` once every task queued before it has settled; resolves or rejects as it does. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(task, task);
+    this.#tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+/** The turns to count: every one without an id, and the first of each id. */
+function distinctTurns(turns: readonly TurnToSave[]): TurnToSave[] {
   const seen = new Set<string>();
-  return records.filter(
-    (record) => record.id === undefined || (!seen.has(record.id) && seen.add(record.id) !== undefined),
-  );
+  return turns.filter((turn) => turn.id === undefined || (!seen.has(turn.id) && seen.add(turn.id) !== undefined));
 }
 
 /** A history row as the message `loadHistory` returns, `data` parsed anew. */
@@ -93,11 +123,11 @@ function messageFromRow(row: HistoryRow): StoredMessage {
 /**
  * The SQLite and PostgreSQL store: every query written once with Kysely, but for the per-invoke
  * session work, where the engines differ, behind each engine (`SqliteSessions`,
- * `postgresSessions`). Stats are counted exactly once per record id and atomically per call;
+ * `postgresSessions`). Turns are counted exactly once per id and atomically per call;
  * on PostgreSQL, rows are locked in a fixed order so replicas writing at once neither lose
  * updates nor deadlock. On SQLite, calls run one at a time (see `SerialQueue`). Each call is
- * its own transaction: invokes share one by sharing a `recordInvocations` call, which the
- * `InvocationBuffer` arranges. The statements every invoke runs skip Kysely's query
+ * its own transaction: invokes share one by sharing a `saveTurns` call, which the
+ * `GroupCommit` arranges. The statements every invoke runs skip Kysely's query
  * compilation (see `invokeStatements`); on SQLite they skip Kysely altogether and run on the
  * store's one connection (see `sqliteStatements`).
  */
@@ -198,7 +228,7 @@ export class SqlStore implements Store {
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
   #statement<Row>(
-    name: 'loadHistory' | 'appendMessages' | 'recordInvocations',
+    name: 'loadHistory' | 'appendMessages' | 'saveTurns',
     parameters: readonly unknown[],
   ): Promise<Row[]> {
     const text = this.#statements[name];
@@ -225,11 +255,11 @@ export class SqlStore implements Store {
     await this.#run(() => sql`select 1`.execute(this.#db));
   }
 
-  async recordInvocations(input: readonly InvocationRecord[]): Promise<void> {
-    const records = input.map((record) => checkedInvocationRecord(record));
-    if (records.length === 0) return;
+  async saveTurns(input: readonly TurnToSave[]): Promise<void> {
+    const turns = input.map((turn) => checkedTurnToSave(turn));
+    if (turns.length === 0) return;
     const nowMs = Date.now();
-    await this.#sessions.record(distinctRecords(records), nowMs);
+    await this.#sessions.save(distinctTurns(turns), nowMs);
     this.#maintainNow(nowMs);
   }
 

@@ -2,7 +2,7 @@ import type { HistoryAppend, HistoryCache, HistoryRow } from './history-cache.js
 import type { InvokeStatements } from './invoke-statements.js';
 import type { SessionEngine } from './session-engine.js';
 import { tallyByTenant } from './stats-tally.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
+import type { TurnToSave, StoredMessage } from './store.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import { serialiseMessageData } from './store-input-validation.js';
 
@@ -73,7 +73,7 @@ function countBy(values: Iterable<string>): Map<string, number> {
 
 /**
  * SQLite's sessions: SQLite has no data-modifying CTEs, so a call is a few prepared statements
- * in one transaction, one per table for a whole group of records; a group's messages go in one
+ * in one transaction, one per table for a whole group of turns; a group's messages go in one
  * insert. They run straight on the store's connection (`SqliteStatements`), not through Kysely. Recent history is kept in memory (`HistoryCache`), exact across connections and
  * processes through `PRAGMA data_version`.
  */
@@ -90,8 +90,8 @@ export class SqliteSessions implements SessionEngine {
     this.#context = context;
   }
 
-  record(records: readonly InvocationRecord[], nowMs: number): Promise<void> {
-    return this.#context.transaction(async (appended) => this.#record(records, nowMs, appended));
+  save(turns: readonly TurnToSave[], nowMs: number): Promise<void> {
+    return this.#context.transaction(async (appended) => this.#save(turns, nowMs, appended));
   }
 
   append(tenantId: string, sessionId: string, messages: readonly StoredMessage[], now: string): Promise<void> {
@@ -110,24 +110,24 @@ export class SqliteSessions implements SessionEngine {
   }
 
   /**
-   * SQLite's `recordInvocations` inside the call's transaction: the record ids first (only records not counted
-   * before go on), each counted record's idempotency completion, the group's messages (noted in
+   * SQLite's `saveTurns` inside the call's transaction: the turn ids first (only turns not counted
+   * before go on), each counted turn's idempotency completion, the group's messages (noted in
    * `appended`), then one statement per stats table for the whole group.
    */
-  #record(records: readonly InvocationRecord[], nowMs: number, appended: HistoryAppend[]): void {
+  #save(turns: readonly TurnToSave[], nowMs: number, appended: HistoryAppend[]): void {
     const { connection, statements } = this.#context;
-    const fresh = this.#keepUncounted(records, nowMs);
+    const fresh = this.#keepUncounted(turns, nowMs);
     if (fresh.length === 0) return;
     const counted = new Set(fresh);
     this.#completeIdempotencyKeys(fresh, nowMs);
-    const turns = records.filter(
-      (record) => counted.has(record) && record.history !== undefined && record.history.length > 0,
+    const withMessages = turns.filter(
+      (turn) => counted.has(turn) && turn.history !== undefined && turn.history.length > 0,
     );
     this.#append(
-      turns.map((record) => ({
-        tenantId: record.tenantId,
-        sessionId: record.sessionId,
-        messages: record.history ?? [],
+      withMessages.map((turn) => ({
+        tenantId: turn.tenantId,
+        sessionId: turn.sessionId,
+        messages: turn.history ?? [],
       })),
       new Date(nowMs).toISOString(),
       appended,
@@ -165,10 +165,10 @@ export class SqliteSessions implements SessionEngine {
     if (newAllUsers > 0) connection.query(statements.addTotalUsers, [newAllUsers]);
   }
 
-  /** Completes the idempotency keys the records carry, in one statement per chunk; a key given twice takes the later reply. */
-  #completeIdempotencyKeys(records: readonly InvocationRecord[], nowMs: number): void {
+  /** Completes the idempotency keys the turns carry, in one statement per chunk; a key given twice takes the later reply. */
+  #completeIdempotencyKeys(turns: readonly TurnToSave[], nowMs: number): void {
     const byKey = new Map<string, unknown[]>();
-    for (const { idempotency } of records) {
+    for (const { idempotency } of turns) {
       if (idempotency !== undefined)
         byKey.set(idempotency.key, [
           idempotency.key,
@@ -181,20 +181,20 @@ export class SqliteSessions implements SessionEngine {
       this.#context.connection.query(this.#context.statements.completeIdempotencyKeys(chunk.length), chunk.flat());
   }
 
-  /** Records the ids of `records` as counted and returns the records not counted before. */
-  #keepUncounted(records: readonly InvocationRecord[], nowMs: number): InvocationRecord[] {
-    const byId = new Map<string, InvocationRecord>();
-    const fresh: InvocationRecord[] = [];
-    for (const record of records) {
-      if (record.id === undefined) fresh.push(record);
-      else byId.set(record.id, record);
+  /** Notes the ids of `turns` as counted and returns the turns not counted before. */
+  #keepUncounted(turns: readonly TurnToSave[], nowMs: number): TurnToSave[] {
+    const byId = new Map<string, TurnToSave>();
+    const fresh: TurnToSave[] = [];
+    for (const turn of turns) {
+      if (turn.id === undefined) fresh.push(turn);
+      else byId.set(turn.id, turn);
     }
     for (const chunk of chunks([...byId.keys()].sort())) {
       const inserted = this.#context.connection.query<{ id: string }>(
         this.#context.statements.insertAppliedIds(chunk.length),
         chunk.flatMap((id) => [id, nowMs]),
       );
-      for (const { id } of inserted) fresh.push(byId.get(id) as InvocationRecord);
+      for (const { id } of inserted) fresh.push(byId.get(id) as TurnToSave);
     }
     return fresh;
   }

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from 'kysely';
-import { isNoActiveTransaction } from './sqlite-rollback.js';
+import { isNoActiveTransaction } from './database-errors.js';
 
 /**
  * SQL text run straight on the store's one SQLite connection, on its cached prepared statements

@@ -1,4 +1,4 @@
-import type { InvocationRecord, StatsSnapshot } from './store.js';
+import type { TurnToSave, StatsSnapshot } from './store.js';
 import { parseTimestamp } from './store-input-validation.js';
 
 /** The additive counters of a set of invocation records (everything but the distinct counts). */
@@ -55,7 +55,7 @@ export function mergeTally(into: StatsTally, from: StatsTally): void {
 }
 
 /** Adds one record into `tally` (mutates `tally`). */
-export function addRecordToTally(tally: StatsTally, record: InvocationRecord): void {
+export function addTurnToTally(tally: StatsTally, record: TurnToSave): void {
   const finishedAtMs = parseTimestamp(record.finishedAt, 'finishedAt');
   mergeTally(tally, {
     invocations: 1,
@@ -71,7 +71,7 @@ export function addRecordToTally(tally: StatsTally, record: InvocationRecord): v
 }
 
 /** One tally per tenant, keyed by tenant id in ascending order. */
-export function tallyByTenant(records: Iterable<InvocationRecord>): Map<string, StatsTally> {
+export function tallyByTenant(records: Iterable<TurnToSave>): Map<string, StatsTally> {
   const tallies = new Map<string, StatsTally>();
   for (const record of records) {
     let tally = tallies.get(record.tenantId);
@@ -79,7 +79,7 @@ export function tallyByTenant(records: Iterable<InvocationRecord>): Map<string, 
       tally = emptyTally();
       tallies.set(record.tenantId, tally);
     }
-    addRecordToTally(tally, record);
+    addTurnToTally(tally, record);
   }
   return new Map([...tallies].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -132,16 +132,16 @@ function tallyFromSnapshot(snapshot: StatsSnapshot): StatsTally {
  * counters are exact; the distinct counts become the larger of the snapshot's and the
  * records' own, because the snapshot cannot tell which sessions and users it already holds.
  */
-export function addRecordsToSnapshot(
+export function addTurnsToSnapshot(
   snapshot: StatsSnapshot,
-  records: readonly InvocationRecord[],
+  records: readonly TurnToSave[],
   tenantId?: string,
 ): StatsSnapshot {
   const selected = tenantId === undefined ? records : records.filter((record) => record.tenantId === tenantId);
   if (selected.length === 0) return snapshot;
   const tally = tallyFromSnapshot(snapshot);
-  for (const record of selected) addRecordToTally(tally, record);
-  const distinct = (key: (record: InvocationRecord) => string) => new Set(selected.map(key)).size;
+  for (const record of selected) addTurnToTally(tally, record);
+  const distinct = (key: (record: TurnToSave) => string) => new Set(selected.map(key)).size;
   return snapshotFromTally(
     tally,
     {

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Mutable } from '../core/mutable.js';
-import type { InvocationRecord, StoredMessage } from './store.js';
-import {
-  checkedInvocationRecord,
-  checkedTurnHistory,
-  trustedTurnHistory,
-  withoutHistory,
-} from './store-input-validation.js';
+import type { TurnToSave, StoredMessage } from './store.js';
+import { checkedTurnToSave, checkedTurnHistory, trustedTurnHistory, withoutHistory } from './store-input-validation.js';
 
 const message: StoredMessage = { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' };
 
-function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+function record(overrides: Partial<TurnToSave> = {}): TurnToSave {
   return {
     tenantId: 'acme',
     userIdentifier: 'ann',
@@ -25,10 +20,10 @@ function record(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
   };
 }
 
-describe('checkedInvocationRecord', () => {
+describe('checkedTurnToSave', () => {
   it('returns a frozen copy, history included, that later changes to the input cannot reach', () => {
-    const input = { ...record({ history: [{ ...message }] }) } as Mutable<InvocationRecord>;
-    const checked = checkedInvocationRecord(input);
+    const input = { ...record({ history: [{ ...message }] }) } as Mutable<TurnToSave>;
+    const checked = checkedTurnToSave(input);
     input.inputTokens = -1;
     (input.history as StoredMessage[]).push({ ...message, id: 'm2' });
     expect(checked.inputTokens).toBe(1);
@@ -39,19 +34,19 @@ describe('checkedInvocationRecord', () => {
   });
 
   it('checks a record once: one it returned comes back as it is', () => {
-    const checked = checkedInvocationRecord(record({ history: [message] }));
-    expect(checkedInvocationRecord(checked)).toBe(checked);
+    const checked = checkedTurnToSave(record({ history: [message] }));
+    expect(checkedTurnToSave(checked)).toBe(checked);
     expect(checkedTurnHistory(checked.history ?? [])).toBe(checked.history);
     const counts = withoutHistory(checked);
     expect(counts.history).toBeUndefined();
-    expect(checkedInvocationRecord(counts)).toBe(counts);
+    expect(checkedTurnToSave(counts)).toBe(counts);
   });
 
   it('gives the id only to a record without one', () => {
-    expect(checkedInvocationRecord(record(), 'given').id).toBe('given');
-    expect(checkedInvocationRecord(record({ id: 'own' }), 'given').id).toBe('own');
-    const checked = checkedInvocationRecord(record());
-    expect(checkedInvocationRecord(checked, 'later').id).toBe('later');
+    expect(checkedTurnToSave(record(), 'given').id).toBe('given');
+    expect(checkedTurnToSave(record({ id: 'own' }), 'given').id).toBe('own');
+    const checked = checkedTurnToSave(record());
+    expect(checkedTurnToSave(checked, 'later').id).toBe('later');
   });
 
   it.each<[string, unknown]>([
@@ -60,17 +55,17 @@ describe('checkedInvocationRecord', () => {
     ['a bad message role', record({ history: [{ ...message, role: 'robot' as StoredMessage['role'] }] })],
     ['a history that is no array', record({ history: 'hello' as unknown as StoredMessage[] })],
   ])('refuses %s with a TypeError', (_label, bad) => {
-    expect(() => checkedInvocationRecord(bad as InvocationRecord)).toThrow(TypeError);
+    expect(() => checkedTurnToSave(bad as TurnToSave)).toThrow(TypeError);
   });
 
   it('refuses an id that is not a store key', () => {
-    expect(() => checkedInvocationRecord(record(), '')).toThrow(TypeError);
+    expect(() => checkedTurnToSave(record(), '')).toThrow(TypeError);
   });
 
   it('does not take a plain copy of a checked record for checked', () => {
-    const checked = checkedInvocationRecord(record());
+    const checked = checkedTurnToSave(record());
     const copy = { ...checked };
-    expect(checkedInvocationRecord(copy)).not.toBe(copy);
+    expect(checkedTurnToSave(copy)).not.toBe(copy);
   });
 });
 
@@ -82,12 +77,12 @@ describe('trustedTurnHistory', () => {
     expect(checkedTurnHistory(trusted)).toBe(trusted);
     // An equal array not marked is checked and copied, as any history from outside.
     expect(checkedTurnHistory([...history])).not.toBe(history);
-    expect(checkedInvocationRecord(record({ history: trusted })).history).toBe(trusted);
+    expect(checkedTurnToSave(record({ history: trusted })).history).toBe(trusted);
   });
 
   it('leaves messages from outside checked: the same bad message is refused when not marked', () => {
     const bad = { ...message, createdAt: 'not a time' };
     expect(() => checkedTurnHistory([bad])).toThrow(/message.createdAt must be an ISO 8601 timestamp/);
-    expect(() => checkedInvocationRecord(record({ history: [{ ...bad }] }))).toThrow(/message.createdAt/);
+    expect(() => checkedTurnToSave(record({ history: [{ ...bad }] }))).toThrow(/message.createdAt/);
   });
 });

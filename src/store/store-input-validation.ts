@@ -1,4 +1,4 @@
-import type { IdempotencyCompletion, InvocationRecord, StoredMessage, StoredOAuthToken } from './store.js';
+import type { IdempotencyCompletion, TurnToSave, StoredMessage, StoredOAuthToken } from './store.js';
 import type { Mutable } from '../core/mutable.js';
 
 /** Longest tenant id, session id, user identifier, record id or provider name a store accepts. */
@@ -27,12 +27,12 @@ export function parseTimestamp(value: unknown, field: string): number {
 }
 
 /**
- * The records and histories `checkedInvocationRecord` and `checkedTurnHistory` built. They are
+ * The records and histories `checkedTurnToSave` and `checkedTurnHistory` built. They are
  * frozen copies, so what was checked cannot change after: checked once, they are trusted after.
  */
 const checked = new WeakSet<object>();
 
-function assertInvocationCounts(record: InvocationRecord): void {
+function assertInvocationCounts(record: TurnToSave): void {
   if (typeof record !== 'object' || record === null) throw new TypeError('an invocation record must be an object');
   if (record.id !== undefined) assertStoreKey(record.id, 'id');
   assertStoreKey(record.tenantId, 'tenantId');
@@ -85,7 +85,7 @@ export function checkedTurnHistory(history: readonly StoredMessage[]): readonly 
 /**
  * Marks the messages of a turn the runtime built itself (ids it made, `createdAt` from
  * `toISOString()`, roles and text its own types fix) as checked: `checkedTurnHistory` and
- * `checkedInvocationRecord` then take them as they are, without a `Date.parse` of each
+ * `checkedTurnToSave` then take them as they are, without a `Date.parse` of each
  * timestamp and a frozen copy of each message. Not frozen either (freezing them in place cost
  * as much as the copy): they are made for the turn's record and handed to nothing else. Never
  * for messages from outside (a chat handler of the user's, the SDK's store methods): those are
@@ -99,17 +99,17 @@ export function trustedTurnHistory(history: StoredMessage[]): readonly StoredMes
 /**
  * A frozen copy of an invocation record, its `history` included, every field checked; throws
  * a `TypeError` naming the first bad one. A record this function returned comes back as it is,
- * without a second check: the invocation buffer checks a record as it arrives and the store,
+ * without a second check: the group commit checks a record as it arrives and the store,
  * which checks every record it is given, trusts that check. `id` is used when the record has none.
  */
-export function checkedInvocationRecord(record: InvocationRecord, id?: string): InvocationRecord {
+export function checkedTurnToSave(record: TurnToSave, id?: string): TurnToSave {
   if (checked.has(record) && (record.id !== undefined || id === undefined)) return record;
   assertInvocationCounts(record);
   if (id !== undefined) assertStoreKey(id, 'id');
   const history = record.history === undefined ? undefined : checkedTurnHistory(record.history);
   const idempotency = record.idempotency === undefined ? undefined : Object.freeze({ ...record.idempotency });
   // One copy and plain assignments: conditional spreads build and copy a throwaway object each.
-  const copy: Mutable<InvocationRecord> = { ...record };
+  const copy: Mutable<TurnToSave> = { ...record };
   if (record.id === undefined && id !== undefined) copy.id = id;
   if (history !== undefined) copy.history = history;
   if (idempotency !== undefined) copy.idempotency = idempotency;
@@ -123,7 +123,7 @@ export function checkedInvocationRecord(record: InvocationRecord, id?: string): 
  * `idempotency` completion: the count alone, as it waits in memory or is written again after a
  * refused write. A checked record stays checked.
  */
-export function withoutHistory<T extends InvocationRecord>(record: T): T {
+export function withoutHistory<T extends TurnToSave>(record: T): T {
   if (record.history === undefined && record.idempotency === undefined) return record;
   const { history: _history, idempotency: _idempotency, ...rest } = record;
   const copy = Object.freeze(rest) as T;

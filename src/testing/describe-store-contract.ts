@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InvocationRecord, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
+import type { TurnToSave, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
 import { invocation } from './test-invocation.js';
 
 /** A store under test, fresh and migrated, with the engine-specific faults its harness can inject. */
@@ -49,8 +49,9 @@ const token: StoredOAuthToken = {
 };
 
 /**
- * Registers (with vitest) the behaviour every `Store` must show: counting (exact, once per
- * record id, atomic per call, distinct sessions and users), history, settings, OAuth tokens,
+ * Registers (with vitest) the behaviour every `Store` must show: saving turns (`saveTurns`:
+ * counted exactly once per turn id, atomic per call with the turn's messages and idempotency
+ * completion, distinct sessions and users), history, settings, OAuth tokens,
  * OAuth states, idempotency keys and migrations, with bad input as well as good. The store's
  * own engines run it; a new backend proves itself with one call. Every store it opens is closed
  * after its test.
@@ -105,8 +106,8 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         const first = invocation({ latencyMs: 120, inputTokens: 5, outputTokens: 7, toolCalls: 2 });
         const second = invocation({ outcome: 'error', latencyMs: 30.5, inputTokens: 0, outputTokens: 0, toolCalls: 0 });
         const third = invocation({ tenantId: 'globex', latencyMs: 400, inputTokens: 1, outputTokens: 1, toolCalls: 0 });
-        await store.recordInvocations([first, second]);
-        await store.recordInvocations([third]);
+        await store.saveTurns([first, second]);
+        await store.saveTurns([third]);
 
         expect(await store.readStats('acme')).toEqual({
           since: first.finishedAt,
@@ -141,12 +142,12 @@ export function describeStoreContract(subject: StoreContractSubject): void {
 
       it('counts sessions per tenant and users across tenants, each once', async () => {
         const store = await freshStore();
-        await store.recordInvocations([
+        await store.saveTurns([
           invocation({ userIdentifier: 'ann', sessionId: 's1' }),
           invocation({ userIdentifier: 'ann', sessionId: 's2' }),
           invocation({ userIdentifier: 'bob', sessionId: 's1' }),
         ]);
-        await store.recordInvocations([
+        await store.saveTurns([
           invocation({ userIdentifier: 'ann', sessionId: 's1' }),
           invocation({ tenantId: 'globex', userIdentifier: 'ann', sessionId: 's1' }),
         ]);
@@ -155,13 +156,13 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.readStats()).toMatchObject({ invocations: 5, sessions: 3, users: 2, tenants: 2 });
       });
 
-      it('counts a record id once, within a call and across calls; records without id every time', async () => {
+      it('counts a turn id once, within a call and across calls; turns without id every time', async () => {
         const store = await freshStore();
         const record = invocation();
-        await store.recordInvocations([record, record]);
-        await store.recordInvocations([record]);
+        await store.saveTurns([record, record]);
+        await store.saveTurns([record]);
         const { id: _id, ...anonymous } = invocation();
-        await store.recordInvocations([anonymous, anonymous]);
+        await store.saveTurns([anonymous, anonymous]);
         expect((await store.readStats()).invocations).toBe(3);
       });
 
@@ -177,7 +178,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
             }),
           ),
         );
-        await Promise.all(calls.map((records) => store.recordInvocations(records)));
+        await Promise.all(calls.map((records) => store.saveTurns(records)));
         expect(await store.readStats()).toMatchObject({
           invocations: 200,
           errors: 25,
@@ -189,25 +190,25 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.readStats('tenant-0')).toMatchObject({ invocations: 75, sessions: 5, users: 3 });
       });
 
-      it.each<[string, Partial<InvocationRecord>]>([
+      it.each<[string, Partial<TurnToSave>]>([
         ['an empty tenant id', { tenantId: '' }],
         ['a user identifier that is not a string', { userIdentifier: 42 as unknown as string }],
-        ['an unknown outcome', { outcome: 'maybe' as InvocationRecord['outcome'] }],
+        ['an unknown outcome', { outcome: 'maybe' as TurnToSave['outcome'] }],
         ['negative tokens', { inputTokens: -1 }],
         ['fractional tool calls', { toolCalls: 1.5 }],
         ['a NaN latency', { latencyMs: Number.NaN }],
         ['an infinite latency', { latencyMs: Number.POSITIVE_INFINITY }],
         ['a finishedAt that is no timestamp', { finishedAt: 'yesterday' }],
         ['an id longer than 512 characters', { id: 'x'.repeat(513) }],
-      ])('rejects a call holding a record with %s and counts none of it', async (_label, bad) => {
+      ])('rejects a call holding a turn with %s and counts none of it', async (_label, bad) => {
         const store = await freshStore();
-        await expect(store.recordInvocations([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
+        await expect(store.saveTurns([invocation(), invocation(bad)])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
       it('treats an empty call as a no-op', async () => {
         const store = await freshStore();
-        await store.recordInvocations([]);
+        await store.saveTurns([]);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
@@ -216,18 +217,49 @@ export function describeStoreContract(subject: StoreContractSubject): void {
           const { store, breakInsertsOfUserBoom } = await fresh();
           if (breakInsertsOfUserBoom === undefined)
             throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
-          await store.recordInvocations([invocation()]);
+          await store.saveTurns([invocation()]);
           const repair = await breakInsertsOfUserBoom();
           const call = [
             invocation({ userIdentifier: 'ann' }),
             invocation({ userIdentifier: 'boom', tenantId: 'globex', sessionId: 'new' }),
           ];
-          await expect(store.recordInvocations(call)).rejects.toThrow();
+          await expect(store.saveTurns(call)).rejects.toThrow();
           expect(await store.readStats()).toMatchObject({ invocations: 1, users: 1, sessions: 1, tenants: 1 });
           await repair();
-          await store.recordInvocations(call);
-          await store.recordInvocations(call);
+          await store.saveTurns(call);
+          await store.saveTurns(call);
           expect(await store.readStats()).toMatchObject({ invocations: 3, users: 3, sessions: 2, tenants: 2 });
+        });
+
+      if (harness.reachableFromOutside)
+        it("saves a turn's count, messages and idempotency completion in one transaction: none of them when it fails, each once when retried", async () => {
+          const { store, breakInsertsOfUserBoom } = await fresh();
+          if (breakInsertsOfUserBoom === undefined)
+            throw new Error(`the ${harness.name} harness must provide breakInsertsOfUserBoom`);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toBeNull();
+          const repair = await breakInsertsOfUserBoom();
+          const turn = invocation({
+            userIdentifier: 'boom',
+            sessionId: 'chat',
+            history: [message('boom-user'), message('boom-answer', { role: 'assistant' })],
+            idempotency: { key: 'key-boom', status: 200, body: '{"turn":"boom"}', ttlMs: 60_000 },
+          });
+          await expect(store.saveTurns([turn])).rejects.toThrow();
+          expect((await store.readStats()).invocations).toBe(0);
+          expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toEqual({
+            state: 'running',
+            fingerprint: 'fp-1',
+          });
+          await repair();
+          await store.saveTurns([turn]);
+          await store.saveTurns([turn]);
+          expect((await store.readStats()).invocations).toBe(1);
+          expect((await store.loadHistory('acme', 'chat', 10)).map((m) => m.id)).toEqual(['boom-user', 'boom-answer']);
+          expect(await store.claimIdempotencyKey('key-boom', 'fp-1', 60_000)).toMatchObject({
+            state: 'completed',
+            body: '{"turn":"boom"}',
+          });
         });
     });
 
@@ -310,7 +342,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await expect(store.loadHistory('acme', 'chat', limit)).rejects.toThrow(RangeError);
       });
 
-      it('appends the history of a counted record with its count, once, in record order, after earlier messages', async () => {
+      it('appends the messages of a counted turn with its count, once, in turn order, after earlier messages', async () => {
         const store = await freshStore();
         await store.appendMessages('acme', 'chat', [message('earlier')]);
         const first = invocation({
@@ -323,9 +355,9 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         });
         const elsewhere = invocation({ tenantId: 'globex', sessionId: 'chat', history: [message('g-user')] });
         const bare = invocation({ sessionId: 'chat' });
-        await store.recordInvocations([first, second, elsewhere, bare]);
-        // A retried write of the same records counts nothing and appends nothing.
-        await store.recordInvocations([first, second]);
+        await store.saveTurns([first, second, elsewhere, bare]);
+        // A retried save of the same turns counts nothing and appends nothing.
+        await store.saveTurns([first, second]);
         const history = await store.loadHistory('acme', 'chat', 10);
         expect(history.map((m) => m.id)).toEqual(['earlier', 't1-user', 't1-answer', 't2-user', 't2-answer']);
         expect(history[2]).toMatchObject({ role: 'assistant', data: { tool_calls: [] } });
@@ -336,11 +368,11 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect((await store.loadHistory('acme', 'chat', 2)).map((m) => m.id)).toEqual(['t2-answer', 'later']);
       });
 
-      it('keeps each turn whole under concurrent records to one session', async () => {
+      it('keeps each turn whole under concurrent saves to one session', async () => {
         const store = await freshStore();
         await Promise.all(
           Array.from({ length: 10 }, (_, call) =>
-            store.recordInvocations([
+            store.saveTurns([
               invocation({ sessionId: 'busy', history: [message(`r${call}-a`), message(`r${call}-b`)] }),
             ]),
           ),
@@ -351,14 +383,14 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect((await store.readStats('acme')).invocations).toBe(10);
       });
 
-      it('rejects a record whose history holds a bad message, and neither counts it nor stores any of it', async () => {
+      it('rejects a turn whose messages hold a bad one, and neither counts it nor stores any of it', async () => {
         const store = await freshStore();
         const bad = invocation({
           sessionId: 'chat',
           history: [message('fine'), message('m', { role: 'robot' as StoredMessage['role'] })],
         });
         await expect(
-          store.recordInvocations([invocation({ sessionId: 'chat', history: [message('other')] }), bad]),
+          store.saveTurns([invocation({ sessionId: 'chat', history: [message('other')] }), bad]),
         ).rejects.toThrow(TypeError);
         expect(await store.loadHistory('acme', 'chat', 10)).toEqual([]);
         expect((await store.readStats()).invocations).toBe(0);
@@ -565,29 +597,29 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(await store.claimIdempotencyKey('key-2', 'fp-1', 60_000)).toBeNull();
       });
 
-      it("completes a claimed key with the turn's record, in the call that counts it and only then", async () => {
+      it('completes a claimed key with the turn, in the call that counts it and only then', async () => {
         const store = await freshStore();
         const completion = { key: 'key-1', status: 200, body: '{"turn":1}', ttlMs: 60_000 };
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toBeNull();
         const record = invocation({ idempotency: completion, history: [message('m1')] });
-        await store.recordInvocations([invocation(), record]);
+        await store.saveTurns([invocation(), record]);
         expect(await store.claimIdempotencyKey('key-1', 'fp-1', 60_000)).toEqual({
           state: 'completed',
           fingerprint: 'fp-1',
           status: 200,
           body: '{"turn":1}',
         });
-        // A retried record is not counted again, and completes nothing again.
+        // A retried turn is not counted again, and completes nothing again.
         await store.releaseIdempotencyKey('key-1');
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toBeNull();
-        await store.recordInvocations([record]);
+        await store.saveTurns([record]);
         expect(await store.claimIdempotencyKey('key-1', 'fp-2', 60_000)).toEqual({
           state: 'running',
           fingerprint: 'fp-2',
         });
         expect((await store.readStats()).invocations).toBe(2);
         // A key nobody claimed stays free.
-        await store.recordInvocations([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
+        await store.saveTurns([invocation({ idempotency: { ...completion, key: 'never-claimed' } })]);
         expect(await store.claimIdempotencyKey('never-claimed', 'fp-1', 60_000)).toBeNull();
       });
 
@@ -596,9 +628,9 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         ['a status that is not HTTP', { key: 'k', status: 99, body: '{}', ttlMs: 1_000 }],
         ['a body that is not text', { key: 'k', status: 200, body: 1 as unknown as string, ttlMs: 1_000 }],
         ['a negative time-to-live', { key: 'k', status: 200, body: '{}', ttlMs: -1 }],
-      ])('refuses a record whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
+      ])('refuses a turn whose idempotency completion has %s, counting nothing', async (_label, idempotency) => {
         const store = await freshStore();
-        await expect(store.recordInvocations([invocation({ idempotency })])).rejects.toThrow(TypeError);
+        await expect(store.saveTurns([invocation({ idempotency })])).rejects.toThrow(TypeError);
         expect((await store.readStats()).invocations).toBe(0);
       });
 
@@ -662,7 +694,7 @@ export function describeStoreContract(subject: StoreContractSubject): void {
     describe('lifecycle', () => {
       it('migrates idempotently and keeps the data', async () => {
         const store = await freshStore();
-        await store.recordInvocations([invocation()]);
+        await store.saveTurns([invocation()]);
         await store.migrate();
         await store.migrate();
         expect((await store.readStats()).invocations).toBe(1);

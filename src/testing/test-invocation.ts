@@ -1,16 +1,16 @@
-import type { InvocationRecord } from '../store/store.js';
+import type { TurnToSave } from '../store/store.js';
 
 let sequence = 0;
 
 /**
- * An invocation record for store tests: a unique id, tenant `acme`, user `user-1`, session
- * `session-1`, a success with 10 input and 20 output tokens, one tool call and 100 ms, finished
- * one second after the previous one made here.
+ * A turn to save (`TurnToSave`) for store tests, without messages: a unique id, tenant `acme`,
+ * user `user-1`, session `session-1`, a success with 10 input and 20 output tokens, one tool
+ * call and 100 ms, finished one second after the previous one made here.
  * @param overrides fields to set instead
  * @example
- * await store.recordInvocations([invocation({ tenantId: 'globex' })]);
+ * await store.saveTurns([invocation({ tenantId: 'globex' })]);
  */
-export function invocation(overrides: Partial<InvocationRecord> = {}): InvocationRecord {
+export function invocation(overrides: Partial<TurnToSave> = {}): TurnToSave {
   sequence += 1;
   return {
     id: `rec-${sequence}-${Math.random().toString(36).slice(2)}`,

@@ -71,7 +71,7 @@ describe('the storage limit writes (bench/storage/turn-writes.ts)', () => {
   it("stores through today's SQL and the lean write exactly what the actor's store stores for the same turns", async () => {
     const viaStore = await migratedFile('store.db');
     const store = await openStore({ url: `file:${viaStore}`, logger: silentLogger });
-    for (const group of groups(false)) await store.recordInvocations(group.map((turn) => turn.record));
+    for (const group of groups(false)) await store.saveTurns(group.map((turn) => turn.record));
     await store.close();
     const exact = await migratedFile('exact.db');
     writeStraight(exact, exactWrite, false);

@@ -100,7 +100,7 @@ function hostileValueSuite(
       const { status } = await invoke(actor, JSON.stringify(valid));
       expect(status).toBe(200);
       // A write that outlived the store's time-out under load waits in memory: flush, then look.
-      await actor.app.actor.context.stats.flush();
+      await actor.app.actor.context.turns.flush();
       expect(actor.app.actor.context.stats.pending).toBe(0);
       expect(((await (await actor.app.request('/stats')).json()) as { invocations: number }).invocations).toBe(1);
       expect(await (await actor.app.request('/metrics')).text()).toMatch(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
-import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { TestSchemas } from '../store/postgres-schemas.js';
@@ -104,7 +104,7 @@ if (baseUrl !== undefined) {
       }
       // Before the fix, one poisoned record kept every later one waiting for good; a write that
       // outlived the store's time-out under load would wait too, but only until this flush.
-      await actor.app.actor.context.stats.flush();
+      await actor.app.actor.context.turns.flush();
       expect(actor.app.actor.context.stats.pending).toBe(0);
       const stats = (await (await actor.app.request('/stats')).json()) as { invocations: number };
       expect(stats.invocations).toBe(before + 5);
@@ -118,7 +118,7 @@ if (baseUrl !== undefined) {
     });
   });
 
-  describe('InvocationBuffer on PostgreSQL: a record the database refuses is set aside', () => {
+  describe('GroupCommit on PostgreSQL: a record the database refuses is set aside', () => {
     const schemas = new TestSchemas(baseUrl);
     const closing: Store[] = [];
     afterAll(async () => {
@@ -132,13 +132,13 @@ if (baseUrl !== undefined) {
       await store.migrate();
       const sink = createMemorySink();
       let setAside = 0;
-      const buffer = new InvocationBuffer(store, {
+      const buffer = new GroupCommit(store, {
         logger: createLogger({ sink }),
         retryIntervalMs: 20,
         onSetAside: () => (setAside += 1),
       });
       const outcomes = await Promise.all(
-        ['u-1', 'a\u0000b', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))),
+        ['u-1', 'a\u0000b', 'u-2'].map((userIdentifier) => buffer.saveTurn(invocation({ userIdentifier }))),
       );
       expect(outcomes.map((outcome) => outcome.persisted)).toEqual([true, false, true]);
       expect(buffer.pending).toBe(0);
@@ -146,7 +146,7 @@ if (baseUrl !== undefined) {
       expect(buffer.setAside).toBe(1);
       expect(sink.records.filter((record) => record.event === 'invocation_record_set_aside')).toHaveLength(1);
       expect(sink.records.filter((record) => record.event === 'invocation_store_unavailable')).toHaveLength(0);
-      for (let index = 0; index < 3; index += 1) expect((await buffer.record(invocation())).persisted).toBe(true);
+      for (let index = 0; index < 3; index += 1) expect((await buffer.saveTurn(invocation())).persisted).toBe(true);
       expect((await store.readStats()).invocations).toBe(5);
       await buffer.flush();
     });
@@ -157,13 +157,13 @@ if (baseUrl !== undefined) {
       await store.migrate();
       let failing = true;
       const flaky: Store = Object.assign(Object.create(store) as Store, {
-        recordInvocations: (records: Parameters<Store['recordInvocations']>[0]) =>
-          failing ? Promise.reject(new Error('connection refused')) : store.recordInvocations(records),
+        saveTurns: (records: Parameters<Store['saveTurns']>[0]) =>
+          failing ? Promise.reject(new Error('connection refused')) : store.saveTurns(records),
       });
       const sink = createMemorySink();
-      const buffer = new InvocationBuffer(flaky, { logger: createLogger({ sink }), retryIntervalMs: 20 });
+      const buffer = new GroupCommit(flaky, { logger: createLogger({ sink }), retryIntervalMs: 20 });
       for (const userIdentifier of ['u-1', 'a\u0000b', 'u-2'])
-        expect((await buffer.record(invocation({ userIdentifier }))).persisted).toBe(false);
+        expect((await buffer.saveTurn(invocation({ userIdentifier }))).persisted).toBe(false);
       expect(buffer.pending).toBe(3);
       failing = false;
       await buffer.flush();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deadlinePool } from '../../src/store/deadline-postgres-pool.js';
+import { deadlinePool } from '../../src/store/postgres-dialect.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { postgresTestUrl } from './postgres-test-database.js';
 

@@ -1,13 +1,13 @@
-import type { InvocationRecord, Store } from '../../src/store/store.js';
+import type { TurnToSave, Store } from '../../src/store/store.js';
 
-function holdsPoison(records: readonly InvocationRecord[]): boolean {
+function holdsPoison(records: readonly TurnToSave[]): boolean {
   return records.some((record) => record.history?.some((message) => message.content.includes('poison')));
 }
 
 /**
  * How the wrapped store misbehaves: `fail` rejects every call before it reaches the
- * database, `fail-after-write` lets `recordInvocations` commit and then rejects (a lost
- * reply), `hang` never settles, `refuse-poison` rejects a `recordInvocations` call holding a
+ * database, `fail-after-write` lets `saveTurns` commit and then rejects (a lost
+ * reply), `hang` never settles, `refuse-poison` rejects a `saveTurns` call holding a
  * message whose content contains "poison" (as PostgreSQL refuses a NUL in text) and nothing
  * else. `ok` passes calls through.
  */
@@ -17,7 +17,7 @@ export type FaultMode = 'ok' | 'fail' | 'fail-after-write' | 'hang' | 'refuse-po
 export interface FaultyStore {
   readonly store: Store;
   mode: FaultMode;
-  /** Every `recordInvocations` call that reached the wrapped store, in order. */
+  /** Every `saveTurns` call that reached the wrapped store, in order. */
   readonly writes: (readonly { readonly id?: string }[])[];
 }
 
@@ -31,15 +31,11 @@ export function injectFaults(inner: Store): FaultyStore {
       return async (...args: unknown[]) => {
         if (faulty.mode === 'fail') throw new Error(`injected fault: ${String(property)} failed`);
         if (faulty.mode === 'hang') return new Promise(() => {});
-        if (
-          faulty.mode === 'refuse-poison' &&
-          property === 'recordInvocations' &&
-          holdsPoison(args[0] as InvocationRecord[])
-        ) {
+        if (faulty.mode === 'refuse-poison' && property === 'saveTurns' && holdsPoison(args[0] as TurnToSave[])) {
           throw new Error('injected fault: the database refused a message');
         }
         const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (property === 'recordInvocations') {
+        if (property === 'saveTurns') {
           faulty.writes.push(args[0] as { id?: string }[]);
           if (faulty.mode === 'fail-after-write')
             throw new Error('injected fault: the reply of a committed write was lost');

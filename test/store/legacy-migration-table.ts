@@ -61,7 +61,7 @@ export async function expectLegacyDatabaseOpens(
       STORE_MIGRATIONS.map((migration) => migration.name),
     );
     expect(await rows(`select value from actorkit_meta where key = 'created_at'`)).toEqual(createdAt);
-    await store.recordInvocations([invocation()]);
+    await store.saveTurns([invocation()]);
     expect((await store.readStats()).invocations).toBe(1);
   } finally {
     await store.close();

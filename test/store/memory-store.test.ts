@@ -11,11 +11,11 @@ describe('MemoryStore outage switch', () => {
   it('rejects every call while `failure` is set, and works again once cleared', async () => {
     const store = new MemoryStore();
     store.failure = new Error('database down');
-    await expect(store.recordInvocations([invocation()])).rejects.toThrow('database down');
+    await expect(store.saveTurns([invocation()])).rejects.toThrow('database down');
     await expect(store.readStats()).rejects.toThrow('database down');
     await expect(store.ping()).rejects.toThrow('database down');
     store.failure = null;
-    await store.recordInvocations([invocation()]);
+    await store.saveTurns([invocation()]);
     expect((await store.readStats()).invocations).toBe(1);
   });
 });

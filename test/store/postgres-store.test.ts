@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { InvocationRecord, Store } from '../../src/store/store.js';
+import type { TurnToSave, Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
@@ -67,7 +67,7 @@ if (baseUrl !== undefined) {
       const [one, two] = await Promise.all([open(url), open(url)]);
       replicas.push(one, two);
       await one.migrate();
-      const calls: [Store, InvocationRecord[]][] = [];
+      const calls: [Store, TurnToSave[]][] = [];
       for (let call = 0; call < 40; call += 1) {
         const records = Array.from({ length: 10 }, (_, index) =>
           invocation({
@@ -82,8 +82,8 @@ if (baseUrl !== undefined) {
       // The same records written again through the other store (a retry after a lost reply) count once.
       const retries = calls
         .slice(0, 10)
-        .map(([store, records]): [Store, InvocationRecord[]] => [store === one ? two : one, records]);
-      await Promise.all([...calls, ...retries].map(([store, records]) => store.recordInvocations(records)));
+        .map(([store, records]): [Store, TurnToSave[]] => [store === one ? two : one, records]);
+      await Promise.all([...calls, ...retries].map(([store, records]) => store.saveTurns(records)));
 
       const expected = new Map<string, { invocations: number; sessions: Set<string>; users: Set<string> }>();
       for (const [, records] of calls) {
@@ -126,7 +126,7 @@ if (baseUrl !== undefined) {
         await expect(store.migrate()).rejects.toThrow();
         proxy.restore();
         await store.migrate();
-        await store.recordInvocations([invocation()]);
+        await store.saveTurns([invocation()]);
         expect((await store.readStats()).invocations).toBe(1);
       } finally {
         await proxy.close();
@@ -190,7 +190,7 @@ if (baseUrl !== undefined) {
       const [a, b] = await Promise.all([open(urlA), open(urlB)]);
       replicas.push(a, b);
       await Promise.all([a.migrate(), b.migrate()]);
-      await a.recordInvocations([invocation()]);
+      await a.saveTurns([invocation()]);
       expect((await a.readStats()).invocations).toBe(1);
       expect((await b.readStats()).invocations).toBe(0);
     });

@@ -11,7 +11,7 @@ import type { HistoryCacheOptions } from '../../src/store/history-cache.js';
 import { ImmediateSqliteDialect } from '../../src/store/immediate-sqlite-dialect.js';
 import { SqlStore } from '../../src/store/sql-store.js';
 import { openSqliteDatabase } from '../../src/store/sqlite-database.js';
-import type { InvocationRecord, StoredMessage } from '../../src/store/store.js';
+import type { TurnToSave, StoredMessage } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { invocation } from '../../src/testing/test-invocation.js';
 
@@ -97,7 +97,7 @@ describe('SQLite history cache', () => {
     expect(historyReads()).toBe(1);
     await store.appendMessages('acme', 'chat', [first, second]);
     expect(ids(await store.loadHistory('acme', 'chat', 20))).toEqual([first.id, second.id]);
-    await store.recordInvocations([invocation({ sessionId: 'chat', history: [third] })]);
+    await store.saveTurns([invocation({ sessionId: 'chat', history: [third] })]);
     const history = await store.loadHistory('acme', 'chat', 2);
     expect(ids(history)).toEqual([second.id, third.id]);
     expect(history[0]).toEqual(second);
@@ -113,10 +113,10 @@ describe('SQLite history cache', () => {
     const reference = await openCounted(path, false);
     expect(await store.loadHistory('acme', 'chat', 20)).toEqual([]);
     const turn = invocation({ sessionId: 'chat', history: [message(), message({ role: 'assistant' })] });
-    await store.recordInvocations([turn]);
+    await store.saveTurns([turn]);
     // Retried with a record not counted yet, so that the call still writes.
-    await store.recordInvocations([turn, invocation({ sessionId: 'chat' })]);
-    await store.recordInvocations([turn]);
+    await store.saveTurns([turn, invocation({ sessionId: 'chat' })]);
+    await store.saveTurns([turn]);
     const history = await store.loadHistory('acme', 'chat', 20);
     expect(ids(history)).toEqual(ids(turn.history!));
     expect(history).toEqual(await reference.store.loadHistory('acme', 'chat', 20));
@@ -187,9 +187,9 @@ describe('SQLite history cache', () => {
     expect(ids(await a.store.loadHistory('acme', 'chat', 20))).toEqual([kept.id]);
     const reads = a.historyReads();
     const failing = invocation({ sessionId: 'chat', history: [message(), message({ content: 'boom' })] });
-    await expect(
-      a.store.recordInvocations([invocation({ sessionId: 'chat', history: [message()] }), failing]),
-    ).rejects.toThrow('injected fault');
+    await expect(a.store.saveTurns([invocation({ sessionId: 'chat', history: [message()] }), failing])).rejects.toThrow(
+      'injected fault',
+    );
     await expect(a.store.appendMessages('acme', 'chat', [message(), message({ content: 'boom' })])).rejects.toThrow(
       'injected fault',
     );
@@ -307,7 +307,7 @@ describe('SQLite history cache', () => {
       // Small bounds, so that sessions are evicted and tails cut.
       const cached = await openCounted(path, { maxSessions: 4, maxMessages: 5 });
       const other = await openCounted(path, false);
-      const counted: InvocationRecord[] = [];
+      const counted: TurnToSave[] = [];
       const build = (turn: Turn) => turn.map((m) => message(m));
       try {
         for (const s of list) {
@@ -331,7 +331,7 @@ describe('SQLite history cache', () => {
                 })
               );
             });
-            await cached.store.recordInvocations(records);
+            await cached.store.saveTurns(records);
             counted.push(...records);
           } else {
             const got = await cached.store.loadHistory(s.tenantId, s.sessionId, s.limit);

@@ -49,10 +49,10 @@ describe('the SQLite store on the invoke path', () => {
       invocation({ sessionId: 'a', history: turn('a', 'one') }),
       invocation({ sessionId: 'b', userIdentifier: 'user-2', history: turn('b', 'two') }),
     ];
-    await store.recordInvocations(group);
+    await store.saveTurns(group);
     // A retried group (same record ids) is counted once.
-    await store.recordInvocations(group);
-    await store.recordInvocations([invocation({ sessionId: 'a', history: turn('a', 'three') })]);
+    await store.saveTurns(group);
+    await store.saveTurns([invocation({ sessionId: 'a', history: turn('a', 'three') })]);
     expect((await store.loadHistory('acme', 'a', 20)).map((message) => message.content)).toEqual([
       'one',
       'answer to one',
@@ -80,12 +80,12 @@ describe('the SQLite store on the invoke path', () => {
       invocation({ sessionId: 'b', history: turn('b', 'kept out') }),
       invocation({ sessionId: 'a', history: turn('a', 'boom') }),
     ];
-    await expect(store.recordInvocations(failing)).rejects.toThrow(/injected fault/);
+    await expect(store.saveTurns(failing)).rejects.toThrow(/injected fault/);
     expect(await store.loadHistory('acme', 'b', 20)).toEqual([]);
     expect(await store.readStats()).toMatchObject({ invocations: 0, sessions: 0 });
     // The same records again (their ids were rolled back too) commit once the fault is gone.
     database.exec('drop trigger boom');
-    await store.recordInvocations(failing);
+    await store.saveTurns(failing);
     expect((await store.loadHistory('acme', 'b', 20)).map((message) => message.content)).toEqual([
       'kept out',
       'answer to kept out',

@@ -9,7 +9,7 @@ import Database from 'libsql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
 import { migrateStore } from '../../src/store/migrate-store.js';
-import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
@@ -123,7 +123,7 @@ describe('SQLite file store', () => {
   it('keeps stats, history, settings and tokens across a reopen, and migrates once', async () => {
     const dataDir = join(root, 'reopen');
     const first = await openFileStore(dataDir);
-    await first.recordInvocations([invocation({ sessionId: 'a' }), invocation({ sessionId: 'b', outcome: 'error' })]);
+    await first.saveTurns([invocation({ sessionId: 'a' }), invocation({ sessionId: 'b', outcome: 'error' })]);
     await first.appendMessages('acme', 'chat', [
       { id: 'm1', role: 'user', content: 'hello', createdAt: '2025-01-01T00:00:00.000Z' },
     ]);
@@ -164,7 +164,7 @@ describe('SQLite file store', () => {
       openStore({ url: 'memory://', logger: silentLogger }),
     ]);
     await Promise.all([one.migrate(), two.migrate()]);
-    await one.recordInvocations([invocation()]);
+    await one.saveTurns([invocation()]);
     expect((await one.readStats()).invocations).toBe(1);
     expect((await two.readStats()).invocations).toBe(0);
     await Promise.all([one.close(), two.close()]);
@@ -183,7 +183,7 @@ describe('SQLite file store', () => {
       );
     });
     const store = await openFileStore(dataDir);
-    await store.recordInvocations([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
+    await store.saveTurns([invocation({ id: 'counted-before' }), invocation({ id: 'new' })]);
     expect((await store.readStats()).invocations).toBe(1);
     expect((await store.loadHistory('acme', 'chat', 5)).map((message) => message.content)).toEqual(['kept']);
     await store.close();
@@ -265,16 +265,16 @@ describe('SQLite refusing a record', () => {
       `create trigger refuse_boom before insert on actorkit_stats_users when new.user_identifier = 'boom' begin select raise(abort, 'injected refusal'); end`,
     ]);
     const sink = createMemorySink();
-    const buffer = new InvocationBuffer(store, { logger: createLogger({ sink }), retryIntervalMs: 20 });
+    const buffer = new GroupCommit(store, { logger: createLogger({ sink }), retryIntervalMs: 20 });
     const outcomes = await Promise.all(
-      ['u-1', 'boom', 'u-2'].map((userIdentifier) => buffer.record(invocation({ userIdentifier }))),
+      ['u-1', 'boom', 'u-2'].map((userIdentifier) => buffer.saveTurn(invocation({ userIdentifier }))),
     );
     expect(outcomes.map((outcome) => outcome.persisted)).toEqual([true, false, true]);
     expect(buffer.pending).toBe(0);
     expect(buffer.setAside).toBe(1);
     expect(sink.records.filter((record) => record.event === 'invocation_record_set_aside')).toHaveLength(1);
     expect(sink.records.filter((record) => record.event === 'invocation_store_unavailable')).toHaveLength(0);
-    for (let index = 0; index < 3; index += 1) expect((await buffer.record(invocation())).persisted).toBe(true);
+    for (let index = 0; index < 3; index += 1) expect((await buffer.saveTurn(invocation())).persisted).toBe(true);
     expect((await store.readStats()).invocations).toBe(5);
     await buffer.flush();
     await store.close();
@@ -303,7 +303,7 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
         idempotency: { key, status: 200, body: `{"turn":${index}}`, ttlMs: 60_000 },
       }),
     );
-    await store.recordInvocations(records);
+    await store.saveTurns(records);
     expect(await store.readStats()).toMatchObject({ invocations: 1_200, sessions: 1_100, users: 600 });
     expect((await store.loadHistory('acme', 'session-7', 10)).map((m) => m.id)).toEqual([
       'earlier',
@@ -336,7 +336,7 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
   it('completes a key given twice in one group with the later reply, and leaves unclaimed keys free', async () => {
     const store = await openFileStore(join(root, 'twice-key'));
     expect(await store.claimIdempotencyKey('k', 'fp', 60_000)).toBeNull();
-    await store.recordInvocations([
+    await store.saveTurns([
       invocation({ idempotency: { key: 'k', status: 200, body: 'first', ttlMs: 60_000 } }),
       invocation({ idempotency: { key: 'k', status: 201, body: 'second', ttlMs: 60_000 } }),
       invocation({ idempotency: { key: 'free', status: 200, body: 'x', ttlMs: 60_000 } }),
@@ -354,12 +354,10 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
   it('gives each session of a group its own positions when some ids do not come back from SQLite as given', async () => {
     const store = await openFileStore(join(root, 'altered-keys'));
     const sessions = ['plain', 'pair-\ud83d\ude00', 'lone-\ud800', 'nul-\u0000-x', 'other'];
-    await store.recordInvocations(
+    await store.saveTurns(
       sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q`), turn(`${sessionId}-a`)] })),
     );
-    await store.recordInvocations(
-      sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q2`)] })),
-    );
+    await store.saveTurns(sessions.map((sessionId) => invocation({ sessionId, history: [turn(`${sessionId}-q2`)] })));
     for (const sessionId of ['plain', 'pair-\ud83d\ude00', 'other']) {
       expect((await store.loadHistory('acme', sessionId, 10)).map((m) => m.id)).toEqual([
         `${sessionId}-q`,
@@ -371,16 +369,16 @@ describe('SQLite group write (one multi-row statement per table and group)', () 
     await store.close();
   });
 
-  it('fails only the turn the database refuses: the others of its group keep their history (the invocation buffer writes a refused group one by one)', async () => {
+  it('fails only the turn the database refuses: the others of its group keep their history (the group commit writes a refused group one by one)', async () => {
     const dataDir = join(root, 'one-bad-turn');
     const store = await openFileStore(dataDir);
     await onFile(join(dataDir, 'actor.db'), [
       `create trigger boom before insert on actorkit_chat_messages when new.content = 'boom' begin select raise(abort, 'injected fault'); end`,
     ]);
-    const buffer = new InvocationBuffer(store, { logger: silentLogger });
+    const buffer = new GroupCommit(store, { logger: silentLogger });
     const outcomes = await Promise.all(
       ['a', 'b', 'bad', 'c'].map((sessionId) =>
-        buffer.record(
+        buffer.saveTurn(
           invocation({ sessionId, history: [turn(`${sessionId}-q`, sessionId === 'bad' ? 'boom' : 'fine')] }),
         ),
       ),

@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../src/log/logger.js';
-import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
 import { openStore } from '../../src/store/open-store.js';
 import { openRuntimeSqlite } from '../../src/store/sqlite-driver.js';
 
@@ -34,7 +34,7 @@ export interface WalPagesFigures {
 /**
  * Counts the pages the store writes to SQLite's WAL per invoke, as the actor writes them: each
  * turn reads its session's last messages and records its stats with its two messages through
- * the `InvocationBuffer` (group commit), `concurrency` at a time, on a real SQLite file. A second
+ * the `GroupCommit` (group commit), `concurrency` at a time, on a real SQLite file. A second
  * connection holds a read transaction opened before the measured turns, so no checkpoint can
  * reset the WAL: every frame they write stays in the file and its size tells how many. That
  * connection uses the store's own driver: two SQLite libraries in one process do not see each
@@ -52,7 +52,7 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
   const { database: reader } = await openRuntimeSqlite(path, { busyTimeoutMs: 5_000 });
   try {
     await store.migrate();
-    const buffer = new InvocationBuffer(store, { logger: silentLogger });
+    const buffer = new GroupCommit(store, { logger: silentLogger });
     let next = 0;
     const runTurns = async (count: number) => {
       const end = next + count;
@@ -63,7 +63,7 @@ export async function measureWalPagesPerTurn(options: WalPagesOptions = {}): Pro
           const sessionId = `session-${turn % sessions}`;
           await store.loadHistory('default', sessionId, historyLimit);
           const createdAt = new Date().toISOString();
-          const { persisted } = await buffer.record({
+          const { persisted } = await buffer.saveTurn({
             tenantId: 'default',
             userIdentifier: `user-${turn % 50}`,
             sessionId,

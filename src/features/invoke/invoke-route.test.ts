@@ -175,7 +175,7 @@ describe('POST /agent/invoke', () => {
       history_saved: false,
     });
     store.failure = null;
-    await app.actor.context.stats.flush();
+    await app.actor.context.turns.flush();
     expect(await (await app.request('/stats')).json()).toMatchObject({ invocations: 1 });
   });
 
@@ -186,11 +186,9 @@ describe('POST /agent/invoke', () => {
         calls.push('appendMessages');
         await super.appendMessages(...args);
       }
-      override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
-        calls.push(
-          `recordInvocations:${args[0].map((record) => record.history?.map((m) => m.role).join('+')).join(',')}`,
-        );
-        await super.recordInvocations(...args);
+      override async saveTurns(...args: Parameters<MemoryStore['saveTurns']>): Promise<void> {
+        calls.push(`saveTurns:${args[0].map((record) => record.history?.map((m) => m.role).join('+')).join(',')}`);
+        await super.saveTurns(...args);
       }
     }
     const store = new SpyStore();
@@ -198,17 +196,17 @@ describe('POST /agent/invoke', () => {
     const response = await app.request(post(valid));
     expect(response.status).toBe(200);
     expect((await response.json()).metadata).toBeUndefined();
-    expect(calls).toEqual(['recordInvocations:user+assistant']);
+    expect(calls).toEqual(['saveTurns:user+assistant']);
     expect((await store.loadHistory('default', 's-1', 10)).map((m) => m.content)[0]).toBe('hello there');
   });
 
   it('says history_saved: false when the database refuses only the messages, and still counts the invoke', async () => {
     // As PostgreSQL refuses text with a NUL: the turn's write fails, the record alone goes in.
     class NoHistoryStore extends MemoryStore {
-      override async recordInvocations(...args: Parameters<MemoryStore['recordInvocations']>): Promise<void> {
+      override async saveTurns(...args: Parameters<MemoryStore['saveTurns']>): Promise<void> {
         if (args[0].some((record) => record.history !== undefined))
           throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
-        await super.recordInvocations(...args);
+        await super.saveTurns(...args);
       }
     }
     const store = new NoHistoryStore();

@@ -44,7 +44,7 @@ export function statsPanel(options: { slug?: string; title?: string } = {}): Pan
         async run(_payload, ctx) {
           const before = ctx.stats.pending;
           try {
-            await ctx.stats.flush();
+            await ctx.turns.flush();
           } catch (error) {
             throw new ActorError('store_unavailable', {
               detail:

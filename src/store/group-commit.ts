@@ -1,58 +1,55 @@
 import { withTimeout } from '../core/with-timeout.js';
 import type { Mutable } from '../core/mutable.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { nextTurn } from './next-turn.js';
-import { addRecordsToSnapshot } from './stats-tally.js';
-import type { InvocationRecord, SessionStore, StatsSnapshot, Store } from './store.js';
-import { checkedInvocationRecord, withoutHistory } from './store-input-validation.js';
-import { isStoreTimeout, storeTimeoutError } from './store-timeout.js';
-import { isDiskFull } from './disk-full.js';
-import { sqlitePrimaryResultCode } from './sqlite-result-code.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { addTurnsToSnapshot } from './stats-tally.js';
+import type { TurnToSave, SessionStore, StatsSnapshot, Store } from './store.js';
+import { checkedTurnToSave, withoutHistory } from './store-input-validation.js';
+import { isStoreTimeout, storeTimeoutError } from './store-deadline.js';
+import { isDiskFull, isRefusedValue } from './database-errors.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
 
-/** Options of an `InvocationBuffer`. */
-export interface InvocationBufferOptions {
+/** Options of a `GroupCommit`. */
+export interface GroupCommitOptions {
   readonly logger?: Logger;
   /** Told about every write that reached or missed the database (a `DatabaseMonitor`). */
   readonly monitor?: { noteSuccess(options?: { readonly stored?: boolean }): void; noteFailure(error: unknown): void };
-  /** Time between two retries while records wait (default 1,000 ms). */
+  /** Time between two retries while turns wait (default 1,000 ms). */
   readonly retryIntervalMs?: number;
-  /** A store call that takes longer counts as failed (default 3,000 ms); the retry cannot double count, records carry ids. */
+  /** A store call that takes longer counts as failed (default 3,000 ms); the retry cannot double count, turns carry ids. */
   readonly timeoutMs?: number;
-  /** Most records per retried write (default 500). */
+  /** Most turns per retried write (default 500). */
   readonly batchSize?: number;
   /** Most snapshots kept for reading stats during an outage, one per tenant asked for (default 1,000). */
   readonly cachedSnapshots?: number;
-  /** Told about every record set aside because the database refused its values (a metric). */
+  /** Told about every turn set aside because the database refused its values (a metric). */
   readonly onSetAside?: () => void;
 }
 
 interface PendingEntry {
   readonly seq: number;
-  readonly record: InvocationRecord & { readonly id: string };
+  readonly turn: TurnToSave & { readonly id: string };
 }
 
 /** What became of one recorded invoke. */
-export interface RecordOutcome {
-  /** False when the record waits in memory for the database (or was invalid and dropped). */
+export interface TurnSaveOutcome {
+  /** False when the turn waits in memory for the database (or was invalid and dropped). */
   readonly persisted: boolean;
-  /** Set when the record carried `history`: whether those messages were stored. */
+  /** Set when the turn carried `history`: whether those messages were stored. */
   readonly historySaved?: boolean;
   /**
-   * Set when the record carried an `idempotency` completion: whether it was committed with the
-   * record. When not, the caller completes the key on its own.
+   * Set when the turn carried an `idempotency` completion: whether it was committed with the
+   * turn. When not, the caller completes the key on its own.
    */
   readonly idempotencyCompleted?: boolean;
 }
 
-/** A `RecordOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every record. */
+/** A `TurnSaveOutcome` with only the fields that apply (undefined leaves one out): plain assignments, not a conditional spread's throwaway objects, on every turn. */
 function recordOutcome(
   persisted: boolean,
   historySaved: boolean | undefined,
   idempotencyCompleted: boolean | undefined,
-): RecordOutcome {
-  const outcome: Mutable<RecordOutcome> = { persisted };
+): TurnSaveOutcome {
+  const outcome: Mutable<TurnSaveOutcome> = { persisted };
   if (historySaved !== undefined) outcome.historySaved = historySaved;
   if (idempotencyCompleted !== undefined) outcome.idempotencyCompleted = idempotencyCompleted;
   return outcome;
@@ -60,54 +57,51 @@ function recordOutcome(
 
 interface QueuedEntry {
   readonly entry: PendingEntry;
-  /** Told whether the record was written, and whether its history (and idempotency completion) was written with it. */
+  /** Told whether the turn was written, and whether its history (and idempotency completion) was written with it. */
   readonly settle: (written: { readonly persisted: boolean; readonly historySaved: boolean }) => void;
+}
+
+/** Resolves after the I/O callbacks already due have run (`setImmediate` where the runtime has it). */
+function nextTurn(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
+}
+
+/**
+ * A unique id that sorts by creation time: the epoch milliseconds in 12 hex digits, then 80
+ * random bits. Ids made one after the other land next to each other in a B-tree keyed by id,
+ * so a batch of them writes the index's last page rather than one page per id.
+ */
+function timeOrderedId(nowMs = Date.now()): string {
+  const random = crypto.randomUUID().replaceAll('-', '');
+  return `${nowMs.toString(16).padStart(12, '0')}-${random.slice(0, 12)}${random.slice(13, 21)}`;
 }
 
 const TOTAL_SCOPE = '';
 /** Least time between two `history_write_failed` lines. */
 const HISTORY_FAILURE_LOG_INTERVAL_MS = 60_000;
 
-/** SQLite's answers to the values of a statement, not to the state of the database (see `sqlitePrimaryResultCode`). */
-const SQLITE_REFUSALS: ReadonlySet<string | undefined> = new Set([
-  'SQLITE_CONSTRAINT',
-  'SQLITE_TOOBIG',
-  'SQLITE_MISMATCH',
-]);
-
 /**
- * Whether `error` says the database refused the values of what was written rather than being
- * away: a PostgreSQL data exception (SQLSTATE class 22, e.g. 22021 for a NUL in `text`), or an
- * SQLite constraint, size or type refusal (one writer holds the file, so no other write can make
- * the same values pass later). Written again, such a record would be refused again, for ever,
- * and hold up every record behind it.
- */
-function isRefusedValue(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) || SQLITE_REFUSALS.has(sqlitePrimaryResultCode(error))
-  );
-}
-
-/**
- * The store's one batching layer: group commit, outage queue, retry and flush on shutdown.
- * Records finished invokes without ever losing one: `record()` writes through to the store
- * (records arriving while a write is in flight share the next one); when the write fails it
- * keeps the record in memory, in order, logs once per outage, and retries on a timer and on
- * every later record. `readStats()` adds the records still
- * waiting, so the counters stay exact during an outage. While the database cannot be read
+ * Group commit over any store's sessions part, and the store's one batching layer: outage
+ * queue, retry and flush (or spill) on shutdown. The engines only ever see `saveTurns` calls;
+ * this wrapper decides which turns share one. Saves finished turns without ever losing a
+ * count: `saveTurn()` writes through to the store (turns arriving while a write is in flight
+ * share the next `saveTurns` call, one transaction); when the write fails it keeps the turn's
+ * stats in memory, in order, logs once per outage, and retries on a timer and on every later
+ * turn. `readStats()` adds the turns still waiting, so the counters stay exact during an
+ * outage. While the database cannot be read
  * either, it answers from the last snapshot it read plus what this process wrote since, so
  * other replicas' writes after that read are missing until the database returns; the
  * distinct counts (sessions, users, tenants) are then a lower bound.
  * @example
- * const stats = new InvocationBuffer(store, { logger, monitor: database });
- * const { persisted } = await stats.record(record);
- * await stats.flush(); // on shutdown
+ * const turns = new GroupCommit(store, { logger, monitor: database });
+ * const { persisted } = await turns.saveTurn(turn);
+ * await turns.flush(); // on shutdown
  */
-export class InvocationBuffer {
+export class GroupCommit {
   readonly #store: SessionStore & Pick<Store, 'kind'>;
   readonly #logger: Logger;
-  readonly #monitor: InvocationBufferOptions['monitor'];
+  readonly #monitor: GroupCommitOptions['monitor'];
   readonly #retryIntervalMs: number;
   readonly #timeoutMs: number;
   readonly #batchSize: number;
@@ -116,7 +110,7 @@ export class InvocationBuffer {
   #setAside = 0;
   readonly #historyWriteFailed: ThrottledLog;
   #pending: PendingEntry[] = [];
-  /** Records waiting for the write in flight to finish, to go together in the next one. */
+  /** Turns waiting for the write in flight to finish, to go together in the next one. */
   #queued: QueuedEntry[] = [];
   #writingQueued: Promise<void> | undefined;
   #seq = 0;
@@ -128,7 +122,7 @@ export class InvocationBuffer {
   #writeEpoch = 0;
   readonly #snapshots = new Map<string, StatsSnapshot>();
 
-  constructor(store: SessionStore & Pick<Store, 'kind'>, options: InvocationBufferOptions = {}) {
+  constructor(store: SessionStore & Pick<Store, 'kind'>, options: GroupCommitOptions = {}) {
     this.#store = store;
     this.#logger = options.logger ?? createLogger();
     this.#monitor = options.monitor;
@@ -145,38 +139,39 @@ export class InvocationBuffer {
     );
   }
 
-  /** Records waiting in memory for the database. */
+  /** Turns waiting in memory for the database. */
   get pending(): number {
     return this.#pending.length;
   }
 
-  /** Records set aside since start because the database refused their values (never counted, never retried). */
+  /** Turns set aside since start because the database refused their values (never counted, never retried). */
   get setAside(): number {
     return this.#setAside;
   }
 
   /**
-   * Counts one finished invoke, and stores its `history` in the same write. Never rejects:
-   * `persisted` is false when the record waits in memory (or was invalid, which is logged as
-   * an error and dropped). Its history never waits in memory: when the record cannot be
+   * Saves one finished turn: counts its stats, stores its `history` and completes its
+   * idempotency key in the same write. Never rejects:
+   * `persisted` is false when the turn waits in memory (or was invalid, which is logged as
+   * an error and dropped). Its history never waits in memory: when the turn cannot be
    * written at once, the history is written on its own or, failing that, not saved
-   * (`historySaved: false`); a history that is not valid is dropped and the record kept.
+   * (`historySaved: false`); a history that is not valid is dropped and the turn kept.
    */
-  async record(input: InvocationRecord): Promise<RecordOutcome> {
-    const record = this.#admit(input);
-    const completing = (input as InvocationRecord | null)?.idempotency !== undefined;
-    if (record === undefined) {
+  async saveTurn(input: TurnToSave): Promise<TurnSaveOutcome> {
+    const turn = this.#admit(input);
+    const completing = (input as TurnToSave | null)?.idempotency !== undefined;
+    if (turn === undefined) {
       return recordOutcome(false, input?.history === undefined ? undefined : false, completing ? false : undefined);
     }
-    const historyKept = record.history !== undefined;
-    const entry: PendingEntry = { seq: this.#seq++, record };
+    const historyKept = turn.history !== undefined;
+    const entry: PendingEntry = { seq: this.#seq++, turn };
     let persisted = false;
     let historySaved = false;
     let idempotencyCompleted = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
       this.#defer(entry);
       void this.#drain();
-      if (historyKept) historySaved = await this.#appendAlone(record);
+      if (historyKept) historySaved = await this.#appendAlone(turn);
     } else {
       const written = await new Promise<{ readonly persisted: boolean; readonly historySaved: boolean }>((settle) => {
         this.#queued.push({ entry, settle });
@@ -186,7 +181,7 @@ export class InvocationBuffer {
       });
       persisted = written.persisted;
       historySaved = written.historySaved && historyKept;
-      idempotencyCompleted = written.historySaved && record.idempotency !== undefined;
+      idempotencyCompleted = written.historySaved && turn.idempotency !== undefined;
     }
     return recordOutcome(
       persisted,
@@ -196,24 +191,23 @@ export class InvocationBuffer {
   }
 
   /**
-   * The record, checked once here for the store (see `checkedInvocationRecord`) and given an id,
+   * The turn, checked once here for the store (see `checkedTurnToSave`) and given an id,
    * or undefined when its counts are not valid. A history that is not valid is dropped and the
-   * record kept; both cases are logged as errors.
+   * turn kept; both cases are logged as errors.
    */
-  #admit(input: InvocationRecord): (InvocationRecord & { readonly id: string }) | undefined {
-    const id = (input as InvocationRecord | null)?.id ?? timeOrderedId();
-    const withId = (record: InvocationRecord) =>
-      checkedInvocationRecord(record, id) as InvocationRecord & { readonly id: string };
+  #admit(input: TurnToSave): (TurnToSave & { readonly id: string }) | undefined {
+    const id = (input as TurnToSave | null)?.id ?? timeOrderedId();
+    const withId = (turn: TurnToSave) => checkedTurnToSave(turn, id) as TurnToSave & { readonly id: string };
     try {
       return withId(input);
     } catch (error) {
-      if ((input as InvocationRecord | null)?.history !== undefined) {
+      if ((input as TurnToSave | null)?.history !== undefined) {
         try {
-          const record = withId(withoutHistory(input));
+          const turn = withId(withoutHistory(input));
           this.#logger.error('invocation_history_invalid', { error });
-          return record;
+          return turn;
         } catch {
-          // The counts are bad too: the record goes.
+          // The counts are bad too: the turn goes.
         }
       }
       this.#logger.error('invocation_record_invalid', { error });
@@ -222,10 +216,10 @@ export class InvocationBuffer {
   }
 
   /**
-   * Writes queued records, one call at a time: the records that arrive while a write is in
+   * Writes queued turns, one call at a time: the turns that arrive while a write is in
    * flight go together in the next, so concurrent invokes share one transaction (group commit).
-   * A group the database refuses is rolled back as a whole, so each of its records is then
-   * written alone and a failure fails only its own record (see `#writeEachAlone`).
+   * A group the database refuses is rolled back as a whole, so each of its turns is then
+   * written alone and a failure fails only its own turn (see `#writeEachAlone`).
    */
   async #writeQueued(): Promise<void> {
     // Let the requests already received reach here too: SQLite answers synchronously, so
@@ -234,7 +228,7 @@ export class InvocationBuffer {
     while (this.#queued.length > 0) {
       const group = this.#queued.splice(0, this.#batchSize);
       try {
-        await this.#write(group.map(({ entry }) => entry.record));
+        await this.#write(group.map(({ entry }) => entry.turn));
       } catch (error) {
         if (!(await this.#writeEachAlone(group, error))) return;
         continue;
@@ -244,11 +238,11 @@ export class InvocationBuffer {
   }
 
   /**
-   * Writes the records of a refused group one by one, in order; false when the database is
-   * away, after deferring the records not written and everything still queued. A record whose
+   * Writes the turns of a refused group one by one, in order; false when the database is
+   * away, after deferring the turns not written and everything still queued. A turn whose
    * write fails is written once more without its messages — the messages of a turn may be what
    * the database refused (PostgreSQL takes no NUL in text) — and only when that fails too is the
-   * database taken for away — unless the database refused the record's values: then that record
+   * database taken for away — unless the database refused the turn's values: then that turn
    * is set aside (see `#putAside`) and the rest flow. Never after a time-out: the write may still commit, and a silent
    * database would be waited for again.
    */
@@ -257,17 +251,17 @@ export class InvocationBuffer {
       let error = groupError;
       if (group.length > 1 && !isStoreTimeout(groupError)) {
         try {
-          await this.#write([entry.record]);
+          await this.#write([entry.turn]);
           settle({ persisted: true, historySaved: true });
           continue;
         } catch (aloneError) {
           error = aloneError;
         }
       }
-      if (!isStoreTimeout(error) && entry.record.history !== undefined) {
+      if (!isStoreTimeout(error) && entry.turn.history !== undefined) {
         try {
-          await this.#write([withoutHistory(entry.record)]);
-          this.#historyNotSaved(entry.record, error);
+          await this.#write([withoutHistory(entry.turn)]);
+          this.#historyNotSaved(entry.turn, error);
           settle({ persisted: true, historySaved: false });
           continue;
         } catch (withoutHistoryError) {
@@ -275,7 +269,7 @@ export class InvocationBuffer {
         }
       }
       if (isRefusedValue(error)) {
-        this.#putAside(entry.record, error);
+        this.#putAside(entry.turn, error);
         settle({ persisted: false, historySaved: false });
         continue;
       }
@@ -290,7 +284,7 @@ export class InvocationBuffer {
     return true;
   }
 
-  /** Tries once to write every record waiting; rejects, naming how many still wait, when it cannot. */
+  /** Tries once to write every turn waiting; rejects, naming how many still wait, when it cannot. */
   async flush(): Promise<void> {
     await this.#writingQueued;
     await this.#draining;
@@ -303,21 +297,21 @@ export class InvocationBuffer {
   }
 
   /**
-   * Hands every record still waiting to `keep` (durable storage, on shutdown when `flush()`
+   * Hands every turn still waiting to `keep` (durable storage, on shutdown when `flush()`
    * failed) and forgets them once it resolved; when it rejects, they stay waiting.
-   * @returns how many records were handed over
+   * @returns how many turns were handed over
    */
-  async spillPending(keep: (records: readonly InvocationRecord[]) => Promise<void>): Promise<number> {
+  async spillPending(keep: (turns: readonly TurnToSave[]) => Promise<void>): Promise<number> {
     const spilled = [...this.#pending];
     if (spilled.length === 0) return 0;
-    await keep(spilled.map((entry) => entry.record));
+    await keep(spilled.map((entry) => entry.turn));
     const kept = new Set(spilled);
     this.#pending = this.#pending.filter((entry) => !kept.has(entry));
     return spilled.length;
   }
 
   /**
-   * The store's counters (all tenants, or one) plus the records waiting in memory. When the
+   * The store's counters (all tenants, or one) plus the turns waiting in memory. When the
    * store cannot be read, the last snapshot read for that scope plus this process's writes
    * since; rejects only when there is none.
    */
@@ -335,9 +329,9 @@ export class InvocationBuffer {
       this.#logger.debug('stats_read_from_memory', { tenant_id: tenantId ?? null, error });
       base = remembered;
     }
-    return addRecordsToSnapshot(
+    return addTurnsToSnapshot(
       base,
-      this.#pending.map((entry) => entry.record),
+      this.#pending.map((entry) => entry.turn),
       tenantId,
     );
   }
@@ -357,8 +351,8 @@ export class InvocationBuffer {
     });
   }
 
-  async #write(records: readonly (InvocationRecord & { id: string })[]): Promise<void> {
-    const write = this.#withTimeout(this.#store.recordInvocations(records));
+  async #write(turns: readonly (TurnToSave & { id: string })[]): Promise<void> {
+    const write = this.#withTimeout(this.#store.saveTurns(turns));
     this.#writing.add(write);
     try {
       await write;
@@ -369,20 +363,20 @@ export class InvocationBuffer {
     for (const [scope, snapshot] of this.#snapshots) {
       this.#snapshots.set(
         scope,
-        addRecordsToSnapshot(snapshot, records, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)),
+        addTurnsToSnapshot(snapshot, turns, scope === TOTAL_SCOPE ? undefined : scope.slice('tenant:'.length)),
       );
     }
-    this.#monitor?.noteSuccess({ stored: records.some((record) => (record.history?.length ?? 0) > 0) });
+    this.#monitor?.noteSuccess({ stored: turns.some((turn) => (turn.history?.length ?? 0) > 0) });
   }
 
-  /** Writes a deferred record's history on its own; true when it was stored. */
-  async #appendAlone(record: InvocationRecord): Promise<boolean> {
+  /** Writes a deferred turn's history on its own; true when it was stored. */
+  async #appendAlone(turn: TurnToSave): Promise<boolean> {
     try {
-      await this.#withTimeout(this.#store.appendMessages(record.tenantId, record.sessionId, record.history ?? []));
+      await this.#withTimeout(this.#store.appendMessages(turn.tenantId, turn.sessionId, turn.history ?? []));
       this.#monitor?.noteSuccess({ stored: true });
       return true;
     } catch (error) {
-      this.#historyNotSaved(record, error);
+      this.#historyNotSaved(turn, error);
       return false;
     }
   }
@@ -392,13 +386,13 @@ export class InvocationBuffer {
    * once and turns /health degraded), and `history_write_failed` at most once per minute, as
    * it would otherwise repeat on every turn while the cause lasts.
    */
-  #historyNotSaved(record: InvocationRecord, error: unknown): void {
+  #historyNotSaved(turn: TurnToSave, error: unknown): void {
     if (isDiskFull(error)) this.#monitor?.noteFailure(error);
-    this.#historyWriteFailed({ tenant_id: record.tenantId, error });
+    this.#historyWriteFailed({ tenant_id: turn.tenantId, error });
   }
 
   #defer(queued: PendingEntry): void {
-    const entry = { seq: queued.seq, record: withoutHistory(queued.record) };
+    const entry = { seq: queued.seq, turn: withoutHistory(queued.turn) };
     if (this.#outage !== undefined) this.#outage.deferred += 1;
     const pending = this.#pending;
     let index = pending.length;
@@ -408,16 +402,16 @@ export class InvocationBuffer {
   }
 
   /**
-   * Gives up on a record the database refused (see `isRefusedValue`), so it never blocks the
-   * records behind it: counted in `setAside`, told to `onSetAside`, and logged as an error once.
+   * Gives up on a turn the database refused (see `isRefusedValue`), so it never blocks the
+   * turns behind it: counted in `setAside`, told to `onSetAside`, and logged as an error once.
    */
-  #putAside(record: InvocationRecord, error: unknown): void {
+  #putAside(turn: TurnToSave, error: unknown): void {
     this.#setAside += 1;
     this.#onSetAside?.();
     this.#logger.error('invocation_record_set_aside', {
       store: this.#store.kind,
-      tenant_id: record.tenantId,
-      record_id: record.id ?? null,
+      tenant_id: turn.tenantId,
+      record_id: turn.id ?? null,
       error,
     });
   }
@@ -444,17 +438,17 @@ export class InvocationBuffer {
   }
 
   /**
-   * Writes a refused batch of waiting records one by one, setting aside each the database
-   * refuses; true when every record was written or set aside, false (written ones removed from
+   * Writes a refused batch of waiting turns one by one, setting aside each the database
+   * refuses; true when every turn was written or set aside, false (written ones removed from
    * `pending`) when the database went away on the way.
    */
   async #drainEachAlone(batch: readonly PendingEntry[]): Promise<boolean> {
     for (const entry of batch) {
       try {
-        await this.#write([entry.record]);
+        await this.#write([entry.turn]);
       } catch (error) {
         if (!isRefusedValue(error)) return false;
-        this.#putAside(entry.record, error);
+        this.#putAside(entry.turn, error);
       }
       this.#pending = this.#pending.filter((waiting) => waiting !== entry);
     }
@@ -472,7 +466,7 @@ export class InvocationBuffer {
     while (this.#pending.length > 0) {
       const batch = this.#pending.slice(0, this.#batchSize);
       try {
-        await this.#write(batch.map((entry) => entry.record));
+        await this.#write(batch.map((entry) => entry.turn));
       } catch (error) {
         if (!isRefusedValue(error) || !(await this.#drainEachAlone(batch))) {
           this.#failed(error);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
 import { DatabaseMonitor } from '../../src/store/database-monitor.js';
-import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { proxyDatabase, TestSchemas } from './postgres-schemas.js';
@@ -9,11 +9,11 @@ import { postgresTestUrl } from './postgres-test-database.js';
 import { invocation } from '../../src/testing/test-invocation.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 
-const baseUrl = postgresTestUrl('InvocationBuffer over PostgreSQL');
+const baseUrl = postgresTestUrl('GroupCommit over PostgreSQL');
 
 /** Sends `count` records through `buffer` from `concurrency` workers; returns how many were deferred. */
 async function load(
-  buffer: InvocationBuffer,
+  buffer: GroupCommit,
   count: number,
   concurrency: number,
   onSent?: (sent: number) => void,
@@ -24,7 +24,7 @@ async function load(
     while (sent < count) {
       sent += 1;
       onSent?.(sent);
-      const { persisted } = await buffer.record(
+      const { persisted } = await buffer.saveTurn(
         invocation({ sessionId: `s-${sent % 11}`, userIdentifier: `u-${sent % 5}` }),
       );
       if (!persisted) deferred += 1;
@@ -35,7 +35,7 @@ async function load(
 }
 
 if (baseUrl !== undefined) {
-  describe('InvocationBuffer over a PostgreSQL link that is cut and restored', () => {
+  describe('GroupCommit over a PostgreSQL link that is cut and restored', () => {
     const schemas = new TestSchemas(baseUrl);
     const closing: (Store | TcpProxy)[] = [];
     afterAll(async () => {
@@ -55,7 +55,7 @@ if (baseUrl !== undefined) {
       const store = await openStore({ url: proxied, poolSize: 4, connectTimeoutMs: 1_000, logger });
       closing.push(store);
       const monitor = new DatabaseMonitor(store, { logger: silentLogger });
-      const buffer = new InvocationBuffer(store, { logger, monitor, retryIntervalMs: 20, timeoutMs: 2_000 });
+      const buffer = new GroupCommit(store, { logger, monitor, retryIntervalMs: 20, timeoutMs: 2_000 });
       expect((await buffer.readStats()).invocations).toBe(0);
 
       expect(await load(buffer, 100, 10)).toBe(0);
@@ -83,7 +83,7 @@ if (baseUrl !== undefined) {
       const store = await openStore({ url: await schemas.create(), logger: silentLogger });
       closing.push(store);
       await store.migrate();
-      const buffer = new InvocationBuffer(store, { logger: silentLogger });
+      const buffer = new GroupCommit(store, { logger: silentLogger });
       const turn = (content: string) =>
         invocation({
           sessionId: 'chat',
@@ -92,7 +92,7 @@ if (baseUrl !== undefined) {
           ],
         });
       const outcomes = await Promise.all(
-        ['first', 'before\u0000after', 'last'].map((content) => buffer.record(turn(content))),
+        ['first', 'before\u0000after', 'last'].map((content) => buffer.saveTurn(turn(content))),
       );
       expect(outcomes).toEqual([
         { persisted: true, historySaved: true },

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, createMemorySink, silentLogger } from '../../src/log/logger.js';
 import { DatabaseMonitor } from '../../src/store/database-monitor.js';
-import { InvocationBuffer } from '../../src/store/invocation-buffer.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { InvocationRecord, Store, StoredMessage } from '../../src/store/store.js';
-import { checkedInvocationRecord } from '../../src/store/store-input-validation.js';
+import type { TurnToSave, Store, StoredMessage } from '../../src/store/store.js';
+import { checkedTurnToSave } from '../../src/store/store-input-validation.js';
 import { injectFaults } from './faulty-store.js';
 import { invocation } from '../../src/testing/test-invocation.js';
 
@@ -22,7 +22,7 @@ async function setup(options: { retryIntervalMs?: number; timeoutMs?: number } =
   const faulty = injectFaults(sqlite);
   const sink = createMemorySink();
   const monitor = new DatabaseMonitor(faulty.store, { logger: silentLogger });
-  const buffer = new InvocationBuffer(faulty.store, {
+  const buffer = new GroupCommit(faulty.store, {
     logger: createLogger({ sink }),
     monitor,
     retryIntervalMs: 60_000,
@@ -36,10 +36,10 @@ function message(id: string, role: StoredMessage['role'] = 'user'): StoredMessag
   return { id, role, content: `content of ${id}`, createdAt: '2025-01-01T00:00:00.000Z' };
 }
 
-describe('InvocationBuffer', () => {
+describe('GroupCommit', () => {
   it('writes through while the store answers', async () => {
     const { sqlite, buffer, monitor } = await setup();
-    expect(await buffer.record(invocation())).toEqual({ persisted: true });
+    expect(await buffer.saveTurn(invocation())).toEqual({ persisted: true });
     expect(buffer.pending).toBe(0);
     expect((await sqlite.readStats()).invocations).toBe(1);
     expect(monitor.status().status).toBe('pass');
@@ -47,11 +47,11 @@ describe('InvocationBuffer', () => {
 
   it('lets records that arrive together, or during a write, share one write', async () => {
     const { sqlite, faulty, buffer } = await setup();
-    const together = await Promise.all(Array.from({ length: 20 }, () => buffer.record(invocation())));
+    const together = await Promise.all(Array.from({ length: 20 }, () => buffer.saveTurn(invocation())));
     expect(together.every((result) => result.persisted)).toBe(true);
-    const first = buffer.record(invocation());
+    const first = buffer.saveTurn(invocation());
     await new Promise((resolve) => setImmediate(resolve));
-    const later = Array.from({ length: 5 }, () => buffer.record(invocation()));
+    const later = Array.from({ length: 5 }, () => buffer.saveTurn(invocation()));
     expect(await Promise.all([first, ...later])).toEqual(Array.from({ length: 6 }, () => ({ persisted: true })));
     expect(faulty.writes.map((batch) => batch.length)).toEqual([20, 1, 5]);
     expect((await sqlite.readStats()).invocations).toBe(26);
@@ -59,18 +59,18 @@ describe('InvocationBuffer', () => {
 
   it('hands the store the frozen copies it checked, so the store does not check them again', async () => {
     const { faulty, buffer } = await setup();
-    await buffer.record(invocation({ history: [message('q')] }));
-    const [written] = faulty.writes[0] as InvocationRecord[];
+    await buffer.saveTurn(invocation({ history: [message('q')] }));
+    const [written] = faulty.writes[0] as TurnToSave[];
     expect(Object.isFrozen(written)).toBe(true);
-    expect(checkedInvocationRecord(written!)).toBe(written);
+    expect(checkedTurnToSave(written!)).toBe(written);
   });
 
   it('writes a group in call order, and a record alone when nothing else waits', async () => {
     const { faulty, buffer } = await setup();
     const records = Array.from({ length: 3 }, () => invocation());
-    await Promise.all(records.map((record) => buffer.record(record)));
-    await buffer.record(invocation());
-    await buffer.record(invocation());
+    await Promise.all(records.map((record) => buffer.saveTurn(record)));
+    await buffer.saveTurn(invocation());
+    await buffer.saveTurn(invocation());
     expect(faulty.writes.map((batch) => batch.length)).toEqual([3, 1, 1]);
     expect(faulty.writes[0]!.map((record) => record.id)).toEqual(records.map((record) => record.id));
   });
@@ -81,7 +81,7 @@ describe('InvocationBuffer', () => {
     const turns = ['first', 'poison', 'last'].map((word) =>
       invocation({ sessionId: 'chat', history: [message(word)] }),
     );
-    expect(await Promise.all(turns.map((turn) => buffer.record(turn)))).toEqual([
+    expect(await Promise.all(turns.map((turn) => buffer.saveTurn(turn)))).toEqual([
       { persisted: true, historySaved: true },
       { persisted: true, historySaved: false },
       { persisted: true, historySaved: true },
@@ -96,7 +96,7 @@ describe('InvocationBuffer', () => {
   it('keeps the records of a store closed under them, and flush names them', async () => {
     const { sqlite, buffer } = await setup();
     await sqlite.close();
-    expect(await Promise.all([buffer.record(invocation()), buffer.record(invocation())])).toEqual([
+    expect(await Promise.all([buffer.saveTurn(invocation()), buffer.saveTurn(invocation())])).toEqual([
       { persisted: false },
       { persisted: false },
     ]);
@@ -106,12 +106,12 @@ describe('InvocationBuffer', () => {
 
   it('keeps records during an outage, logs it once, stays exact, and writes them when the store returns', async () => {
     const { sqlite, faulty, buffer, monitor, events } = await setup();
-    await buffer.record(invocation());
+    await buffer.saveTurn(invocation());
     expect((await buffer.readStats()).invocations).toBe(1);
     expect((await buffer.readStats('globex')).invocations).toBe(0);
     faulty.mode = 'fail';
     const during = [invocation({ outcome: 'error' }), invocation({ tenantId: 'globex' }), invocation()];
-    for (const record of during) expect(await buffer.record(record)).toEqual({ persisted: false });
+    for (const record of during) expect(await buffer.saveTurn(record)).toEqual({ persisted: false });
     expect(buffer.pending).toBe(3);
     expect(monitor.status().status).toBe('warn');
     expect(events()).toEqual(['invocation_store_unavailable']);
@@ -119,7 +119,7 @@ describe('InvocationBuffer', () => {
     expect(await buffer.readStats('globex')).toMatchObject({ invocations: 1, tenants: 1 });
 
     faulty.mode = 'ok';
-    await buffer.record(invocation());
+    await buffer.saveTurn(invocation());
     await vi.waitFor(() => expect(buffer.pending).toBe(0));
     expect(await sqlite.readStats()).toMatchObject({ invocations: 5, errors: 1, tenants: 2 });
     expect(await buffer.readStats()).toMatchObject({ invocations: 5 });
@@ -130,8 +130,8 @@ describe('InvocationBuffer', () => {
   it('retries on its timer without further records', async () => {
     const { sqlite, faulty, buffer } = await setup({ retryIntervalMs: 10 });
     faulty.mode = 'fail';
-    await buffer.record(invocation());
-    await buffer.record(invocation());
+    await buffer.saveTurn(invocation());
+    await buffer.saveTurn(invocation());
     faulty.mode = 'ok';
     await vi.waitFor(() => expect(buffer.pending).toBe(0));
     expect((await sqlite.readStats()).invocations).toBe(2);
@@ -140,7 +140,7 @@ describe('InvocationBuffer', () => {
   it('counts once a write whose reply was lost after it committed', async () => {
     const { sqlite, faulty, buffer } = await setup();
     faulty.mode = 'fail-after-write';
-    expect(await buffer.record(invocation())).toEqual({ persisted: false });
+    expect(await buffer.saveTurn(invocation())).toEqual({ persisted: false });
     expect(buffer.pending).toBe(1);
     faulty.mode = 'ok';
     await buffer.flush();
@@ -151,7 +151,7 @@ describe('InvocationBuffer', () => {
   it('gives up waiting for a store that hangs, and still counts once', async () => {
     const { sqlite, faulty, buffer } = await setup({ timeoutMs: 30 });
     faulty.mode = 'hang';
-    expect(await buffer.record(invocation())).toEqual({ persisted: false });
+    expect(await buffer.saveTurn(invocation())).toEqual({ persisted: false });
     faulty.mode = 'ok';
     await buffer.flush();
     expect((await sqlite.readStats()).invocations).toBe(1);
@@ -162,12 +162,12 @@ describe('InvocationBuffer', () => {
     faulty.mode = 'fail';
     await expect(buffer.readStats()).rejects.toThrow('injected fault');
     faulty.mode = 'ok';
-    await buffer.record(invocation({ userIdentifier: 'ann', sessionId: 'a' }));
+    await buffer.saveTurn(invocation({ userIdentifier: 'ann', sessionId: 'a' }));
     await buffer.readStats();
     await buffer.readStats('acme');
-    await buffer.record(invocation({ userIdentifier: 'bob', sessionId: 'b', latencyMs: 900 }));
+    await buffer.saveTurn(invocation({ userIdentifier: 'bob', sessionId: 'b', latencyMs: 900 }));
     faulty.mode = 'fail';
-    await buffer.record(invocation({ tenantId: 'globex' }));
+    await buffer.saveTurn(invocation({ tenantId: 'globex' }));
     const total = await buffer.readStats();
     expect(total).toMatchObject({
       invocations: 3,
@@ -189,7 +189,7 @@ describe('InvocationBuffer', () => {
     const { faulty, buffer } = await setup();
     faulty.mode = 'fail';
     const records = Array.from({ length: 7 }, () => invocation());
-    await Promise.all(records.map((record) => buffer.record(record)));
+    await Promise.all(records.map((record) => buffer.saveTurn(record)));
     faulty.mode = 'ok';
     await buffer.flush();
     expect(faulty.writes.flat().map((record) => record.id)).toEqual(records.map((record) => record.id));
@@ -198,9 +198,9 @@ describe('InvocationBuffer', () => {
   it('writes waiting records in batches', async () => {
     const store = new MemoryStore();
     const faulty = injectFaults(store);
-    const buffer = new InvocationBuffer(faulty.store, { logger: silentLogger, batchSize: 4, retryIntervalMs: 60_000 });
+    const buffer = new GroupCommit(faulty.store, { logger: silentLogger, batchSize: 4, retryIntervalMs: 60_000 });
     faulty.mode = 'fail';
-    for (let index = 0; index < 10; index += 1) await buffer.record(invocation());
+    for (let index = 0; index < 10; index += 1) await buffer.saveTurn(invocation());
     faulty.mode = 'ok';
     await buffer.flush();
     expect(faulty.writes.map((batch) => batch.length)).toEqual([4, 4, 2]);
@@ -210,8 +210,8 @@ describe('InvocationBuffer', () => {
   it('flush rejects, naming what still waits, while the store is down', async () => {
     const { faulty, buffer } = await setup();
     faulty.mode = 'fail';
-    await buffer.record(invocation());
-    await buffer.record(invocation());
+    await buffer.saveTurn(invocation());
+    await buffer.saveTurn(invocation());
     await expect(buffer.flush()).rejects.toThrow('2 invocation records could not be written to the sqlite store');
     expect(buffer.pending).toBe(2);
     faulty.mode = 'ok';
@@ -222,7 +222,7 @@ describe('InvocationBuffer', () => {
   it('writes a record and its history in the same write', async () => {
     const { sqlite, faulty, buffer } = await setup();
     const history = [message('q'), message('a', 'assistant')];
-    expect(await buffer.record(invocation({ sessionId: 'chat', history }))).toEqual({
+    expect(await buffer.saveTurn(invocation({ sessionId: 'chat', history }))).toEqual({
       persisted: true,
       historySaved: true,
     });
@@ -234,13 +234,13 @@ describe('InvocationBuffer', () => {
   it('never keeps history in memory: during an outage it is written alone if it can be, else not saved', async () => {
     const { sqlite, faulty, buffer } = await setup();
     faulty.mode = 'fail';
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('lost')] }))).toEqual({
+    expect(await buffer.saveTurn(invocation({ sessionId: 'chat', history: [message('lost')] }))).toEqual({
       persisted: false,
       historySaved: false,
     });
     faulty.mode = 'ok';
     // Records still wait (the retry timer has not fired): this one waits too, its history is written at once.
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: [message('kept')] }))).toEqual({
+    expect(await buffer.saveTurn(invocation({ sessionId: 'chat', history: [message('kept')] }))).toEqual({
       persisted: false,
       historySaved: true,
     });
@@ -252,7 +252,7 @@ describe('InvocationBuffer', () => {
   it('drops a history that is not valid, with an error log, and still counts the record', async () => {
     const { sqlite, buffer, events } = await setup();
     const bad = [message('m', 'robot' as 'user')];
-    expect(await buffer.record(invocation({ sessionId: 'chat', history: bad }))).toEqual({
+    expect(await buffer.saveTurn(invocation({ sessionId: 'chat', history: bad }))).toEqual({
       persisted: true,
       historySaved: false,
     });
@@ -263,8 +263,8 @@ describe('InvocationBuffer', () => {
 
   it('drops an invalid record with an error log and never rejects', async () => {
     const { sqlite, buffer, events } = await setup();
-    expect(await buffer.record(invocation({ inputTokens: -5 }))).toEqual({ persisted: false });
-    expect(await buffer.record(null as never)).toEqual({ persisted: false });
+    expect(await buffer.saveTurn(invocation({ inputTokens: -5 }))).toEqual({ persisted: false });
+    expect(await buffer.saveTurn(null as never)).toEqual({ persisted: false });
     expect(buffer.pending).toBe(0);
     expect(events()).toEqual(['invocation_record_invalid', 'invocation_record_invalid']);
     expect((await sqlite.readStats()).invocations).toBe(0);
@@ -279,7 +279,7 @@ describe('InvocationBuffer', () => {
         if (sent === 150) faulty.mode = 'fail';
         if (sent === 300) faulty.mode = 'fail-after-write';
         if (sent === 400) faulty.mode = 'ok';
-        await buffer.record(invocation({ sessionId: `s-${sent % 13}` }));
+        await buffer.saveTurn(invocation({ sessionId: `s-${sent % 13}` }));
       }
     };
     await Promise.all(Array.from({ length: 20 }, worker));
