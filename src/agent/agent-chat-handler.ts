@@ -131,7 +131,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       finishReason: result.finishReason,
       usage: result.usage,
       model: result.model,
-      // Built here, valid by construction and handed to nothing else: the invocation buffer does not check or copy it again.
+      // Built here, valid by construction and handed to nothing else: the group commit (GroupCommit) does not check or copy it again.
       history: trustedTurnHistory(
         historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
       ),
