@@ -157,6 +157,8 @@ console.log(
         offline: codeLinesWith("'offline'").length,
       },
       routePathPlacesOutsideItsRoute: pathPlaces,
+      // Where the invoke path is spelled at all, its definition included (the route may name it by a constant).
+      invokePathLiteralPlaces: codeLinesWith(pathInCode('/agent/invoke')).length,
       idempotencyKeyHeaderPlaces: codeLinesWith(/idempotency-key/i).length,
       cliInternalImports: {
         imports: cliImports.length,
