@@ -35,6 +35,10 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   name: string;
   version: string;
 } & Record<string, unknown>;
+/** The vite of this checkout's lock (vitest's, in the actor's dev dependencies). */
+const LOCKED_VITE: string = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages[
+  'node_modules/vite'
+].version;
 const scratch = mkdtempSync(join(tmpdir(), 'actorkit-dockerfile-replay-'));
 const running: ChildProcess[] = [];
 let registry: LoopbackServer;
@@ -88,6 +92,10 @@ async function renderForRegistry(name: string, answers: readonly string[]): Prom
   const packageJson = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
   packageJson.dependencies.actorkit = `^${manifest.version}`;
   delete packageJson.allowScripts;
+  // vitest's vite resolves as in this checkout's own lock: the replay checks the Dockerfile, not the
+  // newest vite, and a vite released later (8.4.0) names an optional dependency the registry here
+  // does not serve, which the fresh lock leaves out and `npm ci` then refuses as out of sync.
+  packageJson.overrides = { vite: LOCKED_VITE };
   writeFileSync(join(target, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
   await runShell('npm install --package-lock-only --ignore-scripts --no-audit --no-fund', {
     cwd: target,
