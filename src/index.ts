@@ -114,7 +114,8 @@ export { invokeRoute } from './features/invoke/invoke-route.js';
 export { oauthAuthorizeRoute } from './routes/oauth.js';
 export { updateSettingsRoute } from './routes/settings.js';
 export { instanceStatsRoute, tenantStatsRoute } from './routes/stats.js';
-export { docsRoute } from './routes/openapi.js';
+export { docsRoute, openApiRoute } from './routes/openapi.js';
+export { readyRoute } from './routes/ready.js';
 
 // Routes that plug-ins extend
 export type { OAuthFlow } from './oauth/oauth-flow.js';

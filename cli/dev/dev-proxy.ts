@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import { html, raw } from 'hono/html';
 import { connectionScopedHeaders, htmlPageHeaders, randomNonce } from '../../src/http/index.js';
-import { ActorError, type ProblemCode, PROBLEM_CONTENT_TYPE, problemDocument } from '../../src/index.js';
+import { ActorError, type ProblemCode, PROBLEM_CONTENT_TYPE, problemDocument, readyRoute } from '../../src/index.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 
@@ -170,7 +170,7 @@ function problem(outgoing: ServerResponse, code: ProblemCode, detail: string): v
 const FAILURE_PAGE_SCRIPT = `(() => {
   const poll = async () => {
     try {
-      const response = await fetch(location.pathname.replace(/\\/[^/]*$/, '') + '/ready', { cache: 'no-store' });
+      const response = await fetch(location.pathname.replace(/\\/[^/]*$/, '') + ${JSON.stringify(readyRoute.spec.path)}, { cache: 'no-store' });
       const body = await response.clone().json().catch(() => ({}));
       if (body.code !== 'actor_failed_to_start' && body.code !== 'actor_starting') return location.reload();
     } catch {}

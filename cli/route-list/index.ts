@@ -7,7 +7,14 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CORE_ROUTES, createActorApp, docsRoute, silentLogger, type ActorDefinition } from '../../src/index.js';
+import {
+  CORE_ROUTES,
+  createActorApp,
+  docsRoute,
+  openApiRoute,
+  silentLogger,
+  type ActorDefinition,
+} from '../../src/index.js';
 import { type GeneratedSectionMarkers, loadActorSource, withGeneratedSection } from '../../src/sdk/index.js';
 
 /** One route an actor's template options add to the core routes, as its `/openapi.json` documents it. */
@@ -45,7 +52,7 @@ const PLACEHOLDER_ENVIRONMENT = {
 export async function optionRoutes(definition: ActorDefinition): Promise<OptionRoute[]> {
   const peerReads = Object.fromEntries((definition.peerReads ?? []).map((read) => [read.path, () => null]));
   const app = createActorApp({ definition, env: PLACEHOLDER_ENVIRONMENT, peerReads, logger: silentLogger });
-  const document = (await (await app.request('/openapi.json')).json()) as DocumentedPaths;
+  const document = (await (await app.request(openApiRoute.spec.path)).json()) as DocumentedPaths;
   const corePaths = new Set(CORE_ROUTES.map((route) => route.spec.path));
   return Object.entries(document.paths)
     .filter(([path]) => !corePaths.has(path))

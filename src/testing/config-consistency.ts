@@ -1,5 +1,6 @@
 import { describe as vitestDescribe, it as vitestIt } from 'vitest';
 import type { ActorApp } from '../app/create-actor-app.js';
+import { openApiRoute } from '../routes/openapi.js';
 import type { ContractTestRegistrar } from './make-contract-tests.js';
 
 /** The parts of `src/platform/config.json` the consistency check compares with a built app. */
@@ -58,7 +59,7 @@ export async function configDifferences(app: ActorApp, platformConfig: unknown):
 }
 
 async function servedPanelSlugs(app: ActorApp): Promise<string[]> {
-  const document = (await (await app.request('/openapi.json')).json()) as {
+  const document = (await (await app.request(openApiRoute.spec.path)).json()) as {
     paths?: Record<string, { get?: { parameters?: { name?: string; schema?: { enum?: unknown[] } }[] } }>;
   };
   const slug = document.paths?.['/panel/{slug}']?.get?.parameters?.find((parameter) => parameter.name === 'slug');
