@@ -1,11 +1,11 @@
 import type { Logger } from '../log/logger.js';
 import type { Mutable } from '../core/mutable.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
-import type { ChatHandler, ChatInput } from '../invoke/chat-handler.js';
+import type { ChatHandler, ChatInput, ChatResult } from '../invoke/chat-handler.js';
 import type { ChatRequest } from '../invoke/chat-request.js';
 import { noOAuthTokens } from '../core/oauth-token-source.js';
 import { historyFromMessages, messagesFromHistory } from './chat-history.js';
-import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions } from './chat-loop.js';
+import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions, type ChatLoopResult } from './chat-loop.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { modelAttachments } from './model-attachment.js';
 import { createOfflineModel } from './providers/offline.js';
@@ -125,17 +125,12 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
             return done;
           },
         );
-    return {
-      content: result.content,
-      toolCalls: result.toolCalls,
-      finishReason: result.finishReason,
-      usage: result.usage,
-      model: result.model,
-      // Built here, valid by construction and handed to nothing else: the group commit (GroupCommit) does not check or copy it again.
-      history: trustedTurnHistory(
-        historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
-      ),
-    };
+    const reply = chatResultOf(result);
+    // Built here, valid by construction and handed to nothing else: the group commit (GroupCommit) does not check or copy it again.
+    reply.history = trustedTurnHistory(
+      historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
+    );
+    return reply;
   };
 }
 
@@ -156,6 +151,11 @@ export const offlineChatHandler: ChatHandler = async function offlineChatHandler
     context: toolRunContextOf(input),
     ...(onEvent ? { onEvent } : {}),
   });
+  return chatResultOf(result);
+};
+
+/** The handler's result of one run of the chat loop, without history (the agent adds the turn's). */
+function chatResultOf(result: ChatLoopResult): Mutable<ChatResult> {
   return {
     content: result.content,
     toolCalls: result.toolCalls,
@@ -163,4 +163,4 @@ export const offlineChatHandler: ChatHandler = async function offlineChatHandler
     usage: result.usage,
     model: result.model,
   };
-};
+}
