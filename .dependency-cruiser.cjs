@@ -27,11 +27,16 @@ const LAYERS = [
 ];
 
 /**
- * The package's public entries (package.json `exports`). The CLI and the local platform are
- * written as users of the package: they import src/ only through these files, never a module
- * behind them.
+ * The package's public entries: the src/ files package.json `exports` names (`./dist/src/index.js`
+ * → `src/index.ts`), read from it, not copied. The CLI and the local platform are written as users
+ * of the package: they import src/ only through these files, never a module behind them.
  */
-const PUBLIC_ENTRIES = '^src/(index|sdk/index|http/index|testing/index|adapter/(node|bun|deno)/index)\\.ts$';
+const { exports: packageExports } = require('./package.json');
+const PUBLIC_ENTRIES = `^(${Object.values(packageExports)
+  .map((target) => (typeof target === 'string' ? target : target.default))
+  .filter((target) => target.startsWith('./dist/src/'))
+  .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts').replace(/[.]/g, '\\.'))
+  .join('|')})$`;
 
 /** Test files import the test factories of the top layer; they are checked by the type checker, not here. */
 const TESTS = '\\.test\\.ts$';

@@ -20,11 +20,9 @@ export interface TurnWriter {
   readonly pending: number;
 }
 
-/** Reads the counters behind `/stats`, the turns still waiting to be saved counted in. */
-export interface StatsRecorder {
+/** Reads the counters behind `/stats`, the turns still waiting to be saved (`pending`) counted in. */
+export interface StatsRecorder extends Pick<TurnWriter, 'pending'> {
   readStats(tenantId?: string): Promise<StatsSnapshot>;
-  /** Turns whose stats wait in memory for the database, counted in `readStats`. */
-  readonly pending: number;
 }
 
 /**
