@@ -123,7 +123,13 @@ async function runTool(
 ): Promise<ToolRun> {
   const parsed = parseArguments(call.arguments);
   const args = parsed.ok ? parsed.value : call.arguments;
-  options.onEvent?.({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
+  options.onEvent?.({
+    type: 'tool-call',
+    id: call.id,
+    name: call.name,
+    arguments: args,
+    readOnly: tools.get(call.name)?.readOnly === true,
+  });
   if (!parsed.ok) return failed(call, args, 'invalid_arguments', parsed.error);
   const tool = tools.get(call.name);
   if (tool === undefined)

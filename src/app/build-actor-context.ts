@@ -5,6 +5,7 @@ import { ActorMetrics } from '../context/actor-metrics.js';
 import { ActorSettings } from '../context/actor-settings.js';
 import { DomainHealthMonitor } from '../context/domain-health-monitor.js';
 import { ActorLifecycle } from '../core/actor-lifecycle.js';
+import { ActorRuns } from '../features/runs/actor-runs.js';
 import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime-config.js';
 import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger } from '../log/logger.js';
@@ -164,13 +165,23 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     timeoutMs: deadlineMs,
     onSetAside: () => metrics.invocationRecordsSetAside.inc(),
   });
+  const lifecycle = new ActorLifecycle();
   const ctx: ActorContext = {
     definition: options.definition,
     environment,
     config,
     settings,
-    lifecycle: new ActorLifecycle(),
+    lifecycle,
     store,
+    runs: new ActorRuns({
+      store,
+      storeKind,
+      lifecycle,
+      logger,
+      instanceId: config.instanceId,
+      leaseMs: config.runs.leaseMs,
+      retryReadOnly: config.runs.retryReadOnly,
+    }),
     turns,
     stats: turns,
     database,

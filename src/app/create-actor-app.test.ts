@@ -128,6 +128,10 @@ describe('createActorApp', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/',
       '/agent/invoke',
+      '/agent/invoke/{chat_id}/stream',
+      '/agent/runs/{id}',
+      '/agent/runs/{id}/cancel',
+      '/agent/runs/{id}/stream',
       '/api/actor/metadata',
       '/api/actor/platform-config',
       '/docs',

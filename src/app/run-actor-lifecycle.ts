@@ -1,4 +1,5 @@
 import type { ActorAgent } from '../agent/actor-agent.js';
+import { actorRunsOf } from '../features/runs/actor-runs.js';
 import type { ActorContext } from '../context/actor-context.js';
 import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
@@ -113,6 +114,7 @@ export function runActorLifecycle(
         for (const router of routers) await router.start?.();
         await agent?.start();
         await tracingStarted;
+        actorRunsOf(ctx).start();
         ctx.lifecycle.markReady();
         settingsRefresh.start();
         logger.info('actor_ready', { store: store.kind, version: ctx.definition.metadata.version });
@@ -132,6 +134,8 @@ export function runActorLifecycle(
         }
         await Promise.allSettled(routers.map((router) => router.close?.()));
         await agent?.close();
+        // Runs still going ended `failed` `runner_stopped` at the abort: their ends and parts are written now.
+        await actorRunsOf(ctx).close();
         try {
           await ctx.turns.flush();
         } catch (error) {

@@ -17,6 +17,11 @@ export const problemCatalogue = {
   // 400
   bad_request: { status: 400, title: 'Bad request', meaning: 'the request target is not a URL path (Node adapter)' },
   invalid_json: { status: 400, title: 'Malformed JSON', meaning: 'the body is empty or not JSON' },
+  invalid_run_cursor: {
+    status: 400,
+    title: 'Invalid stream position',
+    meaning: '`Last-Event-ID` or `after` of a run stream is not a whole number from 0',
+  },
   invalid_header: { status: 400, title: 'Invalid header', meaning: 'a malformed `X-Tenant-Id` or `Idempotency-Key`' },
   invalid_host: {
     status: 400,
@@ -122,6 +127,12 @@ export const problemCatalogue = {
     title: 'Operation not exposed',
     meaning: "the local platform: the actor's `external_api.operations` does not list this operation",
   },
+  run_not_found: {
+    status: 404,
+    title: 'Run not found',
+    meaning:
+      "no run of this id for this tenant (another tenant's run is not found either), or it was removed after `RUN_RETENTION_S`",
+  },
   // 405
   method_not_allowed: {
     status: 405,
@@ -129,6 +140,16 @@ export const problemCatalogue = {
     meaning: 'a known path asked with another method; `Allow` lists the methods',
   },
   // 409
+  run_finished: {
+    status: 409,
+    title: 'Run finished',
+    meaning: 'a cancel of a run that already ended; `state` says how',
+  },
+  run_cancelled: {
+    status: 409,
+    title: 'Run cancelled',
+    meaning: 'the run of this invoke was cancelled (`POST /agent/runs/{id}/cancel`) before it answered',
+  },
   idempotency_key_in_use: {
     status: 409,
     title: 'Request in progress',

@@ -191,6 +191,13 @@ export const EnvironmentConfig = v.object({
   BODY_LIMIT_BYTES: integer(VARIABLES.BODY_LIMIT_BYTES.default, 1),
   IDEMPOTENCY_TTL_S: integer(VARIABLES.IDEMPOTENCY_TTL_S.default, 1),
   SHUTDOWN_GRACE_MS: integer(VARIABLES.SHUTDOWN_GRACE_MS.default, 1),
+  RUN_ON_DISCONNECT: v.optional(
+    v.picklist(['continue', 'cancel'], 'must be "continue" or "cancel"'),
+    VARIABLES.RUN_ON_DISCONNECT.default as 'continue',
+  ),
+  RUN_RETENTION_S: integer(VARIABLES.RUN_RETENTION_S.default, 1),
+  RUN_LEASE_MS: integer(VARIABLES.RUN_LEASE_MS.default, 1_000),
+  RUN_RETRY_READ_ONLY: flag(VARIABLES.RUN_RETRY_READ_ONLY.default),
   NODE_HEAP_TUNING: flag(VARIABLES.NODE_HEAP_TUNING.default),
   LOG_LEVEL: v.optional(
     v.pipe(

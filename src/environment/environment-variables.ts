@@ -79,7 +79,35 @@ export const ENVIRONMENT_VARIABLES = {
     meaning: 'how long a completed `Idempotency-Key` is remembered',
     secret: false,
   },
-  SHUTDOWN_GRACE_MS: { default: 10_000, meaning: 'how long a SIGTERM waits for in-flight requests', secret: false },
+  SHUTDOWN_GRACE_MS: {
+    default: 10_000,
+    meaning:
+      'how long a SIGTERM waits for in-flight requests and runs; runs still going then end `failed` `runner_stopped`, their parts kept',
+    secret: false,
+  },
+  RUN_ON_DISCONNECT: {
+    default: 'continue',
+    meaning:
+      'what a dropped client does to its run when the request does not say (`on_disconnect`): `continue` (the run finishes and can be reconnected to) or `cancel` (the model call stops, the run ends `cancelled`)',
+    secret: false,
+  },
+  RUN_RETENTION_S: {
+    default: 86_400,
+    meaning: 'how long a finished run and its stream parts are kept for `GET /agent/runs/{id}` and its stream',
+    secret: false,
+  },
+  RUN_LEASE_MS: {
+    default: 20_000,
+    meaning:
+      'how long a run stays with its instance without a renewal (renewed every quarter of it); a run whose instance died is taken over by another replica, or the restarted one, within 1.25 times this',
+    secret: false,
+  },
+  RUN_RETRY_READ_ONLY: {
+    default: false,
+    meaning:
+      'a run taken over from a dead instance is run again from the start when every tool it ran was read-only; otherwise (and by default) it ends `failed` `runner_lost`',
+    secret: false,
+  },
   NODE_HEAP_TUNING: {
     default: true,
     meaning:

@@ -31,6 +31,13 @@ export interface RuntimeConfig {
   readonly idempotencyClaimTtlMs: number;
   /** Reported by `/health` and the metadata card when the definition gives none. */
   readonly instanceId: string;
+  /** Runs: what a dropped client does by default, how long finished runs are kept, the lease, retries. */
+  readonly runs: {
+    readonly onDisconnect: 'continue' | 'cancel';
+    readonly retentionMs: number;
+    readonly leaseMs: number;
+    readonly retryReadOnly: boolean;
+  };
 }
 
 /** The variable listing the `Host` names a keyless actor answers besides loopback ones (see `guardsHostNames`). */
@@ -85,5 +92,11 @@ export function readRuntimeConfig(
     idempotencyTtlMs: env.IDEMPOTENCY_TTL_S * 1000,
     idempotencyClaimTtlMs: env.LLM_TIMEOUT_MS * (env.MAX_TOOL_STEPS + 1) + CLAIM_MARGIN_MS,
     instanceId: env.INSTANCE_ID ?? env.HOSTNAME ?? crypto.randomUUID(),
+    runs: {
+      onDisconnect: env.RUN_ON_DISCONNECT,
+      retentionMs: env.RUN_RETENTION_S * 1000,
+      leaseMs: env.RUN_LEASE_MS,
+      retryReadOnly: env.RUN_RETRY_READ_ONLY,
+    },
   };
 }

@@ -1,10 +1,12 @@
 import * as v from 'valibot';
+import { ActorError } from '../core/actor-error.js';
 import { ChatReply } from './chat-reply.js';
-import type { ChatRequest } from './chat-request.js';
-import { decideIdempotency, runIdempotent } from './idempotency.js';
-import { runTurn } from './run-turn.js';
-import { streamReplay, streamTurn } from './stream-turn.js';
+import { INVOKE_PATH, type ChatRequest } from './chat-request.js';
+import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
+import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
+import type { RunStatus, TurnRun } from './turn-runs.js';
+import { replayStream, UiMessageStreamWriter } from './ui-message-stream.js';
 
 /** One validated invoke, with what its HTTP request said around the body. */
 export interface InvokeCall {
@@ -13,6 +15,8 @@ export interface InvokeCall {
   readonly requestId: string;
   /** Answer as a UI message stream (see `wantsStream`). */
   readonly stream: boolean;
+  /** Answer `202 Accepted` with the run at once (`"background": true` or `Prefer: respond-async`). */
+  readonly background?: boolean;
   /** The `Idempotency-Key` header, undefined when absent. */
   readonly idempotencyKey: string | undefined;
   /** The HTTP request's signal: aborted when the client goes away. */
@@ -21,15 +25,64 @@ export interface InvokeCall {
   readonly keepInFlight: () => () => void;
 }
 
-/** How to answer an invoke: a reply, a stored reply replayed as JSON, or a UI message stream. */
+/** How to answer an invoke: a reply, a stored reply replayed as JSON, a UI message stream, or a background run accepted. */
 export type InvokeAnswer =
   | { readonly kind: 'reply'; readonly reply: ChatReply }
   | { readonly kind: 'replay'; readonly status: number; readonly body: string }
-  | { readonly kind: 'stream'; readonly body: ReadableStream<Uint8Array>; readonly replayed: boolean };
+  | { readonly kind: 'stream'; readonly body: ReadableStream<Uint8Array>; readonly replayed: boolean }
+  | { readonly kind: 'accepted'; readonly run: RunStatus };
+
+/**
+ * Runs the turn inside its run: the turn's events become the run's stream parts, and the run
+ * records how it ended — the reply; or a cancel (a `finish` saying so), a shutdown (`abort`),
+ * or an error (`error`). Resolves with the reply; rejects with the turn's error.
+ */
+async function driveRun(
+  services: TurnServices,
+  run: TurnRun,
+  turn: Omit<Turn, 'signal' | 'onEvent' | 'claim'>,
+  idempotency: Exclude<IdempotencyDecision, { kind: 'replay' }>,
+): Promise<ChatReply> {
+  const writer = new UiMessageStreamWriter(run);
+  writer.start(turn.messageId);
+  try {
+    const reply = await runIdempotent(idempotency, (claim) =>
+      runTurn(services, {
+        ...turn,
+        signal: run.signal,
+        onEvent: (event) => {
+          if (event.type === 'tool-call') run.toolRan(event.readOnly === true);
+          writer.event(event);
+        },
+        claim,
+      }),
+    );
+    writer.finish(reply);
+    run.settle({ reply });
+    return reply;
+  } catch (error) {
+    if (run.cancelled) writer.cancelled(run.id);
+    else if (services.lifecycle.shutdownSignal.aborted) writer.abort();
+    else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);
+    else {
+      services.logger.error('unhandled_error', {
+        request_id: turn.requestId,
+        path: INVOKE_PATH,
+        error: (error as Error).message,
+        stack: (error as Error).stack,
+      });
+      writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
+    }
+    run.settle({ error });
+    throw error;
+  }
+}
 
 /**
  * Answers one invoke: applies `Idempotency-Key` once around the turn (a completed retry is
- * replayed, counted as `replayed`), then runs the turn as JSON or as a stream.
+ * replayed, counted as `replayed`), then begins its run and answers as JSON, as a stream of
+ * the run, or, for a background invoke, with the run at once. A client that goes away leaves
+ * the run going unless the request says `on_disconnect: "cancel"` (or `RUN_ON_DISCONNECT` does).
  */
 export async function answerInvoke(services: TurnServices, call: InvokeCall): Promise<InvokeAnswer> {
   const { request, tenantId, requestId, stream } = call;
@@ -39,9 +92,21 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   if (idempotency.kind === 'replay') {
     services.metrics.invocations.inc({ outcome: 'replayed' });
     if (!stream) return { kind: 'replay', status: idempotency.status, body: idempotency.body };
-    return { kind: 'stream', body: streamReplay(v.parse(ChatReply, JSON.parse(idempotency.body))), replayed: true };
+    return { kind: 'stream', body: replayStream(v.parse(ChatReply, JSON.parse(idempotency.body))), replayed: true };
   }
+  const background = call.background === true;
+  const cancelOnDisconnect = !background && (request.on_disconnect ?? services.config.runs.onDisconnect) === 'cancel';
+  const id = `inv_${crypto.randomUUID()}`;
+  const run = services.runs.begin({
+    id,
+    tenantId,
+    request,
+    requestId,
+    background,
+    ...(cancelOnDisconnect ? { clientSignal: call.requestSignal } : {}),
+  });
   const turn = {
+    id,
     request,
     tenantId,
     requestId,
@@ -49,25 +114,16 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
   };
-  if (stream) {
-    return {
-      kind: 'stream',
-      body: streamTurn(services, {
-        ...turn,
-        requestSignal: call.requestSignal,
-        idempotency,
-        leave: call.keepInFlight(),
-      }),
-      replayed: false,
-    };
+  const done = driveRun(services, run, turn, idempotency);
+  if (background || stream) {
+    // The run records its own end; nobody awaits this promise.
+    done.catch(() => {});
+    if (background) {
+      await run.stored();
+      return { kind: 'accepted', run: run.status() };
+    }
+    const leave = call.keepInFlight();
+    return { kind: 'stream', body: run.stream(leave), replayed: false };
   }
-  const abort = services.lifecycle.linkWork(call.requestSignal);
-  try {
-    return {
-      kind: 'reply',
-      reply: await runIdempotent(idempotency, (claim) => runTurn(services, { ...turn, signal: abort.signal, claim })),
-    };
-  } finally {
-    abort.dispose();
-  }
+  return { kind: 'reply', reply: await done };
 }

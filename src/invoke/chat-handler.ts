@@ -9,7 +9,14 @@ import type { FinishReason, ToolCallRecord } from './chat-reply.js';
 export type ChatEvent =
   | { readonly type: 'step-start' }
   | { readonly type: 'text-delta'; readonly delta: string }
-  | { readonly type: 'tool-call'; readonly id: string; readonly name: string; readonly arguments: unknown }
+  | {
+      readonly type: 'tool-call';
+      readonly id: string;
+      readonly name: string;
+      readonly arguments: unknown;
+      /** The tool declared that it only reads (a run it ran in may be retried after its instance died). */
+      readonly readOnly?: boolean;
+    }
   | { readonly type: 'tool-result'; readonly record: ToolCallRecord };
 
 /** What a chat handler is given for one invoke. */

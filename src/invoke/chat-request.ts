@@ -97,6 +97,20 @@ export const ChatRequest = v.pipe(
     metadata: v.optional(ChatMetadata),
     attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
     stream: v.optional(v.boolean()),
+    background: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description('Answer `202 Accepted` at once with the run (`Location: /agent/runs/{id}`); poll or stream it'),
+      ),
+    ),
+    on_disconnect: v.optional(
+      v.pipe(
+        v.picklist(['continue', 'cancel'], 'must be "continue" or "cancel"'),
+        v.description(
+          'What a dropped client does to the run: `continue` (it finishes and can be reconnected to) or `cancel`; default `RUN_ON_DISCONNECT`',
+        ),
+      ),
+    ),
   }),
   v.forward(
     v.check(

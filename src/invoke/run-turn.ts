@@ -146,6 +146,8 @@ async function recordTurn(
 
 /** One invoke to answer, JSON or streamed. */
 export interface Turn extends Omit<TurnFacts, 'startedMs' | 'historyLoaded'> {
+  /** The invocation id (the run's), which the reply carries as `id`. */
+  readonly id: string;
   /** Aborted when the client goes away or the shutdown gives up waiting. */
   readonly signal: AbortSignal;
   /** The id the reply's message gets (a stream announces it first). */
@@ -211,7 +213,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     await recordTurn(services, facts, { failure: failure instanceof ActorError ? failure.code : 'error' });
     throw failure;
   }
-  const id = `inv_${crypto.randomUUID()}`;
+  const { id } = turn;
   const reply = ({ latencyMs, metadata }: RecordedTurn): ChatReply => {
     const built: Mutable<ChatReply> = {
       id,

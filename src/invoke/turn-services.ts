@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { TurnSaveOutcome } from '../store/group-commit.js';
 import type { IdempotencyStore, SessionStore, StatsSnapshot, TurnToSave } from '../store/store.js';
 import type { ChatHandler } from './chat-handler.js';
+import type { TurnRuns } from './turn-runs.js';
 
 /**
  * Saves finished turns — messages, stats and idempotency completion in one call — and never
@@ -44,7 +45,14 @@ export interface TurnServices {
   readonly store: IdempotencyStore & Pick<SessionStore, 'loadHistory'>;
   /** How many of the session's last messages the turn reads for the chat handler under these settings (0: no read). */
   readonly historyLimit: (settings: Readonly<Record<string, unknown>>) => number;
-  readonly config: { readonly idempotencyTtlMs: number; readonly idempotencyClaimTtlMs: number };
+  readonly config: {
+    readonly idempotencyTtlMs: number;
+    readonly idempotencyClaimTtlMs: number;
+    /** What a dropped client does to its run when the request does not say (`RUN_ON_DISCONNECT`). */
+    readonly runs: { readonly onDisconnect: 'continue' | 'cancel' };
+  };
+  /** Where every invoke begins its run (the runs feature). */
+  readonly runs: TurnRuns;
   /** The OAuth access tokens the turn's tools ask for, per tenant and provider. */
   readonly oauthTokens: OAuthTokenSource;
 }

@@ -23,23 +23,68 @@ const UI_FINISH_REASONS: Readonly<Record<FinishReason, string>> = {
 
 const encoder = new TextEncoder();
 
+/** One part of the AI SDK UI message stream (`{type, …}`), JSON-serialisable. */
+export type UiStreamPart = Readonly<Record<string, unknown>>;
+
+/** Where a `UiMessageStreamWriter` puts its parts: a run, or a byte stream (`sseSink`). */
+export interface UiPartSink {
+  /** One part, in order. */
+  part(part: UiStreamPart): void;
+  /** No part follows. */
+  end(): void;
+}
+
+/** The SSE frame of one part (its JSON text); with `seq`, an `id:` line, so a client can resume after it. */
+export function sseFrame(json: string, seq?: number): Uint8Array {
+  return encoder.encode(seq === undefined ? `data: ${json}\n\n` : `id: ${seq}\ndata: ${json}\n\n`);
+}
+
+/** The frame that ends a UI message stream. */
+export const SSE_DONE: Uint8Array = encoder.encode('data: [DONE]\n\n');
+
+/** A sink that writes parts as SSE frames onto a byte stream, ended by `data: [DONE]`; writes after the client left are ignored. */
+export function sseSink(controller: ReadableStreamDefaultController<Uint8Array>): UiPartSink {
+  let closed = false;
+  const send = (bytes: Uint8Array) => {
+    if (closed) return;
+    try {
+      controller.enqueue(bytes);
+    } catch {
+      closed = true;
+    }
+  };
+  return {
+    part: (part) => send(sseFrame(JSON.stringify(part))),
+    end: () => {
+      send(SSE_DONE);
+      if (closed) return;
+      closed = true;
+      try {
+        controller.close();
+      } catch {
+        // Already closed or cancelled by the client.
+      }
+    },
+  };
+}
+
 /**
- * Writes one reply as the AI SDK UI message stream protocol (v1) onto a byte stream: SSE
- * frames `data: {json}`, ended by `data: [DONE]`. Chat events become `start-step`,
- * `text-start`/`text-delta`/`text-end`, `tool-input-available` and `tool-output-available`
- * (`tool-output-error` for a failed call); the end is `data-usage`, `data-session` and
- * `finish`, or `error`, or `abort`. Writes after the client left are ignored.
+ * Writes one reply as the AI SDK UI message stream protocol (v1) into a sink (a run, or an SSE
+ * byte stream). Chat events become `start-step`, `text-start`/`text-delta`/`text-end`,
+ * `tool-input-available` and `tool-output-available` (`tool-output-error` for a failed call);
+ * the end is `data-usage`, `data-session` and `finish`, or `error`, or `abort`, or a `finish`
+ * whose metadata says the run was cancelled. Nothing is written after the end.
  */
 export class UiMessageStreamWriter {
-  readonly #controller: ReadableStreamDefaultController<Uint8Array>;
+  readonly #sink: UiPartSink;
   #closed = false;
   #step = false;
   #textId: string | undefined;
   #texts = 0;
   #sawText = false;
 
-  constructor(controller: ReadableStreamDefaultController<Uint8Array>) {
-    this.#controller = controller;
+  constructor(sink: UiPartSink) {
+    this.#sink = sink;
   }
 
   /** Opens the message. */
@@ -116,15 +161,11 @@ export class UiMessageStreamWriter {
     this.#done();
   }
 
-  /** Stops writing: the client went away. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    try {
-      this.#controller.close();
-    } catch {
-      // Already closed or cancelled by the client.
-    }
+  /** Ends the message with a `finish` whose metadata says the run was cancelled (`run_state: "cancelled"`). */
+  cancelled(runId: string): void {
+    this.#endStep();
+    this.#write({ type: 'finish', finishReason: 'other', messageMetadata: { run_id: runId, run_state: 'cancelled' } });
+    this.#done();
   }
 
   #toolResult(record: ToolCallRecord): void {
@@ -163,20 +204,21 @@ export class UiMessageStreamWriter {
   }
 
   #done(): void {
-    this.#send('data: [DONE]\n\n');
-    this.close();
-  }
-
-  #write(chunk: Record<string, unknown>): void {
-    this.#send(`data: ${JSON.stringify(chunk)}\n\n`);
-  }
-
-  #send(frame: string): void {
     if (this.#closed) return;
-    try {
-      this.#controller.enqueue(encoder.encode(frame));
-    } catch {
-      this.#closed = true;
-    }
+    this.#closed = true;
+    this.#sink.end();
   }
+
+  #write(part: UiStreamPart): void {
+    if (!this.#closed) this.#sink.part(part);
+  }
+}
+
+/** A stored reply as a UI message stream of its own, for a completed `Idempotency-Key` retry that asks for a stream. */
+export function replayStream(reply: ChatReply): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      new UiMessageStreamWriter(sseSink(controller)).replay(reply);
+    },
+  });
 }

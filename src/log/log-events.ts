@@ -204,6 +204,20 @@ export const LOG_EVENTS = {
   },
   store_migrated: { levels: ['info'], meaning: 'migrations were applied (`store`, `applied`)' },
   store_cleanup_failed: { levels: ['warn'], meaning: 'removing expired rows failed (`store`, `error`)' },
+  runs_write_failed: {
+    levels: ['warn'],
+    meaning: 'writing runs and their stream parts failed (`runs`, `error`); retried every second, nothing is dropped',
+  },
+  runs_sweep_failed: { levels: ['warn'], meaning: 'looking for runs whose instance died failed (`error`)' },
+  runs_cancel_poll_failed: {
+    levels: ['warn'],
+    meaning: 'looking for cancels asked on another replica failed (`error`); tried again every second',
+  },
+  run_taken_over: {
+    levels: ['info', 'warn'],
+    meaning:
+      'a run whose instance stopped renewing it was taken over (`run_id`, `outcome`: `runner_lost` at warn, `retried` at info)',
+  },
   sqlite_wal_unavailable: { levels: ['warn'], meaning: 'SQLite could not use WAL journaling (`journal_mode`, `path`)' },
   database_connection_lost: { levels: ['warn'], meaning: 'a pooled PostgreSQL connection broke' },
   database_unreachable: { levels: ['warn'], meaning: 'the database stopped answering (`store`, `error`)' },

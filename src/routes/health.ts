@@ -1,4 +1,5 @@
 import type { ActorContext } from '../context/actor-context.js';
+import { actorRunsOf } from '../features/runs/actor-runs.js';
 import { defineRoute } from '../route-kit/actor-route.js';
 import { json } from '../route-kit/openapi-parts.js';
 
@@ -16,6 +17,8 @@ export function healthBody(ctx: ActorContext) {
     version: ctx.definition.metadata.version,
     instance_id: ctx.config.instanceId,
     uptime_s: Math.floor((Date.now() - ctx.lifecycle.startedAt) / 1000),
+    /** Runs of this instance not yet ended (they outlive their requests; a drain waits for them). */
+    runs_in_progress: actorRunsOf(ctx).inProgress,
     // The monitors' own objects: the database's is its check as shown (`status`, `output`, `kind`).
     checks: { ...domain, database },
   };
@@ -34,7 +37,7 @@ export const healthRoute = defineRoute(
     operation: {
       operationId: 'health',
       summary: 'Liveness: always 200 while the process lives',
-      responses: { 200: json('`ok` or `degraded`') },
+      responses: { 200: json('`ok` or `degraded`; `runs_in_progress`: the runs of this instance not yet ended') },
     },
   },
   (ctx) =>

@@ -1,11 +1,15 @@
-import type {
-  IdempotencyRecord,
-  TurnToSave,
-  StatsSnapshot,
-  Store,
-  StoredMessage,
-  StoredOAuthState,
-  StoredOAuthToken,
+import {
+  FINAL_RUN_STATES,
+  type IdempotencyRecord,
+  type RunWrite,
+  type StoredRun,
+  type StoredRunPart,
+  type TurnToSave,
+  type StatsSnapshot,
+  type Store,
+  type StoredMessage,
+  type StoredOAuthState,
+  type StoredOAuthToken,
 } from './store.js';
 import { addTurnToTally, emptyTally, mergeTally, snapshotFromTally, type StatsTally } from './stats-tally.js';
 import {
@@ -45,6 +49,8 @@ export class MemoryStore implements Store {
   private readonly tokens = new Map<string, StoredOAuthToken>();
   private readonly idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number }>();
   private readonly oauthStates = new Map<string, StoredOAuthState>();
+  private readonly runs = new Map<string, StoredRun>();
+  private readonly runParts = new Map<string, StoredRunPart[]>();
 
   private check(): void {
     if (this.failure) throw this.failure;
@@ -194,6 +200,76 @@ export class MemoryStore implements Store {
   async releaseIdempotencyKey(key: string): Promise<void> {
     this.check();
     this.idempotency.delete(key);
+  }
+
+  async writeRuns(writes: readonly RunWrite[]): Promise<void> {
+    this.check();
+    for (const { run, parts } of writes) {
+      const stored = this.runs.get(run.id);
+      if (stored === undefined) this.runs.set(run.id, run);
+      else if (stored.runner === run.runner && !FINAL_RUN_STATES.includes(stored.state))
+        this.runs.set(run.id, { ...run, cancelRequested: stored.cancelRequested, request: stored.request });
+      if (parts === undefined) continue;
+      const kept = this.runParts.get(run.id) ?? [];
+      parts.parts.forEach((part, index) => {
+        const seq = parts.firstSeq + index;
+        if (!kept.some((known) => known.seq === seq)) kept.push({ seq, part });
+      });
+      this.runParts.set(run.id, kept);
+    }
+  }
+
+  async readRun(id: string): Promise<StoredRun | null> {
+    this.check();
+    return this.runs.get(id) ?? null;
+  }
+
+  async readRunParts(id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]> {
+    this.check();
+    return (this.runParts.get(id) ?? []).filter((part) => part.seq > afterSeq).slice(0, limit);
+  }
+
+  async readActiveRun(tenantId: string, sessionId: string): Promise<StoredRun | null> {
+    this.check();
+    let newest: StoredRun | null = null;
+    for (const run of this.runs.values())
+      if (
+        run.tenantId === tenantId &&
+        run.sessionId === sessionId &&
+        !FINAL_RUN_STATES.includes(run.state) &&
+        (newest === null || run.createdAtMs >= newest.createdAtMs)
+      )
+        newest = run;
+    return newest;
+  }
+
+  async requestRunCancel(id: string): Promise<StoredRun | null> {
+    this.check();
+    const run = this.runs.get(id);
+    if (run === undefined) return null;
+    if (FINAL_RUN_STATES.includes(run.state)) return run;
+    const asked = { ...run, cancelRequested: true };
+    this.runs.set(id, asked);
+    return asked;
+  }
+
+  async cancelledRuns(ids: readonly string[]): Promise<string[]> {
+    this.check();
+    return ids.filter((id) => this.runs.get(id)?.cancelRequested === true);
+  }
+
+  async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
+    this.check();
+    const taken: StoredRun[] = [];
+    for (const run of this.runs.values()) {
+      if (taken.length >= limit) break;
+      if (FINAL_RUN_STATES.includes(run.state) || run.leaseExpiresAtMs === null || run.leaseExpiresAtMs >= nowMs)
+        continue;
+      const held = { ...run, runner, leaseExpiresAtMs };
+      this.runs.set(run.id, held);
+      taken.push(held);
+    }
+    return taken;
   }
 
   async close(): Promise<void> {}

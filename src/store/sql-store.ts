@@ -8,6 +8,9 @@ import { sqliteStatements } from './sqlite-statements.js';
 import { snapshotFromTally } from './stats-tally.js';
 import type {
   IdempotencyRecord,
+  RunWrite,
+  StoredRun,
+  StoredRunPart,
   TurnToSave,
   StatsSnapshot,
   Store,
@@ -30,6 +33,7 @@ import {
 } from './store-input-validation.js';
 import { invokeStatements, type InvokeStatements } from './invoke-statements.js';
 import { migrateStore } from './migrate-store.js';
+import * as runs from './sql-runs.js';
 import type { StoreEngine } from './store-migrations.js';
 
 /** How long the ids of counted turns are kept to recognise a retried save. */
@@ -65,7 +69,12 @@ export interface SqlStoreOptions {
   readonly historyCache?: HistoryCacheOptions | false;
   /** Called after the Kysely instance is destroyed, to close what it does not own. */
   readonly onClose?: () => void | Promise<void>;
+  /** How long finished runs and their parts are kept, in milliseconds (`RUN_RETENTION`; default 24 h). */
+  readonly runRetentionMs?: number;
 }
+
+/** `RUN_RETENTION` when none is given: 24 hours. */
+const DEFAULT_RUN_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 type Tx = Transaction<StoreDatabase>;
 
@@ -142,6 +151,7 @@ export class SqlStore implements Store {
   readonly #prepared: SqlStoreOptions['prepared'];
   readonly #historyCache: HistoryCache | undefined;
   readonly #sessions: SessionEngine;
+  readonly #runRetentionMs: number;
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -153,6 +163,7 @@ export class SqlStore implements Store {
     this.#logger = options.logger;
     this.#onClose = options.onClose;
     this.#prepared = options.prepared;
+    this.#runRetentionMs = options.runRetentionMs ?? DEFAULT_RUN_RETENTION_MS;
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
@@ -511,6 +522,36 @@ export class SqlStore implements Store {
     await this.#run(() => this.#db.deleteFrom('actorkit_idempotency_keys').where('key', '=', key).execute());
   }
 
+  async writeRuns(writes: readonly RunWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await this.#transaction((trx) => runs.writeRuns(trx, writes));
+    this.#maintainNow(Date.now());
+  }
+
+  async readRun(id: string): Promise<StoredRun | null> {
+    return this.#run(() => runs.readRun(this.#db, id));
+  }
+
+  async readRunParts(id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]> {
+    return this.#run(() => runs.readRunParts(this.#db, id, afterSeq, limit));
+  }
+
+  async readActiveRun(tenantId: string, sessionId: string): Promise<StoredRun | null> {
+    return this.#run(() => runs.readActiveRun(this.#db, tenantId, sessionId));
+  }
+
+  async requestRunCancel(id: string): Promise<StoredRun | null> {
+    return this.#transaction((trx) => runs.requestRunCancel(trx, id));
+  }
+
+  async cancelledRuns(ids: readonly string[]): Promise<string[]> {
+    return this.#run(() => runs.cancelledRuns(this.#db, ids));
+  }
+
+  async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
+    return this.#transaction((trx) => runs.takeExpiredRuns(trx, this.kind, runner, nowMs, leaseExpiresAtMs, limit));
+  }
+
   /** Starts a clean-up of expired rows when the last one is older than a minute; never awaited by callers. */
   #maintainNow(nowMs: number): void {
     if (nowMs - this.#lastMaintenanceMs < MAINTENANCE_INTERVAL_MS || this.#closing !== undefined) return;
@@ -521,6 +562,7 @@ export class SqlStore implements Store {
         .deleteFrom('actorkit_stats_applied')
         .where('applied_at_ms', '<', nowMs - APPLIED_ID_RETENTION_MS)
         .execute();
+      await this.#db.transaction().execute((trx) => runs.deleteFinishedRuns(trx, nowMs - this.#runRetentionMs));
     }).catch((error: unknown) => this.#logger.warn('store_cleanup_failed', { store: this.kind, error }));
   }
 

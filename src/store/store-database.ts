@@ -121,6 +121,35 @@ interface OAuthStatesTable {
   expires_at_ms: BigIntColumn;
 }
 
+/** Runs (migration `0004_runs`): one per invoke; booleans are 0/1 on both engines. */
+interface RunsTable {
+  id: string;
+  tenant_id: string;
+  session_id: string;
+  state: string;
+  background: number;
+  created_at_ms: BigIntColumn;
+  finished_at_ms: BigIntColumn | null;
+  input_tokens: BigIntColumn;
+  output_tokens: BigIntColumn;
+  reply: string | null;
+  problem: string | null;
+  runner: string | null;
+  lease_expires_at_ms: BigIntColumn | null;
+  cancel_requested: number;
+  last_seq: BigIntColumn;
+  request: string;
+  side_effects: number;
+}
+
+/** A run's stream parts, one row per batch: `parts` is a JSON array of parts `first_seq`…`last_seq`. */
+interface RunPartsTable {
+  run_id: string;
+  first_seq: BigIntColumn;
+  last_seq: BigIntColumn;
+  parts: string;
+}
+
 /** The tables of an actorkit store, for Kysely. */
 export interface StoreDatabase {
   actorkit_meta: MetaTable;
@@ -137,4 +166,6 @@ export interface StoreDatabase {
   actorkit_oauth_tokens: OAuthTokensTable;
   actorkit_idempotency_keys: IdempotencyKeysTable;
   actorkit_oauth_states: OAuthStatesTable;
+  actorkit_runs: RunsTable;
+  actorkit_run_parts: RunPartsTable;
 }

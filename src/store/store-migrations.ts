@@ -180,5 +180,54 @@ const clusteredSqliteTables: StoreMigration = {
   },
 };
 
+/** The runs part: a run per invoke (its state, lease and result) and its stream parts in batches. */
+const runs: StoreMigration = {
+  name: '0004_runs',
+  async up(db) {
+    const bigint = (name: string, table: ReturnType<typeof db.schema.createTable>) =>
+      table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
+    let table = db.schema
+      .createTable('actorkit_runs')
+      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('tenant_id', 'text', (column) => column.notNull())
+      .addColumn('session_id', 'text', (column) => column.notNull())
+      .addColumn('state', 'text', (column) => column.notNull())
+      .addColumn('background', 'integer', (column) => column.notNull().defaultTo(0))
+      .addColumn('created_at_ms', 'bigint', (column) => column.notNull())
+      .addColumn('finished_at_ms', 'bigint');
+    for (const name of ['input_tokens', 'output_tokens']) table = bigint(name, table);
+    table = table
+      .addColumn('reply', 'text')
+      .addColumn('problem', 'text')
+      .addColumn('runner', 'text')
+      .addColumn('lease_expires_at_ms', 'bigint')
+      .addColumn('cancel_requested', 'integer', (column) => column.notNull().defaultTo(0));
+    table = bigint('last_seq', table)
+      .addColumn('request', 'text', (column) => column.notNull())
+      .addColumn('side_effects', 'integer', (column) => column.notNull().defaultTo(0));
+    await table.execute();
+    await db.schema
+      .createIndex('actorkit_runs_session_idx')
+      .on('actorkit_runs')
+      .columns(['tenant_id', 'session_id', 'created_at_ms'])
+      .execute();
+    await db.schema
+      .createIndex('actorkit_runs_lease_idx')
+      .on('actorkit_runs')
+      .column('lease_expires_at_ms')
+      .where(sql.ref('lease_expires_at_ms'), 'is not', null)
+      .execute();
+    await db.schema.createIndex('actorkit_runs_finished_idx').on('actorkit_runs').column('finished_at_ms').execute();
+    await db.schema
+      .createTable('actorkit_run_parts')
+      .addColumn('run_id', 'text', (column) => column.notNull())
+      .addColumn('first_seq', 'bigint', (column) => column.notNull())
+      .addColumn('last_seq', 'bigint', (column) => column.notNull())
+      .addColumn('parts', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint('actorkit_run_parts_pk', ['run_id', 'first_seq'])
+      .execute();
+  },
+};
+
 /** Every migration of the store, oldest first; Kysely's `Migrator` runs them by name order. */
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema, oauthStates, clusteredSqliteTables];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema, oauthStates, clusteredSqliteTables, runs];

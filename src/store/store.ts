@@ -1,13 +1,13 @@
 /**
- * Everything an actor keeps between requests and restarts, in four narrow parts — sessions
- * (history and stats), idempotency keys, settings overrides, OAuth — each used on its own by
+ * Everything an actor keeps between requests and restarts, in five narrow parts — sessions
+ * (history and stats), idempotency keys, settings overrides, OAuth, runs — each used on its own by
  * the code that needs it. Implementations: SQLite (the default), PostgreSQL, and an in-memory
  * double for tests; a new backend proves itself with `describeStoreContract` from
- * `actorkit/testing`. These four parts are all a backend implements: group commit, the outage
+ * `actorkit/testing`. These five parts are all a backend implements: group commit, the outage
  * queue and retries are one wrapper over any store's sessions (`GroupCommit`). Every method may
  * reject when the database is unreachable; callers decide what to do with that.
  */
-export interface Store extends SessionStore, IdempotencyStore, SettingsStore, OAuthStore {
+export interface Store extends SessionStore, IdempotencyStore, SettingsStore, OAuthStore, RunStore {
   /** `sqlite`, `postgres` or `memory`: shown in `/health`. */
   readonly kind: string;
   /** Creates or upgrades the tables; idempotent, safe to run from several replicas at once. */
@@ -183,4 +183,92 @@ export interface OAuthStore {
    * caller can say why it refuses them; null when the state is unknown or already taken.
    */
   takeOAuthState(state: string): Promise<StoredOAuthState | null>;
+}
+
+/** The states of a run: `queued`, `running` and `awaiting_input` are in progress; the others final. */
+export type RunState = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
+
+/** The states a run ends in. */
+export const FINAL_RUN_STATES: readonly RunState[] = ['completed', 'failed', 'cancelled'];
+
+/** One run (the life of one invoke) as the store keeps it. */
+export interface StoredRun {
+  /** The invocation id (`inv_…`). */
+  readonly id: string;
+  readonly tenantId: string;
+  readonly sessionId: string;
+  readonly state: RunState;
+  /** Started by `"background": true` or `Prefer: respond-async`. */
+  readonly background: boolean;
+  /** Epoch milliseconds. */
+  readonly createdAtMs: number;
+  readonly finishedAtMs: number | null;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** The chat reply once completed (JSON text). */
+  readonly reply: string | null;
+  /** The problem once failed or cancelled (JSON text: `{code, title, detail}`). */
+  readonly problem: string | null;
+  /** The instance running it, or that ran it last. */
+  readonly runner: string | null;
+  /** Epoch milliseconds after which another replica may take the run over; null once finished. */
+  readonly leaseExpiresAtMs: number | null;
+  /** A cancel was asked for (from any replica); the runner stops the run when it sees it. */
+  readonly cancelRequested: boolean;
+  /** The number of the last part stored (parts are numbered from 1). */
+  readonly lastSeq: number;
+  /** The chat request that started it (JSON text), so a taken-over run can be retried. */
+  readonly request: string;
+  /** A tool with side effects ran: a taken-over run is not retried. */
+  readonly sideEffects: boolean;
+}
+
+/** A batch of a run's stream parts, numbered `firstSeq`, `firstSeq + 1`, … (each part JSON text). */
+export interface RunPartBatch {
+  readonly firstSeq: number;
+  readonly parts: readonly string[];
+}
+
+/** One run's row and the parts it produced since the last write, saved together. */
+export interface RunWrite {
+  readonly run: StoredRun;
+  readonly parts?: RunPartBatch;
+}
+
+/** A stored stream part of a run. */
+export interface StoredRunPart {
+  readonly seq: number;
+  /** The part as JSON text. */
+  readonly part: string;
+}
+
+/**
+ * The runs part of a store: a run per invoke and its numbered stream parts, shared by replicas
+ * (the runs feature, `src/features/runs`, is its one user). Leases say which instance runs a
+ * run; an expired lease lets another replica take the run over. Finished runs and their parts
+ * are removed `RUN_RETENTION` after they finished, by the store's periodic clean-up.
+ */
+export interface RunStore {
+  /**
+   * Saves runs and their part batches in one transaction. A run's row is written only while
+   * it is new or still held by the same `runner` (a run taken over by another replica is left
+   * alone) and never from a final state back to one in progress; a batch already stored is
+   * not stored twice.
+   */
+  writeRuns(writes: readonly RunWrite[]): Promise<void>;
+  /** One run, or null when unknown. */
+  readRun(id: string): Promise<StoredRun | null>;
+  /** The run's parts numbered above `afterSeq`, in order, at most `limit`. */
+  readRunParts(id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]>;
+  /** The newest run of a session still in progress, or null. */
+  readActiveRun(tenantId: string, sessionId: string): Promise<StoredRun | null>;
+  /** Marks a run in progress as asked to cancel; returns the run as it is after (null when unknown). */
+  requestRunCancel(id: string): Promise<StoredRun | null>;
+  /** Of the given runs (of this runner), those a cancel was asked for. */
+  cancelledRuns(ids: readonly string[]): Promise<string[]>;
+  /**
+   * Takes over at most `limit` runs in progress whose lease expired before `nowMs`, giving them
+   * to `runner` until `leaseExpiresAtMs`; of replicas taking at once, each run goes to one.
+   */
+  takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]>;
 }

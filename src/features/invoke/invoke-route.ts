@@ -7,6 +7,7 @@ import { ChatReply } from '../../invoke/chat-reply.js';
 import { ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
 import { chatRequestOfUiChat } from '../../invoke/chat-request-of-ui-chat.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
+import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
@@ -43,6 +44,12 @@ function requestTenant(header: string | undefined, request: ChatRequest): string
   return fromMetadata === undefined ? DEFAULT_TENANT : parseTenantId(fromMetadata, '/metadata/tenant_id');
 }
 
+/** True when the caller asks for a background run: `"background": true`, or `Prefer: respond-async` (RFC 7240). */
+function wantsBackground(request: ChatRequest, prefer: string | undefined): boolean {
+  if (request.background !== undefined) return request.background;
+  return prefer !== undefined && /(^|[,;\s])respond-async\s*(,|;|$)/i.test(prefer);
+}
+
 /** True when the caller asks for the UI message stream: `"stream": true` or `Accept: text/event-stream`. */
 function wantsStream(request: ChatRequest, accept: string | undefined): boolean {
   if (request.stream !== undefined) return request.stream;
@@ -72,6 +79,13 @@ export const invokeRoute = defineRoute(
           required: false,
           description: 'The tenant (set by the platform); else metadata.tenant_id, else `default`',
           schema: schemaOf(TenantId),
+        },
+        {
+          name: 'Prefer',
+          in: 'header',
+          required: false,
+          description: '`respond-async` answers 202 Accepted with the run at once, as `"background": true` does',
+          schema: { type: 'string' },
         },
         {
           name: IDEMPOTENCY_KEY_HEADER,
@@ -126,6 +140,18 @@ export const invokeRoute = defineRoute(
             },
           },
         },
+        202: {
+          description:
+            'A background run (`"background": true` or `Prefer: respond-async`), accepted: poll `Location` or stream `Location`/stream',
+          headers: {
+            Location: { description: 'The run: `/agent/runs/{id}`', schema: { type: 'string' } },
+            'Preference-Applied': {
+              description: '`respond-async` when the header asked for it',
+              schema: { type: 'string' },
+            },
+          },
+          content: { 'application/json': { schema: schemaOf(RunStatus) } },
+        },
         400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', [
           'invalid_json',
           'invalid_header',
@@ -154,11 +180,17 @@ export const invokeRoute = defineRoute(
         tenantId: requestTenant(c.req.header('X-Tenant-Id'), request),
         requestId: c.env.requestId,
         stream: wantsStream(request, c.req.header('Accept')),
+        background: wantsBackground(request, c.req.header('Prefer')),
         idempotencyKey: c.req.header(IDEMPOTENCY_KEY_HEADER),
         requestSignal: c.req.raw.signal,
         keepInFlight: c.env.keepInFlight,
       });
       if (answer.kind === 'reply') return c.json(answer.reply);
+      if (answer.kind === 'accepted') {
+        c.header('Location', `${RUNS_PATH}/${answer.run.id}`);
+        if (request.background === undefined) c.header('Preference-Applied', 'respond-async');
+        return c.json(answer.run, 202);
+      }
       if (answer.kind === 'replay' || answer.replayed) c.header('Idempotent-Replayed', 'true');
       if (answer.kind === 'replay')
         return c.body(answer.body, answer.status as 200, { 'Content-Type': 'application/json' });

@@ -1,0 +1,555 @@
+import { ActorError } from '../../core/actor-error.js';
+import type { ActorLifecycle } from '../../core/actor-lifecycle.js';
+import type { LinkedAbort } from '../../core/linked-abort.js';
+import type { ChatReply } from '../../invoke/chat-reply.js';
+import type { RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
+import { SSE_DONE, sseFrame, type UiStreamPart } from '../../invoke/ui-message-stream.js';
+import type { Logger } from '../../log/logger.js';
+import { FINAL_RUN_STATES, type RunState, type RunStore, type RunWrite, type StoredRun } from '../../store/store.js';
+
+/** How often a run's new parts are written: parts are batched, never written one token at a time. */
+const FLUSH_INTERVAL_MS = 50;
+/** How often a runner asks the shared database whether another replica cancelled one of its runs. */
+const CANCEL_POLL_MS = 1_000;
+/** How often a follower of a run on another replica reads its new parts (the stated bound of that stream's delay). */
+const FOLLOW_POLL_MS = 250;
+/** Most parts one read of a followed run returns. */
+const FOLLOW_BATCH = 500;
+/** After a failed write, the wait before the next try. */
+const RETRY_WRITE_MS = 1_000;
+/** Most expired runs one sweep takes over. */
+const TAKEOVER_BATCH = 20;
+
+/** What the runs need of the actor. */
+export interface ActorRunsOptions {
+  readonly store: RunStore;
+  /** `postgres` when replicas share the database: cancels and expired leases are then looked for there. */
+  readonly storeKind: string;
+  readonly lifecycle: Pick<ActorLifecycle, 'enter' | 'linkWork' | 'shutdownSignal'>;
+  readonly logger: Logger;
+  readonly instanceId: string;
+  /** `RUN_LEASE_MS`: a run not renewed for this long may be taken over. */
+  readonly leaseMs: number;
+  /** `RUN_RETRY_READ_ONLY`: a taken-over run whose tools were all read-only is run again; otherwise it fails. */
+  readonly retryReadOnly: boolean;
+  /** Runs a taken-over run again from its stored request, under the same id (the invoke's own path). */
+  readonly rerun?: (run: StoredRun) => void;
+}
+
+/** The problem a run ends with when its instance died or stopped before its end. */
+function runnerProblem(code: 'runner_lost' | 'runner_stopped'): { code: string; title: string; detail: string } {
+  return code === 'runner_lost'
+    ? {
+        code,
+        title: 'The instance running this run stopped',
+        detail: 'The run was taken over after its instance stopped renewing it; send the request again',
+      }
+    : {
+        code,
+        title: 'The actor stopped before this run finished',
+        detail: 'The actor shut down before the run finished; its parts so far are kept; send the request again',
+      };
+}
+
+/** The problem a run ended with, from the error its turn failed with. */
+function problemOf(error: unknown, stopped: boolean): { code: string; title: string; detail?: string } {
+  if (stopped) return runnerProblem('runner_stopped');
+  if (error instanceof ActorError)
+    return error.detail === undefined
+      ? { code: error.code, title: error.title }
+      : { code: error.code, title: error.title, detail: error.detail };
+  return { code: 'internal_error', title: 'Internal error' };
+}
+
+/** A stored run as `GET /agent/runs/{id}` shows it. */
+export function statusOfStoredRun(run: StoredRun): RunStatus {
+  const status: RunStatus = {
+    id: run.id,
+    session_id: run.sessionId,
+    state: run.state,
+    background: run.background,
+    created_at: new Date(run.createdAtMs).toISOString(),
+    finished_at: run.finishedAtMs === null ? null : new Date(run.finishedAtMs).toISOString(),
+    usage: {
+      input_tokens: run.inputTokens,
+      output_tokens: run.outputTokens,
+      total_tokens: run.inputTokens + run.outputTokens,
+    },
+    last_seq: run.lastSeq,
+  };
+  if (run.reply !== null) status.reply = JSON.parse(run.reply) as ChatReply;
+  if (run.problem !== null) status.problem = JSON.parse(run.problem) as NonNullable<RunStatus['problem']>;
+  return status;
+}
+
+/** A reader of a run's stream: gets each part once, in order, then the end. */
+interface Follower {
+  /** Sends parts numbered `sent + 1` on, that many as are known. */
+  readonly push: () => void;
+}
+
+/** A run of this instance: its parts in memory while it lives, written in batches. */
+class LiveRun implements TurnRun {
+  readonly id: string;
+  readonly #owner: ActorRuns;
+  readonly #start: RunStart;
+  readonly #createdAtMs = Date.now();
+  readonly #link: LinkedAbort;
+  readonly #leave: () => void;
+  /** Every part so far, as JSON text; part n is `parts[n - 1]`. */
+  readonly parts: string[] = [];
+  readonly followers = new Set<Follower>();
+  state: RunState = 'running';
+  /** No part follows. */
+  ended = false;
+  cancelled = false;
+  #sideEffects = false;
+  #finishedAtMs: number | null = null;
+  #reply: ChatReply | undefined;
+  #problem: { code: string; title: string; detail?: string } | undefined;
+  /** Parts written so far, and whether the row was. */
+  storedSeq = 0;
+  rowStored = false;
+  /** Changed since the last write. */
+  dirty = true;
+  readonly #storedWaiters: (() => void)[] = [];
+
+  constructor(owner: ActorRuns, start: RunStart, link: LinkedAbort, leave: () => void) {
+    this.#owner = owner;
+    this.#start = start;
+    this.id = start.id;
+    this.#link = link;
+    this.#leave = leave;
+  }
+
+  get tenantId(): string {
+    return this.#start.tenantId;
+  }
+
+  get signal(): AbortSignal {
+    return this.#link.signal;
+  }
+
+  get finished(): boolean {
+    return FINAL_RUN_STATES.includes(this.state);
+  }
+
+  part(part: UiStreamPart): void {
+    if (this.ended) return;
+    this.parts.push(JSON.stringify(part));
+    this.#changed();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.#changed();
+  }
+
+  toolRan(readOnly: boolean): void {
+    if (!readOnly && !this.#sideEffects) {
+      this.#sideEffects = true;
+      this.dirty = true;
+    }
+  }
+
+  settle(outcome: { readonly reply: ChatReply } | { readonly error: unknown }): void {
+    if (this.finished) return;
+    this.ended = true;
+    this.#finishedAtMs = Date.now();
+    if ('reply' in outcome) {
+      this.state = 'completed';
+      this.#reply = outcome.reply;
+    } else {
+      const stopped = !this.cancelled && this.#owner.lifecycle.shutdownSignal.aborted;
+      this.state = this.cancelled ? 'cancelled' : 'failed';
+      this.#problem = problemOf(outcome.error, stopped);
+    }
+    this.#link.dispose();
+    this.#leave();
+    this.#changed();
+  }
+
+  /** Stops the run: its model call and tools are aborted, and it ends `cancelled`. */
+  cancel(reason: ActorError): void {
+    if (this.finished || this.cancelled) return;
+    this.cancelled = true;
+    this.#link.abort(reason);
+  }
+
+  stream(onClose?: () => void): ReadableStream<Uint8Array> {
+    return this.#owner.followLive(this, 0, onClose);
+  }
+
+  stored(): Promise<void> {
+    if (this.rowStored && !this.dirty) return Promise.resolve();
+    this.#owner.flushSoon(0);
+    return new Promise((resolve) => this.#storedWaiters.push(resolve));
+  }
+
+  /** Called after a write that stored everything up to now. */
+  wasStored(): void {
+    for (const resolve of this.#storedWaiters.splice(0)) resolve();
+  }
+
+  status(): RunStatus {
+    return statusOfStoredRun(this.row());
+  }
+
+  /** The run as the store keeps it now. */
+  row(): StoredRun {
+    const usage = this.#reply?.usage;
+    return {
+      id: this.id,
+      tenantId: this.#start.tenantId,
+      sessionId: this.#start.request.session_id,
+      state: this.state,
+      background: this.#start.background,
+      createdAtMs: this.#createdAtMs,
+      finishedAtMs: this.#finishedAtMs,
+      inputTokens: usage?.input_tokens ?? 0,
+      outputTokens: usage?.output_tokens ?? 0,
+      reply: this.#reply === undefined ? null : JSON.stringify(this.#reply),
+      problem: this.#problem === undefined ? null : JSON.stringify(this.#problem),
+      runner: this.#owner.instanceId,
+      leaseExpiresAtMs: this.finished ? null : Date.now() + this.#owner.leaseMs,
+      cancelRequested: this.cancelled,
+      lastSeq: this.parts.length,
+      request: JSON.stringify(this.#start.request),
+      sideEffects: this.#sideEffects,
+    };
+  }
+
+  #changed(): void {
+    this.dirty = true;
+    for (const follower of this.followers) follower.push();
+    this.#owner.flushSoon(FLUSH_INTERVAL_MS);
+  }
+}
+
+/**
+ * The runs of one instance, and the way to the runs of every replica: each invoke begins a
+ * run here (`TurnRuns`); its parts stay in memory while it lives and are written in batches
+ * (every 50 ms, all runs in one transaction), with its row and a lease renewed every quarter of
+ * `RUN_LEASE_MS`. A run's stream is read from memory on its own instance and from the store
+ * elsewhere (polled every 250 ms). On PostgreSQL, cancels asked on another replica are looked
+ * for every second, and expired leases are swept (`FOR UPDATE SKIP LOCKED`) every quarter lease.
+ */
+export class ActorRuns implements TurnRuns {
+  readonly instanceId: string;
+  readonly leaseMs: number;
+  readonly lifecycle: ActorRunsOptions['lifecycle'];
+  readonly #options: ActorRunsOptions;
+  readonly #live = new Map<string, LiveRun>();
+  readonly #shared: boolean;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushing: Promise<void> | undefined;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+  #lastRenewalMs = 0;
+  #closed = false;
+
+  constructor(options: ActorRunsOptions) {
+    this.#options = options;
+    this.instanceId = options.instanceId;
+    this.leaseMs = options.leaseMs;
+    this.lifecycle = options.lifecycle;
+    this.#shared = options.storeKind === 'postgres';
+  }
+
+  /** Runs of this instance still in progress (`/health` reports it as `runs_in_progress`). */
+  get inProgress(): number {
+    let count = 0;
+    for (const run of this.#live.values()) if (!run.finished) count += 1;
+    return count;
+  }
+
+  begin(start: RunStart): TurnRun {
+    const link = this.lifecycle.linkWork(start.clientSignal ?? new AbortController().signal);
+    const run = new LiveRun(this, start, link, this.lifecycle.enter());
+    if (start.clientSignal !== undefined) {
+      const clientLeft = () => {
+        if (!run.finished) run.cancelled = true;
+      };
+      if (start.clientSignal.aborted) clientLeft();
+      else start.clientSignal.addEventListener('abort', clientLeft, { once: true });
+    }
+    this.#live.set(run.id, run);
+    this.#startHeartbeat();
+    return run;
+  }
+
+  /**
+   * Starts what runs in the background: on PostgreSQL, the sweep of expired leases every
+   * quarter lease; on SQLite, one sweep now that takes over every run left in progress by the
+   * process before this one (one process owns an SQLite file).
+   */
+  start(): void {
+    if (this.#shared) {
+      this.#sweeper = setInterval(() => void this.sweep(Date.now()), this.leaseMs / 4);
+      this.#sweeper.unref?.();
+    }
+    void this.sweep(this.#shared ? Date.now() : Number.MAX_SAFE_INTEGER);
+  }
+
+  /** One run of this instance, while it lives here. */
+  local(id: string): LiveRun | undefined {
+    return this.#live.get(id);
+  }
+
+  /** Asks for a flush within `delayMs`. */
+  flushSoon(delayMs: number): void {
+    if (this.#closed) return;
+    if (this.#flushTimer !== undefined) {
+      if (delayMs > 0) return;
+      clearTimeout(this.#flushTimer);
+    }
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      void this.flush();
+    }, delayMs);
+    this.#flushTimer.unref?.();
+  }
+
+  /** Writes every changed run (its row and its new parts) in one transaction; a failure is retried. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#write().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #write(): Promise<void> {
+    const changed = [...this.#live.values()].filter((run) => run.dirty);
+    if (changed.length === 0) return;
+    const marks = changed.map((run) => ({ run, seq: run.parts.length, finished: run.finished }));
+    const writes: RunWrite[] = marks.map(({ run, seq }) => {
+      run.dirty = false;
+      const write: { run: StoredRun; parts?: { firstSeq: number; parts: readonly string[] } } = { run: run.row() };
+      if (seq > run.storedSeq)
+        write.parts = { firstSeq: run.storedSeq + 1, parts: run.parts.slice(run.storedSeq, seq) };
+      return write;
+    });
+    try {
+      await this.#options.store.writeRuns(writes);
+    } catch (error) {
+      for (const { run } of marks) run.dirty = true;
+      this.#options.logger.warn('runs_write_failed', { runs: marks.length, error });
+      this.flushSoon(RETRY_WRITE_MS);
+      return;
+    }
+    for (const { run, seq, finished } of marks) {
+      run.storedSeq = seq;
+      run.rowStored = true;
+      if (!run.dirty) run.wasStored();
+      // A finished run, all of it written, is read from the store from now on.
+      if (finished && !run.dirty) this.#live.delete(run.id);
+    }
+    if (this.inProgress === 0) this.#stopHeartbeat();
+  }
+
+  /** Cancels a run of this instance; false when it is not here. */
+  cancelLocal(id: string): boolean {
+    const run = this.#live.get(id);
+    if (run === undefined || run.finished) return false;
+    run.cancel(new ActorError('run_cancelled', { detail: 'The run was cancelled before it answered' }));
+    return true;
+  }
+
+  /**
+   * Asks for a run to be cancelled, wherever it runs: here at once; on another replica through
+   * the store, which its runner reads every second. Returns the run as it is now, or null.
+   */
+  async cancel(id: string): Promise<StoredRun | null> {
+    const local = this.#live.get(id);
+    if (local !== undefined) {
+      this.cancelLocal(id);
+      return local.row();
+    }
+    return this.#options.store.requestRunCancel(id);
+  }
+
+  /** A run, from this instance's memory or the store. */
+  async read(id: string): Promise<StoredRun | null> {
+    return this.#live.get(id)?.row() ?? this.#options.store.readRun(id);
+  }
+
+  /** The newest run of a session still in progress, here or on any replica. */
+  async active(tenantId: string, sessionId: string): Promise<StoredRun | null> {
+    let newest: LiveRun | undefined;
+    for (const run of this.#live.values())
+      if (!run.finished && run.tenantId === tenantId && run.row().sessionId === sessionId) newest = run;
+    return newest?.row() ?? this.#options.store.readActiveRun(tenantId, sessionId);
+  }
+
+  /** A run's parts after `after` as SSE, then its live ones until its end: from memory when it runs here, else from the store. */
+  follow(run: StoredRun, after: number, onClose?: () => void): ReadableStream<Uint8Array> {
+    const local = this.#live.get(run.id);
+    return local === undefined ? this.#followStored(run.id, after, onClose) : this.followLive(local, after, onClose);
+  }
+
+  /** A live run's parts after `after`, from memory, each once, then `[DONE]`. */
+  followLive(run: LiveRun, after: number, onClose?: () => void): ReadableStream<Uint8Array> {
+    let sent = after;
+    let follower: Follower | undefined;
+    const detach = () => {
+      if (follower !== undefined) run.followers.delete(follower);
+      follower = undefined;
+      onClose?.();
+      onClose = undefined;
+    };
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        follower = {
+          push() {
+            try {
+              while (sent < run.parts.length) {
+                sent += 1;
+                controller.enqueue(sseFrame(run.parts[sent - 1]!, sent));
+              }
+              if (run.ended) {
+                controller.enqueue(SSE_DONE);
+                controller.close();
+                detach();
+              }
+            } catch {
+              detach();
+            }
+          },
+        };
+        run.followers.add(follower);
+        follower.push();
+      },
+      cancel: detach,
+    });
+  }
+
+  /** A run of another replica (or finished): its stored parts after `after`, read every 250 ms until it ends. */
+  #followStored(id: string, after: number, onClose?: () => void): ReadableStream<Uint8Array> {
+    const store = this.#options.store;
+    let sent = after;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      onClose?.();
+      onClose = undefined;
+    };
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        for (;;) {
+          if (stopped) return;
+          const run = await store.readRun(id);
+          const parts = await store.readRunParts(id, sent, FOLLOW_BATCH);
+          for (const { seq, part } of parts) {
+            if (seq !== sent + 1) break;
+            sent = seq;
+            controller.enqueue(sseFrame(part, seq));
+          }
+          const finished = run === null || FINAL_RUN_STATES.includes(run.state);
+          if (finished && sent >= (run?.lastSeq ?? 0)) {
+            controller.enqueue(SSE_DONE);
+            controller.close();
+            stop();
+            return;
+          }
+          if (parts.length > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+        }
+      },
+      cancel: stop,
+    });
+  }
+
+  /**
+   * Takes over runs whose lease expired (their instance died): each ends `failed`
+   * `runner_lost`, with an `error` part that ends its stream — or, when `RUN_RETRY_READ_ONLY` is
+   * set and every tool it ran was read-only, is run again from the start.
+   */
+  async sweep(nowMs: number): Promise<void> {
+    let taken: StoredRun[];
+    try {
+      taken = await this.#options.store.takeExpiredRuns(
+        this.instanceId,
+        nowMs,
+        Date.now() + this.leaseMs,
+        TAKEOVER_BATCH,
+      );
+    } catch (error) {
+      this.#options.logger.warn('runs_sweep_failed', { error });
+      return;
+    }
+    for (const run of taken) {
+      if (this.#options.retryReadOnly && !run.sideEffects && this.#options.rerun !== undefined) {
+        this.#options.logger.info('run_taken_over', { run_id: run.id, outcome: 'retried' });
+        this.#options.rerun(run);
+        continue;
+      }
+      this.#options.logger.warn('run_taken_over', { run_id: run.id, outcome: 'runner_lost' });
+      const problem = runnerProblem('runner_lost');
+      const errorPart = JSON.stringify({ type: 'error', errorText: `runner_lost: ${problem.detail}` });
+      await this.#options.store
+        .writeRuns([
+          {
+            run: {
+              ...run,
+              state: 'failed',
+              finishedAtMs: Date.now(),
+              problem: JSON.stringify(problem),
+              leaseExpiresAtMs: null,
+              lastSeq: run.lastSeq + 1,
+            },
+            parts: { firstSeq: run.lastSeq + 1, parts: [errorPart] },
+          },
+        ])
+        .catch((error: unknown) => this.#options.logger.warn('runs_write_failed', { runs: 1, error }));
+    }
+  }
+
+  /** Every second while a run is in progress here: renews leases every quarter lease and, on PostgreSQL, looks for cancels. */
+  #startHeartbeat(): void {
+    if (this.#heartbeat !== undefined || this.#closed) return;
+    this.#heartbeat = setInterval(() => void this.#beat(), CANCEL_POLL_MS);
+    this.#heartbeat.unref?.();
+  }
+
+  #stopHeartbeat(): void {
+    if (this.#heartbeat === undefined) return;
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
+  }
+
+  async #beat(): Promise<void> {
+    const running = [...this.#live.values()].filter((run) => !run.finished);
+    if (running.length === 0) return;
+    const nowMs = Date.now();
+    if (nowMs - this.#lastRenewalMs >= this.leaseMs / 4) {
+      this.#lastRenewalMs = nowMs;
+      for (const run of running) run.dirty = true;
+      this.flushSoon(0);
+    }
+    if (!this.#shared) return;
+    try {
+      const cancelled = await this.#options.store.cancelledRuns(running.map((run) => run.id));
+      for (const id of cancelled) this.cancelLocal(id);
+    } catch (error) {
+      this.#options.logger.warn('runs_cancel_poll_failed', { error });
+    }
+  }
+
+  /** Stops the timers and writes what is left (the shutdown calls it before the store closes). */
+  async close(): Promise<void> {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#stopHeartbeat();
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    await this.#flushing;
+    await this.flush();
+    this.#closed = true;
+  }
+}
+
+/** The runs of an actor's context (`ctx.runs`, as the runs feature built it). */
+export function actorRunsOf(ctx: { readonly runs: TurnRuns }): ActorRuns {
+  if (!(ctx.runs instanceof ActorRuns))
+    throw new TypeError('ctx.runs is not the runs feature: build the context with createActorApp');
+  return ctx.runs;
+}

@@ -1,0 +1,229 @@
+import type { Context } from 'hono';
+import { ActorError } from '../../core/actor-error.js';
+import { DEFAULT_TENANT, headerTenant, TenantId } from '../../core/tenant-id.js';
+import type { ActorEnv } from '../../context/actor-context.js';
+import { INVOKE_PATH, SessionId } from '../../invoke/chat-request.js';
+import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
+import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
+import { defineRoute } from '../../route-kit/actor-route.js';
+import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import type { StoredRun } from '../../store/store.js';
+import { actorRunsOf, statusOfStoredRun, type ActorRuns } from './actor-runs.js';
+
+/** A stream position: a whole number of parts, from 0. */
+const CURSOR = /^\d{1,15}$/;
+
+const tenantHeader = {
+  name: 'X-Tenant-Id',
+  in: 'header',
+  required: false,
+  description: 'The tenant (set by the platform), else `default`: a run of another tenant is not found',
+  schema: schemaOf(TenantId),
+} as const;
+
+const runIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: "The run id: the `id` of the invoke's reply (`inv_…`)",
+  schema: { type: 'string', minLength: 1, maxLength: 128 },
+} as const;
+
+const notFound = problem("No run of this id for this tenant (another tenant's run included)", ['run_not_found']);
+const storeUnavailable = problem('Database unreachable', ['store_unavailable']);
+
+const sseContent = {
+  'text/event-stream': {
+    schema: {
+      type: 'string',
+      description:
+        'Server-sent events: `id: <n>` and `data: <part>` per AI SDK UI message stream part, in order, each once; ends with `data: [DONE]` when the run has ended',
+    },
+  },
+};
+
+/** The tenant of a run route: `X-Tenant-Id`, else `default` (400 `invalid_header` when malformed). */
+function tenantOf(c: Context<ActorEnv>): string {
+  return headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
+}
+
+/** Reads the store, turning an unreachable database into 503 `store_unavailable`. */
+async function fromStore<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw new ActorError('store_unavailable', {
+      detail: 'Runs are unavailable: the database is unreachable; try again shortly',
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
+  }
+}
+
+/** The run of `id` when it belongs to `tenantId`; 404 `run_not_found` otherwise, whoever's run it is. */
+async function tenantRun(runs: ActorRuns, id: string, tenantId: string): Promise<StoredRun> {
+  const run = id.length > 128 ? null : await fromStore(() => runs.read(id));
+  if (run === null || run.tenantId !== tenantId)
+    throw new ActorError('run_not_found', { detail: `No run ${id.slice(0, 128)} for this tenant` });
+  return run;
+}
+
+/** Where a reconnect starts: `Last-Event-ID` (what an EventSource sends), else `?after=`, else 0. */
+function streamCursor(c: Context<ActorEnv>): number {
+  const lastEventId = c.req.header('Last-Event-ID');
+  const after = c.req.query('after');
+  const [name, value] = lastEventId !== undefined ? ['Last-Event-ID', lastEventId] : ['after', after];
+  if (value === undefined) return 0;
+  if (!CURSOR.test(value.trim()))
+    throw new ActorError('invalid_run_cursor', {
+      detail: `${name} must be the number of the last part received (a whole number from 0), got ${JSON.stringify(value.slice(0, 40))}`,
+    });
+  return Number(value.trim());
+}
+
+/** `GET /agent/runs/{id}`: a run's state, times, usage, and its reply or problem once ended. */
+export const runStatusRoute = defineRoute(
+  {
+    method: 'get',
+    path: `${RUNS_PATH}/{id}`,
+    security: 'apiKey',
+    operation: {
+      operationId: 'getRun',
+      summary: 'A run: its state, times, usage, and its reply or problem',
+      parameters: [runIdParameter, tenantHeader],
+      responses: {
+        200: {
+          description: 'The run',
+          content: { 'application/json': { schema: schemaOf(RunStatus) } },
+        },
+        400: problem('Malformed X-Tenant-Id', ['invalid_header']),
+        404: notFound,
+        503: storeUnavailable,
+      },
+    },
+  },
+  (ctx) =>
+    async function getRun(c) {
+      const run = await tenantRun(actorRunsOf(ctx), c.req.param('id') ?? '', tenantOf(c));
+      return c.json(statusOfStoredRun(run));
+    },
+);
+
+/** `GET /agent/runs/{id}/stream`: the run's parts after the cursor, then the live ones, each once. */
+export const runStreamRoute = defineRoute(
+  {
+    method: 'get',
+    path: `${RUNS_PATH}/{id}/stream`,
+    security: 'apiKey',
+    operation: {
+      operationId: 'streamRun',
+      summary: "Reconnect to a run's stream, from any replica",
+      parameters: [
+        runIdParameter,
+        tenantHeader,
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The `id` of the last part received: the stream resumes after it (wins over `after`)',
+          schema: { type: 'string', pattern: '^\\d{1,15}$' },
+        },
+        {
+          name: 'after',
+          in: 'query',
+          required: false,
+          description: 'The number of the last part received (0: from the start)',
+          schema: { type: 'string', pattern: '^\\d{1,15}$' },
+        },
+      ],
+      responses: {
+        200: { description: 'The stream of the run from the cursor on', content: sseContent },
+        400: problem('Malformed Last-Event-ID, after or X-Tenant-Id', ['invalid_run_cursor', 'invalid_header']),
+        404: notFound,
+        503: storeUnavailable,
+      },
+    },
+  },
+  (ctx) =>
+    async function streamRun(c) {
+      const after = streamCursor(c);
+      const runs = actorRunsOf(ctx);
+      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantOf(c));
+      return c.body(runs.follow(run, after, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
+    },
+);
+
+/** `POST /agent/runs/{id}/cancel`: stops a run in progress, on whichever replica runs it; idempotent. */
+export const cancelRunRoute = defineRoute(
+  {
+    method: 'post',
+    path: `${RUNS_PATH}/{id}/cancel`,
+    security: 'apiKey',
+    operation: {
+      operationId: 'cancelRun',
+      summary: 'Cancel a run',
+      parameters: [runIdParameter, tenantHeader],
+      responses: {
+        202: {
+          description:
+            'The cancel is taken: the run stops within 2 s (at once on its own replica) and ends `cancelled`; the run as it is now. A run already cancelled answers the same',
+          content: { 'application/json': { schema: schemaOf(RunStatus) } },
+        },
+        400: problem('Malformed X-Tenant-Id', ['invalid_header']),
+        404: notFound,
+        409: problem('The run already ended (completed or failed); the detail names its state', ['run_finished']),
+        503: storeUnavailable,
+      },
+    },
+  },
+  (ctx) =>
+    async function cancelRun(c) {
+      const runs = actorRunsOf(ctx);
+      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantOf(c));
+      if (run.state === 'completed' || run.state === 'failed')
+        throw new ActorError('run_finished', { detail: `The run already ended: state ${run.state}` });
+      const after = run.state === 'cancelled' ? run : await fromStore(() => runs.cancel(run.id));
+      return c.json(statusOfStoredRun(after ?? run), 202);
+    },
+);
+
+/**
+ * `GET /agent/invoke/{chat_id}/stream`: what the AI SDK's `useChat({ resume: true })` asks for
+ * after a reload (its default reconnect request): the stream of the chat's run in progress,
+ * from its first part; 204 when none is.
+ */
+export const resumeChatStreamRoute = defineRoute(
+  {
+    method: 'get',
+    path: `${INVOKE_PATH}/{chat_id}/stream`,
+    security: 'apiKey',
+    operation: {
+      operationId: 'resumeChatStream',
+      summary: "Resume a chat's stream in progress (the AI SDK's useChat resume)",
+      parameters: [
+        {
+          name: 'chat_id',
+          in: 'path',
+          required: true,
+          description: "The chat's id (`useChat`'s `id`), which is the session id",
+          schema: schemaOf(SessionId),
+        },
+        tenantHeader,
+      ],
+      responses: {
+        200: { description: 'The stream of the run in progress, from its first part', content: sseContent },
+        204: { description: 'No run of this chat is in progress' },
+        400: problem('Malformed X-Tenant-Id', ['invalid_header']),
+        503: storeUnavailable,
+      },
+    },
+  },
+  (ctx) =>
+    async function resumeChatStream(c) {
+      const runs = actorRunsOf(ctx);
+      const chatId = c.req.param('chat_id') ?? '';
+      const run = chatId.length > 128 ? null : await fromStore(() => runs.active(tenantOf(c), chatId));
+      if (run === null) return c.body(null, 204);
+      return c.body(runs.follow(run, 0, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
+    },
+);

@@ -1,0 +1,81 @@
+import * as v from 'valibot';
+import { ChatReply } from './chat-reply.js';
+import type { ChatRequest } from './chat-request.js';
+import type { UiPartSink } from './ui-message-stream.js';
+
+/** Where runs live: `GET {RUNS_PATH}/{id}` is a run (the `Location` of a background invoke). */
+export const RUNS_PATH = '/agent/runs';
+
+/** The states of a run, as the store keeps them and the run routes show them. */
+export const RUN_STATES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
+
+/** The problem a failed or cancelled run ended with. */
+export const RunProblem = v.object({
+  code: v.string(),
+  title: v.string(),
+  detail: v.optional(v.string()),
+});
+
+/** A run, as `GET /agent/runs/{id}` and a background invoke's `202 Accepted` show it. */
+export const RunStatus = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.description('The invocation id; the reply carries it as `id`')),
+    session_id: v.string(),
+    state: v.picklist(RUN_STATES),
+    background: v.boolean(),
+    created_at: v.string(),
+    finished_at: v.nullable(v.string()),
+    usage: v.object({ input_tokens: v.number(), output_tokens: v.number(), total_tokens: v.number() }),
+    last_seq: v.pipe(v.number(), v.description('The number of the last stream part so far')),
+    reply: v.optional(ChatReply),
+    problem: v.optional(RunProblem),
+  }),
+  v.title('RunStatus'),
+);
+
+/** A run as `GET /agent/runs/{id}` shows it. */
+export type RunStatus = v.InferOutput<typeof RunStatus>;
+
+/** What the turn tells a run when it begins. */
+export interface RunStart {
+  /** The invocation id, which the run takes as its own. */
+  readonly id: string;
+  readonly tenantId: string;
+  readonly request: ChatRequest;
+  readonly requestId: string;
+  /** Started with `"background": true` or `Prefer: respond-async`. */
+  readonly background: boolean;
+  /** The client's signal when a dropped client cancels the run (`on_disconnect: "cancel"`); absent when the run outlives its client. */
+  readonly clientSignal?: AbortSignal;
+}
+
+/**
+ * One run, as the turn drives it: the turn writes its stream parts into it (it is the sink of
+ * the turn's `UiMessageStreamWriter`) and ends it once.
+ */
+export interface TurnRun extends UiPartSink {
+  readonly id: string;
+  /** Aborted when the run is cancelled (from any replica), its client leaves with `on_disconnect: "cancel"`, or a shutdown gives up on it. */
+  readonly signal: AbortSignal;
+  /** True once a cancel stopped the run: the turn ends its stream with a `finish` that says so. */
+  readonly cancelled: boolean;
+  /** Records the end: the reply, or the error the turn failed with. Called once, after the last part. */
+  settle(outcome: { readonly reply: ChatReply } | { readonly error: unknown }): void;
+  /** A tool ran; `readOnly` when it declared that it changes nothing (a taken-over run may then be retried). */
+  toolRan(readOnly: boolean): void;
+  /** The run's parts from the first, then the live ones, as SSE frames with `id:` lines, ending `data: [DONE]`; `onClose` when it ends or its reader leaves. */
+  stream(onClose?: () => void): ReadableStream<Uint8Array>;
+  /** Resolves once the run is stored, so that every replica finds it (a background invoke answers after it). */
+  stored(): Promise<void>;
+  /** The run as `GET /agent/runs/{id}` shows it now. */
+  status(): RunStatus;
+}
+
+/**
+ * How runs plug into the turn, the one interface between them: every invoke begins a run, and
+ * the turn runs inside it. The runs feature (`src/features/runs`) implements it; the turn
+ * never sees more of it.
+ */
+export interface TurnRuns {
+  begin(start: RunStart): TurnRun;
+}

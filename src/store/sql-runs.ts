@@ -1,0 +1,210 @@
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { RunState, RunWrite, StoredRun, StoredRunPart } from './store.js';
+import type { StoreDatabase } from './store-database.js';
+import type { StoreEngine } from './store-migrations.js';
+
+type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
+type RunRow = Selectable<StoreDatabase['actorkit_runs']>;
+type NewRunRow = Insertable<StoreDatabase['actorkit_runs']>;
+
+/** The states a run is still in progress in. */
+const IN_PROGRESS: readonly RunState[] = ['queued', 'running', 'awaiting_input'];
+
+/** A stored row as a `StoredRun` (bigint columns arrive as strings from PostgreSQL). */
+function runOfRow(row: RunRow): StoredRun {
+  const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    sessionId: row.session_id,
+    state: row.state as RunState,
+    background: Number(row.background) === 1,
+    createdAtMs: Number(row.created_at_ms),
+    finishedAtMs: nullableNumber(row.finished_at_ms),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    reply: row.reply,
+    problem: row.problem,
+    runner: row.runner,
+    leaseExpiresAtMs: nullableNumber(row.lease_expires_at_ms),
+    cancelRequested: Number(row.cancel_requested) === 1,
+    lastSeq: Number(row.last_seq),
+    request: row.request,
+    sideEffects: Number(row.side_effects) === 1,
+  };
+}
+
+/** A `StoredRun` as the row to write. */
+function rowOfRun(run: StoredRun): NewRunRow {
+  return {
+    id: run.id,
+    tenant_id: run.tenantId,
+    session_id: run.sessionId,
+    state: run.state,
+    background: run.background ? 1 : 0,
+    created_at_ms: run.createdAtMs,
+    finished_at_ms: run.finishedAtMs,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    reply: run.reply,
+    problem: run.problem,
+    runner: run.runner,
+    lease_expires_at_ms: run.leaseExpiresAtMs,
+    cancel_requested: run.cancelRequested ? 1 : 0,
+    last_seq: run.lastSeq,
+    request: run.request,
+    side_effects: run.sideEffects ? 1 : 0,
+  };
+}
+
+/**
+ * Writes runs and their part batches (inside the caller's transaction). A row is updated only
+ * while the stored one is held by the same runner and still in progress; `cancel_requested`
+ * is kept once set, whoever writes.
+ */
+export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<void> {
+  for (const { run, parts } of writes) {
+    const row = rowOfRun(run);
+    await trx
+      .insertInto('actorkit_runs')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict
+          .column('id')
+          .doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            finished_at_ms: eb.ref('excluded.finished_at_ms'),
+            input_tokens: eb.ref('excluded.input_tokens'),
+            output_tokens: eb.ref('excluded.output_tokens'),
+            reply: eb.ref('excluded.reply'),
+            problem: eb.ref('excluded.problem'),
+            runner: eb.ref('excluded.runner'),
+            lease_expires_at_ms: eb.ref('excluded.lease_expires_at_ms'),
+            last_seq: eb.ref('excluded.last_seq'),
+            side_effects: eb.ref('excluded.side_effects'),
+          }))
+          .where((eb) =>
+            eb.and([
+              eb('actorkit_runs.runner', '=', eb.ref('excluded.runner')),
+              eb('actorkit_runs.state', 'in', IN_PROGRESS),
+            ]),
+          ),
+      )
+      .execute();
+    if (parts !== undefined && parts.parts.length > 0)
+      await trx
+        .insertInto('actorkit_run_parts')
+        .values({
+          run_id: run.id,
+          first_seq: parts.firstSeq,
+          last_seq: parts.firstSeq + parts.parts.length - 1,
+          parts: `[${parts.parts.join(',')}]`,
+        })
+        .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
+        .execute();
+  }
+}
+
+/** One run, or null. */
+export async function readRun(db: Db, id: string): Promise<StoredRun | null> {
+  const row = await db.selectFrom('actorkit_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? null : runOfRow(row);
+}
+
+/** A run's parts numbered above `afterSeq`, at most `limit`, from the batches that hold them. */
+export async function readRunParts(db: Db, id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]> {
+  const batches = await db
+    .selectFrom('actorkit_run_parts')
+    .select(['first_seq', 'parts'])
+    .where('run_id', '=', id)
+    .where('last_seq', '>', afterSeq)
+    .orderBy('first_seq')
+    .execute();
+  const found: StoredRunPart[] = [];
+  for (const batch of batches) {
+    const first = Number(batch.first_seq);
+    const parts = JSON.parse(batch.parts) as unknown[];
+    for (let index = 0; index < parts.length && found.length < limit; index += 1) {
+      const seq = first + index;
+      if (seq > afterSeq) found.push({ seq, part: JSON.stringify(parts[index]) });
+    }
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** The newest run of a session still in progress. */
+export async function readActiveRun(db: Db, tenantId: string, sessionId: string): Promise<StoredRun | null> {
+  const row = await db
+    .selectFrom('actorkit_runs')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('session_id', '=', sessionId)
+    .where('state', 'in', IN_PROGRESS)
+    .orderBy('created_at_ms', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : runOfRow(row);
+}
+
+/** Marks a run in progress as asked to cancel and returns it. */
+export async function requestRunCancel(trx: Db, id: string): Promise<StoredRun | null> {
+  await trx
+    .updateTable('actorkit_runs')
+    .set({ cancel_requested: 1 })
+    .where('id', '=', id)
+    .where('state', 'in', IN_PROGRESS)
+    .execute();
+  return readRun(trx, id);
+}
+
+/** Of `ids`, the runs a cancel was asked for. */
+export async function cancelledRuns(db: Db, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('actorkit_runs')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('cancel_requested', '=', 1)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Takes over runs in progress whose lease expired: on PostgreSQL the rows are chosen with
+ * `FOR UPDATE SKIP LOCKED`, so replicas sweeping at once each take different runs; SQLite has
+ * one writer.
+ */
+export async function takeExpiredRuns(
+  trx: Db,
+  engine: StoreEngine,
+  runner: string,
+  nowMs: number,
+  leaseExpiresAtMs: number,
+  limit: number,
+): Promise<StoredRun[]> {
+  let expired = trx
+    .selectFrom('actorkit_runs')
+    .select('id')
+    .where('state', 'in', IN_PROGRESS)
+    .where('lease_expires_at_ms', '<', nowMs)
+    .orderBy('lease_expires_at_ms')
+    .limit(limit);
+  if (engine === 'postgres') expired = expired.forUpdate().skipLocked();
+  const ids = (await expired.execute()).map((row) => row.id);
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .updateTable('actorkit_runs')
+    .set({ runner, lease_expires_at_ms: leaseExpiresAtMs })
+    .where('id', 'in', ids)
+    .returningAll()
+    .execute();
+  return rows.map(runOfRow);
+}
+
+/** Removes runs finished before `beforeMs` and their parts. */
+export async function deleteFinishedRuns(trx: Db, beforeMs: number): Promise<void> {
+  const old = trx.selectFrom('actorkit_runs').select('id').where('finished_at_ms', '<', beforeMs);
+  await trx.deleteFrom('actorkit_run_parts').where('run_id', 'in', old).execute();
+  await trx.deleteFrom('actorkit_runs').where('finished_at_ms', '<', beforeMs).execute();
+}
