@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ActorError } from '../core/actor-error.js';
+import { newRunId } from '../core/time-ordered-id.js';
 import { ChatReply } from './chat-reply.js';
 import { INVOKE_PATH, type ChatRequest } from './chat-request.js';
 import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
@@ -96,7 +97,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   }
   const background = call.background === true;
   const cancelOnDisconnect = !background && (request.on_disconnect ?? services.config.runs.onDisconnect) === 'cancel';
-  const id = `inv_${crypto.randomUUID()}`;
+  const id = newRunId();
   const run = services.runs.begin({
     id,
     tenantId,

@@ -10,7 +10,7 @@ export const RUNS_PATH = '/agent/runs';
 export const RUN_STATES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
 /** The problem a failed or cancelled run ended with. */
-export const RunProblem = v.object({
+const RunProblem = v.object({
   code: v.string(),
   title: v.string(),
   detail: v.optional(v.string()),

@@ -43,7 +43,7 @@ export function sseFrame(json: string, seq?: number): Uint8Array {
 export const SSE_DONE: Uint8Array = encoder.encode('data: [DONE]\n\n');
 
 /** A sink that writes parts as SSE frames onto a byte stream, ended by `data: [DONE]`; writes after the client left are ignored. */
-export function sseSink(controller: ReadableStreamDefaultController<Uint8Array>): UiPartSink {
+function sseSink(controller: ReadableStreamDefaultController<Uint8Array>): UiPartSink {
   let closed = false;
   const send = (bytes: Uint8Array) => {
     if (closed) return;

@@ -1,3 +1,4 @@
+import { timeOrderedId } from '../core/time-ordered-id.js';
 import { withTimeout } from '../core/with-timeout.js';
 import type { Mutable } from '../core/mutable.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -65,16 +66,6 @@ interface QueuedEntry {
 function nextTurn(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
   return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
-}
-
-/**
- * A unique id that sorts by creation time: the epoch milliseconds in 12 hex digits, then 80
- * random bits. Ids made one after the other land next to each other in a B-tree keyed by id,
- * so a batch of them writes the index's last page rather than one page per id.
- */
-function timeOrderedId(nowMs = Date.now()): string {
-  const random = crypto.randomUUID().replaceAll('-', '');
-  return `${nowMs.toString(16).padStart(12, '0')}-${random.slice(0, 12)}${random.slice(13, 21)}`;
 }
 
 const TOTAL_SCOPE = '';

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { runIdBefore } from '../core/time-ordered-id.js';
 import type { RunState, RunWrite, StoredRun, StoredRunPart } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import type { StoreEngine } from './store-migrations.js';
@@ -140,6 +141,8 @@ export async function readActiveRun(db: Db, tenantId: string, sessionId: string)
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('session_id', '=', sessionId)
+    // Matches the partial index of runs in progress (a run in progress has no finish time).
+    .where('finished_at_ms', 'is', null)
     .where('state', 'in', IN_PROGRESS)
     .orderBy('created_at_ms', 'desc')
     .limit(1)
@@ -202,9 +205,25 @@ export async function takeExpiredRuns(
   return rows.map(runOfRow);
 }
 
-/** Removes runs finished before `beforeMs` and their parts. */
+/**
+ * Removes the runs finished before `beforeMs`, and their parts. Run ids sort by creation time
+ * (`newRunId`), so the runs created before it are a range of the primary key, read without an
+ * index of their own; of those, the finished ones go.
+ */
 export async function deleteFinishedRuns(trx: Db, beforeMs: number): Promise<void> {
-  const old = trx.selectFrom('actorkit_runs').select('id').where('finished_at_ms', '<', beforeMs);
-  await trx.deleteFrom('actorkit_run_parts').where('run_id', 'in', old).execute();
-  await trx.deleteFrom('actorkit_runs').where('finished_at_ms', '<', beforeMs).execute();
+  const old = trx
+    .selectFrom('actorkit_runs')
+    .select('id')
+    .where('id', '<', runIdBefore(beforeMs))
+    .where('finished_at_ms', '<', beforeMs);
+  await trx
+    .deleteFrom('actorkit_run_parts')
+    .where('run_id', '<', runIdBefore(beforeMs))
+    .where('run_id', 'in', old)
+    .execute();
+  await trx
+    .deleteFrom('actorkit_runs')
+    .where('id', '<', runIdBefore(beforeMs))
+    .where('finished_at_ms', '<', beforeMs)
+    .execute();
 }

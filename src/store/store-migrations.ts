@@ -180,36 +180,45 @@ const clusteredSqliteTables: StoreMigration = {
   },
 };
 
-/** The runs part: a run per invoke (its state, lease and result) and its stream parts in batches. */
+/**
+ * The runs part: a run per invoke (its state, lease and result) and its stream parts in
+ * batches. Run ids sort by creation time, so the rows a flush writes land on the tables' last
+ * pages; on SQLite both tables are `WITHOUT ROWID` (a row written once, into its key's B-tree).
+ * The session index holds only runs in progress (what a resume looks for) and the lease index
+ * only leased rows: a run that ends before its first write touches neither.
+ */
 const runs: StoreMigration = {
   name: '0004_runs',
   async up(db) {
-    const bigint = (name: string, table: ReturnType<typeof db.schema.createTable>) =>
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+    const withoutRowid = <T extends { modifyEnd(fragment: ReturnType<typeof sql.raw>): T }>(table: T) =>
+      sqlite ? table.modifyEnd(sql.raw('without rowid')) : table;
+    const counter = (table: ReturnType<typeof db.schema.createTable>, name: string) =>
       table.addColumn(name, 'bigint', (column) => column.notNull().defaultTo(0));
     let table = db.schema
       .createTable('actorkit_runs')
-      .addColumn('id', 'text', (column) => column.primaryKey())
+      .addColumn('id', 'text', (column) => column.primaryKey().notNull())
       .addColumn('tenant_id', 'text', (column) => column.notNull())
       .addColumn('session_id', 'text', (column) => column.notNull())
       .addColumn('state', 'text', (column) => column.notNull())
       .addColumn('background', 'integer', (column) => column.notNull().defaultTo(0))
       .addColumn('created_at_ms', 'bigint', (column) => column.notNull())
       .addColumn('finished_at_ms', 'bigint');
-    for (const name of ['input_tokens', 'output_tokens']) table = bigint(name, table);
-    table = table
+    table = counter(counter(table, 'input_tokens'), 'output_tokens')
       .addColumn('reply', 'text')
       .addColumn('problem', 'text')
       .addColumn('runner', 'text')
       .addColumn('lease_expires_at_ms', 'bigint')
       .addColumn('cancel_requested', 'integer', (column) => column.notNull().defaultTo(0));
-    table = bigint('last_seq', table)
+    table = counter(table, 'last_seq')
       .addColumn('request', 'text', (column) => column.notNull())
       .addColumn('side_effects', 'integer', (column) => column.notNull().defaultTo(0));
-    await table.execute();
+    await withoutRowid(table).execute();
     await db.schema
-      .createIndex('actorkit_runs_session_idx')
+      .createIndex('actorkit_runs_active_idx')
       .on('actorkit_runs')
       .columns(['tenant_id', 'session_id', 'created_at_ms'])
+      .where(sql.ref('finished_at_ms'), 'is', null)
       .execute();
     await db.schema
       .createIndex('actorkit_runs_lease_idx')
@@ -217,15 +226,15 @@ const runs: StoreMigration = {
       .column('lease_expires_at_ms')
       .where(sql.ref('lease_expires_at_ms'), 'is not', null)
       .execute();
-    await db.schema.createIndex('actorkit_runs_finished_idx').on('actorkit_runs').column('finished_at_ms').execute();
-    await db.schema
-      .createTable('actorkit_run_parts')
-      .addColumn('run_id', 'text', (column) => column.notNull())
-      .addColumn('first_seq', 'bigint', (column) => column.notNull())
-      .addColumn('last_seq', 'bigint', (column) => column.notNull())
-      .addColumn('parts', 'text', (column) => column.notNull())
-      .addPrimaryKeyConstraint('actorkit_run_parts_pk', ['run_id', 'first_seq'])
-      .execute();
+    await withoutRowid(
+      db.schema
+        .createTable('actorkit_run_parts')
+        .addColumn('run_id', 'text', (column) => column.notNull())
+        .addColumn('first_seq', 'bigint', (column) => column.notNull())
+        .addColumn('last_seq', 'bigint', (column) => column.notNull())
+        .addColumn('parts', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('actorkit_run_parts_pk', ['run_id', 'first_seq']),
+    ).execute();
   },
 };
 

@@ -224,7 +224,7 @@ export interface StoredRun {
 }
 
 /** A batch of a run's stream parts, numbered `firstSeq`, `firstSeq + 1`, … (each part JSON text). */
-export interface RunPartBatch {
+interface RunPartBatch {
   readonly firstSeq: number;
   readonly parts: readonly string[];
 }

@@ -113,6 +113,8 @@ class LiveRun implements TurnRun {
   /** Changed since the last write. */
   dirty = true;
   readonly #storedWaiters: (() => void)[] = [];
+  /** `performance.now()` at the start: a run younger than one flush interval is written once it ends or ages. */
+  readonly startedMs = performance.now();
 
   constructor(owner: ActorRuns, start: RunStart, link: LinkedAbort, leave: () => void) {
     this.#owner = owner;
@@ -184,6 +186,11 @@ class LiveRun implements TurnRun {
     if (this.rowStored && !this.dirty) return Promise.resolve();
     this.#owner.flushSoon(0);
     return new Promise((resolve) => this.#storedWaiters.push(resolve));
+  }
+
+  /** Someone waits for the run to be stored: the next write takes it however young. */
+  get awaited(): boolean {
+    return this.#storedWaiters.length > 0;
   }
 
   /** Called after a write that stored everything up to now. */
@@ -319,8 +326,15 @@ export class ActorRuns implements TurnRuns {
   }
 
   async #write(): Promise<void> {
-    const changed = [...this.#live.values()].filter((run) => run.dirty);
-    if (changed.length === 0) return;
+    // A run that ends within a flush interval of its start is written once, ended: most turns.
+    const youngSince = performance.now() - FLUSH_INTERVAL_MS;
+    const changed = [...this.#live.values()].filter(
+      (run) => run.dirty && (run.finished || run.awaited || run.startedMs <= youngSince),
+    );
+    if (changed.length === 0) {
+      if ([...this.#live.values()].some((run) => run.dirty)) this.flushSoon(FLUSH_INTERVAL_MS);
+      return;
+    }
     const marks = changed.map((run) => ({ run, seq: run.parts.length, finished: run.finished }));
     const writes: RunWrite[] = marks.map(({ run, seq }) => {
       run.dirty = false;
@@ -344,6 +358,7 @@ export class ActorRuns implements TurnRuns {
       // A finished run, all of it written, is read from the store from now on.
       if (finished && !run.dirty) this.#live.delete(run.id);
     }
+    if ([...this.#live.values()].some((run) => run.dirty)) this.flushSoon(FLUSH_INTERVAL_MS);
     if (this.inProgress === 0) this.#stopHeartbeat();
   }
 
