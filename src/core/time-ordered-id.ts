@@ -10,7 +10,7 @@ export function timeOrderedId(nowMs = Date.now()): string {
 }
 
 /** The start of every `timeOrderedId` made at `nowMs`: ids made before sort below it. */
-export function timeOrderedPrefix(nowMs: number): string {
+function timeOrderedPrefix(nowMs: number): string {
   return nowMs.toString(16).padStart(12, '0');
 }
 

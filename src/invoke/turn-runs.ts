@@ -7,7 +7,7 @@ import type { UiPartSink } from './ui-message-stream.js';
 export const RUNS_PATH = '/agent/runs';
 
 /** The states of a run, as the store keeps them and the run routes show them. */
-export const RUN_STATES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
+const RUN_STATES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
 /** The problem a failed or cancelled run ended with. */
 const RunProblem = v.object({
