@@ -1,4 +1,4 @@
-import { ActorError } from '../../core/actor-error.js';
+import { ActorError, clientClosedError } from '../../core/actor-error.js';
 import type { ActorLifecycle } from '../../core/actor-lifecycle.js';
 import type { LinkedAbort } from '../../core/linked-abort.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
@@ -179,7 +179,12 @@ class LiveRun implements TurnRun {
   }
 
   stream(onClose?: () => void): ReadableStream<Uint8Array> {
-    return this.#owner.followLive(this, 0, onClose);
+    return this.#owner.followLive(this, 0, () => {
+      onClose?.();
+      // The invoke's own reader left before the end: with `on_disconnect: "cancel"`, so does the run.
+      if (this.#start.clientSignal !== undefined && !this.ended)
+        this.cancel(clientClosedError(new Error('The stream of the invoke was cancelled')));
+    });
   }
 
   stored(): Promise<void> {
