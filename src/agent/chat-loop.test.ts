@@ -246,7 +246,13 @@ describe('runChatLoop', () => {
       'text-delta',
       'text-delta',
     ]);
-    expect(events[4]).toEqual({ type: 'tool-call', id: 'c1', name: 'hello_greet', arguments: { name: 'Ada' } });
+    expect(events[4]).toEqual({
+      type: 'tool-call',
+      id: 'c1',
+      name: 'hello_greet',
+      arguments: { name: 'Ada' },
+      readOnly: false,
+    });
     expect(result.content).toBe('Let me check. \n\nAll done.');
   });
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ActorError } from '../core/actor-error.js';
 import { newRunId } from '../core/time-ordered-id.js';
+import type { ChatEvent } from './chat-handler.js';
 import { ChatReply } from './chat-reply.js';
 import { INVOKE_PATH, type ChatRequest } from './chat-request.js';
 import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
@@ -34,7 +35,8 @@ export type InvokeAnswer =
   | { readonly kind: 'accepted'; readonly run: RunStatus };
 
 /**
- * Runs the turn inside its run: the turn's events become the run's stream parts, and the run
+ * Runs the turn inside its run: the turn's events (when `observed`: a streamed or background
+ * invoke) become the run's stream parts as they come, and the run
  * records how it ended — the reply; or a cancel (a `finish` saying so), a shutdown (`abort`),
  * or an error (`error`). Resolves with the reply; rejects with the turn's error.
  */
@@ -43,18 +45,27 @@ async function driveRun(
   run: TurnRun,
   turn: Omit<Turn, 'signal' | 'onEvent' | 'claim'>,
   idempotency: Exclude<IdempotencyDecision, { kind: 'replay' }>,
+  observed: boolean,
 ): Promise<ChatReply> {
   const writer = new UiMessageStreamWriter(run);
   writer.start(turn.messageId);
   try {
+    // A JSON invoke asks the handler for no events: the model answers whole (as before runs),
+    // the run's parts come at the end, and its tool calls are not seen, so it counts as having
+    // had side effects (a taken-over JSON run is never retried).
+    if (!observed) run.toolRan(false);
     const reply = await runIdempotent(idempotency, (claim) =>
       runTurn(services, {
         ...turn,
         signal: run.signal,
-        onEvent: (event) => {
-          if (event.type === 'tool-call') run.toolRan(event.readOnly === true);
-          writer.event(event);
-        },
+        ...(observed
+          ? {
+              onEvent: (event: ChatEvent) => {
+                if (event.type === 'tool-call') run.toolRan(event.readOnly === true);
+                writer.event(event);
+              },
+            }
+          : {}),
         claim,
       }),
     );
@@ -115,7 +126,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
   };
-  const done = driveRun(services, run, turn, idempotency);
+  const done = driveRun(services, run, turn, idempotency, stream || background);
   if (background || stream) {
     // The run records its own end; nobody awaits this promise.
     done.catch(() => {});

@@ -208,7 +208,8 @@ export async function takeExpiredRuns(
 /**
  * Removes the runs finished before `beforeMs`, and their parts. Run ids sort by creation time
  * (`newRunId`), so the runs created before it are a range of the primary key, read without an
- * index of their own; of those, the finished ones go.
+ * index of their own; of those, the finished ones go. Parts first, then runs, each statement on
+ * its own: an interruption between them leaves runs whose parts are gone, removed next time.
  */
 export async function deleteFinishedRuns(trx: Db, beforeMs: number): Promise<void> {
   const old = trx

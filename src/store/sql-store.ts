@@ -562,7 +562,7 @@ export class SqlStore implements Store {
         .deleteFrom('actorkit_stats_applied')
         .where('applied_at_ms', '<', nowMs - APPLIED_ID_RETENTION_MS)
         .execute();
-      await this.#db.transaction().execute((trx) => runs.deleteFinishedRuns(trx, nowMs - this.#runRetentionMs));
+      await runs.deleteFinishedRuns(this.#db, nowMs - this.#runRetentionMs);
     }).catch((error: unknown) => this.#logger.warn('store_cleanup_failed', { store: this.kind, error }));
   }
 

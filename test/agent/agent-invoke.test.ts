@@ -215,7 +215,7 @@ describe('the agent behind POST /agent/invoke, with an OpenAI-compatible server'
 });
 
 describe('over real HTTP', () => {
-  it('aborts the model call when the client disconnects from a stream', async () => {
+  it('with on_disconnect: "cancel", aborts the model call when the client disconnects from a stream', async () => {
     const app = await createTestActor({ env: llmEnv({ LLM_TIMEOUT_MS: '10000' }) });
     const http = serve({ fetch: (request) => app.fetch(request), port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise((resolve) => http.once('listening', resolve));
@@ -225,7 +225,7 @@ describe('over real HTTP', () => {
       const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/agent/invoke`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify({ ...turn, message: 'hello' }),
+        body: JSON.stringify({ ...turn, message: 'hello', on_disconnect: 'cancel' }),
         signal: client.signal,
       });
       const reader = response.body!.getReader();

@@ -25,6 +25,8 @@ export async function chat(): Promise<string> {
   if (error !== undefined) return error.code;
   // The reply is JSON, or the SSE stream (text) when the request asked for it: a union to narrow.
   if (typeof data === 'string') return data;
+  // A background run (202, asked with "background" or Prefer: respond-async) is the run, not the reply.
+  if ('state' in data) return data.state;
   const status: 'completed' = data.status;
   return \`\${status}: \${data.message.content}\`;
 }

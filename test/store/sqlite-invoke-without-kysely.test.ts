@@ -64,6 +64,8 @@ describe('the SQLite store on the invoke path', () => {
     expect(kyselyQueries).toEqual([
       'delete from "actorkit_idempotency_keys" where "expires_at_ms" < ?',
       'delete from "actorkit_stats_applied" where "applied_at_ms" < ?',
+      'delete from "actorkit_run_parts" where "run_id" < ? and "run_id" in (select "id" from "actorkit_runs" where "id" < ? and "finished_at_ms" < ?)',
+      'delete from "actorkit_runs" where "id" < ? and "finished_at_ms" < ?',
     ]);
     const stats = await store.readStats('acme');
     expect(stats).toMatchObject({ invocations: 3, sessions: 2, users: 2 });

@@ -211,7 +211,7 @@ describe('serve on Node', () => {
     expect(JSON.parse(noHost.response!.body)).toHaveProperty('instance_id');
   });
 
-  it('aborts the turn of a JSON invoke whose client goes away: an error in /stats, a 499 in /metrics, nothing left in flight', async () => {
+  it('with on_disconnect: "cancel", aborts the turn of a JSON invoke whose client goes away: an error in /stats, a 499 in /metrics, nothing left in flight', async () => {
     const entered = gate();
     const aborted = gate();
     const { app } = buildActor({
@@ -228,7 +228,7 @@ describe('serve on Node', () => {
     const request = fetch(`${handle.url}/agent/invoke`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: invokeBody,
+      body: JSON.stringify({ ...JSON.parse(invokeBody), on_disconnect: 'cancel' }),
       signal: client.signal,
     });
     await entered.opened;

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ActorError } from '../../core/actor-error.js';
-import { DEFAULT_TENANT, headerTenant, TenantId } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
 import type { ActorEnv } from '../../context/actor-context.js';
 import { INVOKE_PATH, SessionId } from '../../invoke/chat-request.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
@@ -87,6 +87,7 @@ export const runStatusRoute = defineRoute(
     method: 'get',
     path: `${RUNS_PATH}/{id}`,
     security: 'apiKey',
+    contract: 'always',
     operation: {
       operationId: 'getRun',
       summary: 'A run: its state, times, usage, and its reply or problem',
@@ -104,7 +105,8 @@ export const runStatusRoute = defineRoute(
   },
   (ctx) =>
     async function getRun(c) {
-      const run = await tenantRun(actorRunsOf(ctx), c.req.param('id') ?? '', tenantOf(c));
+      const tenantId = tenantOf(c);
+      const run = await tenantRun(actorRunsOf(ctx), c.req.param('id') ?? '', tenantId);
       return c.json(statusOfStoredRun(run));
     },
 );
@@ -115,6 +117,7 @@ export const runStreamRoute = defineRoute(
     method: 'get',
     path: `${RUNS_PATH}/{id}/stream`,
     security: 'apiKey',
+    contract: 'always',
     operation: {
       operationId: 'streamRun',
       summary: "Reconnect to a run's stream, from any replica",
@@ -147,8 +150,9 @@ export const runStreamRoute = defineRoute(
   (ctx) =>
     async function streamRun(c) {
       const after = streamCursor(c);
+      const tenantId = tenantOf(c);
       const runs = actorRunsOf(ctx);
-      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantOf(c));
+      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantId);
       return c.body(runs.follow(run, after, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
     },
 );
@@ -159,6 +163,7 @@ export const cancelRunRoute = defineRoute(
     method: 'post',
     path: `${RUNS_PATH}/{id}/cancel`,
     security: 'apiKey',
+    contract: 'always',
     operation: {
       operationId: 'cancelRun',
       summary: 'Cancel a run',
@@ -178,8 +183,9 @@ export const cancelRunRoute = defineRoute(
   },
   (ctx) =>
     async function cancelRun(c) {
+      const tenantId = tenantOf(c);
       const runs = actorRunsOf(ctx);
-      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantOf(c));
+      const run = await tenantRun(runs, c.req.param('id') ?? '', tenantId);
       if (run.state === 'completed' || run.state === 'failed')
         throw new ActorError('run_finished', { detail: `The run already ended: state ${run.state}` });
       const after = run.state === 'cancelled' ? run : await fromStore(() => runs.cancel(run.id));
@@ -197,6 +203,7 @@ export const resumeChatStreamRoute = defineRoute(
     method: 'get',
     path: `${INVOKE_PATH}/{chat_id}/stream`,
     security: 'apiKey',
+    contract: 'always',
     operation: {
       operationId: 'resumeChatStream',
       summary: "Resume a chat's stream in progress (the AI SDK's useChat resume)",
@@ -214,6 +221,7 @@ export const resumeChatStreamRoute = defineRoute(
         200: { description: 'The stream of the run in progress, from its first part', content: sseContent },
         204: { description: 'No run of this chat is in progress' },
         400: problem('Malformed X-Tenant-Id', ['invalid_header']),
+        422: problem('Malformed chat id', ['validation_failed']),
         503: storeUnavailable,
       },
     },
@@ -221,8 +229,10 @@ export const resumeChatStreamRoute = defineRoute(
   (ctx) =>
     async function resumeChatStream(c) {
       const runs = actorRunsOf(ctx);
-      const chatId = c.req.param('chat_id') ?? '';
-      const run = chatId.length > 128 ? null : await fromStore(() => runs.active(tenantOf(c), chatId));
+      const tenantId = tenantOf(c);
+      // A session id has the rules of a tenant id (`SessionId`).
+      const chatId = parseTenantId(c.req.param('chat_id') ?? '', '/chat_id', 'The chat id in the path is malformed');
+      const run = await fromStore(() => runs.active(tenantId, chatId));
       if (run === null) return c.body(null, 204);
       return c.body(runs.follow(run, 0, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
     },
