@@ -48,7 +48,7 @@ async function driveRun(
   observed: boolean,
 ): Promise<ChatReply> {
   const writer = new UiMessageStreamWriter(run);
-  writer.start(turn.messageId);
+  writer.start(turn.messageId, run.id);
   try {
     // A JSON invoke asks the handler for no events: the model answers whole (as before runs),
     // the run's parts come at the end, and its tool calls are not seen, so it counts as having

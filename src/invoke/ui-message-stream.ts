@@ -87,9 +87,13 @@ export class UiMessageStreamWriter {
     this.#sink = sink;
   }
 
-  /** Opens the message. */
-  start(messageId: string): void {
-    this.#write({ type: 'start', messageId });
+  /** Opens the message; with `runId`, its metadata names the run (`run_id`), so a client cut off knows what to reconnect to. */
+  start(messageId: string, runId?: string): void {
+    this.#write(
+      runId === undefined
+        ? { type: 'start', messageId }
+        : { type: 'start', messageId, messageMetadata: { run_id: runId } },
+    );
   }
 
   /** Writes what a chat handler reported. */

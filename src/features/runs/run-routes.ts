@@ -29,6 +29,22 @@ const runIdParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 128 },
 } as const;
 
+const lastEventIdHeader = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  description: 'The `id` of the last part received: the stream resumes after it (wins over `after`)',
+  schema: { type: 'string', pattern: '^\\d{1,15}$' },
+} as const;
+
+const afterQuery = {
+  name: 'after',
+  in: 'query',
+  required: false,
+  description: 'The number of the last part received (0: from the start)',
+  schema: { type: 'string', pattern: '^\\d{1,15}$' },
+} as const;
+
 const notFound = problem("No run of this id for this tenant (another tenant's run included)", ['run_not_found']);
 const storeUnavailable = problem('Database unreachable', ['store_unavailable']);
 
@@ -74,11 +90,11 @@ function streamCursor(c: Context<ActorEnv>): number {
   const after = c.req.query('after');
   const [name, value] = lastEventId !== undefined ? ['Last-Event-ID', lastEventId] : ['after', after];
   if (value === undefined) return 0;
-  if (!CURSOR.test(value.trim()))
+  if (!CURSOR.test(value))
     throw new ActorError('invalid_run_cursor', {
       detail: `${name} must be the number of the last part received (a whole number from 0), got ${JSON.stringify(value.slice(0, 40))}`,
     });
-  return Number(value.trim());
+  return Number(value);
 }
 
 /** `GET /agent/runs/{id}`: a run's state, times, usage, and its reply or problem once ended. */
@@ -121,24 +137,7 @@ export const runStreamRoute = defineRoute(
     operation: {
       operationId: 'streamRun',
       summary: "Reconnect to a run's stream, from any replica",
-      parameters: [
-        runIdParameter,
-        tenantHeader,
-        {
-          name: 'Last-Event-ID',
-          in: 'header',
-          required: false,
-          description: 'The `id` of the last part received: the stream resumes after it (wins over `after`)',
-          schema: { type: 'string', pattern: '^\\d{1,15}$' },
-        },
-        {
-          name: 'after',
-          in: 'query',
-          required: false,
-          description: 'The number of the last part received (0: from the start)',
-          schema: { type: 'string', pattern: '^\\d{1,15}$' },
-        },
-      ],
+      parameters: [runIdParameter, tenantHeader, lastEventIdHeader, afterQuery],
       responses: {
         200: { description: 'The stream of the run from the cursor on', content: sseContent },
         400: problem('Malformed Last-Event-ID, after or X-Tenant-Id', ['invalid_run_cursor', 'invalid_header']),
@@ -216,11 +215,13 @@ export const resumeChatStreamRoute = defineRoute(
           schema: schemaOf(SessionId),
         },
         tenantHeader,
+        lastEventIdHeader,
+        afterQuery,
       ],
       responses: {
         200: { description: 'The stream of the run in progress, from its first part', content: sseContent },
         204: { description: 'No run of this chat is in progress' },
-        400: problem('Malformed X-Tenant-Id', ['invalid_header']),
+        400: problem('Malformed Last-Event-ID, after or X-Tenant-Id', ['invalid_run_cursor', 'invalid_header']),
         422: problem('Malformed chat id', ['validation_failed']),
         503: storeUnavailable,
       },
@@ -232,8 +233,9 @@ export const resumeChatStreamRoute = defineRoute(
       const tenantId = tenantOf(c);
       // A session id has the rules of a tenant id (`SessionId`).
       const chatId = parseTenantId(c.req.param('chat_id') ?? '', '/chat_id', 'The chat id in the path is malformed');
+      const after = streamCursor(c);
       const run = await fromStore(() => runs.active(tenantId, chatId));
       if (run === null) return c.body(null, 204);
-      return c.body(runs.follow(run, 0, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
+      return c.body(runs.follow(run, after, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
     },
 );
