@@ -6,6 +6,7 @@ import { ActorSettings } from '../context/actor-settings.js';
 import { DomainHealthMonitor } from '../context/domain-health-monitor.js';
 import { ActorLifecycle } from '../core/actor-lifecycle.js';
 import { ActorRuns } from '../features/runs/actor-runs.js';
+import { rerunInvoke } from '../invoke/answer-invoke.js';
 import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime-config.js';
 import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger } from '../log/logger.js';
@@ -181,6 +182,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
       instanceId: config.instanceId,
       leaseMs: config.runs.leaseMs,
       retryReadOnly: config.runs.retryReadOnly,
+      rerun: (run) => rerunInvoke(ctx, run),
     }),
     turns,
     stats: turns,

@@ -3,12 +3,13 @@ import { ActorError } from '../core/actor-error.js';
 import { newRunId } from '../core/time-ordered-id.js';
 import type { ChatEvent } from './chat-handler.js';
 import { ChatReply } from './chat-reply.js';
-import { INVOKE_PATH, type ChatRequest } from './chat-request.js';
+import { ChatRequest, INVOKE_PATH } from './chat-request.js';
 import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
 import type { RunStatus, TurnRun } from './turn-runs.js';
 import { replayStream, UiMessageStreamWriter } from './ui-message-stream.js';
+import type { StoredRun } from '../store/store.js';
 
 /** One validated invoke, with what its HTTP request said around the body. */
 export interface InvokeCall {
@@ -138,4 +139,34 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     return { kind: 'stream', body: run.stream(leave), replayed: false };
   }
   return { kind: 'reply', reply: await done };
+}
+
+/**
+ * Runs a taken-over run again from the start, on this instance: its stored request under its
+ * id, as a background run records itself, its parts numbered on after `lastSeq` (the runs
+ * feature calls it, through the app, for a run whose tools were all read-only). Its
+ * `Idempotency-Key`, if it had one, is not claimed again.
+ * @param services what the turn needs
+ * @param stored the run as the store keeps it
+ */
+export function rerunInvoke(
+  services: TurnServices,
+  stored: Pick<StoredRun, 'id' | 'tenantId' | 'request' | 'background' | 'lastSeq'>,
+): void {
+  const request = v.parse(ChatRequest, JSON.parse(stored.request));
+  const requestId = crypto.randomUUID();
+  const { id, tenantId, background } = stored;
+  const run = services.runs.begin({ id, tenantId, request, requestId, background, firstSeq: stored.lastSeq + 1 });
+  const turn = {
+    id,
+    request,
+    tenantId,
+    requestId,
+    // Only an observed run is retried: a JSON invoke counts as having had side effects.
+    stream: !background,
+    messageId: `msg_${crypto.randomUUID()}`,
+    idempotencyUnavailable: false,
+  };
+  // The run records its own end; nobody awaits this promise.
+  driveRun(services, run, turn, { kind: 'run', unavailable: false }, true).catch(() => {});
 }

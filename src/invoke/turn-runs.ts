@@ -47,6 +47,8 @@ export interface RunStart {
   readonly background: boolean;
   /** The client's signal when a dropped client cancels the run (`on_disconnect: "cancel"`); absent when the run outlives its client. */
   readonly clientSignal?: AbortSignal;
+  /** The number of the run's first part, 1 unless the run is taken over and run again: its parts then follow those of the attempt before. */
+  readonly firstSeq?: number;
 }
 
 /**

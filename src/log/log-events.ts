@@ -218,6 +218,11 @@ export const LOG_EVENTS = {
     meaning:
       'a run whose instance stopped renewing it was taken over (`run_id`, `outcome`: `runner_lost` at warn, `retried` at info)',
   },
+  run_retry_failed: {
+    levels: ['warn'],
+    meaning:
+      'a taken-over run could not be run again (`run_id`, `error`: its stored parts or request unreadable); it fails `runner_lost`',
+  },
   sqlite_wal_unavailable: { levels: ['warn'], meaning: 'SQLite could not use WAL journaling (`journal_mode`, `path`)' },
   database_connection_lost: { levels: ['warn'], meaning: 'a pooled PostgreSQL connection broke' },
   database_unreachable: { levels: ['warn'], meaning: 'the database stopped answering (`store`, `error`)' },

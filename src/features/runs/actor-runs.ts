@@ -32,8 +32,17 @@ export interface ActorRunsOptions {
   readonly leaseMs: number;
   /** `RUN_RETRY_READ_ONLY`: a taken-over run whose tools were all read-only is run again; otherwise it fails. */
   readonly retryReadOnly: boolean;
-  /** Runs a taken-over run again from its stored request, under the same id (the invoke's own path). */
+  /**
+   * Runs a taken-over run again from its stored request, under the same id (the invoke's own
+   * path): it must `begin` the run, with `firstSeq` one past the run's `lastSeq`, before it returns.
+   */
   readonly rerun?: (run: StoredRun) => void;
+}
+
+/** The attempt before of a run taken over to be run again: its stored parts and its creation time. */
+interface EarlierAttempt {
+  readonly parts: readonly string[];
+  readonly createdAtMs: number;
 }
 
 /** The problem a run ends with when its instance died or stopped before its end. */
@@ -93,7 +102,7 @@ class LiveRun implements TurnRun {
   readonly id: string;
   readonly #owner: ActorRuns;
   readonly #start: RunStart;
-  readonly #createdAtMs = Date.now();
+  #createdAtMs = Date.now();
   readonly #link: LinkedAbort;
   readonly #leave: () => void;
   /** Every part so far, as JSON text; part n is `parts[n - 1]`. */
@@ -126,6 +135,13 @@ class LiveRun implements TurnRun {
 
   get tenantId(): string {
     return this.#start.tenantId;
+  }
+
+  /** A run run again after a takeover: the stored parts of the attempt before are its first ones, and it keeps its creation time. */
+  continues(earlier: EarlierAttempt): void {
+    this.parts.push(...earlier.parts);
+    this.storedSeq = earlier.parts.length;
+    this.#createdAtMs = earlier.createdAtMs;
   }
 
   get signal(): AbortSignal {
@@ -252,6 +268,8 @@ export class ActorRuns implements TurnRuns {
   readonly lifecycle: ActorRunsOptions['lifecycle'];
   readonly #options: ActorRunsOptions;
   readonly #live = new Map<string, LiveRun>();
+  /** Runs taken over to be run again, while `options.rerun` begins them. */
+  readonly #retrying = new Map<string, EarlierAttempt>();
   readonly #shared: boolean;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> | undefined;
@@ -278,6 +296,14 @@ export class ActorRuns implements TurnRuns {
   begin(start: RunStart): TurnRun {
     const link = this.lifecycle.linkWork(start.clientSignal ?? new AbortController().signal);
     const run = new LiveRun(this, start, link, this.lifecycle.enter());
+    if (start.firstSeq !== undefined && start.firstSeq !== 1) {
+      const earlier = this.#retrying.get(start.id);
+      if (earlier?.parts.length !== start.firstSeq - 1)
+        throw new TypeError(
+          `Run ${start.id} cannot begin at part ${start.firstSeq}: it was not taken over with as many`,
+        );
+      run.continues(earlier);
+    }
     if (start.clientSignal !== undefined) {
       const clientLeft = () => {
         if (!run.finished) run.cancelled = true;
@@ -498,11 +524,7 @@ export class ActorRuns implements TurnRuns {
       return;
     }
     for (const run of taken) {
-      if (this.#options.retryReadOnly && !run.sideEffects && this.#options.rerun !== undefined) {
-        this.#options.logger.info('run_taken_over', { run_id: run.id, outcome: 'retried' });
-        this.#options.rerun(run);
-        continue;
-      }
+      if (this.#options.retryReadOnly && !run.sideEffects && (await this.#retry(run))) continue;
       this.#options.logger.warn('run_taken_over', { run_id: run.id, outcome: 'runner_lost' });
       const problem = runnerProblem('runner_lost');
       const errorPart = JSON.stringify({ type: 'error', errorText: `runner_lost: ${problem.detail}` });
@@ -521,6 +543,36 @@ export class ActorRuns implements TurnRuns {
           },
         ])
         .catch((error: unknown) => this.#options.logger.warn('runs_write_failed', { runs: 1, error }));
+    }
+  }
+
+  /**
+   * Runs a taken-over run again (`options.rerun`), its parts numbered on after its stored ones;
+   * false when it cannot be (no `rerun`, retried once already, its parts unreadable, or `rerun`
+   * threw): it then fails.
+   */
+  async #retry(run: StoredRun): Promise<boolean> {
+    const rerun = this.#options.rerun;
+    if (rerun === undefined) return false;
+    try {
+      const parts: string[] = [];
+      while (parts.length < run.lastSeq) {
+        const batch = await this.#options.store.readRunParts(run.id, parts.length, FOLLOW_BATCH);
+        if (batch.length === 0 || batch[0]!.seq !== parts.length + 1) break;
+        for (const { seq, part } of batch) if (seq === parts.length + 1) parts.push(part);
+      }
+      if (parts.length !== run.lastSeq) throw new Error(`${parts.length} of its ${run.lastSeq} parts are stored`);
+      // Once only: a run whose retry died too (a request that kills its runner, say) fails.
+      if (parts.filter((part) => (JSON.parse(part) as { type?: string }).type === 'start').length > 1) return false;
+      this.#retrying.set(run.id, { parts, createdAtMs: run.createdAtMs });
+      rerun(run);
+      this.#options.logger.info('run_taken_over', { run_id: run.id, outcome: 'retried' });
+      return true;
+    } catch (error) {
+      this.#options.logger.warn('run_retry_failed', { run_id: run.id, error });
+      return false;
+    } finally {
+      this.#retrying.delete(run.id);
     }
   }
 
