@@ -579,7 +579,8 @@ export class ActorRuns implements TurnRuns {
   /** Every second while a run is in progress here: renews leases every quarter lease and, on PostgreSQL, looks for cancels. */
   #startHeartbeat(): void {
     if (this.#heartbeat !== undefined || this.#closed) return;
-    this.#heartbeat = setInterval(() => void this.#beat(), CANCEL_POLL_MS);
+    // Often enough for both: the cancel poll (every second) and a renewal every quarter lease.
+    this.#heartbeat = setInterval(() => void this.#beat(), Math.min(CANCEL_POLL_MS, this.leaseMs / 4));
     this.#heartbeat.unref?.();
   }
 

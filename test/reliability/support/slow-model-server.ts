@@ -17,9 +17,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Starts a model server that answers every chat completion with the words `word1 … wordN`,
  * one every `gapMs` (streamed for `stream: true`, whole after the same wait otherwise), as
- * scripts/slow-model-server.mjs does by hand. A client that goes away stops its answer.
+ * `npx tsx scripts/slow-model-server.ts` serves by hand. A client that goes away stops its answer.
  */
-export async function startSlowModelServer(pace = { words: 20, gapMs: 250 }): Promise<SlowModelServer> {
+export async function startSlowModelServer(pace = { words: 20, gapMs: 250 }, listenPort = 0): Promise<SlowModelServer> {
   let calls = 0;
   const open = new Set<ServerResponse>();
   const server = createServer((request, response) => {
@@ -74,7 +74,7 @@ export async function startSlowModelServer(pace = { words: 20, gapMs: 250 }): Pr
       response.end('data: [DONE]\n\n');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const handle: SlowModelServer = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
