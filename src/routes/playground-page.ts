@@ -182,6 +182,8 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
         drawTranscript();
         return;
       }
+      // 204: the chat has no run in progress: it ended while the page was away, before its first part arrived.
+      if (response.status === 204) { session.entries[session.entries.indexOf(reply)] = { role: 'error', title: 'No answer to resume', detail: 'The run of this message ended while the page was away; its answer is in the session history.' }; drawTranscript(); return; }
       await readRun(response, session, reply, update);
       showBanner(null);
     } catch (error) {
@@ -213,6 +215,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     session.entries.push({ role: 'user', parts: [{ kind: 'text', text }] });
     const reply = { role: 'assistant', parts: [] };
     session.entries.push(reply);
+    persist();
     drawTranscript();
     return streamReply(session, reply, () => fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
       method: 'POST',
@@ -221,14 +224,19 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     }));
   }
 
-  /** Picks up the current session's run where the page left it (a reload mid-answer). */
+  /**
+   * Picks up the current session's run where the page left it (a reload mid-answer): after the
+   * last part drawn; a reply left before its first part asks for the chat's run in progress.
+   */
   function resumeRun() {
     const session = currentSession();
-    if (following || !session || !session.run) return;
+    if (following || !session) return;
     const reply = session.entries[session.entries.length - 1];
-    if (!reply || reply.role !== 'assistant') { delete session.run; persist(); return; }
+    if (!reply || reply.role !== 'assistant') { if (session.run) { delete session.run; persist(); } return; }
     const run = session.run;
-    return streamReply(session, reply, () => fetch(runUrl(run, '/stream?after=' + run.after), { headers: headers({ Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }) }));
+    if (!run && reply.parts.length > 0) return;
+    const url = run ? runUrl(run, '/stream?after=' + run.after) : base + ${JSON.stringify(INVOKE_PATH)} + '/' + encodeURIComponent(session.id) + '/stream';
+    return streamReply(session, reply, () => fetch(url, { headers: headers({ Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }) }));
   }
 
   /** Stop: cancels the run in progress; its stream then ends saying so. */

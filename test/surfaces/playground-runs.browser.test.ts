@@ -40,6 +40,18 @@ const replyPast = (page: Page, words: number) =>
     return (replies[replies.length - 1]?.textContent ?? '').trim().split(/\s+/).length > count;
   }, words);
 
+/** Waits until the last assistant reply on the page reads `answer`, exactly. */
+const lastReplyBecomes = (page: Page, answer: string) =>
+  page.waitForFunction(
+    (expected) => {
+      const replies = document.querySelectorAll('#messages article[data-role="assistant"]');
+      const last = replies[replies.length - 1];
+      return [...(last?.querySelectorAll('.text') ?? [])].map((part) => part.textContent).join('') === expected;
+    },
+    answer,
+    { timeout: 15_000 },
+  );
+
 async function send(page: Page, text: string) {
   await page.locator('#message').fill(text);
   await page.locator('#message').press('Enter');
@@ -78,15 +90,7 @@ describe.skipIf(chromiumMissing)('the playground follows runs in chromium', () =
 
     await page.reload();
     await page.locator('body[data-loaded="true"]').waitFor();
-    await page.waitForFunction(
-      (answer) => {
-        const replies = document.querySelectorAll('#messages article[data-role="assistant"]');
-        const last = replies[replies.length - 1];
-        return [...(last?.querySelectorAll('.text') ?? [])].map((part) => part.textContent).join('') === answer;
-      },
-      ANSWER,
-      { timeout: 15_000 },
-    );
+    await lastReplyBecomes(page, ANSWER);
     await page.locator('#stop').waitFor({ state: 'hidden' });
     expect(await lastReplyText(page)).toBe(ANSWER);
     expect(
@@ -101,6 +105,47 @@ describe.skipIf(chromiumMissing)('the playground follows runs in chromium', () =
     await page.locator('body[data-loaded="true"]').waitFor();
     expect(await lastReplyText(page)).toBe(ANSWER);
     expect(resumes).toHaveLength(1);
+  });
+
+  it('a reload before the first part arrived resumes the chat’s run through GET /agent/invoke/{session}/stream', async () => {
+    // The invoke reaches the actor, but its answer is held back from the page: as if the page
+    // were reloaded before the first part (and the run id) came.
+    const held: Promise<unknown>[] = [];
+    await page.route(
+      '**/agent/invoke',
+      (route) => {
+        held.push(route.fetch().catch(() => undefined));
+      },
+      { times: 1 },
+    );
+    await send(page, 'Answer while I am away');
+    const sessionId = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('actorkit.playground') ?? '{}').current as string,
+    );
+    const inProgress = async () => {
+      const probe = new AbortController();
+      const response = await fetch(`${origin}/agent/invoke/${sessionId}/stream`, {
+        headers: { 'X-API-Key': API_KEY },
+        signal: probe.signal,
+      });
+      probe.abort();
+      return response.status === 200;
+    };
+    await expect.poll(inProgress, { timeout: 5_000 }).toBe(true);
+    const resumes: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/agent/invoke/${sessionId}/stream`)) resumes.push(request.url());
+    });
+
+    await page.reload();
+    await page.locator('body[data-loaded="true"]').waitFor();
+    await lastReplyBecomes(page, ANSWER);
+    await page.locator('#stop').waitFor({ state: 'hidden' });
+    expect(resumes).toHaveLength(1);
+    expect(
+      await page.locator('#messages article').evaluateAll((articles) => articles.map((node) => node.dataset.role)),
+    ).toEqual(['user', 'assistant', 'user', 'assistant']);
+    await Promise.all(held);
   });
 
   it('Stop cancels the run in progress: the page says so and the run is cancelled', async () => {
