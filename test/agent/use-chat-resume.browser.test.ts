@@ -112,6 +112,13 @@ describe.skipIf(chromiumMissing)('useChat({ resume: true }) in chromium, the pag
     );
     const before = await assistantTexts(page);
     expect(before[0]!.length).toBeLessThan(ANSWER.length);
+    // What the page saved holds the answer so far: the resume must replace it, not add to it.
+    const savedRoles = () =>
+      page.evaluate(
+        (key) => JSON.parse(localStorage.getItem(key) ?? '[]').map((message: { role: string }) => message.role),
+        `chat:${CHAT_ID}`,
+      );
+    await expect.poll(savedRoles).toEqual(['user', 'assistant']);
 
     await page.reload();
     await page.waitForFunction(
