@@ -1,6 +1,7 @@
 import { html, raw } from 'hono/html';
 import type { ProblemCode } from '../core/problem-codes.js';
 import { INVOKE_PATH } from '../features/invoke/invoke-route.js';
+import { RUNS_PATH } from '../invoke/turn-runs.js';
 import { readyRoute } from './ready.js';
 import { currentSettingsRoute } from './settings.js';
 
@@ -94,6 +95,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
           part.error !== undefined ? el('pre', { className: 'tool-error', textContent: part.error }) : null));
       }
     }
+    if (entry.state) { node.dataset.runState = entry.state; node.append(el('p', { className: 'run-state', textContent: entry.state === 'cancelled' ? 'Cancelled: the run was stopped before its answer was complete.' : 'Run ' + entry.state })); }
     if (entry.meta) node.append(el('footer', { className: 'meta', textContent: entry.meta }));
     return node;
   }
@@ -104,10 +106,108 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   }
 
   // ---- chat -----------------------------------------------------------------------------
-  async function send() {
+  // A run outlives its request. While one streams, its session remembers the run and the
+  // number of the last part drawn (session.run, kept in localStorage with the transcript so
+  // far), so a reloaded page asks for the parts after it and finishes the same reply; Stop
+  // cancels the run itself, not just this page's request.
+  let leaving = false;
+  addEventListener('pagehide', () => { leaving = true; });
+  addEventListener('pageshow', (event) => { if (event.persisted) location.reload(); });
+  let following = null;
+  const runUrl = (run, tail) => base + ${JSON.stringify(RUNS_PATH)} + '/' + encodeURIComponent(run.id) + tail;
+
+  function applyChunk(reply, chunk) {
+    const parts = reply.parts;
+    const last = parts[parts.length - 1];
+    const openText = last && last.kind === 'text' && last.open ? last : null;
+    const tool = (id) => parts.find((part) => part.kind === 'tool' && part.id === id);
+    const usage = reply.usage || (reply.usage = {});
+    if (chunk.type === 'text-start') { if (openText) delete openText.open; parts.push({ kind: 'text', text: '', open: true }); }
+    else if (chunk.type === 'text-delta') { if (openText) openText.text += chunk.delta; else parts.push({ kind: 'text', text: chunk.delta, open: true }); }
+    else if (chunk.type === 'text-end') { if (openText) delete openText.open; }
+    else if (chunk.type === 'tool-input-available') parts.push({ kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input });
+    else if (chunk.type === 'tool-output-available') { const part = tool(chunk.toolCallId); if (part) part.output = chunk.output; }
+    else if (chunk.type === 'tool-output-error') { const part = tool(chunk.toolCallId); if (part) part.error = chunk.errorText; }
+    else if (chunk.type === 'data-usage') Object.assign(usage, chunk.data);
+    else if (chunk.type === 'data-session') { usage.model = chunk.data.model; $('model').textContent = 'model: ' + chunk.data.model; }
+    else if (chunk.type === 'error') parts.push({ kind: 'text', text: 'Error: ' + chunk.errorText });
+    else if (chunk.type === 'finish' && chunk.messageMetadata && chunk.messageMetadata.run_state) reply.state = chunk.messageMetadata.run_state;
+    reply.meta = (usage.model ? 'model ' + usage.model : '') + (usage.total_tokens !== undefined ? ' · tokens in ' + usage.input_tokens + ' / out ' + usage.output_tokens + ' / total ' + usage.total_tokens : '');
+  }
+
+  /** Draws a run's stream into reply, part by part, keeping the run and its last part in session.run. */
+  async function readRun(response, session, reply, update) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        const lines = buffer.slice(0, cut).split('\n');
+        buffer = buffer.slice(cut + 2);
+        const id = lines.find((line) => line.startsWith('id:'));
+        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
+        if (data === '' || data === '[DONE]') continue;
+        let chunk;
+        try { chunk = JSON.parse(data); } catch { continue; }
+        applyChunk(reply, chunk);
+        const runId = (chunk.type === 'start' && chunk.messageMetadata && chunk.messageMetadata.run_id) || (chunk.type === 'data-session' && chunk.data.invocation_id);
+        if (runId && !session.run) { session.run = { id: runId, after: 0 }; $('stop').disabled = false; }
+        if (id && session.run) session.run.after = Number(id.slice(3).trim());
+        persist();
+        update();
+      }
+    }
+  }
+
+  /** Streams a run into the session's last entry (reply): a new invoke, or the resume of one. */
+  async function streamReply(session, reply, request) {
+    let live = $('messages').lastElementChild;
+    const update = () => { const next = drawEntry(reply); live.replaceWith(next); live = next; $('messages').scrollTop = $('messages').scrollHeight; };
+    following = session;
+    $('send').disabled = true;
+    $('stop').hidden = false;
+    $('stop').disabled = !session.run;
+    $('chat-status').textContent = 'Streaming…';
+    try {
+      const response = await request();
+      if (!response.ok) {
+        const problem = explain(await problemOf(response));
+        if (reply.parts.length === 0) session.entries[session.entries.length - 1] = { role: 'error', ...problem };
+        else session.entries.push({ role: 'error', ...problem });
+        if (problem.status === 401) showBanner(problem);
+        drawTranscript();
+        return;
+      }
+      // 204: the chat has no run in progress: it ended while the page was away, before its first part arrived.
+      if (response.status === 204) { session.entries[session.entries.indexOf(reply)] = { role: 'error', title: 'No answer to resume', detail: 'The run of this message ended while the page was away; its answer is in the session history.' }; drawTranscript(); return; }
+      await readRun(response, session, reply, update);
+      showBanner(null);
+    } catch (error) {
+      if (leaving) return;
+      session.entries.push({ role: 'error', title: 'The request failed', detail: String(error && error.message || error) });
+      if (reply.parts.length === 0) session.entries.splice(session.entries.indexOf(reply), 1);
+      drawTranscript();
+    } finally {
+      if (!leaving) {
+        delete session.run;
+        following = null;
+        persist();
+        $('send').disabled = false;
+        $('stop').hidden = true;
+        $('chat-status').textContent = '';
+        refreshStats();
+      }
+    }
+  }
+
+  function send() {
     const box = $('message');
     const text = box.value;
-    if (text.trim() === '') return;
+    if (text.trim() === '' || following) return;
     if (!currentSession() || currentSession().tenant !== state.tenant) newSession();
     const session = currentSession();
     if (session.entries.length === 0) { session.title = text.slice(0, 40); drawSessions(); }
@@ -115,64 +215,42 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     session.entries.push({ role: 'user', parts: [{ kind: 'text', text }] });
     const reply = { role: 'assistant', parts: [] };
     session.entries.push(reply);
+    persist();
     drawTranscript();
-    let live = $('messages').lastElementChild;
-    const update = () => { const next = drawEntry(reply); live.replaceWith(next); live = next; $('messages').scrollTop = $('messages').scrollHeight; };
-    $('send').disabled = true;
-    $('chat-status').textContent = 'Streaming…';
+    return streamReply(session, reply, () => fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
+      method: 'POST',
+      headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }),
+      body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, message: text, stream: true }),
+    }));
+  }
+
+  /**
+   * Picks up the current session's run where the page left it (a reload mid-answer): after the
+   * last part drawn; a reply left before its first part asks for the chat's run in progress.
+   */
+  function resumeRun() {
+    const session = currentSession();
+    if (following || !session) return;
+    const reply = session.entries[session.entries.length - 1];
+    if (!reply || reply.role !== 'assistant') { if (session.run) { delete session.run; persist(); } return; }
+    const run = session.run;
+    if (!run && reply.parts.length > 0) return;
+    const url = run ? runUrl(run, '/stream?after=' + run.after) : base + ${JSON.stringify(INVOKE_PATH)} + '/' + encodeURIComponent(session.id) + '/stream';
+    return streamReply(session, reply, () => fetch(url, { headers: headers({ Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }) }));
+  }
+
+  /** Stop: cancels the run in progress; its stream then ends saying so. */
+  async function stopRun() {
+    const run = following && following.run;
+    if (!run) return;
+    $('stop').disabled = true;
     try {
-      const response = await fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
-        method: 'POST',
-        headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
-        body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, message: text, stream: true }),
-      });
-      if (!response.ok) {
-        const problem = explain(await problemOf(response));
-        session.entries[session.entries.length - 1] = { role: 'error', ...problem };
-        if (problem.status === 401) showBanner(problem);
-        drawTranscript();
-        return;
-      }
-      const tools = new Map();
-      let textPart = null;
-      const usage = {};
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
-          if (data === '' || data === '[DONE]') continue;
-          let chunk;
-          try { chunk = JSON.parse(data); } catch { continue; }
-          if (chunk.type === 'text-start') { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); }
-          else if (chunk.type === 'text-delta') { if (!textPart) { textPart = { kind: 'text', text: '' }; reply.parts.push(textPart); } textPart.text += chunk.delta; }
-          else if (chunk.type === 'text-end') textPart = null;
-          else if (chunk.type === 'tool-input-available') { const part = { kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input }; tools.set(chunk.toolCallId, part); reply.parts.push(part); }
-          else if (chunk.type === 'tool-output-available') { const part = tools.get(chunk.toolCallId); if (part) part.output = chunk.output; }
-          else if (chunk.type === 'tool-output-error') { const part = tools.get(chunk.toolCallId); if (part) part.error = chunk.errorText; }
-          else if (chunk.type === 'data-usage') Object.assign(usage, chunk.data);
-          else if (chunk.type === 'data-session') { usage.model = chunk.data.model; $('model').textContent = 'model: ' + chunk.data.model; }
-          else if (chunk.type === 'error') reply.parts.push({ kind: 'text', text: 'Error: ' + chunk.errorText });
-          reply.meta = (usage.model ? 'model ' + usage.model : '') + (usage.total_tokens !== undefined ? ' · tokens in ' + usage.input_tokens + ' / out ' + usage.output_tokens + ' / total ' + usage.total_tokens : '');
-          update();
-        }
-      }
-      showBanner(null);
+      const response = await fetch(runUrl(run, '/cancel'), { method: 'POST', headers: headers({ 'X-Tenant-Id': following.tenant }) });
+      // 409 run_finished: the answer was complete before the cancel arrived; the stream ends as usual.
+      if (!response.ok && response.status !== 409) { showBanner(explain(await problemOf(response))); $('stop').disabled = false; }
     } catch (error) {
-      session.entries[session.entries.length - 1] = { role: 'error', title: 'The request failed', detail: String(error && error.message || error) };
-      drawTranscript();
-    } finally {
-      persist();
-      $('send').disabled = false;
-      $('chat-status').textContent = '';
-      refreshStats();
+      showBanner({ title: 'The cancel failed', detail: String(error && error.message || error) });
+      $('stop').disabled = false;
     }
   }
 
@@ -332,12 +410,13 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   $('tenant').value = state.tenant;
   $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); });
   $('tenant').addEventListener('change', () => { state.tenant = $('tenant').value.trim() || 'default'; persist(); refreshStats(); });
-  $('session').addEventListener('change', () => { state.current = $('session').value; const session = currentSession(); if (session) { state.tenant = session.tenant; $('tenant').value = session.tenant; } persist(); drawTranscript(); refreshStats(); });
+  $('session').addEventListener('change', () => { state.current = $('session').value; const session = currentSession(); if (session) { state.tenant = session.tenant; $('tenant').value = session.tenant; } persist(); drawTranscript(); refreshStats(); resumeRun(); });
   $('new-session').addEventListener('click', newSession);
   $('message').addEventListener('keydown', (event) => { if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); send(); } });
   $('composer').addEventListener('submit', (event) => { event.preventDefault(); send(); });
+  $('stop').addEventListener('click', stopRun);
   $('settings-form').addEventListener('submit', saveSettings);
-  if (!currentSession()) newSession(); else { drawSessions(); drawTranscript(); }
+  if (!currentSession()) newSession(); else { drawSessions(); drawTranscript(); resumeRun(); }
   loadSettings();
   refreshStats();
   setInterval(refreshStats, 3000);
@@ -364,6 +443,7 @@ const PLAYGROUND_STYLE = `
   .msg.assistant { align-self: flex-start; background: color-mix(in srgb, CanvasText 6%, Canvas); }
   .msg.error { align-self: stretch; background: #c628281f; outline: 1px solid #c62828; }
   .msg .meta { font-size: .75rem; color: GrayText; margin-top: .3rem; }
+  .msg .run-state { font-size: .8rem; margin: .3rem 0 0; color: #c62828; }
   .tool { margin: .3rem 0; border: 1px dashed var(--line); border-radius: .4rem; padding: .3rem .5rem; }
   .tool pre { margin: .2rem 0; font-size: .8rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
   .label { font-size: .7rem; text-transform: uppercase; color: GrayText; }
@@ -383,7 +463,8 @@ const PLAYGROUND_STYLE = `
 /**
  * The chat playground: one self-contained page (inline script and style carrying `nonce`, no
  * external resource) that talks to the actor through relative URLs: `POST /agent/invoke` as a
- * UI message stream, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
+ * UI message stream, `GET /agent/runs/{id}/stream` to resume it after a reload and
+ * `POST /agent/runs/{id}/cancel` for Stop, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
  * @param view the actor's name and the response's CSP nonce
  */
 export async function renderPlaygroundPage(view: { readonly name: string; readonly nonce: string }): Promise<string> {
@@ -411,7 +492,7 @@ export async function renderPlaygroundPage(view: { readonly name: string; readon
 <main>
 <section id="chat" aria-label="Chat">
 <div id="messages" aria-live="polite"></div>
-<form id="composer"><textarea id="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><div><button type="submit" id="send">Send</button><div id="chat-status" role="status"></div></div></form>
+<form id="composer"><textarea id="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><div><button type="submit" id="send">Send</button><button type="button" id="stop" hidden>Stop</button><div id="chat-status" role="status"></div></div></form>
 </section>
 <aside>
 <section aria-labelledby="stats-heading"><h2 id="stats-heading">Tenant stats</h2><dl id="stats"></dl></section>

@@ -3,7 +3,11 @@ import { chromium, type Page } from 'playwright-core';
 import type { ActorApp } from '../../src/app/create-actor-app.js';
 import { serveOnLoopback } from './loopback.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The Debian chromium the browser tests drive (`CHROMIUM_PATH` overrides it); never a downloaded one. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags every browser test launches chromium with. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 /** Whether chromium is absent here (then the playground browser tests skip; CI refuses to). */
 export const chromiumMissing = !existsSync(CHROMIUM);
@@ -26,7 +30,7 @@ export async function openPlayground(app: ActorApp, ready: string): Promise<Open
   const server = await serveOnLoopback(app);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: CHROMIUM_ARGS,
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}/playground`);
