@@ -58,52 +58,74 @@ function rowOfRun(run: StoredRun): NewRunRow {
   };
 }
 
+/** The columns of `actorkit_runs`, in the order `writeRunsStatements` binds them (`rowOfRun`'s keys). */
+const RUN_COLUMNS = Object.keys(rowOfRun({} as StoredRun)) as (keyof NewRunRow)[];
+/** The columns a later write of a run updates (`cancel_requested` stays as any replica set it). */
+const UPDATED_COLUMNS = [
+  'state',
+  'finished_at_ms',
+  'input_tokens',
+  'output_tokens',
+  'reply',
+  'problem',
+  'runner',
+  'lease_expires_at_ms',
+  'last_seq',
+  'side_effects',
+];
+/** Most runs one statement writes (17 parameters each, under both engines' limits). */
+const RUNS_PER_STATEMENT = 500;
+
+/** `rows` rows of `columns` placeholders each, as the engine writes them (`?`, or `$1`, `$2`…). */
+function valueRows(engine: StoreEngine, rows: number, columns: number): string {
+  let next = 0;
+  const placeholder = () => (engine === 'postgres' ? `$${(next += 1)}` : '?');
+  return Array.from({ length: rows }, () => `(${Array.from({ length: columns }, placeholder).join(', ')})`).join(', ');
+}
+
 /**
- * Writes runs and their part batches (inside the caller's transaction). A row is updated only
- * while the stored one is held by the same runner and still in progress; `cancel_requested`
- * is kept once set, whoever writes.
+ * The statements that write runs and their part batches, as SQL text made once per row count:
+ * the per-flush write of every run of an instance skips Kysely's query building. A run's row is
+ * updated only while the stored one is held by the same runner and still in progress; a batch
+ * already stored is not stored twice.
  */
-export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<void> {
-  for (const { run, parts } of writes) {
-    const row = rowOfRun(run);
-    await trx
-      .insertInto('actorkit_runs')
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column('id')
-          .doUpdateSet((eb) => ({
-            state: eb.ref('excluded.state'),
-            finished_at_ms: eb.ref('excluded.finished_at_ms'),
-            input_tokens: eb.ref('excluded.input_tokens'),
-            output_tokens: eb.ref('excluded.output_tokens'),
-            reply: eb.ref('excluded.reply'),
-            problem: eb.ref('excluded.problem'),
-            runner: eb.ref('excluded.runner'),
-            lease_expires_at_ms: eb.ref('excluded.lease_expires_at_ms'),
-            last_seq: eb.ref('excluded.last_seq'),
-            side_effects: eb.ref('excluded.side_effects'),
-          }))
-          .where((eb) =>
-            eb.and([
-              eb('actorkit_runs.runner', '=', eb.ref('excluded.runner')),
-              eb('actorkit_runs.state', 'in', IN_PROGRESS),
-            ]),
-          ),
-      )
-      .execute();
-    if (parts !== undefined && parts.parts.length > 0)
-      await trx
-        .insertInto('actorkit_run_parts')
-        .values({
-          run_id: run.id,
-          first_seq: parts.firstSeq,
-          last_seq: parts.firstSeq + parts.parts.length - 1,
-          parts: `[${parts.parts.join(',')}]`,
-        })
-        .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
-        .execute();
-  }
+export function writeRunsStatements(engine: StoreEngine): (writes: readonly RunWrite[]) => [string, unknown[]][] {
+  const texts = new Map<string, string>();
+  const text = (kind: 'runs' | 'parts', rows: number) => {
+    const key = `${kind}${rows}`;
+    let found = texts.get(key);
+    if (found !== undefined) return found;
+    found =
+      kind === 'runs'
+        ? `insert into actorkit_runs (${RUN_COLUMNS.join(', ')}) values ${valueRows(engine, rows, RUN_COLUMNS.length)}
+on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
+where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})`
+        : `insert into actorkit_run_parts (run_id, first_seq, last_seq, parts) values ${valueRows(engine, rows, 4)}
+on conflict (run_id, first_seq) do nothing`;
+    texts.set(key, found);
+    return found;
+  };
+  return (writes) => {
+    const statements: [string, unknown[]][] = [];
+    for (let from = 0; from < writes.length; from += RUNS_PER_STATEMENT) {
+      const chunk = writes.slice(from, from + RUNS_PER_STATEMENT);
+      const runValues: unknown[] = [];
+      const partValues: unknown[] = [];
+      for (const { run, parts } of chunk) {
+        runValues.push(...Object.values(rowOfRun(run)));
+        if (parts !== undefined && parts.parts.length > 0)
+          partValues.push(
+            run.id,
+            parts.firstSeq,
+            parts.firstSeq + parts.parts.length - 1,
+            `[${parts.parts.join(',')}]`,
+          );
+      }
+      statements.push([text('runs', chunk.length), runValues]);
+      if (partValues.length > 0) statements.push([text('parts', partValues.length / 4), partValues]);
+    }
+    return statements;
+  };
 }
 
 /** One run, or null. */

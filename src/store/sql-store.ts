@@ -152,6 +152,7 @@ export class SqlStore implements Store {
   readonly #historyCache: HistoryCache | undefined;
   readonly #sessions: SessionEngine;
   readonly #runRetentionMs: number;
+  readonly #runStatements: ReturnType<typeof runs.writeRunsStatements>;
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -164,6 +165,7 @@ export class SqlStore implements Store {
     this.#onClose = options.onClose;
     this.#prepared = options.prepared;
     this.#runRetentionMs = options.runRetentionMs ?? DEFAULT_RUN_RETENTION_MS;
+    this.#runStatements = runs.writeRunsStatements(options.engine);
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
@@ -524,7 +526,10 @@ export class SqlStore implements Store {
 
   async writeRuns(writes: readonly RunWrite[]): Promise<void> {
     if (writes.length === 0) return;
-    await this.#transaction((trx) => runs.writeRuns(trx, writes));
+    const statements = this.#runStatements(writes);
+    await this.#transaction(async (trx) => {
+      for (const [text, parameters] of statements) await querySqlText(trx, text, parameters);
+    });
     this.#maintainNow(Date.now());
   }
 
