@@ -89,25 +89,31 @@ const runState = async (url: string, id: string) =>
   (await (await fetch(`${url}/agent/runs/${id}`)).json()) as { state: string; problem?: { code: string } };
 
 describe('/mcp chat as a run', () => {
-  it('sends notifications/progress per text delta to a client that passes onprogress, then the reply', async () => {
-    const url = await serveMcpActor(slowHandler(['one', 'two', 'three'], 20));
-    const client = await connectMcpClient(url);
-    const progress: Progress[] = [];
-    const result = await client.callTool(
-      { name: 'chat', arguments: { message: 'count', session_id: 'mcp-progress' } },
-      undefined,
-      { onprogress: (update) => progress.push(update) },
-    );
-    expect(result.content).toEqual([{ type: 'text', text: 'one two three ' }]);
-    expect(progress).toEqual([
-      { progress: 4, message: 'one ' },
-      { progress: 8, message: 'two ' },
-      { progress: 14, message: 'three ' },
-    ]);
-    const { id } = result.structuredContent as { id: string };
-    await waitFor(async () => (await runState(url, id)).state === 'completed');
-    await client.close();
-  });
+  it.each([
+    ['continue', 'sends'],
+    ['cancel', 'with RUN_ON_DISCONNECT=cancel still sends'],
+  ])(
+    'RUN_ON_DISCONNECT=%s: %s notifications/progress per text delta to a client that passes onprogress, then the reply',
+    async (onDisconnect) => {
+      const url = await serveMcpActor(slowHandler(['one', 'two', 'three'], 20), { RUN_ON_DISCONNECT: onDisconnect });
+      const client = await connectMcpClient(url);
+      const progress: Progress[] = [];
+      const result = await client.callTool(
+        { name: 'chat', arguments: { message: 'count', session_id: 'mcp-progress' } },
+        undefined,
+        { onprogress: (update) => progress.push(update) },
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'one two three ' }]);
+      expect(progress).toEqual([
+        { progress: 4, message: 'one ' },
+        { progress: 8, message: 'two ' },
+        { progress: 14, message: 'three ' },
+      ]);
+      const { id } = result.structuredContent as { id: string };
+      await waitFor(async () => (await runState(url, id)).state === 'completed');
+      await client.close();
+    },
+  );
 
   it('answers as before, in JSON, to a call without a progressToken', async () => {
     const url = await serveMcpActor(slowHandler(['one', 'two'], 5));

@@ -286,7 +286,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         const leave = c.env.keepInFlight();
         const streamed = onStreamEnd(response.body, () => {
           leave();
-          void server.close();
+          server.close().catch(() => {});
         });
         return new Response(streamed, { status: response.status, headers: response.headers });
       };
