@@ -26,6 +26,8 @@ export interface InvokeCall {
   readonly requestSignal: AbortSignal;
   /** Keeps the request in flight past its response headers, until the returned function is called: a stream calls it when it ends. */
   readonly keepInFlight: () => () => void;
+  /** Sees each of the turn's events as it comes (the MCP tool `chat` sends them as progress); the run is then observed, as a streamed one is. */
+  readonly onEvent?: (event: ChatEvent) => void;
 }
 
 /** How to answer an invoke: a reply, a stored reply replayed as JSON, a UI message stream, or a background run accepted. */
@@ -37,7 +39,7 @@ export type InvokeAnswer =
 
 /**
  * Runs the turn inside its run: the turn's events (when `observed`: a streamed or background
- * invoke) become the run's stream parts as they come, and the run
+ * invoke, or one with an `onEvent` observer, which sees them too) become the run's stream parts as they come, and the run
  * records how it ended — the reply; or a cancel (a `finish` saying so), a shutdown (`abort`),
  * or an error (`error`). Resolves with the reply; rejects with the turn's error.
  */
@@ -47,6 +49,7 @@ async function driveRun(
   turn: Omit<Turn, 'signal' | 'onEvent' | 'claim'>,
   idempotency: Exclude<IdempotencyDecision, { kind: 'replay' }>,
   observed: boolean,
+  observer?: (event: ChatEvent) => void,
 ): Promise<ChatReply> {
   const writer = new UiMessageStreamWriter(run);
   writer.start(turn.messageId, run.id);
@@ -64,6 +67,7 @@ async function driveRun(
               onEvent: (event: ChatEvent) => {
                 if (event.type === 'tool-call') run.toolRan(event.readOnly === true);
                 writer.event(event);
+                observer?.(event);
               },
             }
           : {}),
@@ -127,7 +131,8 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
   };
-  const done = driveRun(services, run, turn, idempotency, stream || background);
+  const observed = stream || background || call.onEvent !== undefined;
+  const done = driveRun(services, run, turn, idempotency, observed, call.onEvent);
   if (background || stream) {
     // The run records its own end; nobody awaits this promise.
     done.catch(() => {});

@@ -1,4 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as v from 'valibot';
 import type { ActorTool } from '../../agent/actor-tool.js';
 import type { ActorContext } from '../../context/actor-context.js';
@@ -9,8 +11,12 @@ import { healthBody } from '../../routes/health.js';
 import { readStats, statsBody } from '../../routes/stats.js';
 import type { McpServerSdk } from './load-mcp-server-sdk.js';
 import { watchOAuthTokens } from '../../agent/watch-oauth-tokens.js';
-import { MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
+import type { McpCallsInFlight } from './mcp-calls-in-flight.js';
+import { chatProgress, MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
+
+/** What the SDK gives a request handler besides the request: its signal, `_meta`, `sendNotification`. */
+type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** JSON-RPC codes: invalid params, internal error, and the MCP specification's unknown resource. */
 const INVALID_PARAMS = -32602;
@@ -29,6 +35,8 @@ function jsonRpcFailure(code: number, message: string, data?: unknown): Error {
 export interface McpActorServerOptions {
   /** The actor's tools now; the read-only ones are offered. */
   readonly tools: () => readonly ActorTool[];
+  /** The calls this instance answers now, which a `notifications/cancelled` of a later request aborts. */
+  readonly calls: McpCallsInFlight;
 }
 
 const RESOURCES = [
@@ -92,10 +100,13 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  * validation errors, so the model can correct them; an unknown tool is JSON-RPC -32602 (a
  * protocol error; params the SDK's schemas refuse, arguments that are not an object or hold a
  * prototype key, never get here: see `screenMcpRequests`); an unknown resource is -32002; a turn
- * or tool that fails is a tool result with `isError`.
+ * or tool that fails is a tool result with `isError`. A `chat` call whose `_meta` carries a
+ * `progressToken` sends `notifications/progress` as its text comes (`chatProgress`); a
+ * `notifications/cancelled` for a call, in a later request (`McpCallsInFlight`), aborts it and
+ * cancels a chat's run.
  * @param sdk the loaded MCP SDK
  * @param ctx the actor's context
- * @param options the tools
+ * @param options the tools and the calls in flight
  */
 export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, options: McpActorServerOptions): Server {
   const { metadata } = ctx.definition;
@@ -119,15 +130,24 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     ],
   }));
 
-  server.setRequestHandler(sdk.CallToolRequestSchema, async (call, extra) => {
-    const request = requestContextOf(extra.authInfo);
-    const signal = AbortSignal.any([request.signal, extra.signal]);
-    const { name, arguments: input = {} } = call.params;
+  /** One `tools/call`; `cancelSignal` is aborted by the client's `notifications/cancelled` for it. */
+  const callTool = async (
+    params: { name: string; arguments?: Record<string, unknown> },
+    extra: HandlerExtra,
+    request: McpRequestContext,
+    cancelSignal: AbortSignal,
+  ) => {
+    const signal = AbortSignal.any([request.signal, extra.signal, cancelSignal]);
+    const { name, arguments: input = {} } = params;
     if (name === 'chat') {
       const args = v.safeParse(McpChatArguments, input);
       if (!args.success) return invalidArguments(name, args.issues);
+      const progressToken = extra._meta?.progressToken;
       try {
-        const reply = await runMcpChat(ctx, args.output, { ...request, signal });
+        const reply = await runMcpChat(ctx, args.output, request, {
+          cancelSignal,
+          ...(progressToken === undefined ? {} : { onEvent: chatProgress(progressToken, extra.sendNotification) }),
+        });
         return {
           content: [{ type: 'text' as const, text: reply.message.content }],
           structuredContent: reply as unknown as Record<string, unknown>,
@@ -161,6 +181,16 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
       );
       ctx.logger.warn('mcp_tool_failed', { tool: name, error: message });
       return toolError(`Tool ${name} failed: ${message}`);
+    }
+  };
+
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (call, extra) => {
+    const request = requestContextOf(extra.authInfo);
+    const inFlight = options.calls.begin(request, extra.requestId);
+    try {
+      return await callTool(call.params, extra, request, inFlight.signal);
+    } finally {
+      inFlight.end();
     }
   });
 

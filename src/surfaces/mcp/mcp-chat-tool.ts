@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import type { ActorContext } from '../../context/actor-context.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
+import type { ChatEvent } from '../../invoke/chat-handler.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
 import { ChatRequest } from '../../invoke/chat-request.js';
 import type { McpRequestContext } from './mcp-request-context.js';
@@ -34,33 +35,77 @@ export function mcpChatToolListing(ctx: ActorContext) {
   };
 }
 
+/** A `notifications/progress` of a `chat` call, as the SDK's `extra.sendNotification` takes it. */
+export interface McpProgressNotification {
+  readonly method: 'notifications/progress';
+  readonly params: { progressToken: string | number; progress: number; message: string };
+}
+
+/**
+ * What the turn's events become for a `chat` call whose `_meta` carries a `progressToken`: one
+ * `notifications/progress` per text delta, its `message` the delta and its `progress` the
+ * characters of text so far (so it increases with each one; an empty delta sends nothing).
+ * @param progressToken the token the client sent
+ * @param send sends one notification (`extra.sendNotification`); its failure is ignored, the reply still comes
+ */
+export function chatProgress(
+  progressToken: string | number,
+  send: (notification: McpProgressNotification) => Promise<void>,
+): (event: ChatEvent) => void {
+  let characters = 0;
+  return (event) => {
+    if (event.type !== 'text-delta' || event.delta === '') return;
+    characters += event.delta.length;
+    send({
+      method: 'notifications/progress',
+      params: { progressToken, progress: characters, message: event.delta },
+    }).catch(() => {});
+  };
+}
+
+/** What a `chat` call adds to its HTTP request's context. */
+export interface McpChatCall {
+  /** Aborted by the client's `notifications/cancelled` for the call: the run is cancelled. */
+  readonly cancelSignal: AbortSignal;
+  /** Gets each of the turn's events (`chatProgress`), when the client asked for progress. */
+  readonly onEvent?: (event: ChatEvent) => void;
+}
+
 /**
  * Runs one chat turn for the MCP tool `chat` through the path of `POST /agent/invoke`: the same
  * chat request validation, tenant, stats, history and metrics (`answerInvoke`). The session is
- * the MCP session unless the arguments name one.
+ * the MCP session unless the arguments name one. The call's cancel cancels the run (the request
+ * says `on_disconnect: "cancel"`, the MCP client leaving being its cancel); a dropped HTTP
+ * connection does only when `RUN_ON_DISCONNECT` is `cancel`, since the MCP specification does
+ * not count a disconnection as a cancel.
  * @param ctx the actor's context
  * @param args the validated tool arguments
  * @param request what the HTTP request to `/mcp` carried, its `Mcp-Session-Id` included
+ * @param call the call's cancel signal and progress
  * @returns the chat reply; an invalid request throws the 422 `ActorError` invoke would answer
  */
 export async function runMcpChat(
   ctx: ActorContext,
   args: McpChatArguments,
   request: McpRequestContext,
+  call: McpChatCall,
 ): Promise<ChatReply> {
   const chatRequest = v.parse(ChatRequest, {
     message: args.message,
     session_id: args.session_id ?? request.sessionId,
     user_identifier: args.user_identifier ?? MCP_USER,
+    on_disconnect: 'cancel',
   });
+  const disconnectCancels = ctx.config.runs.onDisconnect === 'cancel';
   const answer = await answerInvoke(ctx, {
     request: chatRequest,
     tenantId: request.tenantId,
     requestId: request.requestId,
     stream: false,
     idempotencyKey: undefined,
-    requestSignal: request.signal,
+    requestSignal: disconnectCancels ? AbortSignal.any([request.signal, call.cancelSignal]) : call.cancelSignal,
     keepInFlight: request.keepInFlight,
+    ...(call.onEvent === undefined ? {} : { onEvent: call.onEvent }),
   });
   if (answer.kind !== 'reply')
     throw new Error(`answerInvoke answered ${answer.kind} to a JSON invoke without an idempotency key`);

@@ -11,6 +11,7 @@ import { limitRequestBody } from '../../middleware/body-limit/index.js';
 import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
+import { McpCallsInFlight } from './mcp-calls-in-flight.js';
 import { asAuthInfo } from './mcp-request-context.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
 import { json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
@@ -71,6 +72,44 @@ function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413, code: numbe
 /** The 400 of a request after `initialize` that carries no `Mcp-Session-Id` (the specification requires it). */
 const withoutSessionId = (c: Context<ActorEnv>): Response =>
   jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+
+/** A `tools/call` of `chat` whose `_meta` carries a `progressToken`. */
+function asksChatProgress(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown; _meta?: unknown } };
+  if (method !== 'tools/call' || params?.name !== 'chat') return false;
+  const meta = params._meta as { progressToken?: unknown } | undefined;
+  return typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number';
+}
+
+/** `body` as it is, calling `onEnd` once when it ends, fails, or its reader cancels it. */
+function onStreamEnd(body: ReadableStream<Uint8Array>, onEnd: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd();
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          end();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        end();
+      }
+    },
+    async cancel(reason) {
+      end();
+      await reader.cancel(reason);
+    },
+  });
+}
 
 const isInitialize = (message: unknown): boolean =>
   typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
@@ -206,31 +245,50 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       const maxSize = ctx.config.bodyLimitBytes;
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
 
+      const calls = new McpCallsInFlight();
+
       const answer = async (
         c: Context<ActorEnv>,
         loaded: McpServerSdk,
         body: unknown,
         sessionId: string,
       ): Promise<Response> => {
+        const messages: readonly unknown[] = Array.isArray(body) ? body : [body];
         const transport = new loaded.WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
-          enableJsonResponse: true,
+          // A chat call that asks for progress is answered as an SSE stream, which carries the notifications before the result.
+          enableJsonResponse: !messages.some(asksChatProgress),
         });
-        const server = createMcpActorServer(loaded, ctx, { tools: options.tools });
+        const server = createMcpActorServer(loaded, ctx, { tools: options.tools, calls });
+        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
+        calls.cancelNotified({ tenantId, sessionId }, messages);
         const authInfo = asAuthInfo({
           requestId: c.env.requestId,
-          tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
+          tenantId,
           sessionId,
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
         });
+        let response: Response;
         try {
           await server.connect(transport);
           screenMcpRequests(loaded, transport);
-          return await transport.handleRequest(c.req.raw, { authInfo, parsedBody: body });
-        } finally {
+          response = await transport.handleRequest(c.req.raw, { authInfo, parsedBody: body });
+        } catch (error) {
           await server.close();
+          throw error;
         }
+        if (response.body === null || !response.headers.get('Content-Type')?.startsWith('text/event-stream')) {
+          await server.close();
+          return response;
+        }
+        // The SSE stream ends once every call of the request is answered; the request stays in flight until then.
+        const leave = c.env.keepInFlight();
+        const streamed = onStreamEnd(response.body, () => {
+          leave();
+          server.close().catch(() => {});
+        });
+        return new Response(streamed, { status: response.status, headers: response.headers });
       };
 
       app.use(
