@@ -61,12 +61,14 @@ function rowOfRun(run: StoredRun): NewRunRow {
 /**
  * Writes runs and their part batches (inside the caller's transaction). A row is updated only
  * while the stored one is held by the same runner and still in progress; `cancel_requested`
- * is kept once set, whoever writes.
+ * is kept once set, whoever writes. A batch is stored only with its row (a runner that lost its
+ * run, or writes after its end, adds no parts), and only its parts not stored yet: a write
+ * retried after a commit whose answer was lost may carry the same batch, or a longer one.
  */
 export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<void> {
   for (const { run, parts } of writes) {
     const row = rowOfRun(run);
-    await trx
+    const written = await trx
       .insertInto('actorkit_runs')
       .values(row)
       .onConflict((conflict) =>
@@ -91,18 +93,29 @@ export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<v
             ]),
           ),
       )
+      .returning('id')
+      .executeTakeFirst();
+    if (written === undefined || parts === undefined || parts.parts.length === 0) continue;
+    const last = await trx
+      .selectFrom('actorkit_run_parts')
+      .select('last_seq')
+      .where('run_id', '=', run.id)
+      .orderBy('first_seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const stored = Math.max(0, Number(last?.last_seq ?? 0) - parts.firstSeq + 1);
+    if (stored >= parts.parts.length) continue;
+    const firstSeq = parts.firstSeq + stored;
+    await trx
+      .insertInto('actorkit_run_parts')
+      .values({
+        run_id: run.id,
+        first_seq: firstSeq,
+        last_seq: parts.firstSeq + parts.parts.length - 1,
+        parts: `[${parts.parts.slice(stored).join(',')}]`,
+      })
+      .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
       .execute();
-    if (parts !== undefined && parts.parts.length > 0)
-      await trx
-        .insertInto('actorkit_run_parts')
-        .values({
-          run_id: run.id,
-          first_seq: parts.firstSeq,
-          last_seq: parts.firstSeq + parts.parts.length - 1,
-          parts: `[${parts.parts.join(',')}]`,
-        })
-        .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
-        .execute();
   }
 }
 
