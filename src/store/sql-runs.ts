@@ -62,8 +62,8 @@ function rowOfRun(run: StoredRun): NewRunRow {
  * Writes runs and their part batches (inside the caller's transaction). A row is updated only
  * while the stored one is held by the same runner and still in progress; `cancel_requested`
  * is kept once set, whoever writes. A batch is stored only with its row (a runner that lost its
- * run, or writes after its end, adds no parts), and only its parts not stored yet: a write
- * retried after a commit whose answer was lost may carry the same batch, or a longer one.
+ * run, or writes after its end, adds no parts); a batch from a first part already stored (a
+ * write retried after a commit whose answer was lost, the same or longer) adds only its new parts.
  */
 export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<void> {
   for (const { run, parts } of writes) {
@@ -96,27 +96,35 @@ export async function writeRuns(trx: Db, writes: readonly RunWrite[]): Promise<v
       .returning('id')
       .executeTakeFirst();
     if (written === undefined || parts === undefined || parts.parts.length === 0) continue;
+    const batch = await insertPartBatch(trx, run.id, parts.firstSeq, parts.parts);
+    if (batch !== undefined) continue;
+    // A batch from this first part is stored: a retry, maybe longer; only its parts after the stored ones are new.
     const last = await trx
       .selectFrom('actorkit_run_parts')
       .select('last_seq')
       .where('run_id', '=', run.id)
       .orderBy('first_seq', 'desc')
       .limit(1)
-      .executeTakeFirst();
-    const stored = Math.max(0, Number(last?.last_seq ?? 0) - parts.firstSeq + 1);
-    if (stored >= parts.parts.length) continue;
-    const firstSeq = parts.firstSeq + stored;
-    await trx
-      .insertInto('actorkit_run_parts')
-      .values({
-        run_id: run.id,
-        first_seq: firstSeq,
-        last_seq: parts.firstSeq + parts.parts.length - 1,
-        parts: `[${parts.parts.slice(stored).join(',')}]`,
-      })
-      .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
-      .execute();
+      .executeTakeFirstOrThrow();
+    const stored = Number(last.last_seq) - parts.firstSeq + 1;
+    if (stored < parts.parts.length)
+      await insertPartBatch(trx, run.id, parts.firstSeq + stored, parts.parts.slice(stored));
   }
+}
+
+/** Inserts one batch of a run's parts unless a batch from the same first part is stored; resolves undefined then. */
+function insertPartBatch(trx: Db, runId: string, firstSeq: number, parts: readonly string[]) {
+  return trx
+    .insertInto('actorkit_run_parts')
+    .values({
+      run_id: runId,
+      first_seq: firstSeq,
+      last_seq: firstSeq + parts.length - 1,
+      parts: `[${parts.join(',')}]`,
+    })
+    .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
+    .returning('first_seq')
+    .executeTakeFirst();
 }
 
 /** One run, or null. */
