@@ -314,7 +314,7 @@ if (baseUrl !== undefined) {
       expect(completed.finished_at).not.toBeNull();
       expect(await runOn(a.url, id)).toEqual(completed);
     });
-    it("a streamed invoke cut on A is resumed whole on B by the chat's resume route (useChat resume)", async () => {
+    it("a streamed invoke cut on A names its run in its start part; B resumes it after Last-Event-ID, and useChat's resume route on B gives it whole", async () => {
       const words = Array.from({ length: 12 }, (_, index) => `w${index}`);
       const { a, b } = await replicas(words, 60);
       const cut = await cutStream(
@@ -322,21 +322,19 @@ if (baseUrl !== undefined) {
         (frames) => frames.filter((frame) => frame.data.includes('"text-delta"')).length >= 3,
         { user_identifier: 'u-1', session_id: 's-chat', message: 'hello', stream: true },
       );
-      let resumed: Frame[] = [];
-      await waitFor(async () => {
-        const response = await fetch(`${b.url}/agent/invoke/s-chat/stream`);
-        if (response.status === 204) return false;
-        resumed = await readFrames(response);
-        return true;
-      });
-      expect(resumed.slice(0, cut.length)).toEqual(cut);
-      expect(resumed.map((frame) => frame.id)).toEqual([
-        ...resumed.slice(0, -1).map((_, index) => index + 1),
-        undefined,
+      const start = JSON.parse(cut[0]!.data);
+      expect(start).toMatchObject({ type: 'start', messageMetadata: { run_id: expect.stringMatching(/^inv_/) } });
+      const id: string = start.messageMetadata.run_id;
+      const lastId = cut.at(-1)!.id!;
+      const [rest, whole] = await Promise.all([
+        readFrames(await fetch(`${b.url}/agent/runs/${id}/stream`, { headers: { 'Last-Event-ID': String(lastId) } })),
+        readFrames(await fetch(`${b.url}/agent/invoke/s-chat/stream`)),
       ]);
-      expect(textOf(resumed)).toBe(words.map((word) => `${word} `).join(''));
-      const session = JSON.parse(resumed.find((frame) => frame.data.includes('"data-session"'))!.data);
-      expect((await runOn(b.url, session.data.invocation_id)).state).toBe('completed');
+      const joined = [...cut, ...rest];
+      expect(joined.map((frame) => frame.id)).toEqual([...joined.slice(0, -1).map((_, index) => index + 1), undefined]);
+      expect(joined).toEqual(whole);
+      expect(textOf(whole)).toBe(words.map((word) => `${word} `).join(''));
+      expect((await runOn(b.url, id)).state).toBe('completed');
       expect((await fetch(`${b.url}/agent/invoke/s-chat/stream`)).status).toBe(204);
     });
 
