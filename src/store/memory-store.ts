@@ -209,11 +209,14 @@ export class MemoryStore implements Store {
       if (stored === undefined) this.runs.set(run.id, run);
       else if (stored.runner === run.runner && !FINAL_RUN_STATES.includes(stored.state))
         this.runs.set(run.id, { ...run, cancelRequested: stored.cancelRequested, request: stored.request });
+      // A runner that lost its run, or writes after its end, adds no parts.
+      else continue;
       if (parts === undefined) continue;
       const kept = this.runParts.get(run.id) ?? [];
+      const lastSeq = kept.at(-1)?.seq ?? 0;
       parts.parts.forEach((part, index) => {
         const seq = parts.firstSeq + index;
-        if (!kept.some((known) => known.seq === seq)) kept.push({ seq, part });
+        if (seq > lastSeq) kept.push({ seq, part });
       });
       this.runParts.set(run.id, kept);
     }
@@ -260,16 +263,17 @@ export class MemoryStore implements Store {
 
   async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
     this.check();
-    const taken: StoredRun[] = [];
-    for (const run of this.runs.values()) {
-      if (taken.length >= limit) break;
-      if (FINAL_RUN_STATES.includes(run.state) || run.leaseExpiresAtMs === null || run.leaseExpiresAtMs >= nowMs)
-        continue;
+    const expired = [...this.runs.values()]
+      .filter(
+        (run) => !FINAL_RUN_STATES.includes(run.state) && run.leaseExpiresAtMs !== null && run.leaseExpiresAtMs < nowMs,
+      )
+      .sort((a, b) => (a.leaseExpiresAtMs ?? 0) - (b.leaseExpiresAtMs ?? 0))
+      .slice(0, Math.max(0, limit));
+    return expired.map((run) => {
       const held = { ...run, runner, leaseExpiresAtMs };
       this.runs.set(run.id, held);
-      taken.push(held);
-    }
-    return taken;
+      return held;
+    });
   }
 
   async close(): Promise<void> {}

@@ -1,10 +1,12 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { runIdBefore } from '../core/time-ordered-id.js';
 import type { RunState, RunWrite, StoredRun, StoredRunPart } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import type { StoreEngine } from './store-migrations.js';
 
 type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
+/** One batch of a run's parts, as a write carries it. */
+type RunPartBatch = NonNullable<RunWrite['parts']>;
 type RunRow = Selectable<StoreDatabase['actorkit_runs']>;
 type NewRunRow = Insertable<StoreDatabase['actorkit_runs']>;
 
@@ -84,12 +86,15 @@ function valueRows(engine: StoreEngine, rows: number, columns: number): string {
 }
 
 /**
- * The statements that write runs and their part batches, as SQL text made once per row count:
- * the per-flush write of every run of an instance skips Kysely's query building. A run's row is
- * updated only while the stored one is held by the same runner and still in progress; a batch
- * already stored is not stored twice.
+ * The writer of runs and their part batches, with SQL text made once per row count: the
+ * per-flush write of every run of an instance skips Kysely's query building (one statement for
+ * the rows, one for the parts). A row is updated only while the stored one is held by the same
+ * runner and still in progress; `cancel_requested` is kept once set, whoever writes. A batch is
+ * stored only with its row (a runner that lost its run, or writes after its end, adds no parts);
+ * a batch from a first part already stored (a write retried after a commit whose answer was lost,
+ * the same or longer) adds only its new parts.
  */
-export function writeRunsStatements(engine: StoreEngine): (writes: readonly RunWrite[]) => [string, unknown[]][] {
+export function runsWriter(engine: StoreEngine): (trx: Db, writes: readonly RunWrite[]) => Promise<void> {
   const texts = new Map<string, string>();
   const text = (kind: 'runs' | 'parts', rows: number) => {
     const key = `${kind}${rows}`;
@@ -99,33 +104,68 @@ export function writeRunsStatements(engine: StoreEngine): (writes: readonly RunW
       kind === 'runs'
         ? `insert into actorkit_runs (${RUN_COLUMNS.join(', ')}) values ${valueRows(engine, rows, RUN_COLUMNS.length)}
 on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
-where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})`
+where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})
+returning id`
         : `insert into actorkit_run_parts (run_id, first_seq, last_seq, parts) values ${valueRows(engine, rows, 4)}
-on conflict (run_id, first_seq) do nothing`;
+on conflict (run_id, first_seq) do nothing returning run_id`;
     texts.set(key, found);
     return found;
   };
-  return (writes) => {
-    const statements: [string, unknown[]][] = [];
+  return async (trx, writes) => {
     for (let from = 0; from < writes.length; from += RUNS_PER_STATEMENT) {
       const chunk = writes.slice(from, from + RUNS_PER_STATEMENT);
       const runValues: unknown[] = [];
+      for (const { run } of chunk) runValues.push(...Object.values(rowOfRun(run)));
+      const written = new Set(
+        (await querySql<{ id: string }>(trx, text('runs', chunk.length), runValues)).map((row) => row.id),
+      );
+      const batches = chunk.filter(
+        ({ run, parts }) => written.has(run.id) && parts !== undefined && parts.parts.length > 0,
+      ) as (RunWrite & { parts: RunPartBatch })[];
+      if (batches.length === 0) continue;
       const partValues: unknown[] = [];
-      for (const { run, parts } of chunk) {
-        runValues.push(...Object.values(rowOfRun(run)));
-        if (parts !== undefined && parts.parts.length > 0)
-          partValues.push(
-            run.id,
-            parts.firstSeq,
-            parts.firstSeq + parts.parts.length - 1,
-            `[${parts.parts.join(',')}]`,
-          );
-      }
-      statements.push([text('runs', chunk.length), runValues]);
-      if (partValues.length > 0) statements.push([text('parts', partValues.length / 4), partValues]);
+      for (const { run, parts } of batches)
+        partValues.push(run.id, parts.firstSeq, parts.firstSeq + parts.parts.length - 1, `[${parts.parts.join(',')}]`);
+      const inserted = new Set(
+        (await querySql<{ run_id: string }>(trx, text('parts', batches.length), partValues)).map((row) => row.run_id),
+      );
+      for (const { run, parts } of batches) if (!inserted.has(run.id)) await storeRetriedBatch(trx, run.id, parts);
     }
-    return statements;
   };
+}
+
+/** Runs SQL text with its parameters in the caller's transaction. */
+async function querySql<Row>(trx: Db, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+  return (await trx.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+}
+
+/** A batch from a first part already stored: a retry, maybe longer; only its parts after the stored ones are new. */
+async function storeRetriedBatch(trx: Db, runId: string, parts: RunPartBatch): Promise<void> {
+  const last = await trx
+    .selectFrom('actorkit_run_parts')
+    .select('last_seq')
+    .where('run_id', '=', runId)
+    .orderBy('first_seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const stored = Number(last.last_seq) - parts.firstSeq + 1;
+  if (stored < parts.parts.length)
+    await insertPartBatch(trx, runId, parts.firstSeq + stored, parts.parts.slice(stored));
+}
+
+/** Inserts one batch of a run's parts unless a batch from the same first part is stored; resolves undefined then. */
+function insertPartBatch(trx: Db, runId: string, firstSeq: number, parts: readonly string[]) {
+  return trx
+    .insertInto('actorkit_run_parts')
+    .values({
+      run_id: runId,
+      first_seq: firstSeq,
+      last_seq: firstSeq + parts.length - 1,
+      parts: `[${parts.join(',')}]`,
+    })
+    .onConflict((conflict) => conflict.columns(['run_id', 'first_seq']).doNothing())
+    .returning('first_seq')
+    .executeTakeFirst();
 }
 
 /** One run, or null. */

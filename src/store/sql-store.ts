@@ -152,7 +152,7 @@ export class SqlStore implements Store {
   readonly #historyCache: HistoryCache | undefined;
   readonly #sessions: SessionEngine;
   readonly #runRetentionMs: number;
-  readonly #runStatements: ReturnType<typeof runs.writeRunsStatements>;
+  readonly #writeRuns: ReturnType<typeof runs.runsWriter>;
   #lastMaintenanceMs = 0;
   #maintenance: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -165,7 +165,7 @@ export class SqlStore implements Store {
     this.#onClose = options.onClose;
     this.#prepared = options.prepared;
     this.#runRetentionMs = options.runRetentionMs ?? DEFAULT_RUN_RETENTION_MS;
-    this.#runStatements = runs.writeRunsStatements(options.engine);
+    this.#writeRuns = runs.runsWriter(options.engine);
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
@@ -526,10 +526,7 @@ export class SqlStore implements Store {
 
   async writeRuns(writes: readonly RunWrite[]): Promise<void> {
     if (writes.length === 0) return;
-    const statements = this.#runStatements(writes);
-    await this.#transaction(async (trx) => {
-      for (const [text, parameters] of statements) await querySqlText(trx, text, parameters);
-    });
+    await this.#transaction((trx) => this.#writeRuns(trx, writes));
     this.#maintainNow(Date.now());
   }
 

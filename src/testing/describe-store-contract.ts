@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TurnToSave, Store, StoredMessage, StoredOAuthToken } from '../store/store.js';
+import { newRunId } from '../core/time-ordered-id.js';
+import type { TurnToSave, Store, StoredMessage, StoredOAuthToken, StoredRun } from '../store/store.js';
 import { invocation } from './test-invocation.js';
 
 /** A store under test, fresh and migrated, with the engine-specific faults its harness can inject. */
@@ -48,11 +49,48 @@ const token: StoredOAuthToken = {
   expiresAt: '2030-01-01T00:00:00.000Z',
 };
 
+/** A run in progress held by `runner-a` for a minute, as a runner first writes it. */
+function storedRun(overrides: Partial<StoredRun> = {}): StoredRun {
+  const nowMs = Date.now();
+  return {
+    id: newRunId(nowMs),
+    tenantId: 'acme',
+    sessionId: 's-1',
+    state: 'running',
+    background: false,
+    createdAtMs: nowMs,
+    finishedAtMs: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    reply: null,
+    problem: null,
+    runner: 'runner-a',
+    leaseExpiresAtMs: nowMs + 60_000,
+    cancelRequested: false,
+    lastSeq: 0,
+    request: '{"user_identifier":"u","session_id":"s-1","message":"hi"}',
+    sideEffects: false,
+    ...overrides,
+  };
+}
+
+/** `count` stream parts numbered from `firstSeq`, as JSON text. */
+function partsFrom(firstSeq: number, count: number): string[] {
+  return Array.from({ length: count }, (_, index) =>
+    JSON.stringify({ type: 'text-delta', id: 't', delta: `part ${firstSeq + index}` }),
+  );
+}
+
+/** Stored parts as `[seq, part]` with each part parsed, so an engine may re-encode the JSON text. */
+function seqAndPart(parts: readonly { seq: number; part: string }[]): [number, unknown][] {
+  return parts.map(({ seq, part }) => [seq, JSON.parse(part)]);
+}
+
 /**
  * Registers (with vitest) the behaviour every `Store` must show: saving turns (`saveTurns`:
  * counted exactly once per turn id, atomic per call with the turn's messages and idempotency
  * completion, distinct sessions and users), history, settings, OAuth tokens,
- * OAuth states, idempotency keys and migrations, with bad input as well as good. The store's
+ * OAuth states, idempotency keys, runs (leases, cancels, part batches) and migrations, with bad input as well as good. The store's
  * own engines run it; a new backend proves itself with one call. Every store it opens is closed
  * after its test.
  * @param subject a function that opens a store on a fresh, migrated, empty database, or a
@@ -688,6 +726,222 @@ export function describeStoreContract(subject: StoreContractSubject): void {
       ])('rejects a claim with %s', async (_label, args) => {
         const store = await freshStore();
         await expect(store.claimIdempotencyKey(...args())).rejects.toThrow(TypeError);
+      });
+    });
+
+    describe('runs', () => {
+      it('writes a new run and reads it back as written; unknown ids are null', async () => {
+        const store = await freshStore();
+        const run = storedRun({ background: true, sideEffects: true });
+        await store.writeRuns([{ run }]);
+        expect(await store.readRun(run.id)).toEqual(run);
+        expect(await store.readRun('inv_unknown')).toBeNull();
+        await store.writeRuns([]);
+      });
+
+      it("updates a run its runner holds, up to its end; another runner's write is left alone", async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        await store.writeRuns([{ run }]);
+        const progressed = { ...run, lastSeq: 3, sideEffects: true, leaseExpiresAtMs: run.createdAtMs + 90_000 };
+        await store.writeRuns([{ run: progressed }]);
+        expect(await store.readRun(run.id)).toEqual(progressed);
+        await store.writeRuns([{ run: { ...progressed, runner: 'runner-b', state: 'failed', lastSeq: 9 } }]);
+        expect(await store.readRun(run.id)).toEqual(progressed);
+        const completed: StoredRun = {
+          ...progressed,
+          state: 'completed',
+          finishedAtMs: run.createdAtMs + 1_000,
+          inputTokens: 12,
+          outputTokens: 34,
+          reply: '{"id":"r"}',
+          leaseExpiresAtMs: null,
+          lastSeq: 5,
+        };
+        await store.writeRuns([{ run: completed }]);
+        expect(await store.readRun(run.id)).toEqual(completed);
+      });
+
+      it('never writes a finished run back to one in progress, nor to another end', async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        const cancelled: StoredRun = {
+          ...run,
+          state: 'cancelled',
+          finishedAtMs: run.createdAtMs + 10,
+          problem: '{"code":"run_cancelled","title":"Cancelled"}',
+          leaseExpiresAtMs: null,
+        };
+        await store.writeRuns([{ run }]);
+        await store.writeRuns([{ run: cancelled }]);
+        await store.writeRuns([{ run: { ...run, lastSeq: 7 } }]);
+        await store.writeRuns([{ run: { ...cancelled, state: 'completed', reply: '{}' } }]);
+        expect(await store.readRun(run.id)).toEqual(cancelled);
+        expect(await store.readActiveRun('acme', 's-1')).toBeNull();
+      });
+
+      it('keeps a requested cancel through later writes of its runner, which do not know of it', async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        await store.writeRuns([{ run }]);
+        expect(await store.requestRunCancel(run.id)).toEqual({ ...run, cancelRequested: true });
+        await store.writeRuns([{ run: { ...run, lastSeq: 2 } }]);
+        expect(await store.readRun(run.id)).toEqual({ ...run, lastSeq: 2, cancelRequested: true });
+        expect(await store.cancelledRuns([run.id])).toEqual([run.id]);
+      });
+
+      it('stores a part batch once: the same batch written again adds nothing', async () => {
+        const store = await freshStore();
+        const run = storedRun({ lastSeq: 3 });
+        const batch = { firstSeq: 1, parts: partsFrom(1, 3) };
+        await store.writeRuns([{ run, parts: batch }]);
+        await store.writeRuns([{ run, parts: batch }]);
+        await store.writeRuns([{ run, parts: { firstSeq: 4, parts: [] } }]);
+        expect(seqAndPart(await store.readRunParts(run.id, 0, 100))).toEqual(
+          partsFrom(1, 3).map((part, index) => [index + 1, JSON.parse(part)]),
+        );
+      });
+
+      it('stores of a batch retried longer (its first write committed, its answer lost) only the new parts', async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        const all = partsFrom(1, 6);
+        await store.writeRuns([{ run: { ...run, lastSeq: 2 }, parts: { firstSeq: 1, parts: all.slice(0, 2) } }]);
+        await store.writeRuns([{ run: { ...run, lastSeq: 4 }, parts: { firstSeq: 1, parts: all.slice(0, 4) } }]);
+        await store.writeRuns([{ run: { ...run, lastSeq: 6 }, parts: { firstSeq: 5, parts: all.slice(4, 6) } }]);
+        expect(seqAndPart(await store.readRunParts(run.id, 0, 100))).toEqual(
+          all.map((part, index) => [index + 1, JSON.parse(part)]),
+        );
+      });
+
+      it('stores no parts with a write it refuses: a runner that lost its run, or a write after the end', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const run = storedRun({ leaseExpiresAtMs: nowMs - 1, lastSeq: 1 });
+        await store.writeRuns([{ run, parts: { firstSeq: 1, parts: partsFrom(1, 1) } }]);
+        const [taken] = await store.takeExpiredRuns('runner-b', nowMs, nowMs + 20_000, 10);
+        // The runner that lost it (still alive, late) writes on; the one that took it ends it with an error part.
+        await store.writeRuns([{ run: { ...run, lastSeq: 3 }, parts: { firstSeq: 2, parts: partsFrom(2, 2) } }]);
+        const errorPart = JSON.stringify({ type: 'error', errorText: 'runner_lost' });
+        const failed = { ...taken!, state: 'failed' as const, finishedAtMs: nowMs, leaseExpiresAtMs: null, lastSeq: 2 };
+        await store.writeRuns([{ run: failed, parts: { firstSeq: 2, parts: [errorPart] } }]);
+        await store.writeRuns([{ run: { ...failed, lastSeq: 3 }, parts: { firstSeq: 3, parts: partsFrom(3, 1) } }]);
+        expect(seqAndPart(await store.readRunParts(run.id, 0, 100))).toEqual([
+          [1, JSON.parse(partsFrom(1, 1)[0]!)],
+          [2, JSON.parse(errorPart)],
+        ]);
+        expect(await store.readRun(run.id)).toEqual(failed);
+      });
+
+      it('reads exactly the parts after a cursor, in order, across batches, at most the limit', async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        const other = storedRun({ sessionId: 's-2' });
+        const all = partsFrom(1, 9);
+        // Batches of 3, 2 and 4 parts, in separate writes and one write with two runs.
+        await store.writeRuns([{ run: { ...run, lastSeq: 3 }, parts: { firstSeq: 1, parts: all.slice(0, 3) } }]);
+        await store.writeRuns([
+          { run: { ...run, lastSeq: 5 }, parts: { firstSeq: 4, parts: all.slice(3, 5) } },
+          { run: other, parts: { firstSeq: 1, parts: partsFrom(100, 2) } },
+        ]);
+        await store.writeRuns([{ run: { ...run, lastSeq: 9 }, parts: { firstSeq: 6, parts: all.slice(5) } }]);
+        const expected = (from: number, to: number) =>
+          all.slice(from - 1, to).map((part, index): [number, unknown] => [from + index, JSON.parse(part)]);
+        for (const after of [0, 1, 2, 3, 4, 5, 8, 9])
+          expect(seqAndPart(await store.readRunParts(run.id, after, 100))).toEqual(expected(after + 1, 9));
+        expect(seqAndPart(await store.readRunParts(run.id, 2, 4))).toEqual(expected(3, 6));
+        expect(seqAndPart(await store.readRunParts(run.id, 4, 1))).toEqual(expected(5, 5));
+        expect(seqAndPart(await store.readRunParts(run.id, 0, 9))).toEqual(expected(1, 9));
+        expect(await store.readRunParts(run.id, 20, 100)).toEqual([]);
+        expect(await store.readRunParts('inv_unknown', 0, 100)).toEqual([]);
+        expect((await store.readRunParts(other.id, 0, 100)).map((part) => part.seq)).toEqual([1, 2]);
+      });
+
+      it('finds the newest run of a session still in progress, and only in its tenant and session', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const older = storedRun({ createdAtMs: nowMs - 3_000, id: newRunId(nowMs - 3_000) });
+        const newer = storedRun({ createdAtMs: nowMs - 2_000, id: newRunId(nowMs - 2_000), state: 'awaiting_input' });
+        const finished = storedRun({
+          createdAtMs: nowMs - 1_000,
+          id: newRunId(nowMs - 1_000),
+          state: 'completed',
+          finishedAtMs: nowMs,
+          leaseExpiresAtMs: null,
+        });
+        const elsewhere = [storedRun({ tenantId: 'other' }), storedRun({ sessionId: 's-2', state: 'queued' })];
+        await store.writeRuns([older, newer, finished, ...elsewhere].map((run) => ({ run })));
+        expect(await store.readActiveRun('acme', 's-1')).toEqual(newer);
+        expect(await store.readActiveRun('acme', 's-2')).toEqual(elsewhere[1]);
+        expect(await store.readActiveRun('acme', 's-3')).toBeNull();
+        expect(await store.readActiveRun('nobody', 's-1')).toBeNull();
+        const ended = { ...newer, state: 'failed' as const, finishedAtMs: nowMs, leaseExpiresAtMs: null };
+        await store.writeRuns([{ run: ended }]);
+        expect(await store.readActiveRun('acme', 's-1')).toEqual(older);
+      });
+
+      it('asks a run in progress to cancel; an unknown run is null and a finished one is left as it is', async () => {
+        const store = await freshStore();
+        const running = storedRun();
+        const completed = storedRun({ state: 'completed', finishedAtMs: Date.now(), leaseExpiresAtMs: null });
+        await store.writeRuns([{ run: running }, { run: completed }]);
+        expect(await store.requestRunCancel('inv_unknown')).toBeNull();
+        expect(await store.requestRunCancel(completed.id)).toEqual(completed);
+        expect(await store.readRun(completed.id)).toEqual(completed);
+        expect(await store.requestRunCancel(running.id)).toEqual({ ...running, cancelRequested: true });
+        expect(await store.requestRunCancel(running.id)).toEqual({ ...running, cancelRequested: true });
+      });
+
+      it('names, of the runs asked about, those asked to cancel', async () => {
+        const store = await freshStore();
+        const [one, two, three] = [storedRun(), storedRun(), storedRun()];
+        await store.writeRuns([one, two, three].map((run) => ({ run })));
+        expect(await store.cancelledRuns([one.id, two.id, three.id])).toEqual([]);
+        await store.requestRunCancel(one.id);
+        await store.requestRunCancel(three.id);
+        expect((await store.cancelledRuns([one.id, two.id, three.id, 'inv_unknown'])).sort()).toEqual(
+          [one.id, three.id].sort(),
+        );
+        expect(await store.cancelledRuns([two.id])).toEqual([]);
+        expect(await store.cancelledRuns([])).toEqual([]);
+      });
+
+      it('takes over only runs in progress whose lease expired, giving them the new runner and lease, each once', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const expired = storedRun({ leaseExpiresAtMs: nowMs - 5_000, lastSeq: 4, sideEffects: true });
+        const expiredQueued = storedRun({ state: 'queued', leaseExpiresAtMs: nowMs - 1 });
+        const live = storedRun({ leaseExpiresAtMs: nowMs + 5_000 });
+        const finished = storedRun({ state: 'failed', finishedAtMs: nowMs - 9_000, leaseExpiresAtMs: nowMs - 9_000 });
+        const unleased = storedRun({ leaseExpiresAtMs: null });
+        await store.writeRuns([expired, expiredQueued, live, finished, unleased].map((run) => ({ run })));
+        const leaseMs = nowMs + 20_000;
+        const taken = await store.takeExpiredRuns('runner-b', nowMs, leaseMs, 10);
+        const takenOver = (run: StoredRun) => ({ ...run, runner: 'runner-b', leaseExpiresAtMs: leaseMs });
+        expect([...taken].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+          [takenOver(expired), takenOver(expiredQueued)].sort((a, b) => a.id.localeCompare(b.id)),
+        );
+        expect(await store.readRun(expired.id)).toEqual(takenOver(expired));
+        for (const untouched of [live, finished, unleased])
+          expect(await store.readRun(untouched.id)).toEqual(untouched);
+        expect(await store.takeExpiredRuns('runner-c', nowMs, leaseMs, 10)).toEqual([]);
+        // The runner that lost it writes in vain; the new one ends it.
+        await store.writeRuns([{ run: { ...expired, lastSeq: 8 } }]);
+        expect(await store.readRun(expired.id)).toEqual(takenOver(expired));
+        const failed = { ...takenOver(expired), state: 'failed' as const, finishedAtMs: nowMs, leaseExpiresAtMs: null };
+        await store.writeRuns([{ run: failed }]);
+        expect(await store.readRun(expired.id)).toEqual(failed);
+      });
+
+      it('takes at most the limit of expired runs; the next sweep takes the rest', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const runs = [3, 1, 4, 2].map((age) => storedRun({ leaseExpiresAtMs: nowMs - age * 1_000 }));
+        await store.writeRuns(runs.map((run) => ({ run })));
+        const first = await store.takeExpiredRuns('runner-b', nowMs, nowMs + 20_000, 3);
+        const rest = await store.takeExpiredRuns('runner-c', nowMs, nowMs + 20_000, 10);
+        expect(first).toHaveLength(3);
+        expect([...first, ...rest].map((run) => run.id).sort()).toEqual(runs.map((run) => run.id).sort());
       });
     });
 

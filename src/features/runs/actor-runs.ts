@@ -485,6 +485,7 @@ export class ActorRuns implements TurnRuns {
           if (stopped) return;
           const run = await store.readRun(id);
           const parts = await store.readRunParts(id, sent, FOLLOW_BATCH);
+          const before = sent;
           for (const { seq, part } of parts) {
             if (seq !== sent + 1) break;
             sent = seq;
@@ -497,7 +498,8 @@ export class ActorRuns implements TurnRuns {
             stop();
             return;
           }
-          if (parts.length > 0) return;
+          // Parts that do not follow on (a gap) are waited for, not read again at once.
+          if (sent > before) return;
           await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
         }
       },
