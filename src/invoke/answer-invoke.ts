@@ -8,7 +8,7 @@ import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './id
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
 import type { RunStatus, TurnRun } from './turn-runs.js';
-import { replayStream, UiMessageStreamWriter } from './ui-message-stream.js';
+import { impliedRunParts, replayStream, UiMessageStreamWriter } from './ui-message-stream.js';
 import type { StoredRun } from '../store/store.js';
 
 /** One validated invoke, with what its HTTP request said around the body. */
@@ -39,9 +39,9 @@ export type InvokeAnswer =
 
 /**
  * Runs the turn inside its run: the turn's events (when `observed`: a streamed or background
- * invoke, or one with an `onEvent` observer, which sees them too) become the run's stream parts as they come, and the run
- * records how it ended — the reply; or a cancel (a `finish` saying so), a shutdown (`abort`),
- * or an error (`error`). Resolves with the reply; rejects with the turn's error.
+ * invoke, or one with an `onEvent` observer, which sees them too) become the run's stream parts
+ * as they come, ended as the run ended — the reply; or a cancel (a `finish` saying so), a
+ * shutdown (`abort`), or an error (`error`). Resolves with the reply; rejects with the turn's error.
  */
 async function driveRun(
   services: TurnServices,
@@ -51,18 +51,21 @@ async function driveRun(
   observed: boolean,
   observer?: (event: ChatEvent) => void,
 ): Promise<ChatReply> {
-  const writer = new UiMessageStreamWriter(run);
-  writer.start(turn.messageId, run.id);
+  // A JSON invoke asks the handler for no events: the model answers whole (as before runs), the
+  // run writes no parts (its stream is told from its end), and its tool calls are not seen, so
+  // it counts as having had side effects (a taken-over JSON run is never retried).
+  const writer = observed ? new UiMessageStreamWriter(run) : undefined;
+  if (writer === undefined) {
+    // Its first part names the run, as `impliedRunParts` begins; the rest is told from its end.
+    for (const part of impliedRunParts({ runId: run.id, state: 'running' }).slice(0, 1)) run.part(part);
+    run.toolRan(false);
+  } else writer.start(turn.messageId, run.id);
   try {
-    // A JSON invoke asks the handler for no events: the model answers whole (as before runs),
-    // the run's parts come at the end, and its tool calls are not seen, so it counts as having
-    // had side effects (a taken-over JSON run is never retried).
-    if (!observed) run.toolRan(false);
     const reply = await runIdempotent(idempotency, (claim) =>
       runTurn(services, {
         ...turn,
         signal: run.signal,
-        ...(observed
+        ...(writer !== undefined
           ? {
               onEvent: (event: ChatEvent) => {
                 if (event.type === 'tool-call') run.toolRan(event.readOnly === true);
@@ -74,22 +77,24 @@ async function driveRun(
         claim,
       }),
     );
-    writer.finish(reply);
+    writer?.finish(reply);
     run.settle({ reply });
     return reply;
   } catch (error) {
-    if (run.cancelled) writer.cancelled(run.id);
-    else if (services.lifecycle.shutdownSignal.aborted) writer.abort();
-    else if (error instanceof ActorError) writer.error(`${error.code}: ${error.detail ?? error.title}`);
-    else {
+    const known = error instanceof ActorError;
+    if (!known)
       services.logger.error('unhandled_error', {
         request_id: turn.requestId,
         path: INVOKE_PATH,
         error: (error as Error).message,
         stack: (error as Error).stack,
       });
-      writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
-    }
+    if (writer === undefined) {
+      // Nothing to write: the run's end tells its stream.
+    } else if (run.cancelled) writer.cancelled(run.id);
+    else if (services.lifecycle.shutdownSignal.aborted) writer.abort();
+    else if (known) writer.error(`${error.code}: ${error.detail ?? error.title}`);
+    else writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
     run.settle({ error });
     throw error;
   }
@@ -114,8 +119,10 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
   const background = call.background === true;
   const cancelOnDisconnect = !background && (request.on_disconnect ?? services.config.runs.onDisconnect) === 'cancel';
   const id = newRunId();
+  const observed = stream || background || call.onEvent !== undefined;
   const run = services.runs.begin({
     id,
+    observed,
     tenantId,
     request,
     requestId,
@@ -131,7 +138,6 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
   };
-  const observed = stream || background || call.onEvent !== undefined;
   const done = driveRun(services, run, turn, idempotency, observed, call.onEvent);
   if (background || stream) {
     // The run records its own end; nobody awaits this promise.
@@ -161,7 +167,15 @@ export function rerunInvoke(
   const request = v.parse(ChatRequest, JSON.parse(stored.request));
   const requestId = crypto.randomUUID();
   const { id, tenantId, background } = stored;
-  const run = services.runs.begin({ id, tenantId, request, requestId, background, firstSeq: stored.lastSeq + 1 });
+  const run = services.runs.begin({
+    id,
+    tenantId,
+    request,
+    requestId,
+    background,
+    observed: true,
+    firstSeq: stored.lastSeq + 1,
+  });
   const turn = {
     id,
     request,

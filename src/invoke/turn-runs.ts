@@ -45,6 +45,11 @@ export interface RunStart {
   readonly requestId: string;
   /** Started with `"background": true` or `Prefer: respond-async`. */
   readonly background: boolean;
+  /**
+   * False when the turn reports no events (a JSON invoke): the run writes its `start` part and
+   * tells the rest of its stream from its end (`impliedRunParts`) instead of keeping it.
+   */
+  readonly observed: boolean;
   /** The client's signal when a dropped client cancels the run (`on_disconnect: "cancel"`); absent when the run outlives its client. */
   readonly clientSignal?: AbortSignal;
   /** The number of the run's first part, 1 unless the run is taken over and run again: its parts then follow those of the attempt before. */

@@ -87,13 +87,12 @@ export class UiMessageStreamWriter {
     this.#sink = sink;
   }
 
-  /** Opens the message; with `runId`, its metadata names the run (`run_id`), so a client cut off knows what to reconnect to. */
-  start(messageId: string, runId?: string): void {
-    this.#write(
-      runId === undefined
-        ? { type: 'start', messageId }
-        : { type: 'start', messageId, messageMetadata: { run_id: runId } },
-    );
+  /** Opens the message (`messageId` when known); with `runId`, its metadata names the run (`run_id`), so a client cut off knows what to reconnect to. */
+  start(messageId: string | undefined, runId?: string): void {
+    const part: Record<string, unknown> = { type: 'start' };
+    if (messageId !== undefined) part.messageId = messageId;
+    if (runId !== undefined) part.messageMetadata = { run_id: runId };
+    this.#write(part);
   }
 
   /** Writes what a chat handler reported. */
@@ -144,6 +143,11 @@ export class UiMessageStreamWriter {
   /** Sends a whole stored reply (an idempotent replay) as a stream. */
   replay(reply: ChatReply): void {
     this.start(reply.message.id);
+    this.replayAfterStart(reply);
+  }
+
+  /** Sends a whole stored reply after its `start`. */
+  replayAfterStart(reply: ChatReply): void {
     this.event({ type: 'step-start' });
     for (const record of reply.tool_calls) {
       this.event({ type: 'tool-call', id: record.id, name: record.name, arguments: record.arguments });
@@ -216,6 +220,35 @@ export class UiMessageStreamWriter {
   #write(part: UiStreamPart): void {
     if (!this.#closed) this.#sink.part(part);
   }
+}
+
+/** How a run ended, as its row keeps it: enough to tell its stream when its parts were not kept. */
+export interface RunEnding {
+  readonly runId: string;
+  readonly state: string;
+  readonly reply?: ChatReply;
+  readonly problem?: { readonly code: string; readonly title: string; readonly detail?: string };
+}
+
+/**
+ * The parts of a run whose events nobody watched (a JSON invoke's): its `start` (naming the run,
+ * the part such a run writes as it begins), then the rest told from its end, the same every
+ * time — the reply replayed; or `finish` saying it was cancelled, `abort` for a shutdown,
+ * `error` with the problem.
+ */
+export function impliedRunParts(ending: RunEnding): UiStreamPart[] {
+  const parts: UiStreamPart[] = [];
+  const writer = new UiMessageStreamWriter({ part: (part) => parts.push(part), end: () => {} });
+  writer.start(undefined, ending.runId);
+  if (ending.reply !== undefined) {
+    writer.replayAfterStart(ending.reply);
+    return parts;
+  }
+  const problem = ending.problem ?? { code: 'internal_error', title: 'Internal error' };
+  if (ending.state === 'cancelled') writer.cancelled(ending.runId);
+  else if (problem.code === 'runner_stopped') writer.abort();
+  else writer.error(`${problem.code}: ${problem.detail ?? problem.title}`);
+  return parts;
 }
 
 /** A stored reply as a UI message stream of its own, for a completed `Idempotency-Key` retry that asks for a stream. */

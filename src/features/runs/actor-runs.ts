@@ -3,7 +3,14 @@ import type { ActorLifecycle } from '../../core/actor-lifecycle.js';
 import type { LinkedAbort } from '../../core/linked-abort.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
 import type { RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
-import { SSE_DONE, sseFrame, type UiStreamPart } from '../../invoke/ui-message-stream.js';
+import {
+  impliedRunParts,
+  type RunEnding,
+  SSE_DONE,
+  sseFrame,
+  type UiStreamPart,
+} from '../../invoke/ui-message-stream.js';
+import type { Mutable } from '../../core/mutable.js';
 import type { Logger } from '../../log/logger.js';
 import { FINAL_RUN_STATES, type RunState, type RunStore, type RunWrite, type StoredRun } from '../../store/store.js';
 
@@ -91,6 +98,15 @@ export function statusOfStoredRun(run: StoredRun): RunStatus {
   return status;
 }
 
+/** How a stored run ended, as `impliedRunParts` reads it. */
+function endingOf(run: StoredRun): RunEnding {
+  const status = statusOfStoredRun(run);
+  const ending: Mutable<RunEnding> = { runId: run.id, state: run.state };
+  if (status.reply !== undefined) ending.reply = status.reply;
+  if (status.problem !== undefined) ending.problem = status.problem;
+  return ending;
+}
+
 /** A reader of a run's stream: gets each part once, in order, then the end. */
 interface Follower {
   /** Sends parts numbered `sent + 1` on, that many as are known. */
@@ -116,6 +132,11 @@ class LiveRun implements TurnRun {
   #finishedAtMs: number | null = null;
   #reply: ChatReply | undefined;
   #problem: { code: string; title: string; detail?: string } | undefined;
+  /** Its parts are told from its end (`impliedRunParts`), not stored: its row says `lastSeq` 0. */
+  implied = false;
+  #told = false;
+  #replyText: string | undefined;
+  #requestText: string | undefined;
   /** Parts written so far, and whether the row was. */
   storedSeq = 0;
   rowStored = false;
@@ -182,6 +203,12 @@ class LiveRun implements TurnRun {
       this.state = this.cancelled ? 'cancelled' : 'failed';
       this.#problem = problemOf(outcome.error, stopped);
     }
+    if (!this.#start.observed) {
+      // Nobody watched its events (a JSON invoke): after its start, its parts are told from its
+      // end (`readableParts`, when someone reads them), never written.
+      this.implied = true;
+      this.storedSeq = this.parts.length;
+    }
     this.#link.dispose();
     this.#leave();
     this.#changed();
@@ -214,6 +241,16 @@ class LiveRun implements TurnRun {
     return this.#storedWaiters.length > 0;
   }
 
+  /** The parts a reader gets: as written, or, for an implied run once ended, told from its end. */
+  readableParts(): readonly string[] {
+    if (this.implied && !this.#told) {
+      this.#told = true;
+      const told = impliedRunParts(endingOf(this.row())).map((part) => JSON.stringify(part));
+      this.parts.splice(0, this.parts.length, ...told);
+    }
+    return this.parts;
+  }
+
   /** Called after a write that stored everything up to now. */
   wasStored(): void {
     for (const resolve of this.#storedWaiters.splice(0)) resolve();
@@ -236,13 +273,13 @@ class LiveRun implements TurnRun {
       finishedAtMs: this.#finishedAtMs,
       inputTokens: usage?.input_tokens ?? 0,
       outputTokens: usage?.output_tokens ?? 0,
-      reply: this.#reply === undefined ? null : JSON.stringify(this.#reply),
+      reply: this.#reply === undefined ? null : (this.#replyText ??= JSON.stringify(this.#reply)),
       problem: this.#problem === undefined ? null : JSON.stringify(this.#problem),
       runner: this.#owner.instanceId,
       leaseExpiresAtMs: this.finished ? null : Date.now() + this.#owner.leaseMs,
       cancelRequested: this.cancelled,
-      lastSeq: this.parts.length,
-      request: JSON.stringify(this.#start.request),
+      lastSeq: this.implied ? 0 : this.parts.length,
+      request: (this.#requestText ??= JSON.stringify(this.#start.request)),
       sideEffects: this.#sideEffects,
     };
   }
@@ -366,7 +403,11 @@ export class ActorRuns implements TurnRuns {
       if ([...this.#live.values()].some((run) => run.dirty)) this.flushSoon(FLUSH_INTERVAL_MS);
       return;
     }
-    const marks = changed.map((run) => ({ run, seq: run.parts.length, finished: run.finished }));
+    const marks = changed.map((run) => ({
+      run,
+      seq: run.implied ? run.storedSeq : run.parts.length,
+      finished: run.finished,
+    }));
     const writes: RunWrite[] = marks.map(({ run, seq }) => {
       run.dirty = false;
       const write: { run: StoredRun; parts?: { firstSeq: number; parts: readonly string[] } } = { run: run.row() };
@@ -448,9 +489,10 @@ export class ActorRuns implements TurnRuns {
         follower = {
           push() {
             try {
-              while (sent < run.parts.length) {
+              const parts = run.readableParts();
+              while (sent < parts.length) {
                 sent += 1;
-                controller.enqueue(sseFrame(run.parts[sent - 1]!, sent));
+                controller.enqueue(sseFrame(parts[sent - 1]!, sent));
               }
               if (run.ended) {
                 controller.enqueue(SSE_DONE);
@@ -484,6 +526,17 @@ export class ActorRuns implements TurnRuns {
         for (;;) {
           if (stopped) return;
           const run = await store.readRun(id);
+          const finished = run === null || FINAL_RUN_STATES.includes(run.state);
+          if (run !== null && finished && run.lastSeq === 0) {
+            // A run whose parts were never written (a JSON invoke's): told from its end.
+            impliedRunParts(endingOf(run)).forEach((part, index) => {
+              if (index + 1 > sent) controller.enqueue(sseFrame(JSON.stringify(part), index + 1));
+            });
+            controller.enqueue(SSE_DONE);
+            controller.close();
+            stop();
+            return;
+          }
           const parts = await store.readRunParts(id, sent, FOLLOW_BATCH);
           const before = sent;
           for (const { seq, part } of parts) {
@@ -491,7 +544,6 @@ export class ActorRuns implements TurnRuns {
             sent = seq;
             controller.enqueue(sseFrame(part, seq));
           }
-          const finished = run === null || FINAL_RUN_STATES.includes(run.state);
           if (finished && sent >= (run?.lastSeq ?? 0)) {
             controller.enqueue(SSE_DONE);
             controller.close();
