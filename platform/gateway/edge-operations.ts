@@ -5,7 +5,7 @@ import { ACTOR_PATHS } from './actor-paths.js';
 export type EdgeOperationName = ExposableOperation | typeof MCP_EDGE_OPERATION;
 
 /** What an edge request asks of an operation: for whom, the decoded path segments below the operation's name, and the query. */
-export interface EdgeTarget {
+interface EdgeTarget {
   readonly tenant: string;
   /** E.g. `['inv_1', 'stream']` for `/api/v1/k/<ref>/status/inv_1/stream`; empty for the operation itself. */
   readonly below: readonly string[];
