@@ -1,4 +1,5 @@
 import {
+  CORE_ROUTES,
   healthRoute,
   invokeRoute,
   oauthAuthorizeRoute,
@@ -6,6 +7,18 @@ import {
   instanceStatsRoute,
   tenantStatsRoute,
 } from '../../src/index.js';
+
+/** The path template of the core route with `operationId`, e.g. `/agent/runs/{id}` of `getRun`; throws at load when the actor has none. */
+function corePath(operationId: string): string {
+  const route = CORE_ROUTES.find((candidate) => candidate.spec.operation.operationId === operationId);
+  if (route === undefined) throw new Error(`The actor's route table has no operation ${operationId}`);
+  return route.spec.path;
+}
+
+const runPath = corePath('getRun');
+const runStreamPath = corePath('streamRun');
+/** `/agent/runs/`: what a background invoke's `Location` starts with, the run id after it. */
+const runPrefix = runPath.slice(0, runPath.indexOf('{id}'));
 
 /** The first segment of a route path, e.g. `settings` of `/settings`. */
 const firstSegment = (path: string): string => path.split('/').filter(Boolean)[0] ?? '';
@@ -18,6 +31,10 @@ export const ACTOR_PATHS = {
   /** `/stats/<tenant>`. */
   tenantStats: (tenant: string): string =>
     tenantStatsRoute.spec.path.replace('{tenant_id}', encodeURIComponent(tenant)),
+  /** `/agent/runs/<id>`: a run's status. */
+  run: (id: string): string => runPath.replace('{id}', encodeURIComponent(id)),
+  /** `/agent/runs/<id>/stream`: a run's stream, from the start or after a part. */
+  runStream: (id: string): string => runStreamPath.replace('{id}', encodeURIComponent(id)),
   /** `/mcp` of an actor with `expose_mcp` (rule G lets `mcp` be exposed only when `contract.endpoints` lists it). */
   mcp: '/mcp',
 } as const;
@@ -27,3 +44,19 @@ export const NEVER_EXPOSED_SEGMENTS: readonly string[] = [
   firstSegment(updateSettingsRoute.spec.path),
   firstSegment(oauthAuthorizeRoute.spec.path),
 ];
+
+/**
+ * The run id a background invoke's `Location` names (`/agent/runs/<id>`), or undefined for any
+ * other location.
+ * @param location the replica's `Location` header
+ */
+export function runIdOfLocation(location: string | null): string | undefined {
+  if (location === null || !location.startsWith(runPrefix)) return undefined;
+  const encoded = location.slice(runPrefix.length);
+  if (encoded === '' || encoded.includes('/') || encoded.includes('?')) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,11 +1,12 @@
 import { ActorError } from '../../src/index.js';
 import type { ActorPool } from '../actor-pool.js';
-import { NEVER_EXPOSED_SEGMENTS } from './actor-paths.js';
+import { NEVER_EXPOSED_SEGMENTS, runIdOfLocation } from './actor-paths.js';
+import type { BackgroundRunWatch } from './background-runs.js';
 import { type AnsweredInvokes, mcpChatCallIds, succeededMcpChats, watchChatStream } from './answered-invokes.js';
 import { EDGE_OPERATIONS, type EdgeOperation, type EdgeOperationName } from './edge-operations.js';
 import { EDGE_KEY_HEADER, type EdgeKeyring } from './edge-keys.js';
 import { forwardedRequest, relayedResponse } from './forwarded-request.js';
-import { edgeBasePath } from './gateway-paths.js';
+import { edgeBasePath, edgeRunPath } from './gateway-paths.js';
 import type { Reconciler } from './reconciler.js';
 import { sendToReplica } from './send-to-replica.js';
 
@@ -15,6 +16,8 @@ export interface ExternalEdgeServices {
   readonly keys: EdgeKeyring;
   readonly answered: AnsweredInvokes;
   readonly reconciler: Reconciler;
+  /** Follows the background runs `chat` starts, to count each once it completes. */
+  readonly runs: BackgroundRunWatch;
   /** The tenant every edge call is made for: the instance owner's, the key's owner. */
   readonly ownerTenant: string;
   /** The largest `/mcp` body the edge reads (to count the `chat` calls in it). */
@@ -44,15 +47,15 @@ export function exposedOperations(pool: Pick<ActorPool, 'config'>): string[] {
  * Judges an edge request before it goes anywhere: the instance (404 `unknown_actor`), its edge
  * (404 `external_api_disabled`), settings and OAuth (403 `never_exposed`, whatever the
  * configuration says), the key (401 `missing_edge_key` / `invalid_edge_key`), the operation
- * (404 `not_found` for no operation, `operation_not_exposed` for one the configuration does not
- * list) and the method (405 with `Allow`).
+ * (404 `not_found` for no operation or a sub-path it lacks, `operation_not_exposed` for one the
+ * configuration does not list) and the method (405 with `Allow`); answers the actor path to go to.
  */
 function admit(
   services: ExternalEdgeServices,
   request: Request,
   ref: string,
   rest: string,
-): { pool: ActorPool; name: string; operation: EdgeOperation } {
+): { pool: ActorPool; operation: EdgeOperation; actorPath: string } {
   const pool = poolOf(services.pools, ref);
   if (!hasEdge(pool))
     throw new ActorError('external_api_disabled', {
@@ -76,31 +79,56 @@ function admit(
       detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`,
       headers: challenge,
     });
-  const name = segments.length === 1 ? first : '';
+  const name = first;
   const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
-  if (operation === undefined)
-    throw new ActorError('not_found', {
-      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/`,
+  const noSuchPath = () =>
+    new ActorError('not_found', {
+      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/ (and status/<run id>, status/<run id>/stream)`,
     });
+  if (operation === undefined) throw noSuchPath();
   if (!exposedOperations(pool).includes(name)) {
     throw new ActorError('operation_not_exposed', {
       detail: `${ref} exposes ${exposedOperations(pool).join(', ') || 'no operation'} (external_api.operations), not ${name}`,
     });
   }
+  let below: string[];
+  try {
+    below = segments.slice(1).map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw noSuchPath();
+  }
+  const actorPath = operation.actorPath({
+    tenant: services.ownerTenant,
+    below,
+    query: new URL(request.url).searchParams,
+  });
+  if (actorPath === undefined) throw noSuchPath();
   if (!operation.methods.includes(request.method)) {
     throw new ActorError('method_not_allowed', {
       detail: `${name} takes ${operation.methods.join(', ')}`,
       headers: { Allow: operation.methods.join(', ') },
     });
   }
-  return { pool, name, operation };
+  return { pool, operation, actorPath };
+}
+
+/**
+ * The client's copy of a background chat's `202 Accepted`: its `Location` (the actor's
+ * `/agent/runs/<id>`, unreachable from outside) becomes the edge's own `status/<id>`, or is
+ * dropped when the instance does not expose `status`.
+ */
+function acceptedOnEdge(answer: Response, pool: ActorPool, runId: string): Response {
+  const relayed = relayedResponse(answer);
+  if (exposedOperations(pool).includes('status')) relayed.headers.set('Location', edgeRunPath(pool.ref, runId));
+  else relayed.headers.delete('Location');
+  return relayed;
 }
 
 /**
  * Answers `/api/v1/k/<ref>/<rest>`: admits the request (see `admit`), sends it to the next ready
  * replica with the owner's `X-Tenant-Id` and without the caller's credentials, and passes the
  * answer back as it comes (an SSE chat chunk by chunk), counting each successful chat turn for
- * reconciliation.
+ * reconciliation: a background chat (202) once its run has completed, its `Location` the edge's.
  * @param services the pools, keys and counters
  * @param request the client's request
  * @param ref the instance ref from the path
@@ -114,9 +142,9 @@ export async function answerEdge(
   rest: string,
   requestId: string,
 ): Promise<Response> {
-  const { pool, operation } = admit(services, request, ref, rest);
+  const { pool, operation, actorPath } = admit(services, request, ref, rest);
   const tenant = services.ownerTenant;
-  const facts = { actorPath: operation.actorPath(tenant), tenant, prefix: edgeBasePath(ref), requestId };
+  const facts = { actorPath, tenant, prefix: edgeBasePath(ref), requestId };
   if (operation.counts === 'none') return relayedResponse(await sendToReplica(pool, forwardedRequest(request, facts)));
   if (operation.counts === 'mcp') {
     const body = request.method === 'POST' ? await readCappedText(request, services.maxMcpBodyBytes) : undefined;
@@ -149,6 +177,13 @@ export async function answerEdge(
     if (succeeded && !replayed) services.answered.add(ref, tenant);
     services.answered.settle(ref);
   };
+  const runId = answer.status === 202 ? runIdOfLocation(answer.headers.get('location')) : undefined;
+  if (runId !== undefined) {
+    // A 202 is a run under way, not an answered turn: it stays under way until the run ends.
+    if (replayed) count(false);
+    else services.runs.follow(pool, runId, tenant, requestId, count);
+    return acceptedOnEdge(answer, pool, runId);
+  }
   if (answer.ok && answer.body !== null && (answer.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     return relayedResponse(answer, watchChatStream(answer.body, count));
   }

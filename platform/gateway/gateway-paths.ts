@@ -31,6 +31,11 @@ export function edgeBasePath(ref: string): string {
   return `${GATEWAY_PATHS.edge}/${encodeURIComponent(ref)}`;
 }
 
+/** A run through the edge's `status`, e.g. `/api/v1/k/<ref>/status/<run id>`: the `Location` of a background chat on the edge. */
+export function edgeRunPath(ref: string, runId: string): string {
+  return `${edgeBasePath(ref)}/status/${encodeURIComponent(runId)}`;
+}
+
 /** A panel page through the relay, e.g. `/relay/<ref>/panel/<slug>`; its `/data` and `/action` sit below it. */
 export function relayPanelPath(ref: string, slug: string): string {
   return `${GATEWAY_PATHS.relay}/${encodeURIComponent(ref)}/panel/${encodeURIComponent(slug)}`;

@@ -12,6 +12,7 @@ import {
 } from '../../src/http/index.js';
 import type { ActorPool } from '../actor-pool.js';
 import { AnsweredInvokes } from './answered-invokes.js';
+import { BackgroundRunWatch } from './background-runs.js';
 import { renderDashboardPage, renderLoginPage } from './dashboard-page.js';
 import { EdgeKeyring } from './edge-keys.js';
 import { answerEdge, hasEdge, poolOf } from './external-edge.js';
@@ -36,6 +37,8 @@ export interface PlatformGatewayOptions {
   readonly onEdgeKeyRotated?: (ref: string, key: string) => void;
   /** How often reconciliation reads every replica's `/stats`, in ms; 0 reads only on demand. Default 5000. */
   readonly reconcileIntervalMs?: number;
+  /** How often the gateway reads the status of a background run the edge started (to count it once it completes), in ms. Default 1000. */
+  readonly runPollIntervalMs?: number;
   /** The largest `/mcp` body the edge reads to count `chat` calls. Default 4 MiB. */
   readonly maxMcpBodyBytes?: number;
 }
@@ -43,7 +46,7 @@ export interface PlatformGatewayOptions {
 /** The platform's fetch handler. */
 export interface PlatformGateway {
   fetch(request: Request): Promise<Response>;
-  /** Stops background work (reconciliation). */
+  /** Stops background work (reconciliation, following background runs). */
   close(): Promise<void>;
   /** The owner's token, for the supervisor to print (with the dashboard link `/?token=<token>`). */
   readonly ownerToken: string;
@@ -56,6 +59,7 @@ export interface PlatformGateway {
 const DEFAULTS = {
   ownerTenant: 'owner',
   reconcileIntervalMs: 5_000,
+  runPollIntervalMs: 1_000,
   maxMcpBodyBytes: 4 * 1024 * 1024,
 } satisfies Partial<PlatformGatewayOptions>;
 
@@ -81,7 +85,7 @@ function splitBelow(pathname: string, prefix: string): { ref: string; rest: stri
 
 /**
  * Builds the local platform's HTTP front over its hosted actors: the external edge
- * (`/api/v1/k/<ref>/chat|status|health|mcp`, one key per instance in `X-API-Key`), the owner's
+ * (`/api/v1/k/<ref>/chat|status|health|mcp`, `status/<run id>` and its `/stream`, one key per instance in `X-API-Key`), the owner's
  * panel relay (`/relay/<ref>/panel/<slug>`), the owner's JSON (`/platform/actors`, the edge key
  * reveal and rotation, `/platform/reconciliation`) and the dashboard (`/`). Every error is a
  * problem+json answer with a code of the catalogue.
@@ -98,11 +102,13 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
   const keys = new EdgeKeyring(options.pools.keys(), options.edgeKeys, options.onEdgeKeyRotated);
   const answered = new AnsweredInvokes();
   const reconciler = new Reconciler(options.pools, answered, settings.reconcileIntervalMs);
+  const runs = new BackgroundRunWatch(settings.runPollIntervalMs);
   const edge = {
     pools: options.pools,
     keys,
     answered,
     reconciler,
+    runs,
     ownerTenant: settings.ownerTenant,
     maxMcpBodyBytes: settings.maxMcpBodyBytes,
   };
@@ -188,7 +194,9 @@ export function createPlatformGateway(options: PlatformGatewayOptions): Platform
   reconciler.start();
   return {
     fetch: async (request) => app.fetch(request),
-    close: () => reconciler.close(),
+    close: async () => {
+      await Promise.all([reconciler.close(), runs.close()]);
+    },
     ownerToken,
     edgeKey: (ref) => keys.keyOf(ref),
     reconcile: () => reconciler.read(),
