@@ -27,6 +27,16 @@ export async function startSlowModelServer(pace = { words: 20, gapMs: 250 }, lis
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', async () => {
+      let parsed: { model?: string; stream?: boolean };
+      try {
+        if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) throw new Error('not found');
+        parsed = JSON.parse(body) as typeof parsed;
+      } catch {
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"POST a chat completion to /v1/chat/completions"}}');
+        return;
+      }
       calls += 1;
       open.add(response);
       let gone = false;
@@ -35,7 +45,6 @@ export async function startSlowModelServer(pace = { words: 20, gapMs: 250 }, lis
         open.delete(response);
       });
       const { words, gapMs } = handle.pace;
-      const parsed = JSON.parse(body) as { model?: string; stream?: boolean };
       const text = Array.from({ length: words }, (_, index) => `word${index + 1}`);
       const usage = { prompt_tokens: 10, completion_tokens: words, total_tokens: 10 + words };
       const base = {
