@@ -62,10 +62,10 @@ export class ActorLifecycle {
    * A signal for one request's work (a turn): aborted when `requestSignal` aborts or when the
    * shutdown gives up waiting (`abortInFlight`, with its 503 `draining` reason). Call
    * `dispose()` when the work is done.
-   * @param requestSignal the request's own signal (the client went away)
+   * @param requestSignal the request's own signal (the client went away); none for work that outlives its request (a run)
    */
-  linkWork(requestSignal: AbortSignal): LinkedAbort {
-    const link = linkAbort(requestSignal);
+  linkWork(requestSignal?: AbortSignal): LinkedAbort {
+    const link = requestSignal === undefined ? linkAbort() : linkAbort(requestSignal);
     if (this.#stopWork.signal.aborted) {
       link.abort(this.#stopWork.signal.reason);
       return link;

@@ -8,7 +8,7 @@ import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './id
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
 import type { RunStatus, TurnRun } from './turn-runs.js';
-import { impliedRunParts, replayStream, UiMessageStreamWriter } from './ui-message-stream.js';
+import { replayStream, startPart, UiMessageStreamWriter } from './ui-message-stream.js';
 import type { StoredRun } from '../store/store.js';
 
 /** One validated invoke, with what its HTTP request said around the body. */
@@ -57,7 +57,7 @@ async function driveRun(
   const writer = observed ? new UiMessageStreamWriter(run) : undefined;
   if (writer === undefined) {
     // Its first part names the run, as `impliedRunParts` begins; the rest is told from its end.
-    for (const part of impliedRunParts({ runId: run.id, state: 'running' }).slice(0, 1)) run.part(part);
+    run.part(startPart(undefined, run.id));
     run.toolRan(false);
   } else writer.start(turn.messageId, run.id);
   try {

@@ -89,10 +89,7 @@ export class UiMessageStreamWriter {
 
   /** Opens the message (`messageId` when known); with `runId`, its metadata names the run (`run_id`), so a client cut off knows what to reconnect to. */
   start(messageId: string | undefined, runId?: string): void {
-    const part: Record<string, unknown> = { type: 'start' };
-    if (messageId !== undefined) part.messageId = messageId;
-    if (runId !== undefined) part.messageMetadata = { run_id: runId };
-    this.#write(part);
+    this.#write(startPart(messageId, runId));
   }
 
   /** Writes what a chat handler reported. */
@@ -220,6 +217,14 @@ export class UiMessageStreamWriter {
   #write(part: UiStreamPart): void {
     if (!this.#closed) this.#sink.part(part);
   }
+}
+
+/** The `start` part: `messageId` when known; with `runId`, its metadata names the run (`run_id`). */
+export function startPart(messageId: string | undefined, runId?: string): UiStreamPart {
+  const part: Record<string, unknown> = { type: 'start' };
+  if (messageId !== undefined) part.messageId = messageId;
+  if (runId !== undefined) part.messageMetadata = { run_id: runId };
+  return part;
 }
 
 /** How a run ended, as its row keeps it: enough to tell its stream when its parts were not kept. */

@@ -96,16 +96,15 @@ function valueRows(engine: StoreEngine, rows: number, columns: number): string {
  */
 export function runsWriter(engine: StoreEngine): (trx: Db, writes: readonly RunWrite[]) => Promise<void> {
   const texts = new Map<string, string>();
-  const text = (kind: 'runs' | 'parts', rows: number) => {
+  const text = (kind: 'runs' | 'runsReturning' | 'parts', rows: number) => {
     const key = `${kind}${rows}`;
     let found = texts.get(key);
     if (found !== undefined) return found;
     found =
-      kind === 'runs'
+      kind !== 'parts'
         ? `insert into actorkit_runs (${RUN_COLUMNS.join(', ')}) values ${valueRows(engine, rows, RUN_COLUMNS.length)}
 on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
-where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})
-returning id`
+where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})${kind === 'runsReturning' ? ' returning id' : ''}`
         : `insert into actorkit_run_parts (run_id, first_seq, last_seq, parts) values ${valueRows(engine, rows, 4)}
 on conflict (run_id, first_seq) do nothing returning run_id`;
     texts.set(key, found);
@@ -116,12 +115,16 @@ on conflict (run_id, first_seq) do nothing returning run_id`;
       const chunk = writes.slice(from, from + RUNS_PER_STATEMENT);
       const runValues: unknown[] = [];
       for (const { run } of chunk) runValues.push(...Object.values(rowOfRun(run)));
+      const withParts = chunk.filter(({ parts }) => parts !== undefined && parts.parts.length > 0);
+      if (withParts.length === 0) {
+        // No parts to gate on the rows written (most flushes: runs that ended whole): no rows to return.
+        await querySql(trx, text('runs', chunk.length), runValues);
+        continue;
+      }
       const written = new Set(
-        (await querySql<{ id: string }>(trx, text('runs', chunk.length), runValues)).map((row) => row.id),
+        (await querySql<{ id: string }>(trx, text('runsReturning', chunk.length), runValues)).map((row) => row.id),
       );
-      const batches = chunk.filter(
-        ({ run, parts }) => written.has(run.id) && parts !== undefined && parts.parts.length > 0,
-      ) as (RunWrite & { parts: RunPartBatch })[];
+      const batches = withParts.filter(({ run }) => written.has(run.id)) as (RunWrite & { parts: RunPartBatch })[];
       if (batches.length === 0) continue;
       const partValues: unknown[] = [];
       for (const { run, parts } of batches)

@@ -331,7 +331,7 @@ export class ActorRuns implements TurnRuns {
   }
 
   begin(start: RunStart): TurnRun {
-    const link = this.lifecycle.linkWork(start.clientSignal ?? new AbortController().signal);
+    const link = this.lifecycle.linkWork(start.clientSignal);
     const run = new LiveRun(this, start, link, this.lifecycle.enter());
     if (start.firstSeq !== undefined && start.firstSeq !== 1) {
       const earlier = this.#retrying.get(start.id);
