@@ -75,8 +75,22 @@ const UPDATED_COLUMNS = [
   'last_seq',
   'side_effects',
 ];
-/** Most runs one statement writes (17 parameters each, under both engines' limits). */
-const RUNS_PER_STATEMENT = 500;
+/**
+ * The row counts a statement writes: a flush of n runs is cut into chunks of these sizes, so
+ * the connection prepares and keeps a handful of texts, not one per flush size (preparing a new
+ * text of a few hundred rows every 50 ms, and pushing the turns' own statements out of the
+ * statement cache, cost more than the writes).
+ */
+const CHUNK_SIZES = [64, 16, 4, 1];
+
+/** `items` cut into chunks of `CHUNK_SIZES`, largest first. */
+function chunksOf<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let from = 0;
+  for (const size of CHUNK_SIZES)
+    for (; items.length - from >= size; from += size) chunks.push(items.slice(from, from + size));
+  return chunks;
+}
 
 /** `rows` rows of `columns` placeholders each, as the engine writes them (`?`, or `$1`, `$2`…). */
 function valueRows(engine: StoreEngine, rows: number, columns: number): string {
@@ -111,8 +125,7 @@ on conflict (run_id, first_seq) do nothing returning run_id`;
     return found;
   };
   return async (trx, writes) => {
-    for (let from = 0; from < writes.length; from += RUNS_PER_STATEMENT) {
-      const chunk = writes.slice(from, from + RUNS_PER_STATEMENT);
+    for (const chunk of chunksOf(writes)) {
       const runValues: unknown[] = [];
       for (const { run } of chunk) runValues.push(...Object.values(rowOfRun(run)));
       const withParts = chunk.filter(({ parts }) => parts !== undefined && parts.parts.length > 0);
@@ -125,14 +138,22 @@ on conflict (run_id, first_seq) do nothing returning run_id`;
         (await querySql<{ id: string }>(trx, text('runsReturning', chunk.length), runValues)).map((row) => row.id),
       );
       const batches = withParts.filter(({ run }) => written.has(run.id)) as (RunWrite & { parts: RunPartBatch })[];
-      if (batches.length === 0) continue;
-      const partValues: unknown[] = [];
-      for (const { run, parts } of batches)
-        partValues.push(run.id, parts.firstSeq, parts.firstSeq + parts.parts.length - 1, `[${parts.parts.join(',')}]`);
-      const inserted = new Set(
-        (await querySql<{ run_id: string }>(trx, text('parts', batches.length), partValues)).map((row) => row.run_id),
-      );
-      for (const { run, parts } of batches) if (!inserted.has(run.id)) await storeRetriedBatch(trx, run.id, parts);
+      for (const partChunk of chunksOf(batches)) {
+        const partValues: unknown[] = [];
+        for (const { run, parts } of partChunk)
+          partValues.push(
+            run.id,
+            parts.firstSeq,
+            parts.firstSeq + parts.parts.length - 1,
+            `[${parts.parts.join(',')}]`,
+          );
+        const inserted = new Set(
+          (await querySql<{ run_id: string }>(trx, text('parts', partChunk.length), partValues)).map(
+            (row) => row.run_id,
+          ),
+        );
+        for (const { run, parts } of partChunk) if (!inserted.has(run.id)) await storeRetriedBatch(trx, run.id, parts);
+      }
     }
   };
 }

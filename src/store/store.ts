@@ -217,7 +217,7 @@ export interface StoredRun {
   readonly cancelRequested: boolean;
   /** The number of the last part stored (parts are numbered from 1). */
   readonly lastSeq: number;
-  /** The chat request that started it (JSON text), so a taken-over run can be retried. */
+  /** The chat request that started it (JSON text), so a taken-over run can be retried; empty for a run that never is (a JSON invoke's). */
   readonly request: string;
   /** A tool with side effects ran: a taken-over run is not retried. */
   readonly sideEffects: boolean;

@@ -279,7 +279,8 @@ class LiveRun implements TurnRun {
       leaseExpiresAtMs: this.finished ? null : Date.now() + this.#owner.leaseMs,
       cancelRequested: this.cancelled,
       lastSeq: this.implied ? 0 : this.parts.length,
-      request: (this.#requestText ??= JSON.stringify(this.#start.request)),
+      // Kept for a retry after a takeover, which only a run whose events were watched can have.
+      request: this.#start.observed ? (this.#requestText ??= JSON.stringify(this.#start.request)) : '',
       sideEffects: this.#sideEffects,
     };
   }
