@@ -3,46 +3,15 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { serve, type ServeHandle } from '../../src/adapter/node/index.js';
 import { createActorApp } from '../../src/app/create-actor-app.js';
 import { newRunId } from '../../src/core/time-ordered-id.js';
-import type { ChatHandler } from '../../src/invoke/chat-handler.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, StoredRun } from '../../src/store/store.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { TestSchemas } from './postgres-schemas.js';
 import { postgresTestUrl } from './postgres-test-database.js';
+import { slowChatHandler } from '../surfaces/slow-chat-handler.js';
 
 const baseUrl = postgresTestUrl('Runs on two PostgreSQL replicas');
-
-/** A chat handler that streams `words` one every `gapMs`, honouring its abort signal; remembers when it was aborted. */
-function slowHandler(words: readonly string[], gapMs: number): ChatHandler & { abortedAtMs: () => number | undefined } {
-  let abortedAtMs: number | undefined;
-  const handler = async (input: Parameters<ChatHandler>[0]) => {
-    for (const word of words) {
-      await new Promise((resolve, reject) => {
-        const abort = () => {
-          clearTimeout(timer);
-          abortedAtMs ??= performance.now();
-          reject(input.signal.reason);
-        };
-        const timer = setTimeout(() => {
-          input.signal.removeEventListener('abort', abort);
-          resolve(undefined);
-        }, gapMs);
-        if (input.signal.aborted) abort();
-        else input.signal.addEventListener('abort', abort, { once: true });
-      });
-      input.onEvent?.({ type: 'text-delta', delta: `${word} ` });
-    }
-    return {
-      content: words.map((word) => `${word} `).join(''),
-      toolCalls: [],
-      finishReason: 'stop' as const,
-      usage: { inputTokens: 3, outputTokens: words.length },
-      model: 'slow',
-    };
-  };
-  return Object.assign(handler, { abortedAtMs: () => abortedAtMs });
-}
 
 /** One server-sent event of a run's stream: its `id` (absent on `[DONE]`) and its data. */
 interface Frame {
@@ -188,7 +157,7 @@ if (baseUrl !== undefined) {
       const url = await schemas.create();
       const started = [];
       for (const instanceId of ['replica-a', 'replica-b']) {
-        const handler = slowHandler(words, gapMs);
+        const handler = slowChatHandler(words, gapMs);
         const app = createActorApp({
           definition: testActorDefinition,
           env: { DATABASE_URL: url, INSTANCE_ID: instanceId, RUN_LEASE_MS: String(leaseMs) },

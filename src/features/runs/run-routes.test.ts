@@ -1,34 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { createTestActor } from '../../testing/create-test-actor.js';
+import { slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
 
 const base = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there' };
-
-/** A chat handler that streams `words` one every `gapMs`, honouring its abort signal. */
-function slowHandler(words: readonly string[], gapMs: number): ChatHandler & { aborted: () => boolean } {
-  let aborted = false;
-  const handler = async (input: Parameters<ChatHandler>[0]) => {
-    for (const word of words) {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, gapMs);
-        input.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          aborted = true;
-          reject(input.signal.reason);
-        });
-      });
-      input.onEvent?.({ type: 'text-delta', delta: `${word} ` });
-    }
-    return {
-      content: words.map((word) => `${word} `).join(''),
-      toolCalls: [],
-      finishReason: 'stop' as const,
-      usage: { inputTokens: 3, outputTokens: words.length },
-      model: 'slow',
-    };
-  };
-  return Object.assign(handler, { aborted: () => aborted });
-}
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request('http://actor/agent/invoke', {
@@ -72,7 +47,7 @@ async function actor(handler: ChatHandler, env: Record<string, string> = {}) {
 
 describe('runs', () => {
   it('a background invoke answers 202 with Location, and the run is polled to its reply', async () => {
-    const app = await actor(slowHandler(['one', 'two'], 30));
+    const app = await actor(slowChatHandler(['one', 'two'], 30));
     const accepted = await app.request(post({ ...base, background: true }));
     expect(accepted.status).toBe(202);
     const run = await accepted.json();
@@ -87,14 +62,14 @@ describe('runs', () => {
   });
 
   it('Prefer: respond-async is a background invoke too, and says so', async () => {
-    const app = await actor(slowHandler(['one'], 10));
+    const app = await actor(slowChatHandler(['one'], 10));
     const accepted = await app.request(post(base, { Prefer: 'respond-async, wait=10' }));
     expect(accepted.status).toBe(202);
     expect(accepted.headers.get('preference-applied')).toBe('respond-async');
   });
 
   it('a client that leaves a stream leaves the run going; the stream is resumed after the last part seen, each part once', async () => {
-    const app = await actor(slowHandler(['a', 'b', 'c', 'd'], 40));
+    const app = await actor(slowChatHandler(['a', 'b', 'c', 'd'], 40));
     const response = await app.request(post({ ...base, stream: true }));
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
@@ -130,7 +105,7 @@ describe('runs', () => {
   });
 
   it('cancel stops the model call, ends the stream with a finish that says so, records cancelled; again is the same', async () => {
-    const handler = slowHandler(['a', 'b', 'c', 'd', 'e', 'f'], 100);
+    const handler = slowChatHandler(['a', 'b', 'c', 'd', 'e', 'f'], 100);
     const app = await actor(handler);
     const accepted = await (await app.request(post({ ...base, background: true }))).json();
     const stream = app.request(`/agent/runs/${accepted.id}/stream`);
@@ -148,7 +123,7 @@ describe('runs', () => {
   });
 
   it('on_disconnect: "cancel" keeps the old behaviour: the dropped client cancels its run', async () => {
-    const handler = slowHandler(['a', 'b', 'c'], 100);
+    const handler = slowChatHandler(['a', 'b', 'c'], 100);
     const app = await actor(handler);
     const client = new AbortController();
     const response = await app.request(
@@ -167,7 +142,7 @@ describe('runs', () => {
   });
 
   it('refuses what it must: unknown and other tenants’ runs 404, a finished run’s cancel 409, a bad cursor 400', async () => {
-    const app = await actor(slowHandler(['a'], 1));
+    const app = await actor(slowChatHandler(['a'], 1));
     const reply = await (await app.request(post({ ...base, metadata: { tenant_id: 'acme' } }))).json();
     for (const path of ['/agent/runs/inv_nope', `/agent/runs/${reply.id}`]) {
       const response = await app.request(path);
@@ -194,7 +169,7 @@ describe('runs', () => {
   });
 
   it('/health counts the runs in progress', async () => {
-    const app = await actor(slowHandler(['a', 'b'], 100));
+    const app = await actor(slowChatHandler(['a', 'b'], 100));
     await app.request(post({ ...base, background: true }));
     expect((await (await app.request('/health')).json()).runs_in_progress).toBe(1);
   });

@@ -6,32 +6,7 @@ import { mcpTestDefinition } from '../../../test/surfaces/mcp-test-actor.js';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
 import { createTestActor } from '../../testing/create-test-actor.js';
-
-/** A chat handler that streams `words` one every `gapMs`, honouring its abort signal. */
-function slowHandler(words: readonly string[], gapMs: number): ChatHandler & { aborted: () => boolean } {
-  let aborted = false;
-  const handler = async (input: Parameters<ChatHandler>[0]) => {
-    for (const word of words) {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, gapMs);
-        input.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          aborted = true;
-          reject(input.signal.reason);
-        });
-      });
-      input.onEvent?.({ type: 'text-delta', delta: `${word} ` });
-    }
-    return {
-      content: words.map((word) => `${word} `).join(''),
-      toolCalls: [],
-      finishReason: 'stop' as const,
-      usage: { inputTokens: 3, outputTokens: words.length },
-      model: 'slow',
-    };
-  };
-  return Object.assign(handler, { aborted: () => aborted });
-}
+import { slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
 
 const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs = 5_000) => {
   const until = Date.now() + timeoutMs;
@@ -95,7 +70,9 @@ describe('/mcp chat as a run', () => {
   ])(
     'RUN_ON_DISCONNECT=%s: %s notifications/progress per text delta to a client that passes onprogress, then the reply',
     async (onDisconnect) => {
-      const url = await serveMcpActor(slowHandler(['one', 'two', 'three'], 20), { RUN_ON_DISCONNECT: onDisconnect });
+      const url = await serveMcpActor(slowChatHandler(['one', 'two', 'three'], 20), {
+        RUN_ON_DISCONNECT: onDisconnect,
+      });
       const client = await connectMcpClient(url);
       const progress: Progress[] = [];
       const result = await client.callTool(
@@ -116,7 +93,7 @@ describe('/mcp chat as a run', () => {
   );
 
   it('answers as before, in JSON, to a call without a progressToken', async () => {
-    const url = await serveMcpActor(slowHandler(['one', 'two'], 5));
+    const url = await serveMcpActor(slowChatHandler(['one', 'two'], 5));
     const client = await connectMcpClient(url);
     const result = await client.callTool({ name: 'chat', arguments: { message: 'count' } });
     expect(result.content).toEqual([{ type: 'text', text: 'one two ' }]);
@@ -125,7 +102,7 @@ describe('/mcp chat as a run', () => {
 
   for (const withProgress of [false, true]) {
     it(`a client that aborts the call (notifications/cancelled) cancels the run and its model call${withProgress ? ', with progress' : ''}`, async () => {
-      const handler = slowHandler(['one', 'two', 'three', 'four', 'five', 'six'], 150);
+      const handler = slowChatHandler(['one', 'two', 'three', 'four', 'five', 'six'], 150);
       const url = await serveMcpActor(handler);
       const client = await connectMcpClient(url);
       const abort = new AbortController();
