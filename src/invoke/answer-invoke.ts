@@ -8,7 +8,7 @@ import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './id
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
 import type { RunStatus, TurnRun } from './turn-runs.js';
-import { replayStream, startPart, UiMessageStreamWriter } from './ui-message-stream.js';
+import { problemErrorText, replayStream, startPart, UiMessageStreamWriter } from './ui-message-stream.js';
 import type { StoredRun } from '../store/store.js';
 
 /** One validated invoke, with what its HTTP request said around the body. */
@@ -93,7 +93,7 @@ async function driveRun(
       // Nothing to write: the run's end tells its stream.
     } else if (run.cancelled) writer.cancelled(run.id);
     else if (services.lifecycle.shutdownSignal.aborted) writer.abort();
-    else if (known) writer.error(`${error.code}: ${error.detail ?? error.title}`);
+    else if (known) writer.error(problemErrorText(error));
     else writer.error(`internal_error: Something went wrong; quote request id ${turn.requestId} when reporting it`);
     run.settle({ error });
     throw error;

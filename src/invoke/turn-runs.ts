@@ -1,13 +1,11 @@
 import * as v from 'valibot';
+import { RUN_STATES } from '../store/store.js';
 import { ChatReply } from './chat-reply.js';
 import type { ChatRequest } from './chat-request.js';
 import type { UiPartSink } from './ui-message-stream.js';
 
 /** Where runs live: `GET {RUNS_PATH}/{id}` is a run (the `Location` of a background invoke). */
 export const RUNS_PATH = '/agent/runs';
-
-/** The states of a run, as the store keeps them and the run routes show them. */
-const RUN_STATES = ['queued', 'running', 'awaiting_input', 'completed', 'failed', 'cancelled'] as const;
 
 /** The problem a failed or cancelled run ended with. */
 const RunProblem = v.object({

@@ -227,6 +227,18 @@ export function startPart(messageId: string | undefined, runId?: string): UiStre
   return part;
 }
 
+/** The code of the problem a run ends with when the actor stopped before it finished (its stream ends with `abort`). */
+export const RUNNER_STOPPED = 'runner_stopped';
+
+/** The problem a run failed with, as an `error` part says it: `code: detail` (the title when there is no detail). */
+export function problemErrorText(problem: {
+  readonly code: string;
+  readonly title: string;
+  readonly detail?: string | undefined;
+}): string {
+  return `${problem.code}: ${problem.detail ?? problem.title}`;
+}
+
 /** How a run ended, as its row keeps it: enough to tell its stream when its parts were not kept. */
 export interface RunEnding {
   readonly runId: string;
@@ -251,8 +263,8 @@ export function impliedRunParts(ending: RunEnding): UiStreamPart[] {
   }
   const problem = ending.problem ?? { code: 'internal_error', title: 'Internal error' };
   if (ending.state === 'cancelled') writer.cancelled(ending.runId);
-  else if (problem.code === 'runner_stopped') writer.abort();
-  else writer.error(`${problem.code}: ${problem.detail ?? problem.title}`);
+  else if (problem.code === RUNNER_STOPPED) writer.abort();
+  else writer.error(problemErrorText(problem));
   return parts;
 }
 

@@ -1,5 +1,5 @@
 import {
-  FINAL_RUN_STATES,
+  isFinalRunState,
   type IdempotencyRecord,
   type RunWrite,
   type StoredRun,
@@ -207,7 +207,7 @@ export class MemoryStore implements Store {
     for (const { run, parts } of writes) {
       const stored = this.runs.get(run.id);
       if (stored === undefined) this.runs.set(run.id, run);
-      else if (stored.runner === run.runner && !FINAL_RUN_STATES.includes(stored.state))
+      else if (stored.runner === run.runner && !isFinalRunState(stored.state))
         this.runs.set(run.id, { ...run, cancelRequested: stored.cancelRequested, request: stored.request });
       // A runner that lost its run, or writes after its end, adds no parts.
       else continue;
@@ -239,7 +239,7 @@ export class MemoryStore implements Store {
       if (
         run.tenantId === tenantId &&
         run.sessionId === sessionId &&
-        !FINAL_RUN_STATES.includes(run.state) &&
+        !isFinalRunState(run.state) &&
         (newest === null || run.createdAtMs >= newest.createdAtMs)
       )
         newest = run;
@@ -250,7 +250,7 @@ export class MemoryStore implements Store {
     this.check();
     const run = this.runs.get(id);
     if (run === undefined) return null;
-    if (FINAL_RUN_STATES.includes(run.state)) return run;
+    if (isFinalRunState(run.state)) return run;
     const asked = { ...run, cancelRequested: true };
     this.runs.set(id, asked);
     return asked;
@@ -264,9 +264,7 @@ export class MemoryStore implements Store {
   async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
     this.check();
     const expired = [...this.runs.values()]
-      .filter(
-        (run) => !FINAL_RUN_STATES.includes(run.state) && run.leaseExpiresAtMs !== null && run.leaseExpiresAtMs < nowMs,
-      )
+      .filter((run) => !isFinalRunState(run.state) && run.leaseExpiresAtMs !== null && run.leaseExpiresAtMs < nowMs)
       .sort((a, b) => (a.leaseExpiresAtMs ?? 0) - (b.leaseExpiresAtMs ?? 0))
       .slice(0, Math.max(0, limit));
     return expired.map((run) => {

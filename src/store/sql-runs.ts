@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { runIdBefore } from '../core/time-ordered-id.js';
-import type { RunState, RunWrite, StoredRun, StoredRunPart } from './store.js';
+import { RUN_STATES_IN_PROGRESS, type RunState, type RunWrite, type StoredRun, type StoredRunPart } from './store.js';
 import type { StoreDatabase } from './store-database.js';
 import type { StoreEngine } from './store-migrations.js';
 
@@ -9,9 +9,6 @@ type Db = Kysely<StoreDatabase> | Transaction<StoreDatabase>;
 type RunPartBatch = NonNullable<RunWrite['parts']>;
 type RunRow = Selectable<StoreDatabase['actorkit_runs']>;
 type NewRunRow = Insertable<StoreDatabase['actorkit_runs']>;
-
-/** The states a run is still in progress in. */
-const IN_PROGRESS: readonly RunState[] = ['queued', 'running', 'awaiting_input'];
 
 /** A stored row as a `StoredRun` (bigint columns arrive as strings from PostgreSQL). */
 function runOfRow(row: RunRow): StoredRun {
@@ -118,7 +115,7 @@ export function runsWriter(engine: StoreEngine): (trx: Db, writes: readonly RunW
       kind !== 'parts'
         ? `insert into actorkit_runs (${RUN_COLUMNS.join(', ')}) values ${valueRows(engine, rows, RUN_COLUMNS.length)}
 on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
-where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${IN_PROGRESS.map((state) => `'${state}'`).join(', ')})${kind === 'runsReturning' ? ' returning id' : ''}`
+where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${RUN_STATES_IN_PROGRESS.map((state) => `'${state}'`).join(', ')})${kind === 'runsReturning' ? ' returning id' : ''}`
         : `insert into actorkit_run_parts (run_id, first_seq, last_seq, parts) values ${valueRows(engine, rows, 4)}
 on conflict (run_id, first_seq) do nothing returning run_id`;
     texts.set(key, found);
@@ -229,7 +226,7 @@ export async function readActiveRun(db: Db, tenantId: string, sessionId: string)
     .where('session_id', '=', sessionId)
     // Matches the partial index of runs in progress (a run in progress has no finish time).
     .where('finished_at_ms', 'is', null)
-    .where('state', 'in', IN_PROGRESS)
+    .where('state', 'in', RUN_STATES_IN_PROGRESS)
     .orderBy('created_at_ms', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -242,7 +239,7 @@ export async function requestRunCancel(trx: Db, id: string): Promise<StoredRun |
     .updateTable('actorkit_runs')
     .set({ cancel_requested: 1 })
     .where('id', '=', id)
-    .where('state', 'in', IN_PROGRESS)
+    .where('state', 'in', RUN_STATES_IN_PROGRESS)
     .execute();
   return readRun(trx, id);
 }
@@ -275,7 +272,7 @@ export async function takeExpiredRuns(
   let expired = trx
     .selectFrom('actorkit_runs')
     .select('id')
-    .where('state', 'in', IN_PROGRESS)
+    .where('state', 'in', RUN_STATES_IN_PROGRESS)
     .where('lease_expires_at_ms', '<', nowMs)
     .orderBy('lease_expires_at_ms')
     .limit(limit);

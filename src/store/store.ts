@@ -185,11 +185,22 @@ export interface OAuthStore {
   takeOAuthState(state: string): Promise<StoredOAuthState | null>;
 }
 
-/** The states of a run: `queued`, `running` and `awaiting_input` are in progress; the others final. */
-export type RunState = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled';
+/** The states a run is in while in progress. */
+export const RUN_STATES_IN_PROGRESS = ['queued', 'running', 'awaiting_input'] as const;
 
 /** The states a run ends in. */
-export const FINAL_RUN_STATES: readonly RunState[] = ['completed', 'failed', 'cancelled'];
+const FINAL_RUN_STATES = ['completed', 'failed', 'cancelled'] as const;
+
+/** Every state of a run: in progress, then final (the run routes' `state` lists them in this order). */
+export const RUN_STATES = [...RUN_STATES_IN_PROGRESS, ...FINAL_RUN_STATES] as const;
+
+/** The state of a run. */
+export type RunState = (typeof RUN_STATES)[number];
+
+/** Whether a run in this state has ended. */
+export function isFinalRunState(state: RunState): boolean {
+  return (FINAL_RUN_STATES as readonly RunState[]).includes(state);
+}
 
 /** One run (the life of one invoke) as the store keeps it. */
 export interface StoredRun {

@@ -5,6 +5,8 @@ import type { ChatReply } from '../../invoke/chat-reply.js';
 import type { RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
 import {
   impliedRunParts,
+  problemErrorText,
+  RUNNER_STOPPED,
   type RunEnding,
   SSE_DONE,
   sseFrame,
@@ -12,7 +14,7 @@ import {
 } from '../../invoke/ui-message-stream.js';
 import type { Mutable } from '../../core/mutable.js';
 import type { Logger } from '../../log/logger.js';
-import { FINAL_RUN_STATES, type RunState, type RunStore, type RunWrite, type StoredRun } from '../../store/store.js';
+import { isFinalRunState, type RunState, type RunStore, type RunWrite, type StoredRun } from '../../store/store.js';
 
 /** How often a run's new parts are written: parts are batched, never written one token at a time. */
 const FLUSH_INTERVAL_MS = 50;
@@ -53,7 +55,7 @@ interface EarlierAttempt {
 }
 
 /** The problem a run ends with when its instance died or stopped before its end. */
-function runnerProblem(code: 'runner_lost' | 'runner_stopped'): { code: string; title: string; detail: string } {
+function runnerProblem(code: 'runner_lost' | typeof RUNNER_STOPPED): { code: string; title: string; detail: string } {
   return code === 'runner_lost'
     ? {
         code,
@@ -69,7 +71,7 @@ function runnerProblem(code: 'runner_lost' | 'runner_stopped'): { code: string; 
 
 /** The problem a run ended with, from the error its turn failed with. */
 function problemOf(error: unknown, stopped: boolean): { code: string; title: string; detail?: string } {
-  if (stopped) return runnerProblem('runner_stopped');
+  if (stopped) return runnerProblem(RUNNER_STOPPED);
   if (error instanceof ActorError)
     return error.detail === undefined
       ? { code: error.code, title: error.title }
@@ -158,6 +160,10 @@ class LiveRun implements TurnRun {
     return this.#start.tenantId;
   }
 
+  get sessionId(): string {
+    return this.#start.request.session_id;
+  }
+
   /** A run run again after a takeover: the stored parts of the attempt before are its first ones, and it keeps its creation time. */
   continues(earlier: EarlierAttempt): void {
     this.parts.push(...earlier.parts);
@@ -170,7 +176,7 @@ class LiveRun implements TurnRun {
   }
 
   get finished(): boolean {
-    return FINAL_RUN_STATES.includes(this.state);
+    return isFinalRunState(this.state);
   }
 
   part(part: UiStreamPart): void {
@@ -266,7 +272,7 @@ class LiveRun implements TurnRun {
     return {
       id: this.id,
       tenantId: this.#start.tenantId,
-      sessionId: this.#start.request.session_id,
+      sessionId: this.sessionId,
       state: this.state,
       background: this.#start.background,
       createdAtMs: this.#createdAtMs,
@@ -465,7 +471,7 @@ export class ActorRuns implements TurnRuns {
   async active(tenantId: string, sessionId: string): Promise<StoredRun | null> {
     let newest: LiveRun | undefined;
     for (const run of this.#live.values())
-      if (!run.finished && run.tenantId === tenantId && run.row().sessionId === sessionId) newest = run;
+      if (!run.finished && run.tenantId === tenantId && run.sessionId === sessionId) newest = run;
     return newest?.row() ?? this.#options.store.readActiveRun(tenantId, sessionId);
   }
 
@@ -527,7 +533,7 @@ export class ActorRuns implements TurnRuns {
         for (;;) {
           if (stopped) return;
           const run = await store.readRun(id);
-          const finished = run === null || FINAL_RUN_STATES.includes(run.state);
+          const finished = run === null || isFinalRunState(run.state);
           if (run !== null && finished && run.lastSeq === 0) {
             // A run whose parts were never written (a JSON invoke's): told from its end.
             impliedRunParts(endingOf(run)).forEach((part, index) => {
@@ -582,7 +588,7 @@ export class ActorRuns implements TurnRuns {
       if (this.#options.retryReadOnly && !run.sideEffects && (await this.#retry(run))) continue;
       this.#options.logger.warn('run_taken_over', { run_id: run.id, outcome: 'runner_lost' });
       const problem = runnerProblem('runner_lost');
-      const errorPart = JSON.stringify({ type: 'error', errorText: `runner_lost: ${problem.detail}` });
+      const errorPart = JSON.stringify({ type: 'error', errorText: problemErrorText(problem) });
       await this.#options.store
         .writeRuns([
           {
