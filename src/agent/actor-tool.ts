@@ -45,6 +45,14 @@ export interface ActorToolOptions<TSchema extends v.GenericSchema, TOutput> {
   runAsync?(args: v.InferOutput<TSchema>, context: ToolRunContext): Promise<TOutput>;
   /** True when the tool only reads: `/mcp` offers read-only tools to MCP clients (annotation `readOnlyHint`). */
   readonly readOnly?: boolean;
+  /**
+   * Whether a call must be approved by a person before it runs: `true`, or a function of the
+   * checked arguments and the call's context. The run then waits (`awaiting_input`) for the
+   * decision; a denied call is answered to the model as denied. Default: never.
+   */
+  readonly needsApproval?:
+    | boolean
+    | ((args: v.InferOutput<TSchema>, context: ToolRunContext) => boolean | Promise<boolean>);
   /** The JSON Schema shown to the model, when `argsSchema` cannot be converted (e.g. a tool from an MCP server). */
   readonly jsonSchema?: Record<string, unknown>;
 }
@@ -102,6 +110,11 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
   /** The arguments as JSON Schema, as the model sees them. */
   readonly jsonSchema: Record<string, unknown>;
   readonly #functions: Pick<ActorToolOptions<TSchema, TOutput>, 'run' | 'runAsync'>;
+  /** Method syntax, bivariant in its arguments like `#functions`: a tool of any schema is an `ActorTool`. */
+  readonly #approval: {
+    readonly always: boolean;
+    asks?(args: v.InferOutput<TSchema>, context: ToolRunContext): boolean | Promise<boolean>;
+  };
 
   constructor(options: ActorToolOptions<TSchema, TOutput>) {
     assertToolName(options.name);
@@ -120,6 +133,18 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
     this.readOnly = options.readOnly === true;
     this.jsonSchema = jsonSchema;
     this.#functions = { run: options.run, runAsync: options.runAsync };
+    const needsApproval = options.needsApproval;
+    if (needsApproval !== undefined && typeof needsApproval !== 'boolean' && typeof needsApproval !== 'function')
+      throw new TypeError(`Tool ${options.name}: needsApproval must be a boolean or a function`);
+    this.#approval =
+      typeof needsApproval === 'function' ? { always: false, asks: needsApproval } : { always: needsApproval === true };
+  }
+
+  /** Whether this call (its checked arguments, in its context) must be approved by a person before it runs. */
+  async needsApproval(args: v.InferOutput<TSchema>, context: ToolRunContext = defaultContext()): Promise<boolean> {
+    const approval = this.#approval;
+    if (approval.asks !== undefined) return (await approval.asks(args, context)) === true;
+    return approval.always;
   }
 
   /** The definition offered to the model. */

@@ -4,7 +4,8 @@ import type { ActorTool, ToolRunContext } from './actor-tool.js';
 import type { ChatHandler, ChatInput, ChatResult } from '../invoke/chat-handler.js';
 import type { ChatRequest } from '../invoke/chat-request.js';
 import { noOAuthTokens } from '../core/oauth-token-source.js';
-import { historyFromMessages, messagesFromHistory } from './chat-history.js';
+import { endsWaitingForApproval, historyFromMessages, messagesFromHistory } from './chat-history.js';
+import { ActorError } from '../core/actor-error.js';
 import { runChatLoop, type ChatLoopMetrics, type ChatLoopOptions, type ChatLoopResult } from './chat-loop.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { modelAttachments } from './model-attachment.js';
@@ -84,16 +85,23 @@ function invokeAgentAttributes(model: ChatModel, agentName: string, sessionId: s
 export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHandler {
   const { logger } = options;
   return async function agentChatHandler(input) {
-    const { request, messageId, settings, onEvent } = input;
+    const { request, messageId, settings, onEvent, decided } = input;
     const turn = options.configure(settings);
     const earlier = turn.historyLimit > 0 ? (input.history ?? []).slice(-turn.historyLimit) : [];
+    if (decided === undefined && endsWaitingForApproval(earlier))
+      throw new ActorError('approval_pending', {
+        detail:
+          'The session waits for a person to approve or deny tool calls: answer them with approvals (the reply that asked lists them) before a new message',
+      });
     const incoming = incomingMessage(request);
     const tracer = options.tracer ?? NO_TRACER;
     const agentName = options.agentName ?? 'actor';
+    // A turn that continues after approvals brings no new message: the history ends asking for the decided calls.
+    const answeredNow = new Set(decided?.map((call) => call.toolCallId));
     const runTurn = () => {
-      const messages = messagesFromHistory(earlier);
+      const messages = messagesFromHistory(earlier, answeredNow);
       if (options.instructions) messages.unshift({ role: 'system', content: options.instructions });
-      messages.push(incoming);
+      if (decided === undefined) messages.push(incoming);
       // Assignments, not conditional spreads: each spread builds and copies a throwaway object per turn.
       const loop: Mutable<ChatLoopOptions> = {
         model: turn.model,
@@ -106,6 +114,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       };
       if (onEvent) loop.onEvent = onEvent;
       if (options.metrics) loop.metrics = options.metrics;
+      if (decided) loop.decided = decided;
       return runChatLoop(loop);
     };
     const result = !tracer.enabled
@@ -128,7 +137,11 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
     const reply = chatResultOf(result);
     // Built here, valid by construction and handed to nothing else: the group commit (GroupCommit) does not check or copy it again.
     reply.history = trustedTurnHistory(
-      historyFromMessages([incoming, ...result.added], new Date().toISOString(), messageId),
+      historyFromMessages(
+        decided === undefined ? [incoming, ...result.added] : result.added,
+        new Date().toISOString(),
+        messageId,
+      ),
     );
     return reply;
   };
@@ -156,11 +169,13 @@ export const offlineChatHandler: ChatHandler = async function offlineChatHandler
 
 /** The handler's result of one run of the chat loop, without history (the agent adds the turn's). */
 function chatResultOf(result: ChatLoopResult): Mutable<ChatResult> {
-  return {
+  const chat: Mutable<ChatResult> = {
     content: result.content,
     toolCalls: result.toolCalls,
     finishReason: result.finishReason,
     usage: result.usage,
     model: result.model,
   };
+  if (result.pending !== undefined) chat.pending = result.pending;
+  return chat;
 }

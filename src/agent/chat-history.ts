@@ -33,8 +33,13 @@ function toolResultOf(message: StoredMessage): StoredToolResult | undefined {
  * Turns stored history into model messages. The window of the last N messages may cut a tool
  * exchange in two; an assistant's tool calls are kept only together with all their results,
  * and a result without its call is dropped, because model servers refuse either half alone.
+ * `answeredNow` names the calls a turn that continues after approvals answers first: their
+ * message is kept without their results.
  */
-export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessage[] {
+export function messagesFromHistory(
+  stored: readonly StoredMessage[],
+  answeredNow: ReadonlySet<string> = new Set(),
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (let index = 0; index < stored.length; ) {
     const message = stored[index]!;
@@ -61,8 +66,9 @@ export function messagesFromHistory(stored: readonly StoredMessage[]): ChatMessa
         });
       }
     }
-    const answered = calls.every((call) =>
-      results.some((result) => result.role === 'tool' && result.toolCallId === call.id),
+    const answered = calls.every(
+      (call) =>
+        answeredNow.has(call.id) || results.some((result) => result.role === 'tool' && result.toolCallId === call.id),
     );
     if (answered) messages.push({ role: 'assistant', content: message.content, toolCalls: calls }, ...results);
     else if (message.content !== '') messages.push({ role: 'assistant', content: message.content });
@@ -122,4 +128,19 @@ export function historyFromMessages(
         return { id, role: message.role, content: message.content, createdAt };
     }
   });
+}
+
+/**
+ * Whether the history ends with an assistant's tool calls not all answered: a turn that paused
+ * for a person's approval of them (a turn that ends otherwise ends with its answer).
+ */
+export function endsWaitingForApproval(stored: readonly StoredMessage[]): boolean {
+  let index = stored.length - 1;
+  const answered = new Set<string>();
+  for (; index >= 0 && stored[index]!.role === 'tool'; index -= 1) {
+    const result = toolResultOf(stored[index]!);
+    if (result !== undefined) answered.add(result.tool_call_id);
+  }
+  const last = stored[index];
+  return last?.role === 'assistant' && toolCallsOf(last).some((call) => !answered.has(call.id));
 }

@@ -2,7 +2,7 @@ import type { LabelValues } from 'prom-client';
 import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
-import type { ChatEvent } from '../invoke/chat-handler.js';
+import type { ChatEvent, DecidedToolCall, PendingToolCall } from '../invoke/chat-handler.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
 import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
@@ -38,6 +38,8 @@ export interface ChatLoopOptions {
   readonly logger?: Logger;
   /** Traces each model call (`chat <model>`) and tool call (`execute_tool <tool>`) as a child of the active span. */
   readonly tracer?: ActorTracer;
+  /** Calls decided by a person, which `messages` ends asking for: run (approved) or answered as denied before the first model call. */
+  readonly decided?: readonly DecidedToolCall[];
 }
 
 /** What one turn of the loop produced. */
@@ -50,6 +52,8 @@ export interface ChatLoopResult {
   readonly model: string;
   /** The messages the turn added after the new message: assistant tool calls, tool results, the answer. */
   readonly added: readonly ChatMessage[];
+  /** Calls that wait for a person's approval: the turn stopped after the model call that made them. */
+  readonly pending?: readonly PendingToolCall[];
 }
 
 /** Tool output longer than this is cut before the model sees it. */
@@ -58,7 +62,7 @@ export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 /** The `tool` label of a call to a tool the model made up: the label set stays bounded. */
 const UNKNOWN_TOOL_LABEL = 'unknown';
 
-type ToolOutcome = 'ok' | 'error' | 'invalid_arguments' | 'unknown_tool';
+type ToolOutcome = 'ok' | 'error' | 'invalid_arguments' | 'unknown_tool' | 'denied';
 
 interface ToolRun {
   readonly record: ToolCallRecord;
@@ -169,6 +173,52 @@ async function runTool(
   }
 }
 
+/**
+ * The call as one waiting for a person's approval, when its tool asks for it on these
+ * (valid) arguments: its `tool-call` and `tool-approval-request` events are sent. Undefined for
+ * any other call, which runs at once (bad arguments and unknown tools are answered as errors).
+ */
+async function heldForApproval(
+  call: ModelToolCall,
+  tools: ReadonlyMap<string, ActorTool>,
+  options: ChatLoopOptions,
+): Promise<PendingToolCall | undefined> {
+  const tool = tools.get(call.name);
+  const parsed = parseArguments(call.arguments);
+  if (tool === undefined || !parsed.ok) return undefined;
+  const checked = tool.parseArgs(parsed.value);
+  if (!checked.success || !(await tool.needsApproval(checked.output, options.context))) return undefined;
+  const pending = {
+    approvalId: `apr_${crypto.randomUUID()}`,
+    toolCallId: call.id,
+    name: call.name,
+    arguments: parsed.value,
+  };
+  options.onEvent?.({
+    type: 'tool-call',
+    id: call.id,
+    name: call.name,
+    arguments: parsed.value,
+    readOnly: tool.readOnly,
+  });
+  options.onEvent?.({ type: 'tool-approval-request', approvalId: pending.approvalId, toolCallId: call.id });
+  return pending;
+}
+
+/** A decided call: run when approved, else answered to the model as denied, with the reason. */
+function runDecided(decision: DecidedToolCall, tools: ReadonlyMap<string, ActorTool>, options: ChatLoopOptions) {
+  const call: ModelToolCall = {
+    id: decision.toolCallId,
+    name: decision.name,
+    arguments: JSON.stringify(decision.arguments ?? {}),
+  };
+  if (decision.approved) return runTracedTool(call, tools, options);
+  const why = decision.reason === undefined || decision.reason === '' ? '' : `: ${decision.reason}`;
+  return Promise.resolve(
+    failed(call, decision.arguments, 'denied', `A person denied this tool call${why}`, 'approval_denied'),
+  );
+}
+
 /** One model call in its `chat <model>` span, with the request's and the response's `gen_ai.*` attributes. */
 function callTracedModel(options: ChatLoopOptions, request: ModelRequest): Promise<ModelResponse> {
   const tracer = options.tracer ?? NO_TRACER;
@@ -243,7 +293,9 @@ function tokenLabelsOf(model: ChatModel): TokenLabels {
  * Runs one chat turn: calls the model, runs the tools it asks for (unknown tools, malformed or
  * invalid arguments and tool errors go back to the model as the tool's answer), and repeats
  * until the model answers in text or `maxToolSteps` model calls ran tools — then one last call
- * asks for text only. Model failures reject with their `ActorError` (502/504).
+ * asks for text only. A call whose tool needs approval is not run: the turn stops after that
+ * model call's other calls, with the call `pending`; the turn that continues it gets the decisions
+ * (`decided`) and runs or denies them first. Model failures reject with their `ActorError` (502/504).
  */
 export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopResult> {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -253,6 +305,19 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
   const texts: string[] = [];
   const usage = { inputTokens: 0, outputTokens: 0 };
   let model = options.model.name;
+  const record = (call: ModelToolCall, run: ToolRun) => {
+    options.metrics?.toolCalls.inc({
+      tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL,
+      outcome: run.outcome,
+    });
+    options.onEvent?.({ type: 'tool-result', record: run.record });
+    records.push(run.record);
+    added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: run.content });
+  };
+  for (const decision of options.decided ?? []) {
+    const run = await runDecided(decision, tools, options);
+    record({ id: decision.toolCallId, name: decision.name, arguments: '' }, run);
+  }
   for (let step = 0; ; step += 1) {
     const last = step >= options.maxToolSteps;
     options.onEvent?.({ type: 'step-start' });
@@ -277,15 +342,21 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
       return { content: texts.join('\n\n'), toolCalls: records, finishReason, usage, model, added };
     }
     added.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    const pending: PendingToolCall[] = [];
     for (const call of response.toolCalls) {
-      const run = await runTracedTool(call, tools, options);
-      options.metrics?.toolCalls.inc({
-        tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL,
-        outcome: run.outcome,
-      });
-      options.onEvent?.({ type: 'tool-result', record: run.record });
-      records.push(run.record);
-      added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: run.content });
+      const held = await heldForApproval(call, tools, options);
+      if (held !== undefined) pending.push(held);
+      else record(call, await runTracedTool(call, tools, options));
     }
+    if (pending.length > 0)
+      return {
+        content: texts.join('\n\n'),
+        toolCalls: records,
+        finishReason: 'tool_calls',
+        usage,
+        model,
+        added,
+        pending,
+      };
   }
 }

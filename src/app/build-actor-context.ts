@@ -6,7 +6,7 @@ import { ActorSettings } from '../context/actor-settings.js';
 import { DomainHealthMonitor } from '../context/domain-health-monitor.js';
 import { ActorLifecycle } from '../core/actor-lifecycle.js';
 import { ActorRuns } from '../features/runs/actor-runs.js';
-import { rerunInvoke } from '../invoke/answer-invoke.js';
+import { continueRun, rerunInvoke } from '../invoke/answer-invoke.js';
 import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime-config.js';
 import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger } from '../log/logger.js';
@@ -182,7 +182,10 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
       instanceId: config.instanceId,
       leaseMs: config.runs.leaseMs,
       retryReadOnly: config.runs.retryReadOnly,
+      approvalTimeoutMs: config.runs.approvalTimeoutMs,
+      metrics,
       rerun: (run) => rerunInvoke(ctx, run),
+      resume: (tenantId, resumed) => continueRun(ctx, tenantId, resumed),
     }),
     turns,
     stats: turns,

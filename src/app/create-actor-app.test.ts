@@ -130,6 +130,7 @@ describe('createActorApp', () => {
       '/agent/invoke',
       '/agent/invoke/{chat_id}/stream',
       '/agent/runs/{id}',
+      '/agent/runs/{id}/approvals/{approval_id}',
       '/agent/runs/{id}/cancel',
       '/agent/runs/{id}/stream',
       '/api/actor/metadata',

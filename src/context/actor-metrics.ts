@@ -103,6 +103,12 @@ export class ActorMetrics {
     'Tool calls made by the model, by tool and outcome',
     ['tool', 'outcome'],
   );
+  /** Decisions on tool calls that waited for a person's approval, by tool and decision (`approved`, `denied`, `expired`). */
+  readonly toolApprovals = new ScrapedCounter(
+    'actor_tool_approvals_total',
+    "Decisions on tool calls that waited for a person's approval, by tool and decision",
+    ['tool', 'decision'],
+  );
   /** Invocation records set aside because the database refused their values (see `GroupCommit.setAside`). */
   readonly invocationRecordsSetAside = new ScrapedCounter(
     'actor_invocation_records_set_aside_total',
@@ -116,6 +122,7 @@ export class ActorMetrics {
       this.invokeDuration,
       this.tokenUsage,
       this.toolCalls,
+      this.toolApprovals,
       this.invocationRecordsSetAside,
     ].map((metric) => metric.metric);
     this.#exposition ??= loadExposition(own, this.http.metrics);

@@ -133,6 +133,12 @@ export const problemCatalogue = {
     meaning:
       "no run of this id for this tenant (another tenant's run is not found either), or it was removed after `RUN_RETENTION_S`",
   },
+  approval_not_found: {
+    status: 404,
+    title: 'Approval not found',
+    meaning:
+      "the run asked for no approval of this id (the detail names those it waits for), or it is another tenant's or session's",
+  },
   // 405
   method_not_allowed: {
     status: 405,
@@ -149,6 +155,26 @@ export const problemCatalogue = {
     status: 409,
     title: 'Run cancelled',
     meaning: 'the run of this invoke was cancelled (`POST /agent/runs/{id}/cancel`) before it answered',
+  },
+  approval_already_decided: {
+    status: 409,
+    title: 'Approval already decided',
+    meaning: 'an answer to a tool call approval that was approved or denied before',
+  },
+  approval_arguments_changed: {
+    status: 409,
+    title: 'Approval arguments changed',
+    meaning: 'an answer names arguments other than those the run asked about',
+  },
+  run_not_awaiting_input: {
+    status: 409,
+    title: 'Run not waiting',
+    meaning: 'approvals sent to a run (or session) that waits for none; the detail names its state',
+  },
+  approval_pending: {
+    status: 409,
+    title: 'Approval pending',
+    meaning: 'a new message to a session whose run waits for tool call approvals: answer them first (`approvals`)',
   },
   idempotency_key_in_use: {
     status: 409,

@@ -198,6 +198,7 @@ export const EnvironmentConfig = v.object({
   RUN_RETENTION_S: integer(VARIABLES.RUN_RETENTION_S.default, 1),
   RUN_LEASE_MS: integer(VARIABLES.RUN_LEASE_MS.default, 1_000),
   RUN_RETRY_READ_ONLY: flag(VARIABLES.RUN_RETRY_READ_ONLY.default),
+  APPROVAL_TIMEOUT_S: integer(VARIABLES.APPROVAL_TIMEOUT_S.default, 1),
   NODE_HEAP_TUNING: flag(VARIABLES.NODE_HEAP_TUNING.default),
   LOG_LEVEL: v.optional(
     v.pipe(

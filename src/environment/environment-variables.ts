@@ -102,6 +102,12 @@ export const ENVIRONMENT_VARIABLES = {
       'how long a run stays with its instance without a renewal (renewed every quarter of it); a run whose instance died is taken over by another replica, or the restarted one, within 1.25 times this',
     secret: false,
   },
+  APPROVAL_TIMEOUT_S: {
+    default: 86_400,
+    meaning:
+      "how long a tool call waits for a person's approval (the run `awaiting_input`); past it the call counts as denied (`approval_expired`), the model is told, and the run goes on to its end",
+    secret: false,
+  },
   RUN_RETRY_READ_ONLY: {
     default: false,
     meaning:

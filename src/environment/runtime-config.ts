@@ -37,6 +37,8 @@ export interface RuntimeConfig {
     readonly retentionMs: number;
     readonly leaseMs: number;
     readonly retryReadOnly: boolean;
+    /** `APPROVAL_TIMEOUT_S` in milliseconds: a tool call waits this long for a person's approval. */
+    readonly approvalTimeoutMs: number;
   };
 }
 
@@ -97,6 +99,7 @@ export function readRuntimeConfig(
       retentionMs: env.RUN_RETENTION_S * 1000,
       leaseMs: env.RUN_LEASE_MS,
       retryReadOnly: env.RUN_RETRY_READ_ONLY,
+      approvalTimeoutMs: env.APPROVAL_TIMEOUT_S * 1000,
     },
   };
 }

@@ -7,7 +7,7 @@ import { ChatRequest, INVOKE_PATH } from './chat-request.js';
 import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
-import type { RunStatus, TurnRun } from './turn-runs.js';
+import type { ApprovalAnswer, ResumedRun, RunStatus, TurnRun } from './turn-runs.js';
 import { problemErrorText, replayStream, startPart, UiMessageStreamWriter } from './ui-message-stream.js';
 import type { StoredRun } from '../store/store.js';
 
@@ -26,6 +26,8 @@ export interface InvokeCall {
   readonly requestSignal: AbortSignal;
   /** Keeps the request in flight past its response headers, until the returned function is called: a stream calls it when it ends. */
   readonly keepInFlight: () => () => void;
+  /** Answers to the approvals the session's run waits for (an `ApprovalsRequest`): that run goes on, instead of a new one. */
+  readonly approvals?: readonly ApprovalAnswer[];
   /** Sees each of the turn's events as it comes (the MCP tool `chat` sends them as progress); the run is then observed, as a streamed one is. */
   readonly onEvent?: (event: ChatEvent) => void;
 }
@@ -116,27 +118,41 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     if (!stream) return { kind: 'replay', status: idempotency.status, body: idempotency.body };
     return { kind: 'stream', body: replayStream(v.parse(ChatReply, JSON.parse(idempotency.body))), replayed: true };
   }
-  const background = call.background === true;
+  // Answers to the approvals a run waits for: that run goes on (under its id, from its own request) once all are decided.
+  const resumed =
+    call.approvals === undefined
+      ? undefined
+      : await services.runs.answerApprovals(
+          tenantId,
+          { sessionId: request.session_id },
+          call.approvals,
+          request.user_identifier,
+        );
+  if (resumed !== undefined && 'waiting' in resumed) return { kind: 'accepted', run: resumed.waiting };
+  const background = call.background === true || resumed?.background === true;
   const cancelOnDisconnect = !background && (request.on_disconnect ?? services.config.runs.onDisconnect) === 'cancel';
-  const id = newRunId();
+  const id = resumed?.id ?? newRunId();
+  const runRequest = resumed?.request ?? request;
   const observed = stream || background || call.onEvent !== undefined;
   const run = services.runs.begin({
     id,
     observed,
     tenantId,
-    request,
+    request: runRequest,
     requestId,
     background,
     ...(cancelOnDisconnect ? { clientSignal: call.requestSignal } : {}),
+    ...(resumed === undefined ? {} : { firstSeq: resumed.lastSeq + 1 }),
   });
   const turn = {
     id,
-    request,
+    request: runRequest,
     tenantId,
     requestId,
     stream,
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
+    ...(resumed === undefined ? {} : { decided: resumed.decided }),
   };
   const done = driveRun(services, run, turn, idempotency, observed, call.onEvent);
   if (background || stream) {
@@ -149,7 +165,10 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     const leave = call.keepInFlight();
     return { kind: 'stream', body: run.stream(leave), replayed: false };
   }
-  return { kind: 'reply', reply: await done };
+  const reply = await done;
+  // Its answers may come at once, to any replica: the waiting run is stored before the reply says so.
+  if (reply.status === 'awaiting_input') await run.stored();
+  return { kind: 'reply', reply };
 }
 
 /**
@@ -164,7 +183,28 @@ export function rerunInvoke(
   services: TurnServices,
   stored: Pick<StoredRun, 'id' | 'tenantId' | 'request' | 'background' | 'lastSeq'>,
 ): void {
-  const request = v.parse(ChatRequest, JSON.parse(stored.request));
+  runAgain(services, { ...stored, request: v.parse(ChatRequest, JSON.parse(stored.request)) });
+}
+
+/**
+ * Continues, in the background on this instance, a run whose approvals were all decided
+ * through `POST /agent/runs/{id}/approvals/{approval_id}` (the runs feature calls it): the turn
+ * runs or denies the decided calls, then goes on; its parts follow the stored ones.
+ * @param services what the turn needs
+ * @param tenantId the run's tenant
+ * @param resumed the run as `TurnRuns.answerApprovals` took it
+ */
+export function continueRun(services: TurnServices, tenantId: string, resumed: ResumedRun): void {
+  runAgain(services, { ...resumed, tenantId }, resumed.decided);
+}
+
+/** Runs a stored run's request again under its id, as a background run records itself, its parts numbered on after `lastSeq`. */
+function runAgain(
+  services: TurnServices,
+  stored: Pick<StoredRun, 'id' | 'tenantId' | 'background' | 'lastSeq'> & { readonly request: ChatRequest },
+  decided?: ResumedRun['decided'],
+): void {
+  const { request } = stored;
   const requestId = crypto.randomUUID();
   const { id, tenantId, background } = stored;
   const run = services.runs.begin({
@@ -185,6 +225,7 @@ export function rerunInvoke(
     stream: !background,
     messageId: `msg_${crypto.randomUUID()}`,
     idempotencyUnavailable: false,
+    ...(decided === undefined ? {} : { decided }),
   };
   // The run records its own end; nobody awaits this promise.
   driveRun(services, run, turn, { kind: 'run', unavailable: false }, true).catch(() => {});

@@ -17,7 +17,25 @@ export type ChatEvent =
       /** The tool declared that it only reads (a run it ran in may be retried after its instance died). */
       readonly readOnly?: boolean;
     }
-  | { readonly type: 'tool-result'; readonly record: ToolCallRecord };
+  | { readonly type: 'tool-result'; readonly record: ToolCallRecord }
+  /** A tool call that waits for a person's approval (after its `tool-call`); the run then waits. */
+  | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string };
+
+/** A tool call the model made that waits for a person's approval before it runs. */
+export interface PendingToolCall {
+  /** The approval's id, which the answer names. */
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly name: string;
+  /** The arguments the model gave (parsed JSON). */
+  readonly arguments: unknown;
+}
+
+/** A pending tool call with a person's decision: run it (`approved`), or tell the model it was denied (with `reason`). */
+export interface DecidedToolCall extends PendingToolCall {
+  readonly approved: boolean;
+  readonly reason?: string;
+}
 
 /** What a chat handler is given for one invoke. */
 export interface ChatInput {
@@ -46,6 +64,12 @@ export interface ChatInput {
   readonly oauthToken?: (provider: string) => Promise<string>;
   /** Set when the reply is streamed; a handler that never calls it is streamed as one piece at the end. */
   readonly onEvent?: (event: ChatEvent) => void;
+  /**
+   * Set when the turn continues a run that waited for approvals: the decided calls, which the
+   * handler runs (or answers as denied) before it goes on; the request then brings no new
+   * message, and the history ends with the calls' assistant message.
+   */
+  readonly decided?: readonly DecidedToolCall[];
 }
 
 /** What a chat handler answers; the turn wraps it into the chat reply. */
@@ -69,6 +93,8 @@ export interface ChatResult {
   readonly historyLoaded?: boolean;
   /** Extra facts of the handler's own for the reply's `metadata`. */
   readonly metadata?: Record<string, unknown>;
+  /** Tool calls waiting for a person's approval: the turn stops there, and its run waits (`awaiting_input`). */
+  readonly pending?: readonly PendingToolCall[];
 }
 
 /** Answers one chat turn; the agent loop is one, the offline reply another. */

@@ -20,11 +20,23 @@ export const ToolCallRecord = v.object({
   error: v.optional(v.string()),
 });
 
+/** A tool call waiting for a person's approval: answer it with its `id` (`approvals` of the next invoke, or `POST /agent/runs/{run}/approvals/{id}`). */
+const PendingApproval = v.object({
+  id: v.string(),
+  tool_call_id: v.string(),
+  tool: v.string(),
+  arguments: v.unknown(),
+});
+
 /** The JSON reply of `POST /agent/invoke` (DESIGN §3). */
 export const ChatReply = v.object({
   id: v.string(),
   session_id: v.string(),
-  status: v.literal('completed'),
+  status: v.pipe(
+    v.picklist(['completed', 'awaiting_input']),
+    v.description('`awaiting_input`: the run waits for a person to approve or deny the tool calls in `approvals`'),
+  ),
+  approvals: v.optional(v.array(PendingApproval)),
   message: v.object({ id: v.string(), role: v.literal('assistant'), content: v.string() }),
   tool_calls: v.array(ToolCallRecord),
   finish_reason: FinishReason,

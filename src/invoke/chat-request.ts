@@ -74,18 +74,47 @@ const Attachment = v.pipe(
 /** Where a chat request is posted: the path of the invoke route, and of the turn's log lines. */
 export const INVOKE_PATH = '/agent/invoke';
 
+/** Who sends the message: the platform's user id. */
+const UserIdentifier = v.pipe(
+  v.string(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(256, 'must be at most 256 characters'),
+  storableText,
+);
+
+/** How the invoke answers and what a dropped client does: the same for a new message and for answers to approvals. */
+const RUN_OPTIONS = {
+  stream: v.optional(v.boolean()),
+  background: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description('Answer `202 Accepted` at once with the run (`Location: /agent/runs/{id}`); poll or stream it'),
+    ),
+  ),
+  on_disconnect: v.optional(
+    v.pipe(
+      v.picklist(['continue', 'cancel'], 'must be "continue" or "cancel"'),
+      v.description(
+        'What a dropped client does to the run: `continue` (it finishes and can be reconnected to) or `cancel`; default `RUN_ON_DISCONNECT`',
+      ),
+    ),
+  ),
+};
+
+/** A person's answer to one tool call the run waits for (`approvals`). */
+const ApprovalAnswer = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  approved: v.boolean('must be true or false'),
+  reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
+});
+
 /**
  * The body of `POST /agent/invoke`. Unknown top-level keys are rejected.
  * The JSON Schema in `/openapi.json` is generated from this schema.
  */
 export const ChatRequest = v.pipe(
   v.strictObject({
-    user_identifier: v.pipe(
-      v.string(),
-      v.minLength(1, 'must not be empty'),
-      v.maxLength(256, 'must be at most 256 characters'),
-      storableText,
-    ),
+    user_identifier: UserIdentifier,
     session_id: SessionId,
     message: v.pipe(
       v.string(),
@@ -96,21 +125,7 @@ export const ChatRequest = v.pipe(
     role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
     metadata: v.optional(ChatMetadata),
     attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
-    stream: v.optional(v.boolean()),
-    background: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description('Answer `202 Accepted` at once with the run (`Location: /agent/runs/{id}`); poll or stream it'),
-      ),
-    ),
-    on_disconnect: v.optional(
-      v.pipe(
-        v.picklist(['continue', 'cancel'], 'must be "continue" or "cancel"'),
-        v.description(
-          'What a dropped client does to the run: `continue` (it finishes and can be reconnected to) or `cancel`; default `RUN_ON_DISCONNECT`',
-        ),
-      ),
-    ),
+    ...RUN_OPTIONS,
   }),
   v.forward(
     v.check(
@@ -127,3 +142,26 @@ export const ChatRequest = v.pipe(
 
 /** A validated chat request. */
 export type ChatRequest = v.InferOutput<typeof ChatRequest>;
+
+/**
+ * The body of an invoke that answers the tool calls the session's run waits for (its reply said
+ * `status: "awaiting_input"`), told apart from a chat request by `approvals` and no `message`:
+ * the run goes on, under its own id, once every call is decided.
+ */
+export const ApprovalsRequest = v.pipe(
+  v.strictObject({
+    user_identifier: UserIdentifier,
+    session_id: SessionId,
+    approvals: v.pipe(
+      v.array(ApprovalAnswer),
+      v.minLength(1, 'must hold at least one answer'),
+      v.maxLength(100, 'must hold at most 100 answers'),
+    ),
+    metadata: v.optional(ChatMetadata),
+    ...RUN_OPTIONS,
+  }),
+  v.title('ApprovalsRequest'),
+);
+
+/** Answers to the approvals a run waits for, as an invoke sends them. */
+export type ApprovalsRequest = v.InferOutput<typeof ApprovalsRequest>;

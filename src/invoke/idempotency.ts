@@ -31,7 +31,8 @@ export type IdempotencyDecision =
   /** A retry of a completed invoke: send the stored reply again. */
   | { readonly kind: 'replay'; readonly status: number; readonly body: string };
 
-function canonicalJson(value: unknown): string {
+/** `value` as JSON with every object's keys sorted: equal values give equal text, whatever their key order. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value)

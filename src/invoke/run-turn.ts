@@ -155,6 +155,8 @@ export interface Turn extends Omit<TurnFacts, 'startedMs' | 'historyLoaded'> {
   readonly onEvent?: (event: ChatEvent) => void;
   /** The claimed `Idempotency-Key`, completed with the reply in the turn's own write when it can be. */
   readonly claim?: IdempotencyClaim;
+  /** The decided calls a turn that continues a run after approvals runs first (`ChatInput.decided`). */
+  readonly decided?: ChatInput['decided'];
 }
 
 function asActorError(error: unknown, signal: AbortSignal): unknown {
@@ -207,6 +209,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       oauthToken: (provider) => services.oauthTokens.getAccessToken(turn.tenantId, provider),
     };
     if (turn.onEvent) input.onEvent = turn.onEvent;
+    if (turn.decided) input.decided = turn.decided;
     result = await services.chatHandler(input);
   } catch (error) {
     const failure = asActorError(error, turn.signal);
@@ -233,6 +236,15 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
     };
     // Assigned, not a conditional spread, which builds and copies a throwaway object each reply.
     if (Object.keys(metadata).length > 0) built.metadata = metadata;
+    if (result.pending !== undefined && result.pending.length > 0) {
+      built.status = 'awaiting_input';
+      built.approvals = result.pending.map((call) => ({
+        id: call.approvalId,
+        tool_call_id: call.toolCallId,
+        tool: call.name,
+        arguments: call.arguments,
+      }));
+    }
     return built;
   };
   const recorded = await recordTurn(

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { RUN_STATES } from '../store/store.js';
 import { ChatReply } from './chat-reply.js';
 import type { ChatRequest } from './chat-request.js';
+import type { DecidedToolCall } from './chat-handler.js';
 import type { UiPartSink } from './ui-message-stream.js';
 
 /** Where runs live: `GET {RUNS_PATH}/{id}` is a run (the `Location` of a background invoke). */
@@ -76,6 +77,26 @@ export interface TurnRun extends UiPartSink {
   status(): RunStatus;
 }
 
+/** A person's answer to one tool call approval (`approvals` of an invoke, or the approvals route). */
+export interface ApprovalAnswer {
+  readonly id: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+  /** The arguments the person saw (the AI SDK's answer carries them): refused when they are not those asked about. */
+  readonly arguments?: unknown;
+}
+
+/** A run that waited for approvals, all now decided, taken by this instance to go on. */
+export interface ResumedRun {
+  readonly id: string;
+  /** Its stored request, for the turn that continues it. */
+  readonly request: ChatRequest;
+  readonly background: boolean;
+  /** The number of its last stored part: the continuation's parts follow. */
+  readonly lastSeq: number;
+  readonly decided: readonly DecidedToolCall[];
+}
+
 /**
  * How runs plug into the turn, the one interface between them: every invoke begins a run, and
  * the turn runs inside it. The runs feature (`src/features/runs`) implements it; the turn
@@ -83,4 +104,17 @@ export interface TurnRun extends UiPartSink {
  */
 export interface TurnRuns {
   begin(start: RunStart): TurnRun;
+  /**
+   * Records a person's answers to the run that waits for approvals (the session's, or the one
+   * of this id; another tenant's is not found: 404 `run_not_found`); when they
+   * decide every call, takes the run (from any replica) to continue here and returns it, else
+   * the run as it waits for the rest. Rejects with 409 `run_not_awaiting_input` when the session has
+   * no such run, and with the answer's problem (see `decideApprovals`).
+   */
+  answerApprovals(
+    tenantId: string,
+    waiting: { readonly sessionId: string } | { readonly runId: string },
+    answers: readonly ApprovalAnswer[],
+    decidedBy: string,
+  ): Promise<ResumedRun | { readonly waiting: RunStatus }>;
 }

@@ -116,6 +116,10 @@ export class UiMessageStreamWriter {
       case 'tool-result':
         this.#toolResult(event.record);
         return;
+      case 'tool-approval-request':
+        // AI SDK 6's part: `useChat` shows the call `approval-requested` until `addToolApprovalResponse`.
+        this.#write({ type: 'tool-approval-request', approvalId: event.approvalId, toolCallId: event.toolCallId });
+        return;
     }
   }
 

@@ -218,6 +218,21 @@ export const LOG_EVENTS = {
     meaning:
       'a run whose instance stopped renewing it was taken over (`run_id`, `outcome`: `runner_lost` at warn, `retried` at info)',
   },
+  tool_approval_requested: {
+    levels: ['info'],
+    meaning:
+      "a tool call waits for a person's approval; its run is `awaiting_input` (`run_id`, `approval_id`, `tool`, `tenant_id`, `session_id`)",
+  },
+  tool_approval_decided: {
+    levels: ['info'],
+    meaning:
+      'a tool call approval was decided (`run_id`, `approval_id`, `tool`, `decision`: `approved`, `denied` or `expired`, `decided_by`, `waited_ms`)',
+  },
+  approvals_expiry_failed: {
+    levels: ['warn'],
+    meaning:
+      'denying the approvals a run waited for past `APPROVAL_TIMEOUT_S` failed (`run_id`, `error`); tried at the next sweep',
+  },
   run_retry_failed: {
     levels: ['warn'],
     meaning:

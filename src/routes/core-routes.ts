@@ -3,7 +3,13 @@ import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
 import type { ActorRoute } from '../route-kit/actor-route.js';
 import { healthRoute } from './health.js';
 import { invokeRoute } from '../features/invoke/invoke-route.js';
-import { cancelRunRoute, resumeChatStreamRoute, runStatusRoute, runStreamRoute } from '../features/runs/run-routes.js';
+import {
+  cancelRunRoute,
+  decideApprovalRoute,
+  resumeChatStreamRoute,
+  runStatusRoute,
+  runStreamRoute,
+} from '../features/runs/run-routes.js';
 import { metricsRoute } from './metrics.js';
 import { oauthAuthorizeRoute, oauthCallbackRoute } from './oauth.js';
 import { docsRoute, openApiRoute } from './openapi.js';
@@ -46,6 +52,7 @@ export const CORE_ROUTES: readonly ActorRoute[] = inMountingOrder([
   runStatusRoute,
   runStreamRoute,
   cancelRunRoute,
+  decideApprovalRoute,
   metricsRoute,
   oauthAuthorizeRoute,
   oauthCallbackRoute,

@@ -208,7 +208,11 @@ export class MemoryStore implements Store {
       const stored = this.runs.get(run.id);
       if (stored === undefined) this.runs.set(run.id, run);
       else if (stored.runner === run.runner && !isFinalRunState(stored.state))
-        this.runs.set(run.id, { ...run, cancelRequested: stored.cancelRequested, request: stored.request });
+        this.runs.set(run.id, {
+          ...run,
+          cancelRequested: stored.cancelRequested,
+          request: run.request !== '' ? run.request : stored.request,
+        });
       // A runner that lost its run, or writes after its end, adds no parts.
       else continue;
       if (parts === undefined) continue;
@@ -261,10 +265,22 @@ export class MemoryStore implements Store {
     return ids.filter((id) => this.runs.get(id)?.cancelRequested === true);
   }
 
-  async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
+  async takeExpiredRuns(
+    runner: string,
+    nowMs: number,
+    leaseExpiresAtMs: number,
+    limit: number,
+    deadlineMs = nowMs,
+  ): Promise<StoredRun[]> {
     this.check();
     const expired = [...this.runs.values()]
-      .filter((run) => !isFinalRunState(run.state) && run.leaseExpiresAtMs !== null && run.leaseExpiresAtMs < nowMs)
+      .filter(
+        (run) =>
+          !isFinalRunState(run.state) &&
+          run.leaseExpiresAtMs !== null &&
+          run.leaseExpiresAtMs < nowMs &&
+          (run.state !== 'awaiting_input' || run.leaseExpiresAtMs < deadlineMs),
+      )
       .sort((a, b) => (a.leaseExpiresAtMs ?? 0) - (b.leaseExpiresAtMs ?? 0))
       .slice(0, Math.max(0, limit));
     return expired.map((run) => {
@@ -272,6 +288,21 @@ export class MemoryStore implements Store {
       this.runs.set(run.id, held);
       return held;
     });
+  }
+
+  async decideRunApprovals(
+    id: string,
+    before: string,
+    after: string,
+    resume?: { readonly runner: string; readonly leaseExpiresAtMs: number },
+  ): Promise<StoredRun | null> {
+    this.check();
+    const run = this.runs.get(id);
+    if (run?.state !== 'awaiting_input' || run.approvals !== before) return null;
+    const decided: StoredRun =
+      resume === undefined ? { ...run, approvals: after } : { ...run, approvals: after, state: 'running', ...resume };
+    this.runs.set(id, decided);
+    return decided;
   }
 
   async close(): Promise<void> {}

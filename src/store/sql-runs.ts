@@ -31,6 +31,7 @@ function runOfRow(row: RunRow): StoredRun {
     lastSeq: Number(row.last_seq),
     request: row.request,
     sideEffects: Number(row.side_effects) === 1,
+    approvals: row.approvals,
   };
 }
 
@@ -54,6 +55,7 @@ function rowOfRun(run: StoredRun): NewRunRow {
     last_seq: run.lastSeq,
     request: run.request,
     side_effects: run.sideEffects ? 1 : 0,
+    approvals: run.approvals,
   };
 }
 
@@ -71,6 +73,7 @@ const UPDATED_COLUMNS = [
   'lease_expires_at_ms',
   'last_seq',
   'side_effects',
+  'approvals',
 ];
 /**
  * The row counts a statement writes: a flush of n runs is cut into chunks of these sizes, so
@@ -114,7 +117,8 @@ export function runsWriter(engine: StoreEngine): (trx: Db, writes: readonly RunW
     found =
       kind !== 'parts'
         ? `insert into actorkit_runs (${RUN_COLUMNS.join(', ')}) values ${valueRows(engine, rows, RUN_COLUMNS.length)}
-on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
+on conflict (id) do update set ${UPDATED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')},
+request = case when excluded.request <> '' then excluded.request else actorkit_runs.request end
 where actorkit_runs.runner = excluded.runner and actorkit_runs.state in (${RUN_STATES_IN_PROGRESS.map((state) => `'${state}'`).join(', ')})${kind === 'runsReturning' ? ' returning id' : ''}`
         : `insert into actorkit_run_parts (run_id, first_seq, last_seq, parts) values ${valueRows(engine, rows, 4)}
 on conflict (run_id, first_seq) do nothing returning run_id`;
@@ -268,12 +272,14 @@ export async function takeExpiredRuns(
   nowMs: number,
   leaseExpiresAtMs: number,
   limit: number,
+  deadlineMs: number,
 ): Promise<StoredRun[]> {
   let expired = trx
     .selectFrom('actorkit_runs')
     .select('id')
     .where('state', 'in', RUN_STATES_IN_PROGRESS)
     .where('lease_expires_at_ms', '<', nowMs)
+    .where((eb) => eb.or([eb('state', '<>', 'awaiting_input'), eb('lease_expires_at_ms', '<', deadlineMs)]))
     .orderBy('lease_expires_at_ms')
     .limit(limit);
   if (engine === 'postgres') expired = expired.forUpdate().skipLocked();
@@ -310,4 +316,27 @@ export async function deleteFinishedRuns(trx: Db, beforeMs: number): Promise<voi
     .where('id', '<', runIdBefore(beforeMs))
     .where('finished_at_ms', '<', beforeMs)
     .execute();
+}
+
+/** Records decisions on a run awaiting input while its approvals still read `before` (see `RunStore.decideRunApprovals`). */
+export async function decideRunApprovals(
+  trx: Db,
+  id: string,
+  before: string,
+  after: string,
+  resume?: { readonly runner: string; readonly leaseExpiresAtMs: number },
+): Promise<StoredRun | null> {
+  const row = await trx
+    .updateTable('actorkit_runs')
+    .set(
+      resume === undefined
+        ? { approvals: after }
+        : { approvals: after, state: 'running', runner: resume.runner, lease_expires_at_ms: resume.leaseExpiresAtMs },
+    )
+    .where('id', '=', id)
+    .where('state', '=', 'awaiting_input')
+    .where('approvals', '=', before)
+    .returningAll()
+    .executeTakeFirst();
+  return row === undefined ? null : runOfRow(row);
 }

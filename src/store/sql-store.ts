@@ -550,8 +550,25 @@ export class SqlStore implements Store {
     return this.#run(() => runs.cancelledRuns(this.#db, ids));
   }
 
-  async takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]> {
-    return this.#transaction((trx) => runs.takeExpiredRuns(trx, this.kind, runner, nowMs, leaseExpiresAtMs, limit));
+  async decideRunApprovals(
+    id: string,
+    before: string,
+    after: string,
+    resume?: { readonly runner: string; readonly leaseExpiresAtMs: number },
+  ): Promise<StoredRun | null> {
+    return this.#run(() => runs.decideRunApprovals(this.#db, id, before, after, resume));
+  }
+
+  async takeExpiredRuns(
+    runner: string,
+    nowMs: number,
+    leaseExpiresAtMs: number,
+    limit: number,
+    deadlineMs = nowMs,
+  ): Promise<StoredRun[]> {
+    return this.#transaction((trx) =>
+      runs.takeExpiredRuns(trx, this.kind, runner, nowMs, leaseExpiresAtMs, limit, deadlineMs),
+    );
   }
 
   /** Starts a clean-up of expired rows when the last one is older than a minute; never awaited by callers. */

@@ -140,6 +140,7 @@ interface RunsTable {
   last_seq: BigIntColumn;
   request: string;
   side_effects: number;
+  approvals: string | null;
 }
 
 /** A run's stream parts, one row per batch: `parts` is a JSON array of parts `first_seq`…`last_seq`. */

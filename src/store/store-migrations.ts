@@ -238,5 +238,19 @@ const runs: StoreMigration = {
   },
 };
 
+/** A run's tool calls waiting for a person's approval, and the decisions so far (issue 38). */
+const runApprovals: StoreMigration = {
+  name: '0005_run_approvals',
+  async up(db) {
+    await db.schema.alterTable('actorkit_runs').addColumn('approvals', 'text').execute();
+  },
+};
+
 /** Every migration of the store, oldest first; Kysely's `Migrator` runs them by name order. */
-export const STORE_MIGRATIONS: readonly StoreMigration[] = [initialSchema, oauthStates, clusteredSqliteTables, runs];
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [
+  initialSchema,
+  oauthStates,
+  clusteredSqliteTables,
+  runs,
+  runApprovals,
+];

@@ -232,6 +232,11 @@ export interface StoredRun {
   readonly request: string;
   /** A tool with side effects ran: a taken-over run is not retried. */
   readonly sideEffects: boolean;
+  /**
+   * The tool calls it asked a person about (JSON text, see `src/features/approvals`), with
+   * their decisions so far; null for a run that never asked. Set while it is `awaiting_input`.
+   */
+  readonly approvals: string | null;
 }
 
 /** A batch of a run's stream parts, numbered `firstSeq`, `firstSeq + 1`, … (each part JSON text). */
@@ -279,7 +284,28 @@ export interface RunStore {
   cancelledRuns(ids: readonly string[]): Promise<string[]>;
   /**
    * Takes over at most `limit` runs in progress whose lease expired before `nowMs`, giving them
-   * to `runner` until `leaseExpiresAtMs`; of replicas taking at once, each run goes to one.
+   * to `runner` until `leaseExpiresAtMs`; of replicas taking at once, each run goes to one. A run
+   * `awaiting_input` holds its approvals' deadline as its lease: it is taken once that passed
+   * `deadlineMs` (default `nowMs`), so that a sweep of every running run (`nowMs` far ahead, as
+   * a restarted process on its own SQLite file does) leaves waiting ones waiting.
    */
-  takeExpiredRuns(runner: string, nowMs: number, leaseExpiresAtMs: number, limit: number): Promise<StoredRun[]>;
+  takeExpiredRuns(
+    runner: string,
+    nowMs: number,
+    leaseExpiresAtMs: number,
+    limit: number,
+    deadlineMs?: number,
+  ): Promise<StoredRun[]>;
+  /**
+   * Records decisions on a run `awaiting_input`: replaces its `approvals` with `after` only while
+   * they still read `before` (of replicas deciding at once, one wins) and, with `resume`, gives
+   * the run to `resume.runner` until `resume.leaseExpiresAtMs`, `running` again. Returns the run
+   * as it is after, or null when it was not waiting or its approvals had changed.
+   */
+  decideRunApprovals(
+    id: string,
+    before: string,
+    after: string,
+    resume?: { readonly runner: string; readonly leaseExpiresAtMs: number },
+  ): Promise<StoredRun | null>;
 }

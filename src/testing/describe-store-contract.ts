@@ -70,6 +70,7 @@ function storedRun(overrides: Partial<StoredRun> = {}): StoredRun {
     lastSeq: 0,
     request: '{"user_identifier":"u","session_id":"s-1","message":"hi"}',
     sideEffects: false,
+    approvals: null,
     ...overrides,
   };
 }

@@ -27,7 +27,8 @@ export async function chat(): Promise<string> {
   if (typeof data === 'string') return data;
   // A background run (202, asked with "background" or Prefer: respond-async) is the run, not the reply.
   if ('state' in data) return data.state;
-  const status: 'completed' = data.status;
+  // A run that waits for a person's approval of tool calls says so; its approvals name them.
+  const status: 'completed' | 'awaiting_input' = data.status;
   return \`\${status}: \${data.message.content}\`;
 }
 

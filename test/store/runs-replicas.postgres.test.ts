@@ -128,6 +128,7 @@ if (baseUrl !== undefined) {
         lastSeq: 0,
         request: '{}',
         sideEffects: false,
+        approvals: null,
       }));
       await one!.writeRuns(expired.map((run) => ({ run })));
       const sweeps = [one!, two!].flatMap((store, replica) =>

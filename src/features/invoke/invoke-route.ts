@@ -4,7 +4,7 @@ import { readJson, validBody } from '../../core/read-json-body.js';
 import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
-import { ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
+import { ApprovalsRequest, ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
 import { chatRequestOfUiChat } from '../../invoke/chat-request-of-ui-chat.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
@@ -28,9 +28,20 @@ function isUiChatBody(json: unknown): boolean {
  * (`useChat`'s `DefaultChatTransport`), told apart by `messages`. 415, 400 and 422 as
  * `readJsonBody` answers them; a 422 names the fields of the shape that was sent.
  */
-async function readInvokeBody(request: Request): Promise<ChatRequest> {
+async function readInvokeBody(
+  request: Request,
+): Promise<{ readonly request: ChatRequest; readonly approvals?: ApprovalsRequest['approvals'] }> {
   const json = await readJson(request);
-  return isUiChatBody(json) ? chatRequestOfUiChat(validBody(json, UiChatRequest)) : validBody(json, ChatRequest);
+  if (isUiChatBody(json)) return { request: chatRequestOfUiChat(validBody(json, UiChatRequest)) };
+  if (!isApprovalsBody(json)) return { request: validBody(json, ChatRequest) };
+  const { approvals, ...rest } = validBody(json, ApprovalsRequest);
+  // The run goes on from its own request: this one carries the caller's options, and no message.
+  return { request: { ...rest, message: '', role: 'user' }, approvals };
+}
+
+/** Answers to approvals: `approvals` and no `message` (a chat request carries a message). */
+function isApprovalsBody(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && 'approvals' in json && !('message' in json);
 }
 
 /**
@@ -98,10 +109,10 @@ export const invokeRoute = defineRoute(
       requestBody: {
         required: true,
         description:
-          "A chat request, or the body of the AI SDK's `DefaultChatTransport` (`useChat`), told apart by `messages`",
+          "A chat request; the body of the AI SDK's `DefaultChatTransport` (`useChat`), told apart by `messages`; or answers to the tool calls the session's run waits for, told apart by `approvals` (and no `message`)",
         content: {
           'application/json': {
-            schema: { oneOf: [schemaOf(ChatRequest), schemaOf(UiChatRequest)] },
+            schema: { oneOf: [schemaOf(ChatRequest), schemaOf(UiChatRequest), schemaOf(ApprovalsRequest)] },
             examples: {
               chat: {
                 summary: 'A chat request',
@@ -142,7 +153,7 @@ export const invokeRoute = defineRoute(
         },
         202: {
           description:
-            'A background run (`"background": true` or `Prefer: respond-async`), accepted: poll `Location` or stream `Location`/stream',
+            'A background run (`"background": true` or `Prefer: respond-async`), accepted: poll `Location` or stream `Location`/stream; or answers to some of the approvals a run waits for, recorded: it waits for the rest',
           headers: {
             Location: { description: 'The run: `/agent/runs/{id}`', schema: { type: 'string' } },
             'Preference-Applied': {
@@ -156,10 +167,18 @@ export const invokeRoute = defineRoute(
           'invalid_json',
           'invalid_header',
         ]),
-        409: problem('Idempotency-Key in use by a running request, or the run was cancelled before it answered', [
-          'idempotency_key_in_use',
-          'run_cancelled',
-        ]),
+        404: problem("Answers name an approval the session's run never asked for", ['approval_not_found']),
+        409: problem(
+          'Idempotency-Key in use by a running request; the run was cancelled before it answered; a new message while the session waits for approvals; answers to a session waiting for none, to an approval decided already, or with other arguments',
+          [
+            'idempotency_key_in_use',
+            'run_cancelled',
+            'approval_pending',
+            'run_not_awaiting_input',
+            'approval_already_decided',
+            'approval_arguments_changed',
+          ],
+        ),
         413: problem('Body over BODY_LIMIT_BYTES', ['payload_too_large']),
         415: problem('Not JSON', ['unsupported_media_type']),
         422: problem('Invalid fields, or an Idempotency-Key reused with another body', [
@@ -177,9 +196,10 @@ export const invokeRoute = defineRoute(
   (ctx) =>
     async function invoke(c) {
       refuseWhenNotServing(ctx.lifecycle);
-      const request = await readInvokeBody(c.req.raw);
+      const { request, approvals } = await readInvokeBody(c.req.raw);
       const answer = await answerInvoke(ctx, {
         request,
+        ...(approvals === undefined ? {} : { approvals }),
         tenantId: requestTenant(c.req.header('X-Tenant-Id'), request),
         requestId: c.env.requestId,
         stream: wantsStream(request, c.req.header('Accept')),

@@ -2,7 +2,10 @@ import { ActorError, clientClosedError } from '../../core/actor-error.js';
 import type { ActorLifecycle } from '../../core/actor-lifecycle.js';
 import type { LinkedAbort } from '../../core/linked-abort.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
-import type { RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
+import * as v from 'valibot';
+import { ChatRequest } from '../../invoke/chat-request.js';
+import type { ApprovalAnswer, ResumedRun, RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
+import { approvalsOfReply, decideApprovals, decidedCalls, EXPIRY, pendingApprovalIds } from './run-approvals.js';
 import {
   impliedRunParts,
   problemErrorText,
@@ -26,6 +29,8 @@ const FOLLOW_POLL_MS = 250;
 const FOLLOW_BATCH = 500;
 /** After a failed write, the wait before the next try. */
 const RETRY_WRITE_MS = 1_000;
+/** `APPROVAL_TIMEOUT_S`'s default: a day. */
+const DEFAULT_APPROVAL_TIMEOUT_MS = 86_400_000;
 /** Most expired runs one sweep takes over. */
 const TAKEOVER_BATCH = 20;
 
@@ -46,6 +51,12 @@ export interface ActorRunsOptions {
    * path): it must `begin` the run, with `firstSeq` one past the run's `lastSeq`, before it returns.
    */
   readonly rerun?: (run: StoredRun) => void;
+  /** Counts decisions on approvals (`actor_tool_approvals_total`). */
+  readonly metrics?: { readonly toolApprovals: { inc(labels: { tool: string; decision: string }): void } };
+  /** `APPROVAL_TIMEOUT_S` in milliseconds (default 24 h): a waiting run's row holds its deadline as its lease. */
+  readonly approvalTimeoutMs?: number;
+  /** Continues, on this instance, a run whose approvals the sweep decided (they expired): the invoke's own path (`continueRun`). */
+  readonly resume?: (tenantId: string, resumed: ResumedRun) => void;
 }
 
 /** The attempt before of a run taken over to be run again: its stored parts and its creation time. */
@@ -133,6 +144,9 @@ class LiveRun implements TurnRun {
   #sideEffects = false;
   #finishedAtMs: number | null = null;
   #reply: ChatReply | undefined;
+  /** The tool calls it asked a person about (`StoredRun.approvals`), once it waits for them. */
+  #approvals: string | null = null;
+  #askedAtMs = 0;
   #problem: { code: string; title: string; detail?: string } | undefined;
   /** Its parts are told from its end (`impliedRunParts`), not stored: its row says `lastSeq` 0. */
   implied = false;
@@ -179,6 +193,11 @@ class LiveRun implements TurnRun {
     return isFinalRunState(this.state);
   }
 
+  /** It ended, or waits for a person: nothing runs here any more (no lease, no heartbeat). */
+  get settled(): boolean {
+    return this.finished || this.state === 'awaiting_input';
+  }
+
   part(part: UiStreamPart): void {
     if (this.ended) return;
     this.parts.push(JSON.stringify(part));
@@ -198,13 +217,21 @@ class LiveRun implements TurnRun {
   }
 
   settle(outcome: { readonly reply: ChatReply } | { readonly error: unknown }): void {
-    if (this.finished) return;
+    if (this.settled) return;
     this.ended = true;
-    this.#finishedAtMs = Date.now();
-    if ('reply' in outcome) {
+    if ('reply' in outcome && outcome.reply.status === 'awaiting_input') {
+      // It waits for a person: not finished, held by no lease, its request kept to go on from.
+      this.state = 'awaiting_input';
+      this.#reply = outcome.reply;
+      this.#askedAtMs = Date.now();
+      this.#approvals = approvalsOfReply(outcome.reply, this.#askedAtMs);
+      this.#owner.asked(this, outcome.reply);
+    } else if ('reply' in outcome) {
+      this.#finishedAtMs = Date.now();
       this.state = 'completed';
       this.#reply = outcome.reply;
     } else {
+      this.#finishedAtMs = Date.now();
       const stopped = !this.cancelled && this.#owner.lifecycle.shutdownSignal.aborted;
       this.state = this.cancelled ? 'cancelled' : 'failed';
       this.#problem = problemOf(outcome.error, stopped);
@@ -282,12 +309,22 @@ class LiveRun implements TurnRun {
       reply: this.#reply === undefined ? null : (this.#replyText ??= JSON.stringify(this.#reply)),
       problem: this.#problem === undefined ? null : JSON.stringify(this.#problem),
       runner: this.#owner.instanceId,
-      leaseExpiresAtMs: this.finished ? null : Date.now() + this.#owner.leaseMs,
+      // A waiting run holds no instance: its "lease" is its approvals' deadline, which the sweep acts on.
+      leaseExpiresAtMs:
+        this.state === 'awaiting_input'
+          ? this.#askedAtMs + this.#owner.approvalTimeoutMs
+          : this.finished
+            ? null
+            : Date.now() + this.#owner.leaseMs,
       cancelRequested: this.cancelled,
       lastSeq: this.implied ? 0 : this.parts.length,
       // Kept for a retry after a takeover, which only a run whose events were watched can have.
-      request: this.#start.observed ? (this.#requestText ??= JSON.stringify(this.#start.request)) : '',
+      request:
+        this.#start.observed || this.#approvals !== null
+          ? (this.#requestText ??= JSON.stringify(this.#start.request))
+          : '',
       sideEffects: this.#sideEffects,
+      approvals: this.#approvals,
     };
   }
 
@@ -309,6 +346,7 @@ class LiveRun implements TurnRun {
 export class ActorRuns implements TurnRuns {
   readonly instanceId: string;
   readonly leaseMs: number;
+  readonly approvalTimeoutMs: number;
   readonly lifecycle: ActorRunsOptions['lifecycle'];
   readonly #options: ActorRunsOptions;
   readonly #live = new Map<string, LiveRun>();
@@ -326,6 +364,7 @@ export class ActorRuns implements TurnRuns {
     this.#options = options;
     this.instanceId = options.instanceId;
     this.leaseMs = options.leaseMs;
+    this.approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     this.lifecycle = options.lifecycle;
     this.#shared = options.storeKind === 'postgres';
   }
@@ -333,7 +372,7 @@ export class ActorRuns implements TurnRuns {
   /** Runs of this instance still in progress (`/health` reports it as `runs_in_progress`). */
   get inProgress(): number {
     let count = 0;
-    for (const run of this.#live.values()) if (!run.finished) count += 1;
+    for (const run of this.#live.values()) if (!run.settled) count += 1;
     return count;
   }
 
@@ -342,6 +381,7 @@ export class ActorRuns implements TurnRuns {
     const run = new LiveRun(this, start, link, this.lifecycle.enter());
     if (start.firstSeq !== undefined && start.firstSeq !== 1) {
       const earlier = this.#retrying.get(start.id);
+      this.#retrying.delete(start.id);
       if (earlier?.parts.length !== start.firstSeq - 1)
         throw new TypeError(
           `Run ${start.id} cannot begin at part ${start.firstSeq}: it was not taken over with as many`,
@@ -366,11 +406,10 @@ export class ActorRuns implements TurnRuns {
    * process before this one (one process owns an SQLite file).
    */
   start(): void {
-    if (this.#shared) {
-      this.#sweeper = setInterval(() => void this.sweep(Date.now()), this.leaseMs / 4);
-      this.#sweeper.unref?.();
-    }
-    void this.sweep(this.#shared ? Date.now() : Number.MAX_SAFE_INTEGER);
+    // Every quarter lease: expired leases (PostgreSQL's replicas) and approvals past their deadline (both engines).
+    this.#sweeper = setInterval(() => void this.sweep(Date.now()), this.leaseMs / 4);
+    this.#sweeper.unref?.();
+    void this.sweep(this.#shared ? Date.now() : Number.MAX_SAFE_INTEGER, Date.now());
   }
 
   /** One run of this instance, while it lives here. */
@@ -413,7 +452,7 @@ export class ActorRuns implements TurnRuns {
     const marks = changed.map((run) => ({
       run,
       seq: run.implied ? run.storedSeq : run.parts.length,
-      finished: run.finished,
+      finished: run.settled,
     }));
     const writes: RunWrite[] = marks.map(({ run, seq }) => {
       run.dirty = false;
@@ -434,11 +473,89 @@ export class ActorRuns implements TurnRuns {
       run.storedSeq = seq;
       run.rowStored = true;
       if (!run.dirty) run.wasStored();
-      // A finished run, all of it written, is read from the store from now on.
+      // A finished (or waiting) run, all of it written, is read from the store from now on.
       if (finished && !run.dirty) this.#live.delete(run.id);
     }
     if ([...this.#live.values()].some((run) => run.dirty)) this.flushSoon(FLUSH_INTERVAL_MS);
     if (this.inProgress === 0) this.#stopHeartbeat();
+  }
+
+  async answerApprovals(
+    tenantId: string,
+    where: { readonly sessionId: string } | { readonly runId: string },
+    answers: readonly ApprovalAnswer[],
+    decidedBy: string,
+  ): Promise<ResumedRun | { readonly waiting: RunStatus }> {
+    // A run that just paused here may not be written yet.
+    for (const run of this.#live.values())
+      if (
+        run.state === 'awaiting_input' &&
+        run.tenantId === tenantId &&
+        ('runId' in where ? run.id === where.runId : run.sessionId === where.sessionId)
+      )
+        await run.stored();
+    const store = this.#options.store;
+    const found =
+      'runId' in where ? await store.readRun(where.runId) : await store.readActiveRun(tenantId, where.sessionId);
+    if (found === null || found.tenantId !== tenantId) {
+      if ('runId' in where) throw new ActorError('run_not_found');
+      throw new ActorError('run_not_awaiting_input', {
+        detail: `Session ${where.sessionId} has no run waiting for approvals`,
+      });
+    }
+    const waiting = found;
+    if (waiting.state !== 'awaiting_input' || waiting.approvals === null)
+      throw new ActorError('run_not_awaiting_input', {
+        detail: `Run ${waiting.id} is ${waiting.state}, waiting for no approval`,
+      });
+    const nowMs = Date.now();
+    const decided = decideApprovals(waiting.approvals, answers, decidedBy, nowMs);
+    const resume = decided.complete
+      ? { runner: this.instanceId, leaseExpiresAtMs: Date.now() + this.leaseMs }
+      : undefined;
+    const taken = await this.#options.store.decideRunApprovals(
+      waiting.id,
+      waiting.approvals,
+      decided.approvals,
+      resume,
+    );
+    if (taken === null)
+      throw new ActorError('run_not_awaiting_input', {
+        detail: `Run ${waiting.id} was answered or went on meanwhile; read it with GET /agent/runs/${waiting.id}`,
+      });
+    for (const decision of decided.decisions) {
+      this.#options.metrics?.toolApprovals.inc({ tool: decision.tool, decision: decision.decision });
+      this.#options.logger.info('tool_approval_decided', {
+        run_id: waiting.id,
+        approval_id: decision.id,
+        tool: decision.tool,
+        decision: decision.decision,
+        decided_by: decision.decidedBy,
+        waited_ms: decision.waitedMs,
+      });
+    }
+    if (!decided.complete) return { waiting: statusOfStoredRun(taken) };
+    const earlier = await this.#storedParts(taken);
+    if (earlier.length > 0) this.#retrying.set(taken.id, { parts: earlier, createdAtMs: taken.createdAtMs });
+    return {
+      id: taken.id,
+      request: v.parse(ChatRequest, JSON.parse(taken.request)),
+      background: taken.background,
+      lastSeq: earlier.length,
+      decided: decidedCalls(decided.approvals),
+    };
+  }
+
+  /** Logs each tool call a run of this instance now waits for (`tool_approval_requested`). */
+  asked(run: LiveRun, reply: ChatReply): void {
+    for (const approval of reply.approvals ?? [])
+      this.#options.logger.info('tool_approval_requested', {
+        run_id: run.id,
+        approval_id: approval.id,
+        tool: approval.tool,
+        tenant_id: run.tenantId,
+        session_id: run.sessionId,
+      });
   }
 
   /** Cancels a run of this instance; false when it is not here. */
@@ -571,7 +688,7 @@ export class ActorRuns implements TurnRuns {
    * `runner_lost`, with an `error` part that ends its stream — or, when `RUN_RETRY_READ_ONLY` is
    * set and every tool it ran was read-only, is run again from the start.
    */
-  async sweep(nowMs: number): Promise<void> {
+  async sweep(nowMs: number, deadlineMs = nowMs): Promise<void> {
     let taken: StoredRun[];
     try {
       taken = await this.#options.store.takeExpiredRuns(
@@ -579,12 +696,17 @@ export class ActorRuns implements TurnRuns {
         nowMs,
         Date.now() + this.leaseMs,
         TAKEOVER_BATCH,
+        deadlineMs,
       );
     } catch (error) {
       this.#options.logger.warn('runs_sweep_failed', { error });
       return;
     }
     for (const run of taken) {
+      if (run.state === 'awaiting_input') {
+        await this.#expireApprovals(run);
+        continue;
+      }
       if (this.#options.retryReadOnly && !run.sideEffects && (await this.#retry(run))) continue;
       this.#options.logger.warn('run_taken_over', { run_id: run.id, outcome: 'runner_lost' });
       const problem = runnerProblem('runner_lost');
@@ -616,13 +738,7 @@ export class ActorRuns implements TurnRuns {
     const rerun = this.#options.rerun;
     if (rerun === undefined) return false;
     try {
-      const parts: string[] = [];
-      while (parts.length < run.lastSeq) {
-        const batch = await this.#options.store.readRunParts(run.id, parts.length, FOLLOW_BATCH);
-        if (batch.length === 0 || batch[0]!.seq !== parts.length + 1) break;
-        for (const { seq, part } of batch) if (seq === parts.length + 1) parts.push(part);
-      }
-      if (parts.length !== run.lastSeq) throw new Error(`${parts.length} of its ${run.lastSeq} parts are stored`);
+      const parts = await this.#storedParts(run);
       // Once only: a run whose retry died too (a request that kills its runner, say) fails.
       if (parts.filter((part) => (JSON.parse(part) as { type?: string }).type === 'start').length > 1) return false;
       this.#retrying.set(run.id, { parts, createdAtMs: run.createdAtMs });
@@ -635,6 +751,38 @@ export class ActorRuns implements TurnRuns {
     } finally {
       this.#retrying.delete(run.id);
     }
+  }
+
+  /**
+   * Denies, as `approval_expired`, the calls a run still waits for past its deadline (its lease,
+   * which the sweep just took), and continues the run here: the model is told, and it ends.
+   */
+  async #expireApprovals(run: StoredRun): Promise<void> {
+    if (run.approvals === null) return;
+    const answers = pendingApprovalIds(run.approvals).map((id) => ({
+      id,
+      approved: false,
+      reason: 'approval_expired',
+    }));
+    try {
+      const resumed = await this.answerApprovals(run.tenantId, { runId: run.id }, answers, EXPIRY);
+      if ('waiting' in resumed) return;
+      this.#options.resume?.(run.tenantId, resumed);
+    } catch (error) {
+      this.#options.logger.warn('approvals_expiry_failed', { run_id: run.id, error });
+    }
+  }
+
+  /** A run's stored parts, all of them, in order; rejects when some are missing. */
+  async #storedParts(run: StoredRun): Promise<string[]> {
+    const parts: string[] = [];
+    while (parts.length < run.lastSeq) {
+      const batch = await this.#options.store.readRunParts(run.id, parts.length, FOLLOW_BATCH);
+      if (batch.length === 0 || batch[0]!.seq !== parts.length + 1) break;
+      for (const { seq, part } of batch) if (seq === parts.length + 1) parts.push(part);
+    }
+    if (parts.length !== run.lastSeq) throw new Error(`${parts.length} of its ${run.lastSeq} parts are stored`);
+    return parts;
   }
 
   /** Every second while a run is in progress here: renews leases every quarter lease and, on PostgreSQL, looks for cancels. */
@@ -652,7 +800,7 @@ export class ActorRuns implements TurnRuns {
   }
 
   async #beat(): Promise<void> {
-    const running = [...this.#live.values()].filter((run) => !run.finished);
+    const running = [...this.#live.values()].filter((run) => !run.settled);
     if (running.length === 0) return;
     const nowMs = Date.now();
     if (nowMs - this.#lastRenewalMs >= this.leaseMs / 4) {

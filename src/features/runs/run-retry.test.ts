@@ -26,6 +26,7 @@ async function leftBehind(store: MemoryStore, sideEffects: boolean, parts: reado
     lastSeq: parts.length,
     request: JSON.stringify(request),
     sideEffects,
+    approvals: null,
   };
   await store.writeRuns([{ run, parts: { firstSeq: 1, parts: parts.map((part) => JSON.stringify(part)) } }]);
   return run;

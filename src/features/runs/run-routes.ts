@@ -1,4 +1,8 @@
 import type { Context } from 'hono';
+import * as v from 'valibot';
+import { readJson, validBody } from '../../core/read-json-body.js';
+import { continueRun } from '../../invoke/answer-invoke.js';
+import { storableText } from '../../invoke/storable-text.js';
 import { ActorError } from '../../core/actor-error.js';
 import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
 import type { ActorEnv } from '../../context/actor-context.js';
@@ -237,5 +241,87 @@ export const resumeChatStreamRoute = defineRoute(
       const run = await fromStore(() => runs.active(tenantId, chatId));
       if (run === null) return c.body(null, 204);
       return c.body(runs.follow(run, after, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
+    },
+);
+
+/** A person's answer to one tool call, as `POST /agent/runs/{id}/approvals/{approval_id}` takes it. */
+const ApprovalDecisionBody = v.pipe(
+  v.strictObject({
+    approved: v.boolean('must be true or false'),
+    reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
+    decided_by: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(256, 'must be at most 256 characters'),
+        storableText,
+        v.description('Who decided (kept with the decision); default `api`'),
+      ),
+    ),
+  }),
+  v.title('ApprovalDecision'),
+);
+
+/**
+ * `POST /agent/runs/{id}/approvals/{approval_id}`: approves or denies one tool call a run waits
+ * for, for surfaces that cannot send another invoke (MCP, the owner panel). Once every call is
+ * decided the run goes on, in the background, on this instance.
+ */
+export const decideApprovalRoute = defineRoute(
+  {
+    method: 'post',
+    path: `${RUNS_PATH}/{id}/approvals/{approval_id}`,
+    security: 'apiKey',
+    contract: 'always',
+    operation: {
+      operationId: 'decideApproval',
+      summary: 'Approve or deny a tool call a run waits for',
+      parameters: [
+        runIdParameter,
+        {
+          name: 'approval_id',
+          in: 'path',
+          required: true,
+          description: 'The approval id (`approvals[].id` of the reply that paused the run)',
+          schema: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+        tenantHeader,
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(ApprovalDecisionBody) } } },
+      responses: {
+        200: {
+          description:
+            'The decision is recorded: the run as it is now, `running` when it was the last one the run waited for, else still `awaiting_input`',
+          content: { 'application/json': { schema: schemaOf(RunStatus) } },
+        },
+        400: problem('Malformed body or X-Tenant-Id', ['invalid_json', 'invalid_header']),
+        404: problem('No run of this id for this tenant, or no such approval in it', [
+          'run_not_found',
+          'approval_not_found',
+        ]),
+        409: problem('The run waits for no approval, or this one was decided already; the detail says which', [
+          'run_not_awaiting_input',
+          'approval_already_decided',
+        ]),
+        415: problem('The body is not JSON', ['unsupported_media_type']),
+        422: problem('A field of the answer is malformed; the problem names it', ['validation_failed']),
+        503: storeUnavailable,
+      },
+    },
+  },
+  (ctx) =>
+    async function decideApproval(c) {
+      const tenantId = tenantOf(c);
+      const body = validBody(await readJson(c.req.raw), ApprovalDecisionBody);
+      const runs = actorRunsOf(ctx);
+      const answer =
+        body.reason === undefined
+          ? { id: c.req.param('approval_id') ?? '', approved: body.approved }
+          : { id: c.req.param('approval_id') ?? '', approved: body.approved, reason: body.reason };
+      const runId = c.req.param('id') ?? '';
+      const decided = await runs.answerApprovals(tenantId, { runId }, [answer], body.decided_by ?? 'api');
+      if ('waiting' in decided) return c.json(decided.waiting, 200);
+      continueRun(ctx, tenantId, decided);
+      return c.json(statusOfStoredRun((await runs.read(runId)) ?? (await tenantRun(runs, runId, tenantId))), 200);
     },
 );
