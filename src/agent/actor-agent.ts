@@ -11,7 +11,7 @@ import type { ChatHandler } from '../invoke/chat-handler.js';
 import type { ChatLoopMetrics } from './chat-loop.js';
 import type { ChatModel } from './chat-model.js';
 import { parseMcpServers } from './mcp-server-config.js';
-import { McpToolSource } from './mcp-tool-source.js';
+import { McpToolSource, toolApprovalOf } from './mcp-tool-source.js';
 import type { ModelProvider } from './model-provider.js';
 import { MODEL_PROVIDERS } from './model-providers.js';
 import { buildDefaultRegistry, ToolRegistry } from './tool-registry.js';
@@ -176,6 +176,7 @@ function mcpSourceOf(env: EnvironmentConfig, options: ActorAgentOptions): McpToo
   if (Object.keys(servers).length === 0) return undefined;
   return new McpToolSource(servers, {
     logger: options.logger,
+    needsApproval: toolApprovalOf(env.TOOL_APPROVAL),
     ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
   });

@@ -137,4 +137,22 @@ describe('ActorTool', () => {
     });
     expect(tool.jsonSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
   });
+
+  it('needsApproval: never by default, always with true, per call with a function (any truthy answer asks); a bad value throws at setup', async () => {
+    const base = { description: 'Pays', argsSchema: v.object({ amount: v.number() }), run: () => 'paid' };
+    expect(await new ActorTool({ name: 'bank_pay', ...base }).needsApproval({ amount: 1 })).toBe(false);
+    expect(await new ActorTool({ name: 'bank_pay', ...base, needsApproval: true }).needsApproval({ amount: 1 })).toBe(
+      true,
+    );
+    const large = new ActorTool({ name: 'bank_pay', ...base, needsApproval: async ({ amount }) => amount > 100 });
+    expect([await large.needsApproval({ amount: 5 }), await large.needsApproval({ amount: 500 })]).toEqual([
+      false,
+      true,
+    ]);
+    const sloppy = new ActorTool({ name: 'bank_pay', ...base, needsApproval: () => 'yes' as unknown as boolean });
+    expect(await sloppy.needsApproval({ amount: 5 })).toBe(true);
+    expect(() => new ActorTool({ name: 'bank_pay', ...base, needsApproval: 'always' as unknown as boolean })).toThrow(
+      /needsApproval must be a boolean or a function/,
+    );
+  });
 });

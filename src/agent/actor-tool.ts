@@ -143,7 +143,8 @@ export class ActorTool<TSchema extends v.GenericSchema = v.GenericSchema, TOutpu
   /** Whether this call (its checked arguments, in its context) must be approved by a person before it runs. */
   async needsApproval(args: v.InferOutput<TSchema>, context: ToolRunContext = defaultContext()): Promise<boolean> {
     const approval = this.#approval;
-    if (approval.asks !== undefined) return (await approval.asks(args, context)) === true;
+    // Any truthy answer asks: a sloppy rule errs on the side of asking a person.
+    if (approval.asks !== undefined) return Boolean(await approval.asks(args, context));
     return approval.always;
   }
 

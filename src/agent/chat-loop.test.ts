@@ -288,4 +288,73 @@ describe('runChatLoop', () => {
     };
     await expect(runChatLoop(options(model, { onEvent: () => {} }))).rejects.toMatchObject({ code: 'model_error' });
   });
+
+  it('holds a call whose tool needs approval (a rule that throws asks too, logged), runs the others of its step, and stops there; decided calls run or are denied first', async () => {
+    const ran: string[] = [];
+    const guarded = new ActorTool({
+      name: 'bank_pay',
+      description: 'Pays',
+      argsSchema: v.object({ amount: v.number() }),
+      needsApproval: ({ amount }) => {
+        if (amount < 0) throw new Error('no rule for refunds');
+        return amount > 100;
+      },
+      run: ({ amount }) => {
+        ran.push(`pay ${amount}`);
+        return { paid: amount };
+      },
+    });
+    const { model, requests } = scripted([
+      {
+        toolCalls: [
+          call('c1', 'bank_pay', '{"amount":5}'),
+          call('c2', 'bank_pay', '{"amount":500}'),
+          call('c3', 'bank_pay', '{"amount":-1}'),
+        ],
+      },
+    ]);
+    const sink = createMemorySink();
+    const events: ChatEvent[] = [];
+    const paused = await runChatLoop(
+      options(model, { tools: [guarded], logger: createLogger({ sink }), onEvent: (event) => events.push(event) }),
+    );
+    expect(ran).toEqual(['pay 5']);
+    expect(paused.finishReason).toBe('tool_calls');
+    expect(paused.pending?.map((pending) => [pending.toolCallId, pending.arguments])).toEqual([
+      ['c2', { amount: 500 }],
+      ['c3', { amount: -1 }],
+    ]);
+    expect(events.filter((event) => event.type === 'tool-approval-request')).toHaveLength(2);
+    expect(sink.records.find((record) => record.event === 'tool_approval_rule_failed')).toMatchObject({
+      tool: 'bank_pay',
+    });
+    expect(requests).toHaveLength(1);
+
+    const [big, refund] = paused.pending ?? [];
+    const next = scripted([{ text: 'Paid 500; the refund was refused.' }]);
+    const resumed = await runChatLoop(
+      options(next.model, {
+        tools: [guarded],
+        messages: [{ role: 'user', content: 'hi' }, ...paused.added],
+        decided: [
+          { ...big!, approved: true },
+          { ...refund!, approved: false, reason: 'refunds go through finance' },
+        ],
+      }),
+    );
+    expect(ran).toEqual(['pay 5', 'pay 500']);
+    expect(resumed.content).toBe('Paid 500; the refund was refused.');
+    expect(next.requests[0]!.messages.slice(-2)).toEqual([
+      { role: 'tool', toolCallId: 'c2', name: 'bank_pay', content: '{"paid":500}' },
+      {
+        role: 'tool',
+        toolCallId: 'c3',
+        name: 'bank_pay',
+        content: JSON.stringify({
+          error: 'A person denied this tool call: refunds go through finance',
+          code: 'approval_denied',
+        }),
+      },
+    ]);
+  });
 });

@@ -187,7 +187,7 @@ async function heldForApproval(
   const parsed = parseArguments(call.arguments);
   if (tool === undefined || !parsed.ok) return undefined;
   const checked = tool.parseArgs(parsed.value);
-  if (!checked.success || !(await tool.needsApproval(checked.output, options.context))) return undefined;
+  if (!checked.success || !(await asksApproval(tool, checked.output, options))) return undefined;
   const pending = {
     approvalId: `apr_${crypto.randomUUID()}`,
     toolCallId: call.id,
@@ -203,6 +203,16 @@ async function heldForApproval(
   });
   options.onEvent?.({ type: 'tool-approval-request', approvalId: pending.approvalId, toolCallId: call.id });
   return pending;
+}
+
+/** Whether the tool's rule asks a person about these arguments; a rule that throws asks (and is logged). */
+async function asksApproval(tool: ActorTool, args: unknown, options: ChatLoopOptions): Promise<boolean> {
+  try {
+    return await tool.needsApproval(args, options.context);
+  } catch (error) {
+    options.logger?.warn('tool_approval_rule_failed', { tool: tool.name, request_id: options.context.requestId, error });
+    return true;
+  }
 }
 
 /** A decided call: run when approved, else answered to the model as denied, with the reason. */

@@ -18,6 +18,23 @@ export interface McpToolSourceOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Sends the active span's `traceparent` with each HTTP request to a server (a tool call's is its `execute_tool` span). */
   readonly tracer?: ActorTracer;
+  /**
+   * Which tools need a person's approval before each call, by their name as the agent sees it
+   * (`<server>_<tool>`) and whether the server marks them read-only (`readOnlyHint`); default none.
+   */
+  readonly needsApproval?: (name: string, readOnly: boolean) => boolean;
+}
+
+/**
+ * The tools `TOOL_APPROVAL` says need a person's approval: `all` (but read-only ones), `none`, or
+ * names separated by commas.
+ * @param setting the variable's value
+ */
+export function toolApprovalOf(setting: string): (name: string, readOnly: boolean) => boolean {
+  if (setting === 'all') return (_name, readOnly) => !readOnly;
+  if (setting === 'none') return () => false;
+  const names = new Set(setting.split(',').map((name) => name.trim()));
+  return (name) => names.has(name);
 }
 
 interface Connection {
@@ -106,6 +123,7 @@ export class McpToolSource {
   readonly #callTimeoutMs: number;
   readonly #clientInfo: { readonly name: string; readonly version: string };
   readonly #tracer: ActorTracer;
+  readonly #needsApproval: (name: string, readOnly: boolean) => boolean;
   readonly #connections = new Map<string, Promise<Connection>>();
 
   constructor(servers: McpServers, options: McpToolSourceOptions = {}) {
@@ -115,6 +133,7 @@ export class McpToolSource {
     this.#callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.#clientInfo = options.clientInfo ?? { name: 'actorkit', version: '0' };
     this.#tracer = options.tracer ?? NO_TRACER;
+    this.#needsApproval = options.needsApproval ?? (() => false);
   }
 
   /** Names of the configured servers. */
@@ -199,13 +218,23 @@ export class McpToolSource {
     server: string,
     client: Client,
     JsonSchemaValidator: typeof Validator,
-    tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
+    tool: {
+      name: string;
+      title?: string;
+      description?: string;
+      inputSchema: Record<string, unknown>;
+      annotations?: { readOnlyHint?: boolean };
+    },
   ): ActorTool {
     const description =
       tool.description?.trim() || tool.title?.trim() || `Tool ${tool.name} of the MCP server ${server}`;
     const callTimeoutMs = this.#callTimeoutMs;
+    const name = `${server}_${snakeCase(tool.name)}`;
+    const readOnly = tool.annotations?.readOnlyHint === true;
     return new ActorTool({
-      name: `${server}_${snakeCase(tool.name)}`,
+      name,
+      readOnly,
+      needsApproval: this.#needsApproval(name, readOnly),
       description,
       argsSchema: argumentsValidator(JsonSchemaValidator, tool.inputSchema),
       jsonSchema: tool.inputSchema,

@@ -220,6 +220,20 @@ export const EnvironmentConfig = v.object({
   HISTORY_LIMIT: integer(VARIABLES.HISTORY_LIMIT.default, 0),
   MAX_TOOL_STEPS: integer(VARIABLES.MAX_TOOL_STEPS.default, 0),
   MCP_SERVERS: trimmed,
+  TOOL_APPROVAL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check(
+        (value) =>
+          value === 'all' ||
+          value === 'none' ||
+          value.split(',').every((name) => /^[a-z][a-z0-9_]*$/.test(name.trim())),
+        'must be all, none, or tool names separated by commas (e.g. docs_delete_page)',
+      ),
+    ),
+    VARIABLES.TOOL_APPROVAL.default,
+  ),
   MCP_MAX_BATCH: integer(VARIABLES.MCP_MAX_BATCH.default, 1),
   MESH_KEY: text,
   WORKFLOW_BASE_URL: text,

@@ -182,6 +182,12 @@ export const ENVIRONMENT_VARIABLES = {
     meaning: 'JSON object of MCP servers (Streamable HTTP or stdio) whose tools the agent may call',
     secret: false,
   },
+  TOOL_APPROVAL: {
+    default: 'none',
+    meaning:
+      "which tools of `MCP_SERVERS` need a person's approval before each call (the run waits `awaiting_input`): `all` (but those the server marks read-only), `none`, or their names as the agent sees them (`<server>_<tool>`), separated by commas; a domain tool says so itself (`needsApproval`)",
+    secret: false,
+  },
   MCP_MAX_BATCH: {
     default: 10,
     meaning: 'most JSON-RPC messages in one `POST /mcp` (`expose_mcp`); a larger batch answers 400 and none of it runs',

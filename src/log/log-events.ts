@@ -228,6 +228,10 @@ export const LOG_EVENTS = {
     meaning:
       'a tool call approval was decided (`run_id`, `approval_id`, `tool`, `decision`: `approved`, `denied` or `expired`, `decided_by`, `waited_ms`)',
   },
+  tool_approval_rule_failed: {
+    levels: ['warn'],
+    meaning: "a tool's `needsApproval` rule threw (`tool`, `request_id`, `error`): the call waits for a person's approval",
+  },
   approvals_expiry_failed: {
     levels: ['warn'],
     meaning:

@@ -8,7 +8,9 @@ import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
+import { toolApprovalOf } from '../../src/agent/mcp-tool-source.js';
 import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai-server.js';
+import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
 
 const sent: string[] = [];
 /** A tool with side effects: every call must be approved by a person. */
@@ -274,5 +276,35 @@ describe('tools that need a person’s approval', () => {
     expect(done).toMatchObject({ id: paused.id, status: 'completed', message: { content: 'Mailed Rita.' } });
     expect(sent).toEqual(['rita@x']);
     await second.actor.shutdown({ graceMs: 1_000 });
+  });
+
+  it('TOOL_APPROVAL picks the MCP-sourced tools that need approval: named ones here; all but read-only ones with all', async () => {
+    const mcp = await startHttpMcpServer();
+    try {
+      const app = await createTestActor({
+        env: { ...env, MCP_SERVERS: JSON.stringify({ docs: { url: mcp.url } }), TOOL_APPROVAL: 'docs_echo' },
+      });
+      server.reply({
+        kind: 'json',
+        body: completion(null, {
+          toolCalls: [
+            { id: 'm1', name: 'docs_search_docs', arguments: '{"topic":"install"}' },
+            { id: 'm2', name: 'docs_echo', arguments: '{"value":1}' },
+          ],
+        }),
+      });
+      const paused = await (await app.request(post({ message: 'Search and echo', session_id: 'mcp-1' }))).json();
+      expect(paused).toMatchObject({
+        status: 'awaiting_input',
+        tool_calls: [{ name: 'docs_search_docs', status: 'ok' }],
+        approvals: [{ tool: 'docs_echo', tool_call_id: 'm2', arguments: { value: 1 } }],
+      });
+    } finally {
+      await mcp.close();
+    }
+    const all = toolApprovalOf('all');
+    expect([all('docs_delete', false), all('docs_read', true)]).toEqual([true, false]);
+    expect(toolApprovalOf('none')('docs_delete', false)).toBe(false);
+    await expect(createTestActor({ env: { ...env, TOOL_APPROVAL: 'every tool' } })).rejects.toThrow(/TOOL_APPROVAL/);
   });
 });
