@@ -230,11 +230,11 @@ export class McpToolSource {
       tool.description?.trim() || tool.title?.trim() || `Tool ${tool.name} of the MCP server ${server}`;
     const callTimeoutMs = this.#callTimeoutMs;
     const name = `${server}_${snakeCase(tool.name)}`;
-    const readOnly = tool.annotations?.readOnlyHint === true;
+    // The server's read-only hint only exempts the tool from `TOOL_APPROVAL=all`: the tool is not
+    // marked read-only here, which would offer it again on this actor's own `/mcp`.
     return new ActorTool({
       name,
-      readOnly,
-      needsApproval: this.#needsApproval(name, readOnly),
+      needsApproval: this.#needsApproval(name, tool.annotations?.readOnlyHint === true),
       description,
       argsSchema: argumentsValidator(JsonSchemaValidator, tool.inputSchema),
       jsonSchema: tool.inputSchema,
