@@ -59,6 +59,9 @@ export interface ChatLoopResult {
 /** Tool output longer than this is cut before the model sees it. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
 
+/** The span attribute of a tool call a person decided on: `approved` or `denied`. */
+const TOOL_APPROVAL_ATTRIBUTE = 'actorkit.tool.approval';
+
 /** The `tool` label of a call to a tool the model made up: the label set stays bounded. */
 const UNKNOWN_TOOL_LABEL = 'unknown';
 
@@ -97,6 +100,7 @@ function runTracedTool(
   call: ModelToolCall,
   tools: ReadonlyMap<string, ActorTool>,
   options: ChatLoopOptions,
+  decision?: DecidedToolCall,
 ): Promise<ToolRun> {
   const tool = tools.get(call.name);
   const attributes = {
@@ -106,13 +110,18 @@ function runTracedTool(
     [GEN_AI.toolType]: 'function',
     [GEN_AI.toolDescription]: tool?.description,
     [GEN_AI.conversationId]: options.context.sessionId,
+    // A call a person decided on: its span says how (the audit's span attribute).
+    [TOOL_APPROVAL_ATTRIBUTE]: decision === undefined ? undefined : decision.approved ? 'approved' : 'denied',
   };
   return withSpan(
     options.tracer ?? NO_TRACER,
     `${GEN_AI_OPERATIONS.executeTool} ${call.name}`,
     { kind: 'internal', attributes },
     async (span) => {
-      const run = await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
+      const run =
+        decision?.approved === false
+          ? deniedRun(call, decision)
+          : await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
       if (run.outcome !== 'ok') span.fail(run.outcome, run.record.error);
       return run;
     },
@@ -222,11 +231,13 @@ function runDecided(decision: DecidedToolCall, tools: ReadonlyMap<string, ActorT
     name: decision.name,
     arguments: JSON.stringify(decision.arguments ?? {}),
   };
-  if (decision.approved) return runTracedTool(call, tools, options);
+  return runTracedTool(call, tools, options, decision);
+}
+
+/** What the model is told of a call a person denied: an error naming the reason, code `approval_denied`. */
+function deniedRun(call: ModelToolCall, decision: DecidedToolCall): ToolRun {
   const why = decision.reason === undefined || decision.reason === '' ? '' : `: ${decision.reason}`;
-  return Promise.resolve(
-    failed(call, decision.arguments, 'denied', `A person denied this tool call${why}`, 'approval_denied'),
-  );
+  return failed(call, decision.arguments, 'denied', `A person denied this tool call${why}`, 'approval_denied');
 }
 
 /** One model call in its `chat <model>` span, with the request's and the response's `gen_ai.*` attributes. */
