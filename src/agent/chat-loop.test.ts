@@ -6,6 +6,7 @@ import { createLogger, createMemorySink } from '../log/logger.js';
 import { ActorTool } from './actor-tool.js';
 import type { ChatEvent } from '../invoke/chat-handler.js';
 import { runChatLoop, type ChatLoopOptions } from './chat-loop.js';
+import type { ActorTracer } from '../telemetry/actor-tracer.js';
 import type { ChatModel, ModelRequest, ModelResponse } from './chat-model.js';
 
 type Step = Partial<ModelResponse> | Error;
@@ -355,6 +356,40 @@ describe('runChatLoop', () => {
           code: 'approval_denied',
         }),
       },
+    ]);
+  });
+
+  it('marks the execute_tool span of a call a person decided on with actorkit.tool.approval, a denied one failed', async () => {
+    const spans: { name: string; attributes: Record<string, unknown>; failed?: string }[] = [];
+    const tracer: ActorTracer = {
+      enabled: true,
+      traceHeaders: () => ({}),
+      startSpan(name, spanOptions) {
+        const span: (typeof spans)[number] = { name, attributes: { ...spanOptions.attributes } };
+        spans.push(span);
+        return {
+          setAttributes: (attributes) => Object.assign(span.attributes, attributes),
+          fail: (type) => {
+            span.failed = type;
+          },
+          run: (work) => work(),
+          end() {},
+        };
+      },
+    };
+    const { model } = scripted([{ text: 'ok' }]);
+    const decided = (id: string, approved: boolean) => ({
+      approvalId: `apr_${id}`,
+      toolCallId: id,
+      name: 'hello_greet',
+      arguments: { name: 'Ada' },
+      approved,
+    });
+    await runChatLoop(options(model, { tracer, decided: [decided('d1', true), decided('d2', false)] }));
+    const toolSpans = spans.filter((span) => span.name === 'execute_tool hello_greet');
+    expect(toolSpans.map((span) => [span.attributes['actorkit.tool.approval'], span.failed])).toEqual([
+      ['approved', undefined],
+      ['denied', 'denied'],
     ]);
   });
 });
