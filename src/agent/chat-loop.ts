@@ -331,7 +331,11 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<ChatLoopRes
       tool: tools.has(call.name) ? call.name : UNKNOWN_TOOL_LABEL,
       outcome: run.outcome,
     });
-    options.onEvent?.({ type: 'tool-result', record: run.record });
+    options.onEvent?.(
+      run.outcome === 'denied'
+        ? { type: 'tool-result', record: run.record, denied: true }
+        : { type: 'tool-result', record: run.record },
+    );
     records.push(run.record);
     added.push({ role: 'tool', toolCallId: call.id, name: call.name, content: run.content });
   };

@@ -17,7 +17,12 @@ export type ChatEvent =
       /** The tool declared that it only reads (a run it ran in may be retried after its instance died). */
       readonly readOnly?: boolean;
     }
-  | { readonly type: 'tool-result'; readonly record: ToolCallRecord }
+  | {
+      readonly type: 'tool-result';
+      readonly record: ToolCallRecord;
+      /** A person denied the call (`ChatInput.decided`): the model was told so. */
+      readonly denied?: boolean;
+    }
   /** A tool call that waits for a person's approval (after its `tool-call`); the run then waits. */
   | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string };
 

@@ -2,7 +2,10 @@ import * as v from 'valibot';
 import type { FieldProblem } from '../core/actor-error.js';
 import { jsonPointer, pointerSegments } from '../core/json-pointer.js';
 import { fieldProblems, validationFailed } from '../core/validation-problem.js';
+import type { Mutable } from '../core/mutable.js';
 import { ChatRequest } from './chat-request.js';
+import { storableText } from './storable-text.js';
+import type { ApprovalAnswer } from './turn-runs.js';
 import type { UiChatRequest } from './ui-chat-request.js';
 
 /** The user an AI SDK chat turn is recorded under when its body names none. */
@@ -116,4 +119,48 @@ export function chatRequestOfUiChat(body: UiChatRequest): ChatRequest {
   throw validationFailed(
     fieldProblems(result.issues).map((problem) => ({ ...problem, pointer: uiPointer(problem.pointer) })),
   );
+}
+
+/** A tool part of the AI SDK's assistant message answered by `addToolApprovalResponse` (a `dynamic-tool` or `tool-<name>` part). */
+const ApprovalRespondedPart = v.looseObject({
+  type: v.string(),
+  toolCallId: v.string(),
+  state: v.literal('approval-responded'),
+  input: v.optional(v.unknown()),
+  approval: v.looseObject({
+    id: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+    approved: v.boolean('must be true or false'),
+    reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
+  }),
+});
+
+/**
+ * The answers an AI SDK chat body carries when `addToolApprovalResponse` (with
+ * `sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`) sent it: the last
+ * message is the assistant's, and its tool parts in state `approval-responded` are the answers,
+ * each with the arguments the person saw (`input`). Undefined for any other body (a new user
+ * message). A malformed answer is a 422 naming its field (`/messages/1/parts/2/approval/approved`).
+ * @param body the validated AI SDK body
+ */
+export function approvalsOfUiChat(body: UiChatRequest): ApprovalAnswer[] | undefined {
+  const last = body.messages.length - 1;
+  const message = body.messages[last]!;
+  if (message.role !== 'assistant') return undefined;
+  const answers: ApprovalAnswer[] = [];
+  const problems: FieldProblem[] = [];
+  message.parts.forEach((part, index) => {
+    if ((part as { state?: unknown }).state !== 'approval-responded') return;
+    const parsed = v.safeParse(ApprovalRespondedPart, part);
+    if (!parsed.success) {
+      for (const problem of fieldProblems(parsed.issues))
+        problems.push({ ...problem, pointer: jsonPointer('messages', last, 'parts', index) + problem.pointer });
+      return;
+    }
+    const { approval, input } = parsed.output;
+    const answer: Mutable<ApprovalAnswer> = { id: approval.id, approved: approval.approved, arguments: input ?? {} };
+    if (approval.reason !== undefined) answer.reason = approval.reason;
+    answers.push(answer);
+  });
+  if (problems.length > 0) throw validationFailed(problems);
+  return answers.length > 0 ? answers : undefined;
 }

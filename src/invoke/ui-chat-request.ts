@@ -26,7 +26,7 @@ export const UiChatRequest = v.pipe(
       v.array(UiMessage),
       v.minLength(1, 'must hold at least one message'),
       v.description(
-        "The chat's messages; the last must be the user's. Its text parts are the message, its file parts (data: or http(s) URLs) the attachments; earlier messages are ignored (the actor keeps the history of the session)",
+        "The chat's messages; the last must be the user's — its text parts are the message, its file parts (data: or http(s) URLs) the attachments — or the assistant's with tool parts in state `approval-responded` (`addToolApprovalResponse`): the answers to the approvals the chat's run waits for. Earlier messages are ignored (the actor keeps the history of the session)",
       ),
     ),
     trigger: v.optional(

@@ -114,7 +114,9 @@ export class UiMessageStreamWriter {
         });
         return;
       case 'tool-result':
-        this.#toolResult(event.record);
+        // AI SDK 6's part for a denied call: `useChat` shows it `output-denied`.
+        if (event.denied === true) this.#write({ type: 'tool-output-denied', toolCallId: event.record.id });
+        else this.#toolResult(event.record);
         return;
       case 'tool-approval-request':
         // AI SDK 6's part: `useChat` shows the call `approval-requested` until `addToolApprovalResponse`.

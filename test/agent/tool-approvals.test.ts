@@ -307,4 +307,70 @@ describe('tools that need a person’s approval', () => {
     expect(toolApprovalOf('none')('docs_delete', false)).toBe(false);
     await expect(createTestActor({ env: { ...env, TOOL_APPROVAL: 'every tool' } })).rejects.toThrow(/TOOL_APPROVAL/);
   });
+
+  it("takes the AI SDK's answers (approval-responded tool parts, as addToolApprovalResponse sends them) and streams the rest, a denied call as tool-output-denied", async () => {
+    sent.length = 0;
+    const app = await createTestActor({ env, tools: [sendEmail] });
+    server.reply(
+      {
+        kind: 'json',
+        body: completion(null, { toolCalls: [mailCall('call_u', 'uma@x'), mailCall('call_v', 'vic@x')] }),
+      },
+      { kind: 'json', body: completion('Mailed Uma.') },
+    );
+    const paused = await (await app.request(post({ message: 'Mail Uma and Vic', session_id: 'ui-1' }))).json();
+    const [uma, vic] = paused.approvals;
+    const toolPart = (approval: typeof uma, answer: Record<string, unknown>) => ({
+      type: 'dynamic-tool',
+      toolName: 'mail_send',
+      toolCallId: approval.tool_call_id,
+      state: 'approval-responded',
+      input: approval.arguments,
+      approval: { id: approval.id, ...answer },
+    });
+    const body = (parts: unknown[]) => ({
+      id: 'ui-1',
+      user_identifier: 'ann',
+      trigger: 'submit-message',
+      messageId: paused.message.id,
+      messages: [
+        { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Mail Uma and Vic' }] },
+        { id: paused.message.id, role: 'assistant', parts: [{ type: 'step-start' }, ...parts] },
+      ],
+    });
+    const send = (payload: unknown) =>
+      app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'acme' },
+        body: JSON.stringify(payload),
+      });
+    const malformed = await send(body([toolPart(uma, { approved: 'yes' })]));
+    expect(malformed.status).toBe(422);
+    expect(JSON.stringify(await malformed.json())).toContain('/messages/1/parts/1/approval/approved');
+    const changed = await send(body([{ ...toolPart(uma, { approved: true }), input: { to: 'eve@x', body: 'hi' } }]));
+    expect(changed.status).toBe(409);
+    expect(await changed.json()).toMatchObject({ code: 'approval_arguments_changed' });
+
+    const answered = await send(
+      body([toolPart(uma, { approved: true }), toolPart(vic, { approved: false, reason: 'not Vic' })]),
+    );
+    expect(answered.headers.get('content-type')).toContain('text/event-stream');
+    const parts = (await answered.text())
+      .split('\n\n')
+      .map((frame) => /^data: (\{.*)$/m.exec(frame)?.[1])
+      .filter((data) => data !== undefined)
+      .map((data) => JSON.parse(data) as { type: string; toolCallId?: string; delta?: string });
+    expect(parts.filter((part) => part.toolCallId !== undefined).map((part) => [part.type, part.toolCallId])).toEqual([
+      ['tool-input-available', 'call_u'],
+      ['tool-output-available', 'call_u'],
+      ['tool-output-denied', 'call_v'],
+    ]);
+    expect(
+      parts
+        .filter((part) => part.type === 'text-delta')
+        .map((part) => part.delta)
+        .join(''),
+    ).toBe('Mailed Uma.');
+    expect(sent).toEqual(['uma@x']);
+  });
 });

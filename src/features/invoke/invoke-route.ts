@@ -5,7 +5,8 @@ import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../cor
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
 import { ApprovalsRequest, ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
-import { chatRequestOfUiChat } from '../../invoke/chat-request-of-ui-chat.js';
+import { approvalsOfUiChat, chatRequestOfUiChat, UI_CHAT_USER } from '../../invoke/chat-request-of-ui-chat.js';
+import type { Mutable } from '../../core/mutable.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
@@ -32,7 +33,21 @@ async function readInvokeBody(
   request: Request,
 ): Promise<{ readonly request: ChatRequest; readonly approvals?: ApprovalsRequest['approvals'] }> {
   const json = await readJson(request);
-  if (isUiChatBody(json)) return { request: chatRequestOfUiChat(validBody(json, UiChatRequest)) };
+  if (isUiChatBody(json)) {
+    const body = validBody(json, UiChatRequest);
+    const approvals = approvalsOfUiChat(body);
+    if (approvals === undefined) return { request: chatRequestOfUiChat(body) };
+    // `addToolApprovalResponse` sent the answers: the run goes on from its own request, streamed unless `stream: false`.
+    const request: Mutable<ChatRequest> = {
+      user_identifier: body.user_identifier ?? UI_CHAT_USER,
+      session_id: body.id,
+      message: '',
+      role: 'user',
+      stream: body.stream ?? true,
+    };
+    if (body.metadata !== undefined) request.metadata = body.metadata;
+    return { request, approvals };
+  }
   if (!isApprovalsBody(json)) return { request: validBody(json, ChatRequest) };
   const { approvals, ...rest } = validBody(json, ApprovalsRequest);
   // The run goes on from its own request: this one carries the caller's options, and no message.
