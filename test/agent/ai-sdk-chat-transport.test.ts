@@ -1,13 +1,4 @@
-import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  isTextUIPart,
-  readUIMessageStream,
-  type UIMessage,
-  type UIMessageChunk,
-} from 'ai';
+import { DefaultChatTransport, isTextUIPart, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorTool } from '../../src/agent/actor-tool.js';
@@ -15,33 +6,10 @@ import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { serveOnLoopback } from '../surfaces/loopback.js';
+import { PlainChat } from './plain-chat.js';
 
 // Issue #29 item 4: the AI SDK's own client, `DefaultChatTransport` with no options but its
 // `api`, against a running actor (Node adapter, real HTTP), as `useChat` drives it.
-
-/** The state `useChat` keeps in React, kept in plain fields: what `@ai-sdk/react`'s `Chat` adds to `AbstractChat`. */
-class PlainChatState implements ChatState<UIMessage> {
-  status: ChatStatus = 'ready';
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (message: UIMessage) => {
-    this.messages = [...this.messages, message];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = this.messages.map((current, at) => (at === index ? message : current));
-  };
-  snapshot = <T>(thing: T): T => structuredClone(thing);
-}
-
-/** A chat as `useChat` runs it, outside React. */
-class PlainChat extends AbstractChat<UIMessage> {
-  constructor(options: { id: string; transport: DefaultChatTransport<UIMessage> }) {
-    super({ ...options, state: new PlainChatState() });
-  }
-}
 
 const textOf = (message: UIMessage | undefined) =>
   (message?.parts ?? [])
