@@ -11,6 +11,7 @@ import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { toolApprovalOf } from '../../src/agent/mcp-tool-source.js';
 import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai-server.js';
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
+import { readUiStream } from './ui-stream-reader.js';
 
 const sent: string[] = [];
 /** A tool with side effects: every call must be approved by a person. */
@@ -138,12 +139,14 @@ describe('tools that need a person’s approval', () => {
     const small = await (await app.request(post({ message: 'Pay 5', session_id: 'pay-1' }))).json();
     expect(small).toMatchObject({ status: 'completed', tool_calls: [{ name: 'bank_pay', status: 'ok' }] });
     const streamed = await app.request(post({ message: 'Pay 500', session_id: 'pay-2', stream: true }));
-    // Read as sent: AI SDK 5's own reader (ours until the upgrade to 6) does not know this part.
-    const parts = (await streamed.text())
-      .split('\n\n')
-      .map((frame) => /^data: (\{.*)$/m.exec(frame)?.[1])
-      .filter((data) => data !== undefined)
-      .map((data) => JSON.parse(data) as { type: string; approvalId?: string; toolCallId?: string });
+    // Read by AI SDK 6's own reader: every chunk validated, the message assembled as useChat would.
+    const read = await readUiStream(streamed.body!);
+    const parts = read.chunks as { type: string; approvalId?: string; toolCallId?: string }[];
+    expect(read.message?.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      state: 'approval-requested',
+      toolCallId: 'c2',
+      approval: { id: expect.stringMatching(/^apr_/) },
+    });
     const request = parts.find((part) => part.type === 'tool-approval-request');
     expect(request).toEqual({
       type: 'tool-approval-request',
