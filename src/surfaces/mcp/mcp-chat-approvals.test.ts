@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -5,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { completion, fakeOpenAIForThisFile } from '../../../test/agent/fake-openai-server.js';
 import { mailCall, pendingMail, sendEmail, sent } from '../../../test/agent/fixtures/mail-send-tool.js';
 import { connectMcpClient } from '../../../test/contract/mcp-contract.js';
+import { docExamples } from '../../../test/docs/doc-examples.js';
+import { REPOSITORY_ROOT } from '../../../test/support/built-package.js';
 import { mcpActorsForThisFile } from '../../../test/surfaces/mcp-test-actor.js';
 
 const model = await fakeOpenAIForThisFile();
@@ -118,6 +122,29 @@ describe('/mcp chat with a tool that needs approval', () => {
     await client.close();
   });
 
+  it('gives the pending approvals to an eliciting client that answers with an error, which answers them with chat', async () => {
+    const url = await serveMcpActor();
+    model.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [mailCall('call_h', 'hal@x')] }) },
+      { kind: 'json', body: completion('Mailed Hal.') },
+    );
+    const { client, asked } = await connectElicitingClient(url, () => {
+      throw new Error('no person here');
+    });
+    const paused = await client.callTool({ name: 'chat', arguments: { message: 'Mail Hal', session_id: 's-4' } });
+    expect(asked).toHaveLength(1);
+    const waiting = paused.structuredContent as { status: string; approvals: { id: string }[] };
+    expect(waiting).toMatchObject({ status: 'awaiting_input', approvals: [pendingMail('call_h', 'hal@x')] });
+    expect(sent).toEqual([]);
+    const done = await client.callTool({
+      name: 'chat',
+      arguments: { session_id: 's-4', approvals: [{ id: waiting.approvals[0]?.id, approved: true }] },
+    });
+    expect(textOf(done)).toBe('Mailed Hal.');
+    expect(sent).toEqual(['hal@x']);
+    await client.close();
+  });
+
   it('gives a client without elicitation the pending approvals, which it answers by calling chat with approvals', async () => {
     const url = await serveMcpActor();
     model.reply(
@@ -194,5 +221,46 @@ describe('/mcp chat with a tool that needs approval', () => {
     expect(textOf(unknown)).toMatch(/^Approval not found: .*\(approval_not_found\)$/);
     expect(sent).toEqual([]);
     await client.close();
+  });
+});
+
+describe('the example of docs/surfaces.md', () => {
+  it('runs both paths against an actor: elicitation asks and denies the stranger; without it, chat with approvals does', async () => {
+    const example = docExamples(REPOSITORY_ROOT, 'docs/surfaces.md').find(
+      (block) => block.lang === 'ts' && block.code.includes('connectApprovingClient'),
+    );
+    if (example === undefined) throw new Error('docs/surfaces.md lost its approvals example');
+    const folder = join(REPOSITORY_ROOT, '.actorkit');
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, `surfaces-approvals-${crypto.randomUUID()}.ts`);
+    writeFileSync(file, example.code);
+    try {
+      const { connectApprovingClient, chatAnsweringApprovals } = (await import(file)) as {
+        connectApprovingClient(baseUrl: string): Promise<Client>;
+        chatAnsweringApprovals(client: Client, message: string, sessionId: string): Promise<string>;
+      };
+      const url = await serveMcpActor();
+      const twoMails = () => ({
+        kind: 'json' as const,
+        body: completion(null, { toolCalls: [mailCall('call_1', 'ada@x'), mailCall('call_2', 'stranger@x')] }),
+      });
+      model.reply(twoMails(), { kind: 'json', body: completion('Ada only.') });
+      const approving = await connectApprovingClient(url);
+      const result = await approving.callTool({ name: 'chat', arguments: { message: 'Mail both' } });
+      expect(textOf(result)).toBe('Ada only.');
+      expect(toolMessagesSent().map((message) => JSON.parse(message.content))).toEqual([
+        { sent: 'ada@x' },
+        { error: 'A person denied this tool call: not to strangers', code: 'approval_denied' },
+      ]);
+      await approving.close();
+
+      model.reply(twoMails(), { kind: 'json', body: completion('Ada again.') });
+      const plain = await connectMcpClient(url);
+      expect(await chatAnsweringApprovals(plain, 'Mail both again', 's-doc')).toBe('Ada again.');
+      expect(sent).toEqual(['ada@x', 'ada@x']);
+      await plain.close();
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -66,6 +66,8 @@ export class McpElicitations {
       this.#waiting.set(key, { resolve, reject });
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
+    // A send that fails leaves `answered` unread: its later rejection must not go unhandled.
+    answered.catch(() => {});
     try {
       await send({ jsonrpc: '2.0', id, method, params });
       return await answered;
