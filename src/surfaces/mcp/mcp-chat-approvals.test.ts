@@ -9,7 +9,9 @@ import { mailCall, pendingMail, sendEmail, sent } from '../../../test/agent/fixt
 import { connectMcpClient } from '../../../test/contract/mcp-contract.js';
 import { docExamples } from '../../../test/docs/doc-examples.js';
 import { REPOSITORY_ROOT } from '../../../test/support/built-package.js';
-import { mcpActorsForThisFile } from '../../../test/surfaces/mcp-test-actor.js';
+import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { mcpActorsForThisFile, mcpTestDefinition } from '../../../test/surfaces/mcp-test-actor.js';
+import { createTestActor } from '../../testing/create-test-actor.js';
 
 const model = await fakeOpenAIForThisFile();
 const env = {
@@ -99,6 +101,37 @@ describe('/mcp chat with a tool that needs approval', () => {
     const { id } = result.structuredContent as { id: string };
     expect(await (await fetch(`${url}/agent/runs/${id}`)).json()).toMatchObject({ state: 'completed' });
     await client.close();
+  });
+
+  it('takes the answer to an elicitation while the actor drains, so the waiting call completes before it stops', async () => {
+    sent.length = 0;
+    const app = await createTestActor({ definition: mcpTestDefinition, env, tools: [sendEmail] });
+    const served = await serveOnLoopback(app);
+    let stopped: Promise<void> | undefined;
+    try {
+      model.reply(
+        { kind: 'json', body: completion(null, { toolCalls: [mailCall('call_z', 'zoe@x')] }) },
+        { kind: 'json', body: completion('Mailed Zoe.') },
+      );
+      const { client } = await connectElicitingClient(served.url, () => {
+        stopped = app.actor.shutdown({ graceMs: 5_000 });
+        return { action: 'accept', content: { approved: true } };
+      });
+      const result = await client.callTool({ name: 'chat', arguments: { message: 'Mail Zoe' } });
+      expect(stopped).toBeDefined();
+      expect(textOf(result)).toBe('Mailed Zoe.');
+      expect(sent).toEqual(['zoe@x']);
+      // Anything but an answer is refused while it drains.
+      const refused = await client.listTools().then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain('draining');
+      await client.close();
+    } finally {
+      await stopped;
+      await served.close();
+    }
   });
 
   it('counts a cancelled elicitation as denied, and an accepted denial keeps its reason', async () => {

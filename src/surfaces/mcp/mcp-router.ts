@@ -268,12 +268,9 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         loaded: McpServerSdk,
         body: unknown,
         sessionId: string,
+        tenantId: string,
       ): Promise<Response> => {
-        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
-        // The client's answers to this instance's elicitations go to the calls that asked; the rest to a fresh server.
-        const sent: readonly unknown[] = Array.isArray(body) ? body : [body];
-        const messages = elicitations.deliver({ tenantId, sessionId }, sent);
-        if (messages.length === 0) return c.body(null, 202);
+        const messages: readonly unknown[] = Array.isArray(body) ? body : [body];
         const elicits = sessionElicits(sessionId);
         const transport = new loaded.WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
@@ -294,10 +291,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         try {
           await server.connect(transport);
           screenMcpRequests(loaded, transport);
-          response = await transport.handleRequest(c.req.raw, {
-            authInfo,
-            parsedBody: messages.length === sent.length ? body : messages,
-          });
+          response = await transport.handleRequest(c.req.raw, { authInfo, parsedBody: body });
         } catch (error) {
           await server.close();
           throw error;
@@ -326,7 +320,8 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       );
       // No server-initiated messages: the optional GET stream is not offered (the specification allows its 405, answered before auth like every other method a path does not have).
       app.on(['POST', 'DELETE'], '/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
-        refuseWhenNotServing(ctx.lifecycle);
+        // While draining, a POST may still carry a client's answers to the elicitations of calls in flight, taken below.
+        if (c.req.method !== 'POST' || ctx.lifecycle.phase !== 'draining') refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const sessionId = c.req.header('Mcp-Session-Id');
         if (sessionId !== undefined && !v.is(SessionId, sessionId))
@@ -355,12 +350,18 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
             -32600,
             `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`,
           );
+        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
         if (!messages.some(isInitialize)) {
           if (sessionId === undefined) return withoutSessionId(c);
-          return answer(c, sdk, body, sessionId);
+          // The client's answers to this instance's elicitations go to the calls that asked; the rest to a fresh server.
+          const left = elicitations.deliver({ tenantId, sessionId }, messages);
+          if (left.length === 0) return c.body(null, 202);
+          refuseWhenNotServing(ctx.lifecycle);
+          return answer(c, sdk, left.length === messages.length ? body : left, sessionId, tenantId);
         }
+        refuseWhenNotServing(ctx.lifecycle);
         const issued = issueMcpSessionId(messages.find(isInitialize));
-        const response = await answer(c, sdk, body, issued);
+        const response = await answer(c, sdk, body, issued, tenantId);
         if (response.ok) response.headers.set('Mcp-Session-Id', issued);
         return response;
       });
