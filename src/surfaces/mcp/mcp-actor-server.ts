@@ -12,8 +12,17 @@ import { readStats, statsBody } from '../../routes/stats.js';
 import type { McpServerSdk } from './load-mcp-server-sdk.js';
 import { watchOAuthTokens } from '../../agent/watch-oauth-tokens.js';
 import type { McpCallsInFlight } from './mcp-calls-in-flight.js';
-import { awaitingInputResult, elicitApprovals, pendingApprovals } from './mcp-chat-approvals.js';
-import { chatProgress, MCP_USER, mcpChatToolListing, parseMcpChatArguments, runMcpChat } from './mcp-chat-tool.js';
+import { awaitingInputResult, type Elicit, elicitApprovals, pendingApprovals } from './mcp-chat-approvals.js';
+import {
+  chatProgress,
+  MCP_USER,
+  type McpApprovalsArguments,
+  type McpChatArguments,
+  type McpChatCall,
+  mcpChatToolListing,
+  parseMcpChatArguments,
+  runMcpChat,
+} from './mcp-chat-tool.js';
 import type { McpElicitations, McpOutgoingRequest } from './mcp-elicitations.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
 
@@ -97,6 +106,48 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
 }
 
 /**
+ * Runs a `chat` call to its end: while its run waits for approvals, asks the person through
+ * `elicit` (a client that takes elicitation) and continues the run with the answers; returns
+ * the final reply as the tool result, or the pending approvals (`awaitingInputResult`) when
+ * there is no `elicit` or the client cannot answer.
+ * @param ctx the actor's context
+ * @param args the validated arguments: a message, or answers
+ * @param request what the HTTP request to `/mcp` carried
+ * @param call the call's cancel signal and progress
+ * @param elicit sends one `elicitation/create` on the call's stream; undefined for a client without elicitation
+ */
+async function chatThroughApprovals(
+  ctx: ActorContext,
+  args: McpChatArguments | McpApprovalsArguments,
+  request: McpRequestContext,
+  call: McpChatCall,
+  elicit: Elicit | undefined,
+) {
+  for (let answered = args; ; ) {
+    const reply = await runMcpChat(ctx, answered, request, call);
+    const asked = 'approvals' in answered ? answered.approvals.map((answer) => answer.id) : [];
+    if (!('state' in reply) && reply.status !== 'awaiting_input')
+      return {
+        content: [{ type: 'text' as const, text: reply.message.content }],
+        structuredContent: reply as unknown as Record<string, unknown>,
+      };
+    const answers =
+      elicit === undefined
+        ? undefined
+        : await elicitApprovals(ctx.definition.metadata.name, pendingApprovals(reply, asked), elicit, (error) =>
+            ctx.logger.warn('mcp_elicitation_failed', { run_id: reply.id, error: error.message }),
+          );
+    if (answers === undefined) return awaitingInputResult(reply, asked);
+    const { user_identifier } = answered;
+    answered = {
+      approvals: answers,
+      session_id: reply.session_id,
+      ...(user_identifier === undefined ? {} : { user_identifier }),
+    };
+  }
+}
+
+/**
  * Builds the MCP server that answers one request to `/mcp`: the tool `chat`, the actor's read-only domain tools
  * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
  * `actor://health` and `actor://stats`. Arguments that fail the tool's schema are a tool result
@@ -170,32 +221,7 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
             )
         : undefined;
       try {
-        let answered = args.output;
-        for (;;) {
-          const reply = await runMcpChat(ctx, answered, request, call);
-          const asked = 'approvals' in answered ? answered.approvals.map((answer) => answer.id) : [];
-          if ('state' in reply || reply.status === 'awaiting_input') {
-            const pending = pendingApprovals(reply, asked);
-            const answers =
-              elicit === undefined
-                ? undefined
-                : await elicitApprovals(metadata.name, pending, elicit, (error) =>
-                    ctx.logger.warn('mcp_elicitation_failed', { run_id: reply.id, error: error.message }),
-                  );
-            if (answers === undefined) return awaitingInputResult(reply, asked);
-            const { user_identifier } = answered;
-            answered = {
-              approvals: answers,
-              session_id: reply.session_id,
-              ...(user_identifier === undefined ? {} : { user_identifier }),
-            };
-            continue;
-          }
-          return {
-            content: [{ type: 'text' as const, text: reply.message.content }],
-            structuredContent: reply as unknown as Record<string, unknown>,
-          };
-        }
+        return await chatThroughApprovals(ctx, args.output, request, call, elicit);
       } catch (error) {
         if (error instanceof v.ValiError) return invalidArguments(name, error.issues);
         if (error instanceof ActorError)

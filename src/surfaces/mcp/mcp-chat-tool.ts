@@ -137,16 +137,15 @@ export async function runMcpChat(
     user_identifier: args.user_identifier ?? MCP_USER,
     on_disconnect: 'cancel' as const,
   };
-  const { approvals } = args as Partial<McpApprovalsArguments>;
   // Answers go on from the run's own request, as an invoke's do: this one carries no message.
   const chatRequest: ChatRequest =
-    approvals === undefined
-      ? v.parse(ChatRequest, { ...session, message: (args as McpChatArguments).message })
-      : { ...session, message: '', role: 'user' };
+    'approvals' in args
+      ? { ...session, message: '', role: 'user' }
+      : v.parse(ChatRequest, { ...session, message: args.message });
   const disconnectCancels = ctx.config.runs.onDisconnect === 'cancel';
   const answer = await answerInvoke(ctx, {
     request: chatRequest,
-    ...(approvals === undefined ? {} : { approvals }),
+    ...('approvals' in args ? { approvals: args.approvals } : {}),
     tenantId: request.tenantId,
     requestId: request.requestId,
     stream: false,
