@@ -102,11 +102,14 @@ const RUN_OPTIONS = {
 };
 
 /** A person's answer to one tool call the run waits for (`approvals`). */
-const ApprovalAnswer = v.strictObject({
+export const ApprovalAnswer = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
   approved: v.boolean('must be true or false'),
   reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
 });
+
+/** A validated answer to one approval. */
+export type ApprovalAnswer = v.InferOutput<typeof ApprovalAnswer>;
 
 /**
  * The body of `POST /agent/invoke`. Unknown top-level keys are rejected.

@@ -112,6 +112,11 @@ export const LOG_EVENTS = {
   },
   mesh_key_weak: { levels: ['warn'], meaning: 'a `MESH_KEY` is shorter than 16 characters' },
   mcp_tool_failed: { levels: ['warn'], meaning: 'a tool called through `/mcp` threw (`tool`, `error`)' },
+  mcp_elicitation_failed: {
+    levels: ['warn'],
+    meaning:
+      'an MCP client answered the elicitation of a paused `chat` with an error or no approval (`run_id`, `error`); the call returned the pending approvals instead',
+  },
   panel_action_run: {
     levels: ['info', 'warn'],
     meaning: 'a panel action ran (`panel`, `action`, `outcome`; `warn` with its `code` when it failed)',
@@ -230,7 +235,8 @@ export const LOG_EVENTS = {
   },
   tool_approval_rule_failed: {
     levels: ['warn'],
-    meaning: "a tool's `needsApproval` rule threw (`tool`, `request_id`, `error`): the call waits for a person's approval",
+    meaning:
+      "a tool's `needsApproval` rule threw (`tool`, `request_id`, `error`): the call waits for a person's approval",
   },
   approvals_expiry_failed: {
     levels: ['warn'],

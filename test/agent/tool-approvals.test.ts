@@ -11,20 +11,9 @@ import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { toolApprovalOf } from '../../src/agent/mcp-tool-source.js';
 import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai-server.js';
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
+import { mailCall, pendingMail, sendEmail, sent } from './fixtures/mail-send-tool.js';
 import { readUiStream } from './ui-stream-reader.js';
 
-const sent: string[] = [];
-/** A tool with side effects: every call must be approved by a person. */
-const sendEmail = new ActorTool({
-  name: 'mail_send',
-  description: 'Sends an email',
-  argsSchema: v.object({ to: v.string(), body: v.string() }),
-  needsApproval: true,
-  run: ({ to }) => {
-    sent.push(to);
-    return { sent: to };
-  },
-});
 /** Asks only for large amounts. */
 const pay = new ActorTool({
   name: 'bank_pay',
@@ -48,7 +37,6 @@ const post = (payload: Record<string, unknown>, tenant = 'acme') =>
     headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': tenant },
     body: JSON.stringify({ user_identifier: 'ann', session_id: 'chat-1', ...payload }),
   });
-const mailCall = (id: string, to: string) => ({ id, name: 'mail_send', arguments: JSON.stringify({ to, body: 'hi' }) });
 
 describe('tools that need a person’s approval', () => {
   it('pause the run awaiting_input; approved runs the tool, denied tells the model why, and the run completes', async () => {
@@ -64,20 +52,7 @@ describe('tools that need a person’s approval', () => {
     );
     const paused = await (await app.request(post({ message: 'Mail Ada and Bob' }))).json();
     expect(paused).toMatchObject({ status: 'awaiting_input', finish_reason: 'tool_calls' });
-    expect(paused.approvals).toEqual([
-      {
-        id: expect.stringMatching(/^apr_/),
-        tool_call_id: 'call_a',
-        tool: 'mail_send',
-        arguments: { to: 'ada@x', body: 'hi' },
-      },
-      {
-        id: expect.stringMatching(/^apr_/),
-        tool_call_id: 'call_b',
-        tool: 'mail_send',
-        arguments: { to: 'bob@x', body: 'hi' },
-      },
-    ]);
+    expect(paused.approvals).toEqual([pendingMail('call_a', 'ada@x'), pendingMail('call_b', 'bob@x')]);
     expect(sent).toEqual([]);
     const status = await (await app.request(`/agent/runs/${paused.id}`, { headers: { 'X-Tenant-Id': 'acme' } })).json();
     expect(status).toMatchObject({ state: 'awaiting_input', finished_at: null });

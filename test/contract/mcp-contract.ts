@@ -69,9 +69,9 @@ export function mcpContractSuite(target: () => McpContractTarget): void {
     expect(byName.get('chat')).toMatchObject({
       inputSchema: {
         type: 'object',
-        required: ['message'],
         properties: {
           message: { type: 'string' },
+          approvals: { type: 'array', items: { type: 'object', required: ['id', 'approved'] } },
           session_id: { type: 'string' },
           user_identifier: { type: 'string' },
         },

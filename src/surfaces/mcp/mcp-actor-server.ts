@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as v from 'valibot';
 import type { ActorTool } from '../../agent/actor-tool.js';
 import type { ActorContext } from '../../context/actor-context.js';
@@ -12,7 +12,18 @@ import { readStats, statsBody } from '../../routes/stats.js';
 import type { McpServerSdk } from './load-mcp-server-sdk.js';
 import { watchOAuthTokens } from '../../agent/watch-oauth-tokens.js';
 import type { McpCallsInFlight } from './mcp-calls-in-flight.js';
-import { chatProgress, MCP_USER, McpChatArguments, mcpChatToolListing, runMcpChat } from './mcp-chat-tool.js';
+import { awaitingInputResult, type Elicit, elicitApprovals, pendingApprovals } from './mcp-chat-approvals.js';
+import {
+  chatProgress,
+  MCP_USER,
+  type McpApprovalsArguments,
+  type McpChatArguments,
+  type McpChatCall,
+  mcpChatToolListing,
+  parseMcpChatArguments,
+  runMcpChat,
+} from './mcp-chat-tool.js';
+import type { McpElicitations, McpOutgoingRequest } from './mcp-elicitations.js';
 import { requestContextOf, type McpRequestContext } from './mcp-request-context.js';
 
 /** What the SDK gives a request handler besides the request: its signal, `_meta`, `sendNotification`. */
@@ -37,6 +48,8 @@ export interface McpActorServerOptions {
   readonly tools: () => readonly ActorTool[];
   /** The calls this instance answers now, which a `notifications/cancelled` of a later request aborts. */
   readonly calls: McpCallsInFlight;
+  /** The elicitations this instance's calls wait for, which the client answers in a later request. */
+  readonly elicitations: McpElicitations;
 }
 
 const RESOURCES = [
@@ -93,6 +106,48 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
 }
 
 /**
+ * Runs a `chat` call to its end: while its run waits for approvals, asks the person through
+ * `elicit` (a client that takes elicitation) and continues the run with the answers; returns
+ * the final reply as the tool result, or the pending approvals (`awaitingInputResult`) when
+ * there is no `elicit` or the client cannot answer.
+ * @param ctx the actor's context
+ * @param args the validated arguments: a message, or answers
+ * @param request what the HTTP request to `/mcp` carried
+ * @param call the call's cancel signal and progress
+ * @param elicit sends one `elicitation/create` on the call's stream; undefined for a client without elicitation
+ */
+async function chatThroughApprovals(
+  ctx: ActorContext,
+  args: McpChatArguments | McpApprovalsArguments,
+  request: McpRequestContext,
+  call: McpChatCall,
+  elicit: Elicit | undefined,
+) {
+  for (let answered = args; ; ) {
+    const reply = await runMcpChat(ctx, answered, request, call);
+    const asked = 'approvals' in answered ? answered.approvals.map((answer) => answer.id) : [];
+    if (!('state' in reply) && reply.status !== 'awaiting_input')
+      return {
+        content: [{ type: 'text' as const, text: reply.message.content }],
+        structuredContent: reply as unknown as Record<string, unknown>,
+      };
+    const answers =
+      elicit === undefined
+        ? undefined
+        : await elicitApprovals(ctx.definition.metadata.name, pendingApprovals(reply, asked), elicit, (error) =>
+            ctx.logger.warn('mcp_elicitation_failed', { run_id: reply.id, error: error.message }),
+          );
+    if (answers === undefined) return awaitingInputResult(reply, asked);
+    const { user_identifier } = answered;
+    answered = {
+      approvals: answers,
+      session_id: reply.session_id,
+      ...(user_identifier === undefined ? {} : { user_identifier }),
+    };
+  }
+}
+
+/**
  * Builds the MCP server that answers one request to `/mcp`: the tool `chat`, the actor's read-only domain tools
  * (annotated `readOnlyHint`) with their JSON Schemas, and the resources `actor://metadata`,
  * `actor://health` and `actor://stats`. Arguments that fail the tool's schema are a tool result
@@ -103,7 +158,10 @@ async function readResource(ctx: ActorContext, uri: string, request: McpRequestC
  * or tool that fails is a tool result with `isError`. A `chat` call whose `_meta` carries a
  * `progressToken` sends `notifications/progress` as its text comes (`chatProgress`); a
  * `notifications/cancelled` for a call, in a later request (`McpCallsInFlight`), aborts it and
- * cancels a chat's run.
+ * cancels a chat's run. A `chat` whose run pauses for approvals asks the person through
+ * `elicitation/create`, one call after another, when the session's client takes elicitation, and
+ * goes on with the answers (`elicitApprovals`); otherwise, or when the client cannot answer, its
+ * result lists the pending approvals (`awaitingInputResult`), which a `chat` with `approvals` answers.
  * @param sdk the loaded MCP SDK
  * @param ctx the actor's context
  * @param options the tools and the calls in flight
@@ -115,6 +173,11 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     { capabilities: { tools: {}, resources: {} }, instructions: metadata.description },
   );
   const readOnlyTools = () => options.tools().filter((tool) => tool.readOnly);
+  /** Writes a request to the client on the stream that answers the call `relatedRequestId`. */
+  const sendOnCallStream = async (message: McpOutgoingRequest, relatedRequestId: string | number) => {
+    if (server.transport === undefined) throw new Error('The MCP server sent a request before it was connected');
+    await server.transport.send(message as unknown as JSONRPCMessage, { relatedRequestId });
+  };
   const invalidArguments = (tool: string, issues: readonly v.BaseIssue<unknown>[]) =>
     toolError(`Invalid arguments for tool ${tool}: ${argumentProblems(issues)}`);
 
@@ -140,21 +203,29 @@ export function createMcpActorServer(sdk: McpServerSdk, ctx: ActorContext, optio
     const signal = AbortSignal.any([request.signal, extra.signal, cancelSignal]);
     const { name, arguments: input = {} } = params;
     if (name === 'chat') {
-      const args = v.safeParse(McpChatArguments, input);
+      const args = parseMcpChatArguments(input);
       if (!args.success) return invalidArguments(name, args.issues);
       const progressToken = extra._meta?.progressToken;
+      const call = {
+        cancelSignal,
+        ...(progressToken === undefined ? {} : { onEvent: chatProgress(progressToken, extra.sendNotification) }),
+      };
+      const elicit = request.elicits
+        ? (params: Record<string, unknown>) =>
+            options.elicitations.ask(
+              request,
+              (message) => sendOnCallStream(message, extra.requestId),
+              'elicitation/create',
+              params,
+              signal,
+            )
+        : undefined;
       try {
-        const reply = await runMcpChat(ctx, args.output, request, {
-          cancelSignal,
-          ...(progressToken === undefined ? {} : { onEvent: chatProgress(progressToken, extra.sendNotification) }),
-        });
-        return {
-          content: [{ type: 'text' as const, text: reply.message.content }],
-          structuredContent: reply as unknown as Record<string, unknown>,
-        };
+        return await chatThroughApprovals(ctx, args.output, request, call, elicit);
       } catch (error) {
         if (error instanceof v.ValiError) return invalidArguments(name, error.issues);
-        if (error instanceof ActorError) return toolError(`${error.title}: ${error.detail ?? error.code}`);
+        if (error instanceof ActorError)
+          return toolError(`${error.title}: ${error.detail === undefined ? '' : `${error.detail} `}(${error.code})`);
         throw error;
       }
     }

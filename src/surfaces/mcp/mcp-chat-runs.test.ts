@@ -1,11 +1,8 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectMcpClient } from '../../../test/contract/mcp-contract.js';
-import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
-import { mcpTestDefinition } from '../../../test/surfaces/mcp-test-actor.js';
-import type { ServeHandle } from '../../adapter/serve-options.js';
+import { mcpActorsForThisFile } from '../../../test/surfaces/mcp-test-actor.js';
 import type { ChatHandler } from '../../invoke/chat-handler.js';
-import { createTestActor } from '../../testing/create-test-actor.js';
 import { slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
 
 const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs = 5_000) => {
@@ -16,21 +13,10 @@ const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs = 5_00
   }
 };
 
-let served: ServeHandle | undefined;
-let stop: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await served?.close();
-  await stop?.();
-  served = undefined;
-  stop = undefined;
-});
+const serveActor = mcpActorsForThisFile();
 
-async function serveMcpActor(handler: ChatHandler, env: Record<string, string> = {}) {
-  const app = await createTestActor({ definition: mcpTestDefinition, chatHandler: handler, env });
-  stop = () => app.actor.shutdown({ graceMs: 2_000 });
-  served = await serveOnLoopback(app);
-  return served.url;
-}
+const serveMcpActor = (handler: ChatHandler, env: Record<string, string> = {}) =>
+  serveActor({ chatHandler: handler, env });
 
 /** The run of a session in progress, by its stream's start part (`messageMetadata.run_id`). */
 async function runInProgress(url: string, sessionId: string): Promise<{ id: string; stream: Promise<string> }> {

@@ -8,6 +8,8 @@ export interface McpRequestContext {
   readonly tenantId: string;
   /** The `Mcp-Session-Id` the request carries: the chat session of a `chat` call that names none. */
   readonly sessionId: string;
+  /** The session's client declared form elicitation at `initialize` (`sessionElicits`): a paused chat asks it. */
+  readonly elicits: boolean;
   /** The HTTP request's signal: aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** Keeps the request in flight past its response (see `ActorBindings.keepInFlight`). */

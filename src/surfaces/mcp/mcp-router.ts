@@ -12,6 +12,8 @@ import { refuseForeignOrigin } from '../../middleware/origin-check/index.js';
 import { loadMcpServerSdk, type McpSdkImporter, type McpServerSdk } from './load-mcp-server-sdk.js';
 import { createMcpActorServer } from './mcp-actor-server.js';
 import { McpCallsInFlight } from './mcp-calls-in-flight.js';
+import { McpElicitations } from './mcp-elicitations.js';
+import { issueMcpSessionId, sessionElicits } from './mcp-session-id.js';
 import { asAuthInfo } from './mcp-request-context.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
 import { json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
@@ -73,12 +75,22 @@ function jsonRpcError(c: Context<ActorEnv>, status: 400 | 404 | 413, code: numbe
 const withoutSessionId = (c: Context<ActorEnv>): Response =>
   jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
-/** A `tools/call` of `chat` whose `_meta` carries a `progressToken`. */
-function asksChatProgress(message: unknown): boolean {
+/** A `tools/call` of `chat`. */
+function isChatCall(message: unknown): message is { params: { _meta?: unknown } } {
   if (typeof message !== 'object' || message === null) return false;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown; _meta?: unknown } };
-  if (method !== 'tools/call' || params?.name !== 'chat') return false;
-  const meta = params._meta as { progressToken?: unknown } | undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && params?.name === 'chat';
+}
+
+/**
+ * A `tools/call` of `chat` that may send the client messages before its result, so it is
+ * answered as an SSE stream: its `_meta` carries a `progressToken`, or its session's client takes
+ * elicitations (a paused run asks it).
+ */
+function chatCallSendsFirst(message: unknown, elicits: boolean): boolean {
+  if (!isChatCall(message)) return false;
+  if (elicits) return true;
+  const meta = message.params._meta as { progressToken?: unknown } | undefined;
   return typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number';
 }
 
@@ -222,8 +234,11 @@ function mcpOperations(): DocumentedOperation[] {
  * transport in stateless mode (JSON responses, so a call stays in flight until answered). Every
  * request gets a server and transport of its own, dropped once answered, so no replica holds
  * anything of a session and any replica answers any request. `initialize` answers a fresh
- * `Mcp-Session-Id`, which later requests must carry and which names the chat history of a `chat`
- * call that names no `session_id`; `DELETE` has nothing to end. A batch holds at most
+ * `Mcp-Session-Id`, which later requests must carry, which names the chat history of a `chat`
+ * call that names no `session_id`, and which says whether the client takes elicitation
+ * (`issueMcpSessionId`); `DELETE` has nothing to end. A `chat` call of such a session is answered
+ * as an SSE stream, which carries its elicitations; the client's answers, POSTed on their own,
+ * go to the call that asked (`McpElicitations`), on this replica. A batch holds at most
  * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, refuses a browser
  * `Origin` that is not the actor's own on every method (403), answers 503 while
  * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. Its
@@ -246,26 +261,29 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       const { MCP_MAX_BATCH: maxBatch } = ctx.environment;
 
       const calls = new McpCallsInFlight();
+      const elicitations = new McpElicitations();
 
       const answer = async (
         c: Context<ActorEnv>,
         loaded: McpServerSdk,
         body: unknown,
         sessionId: string,
+        tenantId: string,
       ): Promise<Response> => {
         const messages: readonly unknown[] = Array.isArray(body) ? body : [body];
+        const elicits = sessionElicits(sessionId);
         const transport = new loaded.WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
-          // A chat call that asks for progress is answered as an SSE stream, which carries the notifications before the result.
-          enableJsonResponse: !messages.some(asksChatProgress),
+          // An SSE stream carries the notifications and elicitations before the result.
+          enableJsonResponse: !messages.some((message) => chatCallSendsFirst(message, elicits)),
         });
-        const server = createMcpActorServer(loaded, ctx, { tools: options.tools, calls });
-        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
+        const server = createMcpActorServer(loaded, ctx, { tools: options.tools, calls, elicitations });
         calls.cancelNotified({ tenantId, sessionId }, messages);
         const authInfo = asAuthInfo({
           requestId: c.env.requestId,
           tenantId,
           sessionId,
+          elicits,
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
         });
@@ -302,7 +320,8 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
       );
       // No server-initiated messages: the optional GET stream is not offered (the specification allows its 405, answered before auth like every other method a path does not have).
       app.on(['POST', 'DELETE'], '/mcp', async function mcp(c: Context<ActorEnv>): Promise<Response> {
-        refuseWhenNotServing(ctx.lifecycle);
+        // While draining, a POST may still carry a client's answers to the elicitations of calls in flight, taken below.
+        if (c.req.method !== 'POST' || ctx.lifecycle.phase !== 'draining') refuseWhenNotServing(ctx.lifecycle);
         if (sdk === undefined) throw new Error('The /mcp router was not started');
         const sessionId = c.req.header('Mcp-Session-Id');
         if (sessionId !== undefined && !v.is(SessionId, sessionId))
@@ -331,12 +350,18 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
             -32600,
             `Invalid Request: a batch holds at most ${maxBatch} messages (MCP_MAX_BATCH=${maxBatch}), got ${messages.length}`,
           );
+        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
         if (!messages.some(isInitialize)) {
           if (sessionId === undefined) return withoutSessionId(c);
-          return answer(c, sdk, body, sessionId);
+          // The client's answers to this instance's elicitations go to the calls that asked; the rest to a fresh server.
+          const left = elicitations.deliver({ tenantId, sessionId }, messages);
+          if (left.length === 0) return c.body(null, 202);
+          refuseWhenNotServing(ctx.lifecycle);
+          return answer(c, sdk, left.length === messages.length ? body : left, sessionId, tenantId);
         }
-        const issued = crypto.randomUUID();
-        const response = await answer(c, sdk, body, issued);
+        refuseWhenNotServing(ctx.lifecycle);
+        const issued = issueMcpSessionId(messages.find(isInitialize));
+        const response = await answer(c, sdk, body, issued, tenantId);
         if (response.ok) response.headers.set('Mcp-Session-Id', issued);
         return response;
       });
