@@ -91,7 +91,13 @@ describe('/openapi.json tells the truth (issue #27 item 2)', () => {
     const { document } = await documented();
     const body = document.paths['/agent/invoke']?.post?.requestBody?.content['application/json']?.schema ?? {};
     const branches = (body as { oneOf: Record<string, unknown>[] }).oneOf;
-    expect(branches.map((branch) => branch.title)).toEqual(['ChatRequest', 'UiChatRequest']);
+    expect(branches.map((branch) => branch.title)).toEqual(['ChatRequest', 'UiChatRequest', 'ApprovalsRequest']);
+    const answers = branches[2]!;
+    const answered = { user_identifier: 'u', session_id: 's', approvals: [{ id: 'apr_1', approved: true }] };
+    expect(accepts(answers, answered)).toBe(true);
+    expect(accepts(answers, { ...answered, approvals: [{ id: 'apr_1' }] }), 'an answer without approved').toBe(false);
+    expect(accepts(answers, { ...answered, approvals: [] }), 'no answer').toBe(false);
+    expect(accepts(answers, { ...answered, message: 'hi' }), 'a message besides').toBe(false);
     const schema = branches[0]!;
     const base = { user_identifier: 'u', session_id: 's', message: 'hi' };
     expect(accepts(schema, base)).toBe(true);

@@ -19,6 +19,7 @@ export const CORE_CONTRACT_ENDPOINTS: readonly ContractEndpoint[] = [
   { method: 'GET', path: '/', presence: 'always' },
   { method: 'GET', path: '/agent/invoke/{chat_id}/stream', presence: 'always' },
   { method: 'GET', path: '/agent/runs/{id}', presence: 'always' },
+  { method: 'POST', path: '/agent/runs/{id}/approvals/{approval_id}', presence: 'always' },
   { method: 'POST', path: '/agent/runs/{id}/cancel', presence: 'always' },
   { method: 'GET', path: '/agent/runs/{id}/stream', presence: 'always' },
   { method: 'GET', path: '/docs', presence: 'always' },
