@@ -219,7 +219,11 @@ async function asksApproval(tool: ActorTool, args: unknown, options: ChatLoopOpt
   try {
     return await tool.needsApproval(args, options.context);
   } catch (error) {
-    options.logger?.warn('tool_approval_rule_failed', { tool: tool.name, request_id: options.context.requestId, error });
+    options.logger?.warn('tool_approval_rule_failed', {
+      tool: tool.name,
+      request_id: options.context.requestId,
+      error,
+    });
     return true;
   }
 }
