@@ -88,6 +88,7 @@ describe('the public API', () => {
     expect(Object.keys(testing).sort()).toEqual([
       'RECOMMENDED_ENDPOINTS',
       'REQUIRED_ENDPOINTS',
+      'approvals',
       'assertNoForbiddenVerbs',
       'assertPinnedPhrases',
       'checkTopicContract',

@@ -944,6 +944,99 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         expect(first).toHaveLength(3);
         expect([...first, ...rest].map((run) => run.id).sort()).toEqual(runs.map((run) => run.id).sort());
       });
+
+      it('records decisions on a waiting run only while its approvals read `before`: of two deciders at once, one wins', async () => {
+        const store = await freshStore();
+        const asked = '[{"id":"apr_1"}]';
+        const waiting = storedRun({ state: 'awaiting_input', approvals: asked });
+        await store.writeRuns([{ run: waiting }]);
+        const decided = '[{"id":"apr_1","decision":{"approved":true}}]';
+        const denied = '[{"id":"apr_1","decision":{"approved":false}}]';
+        const [first, second] = await Promise.all([
+          store.decideRunApprovals(waiting.id, asked, decided),
+          store.decideRunApprovals(waiting.id, asked, denied),
+        ]);
+        expect([first, second].filter((run) => run !== null)).toHaveLength(1);
+        const winner = first ?? second;
+        expect(winner).toEqual({ ...waiting, approvals: winner!.approvals });
+        expect(await store.readRun(waiting.id)).toEqual(winner);
+        expect(await store.decideRunApprovals(waiting.id, asked, decided)).toBeNull();
+        expect(await store.readRun(waiting.id)).toEqual(winner);
+      });
+
+      it('resumes a waiting run with its last decision: running again, held by the deciding runner until its lease', async () => {
+        const store = await freshStore();
+        const asked = '[{"id":"apr_1"},{"id":"apr_2"}]';
+        const waiting = storedRun({
+          state: 'awaiting_input',
+          approvals: asked,
+          leaseExpiresAtMs: Date.now() + 86_400_000,
+        });
+        await store.writeRuns([{ run: waiting }]);
+        const half = '[{"id":"apr_1","decision":{"approved":true}},{"id":"apr_2"}]';
+        expect(await store.decideRunApprovals(waiting.id, asked, half)).toEqual({ ...waiting, approvals: half });
+        const all = '[{"id":"apr_1","decision":{"approved":true}},{"id":"apr_2","decision":{"approved":false}}]';
+        const lease = { runner: 'runner-b', leaseExpiresAtMs: Date.now() + 30_000 };
+        const resumed = { ...waiting, approvals: all, state: 'running' as const, ...lease };
+        expect(await store.decideRunApprovals(waiting.id, half, all, lease)).toEqual(resumed);
+        expect(await store.readRun(waiting.id)).toEqual(resumed);
+        // Running again, it waits for nothing: a late answer finds no waiting run.
+        expect(await store.decideRunApprovals(waiting.id, all, all, lease)).toBeNull();
+      });
+
+      it('decides nothing on an unknown run, nor on one that is not waiting', async () => {
+        const store = await freshStore();
+        const approvals = '[{"id":"apr_1"}]';
+        const running = storedRun({ approvals });
+        const completed = storedRun({
+          state: 'completed',
+          finishedAtMs: Date.now(),
+          leaseExpiresAtMs: null,
+          approvals,
+        });
+        await store.writeRuns([{ run: running }, { run: completed }]);
+        const lease = { runner: 'runner-b', leaseExpiresAtMs: Date.now() + 30_000 };
+        expect(await store.decideRunApprovals('inv_unknown', approvals, '[]', lease)).toBeNull();
+        expect(await store.decideRunApprovals(running.id, approvals, '[]', lease)).toBeNull();
+        expect(await store.decideRunApprovals(completed.id, approvals, '[]', lease)).toBeNull();
+        expect(await store.readRun(running.id)).toEqual(running);
+        expect(await store.readRun(completed.id)).toEqual(completed);
+      });
+
+      it('takes a waiting run once its deadline passed `deadlineMs`, and leaves one not due even when `nowMs` is far ahead', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const approvals = '[{"id":"apr_1"}]';
+        const due = storedRun({ state: 'awaiting_input', approvals, leaseExpiresAtMs: nowMs - 1_000 });
+        const notDue = storedRun({ state: 'awaiting_input', approvals, leaseExpiresAtMs: nowMs + 3_600_000 });
+        const runnerGone = storedRun({ leaseExpiresAtMs: nowMs + 60_000 });
+        await store.writeRuns([due, notDue, runnerGone].map((run) => ({ run })));
+        // A restarted process on its own file takes every running run (`nowMs` far ahead), but only waiting ones past due.
+        const lease = nowMs + 20_000;
+        const taken = await store.takeExpiredRuns('runner-b', Number.MAX_SAFE_INTEGER, lease, 10, nowMs);
+        const takenBy = (run: StoredRun) => ({ ...run, runner: 'runner-b', leaseExpiresAtMs: lease });
+        expect([...taken].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+          [takenBy(due), takenBy(runnerGone)].sort((a, b) => a.id.localeCompare(b.id)),
+        );
+        expect(await store.readRun(notDue.id)).toEqual(notDue);
+        // Without `deadlineMs`, the deadline is `nowMs`: a waiting run not yet due stays.
+        expect(await store.takeExpiredRuns('runner-c', nowMs, lease, 10)).toEqual([]);
+        // Once its deadline passed, it is taken (to be denied, `approval_expired`), still waiting.
+        const later = await store.takeExpiredRuns('runner-c', nowMs + 3_600_001, lease, 10);
+        expect(later).toContainEqual({ ...notDue, runner: 'runner-c', leaseExpiresAtMs: lease });
+      });
+
+      it('keeps the stored request when its runner writes a waiting run with an empty request', async () => {
+        const store = await freshStore();
+        const run = storedRun();
+        await store.writeRuns([{ run }]);
+        const waiting = { ...run, state: 'awaiting_input' as const, approvals: '[{"id":"apr_1"}]', lastSeq: 2 };
+        await store.writeRuns([{ run: { ...waiting, request: '' } }]);
+        expect(await store.readRun(run.id)).toEqual(waiting);
+        const changed = { ...waiting, request: '{"user_identifier":"u","session_id":"s-1","message":"again"}' };
+        await store.writeRuns([{ run: changed }]);
+        expect(await store.readRun(run.id)).toEqual(changed);
+      });
     });
 
     describe('lifecycle', () => {

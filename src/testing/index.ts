@@ -11,6 +11,13 @@ export {
 } from './describe-store-contract.js';
 export { invocation } from './test-invocation.js';
 export {
+  approvals,
+  type AnswerOptions,
+  type ApprovalDecision,
+  type PendingApproval,
+  type RequestableActor,
+} from './script-approvals.js';
+export {
   checkTopicContract,
   endpointLabel,
   RECOMMENDED_ENDPOINTS,
