@@ -250,6 +250,14 @@ export class MemoryStore implements Store {
     return newest;
   }
 
+  async readAwaitingRuns(tenantId: string, limit: number): Promise<StoredRun[]> {
+    this.check();
+    return [...this.runs.values()]
+      .filter((run) => run.tenantId === tenantId && run.state === 'awaiting_input')
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id))
+      .slice(0, limit);
+  }
+
   async requestRunCancel(id: string): Promise<StoredRun | null> {
     this.check();
     const run = this.runs.get(id);

@@ -237,6 +237,22 @@ export async function readActiveRun(db: Db, tenantId: string, sessionId: string)
   return row === undefined ? null : runOfRow(row);
 }
 
+/** The tenant's runs awaiting input, the oldest first, at most `limit`. */
+export async function readAwaitingRuns(db: Db, tenantId: string, limit: number): Promise<StoredRun[]> {
+  const rows = await db
+    .selectFrom('actorkit_runs')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    // Matches the partial index of runs in progress (a run in progress has no finish time).
+    .where('finished_at_ms', 'is', null)
+    .where('state', '=', 'awaiting_input')
+    .orderBy('created_at_ms')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(runOfRow);
+}
+
 /** Marks a run in progress as asked to cancel and returns it. */
 export async function requestRunCancel(trx: Db, id: string): Promise<StoredRun | null> {
   await trx

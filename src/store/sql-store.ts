@@ -542,6 +542,10 @@ export class SqlStore implements Store {
     return this.#run(() => runs.readActiveRun(this.#db, tenantId, sessionId));
   }
 
+  async readAwaitingRuns(tenantId: string, limit: number): Promise<StoredRun[]> {
+    return this.#run(() => runs.readAwaitingRuns(this.#db, tenantId, limit));
+  }
+
   async requestRunCancel(id: string): Promise<StoredRun | null> {
     return this.#transaction((trx) => runs.requestRunCancel(trx, id));
   }

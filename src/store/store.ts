@@ -278,6 +278,8 @@ export interface RunStore {
   readRunParts(id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]>;
   /** The newest run of a session still in progress, or null. */
   readActiveRun(tenantId: string, sessionId: string): Promise<StoredRun | null>;
+  /** The tenant's runs `awaiting_input` (a person's approval), the longest waiting first, at most `limit`. */
+  readAwaitingRuns(tenantId: string, limit: number): Promise<StoredRun[]>;
   /** Marks a run in progress as asked to cancel; returns the run as it is after (null when unknown). */
   requestRunCancel(id: string): Promise<StoredRun | null>;
   /** Of the given runs (of this runner), those a cancel was asked for. */

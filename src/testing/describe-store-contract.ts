@@ -1037,6 +1037,34 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.writeRuns([{ run: changed }]);
         expect(await store.readRun(run.id)).toEqual(changed);
       });
+
+      it('lists the runs of a tenant awaiting input, the longest waiting first, at most the limit', async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const approvals = '[{"id":"apr_1","tool_call_id":"c1","tool":"mail_send","arguments":{},"asked_at_ms":1}]';
+        const waiting = (ageMs: number, overrides: Partial<StoredRun> = {}) =>
+          storedRun({
+            id: newRunId(nowMs - ageMs),
+            createdAtMs: nowMs - ageMs,
+            state: 'awaiting_input',
+            approvals,
+            ...overrides,
+          });
+        const [newest, oldest, middle] = [waiting(1_000), waiting(3_000), waiting(2_000, { sessionId: 's-2' })];
+        const others = [
+          waiting(4_000, { tenantId: 'other' }),
+          storedRun({ createdAtMs: nowMs - 5_000, id: newRunId(nowMs - 5_000) }),
+          storedRun({ state: 'completed', finishedAtMs: nowMs, leaseExpiresAtMs: null }),
+        ];
+        await store.writeRuns([newest, oldest, middle, ...others].map((run) => ({ run })));
+        expect(await store.readAwaitingRuns('acme', 10)).toEqual([oldest, middle, newest]);
+        expect(await store.readAwaitingRuns('acme', 2)).toEqual([oldest, middle]);
+        expect(await store.readAwaitingRuns('other', 10)).toEqual([others[0]]);
+        expect(await store.readAwaitingRuns('nobody', 10)).toEqual([]);
+        // Once decided, a run goes on and leaves the list.
+        await store.decideRunApprovals(oldest.id, approvals, '[]', { runner: 'runner-b', leaseExpiresAtMs: nowMs });
+        expect(await store.readAwaitingRuns('acme', 10)).toEqual([middle, newest]);
+      });
     });
 
     describe('lifecycle', () => {
