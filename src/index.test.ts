@@ -35,6 +35,7 @@ describe('the public API', () => {
       'TenantId',
       'ToolRegistry',
       'WORKFLOW_PREFIX',
+      'approvalsPanel',
       'buildDefaultRegistry',
       'clientClosedError',
       'createActorAgent',

@@ -123,6 +123,7 @@ export type { DocumentedOperation } from './context/documented-operation.js';
 
 // Conditional surfaces: owner panels, fleet-mesh peer reads, the workflow proxy
 export {
+  approvalsPanel,
   panelAction,
   panelRouter,
   statsPanel,

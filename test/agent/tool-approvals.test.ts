@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { silentLogger } from '../../src/log/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
-import { createTestActor } from '../../src/testing/create-test-actor.js';
+import { createTestActor, testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { toolApprovalOf } from '../../src/agent/mcp-tool-source.js';
+import { defaultActorFeatures } from '../../src/core/actor-definition.js';
+import { approvalsPanel, panelRouter } from '../../src/surfaces/panel/index.js';
 import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai-server.js';
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
 import { mailCall, pendingMail, sendEmail, sent } from './fixtures/mail-send-tool.js';
@@ -37,6 +39,20 @@ const post = (payload: Record<string, unknown>, tenant = 'acme') =>
     headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': tenant },
     body: JSON.stringify({ user_identifier: 'ann', session_id: 'chat-1', ...payload }),
   });
+
+/** Polls `GET /agent/runs/{id}` of tenant acme every 20 ms until the run completed or `withinMs` passed; the run as last read. */
+async function runOnceCompleted(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  runId: string,
+  withinMs: number,
+): Promise<{ state: string; reply?: { message: { content: string } } }> {
+  let run = { state: 'running' };
+  for (const deadline = Date.now() + withinMs; run.state !== 'completed' && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    run = await (await app.request(`/agent/runs/${runId}`, { headers: { 'X-Tenant-Id': 'acme' } })).json();
+  }
+  return run;
+}
 
 describe('tools that need a person’s approval', () => {
   it('pause the run awaiting_input; approved runs the tool, denied tells the model why, and the run completes', async () => {
@@ -187,13 +203,87 @@ describe('tools that need a person’s approval', () => {
     const last = await decide(di.id, { approved: false, reason: 'Di is on leave' });
     expect(last.status).toBe(200);
     expect((await last.json()).state).not.toBe('awaiting_input');
-    let run: { state: string; reply?: { message: { content: string } } } = { state: 'running' };
-    for (let tries = 0; tries < 100 && run.state !== 'completed'; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      run = await (await app.request(`/agent/runs/${paused.id}`, { headers: { 'X-Tenant-Id': 'acme' } })).json();
-    }
+    const run = await runOnceCompleted(app, paused.id, 2000);
     expect(run).toMatchObject({ state: 'completed', reply: { message: { content: 'Mailed Cy only.' } } });
     expect(sent).toEqual(['cy@x']);
+  });
+
+  it('the approvals panel lists the tenant’s pending calls and decides them as the owner; the run then completes', async () => {
+    sent.length = 0;
+    const app = await createTestActor({
+      env,
+      tools: [sendEmail],
+      definition: { ...testActorDefinition, features: { ...defaultActorFeatures, includePanel: true } },
+      routers: [panelRouter({ panels: [approvalsPanel()] })],
+    });
+    server.reply(
+      {
+        kind: 'json',
+        body: completion(null, { toolCalls: [mailCall('call_p', 'pia@x'), mailCall('call_q', 'quinn@x')] }),
+      },
+      { kind: 'json', body: completion('Mailed Pia; Quinn was refused.') },
+    );
+    const paused = await (await app.request(post({ message: 'Mail Pia and Quinn', session_id: 'chat-p' }))).json();
+    const [pia, quinn] = paused.approvals;
+    const data = await (await app.request('/panel/approvals/data', { headers: { 'X-Tenant-Id': 'acme' } })).json();
+    expect(data).toEqual({
+      tenant_id: 'acme',
+      waiting_runs: 1,
+      pending: 2,
+      approvals: {
+        [pia.id]: {
+          run_id: paused.id,
+          session_id: 'chat-p',
+          tool: 'mail_send',
+          arguments: { to: 'pia@x', body: 'hi' },
+          asked_at: expect.stringMatching(/^\d{4}-/),
+        },
+        [quinn.id]: expect.objectContaining({ tool: 'mail_send', arguments: { to: 'quinn@x', body: 'hi' } }),
+      },
+    });
+    // Another tenant sees none of them, and cannot decide them.
+    const elsewhere = await (
+      await app.request('/panel/approvals/data', { headers: { 'X-Tenant-Id': 'globex' } })
+    ).json();
+    expect(elsewhere).toMatchObject({ tenant_id: 'globex', pending: 0, approvals: {} });
+    const decide = (payload: unknown, tenant = 'acme') =>
+      app.request('/panel/approvals/action', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': tenant },
+        body: JSON.stringify({ action: 'decide', payload }),
+      });
+    const stranger = await decide({ run_id: paused.id, approval_id: pia.id, approved: true }, 'globex');
+    expect(stranger.status).toBe(404);
+    expect(await stranger.json()).toMatchObject({ code: 'run_not_found' });
+    const malformed = await decide({ run_id: paused.id, approval_id: pia.id, approved: 'yes' });
+    expect(malformed.status).toBe(422);
+    expect(await malformed.json()).toMatchObject({ errors: [{ pointer: '/payload/approved' }] });
+
+    const first = await decide({ run_id: paused.id, approval_id: pia.id, approved: true });
+    expect(await first.json()).toEqual({
+      action: 'decide',
+      result: { run_id: paused.id, approval_id: pia.id, decision: 'approved', state: 'awaiting_input' },
+    });
+    const left = await (await app.request('/panel/approvals/data', { headers: { 'X-Tenant-Id': 'acme' } })).json();
+    expect(Object.keys(left.approvals)).toEqual([quinn.id]);
+    const again = await decide({ run_id: paused.id, approval_id: pia.id, approved: false });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'approval_already_decided' });
+    const last = await decide({ run_id: paused.id, approval_id: quinn.id, approved: false, reason: 'not Quinn' });
+    expect((await last.json()).result).toMatchObject({ decision: 'denied', state: 'running' });
+    const run = await runOnceCompleted(app, paused.id, 2000);
+    expect(run).toMatchObject({
+      state: 'completed',
+      reply: { message: { content: 'Mailed Pia; Quinn was refused.' } },
+    });
+    expect(sent).toEqual(['pia@x']);
+    expect(server.requests.at(-1)!.body.messages.at(-1)).toMatchObject({
+      tool_call_id: 'call_q',
+      content: JSON.stringify({ error: 'A person denied this tool call: not Quinn', code: 'approval_denied' }),
+    });
+    expect(
+      (await (await app.request('/panel/approvals/data', { headers: { 'X-Tenant-Id': 'acme' } })).json()).pending,
+    ).toBe(0);
   });
 
   it('an approval left unanswered past APPROVAL_TIMEOUT_S counts as denied (approval_expired); the model is told and the run completes', async () => {
@@ -207,11 +297,7 @@ describe('tools that need a person’s approval', () => {
       { kind: 'json', body: completion('Nobody approved the mail to Tim.') },
     );
     const paused = await (await app.request(post({ message: 'Mail Tim', session_id: 'chat-t' }))).json();
-    let run: { state: string; reply?: { message: { content: string } } } = { state: 'awaiting_input' };
-    for (let tries = 0; tries < 150 && run.state !== 'completed'; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      run = await (await app.request(`/agent/runs/${paused.id}`, { headers: { 'X-Tenant-Id': 'acme' } })).json();
-    }
+    const run = await runOnceCompleted(app, paused.id, 3000);
     expect(run).toMatchObject({
       state: 'completed',
       reply: { message: { content: 'Nobody approved the mail to Tim.' } },

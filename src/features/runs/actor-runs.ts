@@ -546,6 +546,16 @@ export class ActorRuns implements TurnRuns {
     };
   }
 
+  /**
+   * The tenant's runs awaiting a person's approval, the longest waiting first, at most `limit`;
+   * a run that just paused on this instance is written first, so it is among them.
+   */
+  async awaiting(tenantId: string, limit: number): Promise<StoredRun[]> {
+    for (const run of this.#live.values())
+      if (run.state === 'awaiting_input' && run.tenantId === tenantId) await run.stored();
+    return this.#options.store.readAwaitingRuns(tenantId, limit);
+  }
+
   /** Logs each tool call a run of this instance now waits for (`tool_approval_requested`). */
   asked(run: LiveRun, reply: ChatReply): void {
     for (const approval of reply.approvals ?? [])

@@ -5,7 +5,7 @@ import type { ChatReply } from '../../invoke/chat-reply.js';
 import type { ApprovalAnswer } from '../../invoke/turn-runs.js';
 
 /** One tool call a run asked a person about, as its row keeps it (`StoredRun.approvals`). */
-interface RunApproval {
+export interface RunApproval {
   readonly id: string;
   readonly tool_call_id: string;
   readonly tool: string;
@@ -113,9 +113,12 @@ export function decidedCalls(stored: string): DecidedToolCall[] {
   });
 }
 
+/** The calls a run still waits for, as its row keeps them. */
+export function pendingApprovals(stored: string): RunApproval[] {
+  return (JSON.parse(stored) as RunApproval[]).filter((approval) => approval.decision === undefined);
+}
+
 /** The ids of the calls a run still waits for. */
 export function pendingApprovalIds(stored: string): string[] {
-  return (JSON.parse(stored) as RunApproval[])
-    .filter((approval) => approval.decision === undefined)
-    .map((approval) => approval.id);
+  return pendingApprovals(stored).map((approval) => approval.id);
 }

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { readJson, validBody } from '../../core/read-json-body.js';
-import { continueRun } from '../../invoke/answer-invoke.js';
 import { storableText } from '../../invoke/storable-text.js';
 import { ActorError } from '../../core/actor-error.js';
 import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
@@ -13,6 +12,9 @@ import { defineRoute } from '../../route-kit/actor-route.js';
 import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
 import type { StoredRun } from '../../store/store.js';
 import { actorRunsOf, statusOfStoredRun, type ActorRuns } from './actor-runs.js';
+import { ApprovalReason } from './approval-reason.js';
+import { decideRunApproval } from './decide-run-approval.js';
+import { fromRunStore } from './from-run-store.js';
 
 /** A stream position: a whole number of parts, from 0. */
 const CURSOR = /^\d{1,15}$/;
@@ -67,22 +69,9 @@ function tenantOf(c: Context<ActorEnv>): string {
   return headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
 }
 
-/** Reads the store, turning an unreachable database into 503 `store_unavailable`. */
-async function fromStore<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw new ActorError('store_unavailable', {
-      detail: 'Runs are unavailable: the database is unreachable; try again shortly',
-      headers: { 'Retry-After': '5' },
-      cause: error,
-    });
-  }
-}
-
 /** The run of `id` when it belongs to `tenantId`; 404 `run_not_found` otherwise, whoever's run it is. */
 async function tenantRun(runs: ActorRuns, id: string, tenantId: string): Promise<StoredRun> {
-  const run = id.length > 128 ? null : await fromStore(() => runs.read(id));
+  const run = id.length > 128 ? null : await fromRunStore(() => runs.read(id));
   if (run === null || run.tenantId !== tenantId)
     throw new ActorError('run_not_found', { detail: `No run ${id.slice(0, 128)} for this tenant` });
   return run;
@@ -191,7 +180,7 @@ export const cancelRunRoute = defineRoute(
       const run = await tenantRun(runs, c.req.param('id') ?? '', tenantId);
       if (run.state === 'completed' || run.state === 'failed')
         throw new ActorError('run_finished', { detail: `The run already ended: state ${run.state}` });
-      const after = run.state === 'cancelled' ? run : await fromStore(() => runs.cancel(run.id));
+      const after = run.state === 'cancelled' ? run : await fromRunStore(() => runs.cancel(run.id));
       return c.json(statusOfStoredRun(after ?? run), 202);
     },
 );
@@ -238,7 +227,7 @@ export const resumeChatStreamRoute = defineRoute(
       // A session id has the rules of a tenant id (`SessionId`).
       const chatId = parseTenantId(c.req.param('chat_id') ?? '', '/chat_id', 'The chat id in the path is malformed');
       const after = streamCursor(c);
-      const run = await fromStore(() => runs.active(tenantId, chatId));
+      const run = await fromRunStore(() => runs.active(tenantId, chatId));
       if (run === null) return c.body(null, 204);
       return c.body(runs.follow(run, after, c.env.keepInFlight()), 200, UI_MESSAGE_STREAM_HEADERS);
     },
@@ -248,7 +237,7 @@ export const resumeChatStreamRoute = defineRoute(
 const ApprovalDecisionBody = v.pipe(
   v.strictObject({
     approved: v.boolean('must be true or false'),
-    reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
+    reason: v.optional(ApprovalReason),
     decided_by: v.optional(
       v.pipe(
         v.string(),
@@ -313,15 +302,13 @@ export const decideApprovalRoute = defineRoute(
     async function decideApproval(c) {
       const tenantId = tenantOf(c);
       const body = validBody(await readJson(c.req.raw), ApprovalDecisionBody);
-      const runs = actorRunsOf(ctx);
       const answer =
         body.reason === undefined
           ? { id: c.req.param('approval_id') ?? '', approved: body.approved }
           : { id: c.req.param('approval_id') ?? '', approved: body.approved, reason: body.reason };
-      const runId = c.req.param('id') ?? '';
-      const decided = await runs.answerApprovals(tenantId, { runId }, [answer], body.decided_by ?? 'api');
-      if ('waiting' in decided) return c.json(decided.waiting, 200);
-      continueRun(ctx, tenantId, decided);
-      return c.json(statusOfStoredRun((await runs.read(runId)) ?? (await tenantRun(runs, runId, tenantId))), 200);
+      return c.json(
+        await decideRunApproval(ctx, tenantId, c.req.param('id') ?? '', answer, body.decided_by ?? 'api'),
+        200,
+      );
     },
 );

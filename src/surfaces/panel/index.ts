@@ -8,4 +8,5 @@ export {
   type PanelActionView,
   type PanelPageView,
 } from './panel-definition.js';
+export { approvalsPanel } from './approvals-panel.js';
 export { statsPanel } from './stats-panel.js';
