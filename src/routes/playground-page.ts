@@ -86,10 +86,12 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     for (const part of entry.parts || []) {
       if (part.kind === 'text') node.append(el('div', { className: 'text', textContent: part.text }));
       else {
-        const status = part.error !== undefined ? 'error' : part.output !== undefined ? 'done' : 'running';
+        const denied = part.approval && part.approval.decision && !part.approval.decision.approved;
+        const status = part.error !== undefined ? (denied ? 'denied' : 'error') : part.output !== undefined ? 'done' : awaitsAnswer(part) ? 'awaiting approval' : 'running';
         node.append(el('details', { className: 'tool', open: true, data: { tool: part.name, status } },
           el('summary', { textContent: 'tool ' + part.name + ' (' + status + ')' }),
           el('div', { className: 'label', textContent: 'arguments' }), el('pre', { className: 'tool-args', textContent: pretty(part.input) }),
+          part.approval ? drawApproval(entry, part) : null,
           part.output !== undefined ? el('div', { className: 'label', textContent: 'output' }) : null,
           part.output !== undefined ? el('pre', { className: 'tool-output', textContent: pretty(part.output) }) : null,
           part.error !== undefined ? el('pre', { className: 'tool-error', textContent: part.error }) : null));
@@ -99,6 +101,66 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     if (entry.meta) node.append(el('footer', { className: 'meta', textContent: entry.meta }));
     return node;
   }
+  // ---- approvals ------------------------------------------------------------------------
+  // A call of a tool that needs approval arrives as tool-input-available, then
+  // tool-approval-request: the run waits. Each Approve or Deny is kept on the call (in
+  // localStorage with the transcript); once every waiting call of the reply has its answer,
+  // one invoke sends them all and the same run goes on, streamed into the same reply.
+  const awaitsAnswer = (part) => Boolean(part.approval) && !part.approval.decision && part.output === undefined && part.error === undefined;
+  const waitingCalls = (reply) => (reply && reply.role === 'assistant' ? reply.parts.filter((part) => part.kind === 'tool' && part.approval && part.output === undefined && part.error === undefined) : []);
+  function drawApproval(reply, part) {
+    const decision = part.approval.decision;
+    if (decision) return el('p', { className: 'approval', data: { decision: decision.approved ? 'approved' : 'denied' }, textContent: (decision.approved ? 'Approved' : 'Denied' + (decision.reason ? ': ' + decision.reason : '')) + (part.output === undefined && part.error === undefined ? ' (sent once every call is answered)' : '') });
+    if (part.output !== undefined || part.error !== undefined) return null;
+    const reason = el('input', { className: 'deny-reason', placeholder: 'Reason (optional, told to the model)', maxLength: 2000 });
+    const denyForm = el('form', { className: 'deny-form', hidden: true, onsubmit: (event) => { event.preventDefault(); decide(reply, part, false, reason.value.trim()); } },
+      reason, el('button', { type: 'submit', className: 'deny-confirm', textContent: 'Deny' }),
+      el('button', { type: 'button', textContent: 'Cancel', onclick: () => { denyForm.hidden = true; } }));
+    return el('div', { className: 'approval', data: { approvalId: part.approval.id } },
+      el('strong', { textContent: 'Needs your approval: ' + part.name }), ' ',
+      el('button', { type: 'button', className: 'approve', textContent: 'Approve', onclick: () => decide(reply, part, true, '') }), ' ',
+      el('button', { type: 'button', className: 'deny', textContent: 'Deny…', onclick: () => { denyForm.hidden = false; reason.focus(); } }),
+      denyForm);
+  }
+  function decide(reply, part, approved, reason) {
+    const session = state.sessions.find((candidate) => candidate.entries.includes(reply));
+    if (!session || following) return;
+    part.approval.decision = reason ? { approved, reason } : { approved };
+    persist();
+    drawTranscript();
+    const calls = waitingCalls(reply);
+    if (calls.some(awaitsAnswer)) return;
+    const approvals = calls.map((call) => ({ id: call.approval.id, ...call.approval.decision }));
+    session.run = { id: reply.runId, after: reply.seq || 0 };
+    persist();
+    return streamReply(session, reply, () => fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
+      method: 'POST',
+      headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }),
+      body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, approvals, stream: true }),
+    }));
+  }
+  /**
+   * After a reload, asks the run (GET /agent/runs/{id}) what a reply's waiting calls became: still
+   * awaiting_input, its reply.approvals are shown again; answered elsewhere (the owner's panel),
+   * the rest of the run is streamed into the reply.
+   */
+  async function restoreApprovals(session, reply) {
+    const response = await fetch(runUrl({ id: reply.runId }, ''), { headers: headers({ 'X-Tenant-Id': session.tenant }) }).catch(() => null);
+    if (!response || !response.ok) { showBanner(response ? explain(await problemOf(response)) : { title: 'The run could not be read', detail: 'Its waiting calls are shown as last seen.' }); return; }
+    const run = await response.json();
+    if (run.state !== 'awaiting_input') {
+      session.run = { id: reply.runId, after: reply.seq || 0 };
+      return streamReply(session, reply, () => fetch(runUrl(session.run, '/stream?after=' + session.run.after), { headers: headers({ Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }) }));
+    }
+    for (const approval of (run.reply && run.reply.approvals) || []) {
+      let part = reply.parts.find((candidate) => candidate.kind === 'tool' && candidate.id === approval.tool_call_id);
+      if (!part) { part = { kind: 'tool', id: approval.tool_call_id, name: approval.tool, input: approval.arguments }; reply.parts.push(part); }
+      if (!part.approval || part.approval.id !== approval.id) part.approval = { id: approval.id };
+    }
+    persist();
+    drawTranscript();
+  }
+
   function drawTranscript() {
     const session = currentSession();
     $('messages').replaceChildren(...(session ? session.entries.map(drawEntry) : []));
@@ -125,7 +187,8 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     if (chunk.type === 'text-start') { if (openText) delete openText.open; parts.push({ kind: 'text', text: '', open: true }); }
     else if (chunk.type === 'text-delta') { if (openText) openText.text += chunk.delta; else parts.push({ kind: 'text', text: chunk.delta, open: true }); }
     else if (chunk.type === 'text-end') { if (openText) delete openText.open; }
-    else if (chunk.type === 'tool-input-available') parts.push({ kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input });
+    else if (chunk.type === 'tool-input-available') { if (!tool(chunk.toolCallId)) parts.push({ kind: 'tool', id: chunk.toolCallId, name: chunk.toolName, input: chunk.input }); }
+    else if (chunk.type === 'tool-approval-request') { const part = tool(chunk.toolCallId); if (part) part.approval = { id: chunk.approvalId }; }
     else if (chunk.type === 'tool-output-available') { const part = tool(chunk.toolCallId); if (part) part.output = chunk.output; }
     else if (chunk.type === 'tool-output-error') { const part = tool(chunk.toolCallId); if (part) part.error = chunk.errorText; }
     else if (chunk.type === 'data-usage') Object.assign(usage, chunk.data);
@@ -149,14 +212,19 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
         const lines = buffer.slice(0, cut).split('\n');
         buffer = buffer.slice(cut + 2);
         const id = lines.find((line) => line.startsWith('id:'));
+        const seq = id ? Number(id.slice(3).trim()) : NaN;
         const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
         if (data === '' || data === '[DONE]') continue;
+        // The answers' invoke streams the run from its first part: those drawn already are skipped.
+        if (seq <= (reply.seq || 0)) continue;
         let chunk;
         try { chunk = JSON.parse(data); } catch { continue; }
         applyChunk(reply, chunk);
         const runId = (chunk.type === 'start' && chunk.messageMetadata && chunk.messageMetadata.run_id) || (chunk.type === 'data-session' && chunk.data.invocation_id);
+        if (runId) reply.runId = runId;
         if (runId && !session.run) { session.run = { id: runId, after: 0 }; $('stop').disabled = false; }
-        if (id && session.run) session.run.after = Number(id.slice(3).trim());
+        if (id) reply.seq = seq;
+        if (id && session.run) session.run.after = seq;
         persist();
         update();
       }
@@ -165,7 +233,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
 
   /** Streams a run into the session's last entry (reply): a new invoke, or the resume of one. */
   async function streamReply(session, reply, request) {
-    let live = $('messages').lastElementChild;
+    let live = $('messages').children[session.entries.indexOf(reply)] || $('messages').lastElementChild;
     const update = () => { const next = drawEntry(reply); live.replaceWith(next); live = next; $('messages').scrollTop = $('messages').scrollHeight; };
     following = session;
     $('send').disabled = true;
@@ -208,6 +276,8 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     const box = $('message');
     const text = box.value;
     if (text.trim() === '' || following) return;
+    const last = currentSession() && currentSession().entries[currentSession().entries.length - 1];
+    if (waitingCalls(last).some(awaitsAnswer)) { showBanner({ title: 'Tool calls wait for your answer', detail: 'Approve or deny each one first; the run goes on, then you can send a new message.' }); return; }
     if (!currentSession() || currentSession().tenant !== state.tenant) newSession();
     const session = currentSession();
     if (session.entries.length === 0) { session.title = text.slice(0, 40); drawSessions(); }
@@ -234,6 +304,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     const reply = session.entries[session.entries.length - 1];
     if (!reply || reply.role !== 'assistant') { if (session.run) { delete session.run; persist(); } return; }
     const run = session.run;
+    if (!run && reply.runId && waitingCalls(reply).length > 0) return restoreApprovals(session, reply);
     if (!run && reply.parts.length > 0) return;
     const url = run ? runUrl(run, '/stream?after=' + run.after) : base + ${JSON.stringify(INVOKE_PATH)} + '/' + encodeURIComponent(session.id) + '/stream';
     return streamReply(session, reply, () => fetch(url, { headers: headers({ Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }) }));
@@ -446,6 +517,11 @@ const PLAYGROUND_STYLE = `
   .msg .run-state { font-size: .8rem; margin: .3rem 0 0; color: #c62828; }
   .tool { margin: .3rem 0; border: 1px dashed var(--line); border-radius: .4rem; padding: .3rem .5rem; }
   .tool pre { margin: .2rem 0; font-size: .8rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
+  .approval { margin: .3rem 0; padding: .4rem .5rem; border-radius: .4rem; background: #f9a8252e; }
+  .approval[data-decision="approved"] { background: #2e7d3226; }
+  .approval[data-decision="denied"] { background: #c628281f; }
+  .deny-form { display: flex; gap: .3rem; margin-top: .3rem; }
+  .deny-form input { flex: 1; }
   .label { font-size: .7rem; text-transform: uppercase; color: GrayText; }
   #composer { display: grid; grid-template-columns: 1fr auto; gap: .5rem; padding: .6rem; border-top: 1px solid var(--line); }
   #composer textarea { resize: vertical; min-height: 2.6rem; font: inherit; }
@@ -463,7 +539,9 @@ const PLAYGROUND_STYLE = `
 /**
  * The chat playground: one self-contained page (inline script and style carrying `nonce`, no
  * external resource) that talks to the actor through relative URLs: `POST /agent/invoke` as a
- * UI message stream, `GET /agent/runs/{id}/stream` to resume it after a reload and
+ * UI message stream (and the answers to the tool calls waiting for approval, with Approve and
+ * Deny on each), `GET /agent/runs/{id}` to show waiting calls again after a reload,
+ * `GET /agent/runs/{id}/stream` to resume a run after a reload and
  * `POST /agent/runs/{id}/cancel` for Stop, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
  * @param view the actor's name and the response's CSP nonce
  */

@@ -15,6 +15,7 @@ import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
 import { mailCall, pendingMail, sendEmail, sent } from './fixtures/mail-send-tool.js';
 import { readUiStream } from './ui-stream-reader.js';
+import { fakeModelEnv } from './mail-send-tool.js';
 
 /** Asks only for large amounts. */
 const pay = new ActorTool({
@@ -26,13 +27,7 @@ const pay = new ActorTool({
 });
 
 const server = await fakeOpenAIForThisFile();
-const env = {
-  LLM_BASE_URL: server.baseUrl,
-  LLM_MODEL: 'fake-model',
-  LLM_API_KEY: 'sk-test',
-  LLM_MAX_RETRIES: '0',
-  LLM_TIMEOUT_MS: '2000',
-};
+const env = fakeModelEnv(server.baseUrl);
 const post = (payload: Record<string, unknown>, tenant = 'acme') =>
   new Request('http://actor/agent/invoke', {
     method: 'POST',
