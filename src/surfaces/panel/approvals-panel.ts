@@ -6,6 +6,7 @@ import { ApprovalReason } from '../../features/runs/approval-reason.js';
 import { decideRunApproval } from '../../features/runs/decide-run-approval.js';
 import { fromRunStore } from '../../features/runs/from-run-store.js';
 import { pendingApprovals } from '../../features/runs/run-approvals.js';
+import { renderApprovalsPanelPage } from './approvals-panel-page.js';
 import { panelAction, type Panel } from './panel-definition.js';
 
 /** How many waiting runs the panel lists, the longest waiting first. */
@@ -45,7 +46,7 @@ async function pendingOfTenant(ctx: ActorContext, tenantId: string) {
 
 /**
  * The owner's approvals panel: the tool calls the tenant's runs wait for (tool, arguments, run,
- * session, when asked), and the action `decide` that approves or denies one, recorded as decided
+ * session, when asked; the page shows each with Approve and Deny), and the action `decide` that approves or denies one, recorded as decided
  * by the owner; after the last answer of a run, it goes on in the background, as after
  * `POST /agent/runs/{id}/approvals/{approval_id}`.
  * @param options another slug or title
@@ -58,6 +59,7 @@ export function approvalsPanel(options: { slug?: string; title?: string } = {}):
     title: options.title ?? 'Approvals',
     description: 'Tool calls waiting for a person: approve or deny each one.',
     data: (ctx, request) => pendingOfTenant(ctx, tenantOfPanel(request)),
+    page: renderApprovalsPanelPage,
     actions: {
       decide: panelAction({
         title: 'Approve or deny',

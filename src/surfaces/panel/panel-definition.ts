@@ -45,7 +45,7 @@ export interface Panel {
   /** Actions by snake_case name. */
   readonly actions?: Readonly<Record<string, PanelAction>>;
   /** The page: fixed HTML, or a renderer; default a generic page that shows the data and a form per action. */
-  readonly page?: string | ((view: PanelPageView) => string);
+  readonly page?: string | ((view: PanelPageView) => string | Promise<string>);
 }
 
 /**

@@ -2,11 +2,29 @@ import { html, raw } from 'hono/html';
 import { basePageStyle, pageHead } from '../../core/html-page.js';
 import type { PanelPageView } from './panel-definition.js';
 
-// Runs in the browser. Every URL is derived from the page's own location, so the page works
-// behind a relay under any path prefix; values reach the DOM through textContent only.
-const PANEL_SCRIPT = String.raw`(() => {
-  const spec = JSON.parse(document.getElementById('panel-spec').textContent);
+/**
+ * Browser code every panel page shares: `here`, the page's own path, and `call(path, init)`, a
+ * JSON call to `here + path` (with the owner's cookie) that throws an Error naming the problem.
+ * Every URL is derived from the page's own location, so the page works behind a relay under any
+ * path prefix.
+ * @internal
+ */
+export const PANEL_CALL_SCRIPT = String.raw`
   const here = location.pathname.replace(/\/+$/, '');
+  async function call(path, init) {
+    const response = await fetch(here + path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...((init && init.headers) || {}) } });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) {
+      const problems = body && Array.isArray(body.errors) ? body.errors.map((e) => (e.pointer || '/') + ' ' + e.detail).join('; ') : '';
+      throw new Error(((body && (body.detail || body.title)) || 'HTTP ' + response.status) + (problems ? ' (' + problems + ')' : ''));
+    }
+    return body;
+  }
+`;
+
+// Runs in the browser; values reach the DOM through textContent only.
+const PANEL_SCRIPT = `(() => {
+  const spec = JSON.parse(document.getElementById('panel-spec').textContent);
   const table = document.getElementById('data');
   const status = document.getElementById('status');
   const result = document.getElementById('result');
@@ -20,15 +38,7 @@ const PANEL_SCRIPT = String.raw`(() => {
     return rows;
   }
 
-  async function call(path, init) {
-    const response = await fetch(here + path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...((init && init.headers) || {}) } });
-    const body = await response.json().catch(() => null);
-    if (!response.ok) {
-      const problems = body && Array.isArray(body.errors) ? body.errors.map((e) => (e.pointer || '/') + ' ' + e.detail).join('; ') : '';
-      throw new Error(((body && (body.detail || body.title)) || 'HTTP ' + response.status) + (problems ? ' (' + problems + ')' : ''));
-    }
-    return body;
-  }
+${PANEL_CALL_SCRIPT}
 
   async function load() {
     status.textContent = 'Loading…';
