@@ -122,7 +122,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       el('button', { type: 'button', className: 'deny', textContent: 'Deny…', onclick: () => { denyForm.hidden = false; reason.focus(); } }),
       denyForm);
   }
-  function decide(reply, part, approved, reason) {
+  async function decide(reply, part, approved, reason) {
     const session = state.sessions.find((candidate) => candidate.entries.includes(reply));
     if (!session || following) return;
     part.approval.decision = reason ? { approved, reason } : { approved };
@@ -133,11 +133,17 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     const approvals = calls.map((call) => ({ id: call.approval.id, ...call.approval.decision }));
     session.run = { id: reply.runId, after: reply.seq || 0 };
     persist();
-    return streamReply(session, reply, () => fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
+    await streamReply(session, reply, () => fetch(base + ${JSON.stringify(INVOKE_PATH)}, {
       method: 'POST',
       headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-Tenant-Id': session.tenant }),
       body: JSON.stringify({ user_identifier: $('user').value || 'playground', session_id: session.id, approvals, stream: true }),
     }));
+    // Refused (the problem is shown; e.g. 409 when the calls were answered elsewhere meanwhile):
+    // the run says what it still waits for, or the rest of it is streamed.
+    if (leaving || waitingCalls(reply).length === 0) return;
+    for (const call of waitingCalls(reply)) delete call.approval.decision;
+    persist();
+    return restoreApprovals(session, reply);
   }
   /**
    * After a reload, asks the run (GET /agent/runs/{id}) what a reply's waiting calls became: still

@@ -124,4 +124,45 @@ describe.skipIf(chromiumMissing)('the playground asks a person about tool calls,
     });
     expect(await page.locator('#banner').isHidden()).toBe(true);
   });
+
+  it('a call answered elsewhere meanwhile: Approve shows the refusal, then the rest of the run in the same message', async () => {
+    sent.length = 0;
+    server.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [mailCall('call_c', 'cy@x')] }) },
+      { kind: 'json', body: completion('Mailed Cy.') },
+    );
+    await page.locator('#new-session').click();
+    await page.locator('#message').fill('Mail Cy');
+    await page.locator('#message').press('Enter');
+    const approve = approvalOf(page, 'cy@x').locator('button.approve');
+    await approve.waitFor();
+    await page.locator('#send:not([disabled])').waitFor();
+    const origin = new URL(page.url()).origin;
+    const approvalId = await approvalOf(page, 'cy@x').getAttribute('data-approval-id');
+    const runId = await page.evaluate(() => {
+      const saved = JSON.parse(localStorage.getItem('actorkit.playground') ?? '{}');
+      const session = saved.sessions.find((candidate: { id: string }) => candidate.id === saved.current);
+      return session.entries.at(-1).runId as string;
+    });
+    // The owner approves it first (as the approvals panel does); the run goes on by itself.
+    const elsewhere = await fetch(`${origin}/agent/runs/${runId}/approvals/${approvalId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ approved: true, decided_by: 'owner' }),
+    });
+    expect(elsewhere.status).toBe(200);
+
+    await approve.click();
+    const refusal = page.locator('#messages article[data-role="error"]').last();
+    await refusal.waitFor();
+    expect(await refusal.locator('.problem-title').textContent()).toBe('Run not waiting');
+    const reply = page.locator('#messages article[data-role="assistant"]').last();
+    await reply.locator('.text', { hasText: 'Mailed Cy.' }).waitFor();
+    expect(await reply.locator('details.tool').getAttribute('data-status')).toBe('done');
+    expect(await reply.locator('.approval button').count()).toBe(0);
+    expect(
+      await page.locator('#messages article').evaluateAll((nodes) => nodes.map((node) => node.dataset.role)),
+    ).toEqual(['user', 'assistant', 'error']);
+    expect(sent).toEqual(['cy@x']);
+  });
 });
