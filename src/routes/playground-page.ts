@@ -86,8 +86,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     for (const part of entry.parts || []) {
       if (part.kind === 'text') node.append(el('div', { className: 'text', textContent: part.text }));
       else {
-        const denied = part.approval && part.approval.decision && !part.approval.decision.approved;
-        const status = part.error !== undefined ? (denied ? 'denied' : 'error') : part.output !== undefined ? 'done' : awaitsAnswer(part) ? 'awaiting approval' : 'running';
+        const status = part.denied ? 'denied' : part.error !== undefined ? 'error' : part.output !== undefined ? 'done' : awaitsAnswer(part) ? 'awaiting approval' : 'running';
         node.append(el('details', { className: 'tool', open: true, data: { tool: part.name, status } },
           el('summary', { textContent: 'tool ' + part.name + ' (' + status + ')' }),
           el('div', { className: 'label', textContent: 'arguments' }), el('pre', { className: 'tool-args', textContent: pretty(part.input) }),
@@ -106,12 +105,13 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   // tool-approval-request: the run waits. Each Approve or Deny is kept on the call (in
   // localStorage with the transcript); once every waiting call of the reply has its answer,
   // one invoke sends them all and the same run goes on, streamed into the same reply.
-  const awaitsAnswer = (part) => Boolean(part.approval) && !part.approval.decision && part.output === undefined && part.error === undefined;
-  const waitingCalls = (reply) => (reply && reply.role === 'assistant' ? reply.parts.filter((part) => part.kind === 'tool' && part.approval && part.output === undefined && part.error === undefined) : []);
+  const ended = (part) => part.output !== undefined || part.error !== undefined || part.denied === true;
+  const awaitsAnswer = (part) => Boolean(part.approval) && !part.approval.decision && !ended(part);
+  const waitingCalls = (reply) => (reply && reply.role === 'assistant' ? reply.parts.filter((part) => part.kind === 'tool' && part.approval && !ended(part)) : []);
   function drawApproval(reply, part) {
     const decision = part.approval.decision;
-    if (decision) return el('p', { className: 'approval', data: { decision: decision.approved ? 'approved' : 'denied' }, textContent: (decision.approved ? 'Approved' : 'Denied' + (decision.reason ? ': ' + decision.reason : '')) + (part.output === undefined && part.error === undefined ? ' (sent once every call is answered)' : '') });
-    if (part.output !== undefined || part.error !== undefined) return null;
+    if (decision) return el('p', { className: 'approval', data: { decision: decision.approved ? 'approved' : 'denied' }, textContent: (decision.approved ? 'Approved' : 'Denied' + (decision.reason ? ': ' + decision.reason : '')) + (ended(part) ? '' : ' (sent once every call is answered)') });
+    if (ended(part)) return null;
     const reason = el('input', { className: 'deny-reason', placeholder: 'Reason (optional, told to the model)', maxLength: 2000 });
     const denyForm = el('form', { className: 'deny-form', hidden: true, onsubmit: (event) => { event.preventDefault(); decide(reply, part, false, reason.value.trim()); } },
       reason, el('button', { type: 'submit', className: 'deny-confirm', textContent: 'Deny' }),
@@ -197,6 +197,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     else if (chunk.type === 'tool-approval-request') { const part = tool(chunk.toolCallId); if (part) part.approval = { id: chunk.approvalId }; }
     else if (chunk.type === 'tool-output-available') { const part = tool(chunk.toolCallId); if (part) part.output = chunk.output; }
     else if (chunk.type === 'tool-output-error') { const part = tool(chunk.toolCallId); if (part) part.error = chunk.errorText; }
+    else if (chunk.type === 'tool-output-denied') { const part = tool(chunk.toolCallId); if (part) part.denied = true; }
     else if (chunk.type === 'data-usage') Object.assign(usage, chunk.data);
     else if (chunk.type === 'data-session') { usage.model = chunk.data.model; $('model').textContent = 'model: ' + chunk.data.model; }
     else if (chunk.type === 'error') parts.push({ kind: 'text', text: 'Error: ' + chunk.errorText });
