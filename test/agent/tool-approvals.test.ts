@@ -15,7 +15,7 @@ import { completion, fakeOpenAIForThisFile, toolCallChunks } from './fake-openai
 import { startHttpMcpServer } from './fixtures/http-mcp-server.js';
 import { mailCall, pendingMail, sendEmail, sent } from './fixtures/mail-send-tool.js';
 import { readUiStream } from './ui-stream-reader.js';
-import { fakeModelEnv } from './mail-send-tool.js';
+import { fakeModelEnv } from './fixtures/fake-model-env.js';
 
 /** Asks only for large amounts. */
 const pay = new ActorTool({

@@ -15,7 +15,8 @@ import { createPlatformGateway, type PlatformGateway } from '../../platform/gate
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import { approvalsPanel, statsPanel } from '../../src/index.js';
 import { completion, fakeOpenAIForThisFile } from '../agent/fake-openai-server.js';
-import { fakeModelEnv, mailCall, mailSendTool } from '../agent/mail-send-tool.js';
+import { fakeModelEnv } from '../agent/fixtures/fake-model-env.js';
+import { mailCall, sendEmail, sent } from '../agent/fixtures/mail-send-tool.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../surfaces/playground-in-chromium.js';
 import { PANEL_REF } from './support/example-pools.js';
 import { startInProcessPool, type InProcessPool } from './support/in-process-pool.js';
@@ -25,7 +26,6 @@ import { serveOnLoopbackPort } from './support/serve-gateway.js';
 const schemas = requirePostgres('actorkit_approvals_relay');
 const screenshots = fileURLToPath(new URL('../../test-results/platform/', import.meta.url));
 const server = await fakeOpenAIForThisFile();
-const mail = mailSendTool();
 const approvals = approvalsPanel();
 /** The panel example's configuration, declaring the approvals panel beside the stats panel. */
 const config = {
@@ -90,7 +90,7 @@ beforeAll(async () => {
           WORKFLOW_BASE_URL: 'http://127.0.0.1:9',
           ...fakeModelEnv(server.baseUrl),
         },
-        { logger, definition: { ...panelActor, panels: [statsPanel(), approvals] }, tools: [mail.tool] },
+        { logger, definition: { ...panelActor, panels: [statsPanel(), approvals] }, tools: [sendEmail] },
       ),
   });
   gateway = createPlatformGateway({ pools: new Map([[PANEL_REF, pool]]) });
@@ -106,7 +106,7 @@ afterAll(async () => {
 
 describe('the approvals panel through the panel relay', () => {
   it('shows the owner the waiting calls; the owner approves one and denies the other, and the run completes', async () => {
-    mail.sent.length = 0;
+    sent.length = 0;
     const paused = await pausedChat('relay-1', ['ada@x', 'bob@x'], 'Sent to Ada; Bob was refused.');
     expect(paused).toMatchObject({ status: 'awaiting_input' });
     const [ada, bob] = paused.approvals;
@@ -149,7 +149,7 @@ describe('the approvals panel through the panel relay', () => {
       state: 'completed',
       reply: { message: { content: 'Sent to Ada; Bob was refused.' } },
     });
-    expect(mail.sent).toEqual(['ada@x']);
+    expect(sent).toEqual(['ada@x']);
     expect(lastToolMessage()).toMatchObject({
       tool_call_id: 'call_relay-1_1',
       content: JSON.stringify({ error: 'A person denied this tool call: not Bob', code: 'approval_denied' }),
@@ -164,7 +164,7 @@ describe('the approvals panel through the panel relay', () => {
   });
 
   it('in chromium: the owner sees each waiting call as a card, approves one and denies the other with a reason', async () => {
-    mail.sent.length = 0;
+    sent.length = 0;
     const paused = await pausedChat('relay-2', ['cy@x', 'di@x'], 'Mailed Cy; Di was refused.');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
@@ -197,7 +197,7 @@ describe('the approvals panel through the panel relay', () => {
       state: 'completed',
       reply: { message: { content: 'Mailed Cy; Di was refused.' } },
     });
-    expect(mail.sent).toEqual(['cy@x']);
+    expect(sent).toEqual(['cy@x']);
     expect(lastToolMessage()).toMatchObject({
       content: JSON.stringify({ error: 'A person denied this tool call: Di is on leave', code: 'approval_denied' }),
     });

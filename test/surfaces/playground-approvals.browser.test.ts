@@ -9,11 +9,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { completion, fakeOpenAIForThisFile } from '../agent/fake-openai-server.js';
-import { fakeModelEnv, mailCall, mailSendTool } from '../agent/mail-send-tool.js';
+import { fakeModelEnv } from '../agent/fixtures/fake-model-env.js';
+import { mailCall, sendEmail, sent } from '../agent/fixtures/mail-send-tool.js';
 import { chromiumMissing, openPlayground, type OpenPlayground } from './playground-in-chromium.js';
 
 const screenshots = fileURLToPath(new URL('../../test-results/', import.meta.url));
-const { tool: sendEmail, sent } = mailSendTool();
 
 const server = await fakeOpenAIForThisFile();
 
