@@ -185,7 +185,10 @@ describe('tools that need a person’s approval', () => {
     const [cy, di] = paused.approvals;
     const first = await decide(cy.id, { approved: true, decided_by: 'owner@acme' });
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ id: paused.id, state: 'awaiting_input' });
+    const afterFirst = await first.json();
+    expect(afterFirst).toMatchObject({ id: paused.id, state: 'awaiting_input' });
+    // The run lists only the call still waiting.
+    expect(afterFirst.reply.approvals.map((approval: { id: string }) => approval.id)).toEqual([di.id]);
     expect(sent).toEqual([]);
     expect((await decide(cy.id, { approved: false })).status).toBe(409);
     expect(await (await decide(cy.id, { approved: false })).json()).toMatchObject({ code: 'approval_already_decided' });

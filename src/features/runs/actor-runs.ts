@@ -107,6 +107,11 @@ export function statusOfStoredRun(run: StoredRun): RunStatus {
     last_seq: run.lastSeq,
   };
   if (run.reply !== null) status.reply = JSON.parse(run.reply) as ChatReply;
+  // A waiting run lists only the calls still waiting: those decided since (elsewhere) drop out.
+  if (run.state === 'awaiting_input' && run.approvals !== null && status.reply?.approvals !== undefined) {
+    const waiting = new Set(pendingApprovalIds(run.approvals));
+    status.reply.approvals = status.reply.approvals.filter((approval) => waiting.has(approval.id));
+  }
   if (run.problem !== null) status.problem = JSON.parse(run.problem) as NonNullable<RunStatus['problem']>;
   return status;
 }
