@@ -435,4 +435,35 @@ describe('tools that need a person’s approval', () => {
     ).toBe('Mailed Uma.');
     expect(sent).toEqual(['uma@x']);
   });
+
+  it('an answer retried with the same Idempotency-Key replays its reply: nothing runs twice', async () => {
+    sent.length = 0;
+    const app = await createTestActor({ env, tools: [sendEmail] });
+    server.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [mailCall('call_k', 'kim@x')] }) },
+      { kind: 'json', body: completion('Mailed Kim.') },
+    );
+    const paused = await (await app.request(post({ message: 'Mail Kim', session_id: 'idem-1' }))).json();
+    const answer = () =>
+      new Request('http://actor/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Tenant-Id': 'acme', 'Idempotency-Key': 'answer-kim-1' },
+        body: JSON.stringify({
+          user_identifier: 'ann',
+          session_id: 'idem-1',
+          approvals: [{ id: paused.approvals[0].id, approved: true }],
+        }),
+      });
+    const first = await app.request(answer());
+    const firstBody = await first.text();
+    const again = await app.request(answer());
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(firstBody);
+    expect(JSON.parse(firstBody)).toMatchObject({
+      id: paused.id,
+      status: 'completed',
+      message: { content: 'Mailed Kim.' },
+    });
+    expect(sent).toEqual(['kim@x']);
+  });
 });
