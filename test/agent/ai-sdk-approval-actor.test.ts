@@ -1,0 +1,109 @@
+// Issue 38: AI SDK 6's own `Chat` (`useChat` outside React) against a served actor over real
+// HTTP, with no glue: the model calls the `needsApproval` tool `mail_send` twice, the chat
+// approves one call and denies the other with `addToolApprovalResponse`, and
+// `lastAssistantMessageIsCompleteWithApprovalResponses` sends the answers back by itself.
+import { DefaultChatTransport, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ServeHandle } from '../../src/adapter/node/index.js';
+import { createTestActor } from '../../src/testing/create-test-actor.js';
+import { serveOnLoopback } from '../surfaces/loopback.js';
+import { completion, fakeOpenAIForThisFile } from './fake-openai-server.js';
+import { mailCall, sendEmail, sent } from './fixtures/mail-send-tool.js';
+import { PlainChat } from './plain-chat.js';
+
+const model = await fakeOpenAIForThisFile();
+
+describe("AI SDK 6's Chat approves one call of a served actor's needsApproval tool and denies the other", () => {
+  let server: ServeHandle;
+
+  beforeAll(async () => {
+    const app = await createTestActor({
+      env: {
+        LLM_BASE_URL: model.baseUrl,
+        LLM_MODEL: 'fake-model',
+        LLM_API_KEY: 'sk-test',
+        LLM_MAX_RETRIES: '0',
+        LLM_TIMEOUT_MS: '2000',
+      },
+      tools: [sendEmail],
+    });
+    server = await serveOnLoopback(app);
+  });
+
+  afterAll(() => server?.close());
+
+  it('shows both calls approval-requested, then output-available and output-denied and the final text; the tool ran once', async () => {
+    sent.length = 0;
+    model.reply(
+      {
+        kind: 'json',
+        body: completion(null, { toolCalls: [mailCall('call_ada', 'ada@x'), mailCall('call_bob', 'bob@x')] }),
+      },
+      { kind: 'json', body: completion('Mailed Ada; Bob was not mailed.') },
+    );
+    const posts: string[] = [];
+    const chat = new PlainChat({
+      id: 'approvals-over-http',
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      transport: new DefaultChatTransport({
+        api: `${server.url}/agent/invoke`,
+        fetch: (url, init) => {
+          posts.push(String(init?.body));
+          return fetch(url, init);
+        },
+      }),
+    });
+    const toolParts = () => (chat.messages.at(-1)?.parts ?? []).filter(isToolUIPart);
+
+    await chat.sendMessage({ text: 'Mail Ada and Bob' });
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(toolParts()).toEqual([
+      expect.objectContaining({
+        toolCallId: 'call_ada',
+        state: 'approval-requested',
+        input: { to: 'ada@x', body: 'hi' },
+      }),
+      expect.objectContaining({
+        toolCallId: 'call_bob',
+        state: 'approval-requested',
+        input: { to: 'bob@x', body: 'hi' },
+      }),
+    ]);
+    expect(sent).toEqual([]);
+
+    const [ada, bob] = toolParts();
+    await chat.addToolApprovalResponse({ id: ada!.approval!.id, approved: true });
+    await chat.addToolApprovalResponse({ id: bob!.approval!.id, approved: false, reason: 'Not Bob' });
+    await vi.waitFor(() => {
+      expect(posts).toHaveLength(2);
+      expect(chat.status).toBe('ready');
+    });
+
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(toolParts()).toEqual([
+      expect.objectContaining({
+        toolCallId: 'call_ada',
+        state: 'output-available',
+        output: { sent: 'ada@x' },
+        approval: { id: ada!.approval!.id, approved: true },
+      }),
+      expect.objectContaining({
+        toolCallId: 'call_bob',
+        state: 'output-denied',
+        approval: { id: bob!.approval!.id, approved: false, reason: 'Not Bob' },
+      }),
+    ]);
+    expect(chat.messages[1]!.parts.filter((part) => part.type === 'text')).toEqual([
+      { type: 'text', text: 'Mailed Ada; Bob was not mailed.', state: 'done' },
+    ]);
+    expect(sent).toEqual(['ada@x']);
+    // The model heard of the denial, with the person's reason.
+    expect(model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_bob',
+      content: expect.stringContaining('Not Bob'),
+    });
+  });
+});
