@@ -5,10 +5,8 @@
 import { DefaultChatTransport, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
-import { createTestActor } from '../../src/testing/create-test-actor.js';
-import { serveOnLoopback } from '../surfaces/loopback.js';
 import { completion, fakeOpenAIForThisFile } from './fake-openai-server.js';
-import { mailCall, sendEmail, sent } from './fixtures/mail-send-tool.js';
+import { mailCall, sent, serveMailSendActor } from './fixtures/mail-send-tool.js';
 import { PlainChat } from './plain-chat.js';
 
 const model = await fakeOpenAIForThisFile();
@@ -17,17 +15,7 @@ describe("AI SDK 6's Chat approves one call of a served actor's needsApproval to
   let server: ServeHandle;
 
   beforeAll(async () => {
-    const app = await createTestActor({
-      env: {
-        LLM_BASE_URL: model.baseUrl,
-        LLM_MODEL: 'fake-model',
-        LLM_API_KEY: 'sk-test',
-        LLM_MAX_RETRIES: '0',
-        LLM_TIMEOUT_MS: '2000',
-      },
-      tools: [sendEmail],
-    });
-    server = await serveOnLoopback(app);
+    server = await serveMailSendActor(model.baseUrl);
   });
 
   afterAll(() => server?.close());
