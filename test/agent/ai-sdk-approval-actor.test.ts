@@ -2,14 +2,22 @@
 // HTTP, with no glue: the model calls the `needsApproval` tool `mail_send` twice, the chat
 // approves one call and denies the other with `addToolApprovalResponse`, and
 // `lastAssistantMessageIsCompleteWithApprovalResponses` sends the answers back by itself.
-import { DefaultChatTransport, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import {
+  DefaultChatTransport,
+  isToolUIPart,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { completion, fakeOpenAIForThisFile } from './fake-openai-server.js';
 import { mailCall, sent, serveMailSendActor } from './fixtures/mail-send-tool.js';
 import { PlainChat } from './plain-chat.js';
+import { readUiStream } from './ui-stream-reader.js';
 
 const model = await fakeOpenAIForThisFile();
+
+const toolPartsOf = (message: UIMessage | undefined) => (message?.parts ?? []).filter(isToolUIPart);
 
 describe("AI SDK 6's Chat approves one call of a served actor's needsApproval tool and denies the other", () => {
   let server: ServeHandle;
@@ -41,7 +49,7 @@ describe("AI SDK 6's Chat approves one call of a served actor's needsApproval to
         },
       }),
     });
-    const toolParts = () => (chat.messages.at(-1)?.parts ?? []).filter(isToolUIPart);
+    const toolParts = () => toolPartsOf(chat.messages.at(-1));
 
     await chat.sendMessage({ text: 'Mail Ada and Bob' });
     expect(chat.error).toBeUndefined();
@@ -93,5 +101,16 @@ describe("AI SDK 6's Chat approves one call of a served actor's needsApproval to
       tool_call_id: 'call_bob',
       content: expect.stringContaining('Not Bob'),
     });
+
+    // The whole run, read again from its start (a client that reconnects), is that one message too.
+    const runId = (chat.messages[1]!.metadata as { run_id: string }).run_id;
+    const again = await readUiStream((await fetch(`${server.url}/agent/runs/${runId}/stream`)).body!);
+    expect(again.errors).toEqual([]);
+    expect(again.message?.id).toBe(chat.messages[1]!.id);
+    expect(toolPartsOf(again.message).map((part) => [part.toolCallId, part.state])).toEqual([
+      ['call_ada', 'output-available'],
+      ['call_bob', 'output-denied'],
+    ]);
+    expect(again.text).toBe('Mailed Ada; Bob was not mailed.');
   });
 });
