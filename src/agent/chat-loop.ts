@@ -121,7 +121,7 @@ function runTracedTool(
       const run =
         decision?.approved === false
           ? deniedRun(call, decision)
-          : await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders());
+          : await runTool(call, tools, options, (options.tracer ?? NO_TRACER).traceHeaders(), decision !== undefined);
       if (run.outcome !== 'ok') span.fail(run.outcome, run.record.error);
       return run;
     },
@@ -133,6 +133,7 @@ async function runTool(
   tools: ReadonlyMap<string, ActorTool>,
   options: ChatLoopOptions,
   traceHeaders: Readonly<Record<string, string>>,
+  decided: boolean,
 ): Promise<ToolRun> {
   const parsed = parseArguments(call.arguments);
   const args = parsed.ok ? parsed.value : call.arguments;
@@ -142,6 +143,7 @@ async function runTool(
     name: call.name,
     arguments: args,
     readOnly: tools.get(call.name)?.readOnly === true,
+    ...(decided ? { decided } : {}),
   });
   if (!parsed.ok) return failed(call, args, 'invalid_arguments', parsed.error);
   const tool = tools.get(call.name);

@@ -39,10 +39,19 @@ export type InvokeAnswer =
   | { readonly kind: 'stream'; readonly body: ReadableStream<Uint8Array>; readonly replayed: boolean }
   | { readonly kind: 'accepted'; readonly run: RunStatus };
 
+/** How a run's events become its stream parts. */
+interface RunParts {
+  /** A streamed or background invoke, or one with an `observer`: the events are written as parts. */
+  readonly observed: boolean;
+  /** Sees each event too (the MCP tool `chat`). */
+  readonly observer?: (event: ChatEvent) => void;
+  /** The `start` part's message: the one a continued run paused in (the AI SDK's client goes on in it), else the reply's. */
+  readonly messageId: string;
+}
+
 /**
- * Runs the turn inside its run: the turn's events (when `observed`: a streamed or background
- * invoke, or one with an `onEvent` observer, which sees them too) become the run's stream parts
- * as they come, ended as the run ended — the reply; or a cancel (a `finish` saying so), a
+ * Runs the turn inside its run: the turn's events (when `observed`) become the run's stream
+ * parts as they come, ended as the run ended — the reply; or a cancel (a `finish` saying so), a
  * shutdown (`abort`), or an error (`error`). Resolves with the reply; rejects with the turn's error.
  */
 async function driveRun(
@@ -50,8 +59,7 @@ async function driveRun(
   run: TurnRun,
   turn: Omit<Turn, 'signal' | 'onEvent' | 'claim'>,
   idempotency: Exclude<IdempotencyDecision, { kind: 'replay' }>,
-  observed: boolean,
-  observer?: (event: ChatEvent) => void,
+  { observed, observer, messageId }: RunParts,
 ): Promise<ChatReply> {
   // A JSON invoke asks the handler for no events: the model answers whole (as before runs), the
   // run writes no parts (its stream is told from its end), and its tool calls are not seen, so
@@ -61,7 +69,7 @@ async function driveRun(
     // Its first part names the run, as `impliedRunParts` begins; the rest is told from its end.
     run.part(startPart(undefined, run.id));
     run.toolRan(false);
-  } else writer.start(turn.messageId, run.id);
+  } else writer.start(messageId, run.id);
   try {
     const reply = await runIdempotent(idempotency, (claim) =>
       runTurn(services, {
@@ -154,7 +162,11 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     idempotencyUnavailable: idempotency.kind === 'run' && idempotency.unavailable,
     ...(resumed === undefined ? {} : { decided: resumed.decided }),
   };
-  const done = driveRun(services, run, turn, idempotency, observed, call.onEvent);
+  const done = driveRun(services, run, turn, idempotency, {
+    observed,
+    messageId: resumed?.messageId ?? turn.messageId,
+    ...(call.onEvent === undefined ? {} : { observer: call.onEvent }),
+  });
   if (background || stream) {
     // The run records its own end; nobody awaits this promise.
     done.catch(() => {});
@@ -195,7 +207,7 @@ export function rerunInvoke(
  * @param resumed the run as `TurnRuns.answerApprovals` took it
  */
 export function continueRun(services: TurnServices, tenantId: string, resumed: ResumedRun): void {
-  runAgain(services, { ...resumed, tenantId }, resumed.decided);
+  runAgain(services, { ...resumed, tenantId }, resumed.decided, resumed.messageId);
 }
 
 /** Runs a stored run's request again under its id, as a background run records itself, its parts numbered on after `lastSeq`. */
@@ -203,6 +215,7 @@ function runAgain(
   services: TurnServices,
   stored: Pick<StoredRun, 'id' | 'tenantId' | 'background' | 'lastSeq'> & { readonly request: ChatRequest },
   decided?: ResumedRun['decided'],
+  pausedMessageId?: string,
 ): void {
   const { request } = stored;
   const requestId = crypto.randomUUID();
@@ -228,5 +241,14 @@ function runAgain(
     ...(decided === undefined ? {} : { decided }),
   };
   // The run records its own end; nobody awaits this promise.
-  driveRun(services, run, turn, { kind: 'run', unavailable: false }, true).catch(() => {});
+  driveRun(
+    services,
+    run,
+    turn,
+    { kind: 'run', unavailable: false },
+    {
+      observed: true,
+      messageId: pausedMessageId ?? turn.messageId,
+    },
+  ).catch(() => {});
 }

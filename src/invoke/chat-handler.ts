@@ -16,6 +16,8 @@ export type ChatEvent =
       readonly arguments: unknown;
       /** The tool declared that it only reads (a run it ran in may be retried after its instance died). */
       readonly readOnly?: boolean;
+      /** A call a person approved, run now (`ChatInput.decided`): the stream that asked for the approval opened it already. */
+      readonly decided?: boolean;
     }
   | {
       readonly type: 'tool-result';

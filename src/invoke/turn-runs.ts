@@ -69,7 +69,11 @@ export interface TurnRun extends UiPartSink {
   settle(outcome: { readonly reply: ChatReply } | { readonly error: unknown }): void;
   /** A tool ran; `readOnly` when it declared that it changes nothing (a taken-over run may then be retried). */
   toolRan(readOnly: boolean): void;
-  /** The run's parts from the first, then the live ones, as SSE frames with `id:` lines, ending `data: [DONE]`; `onClose` when it ends or its reader leaves. */
+  /**
+   * The parts of this attempt from its first (`firstSeq`: a continued run's earlier parts were
+   * streamed to the request that began it), then the live ones, as SSE frames with `id:` lines,
+   * ending `data: [DONE]`; `onClose` when it ends or its reader leaves.
+   */
   stream(onClose?: () => void): ReadableStream<Uint8Array>;
   /** Resolves once the run is stored, so that every replica finds it (a background invoke answers after it). */
   stored(): Promise<void>;
@@ -95,6 +99,8 @@ export interface ResumedRun {
   /** The number of its last stored part: the continuation's parts follow. */
   readonly lastSeq: number;
   readonly decided: readonly DecidedToolCall[];
+  /** The id of the message it paused in: its continuation's stream goes on in that message, as the AI SDK's client expects. */
+  readonly messageId?: string;
 }
 
 /**

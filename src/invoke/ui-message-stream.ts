@@ -71,7 +71,8 @@ function sseSink(controller: ReadableStreamDefaultController<Uint8Array>): UiPar
 /**
  * Writes one reply as the AI SDK UI message stream protocol (v1) into a sink (a run, or an SSE
  * byte stream). Chat events become `start-step`, `text-start`/`text-delta`/`text-end`,
- * `tool-input-available` and `tool-output-available` (`tool-output-error` for a failed call);
+ * `tool-input-available` and `tool-output-available` (`tool-output-error` for a failed call,
+ * `tool-output-denied` for a denied one; an approved call's output alone, in its earlier part);
  * the end is `data-usage`, `data-session` and `finish`, or `error`, or `abort`, or a `finish`
  * whose metadata says the run was cancelled. Nothing is written after the end.
  */
@@ -105,6 +106,8 @@ export class UiMessageStreamWriter {
         return;
       case 'tool-call':
         this.#endText();
+        // The client has the approved call's part (from the stream that asked): its output goes there, as `streamText` sends it.
+        if (event.decided === true) return;
         this.#write({
           type: 'tool-input-available',
           toolCallId: event.id,

@@ -2,14 +2,14 @@
 // actor. The page is reloaded while the model is still answering; after the reload the same chat
 // (same id, its messages restored from localStorage) gets the whole answer with no glue beyond
 // `resume: true`: the AI SDK asks `GET /agent/invoke/{chat_id}/stream` and the run is still going.
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../src/adapter/node/index.js';
 import { createTestActor } from '../../src/testing/create-test-actor.js';
 import { serveOnLoopback } from '../surfaces/loopback.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../surfaces/playground-in-chromium.js';
+import { chromiumMissing } from '../surfaces/playground-in-chromium.js';
 import { answerOf, slowChatHandler } from '../surfaces/slow-chat-handler.js';
+import { CHAT_STATUS_AND_FORM, openUseChatPage } from './use-chat-page.js';
 
 const WORDS = ['The', 'run', 'outlives', 'the', 'page', 'that', 'started', 'it', 'and', 'comes', 'back', 'whole.'];
 const ANSWER = answerOf(WORDS);
@@ -41,33 +41,11 @@ function App() {
     h('ol', { id: 'messages' }, messages.map((message) =>
       h('li', { key: message.id, 'data-role': message.role },
         message.parts.filter((part) => part.type === 'text').map((part) => part.text).join('')))),
-    h('p', { id: 'status', 'data-status': status }, status),
-    error ? h('p', { id: 'error' }, String(error.message)) : null,
-    h('form', { onSubmit: (event) => { event.preventDefault(); sendMessage({ text: input }); setInput(''); } },
-      h('input', { id: 'input', value: input, onChange: (event) => setInput(event.target.value) }),
-      h('button', { id: 'send', type: 'submit' }, 'Send')));
+    ${CHAT_STATUS_AND_FORM});
 }
 
 createRoot(document.getElementById('root')).render(h(App));
 `;
-
-const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>useChat resume</title></head>
-<body><div id="root"></div><script type="module" src="/chat-app.js"></script></body></html>`;
-
-/** The page's script: React, `@ai-sdk/react` and `ai` from node_modules, bundled for the browser. */
-async function bundlePage(): Promise<string> {
-  const result = await build({
-    stdin: { contents: PAGE_SOURCE, loader: 'js', resolveDir: process.cwd(), sourcefile: 'chat-app.js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
 
 const assistantTexts = (page: Page) =>
   page.locator('#messages li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.textContent));
@@ -80,17 +58,7 @@ describe.skipIf(chromiumMissing)('useChat({ resume: true }) in chromium, the pag
   beforeAll(async () => {
     const app = await createTestActor({ chatHandler: slowChatHandler(WORDS, 200) });
     server = await serveOnLoopback(app);
-    const script = await bundlePage();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage();
-    // The app's page and script are served as if by the actor's origin, so the transport's
-    // relative `/agent/invoke` reaches the actor with no CORS in the way.
-    await page.route(`${server.url}/chat-app.html*`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: PAGE_HTML }),
-    );
-    await page.route(`${server.url}/chat-app.js`, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: script }),
-    );
+    ({ browser, page } = await openUseChatPage(server.url, PAGE_SOURCE, 'useChat resume'));
   }, 60_000);
 
   afterAll(async () => {

@@ -260,7 +260,7 @@ class LiveRun implements TurnRun {
   }
 
   stream(onClose?: () => void): ReadableStream<Uint8Array> {
-    return this.#owner.followLive(this, 0, () => {
+    return this.#owner.followLive(this, (this.#start.firstSeq ?? 1) - 1, () => {
       onClose?.();
       // The invoke's own reader left before the end: with `on_disconnect: "cancel"`, so does the run.
       if (this.#start.clientSignal !== undefined && !this.ended)
@@ -548,6 +548,7 @@ export class ActorRuns implements TurnRuns {
       background: taken.background,
       lastSeq: earlier.length,
       decided: decidedCalls(decided.approvals),
+      ...(taken.reply === null ? {} : { messageId: (JSON.parse(taken.reply) as ChatReply).message.id }),
     };
   }
 
