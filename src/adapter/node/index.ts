@@ -10,6 +10,10 @@ import { NodeRequestBindings } from './node-request-bindings.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
 import { FALLBACK_HOST, type ServeHandle, type ServeOptions } from '../serve-options.js';
 
+// Applied as the entry loads `actorkit/node`, before the app's own modules: V8 never shrinks the
+// new space start-up has grown, so a cap set only in `serve` came too late once the app grew.
+applyNodeHeapDefaults();
+
 export type { ServeHandle, ServeOptions } from '../serve-options.js';
 
 /**
