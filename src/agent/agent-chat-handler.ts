@@ -115,6 +115,7 @@ export function createAgentChatHandler(options: AgentChatHandlerOptions): ChatHa
       if (onEvent) loop.onEvent = onEvent;
       if (options.metrics) loop.metrics = options.metrics;
       if (decided) loop.decided = decided;
+      if (input.runId !== undefined) loop.runId = input.runId;
       return runChatLoop(loop);
     };
     const result = !tracer.enabled

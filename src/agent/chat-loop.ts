@@ -2,7 +2,7 @@ import type { LabelValues } from 'prom-client';
 import { ActorError } from '../core/actor-error.js';
 import type { Logger } from '../log/logger.js';
 import type { ActorTool, ToolRunContext } from './actor-tool.js';
-import type { ChatEvent, DecidedToolCall, PendingToolCall } from '../invoke/chat-handler.js';
+import { type ChatEvent, type DecidedToolCall, newApprovalId, type PendingToolCall } from '../invoke/chat-handler.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelResponse, ModelToolCall, TokenUsage } from './chat-model.js';
 import type { FinishReason, ToolCallRecord } from '../invoke/chat-reply.js';
 import { abortReason, modelUpstreamError } from './model-errors.js';
@@ -38,6 +38,8 @@ export interface ChatLoopOptions {
   readonly logger?: Logger;
   /** Traces each model call (`chat <model>`) and tool call (`execute_tool <tool>`) as a child of the active span. */
   readonly tracer?: ActorTracer;
+  /** The run the turn is part of: the approvals it asks for name it. */
+  readonly runId?: string;
   /** Calls decided by a person, which `messages` ends asking for: run (approved) or answered as denied before the first model call. */
   readonly decided?: readonly DecidedToolCall[];
 }
@@ -200,7 +202,7 @@ async function heldForApproval(
   const checked = tool.parseArgs(parsed.value);
   if (!checked.success || !(await asksApproval(tool, checked.output, options))) return undefined;
   const pending = {
-    approvalId: `apr_${crypto.randomUUID()}`,
+    approvalId: newApprovalId(options.runId),
     toolCallId: call.id,
     name: call.name,
     arguments: parsed.value,

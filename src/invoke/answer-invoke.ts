@@ -150,7 +150,7 @@ export async function answerInvoke(services: TurnServices, call: InvokeCall): Pr
     requestId,
     background,
     ...(cancelOnDisconnect ? { clientSignal: call.requestSignal } : {}),
-    ...(resumed === undefined ? {} : { firstSeq: resumed.lastSeq + 1 }),
+    ...(resumed === undefined ? {} : { firstSeq: resumed.lastSeq + 1, approvals: resumed.approvals }),
   });
   const turn = {
     id,
@@ -213,7 +213,10 @@ export function continueRun(services: TurnServices, tenantId: string, resumed: R
 /** Runs a stored run's request again under its id, as a background run records itself, its parts numbered on after `lastSeq`. */
 function runAgain(
   services: TurnServices,
-  stored: Pick<StoredRun, 'id' | 'tenantId' | 'background' | 'lastSeq'> & { readonly request: ChatRequest },
+  stored: Pick<StoredRun, 'id' | 'tenantId' | 'background' | 'lastSeq'> & {
+    readonly request: ChatRequest;
+    readonly approvals?: string;
+  },
   decided?: ResumedRun['decided'],
   pausedMessageId?: string,
 ): void {
@@ -228,6 +231,7 @@ function runAgain(
     background,
     observed: true,
     firstSeq: stored.lastSeq + 1,
+    ...(stored.approvals === undefined ? {} : { approvals: stored.approvals }),
   });
   const turn = {
     id,

@@ -28,6 +28,22 @@ export type ChatEvent =
   /** A tool call that waits for a person's approval (after its `tool-call`); the run then waits. */
   | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string };
 
+/**
+ * A new approval id for a call of the run `runId` (`apr_<run id>_<random>`): an answer names
+ * its run by itself, so it is checked against that run's tenant and session.
+ * @param runId the run's id, or undefined for a handler run outside a run
+ */
+export function newApprovalId(runId: string | undefined): string {
+  const random = crypto.randomUUID().replaceAll('-', '');
+  return runId === undefined ? `apr_${random}` : `apr_${runId}_${random}`;
+}
+
+/** The run an approval id names (`newApprovalId`), or undefined for an id that names none. */
+export function runIdOfApproval(approvalId: string): string | undefined {
+  const match = /^apr_(inv_[0-9A-Za-z-]+)_[0-9a-f]{32}$/.exec(approvalId);
+  return match?.[1];
+}
+
 /** A tool call the model made that waits for a person's approval before it runs. */
 export interface PendingToolCall {
   /** The approval's id, which the answer names. */
@@ -51,6 +67,8 @@ export interface ChatInput {
   readonly requestId: string;
   /** The id of the reply's message: a handler that keeps history stores its answer under this id, so the reply and the history name the message alike. */
   readonly messageId: string;
+  /** The id of the invoke's run (`inv_…`): the approvals it asks for carry it (`newApprovalId`). */
+  readonly runId?: string;
   /** Aborted when the client goes away or the actor shuts down. */
   readonly signal: AbortSignal;
   /** The actor's current settings. */

@@ -203,6 +203,7 @@ export async function runTurn(services: TurnServices, turn: Turn): Promise<ChatR
       tenantId: turn.tenantId,
       requestId: turn.requestId,
       messageId: turn.messageId,
+      runId: turn.id,
       signal: turn.signal,
       settings,
       history: session.messages,

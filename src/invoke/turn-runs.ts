@@ -53,6 +53,8 @@ export interface RunStart {
   readonly clientSignal?: AbortSignal;
   /** The number of the run's first part, 1 unless the run is taken over and run again: its parts then follow those of the attempt before. */
   readonly firstSeq?: number;
+  /** The approvals of a run that goes on after them (`ResumedRun.approvals`): its row keeps them, decisions included. */
+  readonly approvals?: string;
 }
 
 /**
@@ -99,6 +101,8 @@ export interface ResumedRun {
   /** The number of its last stored part: the continuation's parts follow. */
   readonly lastSeq: number;
   readonly decided: readonly DecidedToolCall[];
+  /** Its approvals with every decision (the row's JSON text), kept by the run as it goes on. */
+  readonly approvals: string;
   /** The id of the message it paused in: its continuation's stream goes on in that message, as the AI SDK's client expects. */
   readonly messageId?: string;
 }

@@ -71,6 +71,6 @@ describe('approvals (actorkit/testing): a test answers the calls a run waits for
     await expect(approvals.approveAll(app, { ...paused, status: 'completed' })).rejects.toThrow(
       /waits for no approval/,
     );
-    await expect(approvals.approveAll(app, paused)).rejects.toThrow(/409 .*run_not_awaiting_input/);
+    await expect(approvals.approveAll(app, paused)).rejects.toThrow(/409 .*approval_already_decided/);
   });
 });

@@ -106,10 +106,16 @@ describe('tools that need a person’s approval', () => {
       reply: { message: { content: 'Sent to Ada; Bob was refused.' } },
     });
 
-    // Once decided, an answer again is refused, with the run's state.
+    // Once decided, an answer again is refused: the completed run keeps its decisions.
     const again = await app.request(post({ approvals: [{ id: ada.id, approved: true }] }));
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ code: 'run_not_awaiting_input' });
+    expect(await again.json()).toMatchObject({ code: 'approval_already_decided' });
+    // The run's row keeps who decided what.
+    const kept = JSON.parse((await store.readRun(paused.id))?.approvals ?? '[]');
+    expect(kept.map((approval: { decision: { approved: boolean } }) => approval.decision.approved)).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('asks only when the tool’s own rule says so, and streams the AI SDK’s tool-approval-request part', async () => {
@@ -142,7 +148,7 @@ describe('tools that need a person’s approval', () => {
     expect(parts.map((part) => part.type).slice(-2)).toEqual(['data-session', 'finish']);
   });
 
-  it('refuses what it must: an unknown approval 404, another tenant 409 (it has no waiting run), a bad answer 422', async () => {
+  it("refuses what it must: an unknown approval, another tenant's or session's 404, a bad answer 422", async () => {
     const app = await createTestActor({ env, tools: [sendEmail] });
     server.reply({ kind: 'json', body: completion(null, { toolCalls: [mailCall('call_x', 'eve@x')] }) });
     const paused = await (await app.request(post({ message: 'Mail Eve', session_id: 'chat-9' }))).json();
@@ -152,8 +158,13 @@ describe('tools that need a person’s approval', () => {
     const otherTenant = await app.request(
       post({ session_id: 'chat-9', approvals: [{ id: paused.approvals[0].id, approved: true }] }, 'globex'),
     );
-    expect(otherTenant.status).toBe(409);
-    expect(await otherTenant.json()).toMatchObject({ code: 'run_not_awaiting_input' });
+    expect(otherTenant.status).toBe(404);
+    expect(await otherTenant.json()).toMatchObject({ code: 'approval_not_found' });
+    const otherSession = await app.request(
+      post({ session_id: 'chat-other', approvals: [{ id: paused.approvals[0].id, approved: true }] }),
+    );
+    expect(otherSession.status).toBe(404);
+    expect(await otherSession.json()).toMatchObject({ code: 'approval_not_found' });
     const missing = await app.request(post({ session_id: 'chat-9', approvals: [{ id: paused.approvals[0].id }] }));
     expect(missing.status).toBe(422);
     expect(JSON.stringify(await missing.json())).toContain('approvals');

@@ -5,7 +5,15 @@ import type { ChatReply } from '../../invoke/chat-reply.js';
 import * as v from 'valibot';
 import { ChatRequest } from '../../invoke/chat-request.js';
 import type { ApprovalAnswer, ResumedRun, RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
-import { approvalsOfReply, decideApprovals, decidedCalls, EXPIRY, pendingApprovalIds } from './run-approvals.js';
+import {
+  approvalsOfReply,
+  askedApprovalIds,
+  decideApprovals,
+  decidedCalls,
+  EXPIRY,
+  pendingApprovalIds,
+} from './run-approvals.js';
+import { runIdOfApproval } from '../../invoke/chat-handler.js';
 import {
   impliedRunParts,
   problemErrorText,
@@ -90,6 +98,13 @@ function problemOf(error: unknown, stopped: boolean): { code: string; title: str
   return { code: 'internal_error', title: 'Internal error' };
 }
 
+/** The one run the answers' approval ids name; undefined when they name none, or several. */
+function namedRun(answers: readonly ApprovalAnswer[]): string | undefined {
+  const runs = new Set(answers.map((answer) => runIdOfApproval(answer.id)));
+  const [only] = runs;
+  return runs.size === 1 ? only : undefined;
+}
+
 /** A stored run as `GET /agent/runs/{id}` shows it. */
 export function statusOfStoredRun(run: StoredRun): RunStatus {
   const status: RunStatus = {
@@ -150,7 +165,7 @@ class LiveRun implements TurnRun {
   #finishedAtMs: number | null = null;
   #reply: ChatReply | undefined;
   /** The tool calls it asked a person about (`StoredRun.approvals`), once it waits for them. */
-  #approvals: string | null = null;
+  #approvals: string | null;
   #askedAtMs = 0;
   #problem: { code: string; title: string; detail?: string } | undefined;
   /** Its parts are told from its end (`impliedRunParts`), not stored: its row says `lastSeq` 0. */
@@ -171,6 +186,8 @@ class LiveRun implements TurnRun {
     this.#owner = owner;
     this.#start = start;
     this.id = start.id;
+    // A run that goes on after approvals keeps them, decisions included, in its row.
+    this.#approvals = start.approvals ?? null;
     this.#link = link;
     this.#leave = leave;
   }
@@ -500,19 +517,33 @@ export class ActorRuns implements TurnRuns {
       )
         await run.stored();
     const store = this.#options.store;
+    // An approval id names its run: an answer is checked against that run's tenant and session.
+    const runId = 'runId' in where ? where.runId : namedRun(answers);
     const found =
-      'runId' in where ? await store.readRun(where.runId) : await store.readActiveRun(tenantId, where.sessionId);
-    if (found === null || found.tenantId !== tenantId) {
+      runId !== undefined
+        ? await store.readRun(runId)
+        : 'sessionId' in where
+          ? await store.readActiveRun(tenantId, where.sessionId)
+          : null;
+    const ours =
+      found !== null && found.tenantId === tenantId && ('runId' in where || found.sessionId === where.sessionId);
+    if (found === null || !ours) {
       if ('runId' in where) throw new ActorError('run_not_found');
-      throw new ActorError('run_not_awaiting_input', {
-        detail: `Session ${where.sessionId} has no run waiting for approvals`,
+      throw new ActorError('approval_not_found', {
+        detail: `No run of session ${where.sessionId} asked for approval ${answers[0]?.id ?? ''}`,
       });
     }
     const waiting = found;
-    if (waiting.state !== 'awaiting_input' || waiting.approvals === null)
+    if (waiting.state !== 'awaiting_input' || waiting.approvals === null) {
+      const asked = waiting.approvals === null ? [] : askedApprovalIds(waiting.approvals);
+      if (answers.some((answer) => asked.includes(answer.id)))
+        throw new ActorError('approval_already_decided', {
+          detail: `Run ${waiting.id} is ${waiting.state}: its approvals were decided already`,
+        });
       throw new ActorError('run_not_awaiting_input', {
         detail: `Run ${waiting.id} is ${waiting.state}, waiting for no approval`,
       });
+    }
     const nowMs = Date.now();
     const decided = decideApprovals(waiting.approvals, answers, decidedBy, nowMs);
     const resume = decided.complete
@@ -544,6 +575,7 @@ export class ActorRuns implements TurnRuns {
     if (earlier.length > 0) this.#retrying.set(taken.id, { parts: earlier, createdAtMs: taken.createdAtMs });
     return {
       id: taken.id,
+      approvals: decided.approvals,
       request: v.parse(ChatRequest, JSON.parse(taken.request)),
       background: taken.background,
       lastSeq: earlier.length,

@@ -122,3 +122,8 @@ export function pendingApprovals(stored: string): RunApproval[] {
 export function pendingApprovalIds(stored: string): string[] {
   return pendingApprovals(stored).map((approval) => approval.id);
 }
+
+/** The ids of every call a run asked about, decided or not. */
+export function askedApprovalIds(stored: string): string[] {
+  return (JSON.parse(stored) as RunApproval[]).map((approval) => approval.id);
+}
