@@ -155,7 +155,7 @@ describe.skipIf(chromiumMissing)('the playground asks a person about tool calls,
     await approve.click();
     const refusal = page.locator('#messages article[data-role="error"]').last();
     await refusal.waitFor();
-    expect(await refusal.locator('.problem-title').textContent()).toBe('Run not waiting');
+    expect(await refusal.locator('.problem-title').textContent()).toBe('Approval already decided');
     const reply = page.locator('#messages article[data-role="assistant"]').last();
     await reply.locator('.text', { hasText: 'Mailed Cy.' }).waitFor();
     expect(await reply.locator('details.tool').getAttribute('data-status')).toBe('done');

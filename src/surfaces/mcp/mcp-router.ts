@@ -354,8 +354,10 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
         if (!messages.some(isInitialize)) {
           if (sessionId === undefined) return withoutSessionId(c);
           // The client's answers to this instance's elicitations go to the calls that asked; the rest to a fresh server.
-          const left = elicitations.deliver({ tenantId, sessionId }, messages);
-          if (left.length === 0) return c.body(null, 202);
+          // Only from a JSON body: any other goes to the SDK's transport, which refuses it (415).
+          const json = /^application\/json\b/i.test(c.req.header('Content-Type') ?? '');
+          const left = json ? elicitations.deliver({ tenantId, sessionId }, messages) : messages;
+          if (left.length === 0 && messages.length > 0) return c.body(null, 202);
           refuseWhenNotServing(ctx.lifecycle);
           return answer(c, sdk, left.length === messages.length ? body : left, sessionId, tenantId);
         }
