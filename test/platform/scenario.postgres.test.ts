@@ -304,7 +304,14 @@ describe('two actors from the template on the local platform, two replicas each 
       expect((await chatCounted('news', 'after the restart', `after-${turn}`)).status).toBe(200);
 
     // A chat the killed replica held is answered 502 replica_unavailable: never 2xx, so never answered.
-    for (const failure of failed) expect(failure).toMatchObject({ status: 502, code: 'replica_unavailable' });
+    // Under a loaded machine the gateway may also find, for an instant, no replica ready (the
+    // survivor's probe missed once while the victim was down): 503 no_ready_replica, refused
+    // before it was forwarded, so never answered either (seen once in a full run on 2 cores).
+    for (const failure of failed)
+      expect([
+        { status: 502, code: 'replica_unavailable' },
+        { status: 503, code: 'no_ready_replica' },
+      ]).toContainEqual({ status: failure.status, code: failure.code });
     // Of those, the ones whose turn the replica had committed before it died are counted in /stats.
     const committed = await committedSessions(
       'news',
