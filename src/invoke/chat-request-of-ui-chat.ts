@@ -3,8 +3,7 @@ import type { FieldProblem } from '../core/actor-error.js';
 import { jsonPointer, pointerSegments } from '../core/json-pointer.js';
 import { fieldProblems, validationFailed } from '../core/validation-problem.js';
 import type { Mutable } from '../core/mutable.js';
-import { ChatRequest } from './chat-request.js';
-import { storableText } from './storable-text.js';
+import { ApprovalAnswer as ApprovalAnswerSchema, ChatRequest } from './chat-request.js';
 import type { ApprovalAnswer } from './turn-runs.js';
 import type { UiChatRequest } from './ui-chat-request.js';
 
@@ -127,11 +126,8 @@ const ApprovalRespondedPart = v.looseObject({
   toolCallId: v.string(),
   state: v.literal('approval-responded'),
   input: v.optional(v.unknown()),
-  approval: v.looseObject({
-    id: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
-    approved: v.boolean('must be true or false'),
-    reason: v.optional(v.pipe(v.string(), v.maxLength(2_000, 'must be at most 2000 characters'), storableText)),
-  }),
+  // The answer's own rules (`ApprovalAnswer`), the AI SDK's other approval fields let through.
+  approval: v.looseObject(ApprovalAnswerSchema.entries),
 });
 
 /**
