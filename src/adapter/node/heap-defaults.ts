@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ENVIRONMENT_VARIABLES } from '../../environment/environment-variables.js';
 import { parseOnOff } from '../../environment/parse-on-off.js';
 
@@ -69,16 +70,31 @@ function newSpaceBytes(): number {
 }
 
 /**
+ * Gives back a new space that start-up (loading the modules) grew past `limitBytes`: one
+ * last-resort collection, through V8's gc extension enabled for that one call, which shrinks the
+ * new space on Node 24 (measured 32 → 1 MiB in 58 ms on the example actor) and does nothing more
+ * than a full collection on Node 20, whose V8 ignores the flavor. Under the limit it costs nothing.
+ */
+function shrinkGrownNewSpace(limitBytes: number): void {
+  if (newSpaceBytes() <= limitBytes) return;
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as (options: Record<string, string>) => void;
+  setFlagsFromString('--no-expose-gc');
+  collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/**
  * Keeps the new space at or under `maxSemiSpaceMiB` per semi-space. V8 reads
  * `--max-semi-space-size` only when the heap is created, but reads `--semi-space-growth-factor`
  * each time the new space grows: after every collection the factor is set to 1 (no growth) once
  * the new space is at the limit, and back to V8's 2 while it is under it (V8 may shrink it when
  * idle). Node reports a collection a turn or two of the event loop after it, so work that
- * allocates a lot in one turn can still grow it a step past; it never shrinks what start-up
- * (loading the modules) has already grown.
+ * allocates a lot in one turn can still grow it a step past. A new space start-up (loading the
+ * modules) has already grown past the limit is shrunk first (`shrinkGrownNewSpace`).
  */
 function capNewSpace(maxSemiSpaceMiB: number): void {
   const limitBytes = 2 * maxSemiSpaceMiB * 2 ** 20;
+  shrinkGrownNewSpace(limitBytes);
   let factor = 0;
   const steer = function steerNewSpaceGrowth() {
     const next = newSpaceBytes() >= limitBytes ? 1 : V8_SEMI_SPACE_GROWTH_FACTOR;
