@@ -7,7 +7,7 @@ import { ChatRequest, INVOKE_PATH } from './chat-request.js';
 import { decideIdempotency, runIdempotent, type IdempotencyDecision } from './idempotency.js';
 import { runTurn, type Turn } from './run-turn.js';
 import type { TurnServices } from './turn-services.js';
-import type { ApprovalAnswer, ResumedRun, RunStatus, TurnRun } from './turn-runs.js';
+import type { RunApprovalAnswer, ResumedRun, RunStatus, TurnRun } from './turn-runs.js';
 import { problemErrorText, replayStream, startPart, UiMessageStreamWriter } from './ui-message-stream.js';
 import type { StoredRun } from '../store/store.js';
 
@@ -27,7 +27,7 @@ export interface InvokeCall {
   /** Keeps the request in flight past its response headers, until the returned function is called: a stream calls it when it ends. */
   readonly keepInFlight: () => () => void;
   /** Answers to the approvals the session's run waits for (an `ApprovalsRequest`): that run goes on, instead of a new one. */
-  readonly approvals?: readonly ApprovalAnswer[];
+  readonly approvals?: readonly RunApprovalAnswer[];
   /** Sees each of the turn's events as it comes (the MCP tool `chat` sends them as progress); the run is then observed, as a streamed one is. */
   readonly onEvent?: (event: ChatEvent) => void;
 }

@@ -4,7 +4,7 @@ import { jsonPointer, pointerSegments } from '../core/json-pointer.js';
 import { fieldProblems, validationFailed } from '../core/validation-problem.js';
 import type { Mutable } from '../core/mutable.js';
 import { ApprovalAnswer as ApprovalAnswerSchema, ChatRequest } from './chat-request.js';
-import type { ApprovalAnswer } from './turn-runs.js';
+import type { RunApprovalAnswer } from './turn-runs.js';
 import type { UiChatRequest } from './ui-chat-request.js';
 
 /** The user an AI SDK chat turn is recorded under when its body names none. */
@@ -138,11 +138,11 @@ const ApprovalRespondedPart = v.looseObject({
  * message). A malformed answer is a 422 naming its field (`/messages/1/parts/2/approval/approved`).
  * @param body the validated AI SDK body
  */
-export function approvalsOfUiChat(body: UiChatRequest): ApprovalAnswer[] | undefined {
+export function approvalsOfUiChat(body: UiChatRequest): RunApprovalAnswer[] | undefined {
   const last = body.messages.length - 1;
   const message = body.messages[last]!;
   if (message.role !== 'assistant') return undefined;
-  const answers: ApprovalAnswer[] = [];
+  const answers: RunApprovalAnswer[] = [];
   const problems: FieldProblem[] = [];
   message.parts.forEach((part, index) => {
     if ((part as { state?: unknown }).state !== 'approval-responded') return;
@@ -153,7 +153,7 @@ export function approvalsOfUiChat(body: UiChatRequest): ApprovalAnswer[] | undef
       return;
     }
     const { approval, input } = parsed.output;
-    const answer: Mutable<ApprovalAnswer> = { id: approval.id, approved: approval.approved, arguments: input ?? {} };
+    const answer: Mutable<RunApprovalAnswer> = { id: approval.id, approved: approval.approved, arguments: input ?? {} };
     if (approval.reason !== undefined) answer.reason = approval.reason;
     answers.push(answer);
   });

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { RUN_STATES } from '../store/store.js';
 import { ChatReply } from './chat-reply.js';
-import type { ChatRequest } from './chat-request.js';
+import type { ApprovalAnswer, ChatRequest } from './chat-request.js';
 import type { DecidedToolCall } from './chat-handler.js';
 import type { UiPartSink } from './ui-message-stream.js';
 
@@ -83,14 +83,12 @@ export interface TurnRun extends UiPartSink {
   status(): RunStatus;
 }
 
-/** A person's answer to one tool call approval (`approvals` of an invoke, or the approvals route). */
-export interface ApprovalAnswer {
-  readonly id: string;
-  readonly approved: boolean;
-  readonly reason?: string;
-  /** The arguments the person saw (the AI SDK's answer carries them): refused when they are not those asked about. */
-  readonly arguments?: unknown;
-}
+/**
+ * A person's answer to one tool call approval, as the runs take it: a validated `ApprovalAnswer`
+ * (`approvals` of an invoke, the approvals route, the panel, MCP), and the arguments the person
+ * saw when the answer carries them (the AI SDK's does): refused when they are not those asked about.
+ */
+export type RunApprovalAnswer = ApprovalAnswer & { readonly arguments?: unknown };
 
 /** A run that waited for approvals, all now decided, taken by this instance to go on. */
 export interface ResumedRun {

@@ -4,7 +4,7 @@ import type { LinkedAbort } from '../../core/linked-abort.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
 import * as v from 'valibot';
 import { ChatRequest } from '../../invoke/chat-request.js';
-import type { ApprovalAnswer, ResumedRun, RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
+import type { RunApprovalAnswer, ResumedRun, RunStart, RunStatus, TurnRun, TurnRuns } from '../../invoke/turn-runs.js';
 import {
   approvalsOfReply,
   askedApprovalIds,
@@ -99,7 +99,7 @@ function problemOf(error: unknown, stopped: boolean): { code: string; title: str
 }
 
 /** The one run the answers' approval ids name; undefined when they name none, or several. */
-function namedRun(answers: readonly ApprovalAnswer[]): string | undefined {
+function namedRun(answers: readonly RunApprovalAnswer[]): string | undefined {
   const runs = new Set(answers.map((answer) => runIdOfApproval(answer.id)));
   const [only] = runs;
   return runs.size === 1 ? only : undefined;
@@ -505,7 +505,7 @@ export class ActorRuns implements TurnRuns {
   async answerApprovals(
     tenantId: string,
     where: { readonly sessionId: string } | { readonly runId: string },
-    answers: readonly ApprovalAnswer[],
+    answers: readonly RunApprovalAnswer[],
     decidedBy: string,
   ): Promise<ResumedRun | { readonly waiting: RunStatus }> {
     // A run that just paused here may not be written yet.
@@ -882,4 +882,20 @@ export function actorRunsOf(ctx: { readonly runs: TurnRuns }): ActorRuns {
   if (!(ctx.runs instanceof ActorRuns))
     throw new TypeError('ctx.runs is not the runs feature: build the context with createActorApp');
   return ctx.runs;
+}
+
+/**
+ * Reads runs from the store, turning an unreachable database into 503 `store_unavailable`.
+ * @param read the store read
+ */
+export async function fromRunStore<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw new ActorError('store_unavailable', {
+      detail: 'Runs are unavailable: the database is unreachable; try again shortly',
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
+  }
 }

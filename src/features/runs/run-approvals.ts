@@ -1,8 +1,10 @@
+import * as v from 'valibot';
 import { ActorError } from '../../core/actor-error.js';
 import { canonicalJson } from '../../invoke/idempotency.js';
 import type { DecidedToolCall } from '../../invoke/chat-handler.js';
 import type { ChatReply } from '../../invoke/chat-reply.js';
-import type { ApprovalAnswer } from '../../invoke/turn-runs.js';
+import { ApprovalAnswer as ApprovalAnswerSchema } from '../../invoke/chat-request.js';
+import type { RunApprovalAnswer } from '../../invoke/turn-runs.js';
 
 /** One tool call a run asked a person about, as its row keeps it (`StoredRun.approvals`). */
 export interface RunApproval {
@@ -20,6 +22,12 @@ export interface RunApproval {
     readonly decided_at_ms: number;
   };
 }
+
+/** Why a person denied (or approved) a tool call: told to the model with a denial; the rule of `ApprovalAnswer.reason`. */
+export const ApprovalReason = v.unwrap(ApprovalAnswerSchema.entries.reason);
+
+/** A validated approval reason. */
+export type ApprovalReason = v.InferOutput<typeof ApprovalReason>;
 
 /** Who decides a call left unanswered past `APPROVAL_TIMEOUT_S`: it counts as denied, `approval_expired`. */
 export const EXPIRY = 'timeout';
@@ -53,7 +61,7 @@ export function approvalsOfReply(reply: ChatReply, askedAtMs: number): string {
  */
 export function decideApprovals(
   stored: string,
-  answers: readonly ApprovalAnswer[],
+  answers: readonly RunApprovalAnswer[],
   decidedBy: string,
   nowMs: number,
 ): { readonly approvals: string; readonly complete: boolean; readonly decisions: readonly ApprovalDecided[] } {

@@ -2,10 +2,9 @@ import * as v from 'valibot';
 import type { ActorContext } from '../../context/actor-context.js';
 import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { actorRunsOf } from '../../features/runs/actor-runs.js';
-import { ApprovalReason } from '../../features/runs/approval-reason.js';
-import { decideRunApproval } from '../../features/runs/decide-run-approval.js';
-import { fromRunStore } from '../../features/runs/from-run-store.js';
-import { pendingApprovals } from '../../features/runs/run-approvals.js';
+import { fromRunStore } from '../../features/runs/actor-runs.js';
+import { decideRunApproval } from '../../features/runs/run-routes.js';
+import { ApprovalReason, pendingApprovals } from '../../features/runs/run-approvals.js';
 import { renderApprovalsPanelPage } from './approvals-panel-page.js';
 import { panelAction, type Panel } from './panel-definition.js';
 
