@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { MemoryStore, silentLogger } from 'actorkit';
-import { assertNoForbiddenVerbs, assertPinnedPhrases, makeConfigConsistencyTests, makeContractTests } from 'actorkit/testing';
+import { ActorTool, MemoryStore, silentLogger } from 'actorkit';
+import { approvals, assertNoForbiddenVerbs, assertPinnedPhrases, makeConfigConsistencyTests, makeContractTests } from 'actorkit/testing';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import platformConfig from '../src/platform/config.json' with { type: 'json' };
@@ -16,10 +17,10 @@ async function startedApp() {
   return app;
 }
 
-const invoke = (message: string) => ({
+const invoke = (message: string, sessionId = 'test-session') => ({
   method: 'POST',
   headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ user_identifier: 'tester', session_id: 'test-session', message }),
+  body: JSON.stringify({ user_identifier: 'tester', session_id: sessionId, message }),
 });
 
 makeContractTests(async () => (await (await startedApp()).request('/openapi.json')).json());
@@ -41,6 +42,38 @@ describe('Panel Workflow Actor', () => {
     const reply = await response.json();
     expect(reply.tool_calls).toMatchObject([{ name: 'orders_lookup', status: 'ok' }]);
     expect(reply.message.content).toContain('testing');
+  });
+
+  it('waits for a person before a tool that needs approval, and goes on as they decide', async () => {
+    // A tool that writes, sends or pays says `needsApproval: true`: each call waits for a person
+    // (docs/agent.md). This one stands in for such a tool; the actor's own tools only read.
+    const published: string[] = [];
+    const publish = new ActorTool({
+      name: 'orders_publish',
+      description: 'Publishes a note about a topic',
+      argsSchema: v.object({ topic: v.string() }),
+      needsApproval: true,
+      run: ({ topic }) => {
+        published.push(topic);
+        return { published: topic };
+      },
+    });
+    const app = createApp(testEnv, { store: new MemoryStore(), logger: silentLogger, tools: [publish] });
+    await app.actor.start();
+    const ask = async (sessionId: string) =>
+      (await app.request('/agent/invoke', invoke('use tool orders_publish with {"topic": "testing"}', sessionId))).json();
+
+    const paused = await ask('approved-session');
+    expect(paused).toMatchObject({ status: 'awaiting_input', approvals: [{ tool: 'orders_publish', arguments: { topic: 'testing' } }] });
+    expect(await approvals.approveAll(app, paused)).toMatchObject({ status: 'completed', tool_calls: [{ name: 'orders_publish', status: 'ok' }] });
+
+    expect(published).toEqual(['testing']);
+
+    // A denial's reason is told to the model; the tool does not run.
+    const denied = await approvals.denyNext(app, await ask('denied-session'), 'not today');
+    expect(denied.status).toBe('completed');
+    expect(denied.message.content).toContain('not today');
+    expect(published).toEqual(['testing']);
   });
 
   it('uses a setting changed by PUT /settings on the very next tool call', async () => {
