@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPendingLines, jsonLinesSink } from './json-lines-sink.js';
@@ -49,12 +50,43 @@ describe('jsonLinesSink', () => {
     expect(String(out.mock.calls[0]![0]).split('\n')).toHaveLength(256);
   });
 
-  it('redacts secret fields and reduces errors to name and message', () => {
+  it('redacts secret fields and reduces errors to name and message (and what they carry)', () => {
     const out = vi.spyOn(console, 'error').mockImplementation(() => {});
     jsonLinesSink(record('error', 'failed', { api_key: 'k-123', error: new TypeError('boom') }));
     expect(JSON.parse(String(out.mock.calls[0]![0]))).toMatchObject({
       api_key: '[redacted]',
       error: { name: 'TypeError', message: 'boom' },
+    });
+  });
+
+  it("shows an error's cause chain with its system fields, never a stack: a refused fetch names the address and port", async () => {
+    const out = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await fetch(`http://127.0.0.1:${port}/`).catch((error: unknown) => error);
+    jsonLinesSink(record('warn', 'failed', { error: refused }));
+    const line = String(out.mock.calls[0]![0]);
+    expect(JSON.parse(line).error).toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED', syscall: 'connect', address: '127.0.0.1', port },
+    });
+    expect(line).not.toContain('    at ');
+  });
+
+  it("follows a cause chain only so deep, and shows an AggregateError's errors", () => {
+    const out = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let error = new Error('level 9');
+    for (let level = 8; level >= 0; level -= 1) error = new Error(`level ${level}`, { cause: error });
+    jsonLinesSink(record('warn', 'deep', { error, many: new AggregateError([new Error('a'), 'b'], 'both failed') }));
+    const logged = JSON.parse(String(out.mock.calls[0]![0]));
+    expect(logged.error.cause.cause.cause.cause).toEqual({ name: 'Error', message: 'level 4' });
+    expect(logged.many).toEqual({
+      name: 'AggregateError',
+      message: 'both failed',
+      errors: [{ name: 'Error', message: 'a' }, 'b'],
     });
   });
 

@@ -83,6 +83,31 @@ function isPlainRecord(record: Readonly<Record<string, unknown>>): boolean {
 
 function redactErrors(key: string, value: unknown): unknown {
   if (key !== '' && isSecretFieldName(key) && value !== undefined && value !== null) return REDACTED;
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (value instanceof Error) return loggedError(value, 0);
   return value;
+}
+
+/** The system error fields that tell one failure from another (refused, DNS, TLS, time-out): Node's `code`, `errno`, `syscall`, `hostname`, `address`, `port`. */
+const SYSTEM_ERROR_FIELDS = ['code', 'errno', 'syscall', 'hostname', 'address', 'port'] as const;
+/** How deep a cause chain is followed; an `AggregateError` shows this many of its errors. */
+const CAUSE_DEPTH = 4;
+
+/**
+ * An error as a log line shows it: name, message, its system error fields, and its cause chain
+ * (`fetch failed` → `connect ECONNREFUSED 127.0.0.1:23301`, code, address, port), never a stack.
+ */
+function loggedError(error: Error, depth: number): Record<string, unknown> {
+  const fields: Record<string, unknown> = { name: error.name, message: error.message };
+  for (const field of SYSTEM_ERROR_FIELDS) {
+    const value = (error as unknown as Record<string, unknown>)[field];
+    if (typeof value === 'string' || typeof value === 'number') fields[field] = value;
+  }
+  if (depth >= CAUSE_DEPTH) return fields;
+  if (error instanceof AggregateError)
+    fields.errors = error.errors
+      .slice(0, CAUSE_DEPTH)
+      .map((inner: unknown) => (inner instanceof Error ? loggedError(inner, depth + 1) : String(inner)));
+  if (error.cause instanceof Error) fields.cause = loggedError(error.cause, depth + 1);
+  else if (typeof error.cause === 'string') fields.cause = error.cause;
+  return fields;
 }

@@ -79,11 +79,11 @@ export abstract class DomainClient<TSettings = unknown> {
     return Object.fromEntries(binaries.map((name) => [`binary_${name}`, isBinaryOnPath(name, this.#env)]));
   }
 
-  /** `safeCall` with this client's logger and its class name in the warning. */
-  protected safeCall<T>(
+  /** `safeCall` with this client's logger and its class name in the warning; the result is the call's type or the fallback's. */
+  protected safeCall<T, TFallback = T>(
     call: (signal: AbortSignal) => T | PromiseLike<T>,
-    options: Omit<SafeCallOptions<T>, 'logger'>,
-  ): Promise<T> {
+    options: Omit<SafeCallOptions<TFallback>, 'logger'>,
+  ): Promise<T | TFallback> {
     return safeCall(call, { ...options, logger: this.logger.child({ client: this.constructor.name }) });
   }
 }

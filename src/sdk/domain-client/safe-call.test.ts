@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createLogger, createMemorySink } from '../../log/logger.js';
 import { DomainClientError } from './domain-client-error.js';
 import { safeCall } from './safe-call.js';
@@ -14,6 +14,16 @@ describe('safeCall', () => {
     await expect(safeCall(() => 42, { fallback: 0, action: 'sync', logger })).resolves.toBe(42);
     await expect(safeCall(async () => 'ok', { fallback: 'no', action: 'async', logger })).resolves.toBe('ok');
     expect(sink.records).toEqual([]);
+  });
+
+  it('takes a fallback wider than the call (null for a reading): the result is either', async () => {
+    const { logger } = memoryLogger();
+    const reading = async (): Promise<{ temp_c: number }> => ({ temp_c: 21 });
+    const result = await safeCall(reading, { fallback: { temp_c: null }, action: 'read_temperature', logger });
+    expectTypeOf(result).toEqualTypeOf<{ temp_c: number } | { temp_c: null }>();
+    expect(result).toEqual({ temp_c: 21 });
+    const missing = await safeCall(() => Promise.reject(new Error('down')), { fallback: null, action: 'read', logger });
+    expect(missing).toBeNull();
   });
 
   it('turns a synchronous throw into the fallback and one warning', async () => {
