@@ -280,7 +280,8 @@ export const LOG_EVENTS = {
   // the SDK (src/sdk)
   safe_call_failed: {
     levels: ['warn'],
-    meaning: '`safeCall` fell back: its call threw, rejected or timed out (`action`, `reason`, `error` with its cause chain)',
+    meaning:
+      '`safeCall` fell back: its call threw, rejected or timed out (`action`, `reason`, `error` with its cause chain)',
   },
   // the CLI (cli/)
   actor_validation_started: {
