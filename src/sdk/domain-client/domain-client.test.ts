@@ -73,11 +73,11 @@ describe('DomainClient', () => {
     expect(sink.records[0]?.event).toBe('geo_client_initialized');
   });
 
-  it('has a stub healthCheck meant to be replaced', async () => {
+  it('has a healthCheck meant to be replaced, which never says pass before it is', async () => {
     const client = new WeatherClient({ weather_url: 'x' }, { logger: createLogger({ sink: () => {} }) });
     await expect(client.healthCheck()).resolves.toEqual({
-      status: 'pass',
-      output: 'WeatherClient.healthCheck() is not implemented',
+      status: 'warn',
+      output: 'WeatherClient.healthCheck() is not implemented: override it to check the service',
     });
   });
 

@@ -66,11 +66,15 @@ export abstract class DomainClient<TSettings = unknown> {
   }
 
   /**
-   * A stub to replace: reports whether the domain's service answers. `createActorApp({ healthChecks })`
-   * runs it in the background for `/health`, bounded by `HEALTH_CHECK_TIMEOUT_MS`; throwing counts as `fail`.
+   * Reports whether the domain's service answers; override it. `createActorApp({ healthChecks })`
+   * runs it in the background for `/health`, bounded by `HEALTH_CHECK_TIMEOUT_MS`; throwing counts
+   * as `fail`. Not overridden, it says `warn` ("not implemented"): a check that checks nothing never says `pass`.
    */
   async healthCheck(): Promise<DomainHealth> {
-    return { status: 'pass', output: `${this.constructor.name}.healthCheck() is not implemented` };
+    return {
+      status: 'warn',
+      output: `${this.constructor.name}.healthCheck() is not implemented: override it to check the service`,
+    };
   }
 
   /** `{binary_<name>: found}` for each of `requiredBinaries`; `{}` when there are none. Feeds `/ready`. */

@@ -1,4 +1,4 @@
-import { DomainClient } from 'actorkit/sdk';
+import { DomainClient, type DomainHealth } from 'actorkit/sdk';
 import type { Settings } from '../actor.js';
 
 /** A fact the orders domain knows. */
@@ -18,9 +18,20 @@ export class OrdersClient extends DomainClient<Settings> {
 
   /** Looks up what the domain knows about a topic; never throws. */
   lookup(topic: string): Promise<OrdersFact> {
-    return this.safeCall(async () => ({ topic, text: `${this.settings.orders_greeting}! Here is what Panel Workflow Actor knows about ${topic}: nothing yet — connect a real service in src/orders/client.ts.` }), {
+    return this.safeCall(async () => this.#ask(topic), {
       fallback: { topic, text: `The orders service is unavailable right now.` },
       action: 'lookup',
     });
+  }
+
+  /** Whether the service answers, for `/health` (src/app.ts hands it over): asks it once, outside `safeCall`, so a failure shows. */
+  override async healthCheck(): Promise<DomainHealth> {
+    const answer = await this.#ask('health');
+    return { status: 'pass', output: `the service answered (${answer.text.length} characters)` };
+  }
+
+  /** The service itself: replace this with a call to your real one (a fetch with `this.settings`). */
+  async #ask(topic: string): Promise<OrdersFact> {
+    return { topic, text: `${this.settings.orders_greeting}! Here is what Panel Workflow Actor knows about ${topic}: nothing yet — connect a real service in src/orders/client.ts.` };
   }
 }
