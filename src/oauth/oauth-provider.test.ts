@@ -117,10 +117,7 @@ describe('oauthProvidersFromEnv', () => {
         allowInsecureRequests: true,
       });
     }
-    expect(mock({ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1' })).not.toHaveProperty('allowInsecureRequests');
-    expect(
-      mock({ OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'false' }),
-    ).not.toHaveProperty('allowInsecureRequests');
+    expect(mock({ OAUTH_MOCK_ID_ISSUER: 'https://id.example.com' })).not.toHaveProperty('allowInsecureRequests');
     const explicit = {
       OAUTH_MOCK_ID_AUTHORIZATION_ENDPOINT: 'http://localhost:1/authorize',
       OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://127.0.0.1:1/token',
@@ -140,6 +137,19 @@ describe('oauthProvidersFromEnv', () => {
       [{ OAUTH_MOCK_ID_ISSUER: 'http://128.0.0.1', OAUTH_MOCK_ID_ALLOW_INSECURE: '1' }, /not http:\/\/128\.0\.0\.1/],
       [{ ...explicit, OAUTH_MOCK_ID_TOKEN_ENDPOINT: 'http://10.0.0.5/token' }, /not http:\/\/10\.0\.0\.5\/token/],
       [
+        { OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1' },
+        /^OAUTH_MOCK_ID_ISSUER is http:\/\/127\.0\.0\.1:1: use https, or for a provider on loopback set OAUTH_MOCK_ID_ALLOW_INSECURE=true$/,
+      ],
+      [
+        { OAUTH_MOCK_ID_ISSUER: 'http://id.example.com', OAUTH_MOCK_ID_ALLOW_INSECURE: 'false' },
+        /^OAUTH_MOCK_ID_ISSUER is http:\/\/id\.example\.com: use https/,
+      ],
+      [{ OAUTH_MOCK_ID_ISSUER: 'id.example.com' }, /^OAUTH_MOCK_ID_ISSUER must be an https URL, got "id\.example\.com"$/],
+      [
+        { ...explicit, OAUTH_MOCK_ID_ALLOW_INSECURE: 'off' },
+        /^OAUTH_MOCK_ID_AUTHORIZATION_ENDPOINT is http:\/\/localhost:1\/authorize: use https/,
+      ],
+      [
         { OAUTH_MOCK_ID_ISSUER: 'http://127.0.0.1:1', OAUTH_MOCK_ID_ALLOW_INSECURE: 'maybe' },
         /^OAUTH_MOCK_ID_ALLOW_INSECURE must be true or false, got "maybe"$/,
       ],
@@ -148,7 +158,7 @@ describe('oauthProvidersFromEnv', () => {
       expect(() => mock(env), JSON.stringify(env)).toThrow(
         expect.objectContaining({
           name: 'StartupRefusal',
-          variable: 'OAUTH_MOCK_ID_ALLOW_INSECURE',
+          variable: expect.stringMatching(/^OAUTH_MOCK_ID_(ALLOW_INSECURE|ISSUER|AUTHORIZATION_ENDPOINT)$/),
           message: expect.stringMatching(message),
         }),
       );

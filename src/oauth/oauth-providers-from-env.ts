@@ -43,6 +43,29 @@ function allowsInsecureLoopback(
 }
 
 /**
+ * Refuses the start, in one line, for an endpoint that is no `https:` URL: text that is not a
+ * URL, or `http:` without `OAUTH_<P>_ALLOW_INSECURE=true` (which only a loopback provider may set).
+ */
+function refuseUnsafeEndpoints(
+  prefix: string,
+  allowInsecureRequests: boolean,
+  endpoints: Readonly<Record<string, string | undefined>>,
+): void {
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    if (endpoint === undefined) continue;
+    const variable = `${prefix}${name}`;
+    const protocol = URL.canParse(endpoint) ? new URL(endpoint).protocol : undefined;
+    if (protocol === 'https:' || (protocol === 'http:' && allowInsecureRequests)) continue;
+    throw new StartupRefusal(
+      variable,
+      protocol === 'http:'
+        ? `${variable} is ${endpoint}: use https, or for a provider on loopback set ${prefix}ALLOW_INSECURE=true`
+        : `${variable} must be an https URL, got ${JSON.stringify(endpoint)}`,
+    );
+  }
+}
+
+/**
  * Builds the provider configurations of the providers an actor declares (`definition.oauth`)
  * from the environment: `OAUTH_<P>_ISSUER`, or `OAUTH_<P>_AUTHORIZATION_ENDPOINT` with
  * `OAUTH_<P>_TOKEN_ENDPOINT`; `OAUTH_<P>_CLIENT_ID`, `OAUTH_<P>_CLIENT_SECRET` (else the settings
@@ -75,6 +98,11 @@ export function oauthProvidersFromEnv(
       authorizationEndpoint,
       tokenEndpoint,
     ]);
+    refuseUnsafeEndpoints(prefix, allowInsecureRequests, {
+      ISSUER: issuer,
+      AUTHORIZATION_ENDPOINT: authorizationEndpoint,
+      TOKEN_ENDPOINT: tokenEndpoint,
+    });
     const scopes =
       read('SCOPES')
         ?.split(/[\s,]+/)
