@@ -144,7 +144,10 @@ describe('oauthProvidersFromEnv', () => {
         { OAUTH_MOCK_ID_ISSUER: 'http://id.example.com', OAUTH_MOCK_ID_ALLOW_INSECURE: 'false' },
         /^OAUTH_MOCK_ID_ISSUER is http:\/\/id\.example\.com: use https/,
       ],
-      [{ OAUTH_MOCK_ID_ISSUER: 'id.example.com' }, /^OAUTH_MOCK_ID_ISSUER must be an https URL, got "id\.example\.com"$/],
+      [
+        { OAUTH_MOCK_ID_ISSUER: 'id.example.com' },
+        /^OAUTH_MOCK_ID_ISSUER must be an https URL, got "id\.example\.com"$/,
+      ],
       [
         { ...explicit, OAUTH_MOCK_ID_ALLOW_INSECURE: 'off' },
         /^OAUTH_MOCK_ID_AUTHORIZATION_ENDPOINT is http:\/\/localhost:1\/authorize: use https/,
