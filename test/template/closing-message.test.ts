@@ -166,6 +166,8 @@ describe("new's closing message tells the truth about the actor it rendered", ()
       expect(install).toBeGreaterThan(-1);
       expect(curl).toBeGreaterThan(install);
       expect(validate).toBeGreaterThan(curl);
+      expect(message.indexOf('  4. npm test ')).toBeGreaterThan(validate);
+      expect(message.indexOf('  5. npm run dev ')).toBeGreaterThan(validate);
       const body = /-d '(.*)'$/m.exec(message)?.[1];
       expect(body).toBeDefined();
       const app = await startExample(name, SURFACE_ENV);
