@@ -19,6 +19,8 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   const saved = (() => { try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch { return {}; } })();
   const state = { sessions: Array.isArray(saved.sessions) ? saved.sessions : [], apiKey: saved.apiKey || '', tenant: saved.tenant || 'default', current: saved.current || null };
   const persist = () => localStorage.setItem(STORE, JSON.stringify(state));
+  // An actor that needs the key is asked nothing that needs it before the key is entered: no 401s on a first visit.
+  const keyMissing = () => document.body.dataset.keyRequired === 'true' && !state.apiKey;
 
   function el(tag, props, ...children) {
     const node = document.createElement(tag);
@@ -307,7 +309,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
    */
   function resumeRun() {
     const session = currentSession();
-    if (following || !session) return;
+    if (following || !session || keyMissing()) return;
     const reply = session.entries[session.entries.length - 1];
     if (!reply || reply.role !== 'assistant') { if (session.run) { delete session.run; persist(); } return; }
     const run = session.run;
@@ -407,6 +409,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   }
   async function loadSettings() {
     const form = $('settings-form');
+    if (keyMissing()) { $('settings-status').textContent = 'Enter the API key to load the settings.'; return; }
     const response = await fetch(base + '/settings/schema', { headers: headers() });
     if (!response.ok) { const problem = explain(await problemOf(response)); $('settings-status').textContent = problem.title + ': ' + problem.detail; return; }
     const schema = await response.json();
@@ -424,9 +427,13 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       if (input.type === 'password') { if (values[key]) input.placeholder = String(values[key]); }
       else setValue(input, values[key]);
       const managed = property['x-platform-managed-by'] === 'platform' ? el('small', { textContent: ' (set by the platform in production)' }) : null;
+      // A slider shows its value beside it, kept up to date as it moves.
+      const shown = input.type === 'range' ? el('output', { htmlFor: input.id, id: input.id + '-value', textContent: input.value }) : null;
+      if (shown) input.addEventListener('input', () => { shown.textContent = input.value; });
       const row = el('div', { className: 'field', data: { key } },
         el('label', { htmlFor: input.id, textContent: property.title || key }, managed),
         input,
+        shown,
         property.description ? el('small', { className: 'hint', textContent: property.description }) : null,
         el('div', { className: 'field-error', data: { for: key }, role: 'alert' }));
       fields.set(key, { input, row, schema: property });
@@ -474,6 +481,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
       else if (body && body.code) { $('ready').textContent = body.title || 'not ready'; showBanner({ code: body.code, title: body.title, detail: body.detail || '' }); }
       else $('ready').textContent = 'not ready: ' + (body.reason || ready.status);
     } catch { $('ready').dataset.state = 'unreachable'; $('ready').textContent = 'unreachable'; }
+    if (keyMissing()) { $('stats').replaceChildren(el('p', { textContent: 'Enter the API key to see the stats.' })); return; }
     try {
       const response = await fetch(base + '/stats/' + encodeURIComponent(state.tenant || 'default'), { headers: headers() });
       if (!response.ok) { const problem = explain(await problemOf(response)); $('stats').replaceChildren(el('p', { className: 'problem', textContent: problem.title })); return; }
@@ -486,7 +494,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   // ---- wiring ---------------------------------------------------------------------------
   $('api-key').value = state.apiKey;
   $('tenant').value = state.tenant;
-  $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); });
+  $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); resumeRun(); });
   $('tenant').addEventListener('change', () => { state.tenant = $('tenant').value.trim() || 'default'; persist(); refreshStats(); });
   $('session').addEventListener('change', () => { state.current = $('session').value; const session = currentSession(); if (session) { state.tenant = session.tenant; $('tenant').value = session.tenant; } persist(); drawTranscript(); refreshStats(); resumeRun(); });
   $('new-session').addEventListener('click', newSession);
@@ -552,7 +560,12 @@ const PLAYGROUND_STYLE = `
  * `POST /agent/runs/{id}/cancel` for Stop, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
  * @param view the actor's name and the response's CSP nonce
  */
-export async function renderPlaygroundPage(view: { readonly name: string; readonly nonce: string }): Promise<string> {
+export async function renderPlaygroundPage(view: {
+  readonly name: string;
+  readonly nonce: string;
+  /** Whether the actor's routes need `X-API-Key` (`API_KEY_ENABLED`): the page then asks nothing of them before the key is entered. */
+  readonly keyRequired: boolean;
+}): Promise<string> {
   const page = await html`<!doctype html>
 <html lang="en">
 <head>
@@ -562,7 +575,7 @@ export async function renderPlaygroundPage(view: { readonly name: string; readon
 <link rel="icon" href="data:,">
 <style nonce="${view.nonce}">${raw(PLAYGROUND_STYLE)}</style>
 </head>
-<body>
+<body data-key-required="${String(view.keyRequired)}">
 <header>
 <h1>${view.name} · playground</h1>
 <span id="ready" role="status">…</span>

@@ -21,9 +21,10 @@ export const playgroundRoute = defineRoute(
   },
   (ctx) => {
     const name = ctx.definition.metadata.name;
+    const keyRequired = ctx.environment.API_KEY_ENABLED;
     return async function playgroundPage(c) {
       const nonce = randomNonce();
-      return c.body(await renderPlaygroundPage({ name, nonce }), 200, htmlPageHeaders(nonce));
+      return c.body(await renderPlaygroundPage({ name, nonce, keyRequired }), 200, htmlPageHeaders(nonce));
     };
   },
   (ctx) => ctx.environment.PLAYGROUND_ENABLED,

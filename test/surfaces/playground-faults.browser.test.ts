@@ -92,8 +92,19 @@ describe.skipIf(chromiumMissing)('the playground behind an API key in chromium',
       ),
     );
 
+  it('asks nothing that needs the key before it is entered: no 401 on a first visit, it says what to do', async () => {
+    await page.locator('#settings-status:has-text("Enter the API key")').waitFor();
+    await page.locator('#stats:has-text("Enter the API key")').waitFor();
+    // Past one poll of the live state (every 3 s): still only the open /ready was asked.
+    await page.waitForTimeout(3_500);
+    const asked = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    expect(asked.filter((path) => path !== '/ready')).toEqual([]);
+    expect(await notices401()).toEqual([]);
+  });
+
   it('drops every 401 notice once a valid key is entered, without a reload', async () => {
-    await page.locator('#settings-status:has-text("401")').waitFor();
     await page.locator('#message').fill('hello');
     await page.locator('#message').press('Enter');
     await page.locator('#banner:has-text("401")').waitFor();

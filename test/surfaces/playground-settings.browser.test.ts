@@ -142,6 +142,7 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
 
   it('saves the changed fields through PUT /settings', async () => {
     await page.locator('#setting-level').fill('7');
+    expect(await page.locator('#setting-level-value').textContent()).toBe('7');
     await page.locator('#setting-labels').fill('red, green');
     await page.locator('#setting-token').fill('t0ken');
     await page.locator('#save-settings').click();
