@@ -10,7 +10,7 @@ import {
   kubernetesProblems,
   schemaProblems,
   strictFieldProblems,
-} from '../../test/support/kubernetes-schemas.js';
+} from '../../test/kubernetes/kubernetes-schemas.js';
 import { readImageRuntime } from './image-runtime.js';
 import type { KubernetesObject } from './kubernetes-object.js';
 import { type KubernetesManifestsSuccess, writeKubernetesManifests } from './write-kubernetes-manifests.js';

@@ -1,7 +1,10 @@
 // Makes sure Node 24, Bun and Deno (npm packages pinned in this folder) are installed: a quick
 // check when they are, `npm ci` here when one is missing or not the pinned version.
-// Called by the root `pretest`. Never puts this folder's `node` on anyone's PATH.
+// Called by the root `pretest`. Never puts this folder's `node` on anyone's PATH. Then installs
+// the test-only package folders (test/kubernetes) with that Node 24.
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureFolderPackages } from './ensure-folder-packages.mjs';
 import { INSTALLED_RUNTIMES, RUNTIMES_DIR, runtimeVersion } from './runtime-binaries.mjs';
 
 const stale = () => INSTALLED_RUNTIMES.filter((runtime) => runtimeVersion(runtime.path) !== runtime.pinned);
@@ -24,3 +27,5 @@ if (missing.length > 0) {
   }
 }
 console.log(`[runtimes] ${INSTALLED_RUNTIMES.map((runtime) => `${runtime.package} ${runtime.pinned}`).join(', ')} ready`);
+// The test-only package folders, installed with the Node 24 just made sure of.
+ensureFolderPackages([fileURLToPath(new URL('../kubernetes', import.meta.url))], 'kubernetes');

@@ -8,11 +8,13 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import ts from 'typescript';
-import { REPOSITORY_ROOT } from './built-package.js';
+import { REPOSITORY_ROOT } from '../support/built-package.js';
 
 /**
- * The Kubernetes release whose OpenAPI schemas `kubernetes-models` (pinned in package.json) was
- * generated from: its 5.1 line carries v1.36 (it declares Node 22 in `engines`; npm warns EBADENGINE on Node 20, and the validators run on Node 20 as the tests show).
+ * The Kubernetes release whose OpenAPI schemas `kubernetes-models` (pinned in this folder's
+ * package.json, installed by the root `pretest`) was generated from: its 5.1 line carries v1.36.
+ * It declares Node 22 in `engines`, so it is installed here with Node 24 rather than in the root
+ * project, whose install must not warn on Node 20; the validators run on Node 20, as the tests show.
  */
 export const KUBERNETES_SCHEMA_VERSION = '1.36.0';
 
@@ -85,7 +87,7 @@ export function schemaProblems(object: Manifest): string[] {
  * @returns one list of problems per object
  */
 export function strictFieldProblems(objects: readonly Manifest[]): string[][] {
-  const fileName = join(REPOSITORY_ROOT, '.kubernetes-strict-check.mts');
+  const fileName = join(REPOSITORY_ROOT, 'test', 'kubernetes', '.kubernetes-strict-check.mts');
   const lines: string[] = [];
   const owners: number[] = [];
   const emit = (text: string, owner: number) => {
