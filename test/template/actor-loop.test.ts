@@ -91,6 +91,14 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
   it('installs', () => {
     const installed = run('npm', ['install', '--no-audit', '--no-fund'], actorDir, 240_000);
     expect(installed.code, installed.output).toBe(0);
+    // No warning but the one its README explains (npm 11 lists the denied actorkit prepare of vendor/).
+    const warnings = installed.output.split('\n').filter((line) => line.startsWith('npm warn'));
+    expect(warnings.filter((line) => /^npm warn install-scripts {3}\S/.test(line))).toEqual(
+      warnings.some((line) => line.includes('actorkit@'))
+        ? [expect.stringMatching(/ actorkit@\S+ \(prepare: npm run build\)$/)]
+        : [],
+    );
+    expect(warnings.filter((line) => !line.startsWith('npm warn install-scripts'))).toEqual([]);
   }, 300_000);
 
   it('validates with its own installed actorkit', () => {
