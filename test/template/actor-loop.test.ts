@@ -145,6 +145,12 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
     const { status, body } = await invoke(port);
     expect(status).toBe(200);
     expect(body).toMatchObject({ model: 'offline', tool_calls: [{ name: 'demo_lookup', status: 'ok' }] });
+    // Try-it out of the box: swagger-ui-dist is a dev dependency of the rendered actor.
+    const docs = await fetch(`http://127.0.0.1:${port}/docs`);
+    expect(await docs.text()).toContain('src="docs?asset=swagger-ui-bundle.js"');
+    const bundle = await fetch(`http://127.0.0.1:${port}/docs?asset=swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     stop(server);
   }, 120_000);
 
