@@ -1,7 +1,7 @@
 /**
  * `actorkit/cli`: the citty commands of `actorkit` and, from `actorkit/cli/library`, the library
  * functions under them.
- * @module
+ * @module actorkit/cli
  */
 
 // Commands

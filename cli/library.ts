@@ -2,7 +2,7 @@
  * `actorkit/cli/library`: the library functions under the CLI's verbs — render, validate,
  * update, publish, dev — with their result objects, errors and streams, without the citty
  * commands. A script, or the local platform, uses them without loading the CLI's verbs.
- * @module
+ * @module actorkit/cli/library
  */
 
 // Results, errors and streams

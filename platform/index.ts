@@ -4,7 +4,7 @@
  * the panel relay, reconciliation, the dashboard) and writes the Kubernetes manifests that run
  * them elsewhere. `actorkit platform` is a thin shell over it; it uses the package only through
  * its public entries (`actorkit`, `actorkit/sdk`, `actorkit/http`, `actorkit/cli`).
- * @module
+ * @module actorkit/platform
  */
 
 // Hosting actors: the gateway, the replicas, the dashboard

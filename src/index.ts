@@ -1,5 +1,7 @@
-// The runtime: `createActorApp` and what an actor's code touches around it.
-
+/**
+ * `actorkit`: the runtime — `createActorApp` and what an actor's code touches around it.
+ * @module actorkit
+ */
 export { createActorApp, type ActorApp } from './app/create-actor-app.js';
 export type { CreateActorAppOptions } from './app/create-actor-app-options.js';
 export type { ActorRuntime } from './app/run-actor-lifecycle.js';

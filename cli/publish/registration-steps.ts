@@ -30,7 +30,7 @@ export const REGISTER_ACTOR_PATH = '/home/creator/register-actor';
 
 /**
  * The creator-hub steps printed after a push, starting at `{PLATFORM_URL}/home/creator/register-actor`.
- * @param baseUrl the platform URL, from {@link platformUrl}.
+ * @param baseUrl the platform URL, from `platformUrl`.
  * @param image the pushed `<repo>:<tag>`.
  */
 export function registrationSteps(baseUrl: string, image: string): string[] {

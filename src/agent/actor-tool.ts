@@ -41,7 +41,9 @@ export interface ActorToolOptions<TSchema extends v.GenericSchema, TOutput> {
   readonly description: string;
   /** The arguments, as a valibot object schema; the model sees it as JSON Schema. */
   readonly argsSchema: TSchema;
+  /** Runs the tool synchronously on validated arguments (give this or `runAsync`). */
   run?(args: v.InferOutput<TSchema>, context: ToolRunContext): TOutput;
+  /** Runs the tool asynchronously on validated arguments (give this or `run`). */
   runAsync?(args: v.InferOutput<TSchema>, context: ToolRunContext): Promise<TOutput>;
   /** True when the tool only reads: `/mcp` offers read-only tools to MCP clients (annotation `readOnlyHint`). */
   readonly readOnly?: boolean;

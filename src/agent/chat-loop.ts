@@ -14,6 +14,7 @@ import { withSpan } from '../telemetry/with-span.js';
 /** The metrics the loop writes: `gen_ai_client_token_usage` and tool calls by name and outcome (prom-client's `Histogram` and `Counter` fit). */
 export interface ChatLoopMetrics {
   readonly tokenUsage: {
+    /** Records one model call's token count under its labels. */
     observe(
       labels: LabelValues<
         'gen_ai_operation_name' | 'gen_ai_provider_name' | 'gen_ai_token_type' | 'gen_ai_request_model'
@@ -21,7 +22,10 @@ export interface ChatLoopMetrics {
       value: number,
     ): void;
   };
-  readonly toolCalls: { inc(labels: LabelValues<'tool' | 'outcome'>): void };
+  readonly toolCalls: {
+    /** Counts one tool call under its tool and outcome. */
+    inc(labels: LabelValues<'tool' | 'outcome'>): void;
+  };
 }
 
 /** Options of one run of the chat loop. */
@@ -33,6 +37,7 @@ export interface ChatLoopOptions {
   /** The conversation so far, ending with the new message. */
   readonly messages: readonly ChatMessage[];
   readonly context: ToolRunContext;
+  /** Told each event of the turn as it happens: text, tool calls and results, approvals. */
   readonly onEvent?: (event: ChatEvent) => void;
   readonly metrics?: ChatLoopMetrics;
   readonly logger?: Logger;

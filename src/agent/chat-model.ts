@@ -68,6 +68,8 @@ export interface ChatModel {
   readonly name: string;
   /** Who serves it, as the OpenTelemetry GenAI conventions name providers (`gen_ai.provider.name`, e.g. `openai`); `_OTHER` when unset. */
   readonly provider?: string;
+  /** Asks the model for one whole answer (text and tool calls). */
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /** Asks the model for one answer as it comes: text deltas, tool calls, then its usage. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }

@@ -17,6 +17,7 @@ import type { ActorTracer } from '../telemetry/actor-tracer.js';
 export interface DatabaseHealth {
   /** The last known state, shown as it is as `/health`'s database check. */
   status(): DatabaseStatus;
+  /** Checks the database again now (in the background); `/health` reports the result. */
   refresh(): void;
 }
 

@@ -90,6 +90,7 @@ export class ActorLifecycle {
     return this.#inFlight;
   }
 
+  /** Marks the actor ready: `/ready` answers 200 from now on. */
   markReady(): void {
     if (this.#phase === 'starting') this.#phase = 'ready';
   }
@@ -99,6 +100,7 @@ export class ActorLifecycle {
     if (this.#phase === 'starting' || this.#phase === 'ready') this.#phase = 'draining';
   }
 
+  /** Marks the actor stopped: new work is refused. */
   markStopped(): void {
     this.#phase = 'stopped';
   }

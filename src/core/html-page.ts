@@ -33,7 +33,7 @@ export function framedPageHeaders(policy: string, ancestors: FrameAncestors = 'n
 /**
  * The headers of a self-contained HTML page: a strict Content-Security-Policy that runs only the
  * inline script and style carrying `nonce` and lets the page call its own origin, no caching,
- * and who may frame it (see {@link framedPageHeaders}).
+ * and who may frame it (see `framedPageHeaders`).
  * @param nonce the response's nonce, see {@link randomNonce}
  * @param ancestors who may frame it, `none` by default
  */

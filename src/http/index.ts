@@ -2,7 +2,7 @@
  * `actorkit/http`: the Fetch-level pieces the runtime answers HTTP with, for what sits in front
  * of actors (a gateway, a development proxy, an owner page): request ids, hop-by-hop headers,
  * foreign-origin checks, constant-time key checks and the HTML page shell with its CSP nonce.
- * @module
+ * @module actorkit/http
  */
 
 // Requests and headers

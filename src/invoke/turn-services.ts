@@ -12,6 +12,7 @@ import type { TurnRuns } from './turn-runs.js';
  * loses a count, even while the database is down (`GroupCommit` over the store's sessions).
  */
 export interface TurnWriter {
+  /** Saves a turn's messages and its invoke's stats in one write; resolves with what was kept. */
   saveTurn(turn: TurnToSave): Promise<TurnSaveOutcome>;
   /** Tries once to save the turns still waiting; rejects when some could not be. */
   flush(): Promise<void>;
@@ -23,6 +24,7 @@ export interface TurnWriter {
 
 /** Reads the counters behind `/stats`, the turns still waiting to be saved (`pending`) counted in. */
 export interface StatsRecorder extends Pick<TurnWriter, 'pending'> {
+  /** The invoke stats of a tenant (all tenants' without one), as `GET /stats` shows them. */
   readStats(tenantId?: string): Promise<StatsSnapshot>;
 }
 

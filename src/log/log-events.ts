@@ -321,7 +321,7 @@ export const CLIENT_INITIALIZED_EVENT = {
 
 type TableEvent = keyof typeof LOG_EVENTS;
 
-/** A name the runtime or the CLI logs: one of {@link LOG_EVENTS}, or a domain client's `<prefix>_client_initialized`. */
+/** A name the runtime or the CLI logs: one of `LOG_EVENTS` (docs/logs.md), or a domain client's `<prefix>_client_initialized`. */
 export type LogEvent = TableEvent | ClientInitializedEvent;
 
 /** The events the table lists at `level`. */

@@ -16,9 +16,13 @@ type EventAtLevel<Event extends string, Level extends LogLevel> = [Event] extend
  * own events names them: `Logger<'order_placed' | 'order_failed'>`, or `Logger<string>`.
  */
 export interface Logger<Event extends string = LogEvent> {
+  /** Logs a `debug` event with its fields. */
   debug(event: EventAtLevel<Event, 'debug'>, fields?: Record<string, unknown>): void;
+  /** Logs an `info` event with its fields. */
   info(event: EventAtLevel<Event, 'info'>, fields?: Record<string, unknown>): void;
+  /** Logs a `warn` event with its fields. */
   warn(event: EventAtLevel<Event, 'warn'>, fields?: Record<string, unknown>): void;
+  /** Logs an `error` event with its fields. */
   error(event: EventAtLevel<Event, 'error'>, fields?: Record<string, unknown>): void;
   /** A logger that adds `fields` to every record it writes. */
   child(fields: Record<string, unknown>): Logger<Event>;

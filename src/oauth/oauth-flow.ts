@@ -4,7 +4,9 @@ import { noOAuthTokens, unknownOAuthProvider } from '../core/oauth-token-source.
 
 /** Answers one OAuth route; the OAuth flow plugs in here. */
 export interface OAuthFlow {
+  /** `GET /oauth/authorize`: redirects the user to the provider, with a fresh state. */
   authorize(request: Request, ctx: ActorContext): Promise<Response>;
+  /** `GET /oauth/callback`: checks the state, exchanges the code and stores the tenant's token. */
   callback(request: Request, ctx: ActorContext): Promise<Response>;
   /** Called once with the actor's context when the app is built, so tools can ask for tokens before any OAuth request. */
   bind?(ctx: ActorContext): void;

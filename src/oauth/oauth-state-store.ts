@@ -18,6 +18,7 @@ export interface OAuthStateRecord {
  * one replica serves `/oauth/*`.
  */
 export interface OAuthStateStore {
+  /** Keeps a pending flow under its state until it is taken or expires. */
   put(state: string, record: OAuthStateRecord, now: number): Promise<void>;
   /** Removes and returns the record of `state` (expired ones too, so the caller can say why), or null. */
   take(state: string): Promise<OAuthStateRecord | null>;
@@ -48,6 +49,7 @@ export class MemoryOAuthStateStore implements OAuthStateStore {
     return this.#records.size;
   }
 
+  /** Keeps a pending flow under its state until it is taken or expires. */
   async put(state: string, record: OAuthStateRecord, now: number): Promise<void> {
     // States are kept in insertion order, which is expiry order for one time-to-live: sweep from the front.
     for (const [key, pending] of this.#records) {

@@ -28,6 +28,7 @@ export class StoreOAuthStateStore implements OAuthStateStore {
     this.#store = store;
   }
 
+  /** Keeps a pending flow under its state, in the store, until it is taken or expires. */
   async put(state: string, record: OAuthStateRecord, _now: number): Promise<void> {
     const { provider, tenantId, returnTo, codeVerifier, redirectUri } = record;
     await this.#store.putOAuthState(

@@ -1,7 +1,7 @@
 /**
  * `actorkit/sdk`: what an actor's author writes with — settings annotations and sections, the
  * platform configuration emitter and validator, and domain client helpers.
- * @module
+ * @module actorkit/sdk
  */
 
 // Settings annotations

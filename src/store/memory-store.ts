@@ -145,12 +145,14 @@ export class MemoryStore implements Store {
     return JSON.parse(serialised) as Record<string, unknown>;
   }
 
+  /** Saves a tenant's token of one provider, replacing the one before. */
   async saveOAuthToken(token: StoredOAuthToken): Promise<void> {
     assertOAuthToken(token);
     this.check();
     this.tokens.set(JSON.stringify([token.tenantId, token.provider]), { ...token });
   }
 
+  /** A tenant's token of one provider, or `null`. */
   async loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null> {
     this.check();
     const token = this.tokens.get(JSON.stringify([tenantId, provider]));

@@ -170,7 +170,9 @@ export interface StoredOAuthState {
 
 /** The OAuth part of a store: tokens per tenant and provider, and the states of pending flows. */
 export interface OAuthStore {
+  /** Saves a tenant's token of one provider, replacing the one before. */
   saveOAuthToken(token: StoredOAuthToken): Promise<void>;
+  /** A tenant's token of one provider, or `null`. */
   loadOAuthToken(tenantId: string, provider: string): Promise<StoredOAuthToken | null>;
   /**
    * Remembers a pending OAuth flow under its `state` until `expiresAtMs` (epoch ms), replacing

@@ -1,5 +1,7 @@
-// Test factories for actors, for vitest.
-
+/**
+ * `actorkit/testing`: test factories for actors, for vitest.
+ * @module actorkit/testing
+ */
 export { createTestActor, testActorDefinition } from './create-test-actor.js';
 export { makeContractTests, type ContractTestRegistrar, type OpenApiSource } from './make-contract-tests.js';
 export { configDifferences, makeConfigConsistencyTests } from './config-consistency.js';

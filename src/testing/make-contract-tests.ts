@@ -11,7 +11,9 @@ export type OpenApiSource = unknown | (() => unknown | Promise<unknown>);
 
 /** Test-registration functions; vitest's by default, replaceable to test the factory itself. */
 export interface ContractTestRegistrar {
+  /** Groups tests (vitest's `describe` by default). */
   readonly describe: (name: string, body: () => void) => void;
+  /** Declares one test (vitest's `it` by default). */
   readonly it: (name: string, body: () => Promise<void>) => void;
   /** Where the report of missing recommended endpoints goes (default `console.warn`). */
   readonly report?: (message: string) => void;

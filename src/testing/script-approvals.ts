@@ -2,6 +2,7 @@ import type { ChatReply } from '../invoke/chat-reply.js';
 
 /** An actor a test talks to without a server: an `ActorApp` (`createTestActor`, the template's `createApp`). */
 export interface RequestableActor {
+  /** Answers one request, as `app.request` does. */
   request(request: Request): Response | Promise<Response>;
 }
 

@@ -1,3 +1,7 @@
+/**
+ * `actorkit/bun`: serves an actor under Bun (`serve`), with graceful shutdown.
+ * @module actorkit/bun
+ */
 import type { ActorApp } from '../../app/create-actor-app.js';
 import { processSignals } from '../signal-host.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';

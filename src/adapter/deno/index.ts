@@ -1,3 +1,7 @@
+/**
+ * `actorkit/deno`: serves an actor under Deno (`serve`), with graceful shutdown.
+ * @module actorkit/deno
+ */
 import type { ActorApp } from '../../app/create-actor-app.js';
 import { type RuntimeListener, type ServableApp, serveActor } from '../serve-actor.js';
 import type { ServeHandle, ServeOptions } from '../serve-options.js';

@@ -1,3 +1,7 @@
+/**
+ * `actorkit/node`: serves an actor under Node (`serve`), with graceful shutdown and the V8 heap defaults.
+ * @module actorkit/node
+ */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { ActorApp } from '../../app/create-actor-app.js';
