@@ -88,7 +88,7 @@ describe('Writing an actor, as the page writes it', () => {
     expect(await ask()).toMatchObject([{ status: 'ok', output: { city: 'Oslo', temp_c: null } }]);
     const warning = sink.records.find((record) => record.event === 'safe_call_failed');
     expect(warning).toMatchObject({ action: 'fetch_forecast', reason: 'error' });
-    expect((warning?.error as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
+    expect((warning!.error as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
     await expect(client.healthCheck()).rejects.toThrow('fetch failed');
   });
 });
