@@ -77,6 +77,7 @@ export function openApiDocument(
     components: {
       schemas: {
         Problem: PROBLEM_DOCUMENT_SCHEMA,
+        SettingsUpdate: settingsUpdateSchema(ctx.settings.jsonSchema),
       },
       ...(schemes.size > 0
         ? {
@@ -88,4 +89,13 @@ export function openApiDocument(
     },
     ...(mode.apiKeyOn ? { security: [{ apiKey: [] }] } : {}),
   };
+}
+
+/**
+ * The body `PUT /settings` takes, derived from the settings' JSON Schema: any of its fields (none
+ * is required in an update), and no other (an unknown key is refused, 422 `validation_failed`).
+ */
+function settingsUpdateSchema(settingsSchema: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { $schema: _dialect, required: _required, ...schema } = settingsSchema;
+  return { ...schema, additionalProperties: false };
 }

@@ -23,7 +23,10 @@ export const updateSettingsRoute = defineRoute(
         required: true,
         content: {
           'application/json': {
-            schema: { type: 'object', description: 'Some settings, as GET /settings/schema describes them' },
+            schema: {
+              $ref: '#/components/schemas/SettingsUpdate',
+              description: 'Some settings, as GET /settings/schema describes them; no other key',
+            },
           },
         },
       },

@@ -158,6 +158,8 @@ describe('runs', () => {
       ['?after=-1', undefined],
       ['?after=abc', undefined],
       ['', 'x1'],
+      // The cursor that does not win must be well-formed too: what the document says of each.
+      ['?after=', '0'],
     ] as const) {
       const response = await app.request(`/agent/runs/${reply.id}/stream${query}`, {
         headers: { 'X-Tenant-Id': 'acme', ...(header === undefined ? {} : { 'Last-Event-ID': header }) },
@@ -166,6 +168,8 @@ describe('runs', () => {
       expect((await response.json()).code).toBe('invalid_run_cursor');
     }
     expect((await app.request('/agent/invoke/s-unknown/stream')).status).toBe(204);
+    const resume = await app.request('/agent/invoke/s-unknown/stream?after=', { headers: { 'Last-Event-ID': '0' } });
+    expect(resume.status).toBe(400);
   });
 
   it('/health counts the runs in progress', async () => {

@@ -78,12 +78,19 @@ async function tenantRun(runs: ActorRuns, id: string, tenantId: string): Promise
   return run;
 }
 
-/** Where a reconnect starts: `Last-Event-ID` (what an EventSource sends), else `?after=`, else 0. */
+/**
+ * Where a reconnect starts: `Last-Event-ID` (what an EventSource sends), else `?after=`, else 0.
+ * Each one given must be well-formed, the one that does not win included (400 `invalid_run_cursor`).
+ */
 function streamCursor(c: Context<ActorEnv>): number {
-  const lastEventId = c.req.header('Last-Event-ID');
-  const after = c.req.query('after');
-  const [name, value] = lastEventId !== undefined ? ['Last-Event-ID', lastEventId] : ['after', after];
-  if (value === undefined) return 0;
+  const lastEventId = cursorOf('Last-Event-ID', c.req.header('Last-Event-ID'));
+  const after = cursorOf('after', c.req.query('after'));
+  return lastEventId ?? after ?? 0;
+}
+
+/** A cursor given as `name`: a whole number from 0, or `undefined` when not given. */
+function cursorOf(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   if (!CURSOR.test(value))
     throw new ActorError('invalid_run_cursor', {
       detail: `${name} must be the number of the last part received (a whole number from 0), got ${JSON.stringify(value.slice(0, 40))}`,
