@@ -12,6 +12,7 @@ export const commands = {
   publish: () => import('./publish.js').then(defaultExport),
   update: () => import('./update.js').then(defaultExport),
   dev: () => import('./dev.js').then(defaultExport),
+  eval: () => import('./eval.js').then(defaultExport),
   platform: () => import('./platform.js').then(defaultExport),
   help: () => import('./help.js').then(defaultExport),
 } as const;
