@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { silentLogger } from '../../src/index.js';
 import { CliError } from '../cli-error.js';
+import { PLACEHOLDER_ENVIRONMENT } from '../route-list/index.js';
 
 /** One turn of a case as the target answered it. */
 interface TargetAnswer {
@@ -40,7 +41,7 @@ interface InProcessApp {
 
 /**
  * The actor's app in this process: `createApp` of its `src/app.ts` (compiled by tsx, with the
- * actor's own actorkit), on an in-memory store unless `DATABASE_URL` says otherwise. One app per
+ * actor's own actorkit), always on an in-memory store, with placeholders for the variables its surfaces need (`MESH_KEY`, …). One app per
  * settings override, so a case's settings never leak into another case.
  * @param actorDir the actor folder.
  * @param env the environment the app reads (the model's variables among them).
@@ -72,7 +73,8 @@ export async function inProcessTarget(
       cause: error,
     });
   }
-  const appEnv = { ...env, DATABASE_URL: env.DATABASE_URL ?? 'memory://', LOG_LEVEL: env.LOG_LEVEL ?? 'error' };
+  // The surfaces' variables get placeholders when unset; the store is always in memory: an eval never writes the actor's database.
+  const appEnv = { ...PLACEHOLDER_ENVIRONMENT, ...env, DATABASE_URL: PLACEHOLDER_ENVIRONMENT.DATABASE_URL };
   const apps = new Map<string, Promise<InProcessApp>>();
   const appFor = (settings: Record<string, unknown> | undefined) => {
     const key = JSON.stringify(settings ?? {});
