@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as v from 'valibot';
-import { LineCounter, parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { CliError } from '../cli-error.js';
 
 const Text = v.pipe(v.string(), v.minLength(1));
@@ -113,17 +113,8 @@ function parseEvalCase(text: string, file: string): EvalCase {
   if (!parsed.success) {
     const [issue] = parsed.issues;
     const path = (issue.path ?? []).map((item) => item.key as string | number);
-    // A missing or unknown key is reported at the nearest node that exists.
-    let line = 1;
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = document.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-      if (node?.range) {
-        line = lineCounter.linePos(node.range[0]).line;
-        break;
-      }
-    }
     const field = path.length > 0 ? path.join('.') : undefined;
-    throw caseError(file, line, field, issueMessage(issue));
+    throw caseError(file, fieldLine(document, lineCounter, path), field, issueMessage(issue));
   }
   const base =
     file
@@ -154,6 +145,22 @@ export function checkCaseTools(cases: readonly EvalCase[], toolNames: readonly s
       );
     }
   }
+}
+
+/** The line of the field at `path`: its key's line, else that of the nearest enclosing field that exists (a missing field). */
+function fieldLine(document: Document, lineCounter: LineCounter, path: readonly (string | number)[]): number {
+  for (let depth = path.length; depth > 0; depth--) {
+    const parent = document.getIn(path.slice(0, depth - 1), true);
+    const key = path[depth - 1];
+    const node = isMap(parent)
+      ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key
+      : isSeq(parent)
+        ? parent.items[key as number]
+        : undefined;
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range) return lineCounter.linePos(range[0]).line;
+  }
+  return 1;
 }
 
 function issueMessage(issue: v.BaseIssue<unknown>): string {

@@ -115,8 +115,8 @@ export async function inProcessTarget(
 
 /**
  * A running actor at `url` (its `/agent/invoke`), or the platform edge's chat route (a URL ending
- * in `/chat`), with `key` in `X-API-Key`. A 401 or 403 is one `refused` error for the whole run;
- * a case with settings overrides is an error (a shared actor's settings are not the eval's to change).
+ * in `/chat`), with `key` in `X-API-Key`. A 401 or 403 is one `refused` error for the whole run.
+ * Settings overrides are not sent (`runEvals` skips those cases).
  * @param url the actor's base URL, or the edge's chat URL.
  * @param key the key the actor or the edge accepts.
  */
@@ -134,7 +134,6 @@ export function urlTarget(url: string, key: string | undefined): EvalTarget {
     description: invokeUrl,
     toolNames: undefined,
     async invoke(turn) {
-      if (turn.settings !== undefined) throw new Error('settings overrides run only in the process (without --url)');
       const request = invokeRequest(turn);
       const headers = new Headers(request.headers);
       if (key !== undefined) headers.set('X-API-Key', key);

@@ -102,6 +102,13 @@ export async function runEvals(actorDir: string, options: EvalOptions = {}): Pro
     let cases = await loadEvalCases(casesDir, io.cwd);
     if (options.filter !== undefined)
       cases = cases.filter((evalCase) => evalCase.name.includes(options.filter as string));
+    if (options.url !== undefined) {
+      // A shared actor's settings are not the eval's to change: those cases run only in the process.
+      const skipped = cases.filter((evalCase) => evalCase.settings !== undefined);
+      for (const evalCase of skipped)
+        io.stderr.write(`skipped ${evalCase.name}: its settings overrides run only in the process (without --url)\n`);
+      cases = cases.filter((evalCase) => evalCase.settings === undefined);
+    }
     target =
       options.url !== undefined
         ? urlTarget(options.url, options.key ?? io.env.ACTORKIT_EVAL_KEY)
