@@ -75,6 +75,18 @@ describe('actorkit eval', () => {
     expect(run.stdout).toMatch(/\$0\.\d{4}/);
     expect(run.stderr).toContain('fell below its baseline');
     expect(run.code).toBe(1);
+
+    // Within --tolerance of the baseline, the same failure does not fail the eval.
+    model.reply(
+      {
+        kind: 'json',
+        body: completion(null, { toolCalls: [{ id: 'c2', name: 'shopbot_lookup', arguments: '{"topic":"tests"}' }] }),
+      },
+      { kind: 'json', body: completion('Here is what I know about tests.') },
+    );
+    const tolerated = await actorkitEval(['.', '--filter', 'looks-up', '--tolerance', '1'], modelEnv());
+    expect(tolerated.stdout).toMatch(/FAIL\s+looks-up-a-topic\s+0\/1 \(baseline 100%\)\s/);
+    expect(tolerated.code).toBe(0);
   }, 60_000);
 
   it('grades a rubric with the judge (EVAL_JUDGE_*) over HTTP, and fails the case the judge fails', async () => {
