@@ -27,9 +27,16 @@ export interface EvalJudge {
   readonly apiKey?: string;
 }
 
+interface ToolCallSeen {
+  readonly name: string;
+  readonly arguments?: unknown;
+  readonly status?: string;
+  readonly error?: string;
+}
+
 interface ReplyShape {
   readonly message?: { readonly content?: string };
-  readonly tool_calls?: readonly { readonly name: string; readonly arguments?: unknown }[];
+  readonly tool_calls?: readonly ToolCallSeen[];
   readonly usage?: { readonly input_tokens?: number; readonly output_tokens?: number };
   readonly finish_reason?: string;
 }
@@ -48,7 +55,7 @@ export async function scoreRun(
   options: { session: string; judge: EvalJudge | undefined },
 ): Promise<RunOutcome> {
   const started = performance.now();
-  const calls: { name: string; arguments?: unknown }[] = [];
+  const calls: ToolCallSeen[] = [];
   let inputTokens = 0;
   let outputTokens = 0;
   let last: ReplyShape = {};
@@ -109,7 +116,7 @@ export async function scoreRun(
   return outcome(problems.length === 0 ? 'pass' : 'fail', problems);
 }
 
-function toolProblems(evalCase: EvalCase, calls: readonly { name: string; arguments?: unknown }[]): string[] {
+function toolProblems(evalCase: EvalCase, calls: readonly ToolCallSeen[]): string[] {
   const expected = evalCase.expect?.tools;
   if (expected === undefined) return [];
   const problems: string[] = [];
@@ -126,6 +133,10 @@ function toolProblems(evalCase: EvalCase, calls: readonly { name: string; argume
     if (matching.length === 0) {
       const seen = candidates.map(({ call }) => JSON.stringify(call.arguments)).join(', ');
       problems.push(`${want.name} was called with ${seen}, expected arguments matching ${JSON.stringify(want.args)}`);
+      continue;
+    }
+    if (matching.every(({ call }) => call.status === 'error')) {
+      problems.push(`${want.name} was called but failed: ${matching[0]?.call.error ?? 'error'}`);
       continue;
     }
     if (expected.in_order === true) {

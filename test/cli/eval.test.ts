@@ -89,6 +89,20 @@ describe('actorkit eval', () => {
     expect(tolerated.code).toBe(0);
   }, 60_000);
 
+  it('exits 1 naming the case when a tool edit makes its call fail, with the offline model', async () => {
+    const tools = join(actor, 'src', 'shopbot', 'tools.ts');
+    const original = readFileSync(tools, 'utf8');
+    try {
+      writeFileSync(tools, original.replace('v.maxLength(200)', 'v.maxLength(3)'));
+      const run = await actorkitEval(['.']);
+      expect(run.stdout).toMatch(/FAIL\s+looks-up-a-topic\s+0\/1 \(baseline 100%\) regressed/);
+      expect(run.stdout).toContain('shopbot_lookup was called but failed:');
+      expect(run.code).toBe(1);
+    } finally {
+      writeFileSync(tools, original);
+    }
+  }, 60_000);
+
   it('grades a rubric with the judge (EVAL_JUDGE_*) over HTTP, and fails the case the judge fails', async () => {
     writeFileSync(
       join(actor, 'evals', 'judged.yaml'),
