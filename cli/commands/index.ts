@@ -17,6 +17,8 @@ export const commands = {
   update: () => import('./update.js').then(defaultExport),
   /** `actorkit dev`: runs an actor from source with reload and the playground. */
   dev: () => import('./dev.js').then(defaultExport),
+  /** `actorkit eval`: runs the actor's eval cases and compares them with the baseline. */
+  eval: () => import('./eval.js').then(defaultExport),
   /** `actorkit platform`: the hosting platform rehearsed on one machine. */
   platform: () => import('./platform.js').then(defaultExport),
   /** `actorkit help`: the help of a verb. */

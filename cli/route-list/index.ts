@@ -34,8 +34,11 @@ interface DocumentedPaths {
   >;
 }
 
-/** Placeholders for the variables a surface needs at setup; the app is built to read its document, never started or served. */
-const PLACEHOLDER_ENVIRONMENT = {
+/**
+ * Placeholders for the variables a surface needs at setup (an in-memory store, a mesh key, a
+ * workflow URL): for an app built to read its document, or to answer eval cases, never served.
+ */
+export const PLACEHOLDER_ENVIRONMENT = {
   DATABASE_URL: 'memory://',
   MESH_KEY: 'placeholder-mesh-key-for-the-route-list',
   WORKFLOW_BASE_URL: 'http://127.0.0.1:9',

@@ -17,6 +17,8 @@ export interface ActorRuntime {
   readonly context: ActorContext;
   /** The typed environment, parsed once by `createActorApp`; the adapters read `PORT` and `SHUTDOWN_GRACE_MS` from it. */
   readonly environment: EnvironmentConfig;
+  /** The names of the tools the agent's model may call (after `start()`: domain tools, then MCP servers' tools); none without an agent. */
+  toolNames(): readonly string[];
   /** Migrates the store, loads saved settings and marks the actor ready; retries while the database is down. */
   start(): Promise<void>;
   /** Drains (ready 503, new invokes 503), waits for in-flight requests up to `graceMs`, flushes stats, closes the store. */
@@ -84,6 +86,7 @@ export function runActorLifecycle(
     logger,
     context: ctx,
     environment: ctx.environment,
+    toolNames: () => agent?.tools.map((tool) => tool.name) ?? [],
     start() {
       starting ??= (async () => {
         // The SDK loads while the store migrates; the actor turns ready traced.

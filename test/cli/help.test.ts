@@ -39,13 +39,13 @@ describe('actorkit help', () => {
     const result = await actorkit(['help', 'deploy']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "error: unknown command 'deploy' (the verbs are new, validate, publish, update, dev, platform, help; see `actorkit --help`)\n",
+      "error: unknown command 'deploy' (the verbs are new, validate, publish, update, dev, eval, platform, help; see `actorkit --help`)\n",
     );
     expect((await actorkit(['help', 'new', 'extra'])).code).toBe(2);
   });
 
   it('ends the help of a verb with its meta.example under Example:', async () => {
-    for (const verb of ['new', 'validate', 'publish', 'update', 'dev', 'platform', 'help'] as const) {
+    for (const verb of ['new', 'validate', 'publish', 'update', 'dev', 'eval', 'platform', 'help'] as const) {
       const meta = (await commands[verb]()).meta as VerbMeta;
       const help = await actorkit([verb, '--help']);
       expect(help.stdout, verb).toMatch(
