@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
 import { buildPlatformConfig } from '../../config/emit/build-platform-config.js';
+import { ActorError } from '../../core/actor-error.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../core/actor-definition.js';
 import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
 import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
@@ -44,8 +45,11 @@ afterEach(async () => {
 });
 
 /** Serves the AG-UI test actor on loopback; resolves with the URL of its AG-UI route. */
-async function serveAgUiActor(definition: ActorDefinition = agUiDefinition): Promise<string> {
-  const app = await createTestActor({ definition, tools: [lookupTool, mailTool] });
+async function serveAgUiActor(
+  definition: ActorDefinition = agUiDefinition,
+  options: Parameters<typeof createTestActor>[0] = {},
+): Promise<string> {
+  const app = await createTestActor({ definition, tools: [lookupTool, mailTool], ...options });
   stop = () => app.actor.shutdown({ graceMs: 2_000 });
   served = await serveOnLoopback(app);
   return `${served.url}/agent/ag-ui`;
@@ -159,6 +163,32 @@ describe('POST /agent/ag-ui (expose_ag_ui): the actor as an AG-UI agent', () => 
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await again.text()).toContain('"RUN_FINISHED"');
     expect((await post(url, input(), { ...headers, 'X-Tenant-Id': 'bad tenant!' })).status).toBe(400);
+    const stats = (await (await fetch(url.replace('/agent/ag-ui', '/stats/acme'))).json()) as { invocations: number };
+    expect(stats.invocations).toBe(1);
+  });
+
+  it('ends a turn that fails once the stream has started with RUN_ERROR, never a 500', async () => {
+    const url = await serveAgUiActor(agUiDefinition, {
+      chatHandler: async ({ onEvent }) => {
+        onEvent?.({ type: 'text-delta', delta: 'Let me see' });
+        throw new ActorError('model_error', { detail: 'The model went away' });
+      },
+    });
+    const response = await post(url, input());
+    expect(response.status).toBe(200);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice('data: '.length)) as { type: string });
+    for (const event of events) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    expect(events.map((event) => event.type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_ERROR',
+    ]);
+    expect(events.at(-1)).toMatchObject({ code: 'model_error', message: 'The model went away' });
   });
 
   it.each([
