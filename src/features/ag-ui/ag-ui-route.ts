@@ -8,7 +8,7 @@ import { TenantId } from '../../core/tenant-id.js';
 import { fieldProblems, validationFailed } from '../../core/validation-problem.js';
 import { answerInvoke, type InvokeAnswer } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
-import { ChatRequest } from '../../invoke/chat-request.js';
+import { ApprovalsRequest, ChatRequest } from '../../invoke/chat-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { requestTenant } from '../../invoke/request-tenant.js';
 import type { ApprovalAnswer } from '../../invoke/turn-runs.js';
@@ -82,21 +82,41 @@ function approvalsOfResume(resume: NonNullable<RunAgentInput['resume']>): Approv
   });
 }
 
-/** The field of the `RunAgentInput` a chat request's field came from, for a 422 that names what was sent. */
+/** The field of the `RunAgentInput` a chat request's (or an answer's) field came from, for a 422 that names what was sent. */
 function inputPointer(pointer: string, lastMessage: number): string {
   const [field, ...rest] = pointerSegments(pointer);
   if (field === 'session_id') return '/threadId';
   if (field === 'message') return jsonPointer('messages', lastMessage, 'content');
   if (field === 'user_identifier' || field === 'metadata') return jsonPointer('forwardedProps', field, ...rest);
+  if (field === 'approvals') {
+    const [index, answerField] = rest;
+    if (answerField === 'id') return jsonPointer('resume', index ?? '', 'interruptId');
+    if (answerField === 'reason') return jsonPointer('resume', index ?? '', 'payload', 'reason');
+    return jsonPointer('resume', ...rest);
+  }
   return pointer;
+}
+
+/** `schema`'s output for `value`, or a 422 naming the fields of the `RunAgentInput` they came from. */
+function validFromInput<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  value: unknown,
+  input: RunAgentInput,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  const last = input.messages.length - 1;
+  throw validationFailed(
+    fieldProblems(result.issues).map((issue) => ({ ...issue, pointer: inputPointer(issue.pointer, last) })),
+  );
 }
 
 /**
  * The chat request of a `RunAgentInput`, and the approvals it answers: `threadId` is the session;
- * `resume` answers the approvals the thread's run waits for (no new message); else the last
- * message, the user's, is the turn. `forwardedProps.user_identifier` names the user (`ag-ui`
- * when absent) and `forwardedProps.metadata` is the chat request's metadata. The chat request's
- * own rules then apply; a 422 names the field of the input.
+ * `resume` answers the approvals the thread's run waits for (no new message, as an invoke's
+ * `approvals`); else the last message, the user's, is the turn. `forwardedProps.user_identifier`
+ * names the user (`ag-ui` when absent) and `forwardedProps.metadata` is the chat request's
+ * metadata. The invoke's own rules then apply; a 422 names the field of the input.
  */
 function chatRequestOfInput(input: RunAgentInput): {
   readonly request: ChatRequest;
@@ -105,23 +125,21 @@ function chatRequestOfInput(input: RunAgentInput): {
   const forwarded = (
     typeof input.forwardedProps === 'object' && input.forwardedProps !== null ? input.forwardedProps : {}
   ) as ForwardedProps;
-  const resuming = input.resume !== undefined && input.resume.length > 0;
   const fields = {
     user_identifier: forwarded.user_identifier ?? AG_UI_USER,
     session_id: input.threadId,
     ...(forwarded.metadata === undefined ? {} : { metadata: forwarded.metadata }),
     stream: true,
   };
-  // Answers carry no message, as an invoke's `approvals` do: the run goes on from its own request.
-  const result = v.safeParse(ChatRequest, { ...fields, message: resuming ? '-' : userText(input) });
-  if (!result.success) {
-    const last = input.messages.length - 1;
-    throw validationFailed(
-      fieldProblems(result.issues).map((issue) => ({ ...issue, pointer: inputPointer(issue.pointer, last) })),
-    );
-  }
-  if (!resuming) return { request: result.output };
-  return { request: { ...result.output, message: '' }, approvals: approvalsOfResume(input.resume ?? []) };
+  if (input.resume === undefined || input.resume.length === 0)
+    return { request: validFromInput(ChatRequest, { ...fields, message: userText(input) }, input) };
+  const { approvals, ...rest } = validFromInput(
+    ApprovalsRequest,
+    { ...fields, approvals: approvalsOfResume(input.resume) },
+    input,
+  );
+  // The run goes on from its own request: this one carries the caller's options, and no message.
+  return { request: { ...rest, message: '', role: 'user' }, approvals };
 }
 
 /** The UI message stream of an answer, whatever its kind (a streamed invoke is a stream, or a replayed reply). */
