@@ -146,6 +146,8 @@ describe('POST /agent/ag-ui (expose_ag_ui): the actor as an AG-UI agent', () => 
       { runId: 'run-2', resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] },
       { onEvent: ({ event }) => void resumed.push(event) },
     );
+    for (const event of [...events, ...resumed])
+      expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
     expect(resumed.map((event) => event.type)).toContain('TOOL_CALL_RESULT');
     expect(resumed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'success' } });
     const result = resumed.find((event) => event.type === 'TOOL_CALL_RESULT') as unknown as { content: string };
