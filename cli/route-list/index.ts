@@ -7,13 +7,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  createActorApp,
-  docsRoute,
-  openApiRoute,
-  silentLogger,
-  type ActorDefinition,
-} from '../../src/index.js';
+import { createActorApp, docsRoute, openApiRoute, silentLogger, type ActorDefinition } from '../../src/index.js';
 import { type GeneratedSectionMarkers, loadActorSource, withGeneratedSection } from '../../src/sdk/index.js';
 
 /** One route an actor's template options add to the core routes, as its `/openapi.json` documents it. */
