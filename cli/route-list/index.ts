@@ -7,14 +7,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  CORE_ROUTES,
-  createActorApp,
-  docsRoute,
-  openApiRoute,
-  silentLogger,
-  type ActorDefinition,
-} from '../../src/index.js';
+import { createActorApp, docsRoute, openApiRoute, silentLogger, type ActorDefinition } from '../../src/index.js';
 import { type GeneratedSectionMarkers, loadActorSource, withGeneratedSection } from '../../src/sdk/index.js';
 
 /** One route an actor's template options add to the core routes, as its `/openapi.json` documents it. */
@@ -34,6 +27,15 @@ interface DocumentedPaths {
   >;
 }
 
+/** The template options that mount surfaces, all off: what every actor serves. */
+const OPTIONS_OFF = {
+  includePanel: false,
+  fleetMesh: false,
+  integrationType: 'none',
+  exposeMcp: false,
+  exposeAgUi: false,
+} as const satisfies Partial<ActorDefinition['features']>;
+
 /**
  * Placeholders for the variables a surface needs at setup (an in-memory store, a mesh key, a
  * workflow URL): for an app built to read its document, or to answer eval cases, never served.
@@ -45,29 +47,34 @@ export const PLACEHOLDER_ENVIRONMENT = {
 };
 
 /**
- * The routes an actor with this definition mounts beyond the core route table — the panels,
- * peer reads, workflow proxy and `/mcp` its options turn on — read from the `/openapi.json` of an
- * app built from the definition (never started), so a printed list is what the actor serves.
+ * The routes an actor with this definition mounts beyond those every actor serves — the panels,
+ * peer reads, workflow proxy, `/mcp` and `/agent/ag-ui` its options turn on — read from the
+ * `/openapi.json` of an app built from the definition (never started), less those of the same
+ * app with every option off, so a printed list is what the actor serves.
  * A path parameter whose schema lists its values (`/panel/{slug}`) is listed once per value.
  * @param definition the actor's definition (the default export of its `src/actor.ts`)
  * @returns the routes in the document's order, empty when the options add none
  */
 export async function optionRoutes(definition: ActorDefinition): Promise<OptionRoute[]> {
   const peerReads = Object.fromEntries((definition.peerReads ?? []).map((read) => [read.path, () => null]));
-  const app = createActorApp({ definition, env: PLACEHOLDER_ENVIRONMENT, peerReads, logger: silentLogger });
-  const document = (await (await app.request(openApiRoute.spec.path)).json()) as DocumentedPaths;
-  const corePaths = new Set(CORE_ROUTES.map((route) => route.spec.path));
-  return Object.entries(document.paths)
-    .filter(([path]) => !corePaths.has(path))
-    .flatMap(([path, operations]) =>
-      Object.entries(operations).flatMap(([method, operation]) =>
+  const documentOf = async (options: ActorDefinition): Promise<DocumentedPaths> => {
+    const app = createActorApp({ definition: options, env: PLACEHOLDER_ENVIRONMENT, peerReads, logger: silentLogger });
+    return (await (await app.request(openApiRoute.spec.path)).json()) as DocumentedPaths;
+  };
+  const document = await documentOf(definition);
+  // A core route a definition option mounts (`/agent/ag-ui`) is the option's, not every actor's.
+  const everyActors = await documentOf({ ...definition, features: { ...definition.features, ...OPTIONS_OFF } });
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([method]) => everyActors.paths[path]?.[method] === undefined)
+      .flatMap(([method, operation]) =>
         filledPaths(path, operation.parameters ?? []).map((filled) => ({
           method: method.toUpperCase(),
           path: filled,
           summary: operation.summary ?? '',
         })),
       ),
-    );
+  );
 }
 
 /** `path` with each path parameter that lists its values replaced by each value in turn. */

@@ -16,6 +16,7 @@ function corePath(operationId: string): string {
 }
 
 const runPath = corePath('getRun');
+const agUiPath = corePath('runAgUi');
 const runStreamPath = corePath('streamRun');
 /** `/agent/runs/`: what a background invoke's `Location` starts with, the run id after it. */
 const runPrefix = runPath.slice(0, runPath.indexOf('{id}'));
@@ -35,6 +36,8 @@ export const ACTOR_PATHS = {
   run: (id: string): string => runPath.replace('{id}', encodeURIComponent(id)),
   /** `/agent/runs/<id>/stream`: a run's stream, from the start or after a part. */
   runStream: (id: string): string => runStreamPath.replace('{id}', encodeURIComponent(id)),
+  /** `/agent/ag-ui` of an actor with `expose_ag_ui`: AG-UI's `RunAgentInput` in, AG-UI events out (the edge's `chat/ag-ui`). */
+  agUi: agUiPath,
   /** `/mcp` of an actor with `expose_mcp` (rule G lets `mcp` be exposed only when `contract.endpoints` lists it). */
   mcp: '/mcp',
 } as const;

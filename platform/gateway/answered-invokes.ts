@@ -46,12 +46,12 @@ export class AnsweredInvokes {
   }
 }
 
-/** Whether an SSE line is the UI message stream's `error` part. */
+/** Whether an SSE line is the UI message stream's `error` part, or AG-UI's `RUN_ERROR`. */
 const isErrorFrame = (line: string): boolean =>
-  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"error"/.test(line);
-/** Whether an SSE line is the UI message stream's `finish` part. */
+  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"(error|RUN_ERROR)"/.test(line);
+/** Whether an SSE line is the UI message stream's `finish` part, or AG-UI's `RUN_FINISHED`. */
 const isFinishFrame = (line: string): boolean =>
-  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"finish"/.test(line);
+  line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"(finish|RUN_FINISHED)"/.test(line);
 
 /**
  * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has

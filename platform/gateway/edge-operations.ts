@@ -42,14 +42,23 @@ function statusPath({ tenant, below, query }: EdgeTarget): string | undefined {
   return ACTOR_PATHS.runStream(id) + (after === null ? '' : `?${new URLSearchParams({ after })}`);
 }
 
+/** The sub-path of `chat` that reaches the AG-UI agent: `/api/v1/k/<ref>/chat/ag-ui`. */
+const AG_UI_BELOW_CHAT = 'ag-ui';
+
+/** Where `chat` goes: `chat` alone to the invoke, `chat/ag-ui` to the AG-UI agent (a 404 from an actor without `expose_ag_ui`). */
+function chatPath({ below }: EdgeTarget): string | undefined {
+  if (below.length === 0) return ACTOR_PATHS.invoke;
+  return below.length === 1 && below[0] === AG_UI_BELOW_CHAT ? ACTOR_PATHS.agUi : undefined;
+}
+
 /**
  * The operations of the external edge, `/api/v1/k/<ref>/<operation>`: REST `chat` (the actor's
- * invoke, JSON, SSE or a background run), `status` (the stats of the caller's tenant, or one of
+ * invoke, JSON, SSE or a background run; `chat/ag-ui` its AG-UI agent), `status` (the stats of the caller's tenant, or one of
  * its runs and its stream), `health`, and `mcp` (the actor's MCP server). An instance offers
  * those its `external_api.operations` lists.
  */
 export const EDGE_OPERATIONS: Readonly<Record<EdgeOperationName, EdgeOperation>> = {
-  chat: { methods: ['POST'], actorPath: only(() => ACTOR_PATHS.invoke), counts: 'chat' },
+  chat: { methods: ['POST'], actorPath: chatPath, counts: 'chat' },
   status: { methods: ['GET'], actorPath: statusPath, counts: 'none' },
   health: { methods: ['GET'], actorPath: only(() => ACTOR_PATHS.health), counts: 'none' },
   [MCP_EDGE_OPERATION]: { methods: ['POST', 'DELETE'], actorPath: only(() => ACTOR_PATHS.mcp), counts: 'mcp' },

@@ -83,7 +83,7 @@ function admit(
   const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
   const noSuchPath = () =>
     new ActorError('not_found', {
-      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/ (and status/<run id>, status/<run id>/stream)`,
+      detail: `The edge offers only ${Object.keys(EDGE_OPERATIONS).join(', ')} under ${edgeBasePath(ref)}/ (and chat/ag-ui, status/<run id>, status/<run id>/stream)`,
     });
   if (operation === undefined) throw noSuchPath();
   if (!exposedOperations(pool).includes(name)) {

@@ -27,6 +27,8 @@ export interface ActorFeatures {
   readonly exposeExternalApi: boolean;
   /** Default false: mounts `/mcp`, the actor as an MCP server (needs `@modelcontextprotocol/sdk` installed). */
   readonly exposeMcp?: boolean;
+  /** Default false: mounts `POST /agent/ag-ui`, the actor as an AG-UI agent (docs/surfaces.md). */
+  readonly exposeAgUi?: boolean;
 }
 
 /** A group of settings shown together in the platform's UI. */
@@ -107,4 +109,5 @@ export const defaultActorFeatures: ActorFeatures = {
   integrationType: 'none',
   exposeExternalApi: true,
   exposeMcp: false,
+  exposeAgUi: false,
 };

@@ -14,6 +14,9 @@ const isRoute = (value: unknown): value is ActorRoute =>
 
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
+/** The test actor with every definition-gated route of the table on (`expose_ag_ui`). */
+const everyRouteOn = { ...testActorDefinition, features: { ...testActorDefinition.features, exposeAgUi: true } };
+
 describe('the core route table (issue #27 item 1)', () => {
   it('lists every route a file of src/routes (or of a feature folder) exports, each once', async () => {
     const folders = [import.meta.dirname, join(SRC, 'features')].filter((folder) => existsSync(folder));
@@ -50,7 +53,7 @@ describe('the core route table (issue #27 item 1)', () => {
   });
 
   it('is what the actor mounts and documents', async () => {
-    const app = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
+    const app = await createTestActor({ definition: everyRouteOn, env: { PLAYGROUND_ENABLED: 'true' } });
     const document = (await (await app.request('/openapi.json')).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
@@ -67,7 +70,10 @@ describe('the core route table (issue #27 item 1)', () => {
   });
 
   it('lets through the API key exactly the routes it declares open', async () => {
-    const app = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1', PLAYGROUND_ENABLED: 'true' } });
+    const app = await createTestActor({
+      definition: everyRouteOn,
+      env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1', PLAYGROUND_ENABLED: 'true' },
+    });
     const open = new Set(openPaths(CORE_ROUTES));
     expect(open).toEqual(
       new Set(['/health', '/ready', '/metrics', '/oauth/callback', '/playground', '/openapi.json', '/docs']),
@@ -81,11 +87,11 @@ describe('the core route table (issue #27 item 1)', () => {
   });
 
   it('caps the bodies of the routes that declare a body limit', async () => {
-    const app = await createTestActor({ env: { BODY_LIMIT_BYTES: '1024' } });
+    const app = await createTestActor({ definition: everyRouteOn, env: { BODY_LIMIT_BYTES: '1024' } });
     const limited = CORE_ROUTES.filter(({ spec }) => spec.bodyLimit === true).map(({ spec }) =>
       label(spec.method, spec.path),
     );
-    expect(limited).toEqual(['POST /agent/invoke', 'PUT /settings']);
+    expect(limited).toEqual(['POST /agent/ag-ui', 'POST /agent/invoke', 'PUT /settings']);
     for (const { spec } of CORE_ROUTES.filter((route) => route.spec.bodyLimit === true)) {
       const response = await app.request(spec.path, {
         method: spec.method.toUpperCase(),

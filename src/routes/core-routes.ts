@@ -2,6 +2,7 @@ import { actorIndexRoute } from './actor-index.js';
 import { actorMetadataRoute, platformConfigRoute } from './actor-info.js';
 import type { ActorRoute } from '../route-kit/actor-route.js';
 import { healthRoute } from './health.js';
+import { agUiRoute } from '../features/ag-ui/ag-ui-route.js';
 import { invokeRoute } from '../features/invoke/invoke-route.js';
 import {
   cancelRunRoute,
@@ -48,6 +49,7 @@ export const CORE_ROUTES: readonly ActorRoute[] = inMountingOrder([
   platformConfigRoute,
   healthRoute,
   invokeRoute,
+  agUiRoute,
   resumeChatStreamRoute,
   runStatusRoute,
   runStreamRoute,

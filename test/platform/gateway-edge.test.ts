@@ -1,5 +1,7 @@
 // The external API edge of the local platform, over the examples hosted in-process (one replica
 // each, in-memory store): what it exposes, what it never does, the key and its rotation.
+import { HttpAgent } from '@ag-ui/client';
+import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformGateway, type PlatformGateway } from '../../platform/gateway/index.js';
 import { REGISTER_ACTOR_PATH } from '../../cli/publish/registration-steps.js';
@@ -85,6 +87,30 @@ describe('the external edge', () => {
     expect(text).toContain('"type":"text-delta"');
     expect(text).toContain('"type":"finish"');
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it("runs @ag-ui/client's HttpAgent through chat/ag-ui with the instance key (expose_ag_ui), counted as a chat", async () => {
+    const before = (await (await edge(MCP_REF, 'status')).json()) as { invocations: number };
+    const agent = new HttpAgent({
+      url: `${ORIGIN}/api/v1/k/${MCP_REF}/chat/ag-ui`,
+      headers: { 'X-API-Key': gateway.edgeKey(MCP_REF) as string },
+      threadId: 'ag-ui-thread',
+      initialMessages: [{ id: 'm1', role: 'user', content: 'use tool weather_lookup with {"topic": "rain"}' }],
+      // The gateway is in-process here: its fetch stands in for the network.
+      fetch: (url, init) => gateway.fetch(new Request(url, init)),
+    });
+    const events: BaseEvent[] = [];
+    await agent.runAgent({ runId: 'edge-run-1' }, { onEvent: ({ event }) => void events.push(event) });
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('RUN_STARTED');
+    expect(types).toEqual(expect.arrayContaining(['TOOL_CALL_START', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_CONTENT']));
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', runId: 'edge-run-1', outcome: { type: 'success' } });
+    expect(((await (await edge(MCP_REF, 'status')).json()) as { invocations: number }).invocations).toBe(
+      before.invocations + 1,
+    );
+    const notServed = await edge(PANEL_REF, 'chat/ag-ui', { method: 'POST', headers: json, body: '{}' });
+    expect(notServed.status).toBe(404);
+    expect((await edge(MCP_REF, 'chat/other', { method: 'POST', headers: json, body: '{}' })).status).toBe(404);
   });
 
   it('counts a turn once for reconciliation when a retried Idempotency-Key replays it', async () => {

@@ -44,6 +44,8 @@ beforeAll(() => {
     'fleet_mesh=true',
     '--data',
     'integration_type=n8n',
+    '--data',
+    'expose_ag_ui=true',
   ]);
   expect(withoutPackingLine(created.stderr)).toBe('');
   expect(created.status).toBe(0);
@@ -61,7 +63,7 @@ describe('an actor with every template option on', () => {
     expect(after.status).toBe(0);
   });
 
-  it('declares in its config.json the panel and peer read it serves, and serves nothing else', () => {
+  it('declares in its config.json the panel, peer read and AG-UI route it serves, and serves nothing else', () => {
     const config = JSON.parse(readFileSync(join(actorDir, 'src', 'platform', 'config.json'), 'utf8')) as {
       panels: unknown[];
       contract: { endpoints: { method: string; path: string }[] };
@@ -69,7 +71,12 @@ describe('an actor with every template option on', () => {
     expect(config.panels).toEqual([{ slug: 'stats', title: expect.any(String), description: expect.any(String) }]);
     const labels = config.contract.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`);
     expect(labels).toEqual(
-      expect.arrayContaining(['GET /panel/{slug}', 'GET /api/everyoption/lookup/{topic}', 'ANY /workflow/*']),
+      expect.arrayContaining([
+        'GET /panel/{slug}',
+        'GET /api/everyoption/lookup/{topic}',
+        'ANY /workflow/*',
+        'POST /agent/ag-ui',
+      ]),
     );
     writeFileSync(
       join(actorDir, 'served.mts'),

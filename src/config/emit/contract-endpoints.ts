@@ -7,7 +7,8 @@ import { CORE_CONTRACT_ENDPOINTS } from './core-contract-endpoints.js';
  * declare a contract role (required, recommended, always; `CORE_CONTRACT_ENDPOINTS`, checked
  * against the route table by its test), then the conditional ones its template options turn on: the panel routes, the peer check and
  * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy,
- * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path).
+ * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path),
+ * the AG-UI agent (`POST /agent/ag-ui`).
  * @param definition the actor's template options, domain and peer reads
  */
 export function contractEndpoints(
@@ -35,5 +36,6 @@ export function contractEndpoints(
   if (features.integrationType === 'n8n')
     endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
   if (features.exposeMcp === true) endpoints.push({ method: 'ANY', path: '/mcp', presence: 'conditional' });
+  if (features.exposeAgUi === true) endpoints.push({ method: 'POST', path: '/agent/ag-ui', presence: 'conditional' });
   return endpoints;
 }

@@ -1,7 +1,7 @@
 import { acceptNames } from '../../core/accept-names.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { readJson, validBody } from '../../core/read-json-body.js';
-import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
+import { TenantId } from '../../core/tenant-id.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
 import { ApprovalsRequest, ChatRequest, INVOKE_PATH } from '../../invoke/chat-request.js';
@@ -9,6 +9,7 @@ import { approvalsOfUiChat, chatRequestOfUiChat, UI_CHAT_USER } from '../../invo
 import type { Mutable } from '../../core/mutable.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
+import { requestTenant } from '../../invoke/request-tenant.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
@@ -57,17 +58,6 @@ async function readInvokeBody(
 /** Answers to approvals: `approvals` and no `message` (a chat request carries a message). */
 function isApprovalsBody(json: unknown): boolean {
   return typeof json === 'object' && json !== null && 'approvals' in json && !('message' in json);
-}
-
-/**
- * The tenant of an invoke: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`, else
- * `default`. A malformed header is a 400 `invalid_header`; a malformed metadata value a 422.
- */
-function requestTenant(header: string | undefined, request: ChatRequest): string {
-  const fromHeader = headerTenant(header);
-  if (fromHeader !== undefined) return fromHeader;
-  const fromMetadata = request.metadata?.tenant_id;
-  return fromMetadata === undefined ? DEFAULT_TENANT : parseTenantId(fromMetadata, '/metadata/tenant_id');
 }
 
 /** True when the caller asks for a background run: `"background": true`, or `Prefer: respond-async` (RFC 7240). */
