@@ -11,7 +11,7 @@ import { ChatReply } from '../../invoke/chat-reply.js';
 import { ApprovalsRequest, ChatRequest } from '../../invoke/chat-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { requestTenant } from '../../invoke/request-tenant.js';
-import type { ApprovalAnswer } from '../../invoke/turn-runs.js';
+import type { ApprovalAnswer } from '../../invoke/chat-request.js';
 import { replayStream } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
 import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
