@@ -27,6 +27,8 @@ export interface ActorFeatures {
   readonly exposeExternalApi: boolean;
   /** Default false: mounts `/mcp`, the actor as an MCP server (needs `@modelcontextprotocol/sdk` installed). */
   readonly exposeMcp?: boolean;
+  /** Default false: mounts the A2A agent card and `/a2a` (JSON-RPC), other agents' way in (needs `@a2a-js/sdk` installed). */
+  readonly exposeA2a?: boolean;
 }
 
 /** A group of settings shown together in the platform's UI. */
@@ -107,4 +109,5 @@ export const defaultActorFeatures: ActorFeatures = {
   integrationType: 'none',
   exposeExternalApi: true,
   exposeMcp: false,
+  exposeA2a: false,
 };

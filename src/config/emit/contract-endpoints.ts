@@ -35,5 +35,10 @@ export function contractEndpoints(
   if (features.integrationType === 'n8n')
     endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
   if (features.exposeMcp === true) endpoints.push({ method: 'ANY', path: '/mcp', presence: 'conditional' });
+  if (features.exposeA2a === true)
+    endpoints.push(
+      { method: 'GET', path: '/.well-known/agent-card.json', presence: 'conditional' },
+      { method: 'POST', path: '/a2a', presence: 'conditional' },
+    );
   return endpoints;
 }

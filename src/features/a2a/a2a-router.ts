@@ -1,0 +1,203 @@
+import type { Context } from 'hono';
+import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
+import type { ActorRouter } from '../../context/actor-router.js';
+import type { DocumentedOperation } from '../../context/documented-operation.js';
+import { ActorError } from '../../core/actor-error.js';
+import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
+import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
+import { limitRequestBody } from '../../middleware/body-limit/index.js';
+import { json } from '../../route-kit/openapi-parts.js';
+import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
+import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
+import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
+
+/** Options of `a2aRouter`. */
+export interface A2aRouterOptions {
+  /** The actor's tools now (the agent builds them at start): each is a skill of the card. */
+  readonly tools: () => readonly CardTool[];
+  /** Imports the SDK; a test passes a failing one to play an actor without the package. */
+  readonly importSdk?: A2aSdkImporter;
+}
+
+/** The JSON-RPC error codes of JSON-RPC 2.0 itself that the route answers before the SDK's transport. */
+const PARSE_ERROR = -32700;
+
+/**
+ * The origin the client addressed: on the platform, the relay's `X-Forwarded-Proto` and
+ * `X-Forwarded-Host` (it is trusted there, as the Origin check trusts it); else the request's own.
+ */
+function addressedOrigin(c: Context<ActorEnv>, platformMode: boolean): string {
+  const url = new URL(c.req.url);
+  const host = (platformMode ? c.req.header('X-Forwarded-Host')?.split(',')[0]?.trim() : undefined) || url.host;
+  const proto =
+    (platformMode ? c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim() : undefined) || url.protocol.slice(0, -1);
+  return `${proto}://${host}`;
+}
+
+/** A JSON-RPC error response (HTTP 200, as A2A's JSON-RPC binding answers its errors). */
+function rpcError(id: unknown, error: { code: number; message: string }): Response {
+  const requestId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return Response.json({ jsonrpc: '2.0', id: requestId, error });
+}
+
+/** The operations of the A2A routes, for `/openapi.json`. */
+function a2aOperations(): DocumentedOperation[] {
+  return [
+    {
+      method: 'get',
+      path: A2A_CARD_PATH,
+      security: 'open',
+      operation: {
+        operationId: 'a2aAgentCard',
+        summary:
+          "The A2A agent card (public, for discovery): name, skills from the actor's tools, interfaces, security",
+        responses: { 200: json('The agent card (A2A 1.0)', { type: 'object' }) },
+      },
+    },
+    {
+      method: 'post',
+      path: A2A_JSON_RPC_PATH,
+      bodyLimit: true,
+      operation: {
+        operationId: 'a2aJsonRpc',
+        summary:
+          'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (a task is a run; contextId is the session)',
+        parameters: [
+          {
+            name: 'A2A-Version',
+            in: 'header',
+            required: false,
+            description: 'The protocol version; `1.0` (absent means 0.3, which is refused with -32009)',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'X-Tenant-Id',
+            in: 'header',
+            required: false,
+            description: "The tenant (set by the platform), else `default`: another tenant's task is not found",
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: {
+            description:
+              'A JSON-RPC response (errors too, with A2A codes: -32001 task not found, -32002 not cancelable, -32004 unsupported, -32005 content type, -32009 version), or an SSE stream of them for the streaming methods',
+            content: {
+              'application/json': { schema: { type: 'object' } },
+              'text/event-stream': { schema: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * The A2A routes (`expose_a2a`): the agent card at `/.well-known/agent-card.json` (public, like
+ * `/health`: discovery comes before any key), and the JSON-RPC binding at `POST /a2a`, behind
+ * the API key like `/agent/invoke`, answered by the SDK's JSON-RPC transport handler over
+ * `A2aRequestHandler` (a task is a run). The SDK is imported at start, so an actor without it
+ * refuses to start.
+ */
+export function a2aRouter(options: A2aRouterOptions): ActorRouter {
+  let sdk: A2aSdk | undefined;
+  return {
+    name: 'a2a',
+    async start() {
+      sdk ??= await loadA2aSdk(options.importSdk);
+    },
+    operations: a2aOperations,
+    mount(app, ctx: ActorContext) {
+      const cardOf = (c: Context<ActorEnv>) =>
+        a2aAgentCard({
+          metadata: ctx.definition.metadata,
+          tools: options.tools(),
+          apiKey: ctx.config.apiKeys.length > 0,
+          origin: addressedOrigin(c, ctx.config.platformMode),
+        });
+      const loaded = (): A2aSdk => {
+        if (sdk === undefined) throw new Error('The a2a router was not started');
+        return sdk;
+      };
+      app.get(A2A_CARD_PATH, function a2aAgentCardRoute(c) {
+        return c.json(loaded().AgentCard.toJSON(cardOf(c)) as object);
+      });
+      let transport: InstanceType<A2aSdk['JsonRpcTransportHandler']> | undefined;
+      app.use(A2A_JSON_RPC_PATH, limitRequestBody({ maxSize: ctx.config.bodyLimitBytes }));
+      app.post(A2A_JSON_RPC_PATH, async function a2aJsonRpc(c) {
+        refuseWhenNotServing(ctx.lifecycle);
+        const a2a = loaded();
+        transport ??= new a2a.JsonRpcTransportHandler(new A2aRequestHandler(a2a, ctx));
+        let body: unknown;
+        try {
+          body = JSON.parse(await c.req.text());
+        } catch (error) {
+          if (error instanceof ActorError) throw error;
+          return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' });
+        }
+        const id = (body as { id?: unknown } | null)?.id;
+        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
+        const card = cardOf(c);
+        const call: A2aCall = {
+          tenantId,
+          requestId: c.env.requestId,
+          signal: c.req.raw.signal,
+          keepInFlight: c.env.keepInFlight,
+          card,
+        };
+        const requestedVersion = c.req.header('A2A-Version') || undefined;
+        const context = new a2a.ServerCallContext({
+          ...(requestedVersion === undefined ? {} : { requestedVersion }),
+          state: new Map([[A2A_CALL_KEY, call]]),
+        });
+        try {
+          a2a.validateVersion(context.requestedVersion, card, 'JSONRPC');
+        } catch (error) {
+          return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
+        }
+        const answer = await transport.handle(body as Record<string, unknown>, context);
+        if (!(Symbol.asyncIterator in answer)) return c.json(answer);
+        const iterator = answer[Symbol.asyncIterator]();
+        let first: IteratorResult<unknown>;
+        try {
+          first = await iterator.next();
+        } catch (error) {
+          return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
+        }
+        const encoder = new TextEncoder();
+        const leave = c.env.keepInFlight();
+        let pending: IteratorResult<unknown> | undefined = first;
+        const stream = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            try {
+              const next = pending ?? (await iterator.next());
+              pending = undefined;
+              if (next.done === true) {
+                controller.close();
+                leave();
+                return;
+              }
+              controller.enqueue(encoder.encode(a2a.formatSSEEvent(next.value)));
+            } catch (error) {
+              const rpc = {
+                jsonrpc: '2.0',
+                id: id ?? null,
+                error: a2a.JsonRpcTransportHandler.mapToJSONRPCError(error),
+              };
+              controller.enqueue(encoder.encode(a2a.formatSSEEvent(rpc)));
+              controller.close();
+              leave();
+            }
+          },
+          async cancel() {
+            leave();
+            await iterator.return?.(undefined);
+          },
+        });
+        return c.body(stream, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      });
+    },
+  };
+}
