@@ -88,6 +88,7 @@ const actor = {
     integrationType: "none",
     exposeExternalApi: true,
     exposeMcp: false,
+    exposeA2a: false,
   },
   settings: Settings,
   sections: [{ id: "hello", title: "Hello", description: 'What Hello Actor does' }],

@@ -88,6 +88,7 @@ const actor = {
     integrationType: "none",
     exposeExternalApi: true,
     exposeMcp: true,
+    exposeA2a: false,
   },
   settings: Settings,
   sections: [{ id: "weather", title: "Weather", description: 'What Mesh Actor does' }],

@@ -88,6 +88,7 @@ const actor = {
     integrationType: "n8n",
     exposeExternalApi: true,
     exposeMcp: false,
+    exposeA2a: false,
   },
   settings: Settings,
   sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],

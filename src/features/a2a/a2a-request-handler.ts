@@ -16,7 +16,7 @@ import * as v from 'valibot';
 import type { ActorContext } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
-import { ChatRequest } from '../../invoke/chat-request.js';
+import { ApprovalAnswer as ApprovalAnswerSchema, ChatRequest } from '../../invoke/chat-request.js';
 import type { ApprovalAnswer, RunStatus } from '../../invoke/turn-runs.js';
 import type { A2aSdk } from './load-a2a-sdk.js';
 
@@ -444,7 +444,10 @@ function approvalsOf(parts: readonly Part[], task: RunStatus): ApprovalAnswer[] 
     | Record<string, unknown>
     | undefined;
   if (data === undefined || typeof data !== 'object' || data === null) return undefined;
-  if (Array.isArray(data.approvals)) return data.approvals as ApprovalAnswer[];
+  if ('approvals' in data) {
+    const answers = v.safeParse(v.array(ApprovalAnswerSchema), data.approvals);
+    return answers.success ? answers.output : undefined;
+  }
   if (typeof data.approved !== 'boolean') return undefined;
   const reason = typeof data.reason === 'string' ? { reason: data.reason } : {};
   return (task.reply?.approvals ?? []).map((approval) => ({
