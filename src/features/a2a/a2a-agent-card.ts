@@ -5,7 +5,7 @@ import { IMAGE_MIME_TYPES } from '../../invoke/attachment-kind.js';
 /** Where the A2A card is served: the well-known path of A2A 1.0 (`AGENT_CARD_PATH` of the SDK). */
 export const A2A_CARD_PATH = '/.well-known/agent-card.json';
 
-/** Where the JSON-RPC binding is served. */
+/** Where the JSON-RPC binding is served (`POST`), and the base of the HTTP+JSON one (`/message:send`, `/tasks/{id}`, …). */
 export const A2A_JSON_RPC_PATH = '/a2a';
 
 /** The protocol version the routes speak (the SDK's `A2A_PROTOCOL_VERSION`). */
@@ -38,7 +38,7 @@ export interface CardSource {
  * The actor's A2A agent card, derived from its definition as every published fact is: name,
  * description and version of the metadata; a `chat` skill and one skill per tool (tagged with
  * the domain and the actor's tags); streaming, no push notifications; the `X-API-Key` scheme
- * when the key is checked; the JSON-RPC interface at `origin` + `/a2a`; text in and out, and the
+ * when the key is checked; the JSON-RPC and HTTP+JSON interfaces at `origin` + `/a2a`; text in and out, and the
  * image and text attachment types the model takes in.
  * @param source the definition's metadata, the tools, the key mode and the origin the client used
  */
@@ -64,6 +64,12 @@ export function a2aAgentCard(source: CardSource): AgentCard {
       {
         url: `${origin}${A2A_JSON_RPC_PATH}`,
         protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: A2A_PROTOCOL_VERSION,
+      },
+      {
+        url: `${origin}${A2A_JSON_RPC_PATH}`,
+        protocolBinding: 'HTTP+JSON',
         tenant: '',
         protocolVersion: A2A_PROTOCOL_VERSION,
       },

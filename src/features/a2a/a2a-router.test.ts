@@ -1,5 +1,5 @@
 import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
@@ -135,6 +135,54 @@ describe('A2A through the official @a2a-js/sdk client (issue #39)', () => {
     await expect(
       client.cancelTask({ tenant: '', id: (done as { id: string }).id, metadata: undefined }),
     ).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
+  });
+});
+
+describe('A2A over HTTP+JSON through the @a2a-js/sdk client (issue #39)', () => {
+  it('sends, streams, gets and cancels with the REST transport', async () => {
+    const handler = slowChatHandler(['a', 'b', 'c', 'd', 'e', 'f'], 150);
+    const url = await serveA2aActor({ chatHandler: handler });
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['HTTP+JSON'] }),
+    ).createFromUrl(url);
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(send(userMessage('stream it')))) events.push(event);
+    expect(events[0]?.payload?.$case).toBe('task');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const started = (await client.sendMessage(send(userMessage('slow'), true))) as { id: string };
+    expect(await client.getTask({ tenant: '', id: started.id })).toMatchObject({ id: started.id });
+    const cancelled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(client.getTask({ tenant: '', id: 'inv_nope' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+  });
+
+  it('answers its errors with the spec body, which is also a problem document', async () => {
+    const url = await serveA2aActor();
+    const response = await fetch(`${url}/a2a/tasks/inv_nope`, { headers: { 'A2A-Version': '1.0' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('Content-Type')).toBe('application/problem+json');
+    expect(await response.json()).toMatchObject({
+      status: 404,
+      code: 'TaskNotFoundError',
+      error: { code: 404, status: 'NOT_FOUND', details: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] },
+    });
+    const unversioned = await fetch(`${url}/a2a/tasks/inv_nope`);
+    expect(unversioned.status).toBe(400);
+    const data = await fetch(`${url}/a2a/message:send`, {
+      method: 'POST',
+      headers: { 'A2A-Version': '1.0', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: { a: 1 } }] } }),
+    });
+    expect((await data.json()) as object).toMatchObject({
+      error: { details: [expect.objectContaining({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' })] },
+    });
+    const notJson = await fetch(`${url}/a2a/message:send`, {
+      method: 'POST',
+      headers: { 'A2A-Version': '1.0' },
+      body: '{x',
+    });
+    expect(notJson.status).toBe(400);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { ActorError } from '../../core/actor-error.js';
+import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
@@ -38,6 +39,60 @@ function addressedOrigin(c: Context<ActorEnv>, platformMode: boolean): string {
 function rpcError(id: unknown, error: { code: number; message: string }): Response {
   const requestId = typeof id === 'string' || typeof id === 'number' ? id : null;
   return Response.json({ jsonrpc: '2.0', id: requestId, error });
+}
+
+/** The headers of an SSE answer. */
+const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+
+/**
+ * The events with the first one already pulled, so that an error before any event (a task not
+ * found) is thrown here and answered as an error response instead of an SSE stream.
+ */
+async function firstEventFirst<T>(events: AsyncGenerator<T>): Promise<AsyncGenerator<T>> {
+  const first = await events.next();
+  return (async function* () {
+    if (first.done === true) return;
+    yield first.value;
+    yield* events;
+  })();
+}
+
+/**
+ * The events as SSE (`data: <json>` each); an error after the first ends the stream with its
+ * body (`asError`, else a REST error body); `leave` once it ends or its reader leaves.
+ */
+function sseOf<T>(
+  events: AsyncGenerator<T>,
+  toJson: (event: never) => unknown,
+  leave: () => void,
+  asError?: (error: unknown) => unknown,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const frame = (json: unknown) => encoder.encode(`data: ${JSON.stringify(json)}\n\n`);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await events.next();
+        if (next.done === true) {
+          controller.close();
+          leave();
+          return;
+        }
+        controller.enqueue(frame(toJson(next.value as never)));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : 'The stream failed';
+        controller.enqueue(
+          frame(asError?.(error) ?? { error: { code: 500, status: 'INTERNAL', message, details: [] } }),
+        );
+        controller.close();
+        leave();
+      }
+    },
+    async cancel() {
+      leave();
+      await events.return(undefined);
+    },
+  });
 }
 
 /** The operations of the A2A routes, for `/openapi.json`. */
@@ -125,23 +180,13 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         return c.json(loaded().AgentCard.toJSON(cardOf(c)) as object);
       });
       let transport: InstanceType<A2aSdk['JsonRpcTransportHandler']> | undefined;
-      app.use(A2A_JSON_RPC_PATH, limitRequestBody({ maxSize: ctx.config.bodyLimitBytes }));
-      app.post(A2A_JSON_RPC_PATH, async function a2aJsonRpc(c) {
-        refuseWhenNotServing(ctx.lifecycle);
-        const a2a = loaded();
-        transport ??= new a2a.JsonRpcTransportHandler(new A2aRequestHandler(a2a, ctx));
-        let body: unknown;
-        try {
-          body = JSON.parse(await c.req.text());
-        } catch (error) {
-          if (error instanceof ActorError) throw error;
-          return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' });
-        }
-        const id = (body as { id?: unknown } | null)?.id;
-        const tenantId = headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT;
+      let handler: A2aRequestHandler | undefined;
+      const handlerOf = (a2a: A2aSdk) => (handler ??= new A2aRequestHandler(a2a, ctx));
+      /** The call's context: its HTTP facts, and the version it asked for, checked against the card's binding. */
+      const callContext = (c: Context<ActorEnv>, a2a: A2aSdk, binding: 'JSONRPC' | 'HTTP+JSON') => {
         const card = cardOf(c);
         const call: A2aCall = {
-          tenantId,
+          tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
           requestId: c.env.requestId,
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
@@ -152,51 +197,132 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
           ...(requestedVersion === undefined ? {} : { requestedVersion }),
           state: new Map([[A2A_CALL_KEY, call]]),
         });
+        a2a.validateVersion(context.requestedVersion, card, binding);
+        return context;
+      };
+      /** An HTTP+JSON call: its A2A error as the spec's body (`{error: {code, status, message, details}}`), which is also a problem document. */
+      const rest = (answer: (c: Context<ActorEnv>, a2a: A2aSdk) => Promise<Response>) =>
+        async function a2aHttpJson(c: Context<ActorEnv>): Promise<Response> {
+          refuseWhenNotServing(ctx.lifecycle);
+          const a2a = loaded();
+          try {
+            return await answer(c, a2a);
+          } catch (error) {
+            if (error instanceof ActorError || !(error instanceof a2a.A2AError)) throw error;
+            const status = a2a.restStatusFor(error);
+            const body = a2a.toRestErrorBody(error, status);
+            const problem = {
+              type: 'about:blank',
+              title: error.name,
+              status,
+              detail: error.message,
+              code: error.name,
+              request_id: c.env.requestId,
+            };
+            return new Response(JSON.stringify({ ...problem, ...body }), {
+              status,
+              headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, 'X-Request-Id': c.env.requestId },
+            });
+          }
+        };
+      /** The parsed JSON body of an HTTP+JSON call; RequestMalformed when it is not JSON. */
+      const restBody = async (c: Context<ActorEnv>, a2a: A2aSdk): Promise<unknown> => {
         try {
-          a2a.validateVersion(context.requestedVersion, card, 'JSONRPC');
+          return JSON.parse(await c.req.text());
+        } catch (error) {
+          if (error instanceof ActorError) throw error;
+          throw new a2a.RequestMalformedError('The body is not JSON');
+        }
+      };
+      const sse = (c: Context<ActorEnv>, events: AsyncGenerator<unknown>, toJson: (event: never) => unknown) =>
+        c.body(sseOf(events, toJson, c.env.keepInFlight()), 200, SSE_HEADERS);
+      app.use(`${A2A_JSON_RPC_PATH}/*`, limitRequestBody({ maxSize: ctx.config.bodyLimitBytes }));
+      app.post(
+        `${A2A_JSON_RPC_PATH}/message:send`,
+        rest(async (c, a2a) => {
+          const context = callContext(c, a2a, 'HTTP+JSON');
+          const params = a2a.SendMessageRequest.fromJSON(await restBody(c, a2a));
+          const result = await handlerOf(a2a).sendMessage(params, context);
+          const payload =
+            'messageId' in result
+              ? { $case: 'message' as const, value: result }
+              : { $case: 'task' as const, value: result };
+          return c.json(a2a.SendMessageResponse.toJSON({ payload }) as object);
+        }),
+      );
+      app.post(
+        `${A2A_JSON_RPC_PATH}/message:stream`,
+        rest(async (c, a2a) => {
+          const context = callContext(c, a2a, 'HTTP+JSON');
+          const params = a2a.SendMessageRequest.fromJSON(await restBody(c, a2a));
+          const events = await firstEventFirst(handlerOf(a2a).sendMessageStream(params, context));
+          return sse(c, events, a2a.StreamResponse.toJSON);
+        }),
+      );
+      app.get(
+        `${A2A_JSON_RPC_PATH}/tasks`,
+        rest(async () => {
+          throw new (loaded().UnsupportedOperationError)('Listing tasks is not offered yet: get a task by its id');
+        }),
+      );
+      const taskRoute = rest(async (c, a2a) => {
+        const context = callContext(c, a2a, 'HTTP+JSON');
+        const [id = '', action] = (c.req.param('task') ?? '').split(':');
+        if (action === 'subscribe') {
+          const events = await firstEventFirst(handlerOf(a2a).resubscribe({ tenant: '', id }, context));
+          return sse(c, events, a2a.StreamResponse.toJSON);
+        }
+        if (c.req.method === 'POST' && action === 'cancel')
+          return c.json(
+            a2a.Task.toJSON(
+              await handlerOf(a2a).cancelTask({ tenant: '', id, metadata: undefined }, context),
+            ) as object,
+          );
+        if (c.req.method === 'GET' && action === undefined)
+          return c.json(a2a.Task.toJSON(await handlerOf(a2a).getTask({ tenant: '', id }, context)) as object);
+        throw new a2a.UnsupportedOperationError(
+          `No such task operation: ${c.req.method} tasks/{id}${action === undefined ? '' : `:${action}`}`,
+        );
+      });
+      app.get(`${A2A_JSON_RPC_PATH}/tasks/:task`, taskRoute);
+      app.post(`${A2A_JSON_RPC_PATH}/tasks/:task`, taskRoute);
+      app.use(A2A_JSON_RPC_PATH, limitRequestBody({ maxSize: ctx.config.bodyLimitBytes }));
+      app.post(A2A_JSON_RPC_PATH, async function a2aJsonRpc(c) {
+        refuseWhenNotServing(ctx.lifecycle);
+        const a2a = loaded();
+        transport ??= new a2a.JsonRpcTransportHandler(handlerOf(a2a));
+        let body: unknown;
+        try {
+          body = JSON.parse(await c.req.text());
+        } catch (error) {
+          if (error instanceof ActorError) throw error;
+          return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' });
+        }
+        const id = (body as { id?: unknown } | null)?.id;
+        let context: InstanceType<A2aSdk['ServerCallContext']>;
+        try {
+          context = callContext(c, a2a, 'JSONRPC');
         } catch (error) {
           return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
         }
         const answer = await transport.handle(body as Record<string, unknown>, context);
         if (!(Symbol.asyncIterator in answer)) return c.json(answer);
-        const iterator = answer[Symbol.asyncIterator]();
-        let first: IteratorResult<unknown>;
+        let events: AsyncGenerator<unknown>;
         try {
-          first = await iterator.next();
+          events = await firstEventFirst(answer);
         } catch (error) {
           return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
         }
-        const encoder = new TextEncoder();
-        const leave = c.env.keepInFlight();
-        let pending: IteratorResult<unknown> | undefined = first;
-        const stream = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            try {
-              const next = pending ?? (await iterator.next());
-              pending = undefined;
-              if (next.done === true) {
-                controller.close();
-                leave();
-                return;
-              }
-              controller.enqueue(encoder.encode(a2a.formatSSEEvent(next.value)));
-            } catch (error) {
-              const rpc = {
-                jsonrpc: '2.0',
-                id: id ?? null,
-                error: a2a.JsonRpcTransportHandler.mapToJSONRPCError(error),
-              };
-              controller.enqueue(encoder.encode(a2a.formatSSEEvent(rpc)));
-              controller.close();
-              leave();
-            }
-          },
-          async cancel() {
-            leave();
-            await iterator.return?.(undefined);
-          },
+        const asRpcError = (error: unknown) => ({
+          jsonrpc: '2.0',
+          id: id ?? null,
+          error: a2a.JsonRpcTransportHandler.mapToJSONRPCError(error),
         });
-        return c.body(stream, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        return c.body(
+          sseOf(events, (event) => event, c.env.keepInFlight(), asRpcError),
+          200,
+          SSE_HEADERS,
+        );
       });
     },
   };
