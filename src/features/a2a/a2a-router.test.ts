@@ -7,7 +7,9 @@ import { answerOf, slowChatHandler } from '../../../test/surfaces/slow-chat-hand
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
 import type { CreateActorAppOptions } from '../../app/create-actor-app-options.js';
+import { buildPlatformConfig } from '../../config/emit/build-platform-config.js';
 import { contractEndpoints } from '../../config/emit/contract-endpoints.js';
+import { configDifferences } from '../../testing/config-consistency.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../core/actor-definition.js';
 import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
 
@@ -292,14 +294,26 @@ describe('the A2A neighbours', () => {
     expect(endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`)).toEqual([
       'GET /.well-known/agent-card.json',
       'POST /a2a',
+      'POST /a2a/message:send',
+      'POST /a2a/message:stream',
+      'GET /a2a/tasks',
+      'GET /a2a/tasks/{task}',
+      'POST /a2a/tasks/{task}',
     ]);
     const app = await createTestActor({
       definition,
       tools: [lookupTool],
       env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1' },
     });
-    for (const endpoint of endpoints)
-      expect(app.routes.some((route) => route.method === endpoint.method && route.path === endpoint.path)).toBe(true);
+    expect(
+      await configDifferences(
+        app,
+        buildPlatformConfig({
+          definition,
+          packageJson: { actorkit: { deployment: { image_repo: 'ghcr.io/acme/a2a' } } },
+        }),
+      ),
+    ).toEqual([]);
     const card = (await (await app.request('/.well-known/agent-card.json')).json()) as Record<string, unknown>;
     expect(card.securitySchemes).toEqual({
       apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: 'The actor API key' } },
@@ -307,6 +321,9 @@ describe('the A2A neighbours', () => {
     expect((card.skills as { id: string }[]).map((skill) => skill.id)).toEqual(['chat', lookupTool.name]);
     expect((await app.request('/a2a', { method: 'POST', body: '{}' })).status).toBe(401);
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/.well-known/agent-card.json', '/a2a']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/.well-known/agent-card.json', '/a2a', '/a2a/message:send', '/a2a/tasks/{task}']),
+    );
+    expect((await app.request('/a2a/tasks/x', { headers: { 'A2A-Version': '1.0' } })).status).toBe(401);
   });
 });

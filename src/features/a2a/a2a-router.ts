@@ -95,9 +95,114 @@ function sseOf<T>(
   });
 }
 
+/** The parameters every A2A call reads from its headers. */
+const A2A_PARAMETERS = [
+  {
+    name: 'A2A-Version',
+    in: 'header',
+    required: false,
+    description: 'The protocol version; `1.0` (absent means 0.3, which is refused: VersionNotSupported)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'X-Tenant-Id',
+    in: 'header',
+    required: false,
+    description: "The tenant (set by the platform), else `default`: another tenant's task is not found",
+    schema: { type: 'string' },
+  },
+];
+
+/** An HTTP+JSON operation of `/a2a`: its answer, and its A2A errors as problem documents carrying the spec's `error` body. */
+function httpJsonOperation(
+  method: 'get' | 'post',
+  path: string,
+  operationId: string,
+  summary: string,
+  answer: Record<string, unknown>,
+): DocumentedOperation {
+  const error = (description: string) => ({
+    description,
+    content: { 'application/problem+json': { schema: { type: 'object', required: ['error'] } } },
+  });
+  return {
+    method,
+    path: `${A2A_JSON_RPC_PATH}${path}`,
+    ...(method === 'post' ? { bodyLimit: true } : {}),
+    operation: {
+      operationId,
+      summary,
+      parameters: [
+        ...(path.includes('{task}')
+          ? [
+              {
+                name: 'task',
+                in: 'path',
+                required: true,
+                description: 'The task id (a run id), then `:cancel` or `:subscribe` for those operations',
+                schema: { type: 'string' },
+              },
+            ]
+          : []),
+        ...A2A_PARAMETERS,
+      ],
+      ...(method === 'post' && !path.includes('{task}')
+        ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }
+        : {}),
+      responses: {
+        200: answer,
+        400: error('Malformed request, or an unsupported A2A-Version (VersionNotSupported)'),
+        404: error('No task of this id for this tenant (TaskNotFound)'),
+        409: error('The task already ended (TaskNotCancelable)'),
+        415: error('A part of a kind or media type the actor does not take (ContentTypeNotSupported)'),
+        501: error('Listing tasks and push notifications are not offered (UnsupportedOperation)'),
+      },
+    },
+  };
+}
+
 /** The operations of the A2A routes, for `/openapi.json`. */
 function a2aOperations(): DocumentedOperation[] {
+  const sse = {
+    description: 'An SSE stream of StreamResponse events',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  };
   return [
+    httpJsonOperation(
+      'post',
+      '/message:send',
+      'a2aSendMessage',
+      'A2A HTTP+JSON: send a message (starts a run; answers its task)',
+      json('{task}', { type: 'object' }),
+    ),
+    httpJsonOperation(
+      'post',
+      '/message:stream',
+      'a2aStreamMessage',
+      'A2A HTTP+JSON: send a message and stream its task',
+      sse,
+    ),
+    httpJsonOperation(
+      'get',
+      '/tasks',
+      'a2aListTasks',
+      'A2A HTTP+JSON: list tasks (not offered yet: UnsupportedOperation)',
+      json('Never', { type: 'object' }),
+    ),
+    httpJsonOperation(
+      'get',
+      '/tasks/{task}',
+      'a2aGetTask',
+      'A2A HTTP+JSON: a task (a run), or `GET /a2a/tasks/{id}:subscribe` to follow it',
+      json('The task', { type: 'object' }),
+    ),
+    httpJsonOperation(
+      'post',
+      '/tasks/{task}',
+      'a2aTaskAction',
+      'A2A HTTP+JSON: `{id}:cancel` cancels the run; `{id}:subscribe` follows it (SSE)',
+      json('The task, or an SSE stream for :subscribe', { type: 'object' }),
+    ),
     {
       method: 'get',
       path: A2A_CARD_PATH,
@@ -117,22 +222,7 @@ function a2aOperations(): DocumentedOperation[] {
         operationId: 'a2aJsonRpc',
         summary:
           'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (a task is a run; contextId is the session)',
-        parameters: [
-          {
-            name: 'A2A-Version',
-            in: 'header',
-            required: false,
-            description: 'The protocol version; `1.0` (absent means 0.3, which is refused with -32009)',
-            schema: { type: 'string' },
-          },
-          {
-            name: 'X-Tenant-Id',
-            in: 'header',
-            required: false,
-            description: "The tenant (set by the platform), else `default`: another tenant's task is not found",
-            schema: { type: 'string' },
-          },
-        ],
+        parameters: A2A_PARAMETERS,
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
           200: {
