@@ -58,17 +58,17 @@ async function firstEventFirst<T>(events: AsyncGenerator<T>): Promise<AsyncGener
 }
 
 /**
- * The events as SSE (`data: <json>` each); an error after the first ends the stream with its
- * body (`asError`, else a REST error body); `leave` once it ends or its reader leaves.
+ * The events as SSE (`data: <json>` each, `toJson` of the event); an error after the first ends
+ * the stream with `event: error` and its body (`errorBody`), as the SDK's client reads it;
+ * `leave` once it ends or its reader leaves.
  */
 function sseOf<T>(
   events: AsyncGenerator<T>,
   toJson: (event: never) => unknown,
   leave: () => void,
-  asError?: (error: unknown) => unknown,
+  errorBody: (error: unknown) => unknown,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const frame = (json: unknown) => encoder.encode(`data: ${JSON.stringify(json)}\n\n`);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -78,12 +78,9 @@ function sseOf<T>(
           leave();
           return;
         }
-        controller.enqueue(frame(toJson(next.value as never)));
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(toJson(next.value as never))}\n\n`));
       } catch (error) {
-        const message = error instanceof Error ? error.message : 'The stream failed';
-        controller.enqueue(
-          frame(asError?.(error) ?? { error: { code: 500, status: 'INTERNAL', message, details: [] } }),
-        );
+        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(errorBody(error))}\n\n`));
         controller.close();
         leave();
       }
@@ -324,8 +321,13 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
           throw new a2a.RequestMalformedError('The body is not JSON');
         }
       };
-      const sse = (c: Context<ActorEnv>, events: AsyncGenerator<unknown>, toJson: (event: never) => unknown) =>
-        c.body(sseOf(events, toJson, c.env.keepInFlight()), 200, SSE_HEADERS);
+      const sse = (c: Context<ActorEnv>, a2a: A2aSdk, events: AsyncGenerator<unknown>) => {
+        const errorBody = (error: unknown) => {
+          const known = error instanceof a2a.A2AError ? error : new a2a.InvalidAgentResponseError('The stream failed');
+          return a2a.toRestErrorBody(known, a2a.restStatusFor(known));
+        };
+        return c.body(sseOf(events, a2a.StreamResponse.toJSON, c.env.keepInFlight(), errorBody), 200, SSE_HEADERS);
+      };
       app.use(`${A2A_JSON_RPC_PATH}/*`, limitRequestBody({ maxSize: ctx.config.bodyLimitBytes }));
       app.post(
         `${A2A_JSON_RPC_PATH}/message:send`,
@@ -346,7 +348,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
           const context = callContext(c, a2a, 'HTTP+JSON');
           const params = a2a.SendMessageRequest.fromJSON(await restBody(c, a2a));
           const events = await firstEventFirst(handlerOf(a2a).sendMessageStream(params, context));
-          return sse(c, events, a2a.StreamResponse.toJSON);
+          return sse(c, a2a, events);
         }),
       );
       app.get(
@@ -360,7 +362,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         const [id = '', action] = (c.req.param('task') ?? '').split(':');
         if (action === 'subscribe') {
           const events = await firstEventFirst(handlerOf(a2a).resubscribe({ tenant: '', id }, context));
-          return sse(c, events, a2a.StreamResponse.toJSON);
+          return sse(c, a2a, events);
         }
         if (c.req.method === 'POST' && action === 'cancel')
           return c.json(
