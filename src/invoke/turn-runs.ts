@@ -149,4 +149,12 @@ export interface TurnRuns {
    * when the tenant has no such run.
    */
   cancelTenantRun(tenantId: string, id: string): Promise<RunStatus | null>;
+  /**
+   * The tenant's runs, the newest first, at most `limit`: of one session when `sessionId` is
+   * given, and older than the run `beforeId` when it is (the next page), on any replica.
+   */
+  listTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<RunStatus[]>;
 }

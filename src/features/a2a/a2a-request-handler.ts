@@ -4,6 +4,8 @@ import type {
   Artifact,
   CancelTaskRequest,
   GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
   Message,
   Part,
   SendMessageRequest,
@@ -36,6 +38,9 @@ export interface A2aCall {
   /** The card as this request's origin shows it. */
   readonly card: AgentCard;
 }
+
+/** The most tasks one ListTasks page holds (and its default size). */
+const LIST_PAGE_SIZE = 100;
 
 /** How long a cancel waits for the run to say `cancelled` before answering with it as it is. */
 const CANCEL_WAIT_MS = 2_500;
@@ -143,8 +148,26 @@ export class A2aRequestHandler implements A2ARequestHandler {
     yield* this.#events(call, body, { sessionId: run.session_id });
   }
 
-  async listTasks(): Promise<never> {
-    throw new this.#sdk.UnsupportedOperationError('Listing tasks is not offered yet: get a task by its id');
+  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const call = callOf(context);
+    const pageSize = params.pageSize === undefined || params.pageSize === 0 ? LIST_PAGE_SIZE : params.pageSize;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > LIST_PAGE_SIZE)
+      throw new this.#sdk.RequestMalformedError(`pageSize must be a whole number from 1 to ${LIST_PAGE_SIZE}`);
+    const runs = await this.#ctx.runs.listTenantRuns(call.tenantId, {
+      limit: pageSize,
+      ...(params.contextId === '' ? {} : { sessionId: params.contextId }),
+      ...(params.pageToken === '' ? {} : { beforeId: params.pageToken }),
+    });
+    const tasks = runs
+      .map((run) => this.#task(run))
+      .filter((task) => params.status === 0 || task.status?.state === params.status)
+      .map((task) => (params.includeArtifacts === true ? task : { ...task, artifacts: [] }));
+    return {
+      tasks,
+      nextPageToken: runs.length === pageSize ? (runs.at(-1)?.id ?? '') : '',
+      pageSize,
+      totalSize: tasks.length,
+    };
   }
 
   async createTaskPushNotificationConfig(): Promise<never> {

@@ -157,6 +157,25 @@ describe('A2A over HTTP+JSON through the @a2a-js/sdk client (issue #39)', () => 
     const cancelled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await expect(client.getTask({ tenant: '', id: 'inv_nope' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+    });
+    expect(listed.tasks.map((task) => task.id)).toEqual([started.id]);
+    const next = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: listed.nextPageToken,
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+    });
+    expect(next.tasks).toHaveLength(1);
+    expect(next.tasks[0]?.id).not.toBe(started.id);
   });
 
   it('answers its errors with the spec body, which is also a problem document', async () => {
@@ -246,7 +265,9 @@ describe('A2A bad input gets the spec’s errors, never a 500', () => {
     expect(
       (await rpc(url, { jsonrpc: '2.0', id: 12, method: 'CancelTask', params: { id: 'inv_nope' } })).body.error?.code,
     ).toBe(-32001);
-    expect((await rpc(url, { jsonrpc: '2.0', id: 13, method: 'ListTasks', params: {} })).body.error?.code).toBe(-32004);
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 13, method: 'ListTasks', params: { pageSize: 1000 } })).body.error?.code,
+    ).toBe(-32602);
     expect(
       (
         await rpc(url, {
@@ -274,6 +295,15 @@ describe('A2A bad input gets the spec’s errors, never a 500', () => {
       { 'A2A-Version': '1.0', 'X-Tenant-Id': 'acme' },
     );
     expect((own.body.result as { id: string }).id).toBe(id);
+    const acme = { 'A2A-Version': '1.0', 'X-Tenant-Id': 'acme' };
+    const listed = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'ListTasks', params: {} }, acme);
+    expect((listed.body.result as { tasks: { id: string }[] }).tasks.map((task) => task.id)).toEqual([id]);
+    const elsewhere = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 5, method: 'ListTasks', params: {} },
+      { 'A2A-Version': '1.0', 'X-Tenant-Id': 'globex' },
+    );
+    expect((elsewhere.body.result as { tasks?: unknown[] }).tasks ?? []).toEqual([]);
     // A tenant in the params does not switch the tenant: X-Tenant-Id alone says it.
     for (const headers of [{ 'X-Tenant-Id': 'globex' }, {}] as Record<string, string>[])
       expect(

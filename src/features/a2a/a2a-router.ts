@@ -152,7 +152,7 @@ function httpJsonOperation(
         404: error('No task of this id for this tenant (TaskNotFound)'),
         409: error('The task already ended (TaskNotCancelable)'),
         415: error('A part of a kind or media type the actor does not take (ContentTypeNotSupported)'),
-        501: error('Listing tasks and push notifications are not offered (UnsupportedOperation)'),
+        501: error('Push notifications and the extended card are not offered (UnsupportedOperation and the like)'),
       },
     },
   };
@@ -183,8 +183,8 @@ function a2aOperations(): DocumentedOperation[] {
       'get',
       '/tasks',
       'a2aListTasks',
-      'A2A HTTP+JSON: list tasks (not offered yet: UnsupportedOperation)',
-      json('Never', { type: 'object' }),
+      "A2A HTTP+JSON: the tenant's tasks, the newest first (contextId, status, pageSize up to 100, pageToken)",
+      json('{tasks, nextPageToken, pageSize, totalSize}', { type: 'object' }),
     ),
     httpJsonOperation(
       'get',
@@ -218,7 +218,7 @@ function a2aOperations(): DocumentedOperation[] {
       operation: {
         operationId: 'a2aJsonRpc',
         summary:
-          'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (a task is a run; contextId is the session)',
+          'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask (a task is a run; contextId is the session)',
         parameters: A2A_PARAMETERS,
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
@@ -353,8 +353,10 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
       );
       app.get(
         `${A2A_JSON_RPC_PATH}/tasks`,
-        rest(async () => {
-          throw new (loaded().UnsupportedOperationError)('Listing tasks is not offered yet: get a task by its id');
+        rest(async (c, a2a) => {
+          const context = callContext(c, a2a, 'HTTP+JSON');
+          const params = a2a.ListTasksRequest.fromJSON(c.req.query());
+          return c.json(a2a.ListTasksResponse.toJSON(await handlerOf(a2a).listTasks(params, context)) as object);
         }),
       );
       const taskRoute = rest(async (c, a2a) => {

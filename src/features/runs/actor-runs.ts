@@ -655,6 +655,16 @@ export class ActorRuns implements TurnRuns {
     return statusOfStoredRun((await this.cancel(run.id)) ?? run);
   }
 
+  async listTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<RunStatus[]> {
+    // This instance's runs are written first, so that the list has them.
+    for (const run of this.#live.values()) if (run.tenantId === tenantId) await run.stored();
+    const stored = await this.#options.store.readTenantRuns(tenantId, page);
+    return stored.map((run) => statusOfStoredRun(this.#live.get(run.id)?.row() ?? run));
+  }
+
   /** A run, from this instance's memory or the store. */
   async read(id: string): Promise<StoredRun | null> {
     return this.#live.get(id)?.row() ?? this.#options.store.readRun(id);
