@@ -18,6 +18,7 @@ import * as v from 'valibot';
 import type { ActorContext } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
+import type { ChatReply } from '../../invoke/chat-reply.js';
 import { ApprovalAnswer as ApprovalAnswerSchema, ChatRequest } from '../../invoke/chat-request.js';
 import type { ApprovalAnswer, RunStatus } from '../../invoke/turn-runs.js';
 import type { A2aSdk } from './load-a2a-sdk.js';
@@ -33,6 +34,8 @@ export interface A2aCall {
   /** `X-Tenant-Id` (or `default`): the only tenant a call acts for; a `tenant` in the params is ignored. */
   readonly tenantId: string;
   readonly requestId: string;
+  /** The `Idempotency-Key` header: a retried message with the same key replays its run's reply, as an invoke's does. */
+  readonly idempotencyKey: string | undefined;
   readonly signal: AbortSignal;
   readonly keepInFlight: () => () => void;
   /** The card as this request's origin shows it. */
@@ -101,9 +104,11 @@ export class A2aRequestHandler implements A2ARequestHandler {
     const background = params.configuration?.returnImmediately === true;
     const answer = await this.#answer(call, request, approvals, { stream: false, background });
     if (answer.kind === 'accepted') return this.#task(answer.run);
-    if (answer.kind === 'reply') {
-      const status = await this.#ctx.runs.tenantRunStatus(call.tenantId, answer.reply.id);
-      return this.#task(status ?? { ...runOfReply(answer.reply) });
+    if (answer.kind === 'reply' || (answer.kind === 'replay' && answer.status === 200)) {
+      // A replay (the same Idempotency-Key again) is the stored reply of the run that answered it.
+      const reply = answer.kind === 'reply' ? answer.reply : (JSON.parse(answer.body) as ChatReply);
+      const status = await this.#ctx.runs.tenantRunStatus(call.tenantId, reply.id);
+      return this.#task(status ?? runOfReply(reply));
     }
     throw new this.#sdk.InvalidAgentResponseError(`The run answered ${answer.kind}`);
   }
@@ -276,7 +281,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
         requestId: call.requestId,
         stream: how.stream,
         background: how.background,
-        idempotencyKey: undefined,
+        idempotencyKey: call.idempotencyKey,
         requestSignal: call.signal,
         keepInFlight: call.keepInFlight,
       });

@@ -97,6 +97,15 @@ describe('A2A through the official @a2a-js/sdk client (issue #39)', () => {
     const text = task.artifacts[0]?.parts[0]?.content;
     expect(text?.$case).toBe('text');
 
+    // The same Idempotency-Key again replays the task of the first message, as an invoke replays.
+    const keyed = { serviceParameters: { 'Idempotency-Key': 'k-a2a-1' } };
+    const first = (await client.sendMessage(send(userMessage('once', { contextId: 'ctx-1' })), keyed)) as {
+      id: string;
+    };
+    const replayed = (await client.sendMessage(send(userMessage('once', { contextId: 'ctx-1' })), keyed)) as {
+      id: string;
+    };
+    expect(replayed.id).toBe(first.id);
     const again = await client.getTask({ tenant: '', id: task.id });
     expect(again).toMatchObject({ id: task.id, contextId: 'ctx-1', status: { state: TaskState.TASK_STATE_COMPLETED } });
   });

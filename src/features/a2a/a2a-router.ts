@@ -275,6 +275,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         const call: A2aCall = {
           tenantId: headerTenant(c.req.header('X-Tenant-Id')) ?? DEFAULT_TENANT,
           requestId: c.env.requestId,
+          idempotencyKey: c.req.header('Idempotency-Key'),
           signal: c.req.raw.signal,
           keepInFlight: c.env.keepInFlight,
           card,
