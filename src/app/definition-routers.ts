@@ -2,6 +2,7 @@ import type { ActorTool } from '../agent/actor-tool.js';
 import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorDefinition } from '../core/actor-definition.js';
 import type { ActorEnvironment } from '../environment/runtime-config.js';
+import { a2aRouter } from '../features/a2a/a2a-router.js';
 import { mcpRouter } from '../surfaces/mcp/mcp-router.js';
 import { meshRouter, type PeerRoute } from '../surfaces/mesh/mesh-router.js';
 import type { Panel } from '../surfaces/panel/panel-definition.js';
@@ -23,7 +24,7 @@ export interface DefinitionWiring {
  * The conditional surfaces an actor's definition declares, as routers for `createActorApp`: the
  * owner panels when `includePanel` is on, the peer reads (with `MESH_KEY`) when `fleetMesh` is
  * on, the workflow proxy (with `WORKFLOW_BASE_URL`) when `integrationType` is `n8n`, the MCP server
- * `/mcp` when `exposeMcp` is on. A surface
+ * `/mcp` when `exposeMcp` is on, the A2A card and `/a2a` when `exposeA2a` is on. A surface
  * whose option is off is not mounted; one that is on but misses its environment or its handlers
  * throws here, at setup. A router of the same name among `explicit` replaces the definition's.
  * @param definition the actor's definition.
@@ -54,6 +55,7 @@ export function definitionRouters(
     routers.push(workflowProxyRouter({ baseUrl: env.WORKFLOW_BASE_URL }));
   }
   if (features.exposeMcp === true && !handMounted.has('mcp')) routers.push(mcpRouter({ tools: wiring.tools }));
+  if (features.exposeA2a === true && !handMounted.has('a2a')) routers.push(a2aRouter({ tools: wiring.tools }));
   return routers;
 }
 

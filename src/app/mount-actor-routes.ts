@@ -44,5 +44,9 @@ export function mountActorRoutes(
     router.mount(app, ctx);
     logger.debug('router_mounted', { router: router.name });
   }
-  return { publicPaths: openPaths(routes) };
+  const openRouterPaths = routers
+    .flatMap((router) => router.operations?.(ctx) ?? [])
+    .filter((operation) => operation.security === 'open')
+    .map((operation) => operation.path);
+  return { publicPaths: [...openPaths(routes), ...openRouterPaths] };
 }

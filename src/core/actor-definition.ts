@@ -29,6 +29,8 @@ export interface ActorFeatures {
   readonly exposeMcp?: boolean;
   /** Default false: mounts `POST /agent/ag-ui`, the actor as an AG-UI agent (docs/surfaces.md). */
   readonly exposeAgUi?: boolean;
+  /** Default false: mounts the A2A agent card and `/a2a` (JSON-RPC), other agents' way in (needs `@a2a-js/sdk` installed). */
+  readonly exposeA2a?: boolean;
 }
 
 /** A group of settings shown together in the platform's UI. */
@@ -110,4 +112,5 @@ export const defaultActorFeatures: ActorFeatures = {
   exposeExternalApi: true,
   exposeMcp: false,
   exposeAgUi: false,
+  exposeA2a: false,
 };

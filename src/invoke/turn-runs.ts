@@ -125,4 +125,34 @@ export interface TurnRuns {
     answers: readonly ApprovalAnswer[],
     decidedBy: string,
   ): Promise<ResumedRun | { readonly waiting: RunStatus }>;
+  /**
+   * The run of this id as `GET /agent/runs/{id}` shows it, read on any replica; null when there
+   * is none for this tenant (another tenant's run included), as the run routes answer 404.
+   */
+  tenantRunStatus(tenantId: string, id: string): Promise<RunStatus | null>;
+  /**
+   * The run's stream parts after `after`, then its live ones until it ends, as the SSE frames of
+   * `GET /agent/runs/{id}/stream` (`id: <seq>`, `data: <part>`, ending `data: [DONE]`); null when
+   * the tenant has no such run.
+   */
+  followTenantRun(
+    tenantId: string,
+    id: string,
+    after: number,
+    onClose?: () => void,
+  ): Promise<ReadableStream<Uint8Array> | null>;
+  /**
+   * Cancels the tenant's run in progress wherever it runs, as `POST /agent/runs/{id}/cancel`
+   * does: the run as it is after; a run that already ended as it is (its state says so); null
+   * when the tenant has no such run.
+   */
+  cancelTenantRun(tenantId: string, id: string): Promise<RunStatus | null>;
+  /**
+   * The tenant's runs, the newest first, at most `limit`: of one session when `sessionId` is
+   * given, and older than the run `beforeId` when it is (the next page), on any replica.
+   */
+  listTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<RunStatus[]>;
 }

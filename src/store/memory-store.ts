@@ -252,6 +252,22 @@ export class MemoryStore implements Store {
     return newest;
   }
 
+  async readTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<StoredRun[]> {
+    this.check();
+    return [...this.runs.values()]
+      .filter(
+        (run) =>
+          run.tenantId === tenantId &&
+          (page.sessionId === undefined || run.sessionId === page.sessionId) &&
+          (page.beforeId === undefined || run.id < page.beforeId),
+      )
+      .sort((a, b) => (a.id === b.id ? 0 : a.id < b.id ? 1 : -1))
+      .slice(0, page.limit);
+  }
+
   async readAwaitingRuns(tenantId: string, limit: number): Promise<StoredRun[]> {
     this.check();
     return [...this.runs.values()]

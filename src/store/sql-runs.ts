@@ -237,6 +237,19 @@ export async function readActiveRun(db: Db, tenantId: string, sessionId: string)
   return row === undefined ? null : runOfRow(row);
 }
 
+/** The tenant's runs, the newest first, of one session when given, older than `beforeId` when given, at most `limit`. */
+export async function readTenantRuns(
+  db: Db,
+  tenantId: string,
+  page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+): Promise<StoredRun[]> {
+  let query = db.selectFrom('actorkit_runs').selectAll().where('tenant_id', '=', tenantId);
+  if (page.sessionId !== undefined) query = query.where('session_id', '=', page.sessionId);
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  const rows = await query.orderBy('id', 'desc').limit(page.limit).execute();
+  return rows.map(runOfRow);
+}
+
 /** The tenant's runs awaiting input, the oldest first, at most `limit`. */
 export async function readAwaitingRuns(db: Db, tenantId: string, limit: number): Promise<StoredRun[]> {
   const rows = await db

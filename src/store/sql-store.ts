@@ -546,6 +546,13 @@ export class SqlStore implements Store {
     return this.#run(() => runs.readAwaitingRuns(this.#db, tenantId, limit));
   }
 
+  async readTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<StoredRun[]> {
+    return this.#run(() => runs.readTenantRuns(this.#db, tenantId, page));
+  }
+
   async requestRunCancel(id: string): Promise<StoredRun | null> {
     return this.#transaction((trx) => runs.requestRunCancel(trx, id));
   }

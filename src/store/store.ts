@@ -280,6 +280,15 @@ export interface RunStore {
   readRunParts(id: string, afterSeq: number, limit: number): Promise<StoredRunPart[]>;
   /** The newest run of a session still in progress, or null. */
   readActiveRun(tenantId: string, sessionId: string): Promise<StoredRun | null>;
+  /**
+   * The tenant's runs, the newest first (by id, which orders by time), at most `limit`: of one
+   * session when `sessionId` is given, and only those older than `beforeId` when it is (a page
+   * after the one that ended with it).
+   */
+  readTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<StoredRun[]>;
   /** The tenant's runs `awaiting_input` (a person's approval), the longest waiting first, at most `limit`. */
   readAwaitingRuns(tenantId: string, limit: number): Promise<StoredRun[]>;
   /** Marks a run in progress as asked to cancel; returns the run as it is after (null when unknown). */

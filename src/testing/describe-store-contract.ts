@@ -1065,6 +1065,27 @@ export function describeStoreContract(subject: StoreContractSubject): void {
         await store.decideRunApprovals(oldest.id, approvals, '[]', { runner: 'runner-b', leaseExpiresAtMs: nowMs });
         expect(await store.readAwaitingRuns('acme', 10)).toEqual([middle, newest]);
       });
+
+      it("lists a tenant's runs, the newest first, of a session, a page after a run", async () => {
+        const store = await freshStore();
+        const nowMs = Date.now();
+        const run = (ageMs: number, overrides: Partial<StoredRun> = {}) =>
+          storedRun({ id: newRunId(nowMs - ageMs), createdAtMs: nowMs - ageMs, ...overrides });
+        const [newest, middle, oldest, elsewhere, other] = [
+          run(1_000),
+          run(2_000, { sessionId: 's-2' }),
+          run(3_000),
+          run(4_000, { tenantId: 'other' }),
+          run(5_000, { tenantId: 'other', sessionId: 's-2' }),
+        ];
+        await store.writeRuns([oldest, newest, middle, elsewhere, other].map((item) => ({ run: item })));
+        expect(await store.readTenantRuns('acme', { limit: 10 })).toEqual([newest, middle, oldest]);
+        expect(await store.readTenantRuns('acme', { limit: 2 })).toEqual([newest, middle]);
+        expect(await store.readTenantRuns('acme', { limit: 2, beforeId: middle.id })).toEqual([oldest]);
+        expect(await store.readTenantRuns('acme', { limit: 10, sessionId: 's-2' })).toEqual([middle]);
+        expect(await store.readTenantRuns('other', { limit: 10 })).toEqual([elsewhere, other]);
+        expect(await store.readTenantRuns('nobody', { limit: 10 })).toEqual([]);
+      });
     });
 
     describe('lifecycle', () => {

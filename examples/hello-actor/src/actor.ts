@@ -89,6 +89,7 @@ const actor = {
     exposeExternalApi: true,
     exposeMcp: false,
     exposeAgUi: false,
+    exposeA2a: false,
   },
   settings: Settings,
   sections: [{ id: "hello", title: "Hello", description: 'What Hello Actor does' }],

@@ -89,6 +89,7 @@ const actor = {
     exposeExternalApi: true,
     exposeMcp: false,
     exposeAgUi: false,
+    exposeA2a: false,
   },
   settings: Settings,
   sections: [{ id: "orders", title: "Orders", description: 'What Panel Workflow Actor does' }],

@@ -8,7 +8,8 @@ import { CORE_CONTRACT_ENDPOINTS } from './core-contract-endpoints.js';
  * against the route table by its test), then the conditional ones its template options turn on: the panel routes, the peer check and
  * each declared peer read under `/api/<domain>` (`:param` written `{param}`), the workflow proxy,
  * the MCP server (`ANY /mcp`: Streamable HTTP posts messages and deletes sessions on one path),
- * the AG-UI agent (`POST /agent/ag-ui`).
+ * the AG-UI agent (`POST /agent/ag-ui`), the A2A card and its JSON-RPC and HTTP+JSON bindings
+ * (`{task}` is `<id>`, `<id>:cancel` or `<id>:subscribe`).
  * @param definition the actor's template options, domain and peer reads
  */
 export function contractEndpoints(
@@ -37,5 +38,15 @@ export function contractEndpoints(
     endpoints.push({ method: 'ANY', path: '/workflow/*', presence: 'conditional' });
   if (features.exposeMcp === true) endpoints.push({ method: 'ANY', path: '/mcp', presence: 'conditional' });
   if (features.exposeAgUi === true) endpoints.push({ method: 'POST', path: '/agent/ag-ui', presence: 'conditional' });
+  if (features.exposeA2a === true)
+    endpoints.push(
+      { method: 'GET', path: '/.well-known/agent-card.json', presence: 'conditional' },
+      { method: 'POST', path: '/a2a', presence: 'conditional' },
+      { method: 'POST', path: '/a2a/message:send', presence: 'conditional' },
+      { method: 'POST', path: '/a2a/message:stream', presence: 'conditional' },
+      { method: 'GET', path: '/a2a/tasks', presence: 'conditional' },
+      { method: 'GET', path: '/a2a/tasks/{task}', presence: 'conditional' },
+      { method: 'POST', path: '/a2a/tasks/{task}', presence: 'conditional' },
+    );
   return endpoints;
 }

@@ -627,6 +627,44 @@ export class ActorRuns implements TurnRuns {
     return this.#options.store.requestRunCancel(id);
   }
 
+  /** The tenant's run of this id, or null (another tenant's included). */
+  async #tenantRun(tenantId: string, id: string): Promise<StoredRun | null> {
+    const run = id.length > 128 ? null : await this.read(id);
+    return run === null || run.tenantId !== tenantId ? null : run;
+  }
+
+  async tenantRunStatus(tenantId: string, id: string): Promise<RunStatus | null> {
+    const run = await this.#tenantRun(tenantId, id);
+    return run === null ? null : statusOfStoredRun(run);
+  }
+
+  async followTenantRun(
+    tenantId: string,
+    id: string,
+    after: number,
+    onClose?: () => void,
+  ): Promise<ReadableStream<Uint8Array> | null> {
+    const run = await this.#tenantRun(tenantId, id);
+    return run === null ? null : this.follow(run, after, onClose);
+  }
+
+  async cancelTenantRun(tenantId: string, id: string): Promise<RunStatus | null> {
+    const run = await this.#tenantRun(tenantId, id);
+    if (run === null) return null;
+    if (isFinalRunState(run.state)) return statusOfStoredRun(run);
+    return statusOfStoredRun((await this.cancel(run.id)) ?? run);
+  }
+
+  async listTenantRuns(
+    tenantId: string,
+    page: { readonly sessionId?: string; readonly beforeId?: string; readonly limit: number },
+  ): Promise<RunStatus[]> {
+    // This instance's runs are written first, so that the list has them.
+    for (const run of this.#live.values()) if (run.tenantId === tenantId) await run.stored();
+    const stored = await this.#options.store.readTenantRuns(tenantId, page);
+    return stored.map((run) => statusOfStoredRun(this.#live.get(run.id)?.row() ?? run));
+  }
+
   /** A run, from this instance's memory or the store. */
   async read(id: string): Promise<StoredRun | null> {
     return this.#live.get(id)?.row() ?? this.#options.store.readRun(id);

@@ -1,0 +1,90 @@
+import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { completion, fakeOpenAIForThisFile } from '../../../test/agent/fake-openai-server.js';
+import { mailCall, sendEmail, sent } from '../../../test/agent/fixtures/mail-send-tool.js';
+import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import type { ServeHandle } from '../../adapter/serve-options.js';
+import { defaultActorFeatures } from '../../core/actor-definition.js';
+import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+
+const model = await fakeOpenAIForThisFile();
+const env = {
+  LLM_BASE_URL: model.baseUrl,
+  LLM_MODEL: 'fake-model',
+  LLM_API_KEY: 'sk-test',
+  LLM_MAX_RETRIES: '0',
+  LLM_TIMEOUT_MS: '2000',
+};
+
+let served: ServeHandle | undefined;
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await served?.close();
+  await stop?.();
+});
+
+const message = (parts: Message['parts'], more: Partial<Message> = {}): Message => ({
+  messageId: crypto.randomUUID(),
+  contextId: 'ctx-mail',
+  taskId: '',
+  role: Role.ROLE_USER,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+  ...more,
+});
+
+const send = (m: Message) => ({ tenant: '', message: m, configuration: undefined, metadata: undefined });
+
+describe('A2A input-required: a run that waits for a tool approval (issue #38)', () => {
+  it('is a task input-required; a message to it with a data part {approved} answers it', async () => {
+    sent.length = 0;
+    const app = await createTestActor({
+      definition: { ...testActorDefinition, features: { ...defaultActorFeatures, exposeA2a: true } },
+      env,
+      tools: [sendEmail],
+    });
+    stop = () => app.actor.shutdown({ graceMs: 2_000 });
+    served = await serveOnLoopback(app);
+    model.reply(
+      { kind: 'json', body: completion(null, { toolCalls: [mailCall('call_a', 'ada@x')] }) },
+      { kind: 'json', body: completion('Sent to Ada.') },
+    );
+    const client = await new ClientFactory().createFromUrl(served.url);
+    const paused = (await client.sendMessage(
+      send(
+        message([{ content: { $case: 'text', value: 'Mail Ada' }, metadata: undefined, filename: '', mediaType: '' }]),
+      ),
+    )) as Task;
+    expect(paused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const asked = paused.status?.message?.parts.find((part) => part.content?.$case === 'data')?.content;
+    expect(asked?.$case === 'data' && asked.value).toMatchObject({
+      approvals: [{ tool: 'mail_send', arguments: { to: 'ada@x' } }],
+    });
+    expect(sent).toEqual([]);
+
+    const answered = (await client.sendMessage(
+      send(
+        message(
+          [{ content: { $case: 'data', value: { approved: true } }, metadata: undefined, filename: '', mediaType: '' }],
+          {
+            taskId: paused.id,
+          },
+        ),
+      ),
+    )) as Task;
+    expect(answered.id).toBe(paused.id);
+    let task = answered;
+    for (
+      const until = Date.now() + 5_000;
+      task.status?.state !== TaskState.TASK_STATE_COMPLETED && Date.now() < until;
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      task = await client.getTask({ tenant: '', id: paused.id });
+    }
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(sent).toEqual(['ada@x']);
+  });
+});

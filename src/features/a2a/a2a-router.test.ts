@@ -1,0 +1,368 @@
+import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { answerOf, slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
+import type { ServeHandle } from '../../adapter/serve-options.js';
+import { ActorTool } from '../../agent/actor-tool.js';
+import type { CreateActorAppOptions } from '../../app/create-actor-app-options.js';
+import { buildPlatformConfig } from '../../config/emit/build-platform-config.js';
+import { contractEndpoints } from '../../config/emit/contract-endpoints.js';
+import { configDifferences } from '../../testing/config-consistency.js';
+import { defaultActorFeatures, type ActorDefinition } from '../../core/actor-definition.js';
+import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+
+const definition: ActorDefinition = {
+  ...testActorDefinition,
+  features: { ...defaultActorFeatures, exposeA2a: true },
+};
+
+const lookupTool = new ActorTool({
+  name: 'test_lookup',
+  description: 'Looks a topic up',
+  readOnly: true,
+  argsSchema: v.object({ topic: v.string() }),
+  run: ({ topic }) => ({ topic }),
+});
+
+let served: ServeHandle | undefined;
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await served?.close();
+  await stop?.();
+  served = undefined;
+  stop = undefined;
+});
+
+/** Serves the test actor with `expose_a2a` on, on loopback; resolves with its base URL. */
+async function serveA2aActor(options: Partial<CreateActorAppOptions> = {}): Promise<string> {
+  const app = await createTestActor({ definition, tools: [lookupTool], ...options });
+  stop = () => app.actor.shutdown({ graceMs: 2_000 });
+  served = await serveOnLoopback(app);
+  return served.url;
+}
+
+const userMessage = (text: string, more: Partial<Message> = {}): Message => ({
+  messageId: crypto.randomUUID(),
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_USER,
+  parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+  ...more,
+});
+
+const send = (message: Message, returnImmediately = false) => ({
+  tenant: '',
+  message,
+  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
+  metadata: undefined,
+});
+
+/** A JSON-RPC call of `/a2a` as raw HTTP. */
+async function rpc(url: string, body: unknown, headers: Record<string, string> = { 'A2A-Version': '1.0' }) {
+  const response = await fetch(`${url}/a2a`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { error?: { code: number; message: string }; result?: unknown },
+  };
+}
+
+describe('A2A through the official @a2a-js/sdk client (issue #39)', () => {
+  it('resolves the card, sends a message and gets its task', async () => {
+    const url = await serveA2aActor();
+    const client = await new ClientFactory().createFromUrl(url);
+    const card = await client.getAgentCard();
+    expect(card.name).toBe(testActorDefinition.metadata.name);
+    expect(card.skills.map((skill) => skill.id)).toEqual(['chat', 'test_lookup']);
+    expect(card.capabilities?.streaming).toBe(true);
+    expect(card.supportedInterfaces[0]).toMatchObject({
+      url: `${url}/a2a`,
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '1.0',
+    });
+
+    const result = await client.sendMessage(send(userMessage('hello there', { contextId: 'ctx-1' })));
+    expect('id' in result).toBe(true);
+    const task = result as Extract<typeof result, { id: string }>;
+    expect(task.contextId).toBe('ctx-1');
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const text = task.artifacts[0]?.parts[0]?.content;
+    expect(text?.$case).toBe('text');
+
+    // The same Idempotency-Key again replays the task of the first message, as an invoke replays.
+    const keyed = { serviceParameters: { 'Idempotency-Key': 'k-a2a-1' } };
+    const first = (await client.sendMessage(send(userMessage('once', { contextId: 'ctx-1' })), keyed)) as {
+      id: string;
+    };
+    const replayed = (await client.sendMessage(send(userMessage('once', { contextId: 'ctx-1' })), keyed)) as {
+      id: string;
+    };
+    expect(replayed.id).toBe(first.id);
+    const again = await client.getTask({ tenant: '', id: task.id });
+    expect(again).toMatchObject({ id: task.id, contextId: 'ctx-1', status: { state: TaskState.TASK_STATE_COMPLETED } });
+  });
+
+  it('streams a message: the task, its text as artifact updates, then completed', async () => {
+    const words = ['one', 'two', 'three'];
+    const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 10) });
+    const client = await new ClientFactory().createFromUrl(url);
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(send(userMessage('count')))) events.push(event);
+    expect(events[0]?.payload?.$case).toBe('task');
+    const text = events
+      .flatMap((event) =>
+        event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.parts ?? []) : [],
+      )
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+      .join('');
+    expect(text).toBe(answerOf(words));
+    const last = events.at(-1)?.payload;
+    expect(last?.$case).toBe('statusUpdate');
+    if (last?.$case === 'statusUpdate') expect(last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('cancels a task in progress; a finished one is not cancelable', async () => {
+    const handler = slowChatHandler(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], 200);
+    const url = await serveA2aActor({ chatHandler: handler });
+    const client = await new ClientFactory().createFromUrl(url);
+    const started = await client.sendMessage(send(userMessage('slow'), true));
+    const task = started as Extract<typeof started, { id: string }>;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(handler.aborted()).toBe(true);
+    await expect(client.cancelTask({ tenant: '', id: task.id, metadata: undefined })).resolves.toMatchObject({
+      status: { state: TaskState.TASK_STATE_CANCELED },
+    });
+    const done = await client.sendMessage(send(userMessage('quick')));
+    await expect(
+      client.cancelTask({ tenant: '', id: (done as { id: string }).id, metadata: undefined }),
+    ).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
+  });
+});
+
+describe('A2A over HTTP+JSON through the @a2a-js/sdk client (issue #39)', () => {
+  it('sends, streams, gets and cancels with the REST transport', async () => {
+    const handler = slowChatHandler(['a', 'b', 'c', 'd', 'e', 'f'], 150);
+    const url = await serveA2aActor({ chatHandler: handler });
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['HTTP+JSON'] }),
+    ).createFromUrl(url);
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(send(userMessage('stream it')))) events.push(event);
+    expect(events[0]?.payload?.$case).toBe('task');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const started = (await client.sendMessage(send(userMessage('slow'), true))) as { id: string };
+    expect(await client.getTask({ tenant: '', id: started.id })).toMatchObject({ id: started.id });
+    const cancelled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(client.getTask({ tenant: '', id: 'inv_nope' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+    });
+    expect(listed.tasks.map((task) => task.id)).toEqual([started.id]);
+    const next = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: listed.nextPageToken,
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+    });
+    expect(next.tasks).toHaveLength(1);
+    expect(next.tasks[0]?.id).not.toBe(started.id);
+  });
+
+  it('answers its errors with the spec body, which is also a problem document', async () => {
+    const url = await serveA2aActor();
+    const response = await fetch(`${url}/a2a/tasks/inv_nope`, { headers: { 'A2A-Version': '1.0' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('Content-Type')).toBe('application/problem+json');
+    expect(await response.json()).toMatchObject({
+      status: 404,
+      code: 'TaskNotFoundError',
+      error: { code: 404, status: 'NOT_FOUND', details: [expect.objectContaining({ reason: 'TASK_NOT_FOUND' })] },
+    });
+    const unversioned = await fetch(`${url}/a2a/tasks/inv_nope`);
+    expect(unversioned.status).toBe(400);
+    const data = await fetch(`${url}/a2a/message:send`, {
+      method: 'POST',
+      headers: { 'A2A-Version': '1.0', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: { a: 1 } }] } }),
+    });
+    expect((await data.json()) as object).toMatchObject({
+      error: { details: [expect.objectContaining({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' })] },
+    });
+    const notJson = await fetch(`${url}/a2a/message:send`, {
+      method: 'POST',
+      headers: { 'A2A-Version': '1.0' },
+      body: '{x',
+    });
+    expect(notJson.status).toBe(400);
+  });
+});
+
+describe('A2A bad input gets the spec’s errors, never a 500', () => {
+  it('answers each with its JSON-RPC error', async () => {
+    const url = await serveA2aActor();
+    const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+    // Not JSON, not JSON-RPC, an unknown method, malformed params.
+    expect((await rpc(url, '{nope')).body.error?.code).toBe(-32700);
+    expect((await rpc(url, { jsonrpc: '1.0', id: 1, method: 'SendMessage' })).body.error?.code).toBe(-32602);
+    expect((await rpc(url, { jsonrpc: '2.0', id: 2, method: 'Nope', params: {} })).body.error?.code).toBe(-32601);
+    expect((await rpc(url, { jsonrpc: '2.0', id: 3, method: 'SendMessage', params: [] })).body.error?.code).toBe(
+      -32602,
+    );
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 4, method: 'SendMessage', params: { message: { ...message, parts: [] } } }))
+        .body.error?.code,
+    ).toBe(-32602);
+    // No A2A-Version (0.3) and an unknown one.
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 5, method: 'GetTask', params: { id: 'x' } }, {})).body.error?.code,
+    ).toBe(-32009);
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 6, method: 'GetTask', params: { id: 'x' } }, { 'A2A-Version': '9.9' })).body
+        .error?.code,
+    ).toBe(-32009);
+    // An unsupported part, and an attachment type the model cannot take.
+    const data = { ...message, parts: [{ data: { a: 1 } }] };
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message: data } })).body.error?.code,
+    ).toBe(-32005);
+    const pdf = {
+      ...message,
+      parts: [{ url: 'https://example.com/a.pdf', mediaType: 'application/pdf', filename: 'a.pdf' }],
+    };
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 8, method: 'SendMessage', params: { message: pdf } })).body.error?.code,
+    ).toBe(-32005);
+    // An oversized message: over the chat request's 32768 characters, and over BODY_LIMIT_BYTES.
+    const long = { ...message, parts: [{ text: 'x'.repeat(40_000) }] };
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 9, method: 'SendMessage', params: { message: long } })).body.error?.code,
+    ).toBe(-32602);
+    const huge = await fetch(`${url}/a2a`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 10,
+        method: 'SendMessage',
+        params: { message: { ...message, parts: [{ text: 'x'.repeat(2_000_000) }] } },
+      }),
+    });
+    expect(huge.status).toBe(413);
+    // Unknown tasks; listing and push notifications are not offered.
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 11, method: 'GetTask', params: { id: 'inv_nope' } })).body.error?.code,
+    ).toBe(-32001);
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 12, method: 'CancelTask', params: { id: 'inv_nope' } })).body.error?.code,
+    ).toBe(-32001);
+    expect(
+      (await rpc(url, { jsonrpc: '2.0', id: 13, method: 'ListTasks', params: { pageSize: 1000 } })).body.error?.code,
+    ).toBe(-32602);
+    expect(
+      (
+        await rpc(url, {
+          jsonrpc: '2.0',
+          id: 14,
+          method: 'CreateTaskPushNotificationConfig',
+          params: { taskId: 'x', url: 'https://x' },
+        })
+      ).body.error?.code,
+    ).toBe(-32003);
+  });
+
+  it("keeps a tenant's tasks from another tenant: not found", async () => {
+    const url = await serveA2aActor();
+    const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+    const sent = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } },
+      { 'A2A-Version': '1.0', 'X-Tenant-Id': 'acme' },
+    );
+    const id = (sent.body.result as { task: { id: string } }).task.id;
+    const own = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id } },
+      { 'A2A-Version': '1.0', 'X-Tenant-Id': 'acme' },
+    );
+    expect((own.body.result as { id: string }).id).toBe(id);
+    const acme = { 'A2A-Version': '1.0', 'X-Tenant-Id': 'acme' };
+    const listed = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'ListTasks', params: {} }, acme);
+    expect((listed.body.result as { tasks: { id: string }[] }).tasks.map((task) => task.id)).toEqual([id]);
+    const elsewhere = await rpc(
+      url,
+      { jsonrpc: '2.0', id: 5, method: 'ListTasks', params: {} },
+      { 'A2A-Version': '1.0', 'X-Tenant-Id': 'globex' },
+    );
+    expect((elsewhere.body.result as { tasks?: unknown[] }).tasks ?? []).toEqual([]);
+    // A tenant in the params does not switch the tenant: X-Tenant-Id alone says it.
+    for (const headers of [{ 'X-Tenant-Id': 'globex' }, {}] as Record<string, string>[])
+      expect(
+        (
+          await rpc(
+            url,
+            { jsonrpc: '2.0', id: 3, method: 'GetTask', params: { id, tenant: 'acme' } },
+            { 'A2A-Version': '1.0', ...headers },
+          )
+        ).body.error?.code,
+      ).toBe(-32001);
+  });
+});
+
+describe('the A2A neighbours', () => {
+  it('config.json lists the routes the app serves, the card public and /a2a behind the key', async () => {
+    const endpoints = contractEndpoints(definition).filter((endpoint) => endpoint.presence === 'conditional');
+    expect(endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`)).toEqual([
+      'GET /.well-known/agent-card.json',
+      'POST /a2a',
+      'POST /a2a/message:send',
+      'POST /a2a/message:stream',
+      'GET /a2a/tasks',
+      'GET /a2a/tasks/{task}',
+      'POST /a2a/tasks/{task}',
+    ]);
+    const app = await createTestActor({
+      definition,
+      tools: [lookupTool],
+      env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1' },
+    });
+    expect(
+      await configDifferences(
+        app,
+        buildPlatformConfig({
+          definition,
+          packageJson: { actorkit: { deployment: { image_repo: 'ghcr.io/acme/a2a' } } },
+        }),
+      ),
+    ).toEqual([]);
+    const card = (await (await app.request('/.well-known/agent-card.json')).json()) as Record<string, unknown>;
+    expect(card.securitySchemes).toEqual({
+      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: 'The actor API key' } },
+    });
+    expect((card.skills as { id: string }[]).map((skill) => skill.id)).toEqual(['chat', lookupTool.name]);
+    expect((await app.request('/a2a', { method: 'POST', body: '{}' })).status).toBe(401);
+    const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/.well-known/agent-card.json', '/a2a', '/a2a/message:send', '/a2a/tasks/{task}']),
+    );
+    expect((await app.request('/a2a/tasks/x', { headers: { 'A2A-Version': '1.0' } })).status).toBe(401);
+  });
+});
