@@ -34,6 +34,7 @@ const OPTIONS_OFF = {
   integrationType: 'none',
   exposeMcp: false,
   exposeAgUi: false,
+  exposeA2a: false,
 } as const satisfies Partial<ActorDefinition['features']>;
 
 /**
