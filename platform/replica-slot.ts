@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freeLocalPort, signalProcess } from '../cli/library.js';
 import { createInterface } from 'node:readline';
 import type { ReplicaState, ReplicaView } from './actor-pool.js';
+import { PLATFORM_SECRET_HEADER } from './forward-request.js';
 import { PROBE_TIMEOUT_SECONDS, READINESS_FAILURE_THRESHOLD } from './probe-rules.js';
 
 /** How many lines of a replica's output the platform keeps. */
@@ -44,6 +45,8 @@ export interface ReplicaSlotOptions {
   readonly report: (message: string) => void;
   /** How readiness is probed; the manifests' rules by default. */
   readonly probe?: ReadinessProbeTiming;
+  /** The run's secret, sent with every probe in `X-Platform-Secret` (the replica refuses requests without it). */
+  readonly platformSecret?: string;
 }
 
 /**
@@ -173,7 +176,9 @@ export class ReplicaSlot {
     if (!this.#stillRuns(port)) return;
     let answered: number | undefined;
     try {
+      const secret = this.#options.platformSecret;
       const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, {
+        headers: secret === undefined ? {} : { [PLATFORM_SECRET_HEADER]: secret },
         signal: AbortSignal.timeout(this.#timing.timeoutMs),
       });
       await answer.body?.cancel();

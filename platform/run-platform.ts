@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import {
   toCliFailure,
@@ -30,6 +31,7 @@ import {
   type RegisteredActor,
   type RegistrationFailure,
 } from './register-actor.js';
+import { PLATFORM_SECRET_HEADER } from './forward-request.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
@@ -38,7 +40,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
 import { getRequestListener } from '@hono/node-server';
+import { constantTimeEqual, requestIdFor } from '../src/http/index.js';
+import { ActorError, MESH_KEY_HEADER, problemResponse } from '../src/index.js';
 
+/** Where the run's secret is kept for the owner, mode 0600, replaced at each run: `curl -H "X-Platform-Secret: $(cat …)"` reaches a replica. */
+const PLATFORM_SECRET_FILE = 'platform-secret';
 /** How long a replica may take to drain before it is killed. */
 const DRAIN_GRACE_MS = 15_000;
 /** How long the platform waits for every replica's first ready probe before it says it is up anyway. */
@@ -154,6 +160,7 @@ export async function runPlatform(
   const hosted: HostedActor[] = [];
   const pools = new Map<string, SupervisedPool>();
   const listeners: FetchListener[] = [];
+  const meshKeys = new Map<string, string>();
   const stop = stopRequest(options.signal);
   const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
   try {
@@ -190,6 +197,9 @@ export async function runPlatform(
         );
     }
 
+    // A new secret each run: the replicas answer only requests carrying it (the gateway's, the service addresses').
+    const platformSecret = randomBytes(32).toString('base64url');
+    keepKey(join(stateDir, PLATFORM_SECRET_FILE), platformSecret);
     for (const actor of registered) {
       const replicas = options.replicas ?? actor.config.deployment.replicas.min;
       const database = actorDatabase(databaseUrl, actor.ref, replicas);
@@ -198,7 +208,10 @@ export async function runPlatform(
         : undefined;
       // The service listens before the replicas exist (their environment names its port); it routes once the pool is there.
       const service = await listenFetch(
-        (request) => pools.get(actor.ref)?.forward(request) ?? noReadyReplica(actor.ref, request, false),
+        (request) =>
+          refusedAtService(request, platformSecret, meshKeys.get(actor.ref)) ??
+          pools.get(actor.ref)?.forward(request) ??
+          noReadyReplica(actor.ref, request, false),
         { port: 0, host: '127.0.0.1' },
       );
       listeners.push(service);
@@ -213,6 +226,7 @@ export async function runPlatform(
     for (const actor of hosted) {
       const meshKey =
         actor.meshGroup === undefined ? undefined : await meshGroupKey(stateDir, actor.meshGroup, secrets);
+      if (meshKey !== undefined) meshKeys.set(actor.ref, meshKey);
       const database =
         actor.database.engine === 'postgres'
           ? { DATABASE_URL: actor.database.url }
@@ -225,6 +239,7 @@ export async function runPlatform(
           secrets,
           platformEnv: io.env,
           meshKey,
+          platformSecret,
           database,
           services,
         }),
@@ -248,6 +263,7 @@ export async function runPlatform(
             env: { ...environments.get(actor.ref), INSTANCE_ID: `${actor.ref}-${index}` },
             probePath: config.readiness_path ?? config.health_path,
             report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
+            platformSecret,
           }),
       );
       const pool = new SupervisedPool({
@@ -256,6 +272,7 @@ export async function runPlatform(
         config: actor.config,
         meshGroup: actor.meshGroup,
         slots,
+        platformSecret,
       });
       pool.serviceUrl = `http://127.0.0.1:${actor.service.port}`;
       pools.set(actor.ref, pool);
@@ -374,4 +391,32 @@ function listenFetch(
       });
     });
   });
+}
+
+/**
+ * The refusal of a request at an actor's service address, or undefined to route it. The address
+ * is for the platform and the actor's mesh siblings: it routes a request carrying the run's
+ * secret in `X-Platform-Secret`, and a mesh read (`GET /api/…`) carrying the group's mesh key
+ * (another key: 401 `invalid_mesh_key`, as the replica would answer); anything else, a process of
+ * the machine or a page that found the port, gets 403 `not_from_platform`.
+ * @param request the request at the service address
+ * @param platformSecret the run's secret
+ * @param meshKey the actor's mesh group key, when it mounts peer reads
+ */
+function refusedAtService(request: Request, platformSecret: string, meshKey: string | undefined): Response | undefined {
+  if (constantTimeEqual(request.headers.get(PLATFORM_SECRET_HEADER) ?? '', platformSecret)) return undefined;
+  const meshRead = request.method === 'GET' && new URL(request.url).pathname.startsWith('/api/');
+  const givenMeshKey = request.headers.get(MESH_KEY_HEADER);
+  const refuse = (error: ActorError) => problemResponse(error, requestIdFor(request, undefined));
+  if (meshKey !== undefined && meshRead && givenMeshKey !== null) {
+    if (constantTimeEqual(givenMeshKey, meshKey)) return undefined;
+    return refuse(
+      new ActorError('invalid_mesh_key', { detail: `The ${MESH_KEY_HEADER} header does not hold the group's key` }),
+    );
+  }
+  return refuse(
+    new ActorError('not_from_platform', {
+      detail: `A service address answers the platform (${PLATFORM_SECRET_HEADER}) and mesh reads with the group's key (GET /api/…, ${MESH_KEY_HEADER}) only`,
+    }),
+  );
 }
