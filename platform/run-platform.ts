@@ -31,15 +31,13 @@ import {
   type RegisteredActor,
   type RegistrationFailure,
 } from './register-actor.js';
+import { listenFetch, type FetchListener } from './fetch-listener.js';
 import { PLATFORM_SECRET_HEADER } from './forward-request.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
-import { getRequestListener } from '@hono/node-server';
 import { constantTimeEqual, requestIdFor } from '../src/http/index.js';
 import { ActorError, MESH_KEY_HEADER, problemResponse } from '../src/index.js';
 
@@ -64,6 +62,10 @@ export interface RunPlatformOptions {
   readonly stateDir?: string;
   /** The mesh group of an actor by ref; the others are in the group `default`. */
   readonly meshGroups?: Readonly<Record<string, string>>;
+  /** How long a client of the gateway or a service address may take to send the headers; default `GATEWAY_HEADERS_TIMEOUT_MS` (10 s). */
+  readonly headersTimeoutMs?: number;
+  /** How long it may take to send a whole request, body included; default `GATEWAY_REQUEST_TIMEOUT_MS` (60 s). */
+  readonly requestTimeoutMs?: number;
   /** Print one JSON object on standard output when up (progress and reports go to standard error). */
   readonly json?: boolean;
   /** Stops the platform like Ctrl-C (tests, scripts); without it, SIGINT and SIGTERM stop it. */
@@ -161,6 +163,7 @@ export async function runPlatform(
   const pools = new Map<string, SupervisedPool>();
   const listeners: FetchListener[] = [];
   const meshKeys = new Map<string, string>();
+  const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs };
   const stop = stopRequest(options.signal);
   const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
   try {
@@ -212,7 +215,7 @@ export async function runPlatform(
           refusedAtService(request, platformSecret, meshKeys.get(actor.ref)) ??
           pools.get(actor.ref)?.forward(request) ??
           noReadyReplica(actor.ref, request, false),
-        { port: 0, host: '127.0.0.1' },
+        { port: 0, host: '127.0.0.1', ...timeouts },
       );
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
@@ -296,6 +299,7 @@ export async function runPlatform(
     const front = await listenFetch((request) => gateway.fetch(request), {
       port: options.port ?? DEFAULT_PLATFORM_PORT,
       host: '127.0.0.1',
+      ...timeouts,
     });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
@@ -348,49 +352,6 @@ export async function runPlatform(
     await Promise.all([...pools.values()].map((pool) => pool.drain(DRAIN_GRACE_MS)));
     stop.release();
   }
-}
-
-/** A fetch handler listening on a port. */
-interface FetchListener {
-  readonly port: number;
-  /** Stops accepting, ends idle connections and waits for the rest. */
-  close(): Promise<void>;
-}
-
-/**
- * Serves a fetch handler on `host:port` with Node's HTTP server; a port in use is a `failed`
- * error naming it (code `port_in_use`).
- * @param fetch the handler
- * @param address the port (`0` picks one) and the address to listen on
- */
-function listenFetch(
-  fetch: (request: Request) => Promise<Response> | Response,
-  address: { readonly port: number; readonly host: string },
-): Promise<FetchListener> {
-  const server = createServer(getRequestListener(fetch));
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new CliError(
-              'failed',
-              'port_in_use',
-              `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`,
-            )
-          : error,
-      );
-    });
-    server.listen(address.port, address.host, () => {
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () =>
-          new Promise<void>((closed) => {
-            server.close(() => closed());
-            server.closeIdleConnections();
-          }),
-      });
-    });
-  });
 }
 
 /**
