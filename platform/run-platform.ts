@@ -33,6 +33,7 @@ import {
 } from './register-actor.js';
 import { listenFetch, type FetchListener } from './fetch-listener.js';
 import { PLATFORM_SECRET_HEADER } from './forward-request.js';
+import { ANY_FREE_PORT, PortRange } from './port-range.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
@@ -52,6 +53,11 @@ const READY_WAIT_MS = 60_000;
 export interface RunPlatformOptions {
   /** The gateway's port on 127.0.0.1; default {@link DEFAULT_PLATFORM_PORT}; `0` picks a free one. */
   readonly port?: number;
+  /**
+   * Where the replicas and the service addresses listen on 127.0.0.1, as `first-last` (e.g.
+   * `9100-9199`, lowest free port first); default any free port.
+   */
+  readonly replicaPorts?: string;
   /** Replicas per actor; default each actor's `deployment.replicas.min`. */
   readonly replicas?: number;
   /** The PostgreSQL every replica shares (one schema per actor); default `DATABASE_URL`, else SQLite (one replica). */
@@ -176,6 +182,14 @@ export async function runPlatform(
         `--replicas must be a whole number of at least 1, got '${options.replicas}'`,
       );
     }
+    const ports = options.replicaPorts === undefined ? ANY_FREE_PORT : new PortRange(options.replicaPorts);
+    const gatewayPort = options.port ?? DEFAULT_PLATFORM_PORT;
+    if (ports instanceof PortRange && ports.holds(gatewayPort))
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        `--port ${gatewayPort} is inside --replica-ports ${ports.first}-${ports.last}: the gateway needs a port of its own`,
+      );
     const stateDir = resolve(io.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
     const secrets = await readSecretsFile(
       options.secretsFile === undefined ? join(stateDir, DEFAULT_SECRETS_FILE) : resolve(io.cwd, options.secretsFile),
@@ -200,6 +214,18 @@ export async function runPlatform(
         );
     }
 
+    if (ports instanceof PortRange) {
+      const needed = registered.reduce(
+        (sum, actor) => sum + 1 + (options.replicas ?? actor.config.deployment.replicas.min),
+        0,
+      );
+      if (needed > ports.size)
+        throw new CliError(
+          'refused',
+          'bad_usage',
+          `--replica-ports ${ports.first}-${ports.last} holds ${ports.size} port${ports.size === 1 ? '' : 's'}, but the actors need ${needed} (one service address per actor and one port per replica)`,
+        );
+    }
     // A new secret each run: the replicas answer only requests carrying it (the gateway's, the service addresses').
     const platformSecret = randomBytes(32).toString('base64url');
     keepKey(join(stateDir, PLATFORM_SECRET_FILE), platformSecret);
@@ -215,7 +241,12 @@ export async function runPlatform(
           refusedAtService(request, platformSecret, meshKeys.get(actor.ref)) ??
           pools.get(actor.ref)?.forward(request) ??
           noReadyReplica(actor.ref, request, false),
-        { port: 0, host: '127.0.0.1', ...timeouts },
+        {
+          port: ports === ANY_FREE_PORT ? 0 : await ports.take(),
+          host: '127.0.0.1',
+          option: '--replica-ports',
+          ...timeouts,
+        },
       );
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
@@ -267,6 +298,7 @@ export async function runPlatform(
             probePath: config.readiness_path ?? config.health_path,
             report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
             platformSecret,
+            ports,
           }),
       );
       const pool = new SupervisedPool({
@@ -297,7 +329,7 @@ export async function runPlatform(
       },
     });
     const front = await listenFetch((request) => gateway.fetch(request), {
-      port: options.port ?? DEFAULT_PLATFORM_PORT,
+      port: gatewayPort,
       host: '127.0.0.1',
       ...timeouts,
     });

@@ -16,6 +16,8 @@ import {
 import { platformDatabaseUrl } from './support/postgres-required.js';
 
 const folder = temporaryFolder('actorkit-platform-');
+/** Where the replicas and service addresses of the main run listen (`--replica-ports`). */
+const REPLICA_PORTS = '39100-39199';
 let database: { url: string; drop(): Promise<void> };
 let alpha: string;
 let beta: string;
@@ -90,7 +92,18 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
 
   beforeAll(async () => {
     platform = await startPlatform(
-      [alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')],
+      [
+        alpha,
+        beta,
+        '--replicas',
+        '2',
+        '--database-url',
+        database.url,
+        '--state-dir',
+        join(folder.dir, 'state'),
+        '--replica-ports',
+        REPLICA_PORTS,
+      ],
       {
         cwd: folder.dir,
         env: platformEnv({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', WEATHER_TOKEN: 'not-passed-on' }),
@@ -116,6 +129,19 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     }
     expect(actor('beta').meshGroup).toBe('default');
     expect(actor('alpha').meshGroup).toBeUndefined();
+  });
+
+  it('listens on --replica-ports: every replica and service address in the range', () => {
+    const urls = platform.ready.actors.flatMap((hosted) => [
+      hosted.serviceUrl,
+      ...hosted.replicas.map((replica) => replica.url),
+    ]);
+    expect(urls).toHaveLength(6);
+    for (const url of urls) {
+      const port = Number(new URL(url).port);
+      expect(port, url).toBeGreaterThanOrEqual(39100);
+      expect(port, url).toBeLessThanOrEqual(39199);
+    }
   });
 
   it('answers round-robin over the two replicas, which share one count in PostgreSQL', async () => {
@@ -255,6 +281,29 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
 });
 
 describe('actorkit platform refusals', () => {
+  it('says what --replica-ports does in --help', () => {
+    const help = spawnSync(process.execPath, [ACTORKIT_BINARY, 'platform', '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toContain('--replica-ports=<first-last>');
+    expect(help.stdout).toContain('e.g. 9100-9199');
+  });
+
+  it('refuses a bad --replica-ports and one too small for the actors, with one clear line', () => {
+    const refused = (args: readonly string[]) => {
+      const run = runPlatformToEnd([alpha, ...args, '--state-dir', join(folder.dir, 'ports-state')], {
+        cwd: folder.dir,
+        env: platformEnv(),
+      });
+      expect(run.status).toBe(2);
+      return run.stderr.trim().split('\n').at(-1);
+    };
+    expect(refused(['--replica-ports', '9199-9100'])).toBe(
+      "error: --replica-ports takes first-last, two port numbers from 1 to 65535 with first <= last (e.g. 9100-9199), got '9199-9100'",
+    );
+    expect(refused(['--replica-ports', '9100-9100'])).toBe(
+      'error: --replica-ports 9100-9100 holds 1 port, but the actors need 2 (one service address per actor and one port per replica)',
+    );
+  }, 60_000);
+
   it('refuses more than one replica on SQLite with one clear line', () => {
     const run = runPlatformToEnd([alpha, '--replicas', '2', '--state-dir', join(folder.dir, 'sqlite-state')], {
       cwd: folder.dir,
