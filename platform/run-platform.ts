@@ -152,7 +152,11 @@ async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopReques
  * platform's environment) on one PostgreSQL schema per actor (or SQLite for one replica).
  * Each actor gets a service address that round-robins over its ready replicas; the gateway
  * (`createPlatformGateway`) answers on `port`, with the owner token and the edge keys kept in the
- * state folder (mode 0600) across runs, a rotated key too. Dead replicas are restarted with back-off and
+ * state folder (mode 0600) across runs, a rotated key too. Each run makes a new secret
+ * (`PLATFORM_SECRET`, kept 0600 in the state folder, never printed): a replica answers only
+ * requests carrying it, which the gateway and the service addresses add, and a service address
+ * routes only those and mesh reads with the group's key. Replicas and service addresses listen
+ * on free ports, or those of `replicaPorts`. Dead replicas are restarted with back-off and
  * reported. Runs until SIGINT or SIGTERM (or `signal`), then stops routing, drains every
  * replica and returns. Never throws: a refusal or failure is a result object.
  * @param dirs the actor folders, relative to `io.cwd`
