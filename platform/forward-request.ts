@@ -35,9 +35,13 @@ export function canBeSentAgain(request: OutgoingRequest): boolean {
  * body read whole when it is at most 1 MiB (so it can go to another replica when the first cannot
  * be reached), else streamed, never held: a declared `Content-Length` is passed on, so the
  * replica's own body limit answers 413 for one too large before reading it.
+ * A streamed body stops being read one byte past `maxBodyBytes`: the replica then answers its
+ * 413 while nothing is being written to it, so the answer is read rather than lost to a reset
+ * connection.
  * @param request the incoming request; its origin is ignored
+ * @param maxBodyBytes the replica's body limit (`BODY_LIMIT_BYTES`)
  */
-export async function outgoingRequest(request: Request): Promise<OutgoingRequest> {
+export async function outgoingRequest(request: Request, maxBodyBytes = Infinity): Promise<OutgoingRequest> {
   const url = new URL(request.url);
   const headers = withoutHopByHop(request.headers, REPLACED_HEADERS);
   headers.set('accept-encoding', 'identity');
@@ -51,9 +55,31 @@ export async function outgoingRequest(request: Request): Promise<OutgoingRequest
   if (declared !== null) {
     // Sent on as declared, so the replica's body limit refuses an oversized body before reading it.
     headers.set('content-length', declared);
-    return { ...base, body: request.body };
+    return { ...base, body: stalledPast(request.body, maxBodyBytes) };
   }
-  return { ...base, body: await headOfStream(request.body, REPLAYABLE_BODY_BYTES) };
+  const head = await headOfStream(request.body, REPLAYABLE_BODY_BYTES);
+  return { ...base, body: head instanceof ReadableStream ? stalledPast(head, maxBodyBytes) : head };
+}
+
+/**
+ * A copy of `body` that passes its chunks on until more than `maxBytes` went through, then
+ * waits, reading no more, until it is cancelled.
+ * @param body the stream to pass on
+ * @param maxBytes how much may pass before it stalls
+ */
+function stalledPast(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let passed = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (passed > maxBytes) return new Promise<void>(() => undefined);
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      passed += value.byteLength;
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /**

@@ -40,7 +40,7 @@ import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
 import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
 import { constantTimeEqual, requestIdFor } from '../src/http/index.js';
-import { ActorError, MESH_KEY_HEADER, problemResponse } from '../src/index.js';
+import { ActorError, ENVIRONMENT_VARIABLES, MESH_KEY_HEADER, problemResponse } from '../src/index.js';
 
 /** Where the run's secret is kept for the owner, mode 0600, replaced at each run: `curl -H "X-Platform-Secret: $(cat …)"` reaches a replica. */
 const PLATFORM_SECRET_FILE = 'platform-secret';
@@ -312,6 +312,9 @@ export async function runPlatform(
         meshGroup: actor.meshGroup,
         slots,
         platformSecret,
+        bodyLimitBytes:
+          Number(environments.get(actor.ref)?.BODY_LIMIT_BYTES) ||
+          Number(ENVIRONMENT_VARIABLES.BODY_LIMIT_BYTES.default),
       });
       pool.serviceUrl = `http://127.0.0.1:${actor.service.port}`;
       pools.set(actor.ref, pool);

@@ -137,4 +137,59 @@ describe('SupervisedPool.forward', () => {
     );
     expect(await answer.json()).toMatchObject({ body: '{"message":"streamed"}' });
   });
+
+  it("answers the replicas' 413 for a body declared over their limit, and passes on a replica's 413 for a streamed one", async () => {
+    const limited = (body: BodyInit, headers: Record<string, string> = {}) =>
+      new SupervisedPool({
+        ref: 'weather',
+        dir: '/actors/weather',
+        config: { actor: { slug: 'weather' } } as PlatformConfig,
+        meshGroup: undefined,
+        slots: [slot(strict, true)],
+        bodyLimitBytes: 1_000,
+      }).forward(
+        new Request('http://platform.invalid/agent/invoke', {
+          method: 'POST',
+          headers,
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
+    const declared = await limited('x'.repeat(5_000), { 'content-length': '5000' });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({
+      code: 'payload_too_large',
+      detail: 'The body must be at most 1000 bytes',
+    });
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const streamed = await limited(endless);
+    expect(streamed.status).toBe(413);
+    expect(sent).toBeLessThan(1024 * 1024 * 4);
+  });
+});
+
+let strict: string;
+beforeAll(async () => {
+  // A replica that answers 413 and closes the connection once a body passes 1 000 bytes, as an actor does.
+  const server = createServer((request, response) => {
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > 1_000 && !response.headersSent) {
+        response.writeHead(413, { connection: 'close', 'content-type': 'application/problem+json' });
+        response.end('{"code":"payload_too_large"}');
+      }
+    });
+    request.on('end', () => response.headersSent || response.end('{}'));
+  });
+  servers.push(server);
+  strict = await new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 });

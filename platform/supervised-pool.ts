@@ -14,6 +14,8 @@ export interface SupervisedPoolOptions {
   readonly slots: readonly ReplicaSlot[];
   /** The run's secret, sent to every replica in `X-Platform-Secret` (see `PLATFORM_SECRET`). */
   readonly platformSecret?: string;
+  /** The replicas' `BODY_LIMIT_BYTES`: a body declared larger gets their 413 at once, unsent. */
+  readonly bodyLimitBytes?: number;
 }
 
 /** Whether a failed fetch never reached the replica (so the request may go to another one unchanged). */
@@ -53,6 +55,7 @@ export class SupervisedPool implements ActorPool {
   serviceUrl: string | undefined;
   readonly #slots: readonly ReplicaSlot[];
   readonly #platformSecret: string | undefined;
+  readonly #bodyLimitBytes: number;
   #cursor = 0;
   #draining = false;
 
@@ -64,6 +67,7 @@ export class SupervisedPool implements ActorPool {
     this.meshGroup = options.meshGroup;
     this.#slots = options.slots;
     this.#platformSecret = options.platformSecret;
+    this.#bodyLimitBytes = options.bodyLimitBytes ?? Infinity;
   }
 
   replicas(): readonly ReplicaView[] {
@@ -91,7 +95,9 @@ export class SupervisedPool implements ActorPool {
 
   forward = async (request: Request): Promise<Response> => {
     if (this.#draining || !this.#slots.some((slot) => slot.ready)) return this.#noReadyReplica(request);
-    const outgoing = await outgoingRequest(request);
+    const tooLarge = this.#tooLarge(request);
+    if (tooLarge !== undefined) return tooLarge;
+    const outgoing = await outgoingRequest(request, this.#bodyLimitBytes);
     for (let tried = 0; tried < this.#slots.length; tried++) {
       const slot = this.#nextReady();
       if (slot === undefined) break;
@@ -111,7 +117,7 @@ export class SupervisedPool implements ActorPool {
         new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }),
         requestIdFor(request, undefined),
       );
-    const outgoing = await outgoingRequest(request);
+    const outgoing = await outgoingRequest(request, this.#bodyLimitBytes);
     try {
       return await sendTo(outgoing, slot.url, this.#platformSecret);
     } catch (error) {
@@ -126,6 +132,15 @@ export class SupervisedPool implements ActorPool {
       if (slot.ready) return slot;
     }
     return undefined;
+  }
+
+  /** The replicas' own 413 for a body declared over their limit (a replica closes the connection it is still being written to, which would lose it). */
+  #tooLarge(request: Request): Response | undefined {
+    if (!(Number(request.headers.get('content-length') ?? '0') > this.#bodyLimitBytes)) return undefined;
+    return problemResponse(
+      new ActorError('payload_too_large', { detail: `The body must be at most ${this.#bodyLimitBytes} bytes` }),
+      requestIdFor(request, undefined),
+    );
   }
 
   #noReadyReplica(request: Request): Response {
