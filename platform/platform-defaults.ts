@@ -11,3 +11,9 @@ export const DEFAULT_SECRETS_FILE = 'secrets.env';
 
 /** The mesh group every hosted mesh actor joins unless `--mesh-group` puts it in another. */
 export const DEFAULT_MESH_GROUP = 'default';
+
+/** How long a client of the gateway or a service address may take to send a request's headers (Node's `headersTimeout`): then 408 and the socket closes. */
+export const GATEWAY_HEADERS_TIMEOUT_MS = 10_000;
+
+/** How long a client of the gateway or a service address may take to send a whole request, body included (Node's `requestTimeout`). */
+export const GATEWAY_REQUEST_TIMEOUT_MS = 60_000;

@@ -35,6 +35,7 @@ function inputs(overrides: Partial<ActorEnvironmentInputs> = {}): ActorEnvironme
       AWS_SECRET_ACCESS_KEY: 'platform-only',
     },
     meshKey: 'group-key',
+    platformSecret: 'run-secret',
     database: { DATABASE_URL: 'postgres://db/actors' },
     services: new Map([
       ['weather', { host: '127.0.0.1', port: 4100 }],
@@ -60,6 +61,7 @@ describe('actorEnvironment', () => {
     expect(env).toMatchObject({
       ACTOR_PLATFORM: 'true',
       HOST: '127.0.0.1',
+      PLATFORM_SECRET: 'run-secret',
       WEATHER_TOKEN: 'tok-123',
       FEED_URL: 'https://feeds.example/feed',
       MESH_KEY: 'group-key',

@@ -29,6 +29,8 @@ export interface ActorEnvironmentInputs {
   readonly platformEnv: Readonly<Record<string, string | undefined>>;
   /** The group's key, when the actor mounts peer reads. */
   readonly meshKey: string | undefined;
+  /** The run's secret (`PLATFORM_SECRET`): the replica answers only requests that carry it. */
+  readonly platformSecret: string;
   /** `DATABASE_URL` (PostgreSQL) or `DATA_DIR` (SQLite), as the platform decided. */
   readonly database: { readonly DATABASE_URL: string } | { readonly DATA_DIR: string };
   /** The service address of every hosted actor, by ref (siblings reach each other through it). */
@@ -57,7 +59,7 @@ function platformManagedVariables(config: PlatformConfig): string[] {
  * environment (`PATH`, proxies); each platform-managed setting the platform's environment sets;
  * `deployment.env` with `${secret:NAME}` filled from the secrets file and `${NAME}` from the
  * platform's environment (`MESH_KEY` of a mesh actor is its group's key); then what only the
- * platform decides: `ACTOR_PLATFORM=true`, `HOST`, the database, `MESH_KEY`, and
+ * platform decides: `ACTOR_PLATFORM=true`, `HOST`, `PLATFORM_SECRET`, the database, `MESH_KEY`, and
  * `<REF>_SERVICE_HOST`/`<REF>_SERVICE_PORT` of every hosted actor, as a Kubernetes cluster sets them.
  * A missing secret or variable is refused naming it (`missing_secret`, `missing_variable`);
  * no message ever holds a value.
@@ -100,6 +102,7 @@ export function actorEnvironment(inputs: ActorEnvironmentInputs): Record<string,
   }
   env.ACTOR_PLATFORM = 'true';
   env.HOST = '127.0.0.1';
+  env.PLATFORM_SECRET = inputs.platformSecret;
   Object.assign(env, inputs.database);
   if (inputs.meshKey !== undefined) env.MESH_KEY = inputs.meshKey;
   for (const [serviceRef, address] of inputs.services) {

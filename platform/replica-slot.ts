@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freeLocalPort, signalProcess } from '../cli/library.js';
+import { signalProcess } from '../cli/library.js';
 import { createInterface } from 'node:readline';
 import type { ReplicaState, ReplicaView } from './actor-pool.js';
+import { PLATFORM_SECRET_HEADER } from './forward-request.js';
+import { ANY_FREE_PORT, type PortSource } from './port-range.js';
 import { PROBE_TIMEOUT_SECONDS, READINESS_FAILURE_THRESHOLD } from './probe-rules.js';
 
 /** How many lines of a replica's output the platform keeps. */
@@ -44,10 +46,15 @@ export interface ReplicaSlotOptions {
   readonly report: (message: string) => void;
   /** How readiness is probed; the manifests' rules by default. */
   readonly probe?: ReadinessProbeTiming;
+  /** Where the slot takes the `PORT` of each process it starts; any free port by default (`--replica-ports` sets a range). */
+  readonly ports?: PortSource;
+  /** The run's secret, sent with every probe in `X-Platform-Secret` (the replica refuses requests without it). */
+  readonly platformSecret?: string;
 }
 
 /**
- * One replica of an actor, as a Kubernetes pod slot: it starts the process with a free `PORT`,
+ * One replica of an actor, as a Kubernetes pod slot: it starts the process with a free `PORT`
+ * (of `ports`, given back when the process ends),
  * polls its readiness probe (`ready` on 200; `starting` until the first answer; a ready replica
  * turns `not_ready` only after `failureThreshold` failed probes in a row — a non-200 answer or
  * none within the time-out — as in the manifests, so one slow answer under load does not take
@@ -102,8 +109,12 @@ export class ReplicaSlot {
 
   /** Starts the first process. */
   async start(): Promise<void> {
-    const port = await freeLocalPort();
-    if (this.#stopping) return;
+    const ports = this.#options.ports ?? ANY_FREE_PORT;
+    const port = await ports.take();
+    if (this.#stopping) {
+      ports.release(port);
+      return;
+    }
     this.#url = `http://127.0.0.1:${port}`;
     this.#startedAt = new Date().toISOString();
     this.#state = 'starting';
@@ -121,10 +132,12 @@ export class ReplicaSlot {
     this.#follow(child.stderr);
     this.#closed = new Promise((resolve) => {
       child.once('error', (error) => {
+        ports.release(port);
         this.#keep(`could not start: ${error.message}`);
         resolve();
       });
       child.once('close', (code, signal) => {
+        ports.release(port);
         this.#onExit(code, signal);
         resolve();
       });
@@ -173,7 +186,9 @@ export class ReplicaSlot {
     if (!this.#stillRuns(port)) return;
     let answered: number | undefined;
     try {
+      const secret = this.#options.platformSecret;
       const answer = await fetch(`http://127.0.0.1:${port}${this.#options.probePath}`, {
+        headers: secret === undefined ? {} : { [PLATFORM_SECRET_HEADER]: secret },
         signal: AbortSignal.timeout(this.#timing.timeoutMs),
       });
       await answer.body?.cancel();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import {
   toCliFailure,
@@ -30,15 +31,19 @@ import {
   type RegisteredActor,
   type RegistrationFailure,
 } from './register-actor.js';
+import { listenFetch, type FetchListener } from './fetch-listener.js';
+import { PLATFORM_SECRET_HEADER } from './forward-request.js';
+import { ANY_FREE_PORT, PortRange } from './port-range.js';
 import { actorEnvironment } from './replica-environment.js';
 import { ReplicaSlot } from './replica-slot.js';
 import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
-import { getRequestListener } from '@hono/node-server';
+import { constantTimeEqual, requestIdFor } from '../src/http/index.js';
+import { ActorError, ENVIRONMENT_VARIABLES, MESH_KEY_HEADER, problemResponse } from '../src/index.js';
 
+/** Where the run's secret is kept for the owner, mode 0600, replaced at each run: `curl -H "X-Platform-Secret: $(cat …)"` reaches a replica. */
+const PLATFORM_SECRET_FILE = 'platform-secret';
 /** How long a replica may take to drain before it is killed. */
 const DRAIN_GRACE_MS = 15_000;
 /** How long the platform waits for every replica's first ready probe before it says it is up anyway. */
@@ -48,6 +53,11 @@ const READY_WAIT_MS = 60_000;
 export interface RunPlatformOptions {
   /** The gateway's port on 127.0.0.1; default {@link DEFAULT_PLATFORM_PORT}; `0` picks a free one. */
   readonly port?: number;
+  /**
+   * Where the replicas and the service addresses listen on 127.0.0.1, as `first-last` (e.g.
+   * `9100-9199`, lowest free port first); default any free port.
+   */
+  readonly replicaPorts?: string;
   /** Replicas per actor; default each actor's `deployment.replicas.min`. */
   readonly replicas?: number;
   /** The PostgreSQL every replica shares (one schema per actor); default `DATABASE_URL`, else SQLite (one replica). */
@@ -58,6 +68,10 @@ export interface RunPlatformOptions {
   readonly stateDir?: string;
   /** The mesh group of an actor by ref; the others are in the group `default`. */
   readonly meshGroups?: Readonly<Record<string, string>>;
+  /** How long a client of the gateway or a service address may take to send the headers; default `GATEWAY_HEADERS_TIMEOUT_MS` (10 s). */
+  readonly headersTimeoutMs?: number;
+  /** How long it may take to send a whole request, body included; default `GATEWAY_REQUEST_TIMEOUT_MS` (60 s). */
+  readonly requestTimeoutMs?: number;
   /** Print one JSON object on standard output when up (progress and reports go to standard error). */
   readonly json?: boolean;
   /** Stops the platform like Ctrl-C (tests, scripts); without it, SIGINT and SIGTERM stop it. */
@@ -138,7 +152,11 @@ async function waitUntilReady(pools: readonly SupervisedPool[], stop: StopReques
  * platform's environment) on one PostgreSQL schema per actor (or SQLite for one replica).
  * Each actor gets a service address that round-robins over its ready replicas; the gateway
  * (`createPlatformGateway`) answers on `port`, with the owner token and the edge keys kept in the
- * state folder (mode 0600) across runs, a rotated key too. Dead replicas are restarted with back-off and
+ * state folder (mode 0600) across runs, a rotated key too. Each run makes a new secret
+ * (`PLATFORM_SECRET`, kept 0600 in the state folder, never printed): a replica answers only
+ * requests carrying it, which the gateway and the service addresses add, and a service address
+ * routes only those and mesh reads with the group's key. Replicas and service addresses listen
+ * on free ports, or those of `replicaPorts`. Dead replicas are restarted with back-off and
  * reported. Runs until SIGINT or SIGTERM (or `signal`), then stops routing, drains every
  * replica and returns. Never throws: a refusal or failure is a result object.
  * @param dirs the actor folders, relative to `io.cwd`
@@ -154,6 +172,8 @@ export async function runPlatform(
   const hosted: HostedActor[] = [];
   const pools = new Map<string, SupervisedPool>();
   const listeners: FetchListener[] = [];
+  const meshKeys = new Map<string, string>();
+  const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: options.requestTimeoutMs };
   const stop = stopRequest(options.signal);
   const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
   try {
@@ -166,6 +186,14 @@ export async function runPlatform(
         `--replicas must be a whole number of at least 1, got '${options.replicas}'`,
       );
     }
+    const ports = options.replicaPorts === undefined ? ANY_FREE_PORT : new PortRange(options.replicaPorts);
+    const gatewayPort = options.port ?? DEFAULT_PLATFORM_PORT;
+    if (ports instanceof PortRange && ports.holds(gatewayPort))
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        `--port ${gatewayPort} is inside --replica-ports ${ports.first}-${ports.last}: the gateway needs a port of its own`,
+      );
     const stateDir = resolve(io.cwd, options.stateDir ?? DEFAULT_STATE_DIR);
     const secrets = await readSecretsFile(
       options.secretsFile === undefined ? join(stateDir, DEFAULT_SECRETS_FILE) : resolve(io.cwd, options.secretsFile),
@@ -190,6 +218,21 @@ export async function runPlatform(
         );
     }
 
+    if (ports instanceof PortRange) {
+      const needed = registered.reduce(
+        (sum, actor) => sum + 1 + (options.replicas ?? actor.config.deployment.replicas.min),
+        0,
+      );
+      if (needed > ports.size)
+        throw new CliError(
+          'refused',
+          'bad_usage',
+          `--replica-ports ${ports.first}-${ports.last} holds ${ports.size} port${ports.size === 1 ? '' : 's'}, but the actors need ${needed} (one service address per actor and one port per replica)`,
+        );
+    }
+    // A new secret each run: the replicas answer only requests carrying it (the gateway's, the service addresses').
+    const platformSecret = randomBytes(32).toString('base64url');
+    keepKey(join(stateDir, PLATFORM_SECRET_FILE), platformSecret);
     for (const actor of registered) {
       const replicas = options.replicas ?? actor.config.deployment.replicas.min;
       const database = actorDatabase(databaseUrl, actor.ref, replicas);
@@ -198,8 +241,16 @@ export async function runPlatform(
         : undefined;
       // The service listens before the replicas exist (their environment names its port); it routes once the pool is there.
       const service = await listenFetch(
-        (request) => pools.get(actor.ref)?.forward(request) ?? noReadyReplica(actor.ref, request, false),
-        { port: 0, host: '127.0.0.1' },
+        (request) =>
+          refusedAtService(request, platformSecret, meshKeys.get(actor.ref)) ??
+          pools.get(actor.ref)?.forward(request) ??
+          noReadyReplica(actor.ref, request, false),
+        {
+          port: ports === ANY_FREE_PORT ? 0 : await ports.take(),
+          host: '127.0.0.1',
+          option: '--replica-ports',
+          ...timeouts,
+        },
       );
       listeners.push(service);
       hosted.push({ ...actor, replicas, database, meshGroup, service });
@@ -213,6 +264,7 @@ export async function runPlatform(
     for (const actor of hosted) {
       const meshKey =
         actor.meshGroup === undefined ? undefined : await meshGroupKey(stateDir, actor.meshGroup, secrets);
+      if (meshKey !== undefined) meshKeys.set(actor.ref, meshKey);
       const database =
         actor.database.engine === 'postgres'
           ? { DATABASE_URL: actor.database.url }
@@ -225,6 +277,7 @@ export async function runPlatform(
           secrets,
           platformEnv: io.env,
           meshKey,
+          platformSecret,
           database,
           services,
         }),
@@ -248,6 +301,8 @@ export async function runPlatform(
             env: { ...environments.get(actor.ref), INSTANCE_ID: `${actor.ref}-${index}` },
             probePath: config.readiness_path ?? config.health_path,
             report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
+            platformSecret,
+            ports,
           }),
       );
       const pool = new SupervisedPool({
@@ -256,6 +311,10 @@ export async function runPlatform(
         config: actor.config,
         meshGroup: actor.meshGroup,
         slots,
+        platformSecret,
+        bodyLimitBytes:
+          Number(environments.get(actor.ref)?.BODY_LIMIT_BYTES) ||
+          Number(ENVIRONMENT_VARIABLES.BODY_LIMIT_BYTES.default),
       });
       pool.serviceUrl = `http://127.0.0.1:${actor.service.port}`;
       pools.set(actor.ref, pool);
@@ -277,8 +336,9 @@ export async function runPlatform(
       },
     });
     const front = await listenFetch((request) => gateway.fetch(request), {
-      port: options.port ?? DEFAULT_PLATFORM_PORT,
+      port: gatewayPort,
       host: '127.0.0.1',
+      ...timeouts,
     });
     listeners.push(front);
     const url = `http://127.0.0.1:${front.port}`;
@@ -333,45 +393,30 @@ export async function runPlatform(
   }
 }
 
-/** A fetch handler listening on a port. */
-interface FetchListener {
-  readonly port: number;
-  /** Stops accepting, ends idle connections and waits for the rest. */
-  close(): Promise<void>;
-}
-
 /**
- * Serves a fetch handler on `host:port` with Node's HTTP server; a port in use is a `failed`
- * error naming it (code `port_in_use`).
- * @param fetch the handler
- * @param address the port (`0` picks one) and the address to listen on
+ * The refusal of a request at an actor's service address, or undefined to route it. The address
+ * is for the platform and the actor's mesh siblings: it routes a request carrying the run's
+ * secret in `X-Platform-Secret`, and a mesh read (`GET /api/…`) carrying the group's mesh key
+ * (another key: 401 `invalid_mesh_key`, as the replica would answer); anything else, a process of
+ * the machine or a page that found the port, gets 403 `not_from_platform`.
+ * @param request the request at the service address
+ * @param platformSecret the run's secret
+ * @param meshKey the actor's mesh group key, when it mounts peer reads
  */
-function listenFetch(
-  fetch: (request: Request) => Promise<Response> | Response,
-  address: { readonly port: number; readonly host: string },
-): Promise<FetchListener> {
-  const server = createServer(getRequestListener(fetch));
-  return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new CliError(
-              'failed',
-              'port_in_use',
-              `port ${address.port} on ${address.host} is in use: pass another --port (0 picks a free one)`,
-            )
-          : error,
-      );
-    });
-    server.listen(address.port, address.host, () => {
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        close: () =>
-          new Promise<void>((closed) => {
-            server.close(() => closed());
-            server.closeIdleConnections();
-          }),
-      });
-    });
-  });
+function refusedAtService(request: Request, platformSecret: string, meshKey: string | undefined): Response | undefined {
+  if (constantTimeEqual(request.headers.get(PLATFORM_SECRET_HEADER) ?? '', platformSecret)) return undefined;
+  const meshRead = request.method === 'GET' && new URL(request.url).pathname.startsWith('/api/');
+  const givenMeshKey = request.headers.get(MESH_KEY_HEADER);
+  const refuse = (error: ActorError) => problemResponse(error, requestIdFor(request, undefined));
+  if (meshKey !== undefined && meshRead && givenMeshKey !== null) {
+    if (constantTimeEqual(givenMeshKey, meshKey)) return undefined;
+    return refuse(
+      new ActorError('invalid_mesh_key', { detail: `The ${MESH_KEY_HEADER} header does not hold the group's key` }),
+    );
+  }
+  return refuse(
+    new ActorError('not_from_platform', {
+      detail: `A service address answers the platform (${PLATFORM_SECRET_HEADER}) and mesh reads with the group's key (GET /api/…, ${MESH_KEY_HEADER}) only`,
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import { requestIdFor } from '../src/http/index.js';
 import type { PlatformConfig } from '../src/sdk/index.js';
 import { ActorError, problemResponse } from '../src/index.js';
 import type { ActorPool, ReplicaView } from './actor-pool.js';
-import { bufferRequest, sendTo, type BufferedRequest } from './forward-request.js';
+import { canBeSentAgain, outgoingRequest, sendTo, type OutgoingRequest } from './forward-request.js';
 import type { ReplicaSlot } from './replica-slot.js';
 
 /** What a {@link SupervisedPool} is made of: the registered actor and its replica slots. */
@@ -12,6 +12,10 @@ export interface SupervisedPoolOptions {
   readonly config: PlatformConfig;
   readonly meshGroup: string | undefined;
   readonly slots: readonly ReplicaSlot[];
+  /** The run's secret, sent to every replica in `X-Platform-Secret` (see `PLATFORM_SECRET`). */
+  readonly platformSecret?: string;
+  /** The replicas' `BODY_LIMIT_BYTES`: a body declared larger gets their 413 at once, unsent. */
+  readonly bodyLimitBytes?: number;
 }
 
 /** Whether a failed fetch never reached the replica (so the request may go to another one unchanged). */
@@ -39,7 +43,8 @@ export function noReadyReplica(ref: string, request: Request, draining: boolean)
 /**
  * A hosted actor as the local platform runs it: its replica slots behind a round-robin that
  * only picks replicas whose readiness probe passes. A request that finds its replica gone before
- * it connected goes to the next ready one; once the platform drains, nothing is routed.
+ * it connected goes to the next ready one (when its body was small enough to be read whole: a
+ * larger one is streamed to one replica); once the platform drains, nothing is routed.
  */
 export class SupervisedPool implements ActorPool {
   readonly ref: string;
@@ -49,6 +54,8 @@ export class SupervisedPool implements ActorPool {
   readonly meshGroup: string | undefined;
   serviceUrl: string | undefined;
   readonly #slots: readonly ReplicaSlot[];
+  readonly #platformSecret: string | undefined;
+  readonly #bodyLimitBytes: number;
   #cursor = 0;
   #draining = false;
 
@@ -59,6 +66,8 @@ export class SupervisedPool implements ActorPool {
     this.config = options.config;
     this.meshGroup = options.meshGroup;
     this.#slots = options.slots;
+    this.#platformSecret = options.platformSecret;
+    this.#bodyLimitBytes = options.bodyLimitBytes ?? Infinity;
   }
 
   replicas(): readonly ReplicaView[] {
@@ -86,14 +95,16 @@ export class SupervisedPool implements ActorPool {
 
   forward = async (request: Request): Promise<Response> => {
     if (this.#draining || !this.#slots.some((slot) => slot.ready)) return this.#noReadyReplica(request);
-    const buffered = await bufferRequest(request);
+    const tooLarge = this.#tooLarge(request);
+    if (tooLarge !== undefined) return tooLarge;
+    const outgoing = await outgoingRequest(request, this.#bodyLimitBytes);
     for (let tried = 0; tried < this.#slots.length; tried++) {
       const slot = this.#nextReady();
       if (slot === undefined) break;
       try {
-        return await sendTo(buffered, slot.url);
+        return await sendTo(outgoing, slot.url, this.#platformSecret);
       } catch (error) {
-        if (!neverReached(error)) return this.#unreachable(request, buffered, error);
+        if (!(neverReached(error) && canBeSentAgain(outgoing))) return this.#unreachable(request, outgoing, error);
       }
     }
     return this.#noReadyReplica(request);
@@ -106,11 +117,11 @@ export class SupervisedPool implements ActorPool {
         new ActorError('not_found', { detail: `${this.ref} has no replica ${index}` }),
         requestIdFor(request, undefined),
       );
-    const buffered = await bufferRequest(request);
+    const outgoing = await outgoingRequest(request, this.#bodyLimitBytes);
     try {
-      return await sendTo(buffered, slot.url);
+      return await sendTo(outgoing, slot.url, this.#platformSecret);
     } catch (error) {
-      return this.#unreachable(request, buffered, error);
+      return this.#unreachable(request, outgoing, error);
     }
   };
 
@@ -123,12 +134,21 @@ export class SupervisedPool implements ActorPool {
     return undefined;
   }
 
+  /** The replicas' own 413 for a body declared over their limit (a replica closes the connection it is still being written to, which would lose it). */
+  #tooLarge(request: Request): Response | undefined {
+    if (!(Number(request.headers.get('content-length') ?? '0') > this.#bodyLimitBytes)) return undefined;
+    return problemResponse(
+      new ActorError('payload_too_large', { detail: `The body must be at most ${this.#bodyLimitBytes} bytes` }),
+      requestIdFor(request, undefined),
+    );
+  }
+
   #noReadyReplica(request: Request): Response {
     return noReadyReplica(this.ref, request, this.#draining);
   }
 
-  #unreachable(request: Request, buffered: BufferedRequest, error: unknown): Response {
-    if (buffered.signal.aborted) throw error;
+  #unreachable(request: Request, outgoing: OutgoingRequest, error: unknown): Response {
+    if (outgoing.signal.aborted) throw error;
     return problemResponse(
       new ActorError('replica_unavailable', { detail: `A replica of ${this.ref} could not be reached`, cause: error }),
       requestIdFor(request, undefined),

@@ -31,6 +31,12 @@ async function platformArgs() {
       type: 'string',
       description: `The platform port on 127.0.0.1 (default ${DEFAULT_PLATFORM_PORT}; 0 picks a free one)`,
     },
+    'replica-ports': {
+      type: 'string',
+      valueHint: 'first-last',
+      description:
+        'The ports on 127.0.0.1 the replicas and the service addresses listen on, lowest free first, e.g. 9100-9199 (default: any free port)',
+    },
     replicas: {
       type: 'string',
       description: "Replicas per actor (default: each actor's deployment.replicas.min); more than 1 needs PostgreSQL",
@@ -104,7 +110,7 @@ function meshGroups(pairs: readonly string[]): Record<string, string> {
 }
 
 /** The options that only concern hosting, refused with `--manifests`. */
-const HOSTING_ONLY = ['port', 'replicas', 'database-url', 'secrets', 'state-dir'] as const;
+const HOSTING_ONLY = ['port', 'replica-ports', 'replicas', 'database-url', 'secrets', 'state-dir'] as const;
 /** The options that only concern `--manifests`, refused without it. */
 const MANIFESTS_ONLY = ['namespace', 'image-tag'] as const;
 
@@ -211,6 +217,7 @@ export default defineCommand({
       result = await runPlatform(dirs, {
         ...(port === undefined ? {} : { port }),
         ...(replicas === undefined ? {} : { replicas }),
+        ...(context.args['replica-ports'] === undefined ? {} : { replicaPorts: context.args['replica-ports'] }),
         ...(context.args['database-url'] === undefined ? {} : { databaseUrl: context.args['database-url'] }),
         ...(context.args.secrets === undefined ? {} : { secretsFile: context.args.secrets }),
         ...(context.args['state-dir'] === undefined ? {} : { stateDir: context.args['state-dir'] }),

@@ -1,12 +1,13 @@
 import { withoutHopByHop } from '../../src/http/index.js';
 import { MESH_KEY_HEADER } from '../../src/index.js';
+import { PLATFORM_SECRET_HEADER } from '../forward-request.js';
 import { EDGE_KEY_HEADER } from './edge-keys.js';
 
 /**
  * Headers of a client's request, beside the hop-by-hop ones, that never reach a replica: `Host`,
  * the caller's credentials (the edge key, the owner token or cookie: the platform is the
  * authorisation boundary and a pod runs without auth), the mesh key (peer reads are the mesh's,
- * never the edge's), and everything the gateway itself decides (tenant, forwarding facts).
+ * never the edge's), a guess at the run's secret (the pool sends the real one), and everything the gateway itself decides (tenant, forwarding facts).
  */
 const CALLER_HEADERS: readonly string[] = [
   'host',
@@ -14,6 +15,7 @@ const CALLER_HEADERS: readonly string[] = [
   'cookie',
   EDGE_KEY_HEADER,
   MESH_KEY_HEADER,
+  PLATFORM_SECRET_HEADER,
   'x-tenant-id',
   'forwarded',
   'x-forwarded-for',

@@ -240,3 +240,46 @@ describe('the start-up warning', () => {
     }
   });
 });
+
+describe('the platform secret of a replica (PLATFORM_SECRET, set by `actorkit platform`)', () => {
+  const SECRET = 'run-secret-0123456789';
+  const onPlatform = () => createTestActor({ env: { ACTOR_PLATFORM: 'true', PLATFORM_SECRET: SECRET } });
+
+  it('refuses a rebinding request, a foreign Origin and a direct call without the secret with 403 not_from_platform', async () => {
+    const app = await onPlatform();
+    const rebound = await app.fetch(
+      new Request('http://127.0.0.1/settings', { headers: { Host: 'attacker.example:41234' } }),
+    );
+    expect(await problemOf(rebound)).toEqual({
+      status: 403,
+      code: 'not_from_platform',
+      type: 'application/problem+json',
+    });
+    const foreignOrigin = await app.fetch(
+      settingsPut({ Host: '127.0.0.1:41234', Origin: 'http://attacker.example:41234' }),
+    );
+    expect((await problemOf(foreignOrigin)).code).toBe('not_from_platform');
+    for (const path of ['/health', '/stats', '/settings', '/agent/invoke']) {
+      expect((await app.fetch(new Request(`http://127.0.0.1:41234${path}`))).status, path).toBe(403);
+    }
+    const wrong = await app.fetch(
+      new Request('http://127.0.0.1/stats', { headers: { 'X-Platform-Secret': `${SECRET}x` } }),
+    );
+    expect(wrong.status).toBe(403);
+  });
+
+  it('answers a request carrying the secret, whatever its Host (the gateway forwards the caller’s)', async () => {
+    const app = await onPlatform();
+    const answer = await app.fetch(
+      new Request('http://127.0.0.1/stats', {
+        headers: { 'X-Platform-Secret': SECRET, Host: 'platform.example' },
+      }),
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  it('is not checked off the platform, where the API key and the Host guard are the boundary', async () => {
+    const app = await createTestActor({ env: { PLATFORM_SECRET: SECRET } });
+    expect((await app.fetch(new Request('http://127.0.0.1/stats'))).status).toBe(200);
+  });
+});

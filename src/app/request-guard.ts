@@ -1,4 +1,5 @@
 import { ActorError } from '../core/actor-error.js';
+import { constantTimeEqual } from '../core/header-key.js';
 import { hasForeignOrigin } from '../core/request-origin.js';
 import { readRequestHeader, type RuntimeBindings } from '../core/runtime-bindings.js';
 import { ALLOWED_HOSTS, type RuntimeConfig } from '../environment/runtime-config.js';
@@ -13,6 +14,9 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export type RequestGuard = (request: Request, runtime: RuntimeBindings | undefined) => ActorError | undefined;
 
+/** The header the platform's gateway and service addresses send `PLATFORM_SECRET` in. */
+const PLATFORM_SECRET_HEADER = 'x-platform-secret';
+
 /** The 421 problem of a request whose `Host` the actor does not answer (see `requestGuard`). */
 function hostNotAllowedError(host: string): ActorError {
   return new ActorError('host_not_allowed', {
@@ -22,6 +26,10 @@ function hostNotAllowedError(host: string): ActorError {
 
 /**
  * The guard of an actor's fetch edge against other web pages in the user's browser:
+ * - on the platform with `PLATFORM_SECRET` (`config.platformSecret`), a request that does not carry
+ *   it in `X-Platform-Secret` (compared in constant time) gets 403 `not_from_platform`: only the
+ *   platform's gateway and service addresses reach the replica, not a process of the machine nor
+ *   a page that found its port;
  * - without an API key and off the platform (`config.allowedHosts` set), a `Host` that is not a
  *   loopback name nor in `ALLOWED_HOSTS` gets 421 `host_not_allowed` — a page whose DNS name was
  *   re-pointed to the actor's address (DNS rebinding) reaches it under its own name;
@@ -31,9 +39,18 @@ function hostNotAllowedError(host: string): ActorError {
  * (curl, SDKs), is not a browser's and passes the respective check (see `hasForeignOrigin`).
  * @param config the runtime configuration (`allowedHosts`, `platformMode`)
  */
-export function requestGuard(config: Pick<RuntimeConfig, 'allowedHosts' | 'platformMode'>): RequestGuard {
-  const { allowedHosts, platformMode } = config;
+export function requestGuard(
+  config: Pick<RuntimeConfig, 'allowedHosts' | 'platformMode' | 'platformSecret'>,
+): RequestGuard {
+  const { allowedHosts, platformMode, platformSecret } = config;
   return function guardRequest(request, runtime) {
+    if (platformSecret !== undefined) {
+      const given = readRequestHeader(request, runtime, PLATFORM_SECRET_HEADER) ?? '';
+      if (!constantTimeEqual(given, platformSecret))
+        return new ActorError('not_from_platform', {
+          detail: `This replica answers only the platform's gateway and service addresses, which send ${PLATFORM_SECRET_HEADER}`,
+        });
+    }
     if (allowedHosts !== undefined) {
       const host = readRequestHeader(request, runtime, 'host');
       if (host !== null && host !== '' && !allowedHosts(host)) return hostNotAllowedError(host);

@@ -1,6 +1,11 @@
-/** Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one connection, never the message. */
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1 and the common non-standard ones): they describe one
+ * connection, never the message. `Expect` is among them for a proxy: the hop that received it
+ * answered `100 Continue` itself, and Node's `fetch` refuses to send it on.
+ */
 const HOP_BY_HOP_HEADERS: readonly string[] = [
   'connection',
+  'expect',
   'keep-alive',
   'proxy-authenticate',
   'proxy-authorization',

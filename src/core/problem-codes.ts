@@ -83,6 +83,11 @@ export const problemCatalogue = {
     meaning: "the local platform: the owner token or cookie is not this platform's (an edge key is not one)",
   },
   // 403
+  not_from_platform: {
+    status: 403,
+    title: 'Not from the platform',
+    meaning: '`PLATFORM_SECRET` is set and the request does not carry it in `X-Platform-Secret`',
+  },
   origin_not_allowed: {
     status: 403,
     title: 'Origin not allowed',

@@ -180,6 +180,7 @@ export const EnvironmentConfig = v.object({
   ALLOWED_HOSTS: hostList,
   ACTOR_PLATFORM: flag(VARIABLES.ACTOR_PLATFORM.default),
   API_KEY_ENABLED: flag(VARIABLES.API_KEY_ENABLED.default),
+  PLATFORM_SECRET: trimmed,
   API_KEY: keyList,
   DATABASE_URL: text,
   DATA_DIR: v.optional(v.string(), VARIABLES.DATA_DIR.default),

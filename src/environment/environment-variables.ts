@@ -35,6 +35,13 @@ export const ENVIRONMENT_VARIABLES = {
     meaning: '`true` on the platform: no auth layer, `PUT /settings` answers 403',
     secret: false,
   },
+  PLATFORM_SECRET: {
+    default: undefined,
+    shownDefault: 'none',
+    meaning:
+      'with `ACTOR_PLATFORM=true`: the secret every request must carry in `X-Platform-Secret`, else 403 `not_from_platform` (`actorkit platform` sets a new one each run, so only its gateway and service addresses reach a replica)',
+    secret: true,
+  },
   API_KEY_ENABLED: {
     default: false,
     meaning: 'standalone key auth on `X-API-Key`; refuses to start without `API_KEY`',

@@ -25,6 +25,7 @@ describe('parseEnvironment', () => {
       HOST: '0.0.0.0',
       ALLOWED_HOSTS: [],
       ACTOR_PLATFORM: false,
+      PLATFORM_SECRET: undefined,
       API_KEY_ENABLED: false,
       API_KEY: [],
       DATABASE_URL: undefined,

@@ -13,6 +13,8 @@ const CLAIM_MARGIN_MS = 60_000;
 export interface RuntimeConfig {
   /** `ACTOR_PLATFORM=true`: the platform is the authorization boundary; no auth layer, settings read-only. */
   readonly platformMode: boolean;
+  /** `PLATFORM_SECRET` on the platform: every request must carry it in `X-Platform-Secret`; undefined off the platform or unset. */
+  readonly platformSecret: string | undefined;
   /** Accepted API keys (`API_KEY`, comma-separated for rotation) when `API_KEY_ENABLED=true`, else empty. */
   readonly apiKeys: readonly string[];
   /**
@@ -88,6 +90,7 @@ export function readRuntimeConfig(
   }
   return {
     platformMode,
+    platformSecret: platformMode ? env.PLATFORM_SECRET : undefined,
     apiKeys: apiKeyEnabled && !platformMode ? apiKeys : [],
     allowedHosts: guardsHostNames(env) ? hostAllowList(env.ALLOWED_HOSTS) : undefined,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

@@ -16,6 +16,8 @@ import {
 import { platformDatabaseUrl } from './support/postgres-required.js';
 
 const folder = temporaryFolder('actorkit-platform-');
+/** Where the replicas and service addresses of the main run listen (`--replica-ports`). */
+const REPLICA_PORTS = '39100-39199';
 let database: { url: string; drop(): Promise<void> };
 let alpha: string;
 let beta: string;
@@ -37,10 +39,38 @@ function platformEnv(extra: Record<string, string> = {}): Record<string, string 
   return { ...process.env, DATABASE_URL: undefined, ...extra };
 }
 
+/** The secret of the platform run whose state folder is `state` (replaced at each run, mode 0600). */
+function platformSecret(state = join(folder.dir, 'state')): string {
+  return readFileSync(join(state, 'platform-secret'), 'utf8').trim();
+}
+
+/** A fetch to a service address or a replica as the platform makes it: with the run's secret. */
+function asPlatform(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('X-Platform-Secret', platformSecret());
+  return fetch(url, { ...init, headers });
+}
+
 async function instanceOf(serviceUrl: string): Promise<string> {
-  const answer = await fetch(`${serviceUrl}/health`);
+  const answer = await asPlatform(`${serviceUrl}/health`);
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { instance_id: string }).instance_id;
+}
+
+/** Runs curl (`-sS`, the status, content type and body); the request as the user types it. */
+function curl(args: readonly string[]): { status: number; contentType: string; body: string } {
+  const run = spawnSync('curl', ['-sS', '-o', '-', '-w', '\n%{http_code} %{content_type}', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const lines = run.stdout.split('\n');
+  const [status = '0', contentType = ''] = (lines.pop() ?? '').split(' ');
+  return { status: Number(status), contentType, body: lines.join('\n') };
+}
+
+/** A process's resident set size in kB, from /proc. */
+function residentKilobytes(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 }
 
 function alive(pid: number): boolean {
@@ -62,7 +92,18 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
 
   beforeAll(async () => {
     platform = await startPlatform(
-      [alpha, beta, '--replicas', '2', '--database-url', database.url, '--state-dir', join(folder.dir, 'state')],
+      [
+        alpha,
+        beta,
+        '--replicas',
+        '2',
+        '--database-url',
+        database.url,
+        '--state-dir',
+        join(folder.dir, 'state'),
+        '--replica-ports',
+        REPLICA_PORTS,
+      ],
       {
         cwd: folder.dir,
         env: platformEnv({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', WEATHER_TOKEN: 'not-passed-on' }),
@@ -90,6 +131,19 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     expect(actor('alpha').meshGroup).toBeUndefined();
   });
 
+  it('listens on --replica-ports: every replica and service address in the range', () => {
+    const urls = platform.ready.actors.flatMap((hosted) => [
+      hosted.serviceUrl,
+      ...hosted.replicas.map((replica) => replica.url),
+    ]);
+    expect(urls).toHaveLength(6);
+    for (const url of urls) {
+      const port = Number(new URL(url).port);
+      expect(port, url).toBeGreaterThanOrEqual(39100);
+      expect(port, url).toBeLessThanOrEqual(39199);
+    }
+  });
+
   it('answers round-robin over the two replicas, which share one count in PostgreSQL', async () => {
     const { serviceUrl } = actor('alpha');
     const answered = [];
@@ -98,20 +152,20 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     for (let turn = 1; turn < answered.length; turn++) expect(answered[turn]).not.toBe(answered[turn - 1]);
 
     for (let turn = 0; turn < 2; turn++) {
-      const reply = await fetch(`${serviceUrl}/agent/invoke`, {
+      const reply = await asPlatform(`${serviceUrl}/agent/invoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ user_identifier: 'u', session_id: `s${turn}`, message: 'hi' }),
       });
       expect(reply.status).toBe(200);
     }
-    const first = (await (await fetch(`${serviceUrl}/stats`)).json()) as { invocations: number };
-    const second = (await (await fetch(`${serviceUrl}/stats`)).json()) as { invocations: number };
+    const first = (await (await asPlatform(`${serviceUrl}/stats`)).json()) as { invocations: number };
+    const second = (await (await asPlatform(`${serviceUrl}/stats`)).json()) as { invocations: number };
     expect([first.invocations, second.invocations]).toEqual([2, 2]);
   });
 
   it('runs the replicas in platform mode: PUT /settings is 403', async () => {
-    const answer = await fetch(`${actor('alpha').serviceUrl}/settings`, {
+    const answer = await asPlatform(`${actor('alpha').serviceUrl}/settings`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -121,7 +175,7 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
   });
 
   it("sets a platform-managed setting from the platform's environment, and passes nothing else of it", async () => {
-    const settings = (await (await fetch(`${actor('alpha').serviceUrl}/settings`)).json()) as {
+    const settings = (await (await asPlatform(`${actor('alpha').serviceUrl}/settings`)).json()) as {
       settings?: Record<string, unknown>;
     } & Record<string, unknown>;
     expect(settings.settings ?? settings).toMatchObject({ llm_base_url: 'http://127.0.0.1:9/v1' });
@@ -137,6 +191,64 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
     expect((await fetch(peerCheck, { headers: { 'X-Mesh-Key': 'a-foreign-group-key-0123456789' } })).status).toBe(401);
     expect(platform.stderr()).not.toContain(key);
   });
+
+  it('closes its side doors: a service address or a replica answers only the platform and mesh reads with the key', async () => {
+    const secretFile = join(folder.dir, 'state', 'platform-secret');
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    const secret = platformSecret();
+    expect(platform.stderr()).not.toContain(secret);
+    expect(JSON.stringify(platform.ready)).not.toContain(secret);
+    const { serviceUrl, replicas, edgeUrl, edgeKey } = actor('alpha');
+    const port = new URL(serviceUrl).port;
+    // DNS rebinding: a page at attacker.example that re-pointed its name to 127.0.0.1.
+    const rebound = curl([`${serviceUrl}/settings`, '-H', `Host: attacker.example:${port}`]);
+    expect(rebound.status).toBe(403);
+    expect(rebound.contentType).toBe('application/problem+json');
+    expect(JSON.parse(rebound.body)).toMatchObject({ code: 'not_from_platform' });
+    const foreignOrigin = curl([
+      `${serviceUrl}/agent/invoke`,
+      '-H',
+      'Origin: http://attacker.example',
+      '-H',
+      'content-type: application/json',
+      '--data',
+      '{"user_identifier":"u","session_id":"s","message":"hi"}',
+    ]);
+    expect(foreignOrigin.status).toBe(403);
+    for (const replica of replicas) {
+      const direct = curl([`${replica.url}/stats`]);
+      expect(direct.status, replica.url).toBe(403);
+      expect(JSON.parse(direct.body)).toMatchObject({ code: 'not_from_platform' });
+      expect(curl([`${replica.url}/stats`, '-H', `X-Platform-Secret: ${secret}`]).status).toBe(200);
+    }
+    expect(curl([`${serviceUrl}/stats`]).status).toBe(403);
+    expect(curl([`${serviceUrl}/stats`, '-H', 'X-Mesh-Key: not-the-key']).status).toBe(403);
+    const betaStats = `${actor('beta').serviceUrl}/stats`;
+    const meshKey = readFileSync(join(folder.dir, 'state', 'mesh-keys', 'default.key'), 'utf8').trim();
+    expect(curl([betaStats, '-H', `X-Mesh-Key: ${meshKey}`]).status, 'the mesh key opens mesh reads only').toBe(403);
+    expect(curl([`${edgeUrl}health`, '-H', `X-API-Key: ${edgeKey}`]).status).toBe(200);
+  });
+
+  it("passes an `Expect: 100-continue` request through the edge (curl's own for a body over 1 MB) and the replica's 413 for a body too large, streamed", async () => {
+    const { edgeUrl, edgeKey } = actor('alpha');
+    const chat = [`${edgeUrl}chat`, '-H', `X-API-Key: ${edgeKey}`, '-H', 'content-type: application/json'];
+    const answered = curl([
+      ...chat,
+      '-H',
+      'Expect: 100-continue',
+      '--data',
+      '{"user_identifier":"u","session_id":"s-expect","message":"hi"}',
+    ]);
+    expect(answered.status).toBe(200);
+    const large = join(folder.dir, 'large-body.json');
+    writeFileSync(large, Buffer.alloc(100 * 1024 * 1024, 0x20));
+    const rssBefore = residentKilobytes(platform.child.pid!);
+    const tooLarge = curl([...chat, '--data-binary', `@${large}`]);
+    const rssAfter = residentKilobytes(platform.child.pid!);
+    console.info(`gateway RSS around a 100 MB edge body: ${rssBefore} kB before, ${rssAfter} kB after`);
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body)).toMatchObject({ code: 'payload_too_large' });
+  }, 60_000);
 
   it('restarts a killed replica and reports it, while the other keeps answering', async () => {
     const { serviceUrl } = actor('alpha');
@@ -169,6 +281,29 @@ describe('actorkit platform with two actors, two replicas each, on PostgreSQL', 
 });
 
 describe('actorkit platform refusals', () => {
+  it('says what --replica-ports does in --help', () => {
+    const help = spawnSync(process.execPath, [ACTORKIT_BINARY, 'platform', '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toContain('--replica-ports=<first-last>');
+    expect(help.stdout).toContain('e.g. 9100-9199');
+  });
+
+  it('refuses a bad --replica-ports and one too small for the actors, with one clear line', () => {
+    const refused = (args: readonly string[]) => {
+      const run = runPlatformToEnd([alpha, ...args, '--state-dir', join(folder.dir, 'ports-state')], {
+        cwd: folder.dir,
+        env: platformEnv(),
+      });
+      expect(run.status).toBe(2);
+      return run.stderr.trim().split('\n').at(-1);
+    };
+    expect(refused(['--replica-ports', '9199-9100'])).toBe(
+      "error: --replica-ports takes first-last, two port numbers from 1 to 65535 with first <= last (e.g. 9100-9199), got '9199-9100'",
+    );
+    expect(refused(['--replica-ports', '9100-9100'])).toBe(
+      'error: --replica-ports 9100-9100 holds 1 port, but the actors need 2 (one service address per actor and one port per replica)',
+    );
+  }, 60_000);
+
   it('refuses more than one replica on SQLite with one clear line', () => {
     const run = runPlatformToEnd([alpha, '--replicas', '2', '--state-dir', join(folder.dir, 'sqlite-state')], {
       cwd: folder.dir,

@@ -8,7 +8,13 @@ export const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
 /** Newest modification time of the TypeScript sources `tsconfig.build.json` compiles. */
 function newestSource(): number {
   let newest = 0;
-  for (const dir of ['cli', 'src', join('examples', 'hello-actor', 'src'), join('examples', 'mesh-actor', 'src')]) {
+  for (const dir of [
+    'cli',
+    'src',
+    'platform',
+    join('examples', 'hello-actor', 'src'),
+    join('examples', 'mesh-actor', 'src'),
+  ]) {
     for (const entry of readdirSync(join(REPOSITORY_ROOT, dir), { recursive: true })) {
       const path = join(REPOSITORY_ROOT, dir, String(entry));
       if (path.endsWith('.ts') && !path.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
