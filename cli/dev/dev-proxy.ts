@@ -38,10 +38,15 @@ const RETRY_EVERY_MS = 100;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Node's parsed headers of one hop without those of its connection ({@link connectionScopedHeaders}). */
+/**
+ * Node's parsed headers of one hop without those of its connection ({@link connectionScopedHeaders}),
+ * except `Expect`: this proxy passes `Expect: 100-continue` on, so that the actor's own `100
+ * Continue`, or its 413 before the body, reaches the client (see `forwardOnce`).
+ */
 function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const connection = headers.connection;
   const drop = connectionScopedHeaders(Array.isArray(connection) ? connection.join(',') : connection);
+  drop.delete('expect');
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
 }
 
