@@ -1,4 +1,4 @@
-import { StartupRefusal } from '../../environment/startup-refusal.js';
+import { importOptionalPeer, type OptionalPeer } from '../../environment/startup-refusal.js';
 
 /** The parts of `@a2a-js/sdk` the A2A routes use: the protocol's types and codecs, its errors, and the JSON-RPC transport handler. */
 export type A2aSdk = typeof import('@a2a-js/sdk') &
@@ -24,20 +24,14 @@ const importA2aSdk: A2aSdkImporter = async () => {
   };
 };
 
+/** The package and the option that needs it, as the refusal and its test name them. */
+export const A2A_SDK_PEER: OptionalPeer = { packageName: '@a2a-js/sdk', option: 'expose_a2a', feature: 'exposeA2a' };
+
 /**
  * Loads `@a2a-js/sdk` (an optional peer) for the A2A routes. A missing package is a
- * `StartupRefusal` that says how to install it, so the actor exits with one line instead of
- * serving routes that cannot work.
+ * `StartupRefusal` that says how to install it (`importOptionalPeer`).
  * @param importer what imports the SDK (the real dynamic import by default)
  */
 export async function loadA2aSdk(importer: A2aSdkImporter = importA2aSdk): Promise<A2aSdk> {
-  try {
-    return await importer();
-  } catch (error) {
-    throw new StartupRefusal(
-      'expose_a2a',
-      `features.exposeA2a is on but @a2a-js/sdk cannot be loaded (${(error as Error).message.split('\n', 1)[0]}): run \`npm install @a2a-js/sdk\` in the actor, or turn expose_a2a off`,
-      { cause: error },
-    );
-  }
+  return importOptionalPeer(importer, A2A_SDK_PEER);
 }

@@ -1,4 +1,4 @@
-import { StartupRefusal } from '../../environment/startup-refusal.js';
+import { importOptionalPeer, type OptionalPeer } from '../../environment/startup-refusal.js';
 
 /** The parts of `@modelcontextprotocol/sdk` the `/mcp` surface uses: the low-level server, its Fetch transport and the request schemas. */
 export type McpServerSdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
@@ -18,20 +18,18 @@ const importMcpServerSdk: McpSdkImporter = async () => {
   return { ...server, ...transport, ...types };
 };
 
+/** The package and the option that needs it, as the refusal and its test name them. */
+export const MCP_SDK_PEER: OptionalPeer = {
+  packageName: '@modelcontextprotocol/sdk',
+  option: 'expose_mcp',
+  feature: 'exposeMcp',
+};
+
 /**
  * Loads `@modelcontextprotocol/sdk` (an optional peer) for `/mcp`. A missing package is a
- * `StartupRefusal` that says how to install it, so the actor exits with one line instead of
- * serving a route that cannot work.
+ * `StartupRefusal` that says how to install it (`importOptionalPeer`).
  * @param importer what imports the SDK (the real dynamic import by default)
  */
 export async function loadMcpServerSdk(importer: McpSdkImporter = importMcpServerSdk): Promise<McpServerSdk> {
-  try {
-    return await importer();
-  } catch (error) {
-    throw new StartupRefusal(
-      'expose_mcp',
-      `features.exposeMcp is on but @modelcontextprotocol/sdk cannot be loaded (${(error as Error).message.split('\n', 1)[0]}): run \`npm install @modelcontextprotocol/sdk\` in the actor, or turn expose_mcp off`,
-      { cause: error },
-    );
-  }
+  return importOptionalPeer(importer, MCP_SDK_PEER);
 }
