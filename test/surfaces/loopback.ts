@@ -1,7 +1,10 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServeHandle } from '../../src/adapter/node/index.js';
+import { afterEach } from 'vitest';
 import type { ActorApp } from '../../src/app/create-actor-app.js';
+import type { CreateActorAppOptions } from '../../src/app/create-actor-app-options.js';
+import { createTestActor } from '../../src/testing/create-test-actor.js';
 
 /** A plain `node:http` server on a free loopback port. */
 export interface LoopbackServer {
@@ -49,4 +52,29 @@ export async function deadPort(): Promise<number> {
  */
 export function serveOnLoopback(app: ActorApp): Promise<ServeHandle> {
   return serve(app, { port: 0, hostname: '127.0.0.1', signals: false, graceMs: 1_000 });
+}
+
+/**
+ * Serves test actors (`createTestActor` with `base`, then each call's options) on loopback for
+ * the calling test file: each is closed and shut down after its test.
+ * @param base the options every actor of the file starts from, e.g. its definition and tools
+ * @returns what serves one, from more `createTestActor` options, and resolves with its base URL
+ */
+export function testActorsForThisFile(
+  base: Partial<CreateActorAppOptions>,
+): (options?: Partial<CreateActorAppOptions>) => Promise<string> {
+  let served: ServeHandle | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await served?.close();
+    await stop?.();
+    served = undefined;
+    stop = undefined;
+  });
+  return async (options = {}) => {
+    const app = await createTestActor({ ...base, ...options });
+    stop = () => app.actor.shutdown({ graceMs: 2_000 });
+    served = await serveOnLoopback(app);
+    return served.url;
+  };
 }

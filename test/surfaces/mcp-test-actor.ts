@@ -1,11 +1,9 @@
 import * as v from 'valibot';
 import { ActorTool } from '../../src/agent/actor-tool.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
-import { afterEach } from 'vitest';
-import type { ServeHandle } from '../../src/adapter/serve-options.js';
 import type { CreateActorAppOptions } from '../../src/app/create-actor-app-options.js';
-import { createTestActor, testActorDefinition } from '../../src/testing/create-test-actor.js';
-import { serveOnLoopback } from './loopback.js';
+import { testActorDefinition } from '../../src/testing/create-test-actor.js';
+import { testActorsForThisFile } from './loopback.js';
 
 /** The test actor (src/testing) with `expose_mcp` on. */
 export const mcpTestDefinition: ActorDefinition = {
@@ -13,7 +11,7 @@ export const mcpTestDefinition: ActorDefinition = {
   features: { ...defaultActorFeatures, exposeMcp: true },
 };
 
-/** A read-only tool `/mcp` offers: `{topic}` → `{topic, text: "about <topic>"}`. */
+/** A read-only tool (the one `/mcp` offers, and AG-UI's tests call): `{topic}` → `{topic, text: "about <topic>"}`. */
 export const lookupTool = new ActorTool({
   name: 'test_lookup',
   description: 'Looks a topic up',
@@ -25,24 +23,7 @@ export const lookupTool = new ActorTool({
 /** The headers a raw Streamable HTTP POST to `/mcp` needs. */
 export const MCP_POST_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-/**
- * Serves test actors with `expose_mcp` on loopback for the calling test file: each is closed and
- * shut down after its test.
- * @returns what serves one, from `createTestActor` options, and resolves with its base URL
- */
+/** Serves test actors with `expose_mcp` on loopback for the calling test file (`testActorsForThisFile`). */
 export function mcpActorsForThisFile(): (options?: Partial<CreateActorAppOptions>) => Promise<string> {
-  let served: ServeHandle | undefined;
-  let stop: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await served?.close();
-    await stop?.();
-    served = undefined;
-    stop = undefined;
-  });
-  return async (options = {}) => {
-    const app = await createTestActor({ definition: mcpTestDefinition, ...options });
-    stop = () => app.actor.shutdown({ graceMs: 2_000 });
-    served = await serveOnLoopback(app);
-    return served.url;
-  };
+  return testActorsForThisFile({ definition: mcpTestDefinition });
 }

@@ -1,12 +1,10 @@
 import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
-import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { describe, expect, it } from 'vitest';
+import { testActorsForThisFile } from '../../../test/surfaces/loopback.js';
 import { answerOf, slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
-import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
-import type { CreateActorAppOptions } from '../../app/create-actor-app-options.js';
 import { buildPlatformConfig } from '../../config/emit/build-platform-config.js';
 import { contractEndpoints } from '../../config/emit/contract-endpoints.js';
 import { configDifferences } from '../../testing/config-consistency.js';
@@ -26,22 +24,8 @@ const lookupTool = new ActorTool({
   run: ({ topic }) => ({ topic }),
 });
 
-let served: ServeHandle | undefined;
-let stop: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await served?.close();
-  await stop?.();
-  served = undefined;
-  stop = undefined;
-});
-
 /** Serves the test actor with `expose_a2a` on, on loopback; resolves with its base URL. */
-async function serveA2aActor(options: Partial<CreateActorAppOptions> = {}): Promise<string> {
-  const app = await createTestActor({ definition, tools: [lookupTool], ...options });
-  stop = () => app.actor.shutdown({ graceMs: 2_000 });
-  served = await serveOnLoopback(app);
-  return served.url;
-}
+const serveA2aActor = testActorsForThisFile({ definition, tools: [lookupTool] });
 
 const userMessage = (text: string, more: Partial<Message> = {}): Message => ({
   messageId: crypto.randomUUID(),

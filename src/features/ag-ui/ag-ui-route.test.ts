@@ -2,29 +2,20 @@ import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServeHandle } from '../../adapter/serve-options.js';
+import { describe, expect, it } from 'vitest';
 import { ActorTool } from '../../agent/actor-tool.js';
 import { buildPlatformConfig } from '../../config/emit/build-platform-config.js';
 import { ActorError } from '../../core/actor-error.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../core/actor-definition.js';
 import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
-import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
+import { testActorsForThisFile } from '../../../test/surfaces/loopback.js';
+import { lookupTool } from '../../../test/surfaces/mcp-test-actor.js';
 
 /** The test actor with `expose_ag_ui` on. */
 const agUiDefinition: ActorDefinition = {
   ...testActorDefinition,
   features: { ...defaultActorFeatures, exposeAgUi: true },
 };
-
-/** A read-only tool; the offline model calls it when asked `use tool test_lookup with {…}`. */
-const lookupTool = new ActorTool({
-  name: 'test_lookup',
-  description: 'Looks a topic up',
-  readOnly: true,
-  argsSchema: v.object({ topic: v.pipe(v.string(), v.minLength(1)) }),
-  run: ({ topic }) => ({ topic, text: `about ${topic}` }),
-});
 
 /** Needs a person's approval for every call: the run ends with an interrupt. */
 const mailTool = new ActorTool({
@@ -35,24 +26,14 @@ const mailTool = new ActorTool({
   run: ({ to }) => ({ sent: to }),
 });
 
-let served: ServeHandle | undefined;
-let stop: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await served?.close();
-  await stop?.();
-  served = undefined;
-  stop = undefined;
-});
+const serveActor = testActorsForThisFile({ tools: [lookupTool, mailTool] });
 
 /** Serves the AG-UI test actor on loopback; resolves with the URL of its AG-UI route. */
 async function serveAgUiActor(
   definition: ActorDefinition = agUiDefinition,
   options: Parameters<typeof createTestActor>[0] = {},
 ): Promise<string> {
-  const app = await createTestActor({ definition, tools: [lookupTool, mailTool], ...options });
-  stop = () => app.actor.shutdown({ graceMs: 2_000 });
-  served = await serveOnLoopback(app);
-  return `${served.url}/agent/ag-ui`;
+  return `${await serveActor({ definition, ...options })}/agent/ag-ui`;
 }
 
 /** Runs `HttpAgent` (as @ag-ui/client's docs show it) with one user message; resolves with every event it saw. */
