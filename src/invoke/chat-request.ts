@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { TenantId } from '../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../core/tenant-id.js';
 import {
   attachmentKind,
   IMAGE_MIME_TYPE_PATTERN,
@@ -168,3 +168,16 @@ export const ApprovalsRequest = v.pipe(
 
 /** Answers to the approvals a run waits for, as an invoke sends them. */
 export type ApprovalsRequest = v.InferOutput<typeof ApprovalsRequest>;
+
+/**
+ * The tenant of a chat request: `X-Tenant-Id` (set by the platform), else `metadata.tenant_id`,
+ * else `default`. A malformed header is a 400 `invalid_header`; a malformed metadata value a 422.
+ * @param header the `X-Tenant-Id` header, undefined when absent
+ * @param request the validated chat request
+ */
+export function requestTenant(header: string | undefined, request: Pick<ChatRequest, 'metadata'>): string {
+  const fromHeader = headerTenant(header);
+  if (fromHeader !== undefined) return fromHeader;
+  const fromMetadata = request.metadata?.tenant_id;
+  return fromMetadata === undefined ? DEFAULT_TENANT : parseTenantId(fromMetadata, '/metadata/tenant_id');
+}
