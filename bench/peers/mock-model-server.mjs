@@ -3,12 +3,14 @@
 // with the same short text, as one JSON completion or, for `stream: true`, as server-sent
 // events (one content chunk, then the finish chunk with usage). Its CPU is counted for neither
 // side. Prints the `actor_listening` line test/contract/spawn-actor.ts waits for; serves
-// `GET /ready` for waitUntilReady.
+// `GET /ready` for waitUntilReady, with the calls so far and the byte size of the last request body by model name.
 import { createServer } from 'node:http';
 
 const ANSWER = 'Hello from the mock model.';
 const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
 let calls = 0;
+/** Bytes of the last request body by the model it named: the size of the plain request the bench compares the actor's model call with. */
+const lastRequestBytes = {};
 
 function completion(model) {
   return {
@@ -31,7 +33,7 @@ function chunks(model) {
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && (request.url === '/ready' || request.url === '/health')) {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ready', calls }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ready', calls, lastRequestBytes }));
     return;
   }
   if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
@@ -53,6 +55,7 @@ const server = createServer((request, response) => {
       return;
     }
     const model = typeof parsed.model === 'string' ? parsed.model : 'mock-model';
+    lastRequestBytes[model] = Buffer.byteLength(body);
     if (parsed.stream === true) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const chunk of chunks(model)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);

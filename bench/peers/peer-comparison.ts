@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { checkRuntime, RUNTIMES_UNDER_TEST, type RuntimeProcess } from '../../te
 import { spawnActor, waitUntilReady } from '../../test/contract/spawn-actor.js';
 import type { BenchServer } from '../bench-servers.js';
 import { type CellSettings, measureThroughput, stopServer, type ThroughputCell } from '../load/interleaved-cells.js';
+import { median } from '../measure/median.js';
 
 /** What one server of the peer comparison stored against what it answered. */
 export interface PeerPersistence {
@@ -28,6 +30,14 @@ export interface PeerPersistence {
   readonly consistent: boolean;
 }
 
+/** What one model call costs its caller when written plainly, for comparison with the actor's (issue 43). */
+export interface PlainModelCall {
+  /** Bytes of the request body the actor last sent the mock model, which the plain call sends too. */
+  readonly requestBytes: number;
+  /** CPU µs of one plain `fetch` of a chat completion of that size, answer parsed, at the cells' connections in flight (median of the rounds). */
+  readonly cpuUsPerCall: number;
+}
+
 /** The peer comparison of one bench run: the invoke at the loaded connection count on Node 24. */
 export interface PeerComparison {
   readonly runtime: string;
@@ -35,6 +45,8 @@ export interface PeerComparison {
   readonly model: string;
   readonly cells: readonly ThroughputCell[];
   readonly persistence: readonly PeerPersistence[];
+  /** The plain call the actor's own model call is held to; null when the actor never called the mock. */
+  readonly plainModelCall: PlainModelCall | null;
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -45,11 +57,41 @@ export const MOCK_MODEL_ENTRY = here('./mock-model-server.mjs');
 const BARE_NODE_ENTRY = here('../bare-hono/main.node.mjs');
 /** The label of the actor answering through the mock model. */
 export const ACTOR_ON_MOCK_MODEL = 'node24 actor (sqlite, mock model)';
+/** The label of the same actor on its offline model: the mock-model actor's CPU over this one's is its model call. */
+export const ACTOR_ON_OFFLINE_MODEL = 'node24 actor (sqlite, offline model)';
+/** The model name the actor asks the mock for, so the mock tells its request size apart from the peer's. */
+const ACTOR_MODEL_NAME = 'mock-model-actor';
+const PLAIN_MODEL_CALL_ENTRY = here('./plain-model-call.mjs');
 
 function node24(): RuntimeProcess {
   const found = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === 'node24');
   if (found === undefined) throw new Error('test/contract/runtimes-under-test.ts lists no node24');
   return found;
+}
+
+/**
+ * The CPU of a plain `fetch` of the size the actor last sent the mock (bench/peers/plain-model-call.mjs,
+ * on the actor's runtime, at the cells' connections), the median of `settings.rounds` runs.
+ */
+async function measurePlainModelCall(
+  runtime: RuntimeProcess,
+  modelUrl: string,
+  settings: CellSettings,
+): Promise<PlainModelCall | null> {
+  const ready = (await (await fetch(new URL('/ready', modelUrl))).json()) as {
+    lastRequestBytes: Record<string, number>;
+  };
+  const requestBytes = ready.lastRequestBytes[ACTOR_MODEL_NAME];
+  if (requestBytes === undefined) return null;
+  const rounds = Array.from({ length: Math.max(1, settings.rounds) }, () => {
+    const printed = execFileSync(
+      runtime.command,
+      [PLAIN_MODEL_CALL_ENTRY, modelUrl, String(requestBytes), '4000', String(settings.connections)],
+      { encoding: 'utf8' },
+    );
+    return (JSON.parse(printed) as { cpuUsPerCall: number }).cpuUsPerCall;
+  });
+  return { requestBytes, cpuUsPerCall: median(rounds) };
 }
 
 /** Counts rows of one SQLite file after its server stopped (`query` answers one row with `n`). */
@@ -108,7 +150,7 @@ export async function measurePeerComparison(
         runtime: 'node',
         stack: 'actor',
         store: 'sqlite',
-        label: 'node24 actor (sqlite, offline model)',
+        label: ACTOR_ON_OFFLINE_MODEL,
         process: runtime,
         env: actorEnv('actor-offline'),
       },
@@ -118,7 +160,7 @@ export async function measurePeerComparison(
         store: 'sqlite',
         label: ACTOR_ON_MOCK_MODEL,
         process: runtime,
-        env: { ...actorEnv('actor-mock'), LLM_MODEL: 'mock-model', LLM_BASE_URL: modelUrl },
+        env: { ...actorEnv('actor-mock'), LLM_MODEL: ACTOR_MODEL_NAME, LLM_BASE_URL: modelUrl },
       },
       {
         runtime: 'node',
@@ -167,6 +209,7 @@ export async function measurePeerComparison(
       model: 'bench/peers/mock-model-server.mjs (OpenAI-compatible, loopback)',
       cells: measured.cells,
       persistence,
+      plainModelCall: await measurePlainModelCall(runtime, modelUrl, settings),
     };
   } finally {
     await stopServer(mockModel);

@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ThroughputCell } from '../../bench/bench-results.js';
-import { ACTOR_ON_MOCK_MODEL, type PeerComparison } from '../../bench/peers/peer-comparison.js';
+import { execFileSync } from 'node:child_process';
+import { ACTOR_ON_MOCK_MODEL, ACTOR_ON_OFFLINE_MODEL, type PeerComparison } from '../../bench/peers/peer-comparison.js';
 import { renderPeerComparison } from '../../bench/report/render-tables.js';
 import { RUNTIMES_UNDER_TEST } from '../contract/runtimes-under-test.js';
 import { type SpawnedActor, spawnActor, waitUntilReady } from '../contract/spawn-actor.js';
 
 const MOCK_MODEL_ENTRY = new URL('../../bench/peers/mock-model-server.mjs', import.meta.url).pathname;
+const PLAIN_MODEL_CALL_ENTRY = new URL('../../bench/peers/plain-model-call.mjs', import.meta.url).pathname;
 const started: SpawnedActor[] = [];
 afterAll(async () => {
   for (const server of started) await server.dispose();
@@ -47,6 +49,39 @@ describe("the peer comparison's mock model (bench/peers/mock-model-server.mjs)",
     expect(text).toContain('Hello from the mock model.');
     const stats = (await (await fetch(`${actor.baseUrl}/stats`)).json()) as { invocations: number; errors: number };
     expect(stats).toMatchObject({ invocations: 1, errors: 0 });
+    const told = (await (await fetch(`${model.baseUrl}/ready`)).json()) as {
+      lastRequestBytes: Record<string, number>;
+    };
+    expect(told.lastRequestBytes['mock-model']).toBeGreaterThan(100);
+  });
+
+  it('is called by the plain fetch the model call is held to, with a body of exactly the size asked', async () => {
+    const model = await start({ name: 'mock-model', command: process.execPath, args: [MOCK_MODEL_ENTRY] });
+    const printed = execFileSync(process.execPath, [PLAIN_MODEL_CALL_ENTRY, `${model.baseUrl}/v1`, '2345', '40', '4'], {
+      encoding: 'utf8',
+    });
+    const measured = JSON.parse(printed) as { cpuUsPerCall: number; calls: number };
+    expect(measured.calls).toBe(40);
+    expect(measured.cpuUsPerCall).toBeGreaterThan(0);
+    const told = (await (await fetch(`${model.baseUrl}/ready`)).json()) as {
+      calls: number;
+      lastRequestBytes: Record<string, number>;
+    };
+    expect(told).toMatchObject({ calls: 50, lastRequestBytes: { 'mock-model': 2345 } });
+  });
+
+  it('refuses a request size it cannot make, in one line', () => {
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [PLAIN_MODEL_CALL_ENTRY, 'http://127.0.0.1:9/v1', '10'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      failure = error as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(2);
+    expect(failure?.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 
@@ -73,12 +108,13 @@ function cell(
 }
 
 describe('renderPeerComparison', () => {
-  it("prints the issue's table, the actor-over-peer ratios against 30× and whether each stored what it answered", () => {
+  it("prints the issue's table, the actor-over-peer ratios against 40×, the model call against a plain fetch, and whether each stored what it answered", () => {
     const peer: PeerComparison = {
       runtime: 'Node 24.21.0',
       model: 'mock',
       cells: [
         cell('node24 bare Hono', 'bare', 20_000, 20),
+        cell(ACTOR_ON_OFFLINE_MODEL, 'actor', 600, 500),
         cell(ACTOR_ON_MOCK_MODEL, 'actor', 400, 800),
         cell('node24 Mastra', 'peer', 10, 16_000),
       ],
@@ -100,11 +136,19 @@ describe('renderPeerComparison', () => {
           consistent: false,
         },
       ],
+      plainModelCall: { requestBytes: 2900, cpuUsPerCall: 250 },
     };
     const text = renderPeerComparison(peer);
     expect(text).toContain(`| ${ACTOR_ON_MOCK_MODEL} | 400 | 2% | 800 | 3% |`);
-    expect(text).toContain('| invoke req/s, actor over Mastra (both on the mock model) >= 30× | 40× | met |');
-    expect(text).toContain('| CPU per invoke, Mastra over actor >= 30× | 20× | **not met** |');
+    expect(text).toContain('| invoke req/s, actor over Mastra (both on the mock model) >= 40× | 40× | met |');
+    expect(text).toContain('| CPU per invoke, Mastra over actor >= 40× | 20× | **not met** |');
+    expect(text).toContain(
+      '| the model call (CPU per invoke on the mock model less offline: 800 − 500 µs) over one plain `fetch` of 2900 bytes to the same mock (250 µs) <= 1.5× | 1.20× | met |',
+    );
+    expect(renderPeerComparison({ ...peer, plainModelCall: { requestBytes: 2900, cpuUsPerCall: 100 } })).toContain(
+      '(100 µs) <= 1.5× | 3.00× | **not met** |',
+    );
+    expect(renderPeerComparison({ ...peer, plainModelCall: null })).not.toContain('the model call');
     expect(text).toContain('| node24 Mastra | 90 | 80 | 170 | 128 | **no** |');
   });
 });
