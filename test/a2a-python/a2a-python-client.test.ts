@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ActorTool } from '../../src/agent/actor-tool.js';
+import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
+import { testActorDefinition } from '../../src/testing/create-test-actor.js';
+import { testActorsForThisFile } from '../surfaces/loopback.js';
+import { answerOf, slowChatHandler } from '../surfaces/slow-chat-handler.js';
+
+const run = promisify(execFile);
+const HERE = import.meta.dirname;
+const API_KEY = 'a2a-python-key';
+
+const serveA2aActor = testActorsForThisFile({
+  definition: { ...testActorDefinition, features: { ...defaultActorFeatures, exposeA2a: true } } as ActorDefinition,
+  tools: [
+    new ActorTool({
+      name: 'test_lookup',
+      description: 'Looks a topic up',
+      readOnly: true,
+      argsSchema: v.object({ topic: v.string() }),
+      run: ({ topic }) => ({ topic }),
+    }),
+  ],
+  env: { API_KEY_ENABLED: 'true', API_KEY },
+});
+
+/** What test/a2a-python/a2a_client.py prints. */
+interface PythonClientReport {
+  card: { name: string; skills: string[]; streaming: boolean; bindings: string[] };
+  sent: { task_id: string | null; states: string[]; text: string; kinds: string[] };
+  streamed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
+  got: { id: string; state: string; context_id: string };
+  cancelled: { before: string[]; after: string };
+  missing: string;
+}
+
+let python: string;
+beforeAll(async () => {
+  // The wheels the environment needs are in the repository (venv.sh says where each came from):
+  // a failure here is a broken install, never a reason to skip, locally or in CI.
+  python = (await run(join(HERE, 'venv.sh'), [], { encoding: 'utf8' })).stdout.trim();
+}, 240_000);
+
+async function pythonClient(url: string, binding: 'JSONRPC' | 'HTTP+JSON', key?: string) {
+  const args = [join(HERE, 'a2a_client.py'), url, binding, ...(key === undefined ? [] : [key])];
+  const { stdout } = await run(python, args, { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(stdout) as PythonClientReport;
+}
+
+const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+
+describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () => {
+  for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
+    it(`resolves the card, sends, streams, gets and cancels over ${binding}, with the API key`, async () => {
+      const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 120) });
+      const report = await pythonClient(url, binding, API_KEY);
+      expect(report.card).toEqual({
+        name: testActorDefinition.metadata.name,
+        skills: ['chat', 'test_lookup'],
+        streaming: true,
+        bindings: ['JSONRPC', 'HTTP+JSON'],
+      });
+      expect(report.sent.text).toBe(answerOf(words));
+      expect(report.sent.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(report.streamed.kinds[0]).toBe('task');
+      expect(report.streamed.kinds).toContain('artifact_update');
+      expect(report.streamed.text).toBe(answerOf(words));
+      expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
+      expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
+      expect(report.missing).toMatch(/NotFound/);
+    }, 90_000);
+  }
+
+  it("is refused without the key, in the client's own error", async () => {
+    const url = await serveA2aActor();
+    await expect(pythonClient(url, 'JSONRPC', 'not-the-key')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/401/),
+    });
+  }, 60_000);
+});
