@@ -17,7 +17,7 @@ const VENDORED = new RegExp(`^file:(${VENDOR_FOLDER}/actorkit-([^/]+)\\.tgz)$`);
  * @param own the package this CLI belongs to
  * @param targetDir where the actor is rendered (absolute)
  */
-export function actorkitDependency(own: OwnPackage, targetDir: string): string {
+export function actorkitDependency(own: Pick<OwnPackage, 'root' | 'version'>, targetDir: string): string {
   const origin = actorkitOrigin(own);
   if (origin === 'registry') return `^${own.version}`;
   if (origin === 'checkout' && targetDir.startsWith(own.root + sep))
@@ -45,4 +45,19 @@ export function vendoredActorkit(
  */
 export function dependencyContext(dependency: string): { actorkit_dependency: string; actorkit_vendor_folder: string } {
   return { actorkit_dependency: dependency, actorkit_vendor_folder: vendoredActorkit(dependency) ? VENDOR_FOLDER : '' };
+}
+
+/**
+ * The variables every template sees before the answers: `actorkit_version`, and
+ * `actorkit_peer_dependencies`, the ranges of actorkit's optional peers (so a template that adds
+ * `@opentelemetry/*` or `@modelcontextprotocol/sdk` to an actor takes the versions from actorkit's
+ * package.json instead of a second list).
+ * @param own the actorkit package whose template is rendered.
+ * @param version the actorkit version to expose (default: that package's; `update` passes the recorded one).
+ */
+export function templateBuiltins(
+  own: Pick<OwnPackage, 'version' | 'peerDependencies'>,
+  version = own.version,
+): { actorkit_version: string; actorkit_peer_dependencies: Readonly<Record<string, string>> } {
+  return { actorkit_version: version, actorkit_peer_dependencies: own.peerDependencies };
 }

@@ -20,7 +20,7 @@ export type ActorkitOrigin = 'checkout' | 'registry' | 'local';
  * registry may not have.
  * @param own the package this CLI belongs to.
  */
-export function actorkitOrigin(own: OwnPackage): ActorkitOrigin {
+export function actorkitOrigin(own: Pick<OwnPackage, 'root' | 'version'>): ActorkitOrigin {
   if (existsSync(join(own.root, '.git')) && existsSync(join(own.root, 'cli', 'main.ts'))) return 'checkout';
   const root = realpathSync(own.root);
   const marker = `${sep}node_modules${sep}`;

@@ -16,6 +16,9 @@ import {
   storeCachedTarball,
 } from './packed-tarball-cache.js';
 
+/** The parts of the actorkit package that packing reads: its folder and version. */
+type ActorkitPackage = Pick<OwnPackage, 'root' | 'version'>;
+
 /** What a checkout compiles into `dist/`; `dist/.tsbuildinfo` is newer than all of it after a build. */
 const BUILD_INPUTS = ['src', 'cli', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 const BUILD_STAMP = join('dist', '.tsbuildinfo');
@@ -48,7 +51,7 @@ export interface PackActorkitOptions {
  * @param own the package this CLI belongs to.
  * @param options the environment, the progress sink and (for tests) the packer.
  */
-export async function packActorkit(own: OwnPackage, options: PackActorkitOptions): Promise<Buffer> {
+export async function packActorkit(own: ActorkitPackage, options: PackActorkitOptions): Promise<Buffer> {
   const { env, progress, pack = npmPackFolder, announceAfterMs = ANNOUNCE_PACK_AFTER_MS } = options;
   if (actorkitOrigin(own) === 'checkout' && buildIsStale(own.root)) {
     progress(`building actorkit in ${own.root} (its dist/ is older than its sources) to pack it`);
@@ -85,7 +88,7 @@ export async function packActorkit(own: OwnPackage, options: PackActorkitOptions
 export async function vendorActorkit(
   actorDir: string,
   dependency: string,
-  own: OwnPackage,
+  own: ActorkitPackage,
   io: Pick<CliIo, 'env'>,
   progress: (line: string) => void,
 ): Promise<string | undefined> {

@@ -6,7 +6,7 @@ import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
 import { ownPackage } from '../package-root.js';
 import { createLinePrompter } from '../prompt/line-prompter.js';
-import { actorkitDependency, dependencyContext } from './actorkit-dependency.js';
+import { actorkitDependency, dependencyContext, templateBuiltins } from './actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile } from './answers-file.js';
 import { parseDataPairs } from './data-pairs.js';
 import { emitRenderedConfig } from './emit-rendered-config.js';
@@ -91,7 +91,7 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
       data,
       useDefaults: options.defaults === true,
       engine,
-      builtins: { actorkit_version: ownPackage().version },
+      builtins: templateBuiltins(ownPackage()),
       ...(prompter ? { prompter } : {}),
     }).finally(() => prompter?.close());
     const targetDir = resolve(io.cwd, options.targetDir ?? slugOf(answers.context));

@@ -5,9 +5,14 @@ import { dirname, join, resolve } from 'node:path';
 import { type Logger, silentLogger } from '../../src/index.js';
 import { CliError, toCliFailure, type CliFailure } from '../cli-error.js';
 import { resolveCliIo, type CliIo } from '../cli-io.js';
-import { ownPackage } from '../package-root.js';
+import { actorkitPackageAt, ownPackage } from '../package-root.js';
 import { createLinePrompter } from '../prompt/line-prompter.js';
-import { actorkitDependency, dependencyContext, vendoredActorkit } from '../render/actorkit-dependency.js';
+import {
+  actorkitDependency,
+  dependencyContext,
+  templateBuiltins,
+  vendoredActorkit,
+} from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, formatAnswersFile, readAnswersFile, type AnswersRecord } from '../render/answers-file.js';
 import { parseDataPairs } from '../render/data-pairs.js';
 import { openTemplate, planTemplate, renderTemplateInto, type OpenedTemplate } from '../render/open-template.js';
@@ -121,7 +126,7 @@ export async function updateActor(options: UpdateActorOptions = {}): Promise<Upd
     const targetPhrase = to.actorkit === undefined ? `the template at ${versionLabel(to)}` : `the ${versionLabel(to)}`;
     const newAnswers = await answerTarget(newTemplate, record, data, newQuestions, options, io, warnings, targetPhrase);
     Object.assign(newAnswers.context, dependencyContext(actorkitDependency(ownPackage(), actorDir)));
-    const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers);
+    const oldAnswers = await answerRecorded(oldTemplate, record, newAnswers, old.packageRoot);
     Object.assign(
       oldAnswers.context,
       dependencyContext(record.rendered_with?.actorkit_dependency ?? String(newAnswers.context.actorkit_dependency)),
@@ -236,7 +241,7 @@ async function answerTarget(
       data: { ...recorded, ...data },
       useDefaults: options.defaults === true,
       engine: template.engine,
-      builtins: { actorkit_version: ownPackage().version },
+      builtins: templateBuiltins(ownPackage()),
       ...(prompter ? { prompter } : {}),
     });
   } catch (error) {
@@ -254,11 +259,15 @@ async function answerTarget(
   }
 }
 
-/** Answers the recorded template exactly as it was rendered; secrets (never recorded) come from the target's answers. */
+/**
+ * Answers the recorded template exactly as it was rendered; secrets (never recorded) come from the
+ * target's answers, the peer ranges from the actorkit package that bundles (or renders) it.
+ */
 async function answerRecorded(
   template: OpenedTemplate,
   record: AnswersRecord,
   target: ResolvedAnswers,
+  packageRoot: string,
 ): Promise<ResolvedAnswers> {
   const asked = new Set(template.config.questions.map((question) => question.name));
   const secrets: Record<string, string> = {};
@@ -271,7 +280,7 @@ async function answerRecorded(
     data: { ...recordedAsData(record, asked), ...secrets },
     useDefaults: true,
     engine: template.engine,
-    builtins: { actorkit_version: record.actorkit_version },
+    builtins: templateBuiltins(actorkitPackageAt(packageRoot), record.actorkit_version),
   });
 }
 

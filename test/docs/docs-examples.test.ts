@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +95,22 @@ describe('the examples of README.md and docs/*.md', () => {
       },
       90_000,
     );
+  });
+});
+
+describe("docs/agent.md's command that adds tracing to an actor", () => {
+  it("installs exactly actorkit's @opentelemetry peerDependencies, at their ranges", () => {
+    const [install] = examples.filter(
+      (example) => example.file === 'docs/agent.md' && /^npm install @opentelemetry\//.test(example.code),
+    );
+    const installed = (install?.code ?? '').match(/@opentelemetry\/[^\s@]+@\S+/g) ?? [];
+    const { peerDependencies } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    const peers = Object.entries(peerDependencies)
+      .filter(([name]) => name.startsWith('@opentelemetry/'))
+      .map(([name, range]) => `${name}@${range}`);
+    expect(peers).toHaveLength(7);
+    expect([...installed].sort()).toEqual(peers.sort());
   });
 });

@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INSTALLED_RUNTIMES } from '../runtimes/runtime-binaries.mjs';
+import { listenOnLoopback, type LoopbackServer } from '../surfaces/loopback.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BINARY = join(ROOT, 'dist', 'cli', 'main.js');
@@ -42,12 +43,17 @@ function freePort(): Promise<number> {
 }
 
 /** Starts a server process in its own process group and waits for `/ready` 200. */
-async function serveUntilReady(command: string, args: string[], port: number): Promise<ChildProcess> {
+async function serveUntilReady(
+  command: string,
+  args: string[],
+  port: number,
+  { cwd = actorDir, env = {} }: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ChildProcess> {
   const child = spawn(command, args, {
-    cwd: actorDir,
+    cwd,
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), DATA_DIR: join(scratch, `data-${port}`) },
+    env: { ...process.env, PORT: String(port), DATA_DIR: join(scratch, `data-${port}`), ...env },
   });
   running.push(child);
   const deadline = Date.now() + 90_000;
@@ -80,6 +86,42 @@ function stop(child: ChildProcess) {
   killGroup(child, 'SIGTERM');
 }
 
+/** The npm warnings of an install but the one the rendered README explains (npm 11 lists the denied actorkit prepare of vendor/). */
+function unexplainedInstallWarnings(output: string): string[] {
+  const warnings = output.split('\n').filter((line) => line.startsWith('npm warn'));
+  expect(warnings.filter((line) => /^npm warn install-scripts {3}\S/.test(line))).toEqual(
+    warnings.some((line) => line.includes('actorkit@'))
+      ? [expect.stringMatching(/ actorkit@\S+ \(prepare: npm run build\)$/)]
+      : [],
+  );
+  return warnings.filter((line) => !line.startsWith('npm warn install-scripts'));
+}
+
+/** An OTLP/HTTP receiver on loopback that keeps the JSON body of every POST to /v1/traces. */
+async function startTraceReceiver(): Promise<LoopbackServer & { readonly exports: unknown[] }> {
+  const exports: unknown[] = [];
+  const server = await listenOnLoopback(function traceReceiver(request, response) {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method === 'POST' && request.url === '/v1/traces')
+        exports.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  return Object.assign(server, { exports });
+}
+
+/** The names of the spans in OTLP/JSON trace exports. */
+function spanNames(exports: readonly unknown[]): string[] {
+  type Export = { resourceSpans?: { scopeSpans?: { spans?: { name: string }[] }[] }[] };
+  return (exports as Export[]).flatMap((body) =>
+    (body.resourceSpans ?? []).flatMap((resource) =>
+      (resource.scopeSpans ?? []).flatMap((scope) => (scope.spans ?? []).map((span) => span.name)),
+    ),
+  );
+}
+
 describe('the author loop on a fresh actor: new, npm install, validate, npm test, npm start, Bun', () => {
   it('renders with --defaults', () => {
     const created = run(process.execPath, [BINARY, 'new', 'demo', '--defaults'], scratch);
@@ -91,14 +133,7 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
   it('installs', () => {
     const installed = run('npm', ['install', '--no-audit', '--no-fund'], actorDir, 240_000);
     expect(installed.code, installed.output).toBe(0);
-    // No warning but the one its README explains (npm 11 lists the denied actorkit prepare of vendor/).
-    const warnings = installed.output.split('\n').filter((line) => line.startsWith('npm warn'));
-    expect(warnings.filter((line) => /^npm warn install-scripts {3}\S/.test(line))).toEqual(
-      warnings.some((line) => line.includes('actorkit@'))
-        ? [expect.stringMatching(/ actorkit@\S+ \(prepare: npm run build\)$/)]
-        : [],
-    );
-    expect(warnings.filter((line) => !line.startsWith('npm warn install-scripts'))).toEqual([]);
+    expect(unexplainedInstallWarnings(installed.output)).toEqual([]);
   }, 300_000);
 
   it('validates with its own installed actorkit', () => {
@@ -153,6 +188,44 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     stop(server);
   }, 120_000);
+
+  it('with tracing=true, installs the OpenTelemetry packages at the ranges of actorkit and exports a chat turn', async () => {
+    const traced = join(scratch, 'traced');
+    const created = run(process.execPath, [BINARY, 'new', 'demo', traced, '--defaults', '--data', 'tracing=true'], scratch);
+    expect(created.code, created.output).toBe(0);
+    const { peerDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    const { dependencies } = JSON.parse(readFileSync(join(traced, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const openTelemetry = (ranges: Record<string, string>) =>
+      Object.entries(ranges).filter(([name]) => name.startsWith('@opentelemetry/'));
+    expect(openTelemetry(dependencies)).toEqual(openTelemetry(peerDependencies));
+    expect(openTelemetry(dependencies)).toHaveLength(7);
+    const installed = run('npm', ['install', '--no-audit', '--no-fund'], traced, 240_000);
+    expect(installed.code, installed.output).toBe(0);
+    expect(unexplainedInstallWarnings(installed.output)).toEqual([]);
+
+    const receiver = await startTraceReceiver();
+    try {
+      const port = await freePort();
+      const server = await serveUntilReady('npm', ['start'], port, {
+        cwd: traced,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      });
+      expect((await invoke(port)).status).toBe(200);
+      stop(server); // the exporter flushes its batch on shutdown
+      const deadline = Date.now() + 30_000;
+      while (!spanNames(receiver.exports).includes('invoke_agent demo') && Date.now() < deadline)
+        await new Promise((wait) => setTimeout(wait, 250));
+      expect(spanNames(receiver.exports)).toEqual(
+        expect.arrayContaining(['POST /agent/invoke', 'invoke_agent demo', 'execute_tool demo_lookup']),
+      );
+    } finally {
+      await receiver.close();
+    }
+  }, 420_000);
 
   it('runs under Bun', async () => {
     const bun = INSTALLED_RUNTIMES.find((runtime) => runtime.name === 'bun');
