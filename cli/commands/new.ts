@@ -26,6 +26,11 @@ const args = {
     valueHint: 'git_ref',
     description: 'Render this tag, branch or SHA of the template repository',
   },
+  offline: {
+    type: 'boolean',
+    description:
+      'Render the template bundled with actorkit without trying the template repository (default: the repository at its latest tag, the bundled copy when it cannot be reached)',
+  },
   data: { type: 'string', valueHint: 'KEY=VALUE', description: 'Answer a template question; repeatable' },
   defaults: { type: 'boolean', description: 'Accept the template defaults instead of asking' },
   ...sharedArgs,
@@ -48,6 +53,7 @@ export default defineCommand({
       targetDir: context.args.target_dir,
       local: context.args.local,
       ref: context.args.ref,
+      offline: context.args.offline === true,
       data: repeatedOption(context.rawArgs, 'data'),
       defaults: context.args.defaults === true,
       io,

@@ -26,6 +26,8 @@ export interface RenderActorOptions {
   readonly local?: string;
   /** `--ref <git_ref>`: a tag, branch or SHA of the template repository. */
   readonly ref?: string;
+  /** `--offline`: render the bundled template without trying the template repository. */
+  readonly offline?: boolean;
   /** `--data KEY=VALUE` pairs, as typed. */
   readonly data?: readonly string[];
   /** `--defaults`: accept the template defaults. */
@@ -75,7 +77,13 @@ export async function renderActor(options: RenderActorOptions): Promise<RenderAc
   try {
     const data = parseDataPairs(options.data ?? []);
     if (options.targetDir !== undefined) await assertEmptyTarget(resolve(io.cwd, options.targetDir));
-    const source = await fetchTemplateSource({ local: options.local, ref: options.ref, workDir, io });
+    const source = await fetchTemplateSource({
+      local: options.local,
+      ref: options.ref,
+      offline: options.offline === true,
+      workDir,
+      io,
+    });
     warnings.push(...source.warnings);
     logger.info('template_source_resolved', {
       kind: source.kind,

@@ -31,6 +31,8 @@ export interface TemplateSourceOptions {
   readonly ref?: string;
   /** The template repository (git URL or path), instead of the one in `ACTORKIT_TEMPLATE_REPO` (`update` passes the recorded one). */
   readonly repository?: string;
+  /** `--offline`: render the bundled template without trying the template repository. */
+  readonly offline?: boolean;
   /** An empty folder the checkout may be written to; the caller removes it. */
   readonly workDir: string;
   readonly io: Pick<CliIo, 'env' | 'cwd'>;
@@ -39,10 +41,16 @@ export interface TemplateSourceOptions {
 /** The environment variable naming the template repository (a git URL or path). */
 export const TEMPLATE_REPO_ENV = 'ACTORKIT_TEMPLATE_REPO';
 
+/** How long `new` waits for the template repository before it renders the bundled template instead. */
+const DEFAULT_REPOSITORY_TIMEOUT_MS = 15_000;
+
 /**
- * Fetches the template to render: `--local` (a checkout at HEAD, warning when dirty), else the
- * repository in `ACTORKIT_TEMPLATE_REPO` at `--ref` or at its highest release tag, else the
- * template bundled with this package.
+ * Fetches the template to render: `--local` (a checkout at HEAD, warning when dirty); else the
+ * template repository (`repository`, else `ACTORKIT_TEMPLATE_REPO`, else actorkit's
+ * `actorkit.templateRepository`) at `--ref` or at its highest release tag; else, and with
+ * `--offline`, the template bundled with this package. A repository `new` picks by itself that
+ * cannot be reached in 15 s, or has no release tag, gives the bundled template and a warning
+ * naming it and the reason; a named `--ref` or `repository` does not fall back.
  * @param options the source flags, a work folder and the environment.
  */
 export async function fetchTemplateSource(options: TemplateSourceOptions): Promise<TemplateSource> {
@@ -51,16 +59,40 @@ export async function fetchTemplateSource(options: TemplateSourceOptions): Promi
     throw new CliError('refused', 'invalid_ref', `--ref needs a tag, branch or commit SHA, got '${ref}'`);
   }
   if (local !== undefined) return fetchLocalCheckout(resolve(io.cwd, local), ref, options);
-  const repository = options.repository ?? namedTemplateRepository(io);
-  if (repository) return fetchRepository(repository, ref, options);
-  if (ref !== undefined) {
-    throw new CliError(
-      'refused',
-      'ref_without_repository',
-      `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
-    );
+  if (options.repository) return fetchRepository(repositoryLocation(options.repository, io.cwd), ref, options);
+  if (options.offline) {
+    if (ref !== undefined) {
+      throw new CliError(
+        'refused',
+        'offline_ref',
+        `--ref ${ref} needs the template repository, which --offline skips: drop --offline, or pass --local <checkout>`,
+      );
+    }
+    return bundledTemplateSource();
   }
-  return bundledTemplateSource();
+  const repository = defaultTemplateRepository(io);
+  if (repository === undefined) {
+    if (ref !== undefined) {
+      throw new CliError(
+        'refused',
+        'ref_without_repository',
+        `--ref ${ref} needs a template repository: set ${TEMPLATE_REPO_ENV} to its git URL or path, or pass --local <path>`,
+      );
+    }
+    return bundledTemplateSource();
+  }
+  if (ref !== undefined) return fetchRepository(repository, ref, options);
+  try {
+    return await fetchRepository(repository, undefined, options, DEFAULT_REPOSITORY_TIMEOUT_MS);
+  } catch (error) {
+    if (!(error instanceof CliError && (error.code === 'git_failed' || error.code === 'no_release_tag'))) throw error;
+    const bundled = bundledTemplateSource();
+    const reason = error.message.replace(`${repository} `, '').replace(/;.*$/, '');
+    return {
+      ...bundled,
+      warnings: [`template repository ${repository} not usable (${reason}); rendered the bundled ${bundled.location}`],
+    };
+  }
 }
 
 async function fetchLocalCheckout(
@@ -97,13 +129,13 @@ async function fetchLocalCheckout(
 }
 
 async function fetchRepository(
-  repository: string,
+  location: string,
   ref: string | undefined,
   options: TemplateSourceOptions,
+  timeoutMs = 0,
 ): Promise<TemplateSource> {
-  const { env, cwd } = options.io;
-  const location = repositoryLocation(repository, cwd);
-  const clone = await cloneInto(options.workDir, location, env);
+  const { env } = options.io;
+  const clone = await cloneInto(options.workDir, location, env, timeoutMs);
   let chosen = ref;
   if (chosen === undefined) {
     const tags = (await git(['-C', clone, 'tag', '--list'], env)).split('\n');
@@ -127,9 +159,20 @@ async function fetchRepository(
  * URL as written, a path made absolute from `io.cwd`); `undefined` when the variable is unset or blank.
  * @param io the environment and working folder of this run.
  */
-export function namedTemplateRepository(io: Pick<CliIo, 'env' | 'cwd'>): string | undefined {
+function namedTemplateRepository(io: Pick<CliIo, 'env' | 'cwd'>): string | undefined {
   const named = io.env[TEMPLATE_REPO_ENV]?.trim();
   return named ? repositoryLocation(named, io.cwd) : undefined;
+}
+
+/**
+ * The template repository `new` renders when neither `--local` nor `--offline` is given:
+ * `ACTORKIT_TEMPLATE_REPO`, else the `actorkit.templateRepository` of actorkit's package.json;
+ * `undefined` when neither names one (then `new` renders the bundled template).
+ * @param io the environment and working folder of this run.
+ */
+export function defaultTemplateRepository(io: Pick<CliIo, 'env' | 'cwd'>): string | undefined {
+  const packaged = ownPackage().templateRepository;
+  return namedTemplateRepository(io) ?? (packaged === undefined ? undefined : repositoryLocation(packaged, io.cwd));
 }
 
 /** A repository as recorded: a git URL as written, a path made absolute from `cwd`. */
@@ -164,9 +207,9 @@ export function bundledTemplateSource(): TemplateSource {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-async function cloneInto(workDir: string, repository: string, env: Env): Promise<string> {
+async function cloneInto(workDir: string, repository: string, env: Env, timeoutMs = 0): Promise<string> {
   const clone = join(workDir, 'template');
-  await git(['clone', '--quiet', '--no-checkout', '--', repository, clone], env);
+  await git(['clone', '--quiet', '--no-checkout', '--', repository, clone], env, timeoutMs);
   return clone;
 }
 

@@ -5,13 +5,13 @@ import { ownPackage } from '../package-root.js';
 import { confirm, createLinePrompter } from '../prompt/line-prompter.js';
 import { vendoredActorkit } from '../render/actorkit-dependency.js';
 import { ANSWERS_FILE, type AnswersRecord } from '../render/answers-file.js';
-import { namedTemplateRepository, TEMPLATE_REPO_ENV } from '../render/template-source.js';
+import { defaultTemplateRepository, TEMPLATE_REPO_ENV } from '../render/template-source.js';
 
 /**
  * The templates an update of this actor would render that the user has not named themselves, each
  * as the CLI names it; empty when every one is trusted. Trusted without asking: the template
- * bundled with the running actorkit, and the repository `ACTORKIT_TEMPLATE_REPO` names (the one
- * `new` renders), whether recorded as a repository or a `--local` checkout. Anything else comes from the actor folder — a repository or `--local` checkout
+ * bundled with the running actorkit, and the repository `new` renders by default (`ACTORKIT_TEMPLATE_REPO`,
+ * else actorkit's own), whether recorded as a repository or a `--local` checkout. Anything else comes from the actor folder — a repository or `--local` checkout
  * its `.actorkit-answers.yml` records, or the template of another actorkit version, fetched as the
  * actor's files configure it — and a template is code: it runs while it renders.
  * @param record the actor's answers file.
@@ -27,7 +27,7 @@ export function templatesNeedingTrust(record: AnswersRecord, io: Pick<CliIo, 'en
           `the template of actorkit ${record.actorkit_version}${vendoredIn(record)}, which ${ANSWERS_FILE} records (the running actorkit ${running} brings only its own)`,
         ];
   }
-  if (record.location === namedTemplateRepository(io)) return [];
+  if (record.location === defaultTemplateRepository(io)) return [];
   const what = record.source === 'local' ? 'the local template checkout' : 'the template repository';
   return [`${what} ${record.location}, which ${ANSWERS_FILE} names (${TEMPLATE_REPO_ENV} does not)`];
 }

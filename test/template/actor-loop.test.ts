@@ -191,7 +191,11 @@ describe('the author loop on a fresh actor: new, npm install, validate, npm test
 
   it('with tracing=true, installs the OpenTelemetry packages at the ranges of actorkit and exports a chat turn', async () => {
     const traced = join(scratch, 'traced');
-    const created = run(process.execPath, [BINARY, 'new', 'demo', traced, '--defaults', '--data', 'tracing=true'], scratch);
+    const created = run(
+      process.execPath,
+      [BINARY, 'new', 'demo', traced, '--defaults', '--data', 'tracing=true'],
+      scratch,
+    );
     expect(created.code, created.output).toBe(0);
     const { peerDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       peerDependencies: Record<string, string>;
