@@ -12,7 +12,8 @@ const args = {
   concurrency: { type: 'string', description: 'Runs at once (default 4)' },
   url: {
     type: 'string',
-    description: "A running actor's base URL, or the platform edge's chat URL, instead of the actor in this process",
+    description:
+      "A running actor's base URL, or an instance's edge URL as actorkit platform prints it (…/api/v1/k/<ref>/), instead of the actor in this process",
   },
   key: { type: 'string', description: 'The key --url accepts, sent in X-API-Key (default: ACTORKIT_EVAL_KEY)' },
   tolerance: {

@@ -114,10 +114,17 @@ export async function inProcessTarget(
 }
 
 /**
- * A running actor at `url` (its `/agent/invoke`), or the platform edge's chat route (a URL ending
- * in `/chat`), with `key` in `X-API-Key`. A 401 or 403 is one `refused` error for the whole run.
+ * An instance's base URL on the platform edge, `…/api/v1/k/<ref>/` as `actorkit platform` prints
+ * it (the prefix is the gateway's `GATEWAY_PATHS.edge`): its chat operation is `chat` below it.
+ */
+const EDGE_INSTANCE_BASE = /\/api\/v1\/k\/[^/]+\/?$/;
+
+/**
+ * A running actor at `url` (its `/agent/invoke`), or an instance on the platform edge: its base
+ * URL (`…/api/v1/k/<ref>/`, the edge URL `actorkit platform` prints) or its chat URL (ending in
+ * `/chat`), with `key` in `X-API-Key`. A 401 or 403 is one `refused` error for the whole run.
  * Settings overrides are not sent (`runEvals` skips those cases).
- * @param url the actor's base URL, or the edge's chat URL.
+ * @param url the actor's base URL, or the edge instance's base or chat URL.
  * @param key the key the actor or the edge accepts.
  */
 export function urlTarget(url: string, key: string | undefined): EvalTarget {
@@ -127,9 +134,10 @@ export function urlTarget(url: string, key: string | undefined): EvalTarget {
   } catch {
     throw new CliError('refused', 'bad_usage', `--url must be an http(s) URL, got '${url}'`);
   }
+  const base = `${parsed.origin}${parsed.pathname.replace(/\/?$/, '/')}`;
   const invokeUrl = parsed.pathname.endsWith('/chat')
     ? parsed.href
-    : new URL('agent/invoke', `${parsed.href.replace(/\/?$/, '/')}`).href;
+    : new URL(EDGE_INSTANCE_BASE.test(parsed.pathname) ? 'chat' : 'agent/invoke', base).href;
   return {
     description: invokeUrl,
     toolNames: undefined,

@@ -56,7 +56,7 @@ export interface EvalOptions {
   readonly repeat?: number;
   /** Cases run at once (default 4). */
   readonly concurrency?: number;
-  /** A running actor's base URL, or the platform edge's chat URL, instead of the actor in this process. */
+  /** A running actor's base URL, or an instance's edge URL on the platform (its base or its chat URL), instead of the actor in this process. */
   readonly url?: string;
   /** The key for `url` (else `ACTORKIT_EVAL_KEY`). */
   readonly key?: string;

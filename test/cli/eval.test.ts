@@ -1,14 +1,16 @@
 // `actorkit eval` with the built binary on a freshly rendered actor: the offline model, a mock
-// OpenAI-compatible model (the actor's, and the judge's) over real HTTP, bad case files, and --url
-// against the actor served by its own entry.
+// OpenAI-compatible model (the actor's, and the judge's) over real HTTP, bad case files, --url
+// against the actor served by its own entry, and --url against the edge of `actorkit platform`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completion, fakeOpenAIForThisFile } from '../agent/fake-openai-server.js';
+import { eventually, renderBuildableActor, startPlatform, type PlatformProcess } from '../platform/platform-actors.js';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { ACTORKIT_BINARY, renderActor } from './support/rendered-actor.js';
+import { temporaryFolder } from './support/template-repo.js';
 
 const scratch = mkdtempSync(join(REPOSITORY_ROOT, 'node_modules', '.cache', 'actorkit-eval-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -221,6 +223,61 @@ describe('actorkit eval', () => {
       expect(run.stderr).toContain(
         `error: ${url}/agent/invoke refused the key (401): pass the key it accepts with --key or ACTORKIT_EVAL_KEY`,
       );
+      expect(run.code).toBe(2);
+    }, 60_000);
+  });
+
+  describe('--url against the edge of `actorkit platform`', () => {
+    // Outside node_modules: tsc emits nothing of a project below it, and the platform builds the actor.
+    const hostFolder = temporaryFolder('actorkit-eval-edge-');
+    let hostedActor: string;
+    let platform: PlatformProcess;
+    beforeAll(async () => {
+      hostedActor = renderBuildableActor(hostFolder.dir, 'shopbot');
+      platform = await startPlatform([hostedActor, '--state-dir', join(hostFolder.dir, 'state')], {
+        cwd: hostFolder.dir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      });
+      // The gateway admits chats once its own probe saw a replica ready.
+      const { edgeUrl, edgeKey } = hosted();
+      await eventually('the edge to reach a ready replica', async () => {
+        const health = await fetch(`${edgeUrl}health`, { headers: { 'X-API-Key': edgeKey } });
+        return health.ok;
+      });
+    }, 180_000);
+    afterAll(async () => {
+      platform?.child.kill('SIGTERM');
+      await platform?.exited;
+      hostFolder.cleanup();
+    });
+    /** The edge URL and key `actorkit platform` printed for the hosted actor. */
+    const hosted = () => {
+      const { edgeUrl, edgeKey } = platform.ready.actors[0] ?? {};
+      if (edgeUrl === undefined || edgeKey === undefined) throw new Error('the platform printed no edge for the actor');
+      return { edgeUrl, edgeKey };
+    };
+
+    it('runs the cases through the edge URL the platform prints, with the instance key', async () => {
+      const { edgeUrl, edgeKey } = hosted();
+      // The command docs/evals.md shows, with this platform's address, actor and key.
+      const documented = /^actorkit eval \. --url (\S+) --key /m.exec(
+        readFileSync(join(REPOSITORY_ROOT, 'docs', 'evals.md'), 'utf8'),
+      )?.[1];
+      expect(documented).toBe(`http://127.0.0.1:8790${new URL(edgeUrl).pathname.replace('shopbot', 'shop')}`);
+      const run = await actorkitEval([hostedActor, '--url', edgeUrl, '--key', edgeKey]);
+      expect(run.stdout).toContain(`eval of ${edgeUrl}chat`);
+      expect(run.stdout).toMatch(/PASS\s+looks-up-a-topic\s+1\/1/);
+      expect(run.stdout).toMatch(/PASS\s+small-talk-calls-no-tool\s+1\/1/);
+      expect(run.stdout).toContain('2/2 cases passed, score 100%');
+      expect(run.stderr).toContain('skipped greets-with-the-setting');
+      expect(run.code).toBe(0);
+    }, 60_000);
+
+    it('refuses a wrong key with one error, not one per case (exit 2)', async () => {
+      const { edgeUrl } = hosted();
+      const run = await actorkitEval([hostedActor, '--url', edgeUrl, '--key', 'akedge_not-this-instance']);
+      expect(run.stderr.match(/error:/g)).toHaveLength(1);
+      expect(run.stderr).toContain(`error: ${edgeUrl}chat refused the key (401)`);
       expect(run.code).toBe(2);
     }, 60_000);
   });
