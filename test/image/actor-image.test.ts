@@ -25,6 +25,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { eventually, runPlatformToEnd, startPlatform } from '../platform/platform-actors.js';
+import { imageDataVolume } from '../../platform/hosted-image.js';
 import {
   imageEnginesReady,
   isProductionToolchain,
@@ -265,13 +266,16 @@ async function rehearseOnPlatform(
     platform.child.kill('SIGTERM');
   }
   expect(await platform.exited).toBe(0);
-  expect(await platformContainers(platform.ready.actors[0]?.ref ?? '', engineEnv)).toEqual([]);
+  const ref = platform.ready.actors[0]?.ref ?? '';
+  expect(await platformContainers(ref, engineEnv)).toEqual([]);
+  // The SQLite volume stays between runs, as the state folder does; the test removes it.
+  await runCommand('podman', ['volume', 'rm', '--force', imageDataVolume(ref, stateDir)], { env: engineEnv });
 
   const missing = runPlatformToEnd(['--image', `${image}-not-pushed`, '--state-dir', stateDir], { cwd: stateDir, env });
   expect(missing.status).toBe(1);
   expect(missing.stderr.trim().split('\n')).toHaveLength(1);
   expect(missing.stderr).toMatch(/^error: podman could not pull .*-not-pushed: /);
-  expect(await platformContainers(platform.ready.actors[0]?.ref ?? '', engineEnv)).toEqual([]);
+  expect(await platformContainers(ref, engineEnv)).toEqual([]);
 
   const noEngine = runPlatformToEnd(['--image', image, '--state-dir', stateDir], {
     cwd: stateDir,
