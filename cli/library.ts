@@ -65,6 +65,7 @@ export {
 } from './publish/publish-actor.js';
 export {
   chooseContainerCli,
+  type ContainerCliNeed,
   containerCommands,
   CONTAINER_CLI_ENV,
   CONTAINER_CLIS,

@@ -4,7 +4,10 @@ import type { ReplicaView } from './actor-pool.js';
 export interface HostedActorSummary {
   readonly ref: string;
   readonly slug: string;
+  /** The actor folder, or the image reference of an actor hosted from `--image`. */
   readonly dir: string;
+  /** The published image its replicas run as containers, when it was hosted from `--image`. */
+  readonly image?: string;
   /** Its replicas when the platform came up (pids, addresses, states). */
   readonly replicas: readonly ReplicaView[];
   readonly database: 'postgres' | 'sqlite';

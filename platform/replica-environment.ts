@@ -19,6 +19,12 @@ const INHERITED_VARIABLES = [
   'no_proxy',
 ];
 
+/**
+ * Those of them that name places of the platform's machine: a container has its image's own,
+ * so a replica running in one does not get them.
+ */
+const HOST_PLACE_VARIABLES = new Set(['PATH', 'HOME', 'TMPDIR', 'NODE_EXTRA_CA_CERTS']);
+
 /** What the platform knows of one actor when it writes the environment of its replicas. */
 export interface ActorEnvironmentInputs {
   readonly ref: string;
@@ -35,6 +41,8 @@ export interface ActorEnvironmentInputs {
   readonly database: { readonly DATABASE_URL: string } | { readonly DATA_DIR: string };
   /** The service address of every hosted actor, by ref (siblings reach each other through it). */
   readonly services: ReadonlyMap<string, { readonly host: string; readonly port: number }>;
+  /** Whether the replicas run in containers (`--image`): they keep their image's `PATH`, `HOME`, `TMPDIR`. */
+  readonly inContainer?: boolean;
 }
 
 /** The Kubernetes-style variable prefix of a service: `mesh-actor` → `MESH_ACTOR`. */
@@ -56,7 +64,7 @@ function platformManagedVariables(config: PlatformConfig): string[] {
 /**
  * The environment every replica of an actor starts with, except its `PORT` and `INSTANCE_ID`,
  * in the order the platform applies it: a few transport variables of the platform's own
- * environment (`PATH`, proxies); each platform-managed setting the platform's environment sets;
+ * environment (`PATH`, proxies; in a container only those that name no place of the machine); each platform-managed setting the platform's environment sets;
  * `deployment.env` with `${secret:NAME}` filled from the secrets file and `${NAME}` from the
  * platform's environment (`MESH_KEY` of a mesh actor is its group's key); then what only the
  * platform decides: `ACTOR_PLATFORM=true`, `HOST`, `PLATFORM_SECRET`, the database, `MESH_KEY`, and
@@ -69,6 +77,7 @@ export function actorEnvironment(inputs: ActorEnvironmentInputs): Record<string,
   const { config, ref, secrets, platformEnv } = inputs;
   const env: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) {
+    if (inputs.inContainer === true && HOST_PLACE_VARIABLES.has(name)) continue;
     const value = platformEnv[name];
     if (value !== undefined) env[name] = value;
   }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReplicaSlot } from './replica-slot.js';
+import { processRunner, ReplicaSlot } from './replica-slot.js';
 
 // A replica whose /ready answers as told: `ok` (200), `fail-once` (one 500, then ok), `slow`
 // (no answer); /tell?mode=… sets it, /probes says how each probe was answered.
@@ -40,9 +40,11 @@ describe('ReplicaSlot readiness', () => {
     await writeFile(join(folder, 'replica.mjs'), REPLICA);
     const slot = new ReplicaSlot({
       index: 0,
-      cwd: folder,
-      command: [process.execPath, 'replica.mjs'],
-      env: { PATH: process.env.PATH ?? '' },
+      runner: processRunner({
+        cwd: folder,
+        command: [process.execPath, 'replica.mjs'],
+        env: { PATH: process.env.PATH ?? '' },
+      }),
       probePath: '/ready',
       report: () => {},
       probe: { everyMs: 20, timeoutMs: 300, failureThreshold: 2 },

@@ -31,15 +31,57 @@ const READINESS_PROBE: ReadinessProbeTiming = {
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
 
-/** What a replica slot needs: how to start its process, where to probe it, and whom to tell. */
-export interface ReplicaSlotOptions {
-  readonly index: number;
+/**
+ * How a slot starts and ends one replica: a Node process of a built folder ({@link processRunner})
+ * or a container of a published image (`containerRunner`). The slot does the rest the same way for
+ * both: ports, readiness, output, drain, restarts.
+ */
+export interface ReplicaRunner {
+  /**
+   * Starts one replica listening on `port` of 127.0.0.1: a child process in a group of its own,
+   * the replica's output on its standard output and error, exiting when the replica ends, and
+   * passing SIGTERM on to it (the replica drains).
+   */
+  start(port: number): ChildProcess;
+  /** Ends a replica at once (it did not drain within the grace); `child` is what `start` returned. */
+  kill(child: ChildProcess): void;
+}
+
+/** What {@link processRunner} runs: the program, its folder and its environment. */
+export interface ProcessRunnerOptions {
   /** The actor folder: the working directory of the process. */
   readonly cwd: string;
   /** The program and arguments of the process (`node … dist/main.node.js`). */
   readonly command: readonly [string, ...string[]];
-  /** The environment of every process of the slot, without `PORT` (the slot picks one per start). */
+  /** The environment of every process, without `PORT` (the slot picks one per start). */
   readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs each replica as a process of the platform's machine, with `PORT` set; its standard input
+ * is a pipe it may watch to end with the platform (see `exit-with-parent.ts`); SIGKILL goes to its group.
+ * @param options the program, its folder and its environment
+ */
+export function processRunner(options: ProcessRunnerOptions): ReplicaRunner {
+  return {
+    start(port) {
+      const [program, ...args] = options.command;
+      return spawn(program, args, {
+        cwd: options.cwd,
+        env: { ...options.env, PORT: String(port) },
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    },
+    kill: (child) => signalProcess(child, 'SIGKILL'),
+  };
+}
+
+/** What a replica slot needs: how to start its replica, where to probe it, and whom to tell. */
+export interface ReplicaSlotOptions {
+  readonly index: number;
+  /** Starts and kills the replica: a process or a container. */
+  readonly runner: ReplicaRunner;
   /** The readiness path (`deployment.readiness_path`, else the health path). */
   readonly probePath: string;
   /** Told what happens: a restart, a death. */
@@ -53,7 +95,8 @@ export interface ReplicaSlotOptions {
 }
 
 /**
- * One replica of an actor, as a Kubernetes pod slot: it starts the process with a free `PORT`
+ * One replica of an actor, as a Kubernetes pod slot: it starts the replica (its runner's
+ * process or container) with a free `PORT`
  * (of `ports`, given back when the process ends),
  * polls its readiness probe (`ready` on 200; `starting` until the first answer; a ready replica
  * turns `not_ready` only after `failureThreshold` failed probes in a row — a non-200 answer or
@@ -118,14 +161,7 @@ export class ReplicaSlot {
     this.#url = `http://127.0.0.1:${port}`;
     this.#startedAt = new Date().toISOString();
     this.#state = 'starting';
-    // Its standard input is a pipe it watches: the process ends when the platform is gone (see `exit-with-parent.ts`).
-    const [program, ...args] = this.#options.command;
-    const child = spawn(program, args, {
-      cwd: this.#options.cwd,
-      env: { ...this.#options.env, PORT: String(port) },
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = this.#options.runner.start(port);
     child.stdin?.on('error', () => undefined);
     this.#child = child;
     this.#follow(child.stdout);
@@ -148,7 +184,7 @@ export class ReplicaSlot {
 
   /**
    * Stops the slot for good: `draining` (no new requests), SIGTERM (the actor's graceful
-   * shutdown), then SIGKILL to its group when it has not exited within `graceMs`.
+   * shutdown), then the runner's kill when it has not exited within `graceMs`.
    * @param graceMs how long the replica may take to drain
    */
   async stop(graceMs: number): Promise<void> {
@@ -162,7 +198,7 @@ export class ReplicaSlot {
     }
     this.#state = 'draining';
     signalProcess(child, 'SIGTERM');
-    const kill = setTimeout(() => signalProcess(child, 'SIGKILL'), graceMs);
+    const kill = setTimeout(() => this.#options.runner.kill(child), graceMs);
     await this.#closed;
     clearTimeout(kill);
     this.#state = 'exited';

@@ -35,7 +35,8 @@ import { listenFetch, type FetchListener } from './fetch-listener.js';
 import { PLATFORM_SECRET_HEADER } from './forward-request.js';
 import { ANY_FREE_PORT, PortRange } from './port-range.js';
 import { actorEnvironment } from './replica-environment.js';
-import { ReplicaSlot } from './replica-slot.js';
+import { processRunner, type ReplicaRunner, ReplicaSlot } from './replica-slot.js';
+import { containerRunner, type HostedImage, imageDataVolume, registerImage } from './hosted-image.js';
 import { readSecretsFile } from './secrets-file.js';
 import { noReadyReplica, SupervisedPool } from './supervised-pool.js';
 import { EXIT_WITH_PARENT_PRELOAD } from '../cli/library.js';
@@ -60,6 +61,12 @@ export interface RunPlatformOptions {
   readonly replicaPorts?: string;
   /** Replicas per actor; default each actor's `deployment.replicas.min`. */
   readonly replicas?: number;
+  /**
+   * Published images to host beside the folders (`actorkit platform --image <ref>`): each is pulled
+   * with the engine found (podman, then docker, or `ACTORKIT_CONTAINER_CLI`), registered from the
+   * `config.json` it carries and run as containers on the host's network.
+   */
+  readonly images?: readonly string[];
   /** The PostgreSQL every replica shares (one schema per actor); default `DATABASE_URL`, else SQLite (one replica). */
   readonly databaseUrl?: string;
   /** The secrets file; default `secrets.env` in the state folder. */
@@ -90,6 +97,8 @@ export interface RunPlatformResult {
 
 /** One actor on its way up: what the platform decided for it. */
 interface HostedActor extends RegisteredActor {
+  /** The published image it runs, when it came from `--image` rather than a folder. */
+  readonly image?: HostedImage;
   readonly replicas: number;
   readonly database: ActorDatabase;
   readonly meshGroup: string | undefined;
@@ -128,12 +137,67 @@ function stopRequest(signal: AbortSignal | undefined): StopRequest {
   };
 }
 
+/** The image's SQLite folder, or a refusal when it sets none (such an image needs PostgreSQL). */
+function imageDataDir(image: HostedImage): string {
+  if (image.dataDir !== undefined) return image.dataDir;
+  throw new CliError(
+    'refused',
+    'bad_usage',
+    `${image.ref} sets no DATA_DIR for SQLite: give the platform a PostgreSQL (--database-url or DATABASE_URL)`,
+  );
+}
+
+/**
+ * How the replicas of one actor are started. A folder is built first (`npm run build`) and each
+ * replica is `node dist/main.node.js` in it; an image's replica is a container of it, named after
+ * the actor, the replica and the run, with the SQLite volume when the actor keeps SQLite.
+ */
+async function replicaRunners(
+  actor: HostedActor,
+  environment: Readonly<Record<string, string>>,
+  run: { stateDir: string; platformSecret: string; io: CliIo; say: (text: string) => void },
+): Promise<(index: number) => ReplicaRunner> {
+  const instance = (index: number) => ({ ...environment, INSTANCE_ID: `${actor.ref}-${index}` });
+  const image = actor.image;
+  if (image !== undefined) {
+    const runId = run.platformSecret
+      .slice(0, 6)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x');
+    const volume =
+      actor.database.engine === 'sqlite'
+        ? { source: imageDataVolume(actor.ref, run.stateDir), target: imageDataDir(image) }
+        : undefined;
+    return (index) =>
+      containerRunner({
+        image,
+        name: `actorkit-${actor.ref}-${index}-${runId}`,
+        env: instance(index),
+        engineEnv: run.io.env,
+        ...(volume === undefined ? {} : { volume }),
+      });
+  }
+  run.say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
+  const entry = await buildActor(
+    actor.dir,
+    (line) => run.io.stderr.write(`[${actor.ref}] build: ${line}\n`),
+    run.io.env,
+  );
+  return (index) =>
+    processRunner({
+      cwd: actor.dir,
+      command: [process.execPath, '--import', EXIT_WITH_PARENT_PRELOAD, entry],
+      env: instance(index),
+    });
+}
+
 /** The end of a run stopped before every actor was up (what did start is drained). */
 function interrupted(): CliError {
   return new CliError('failed', 'interrupted', 'stopped before every actor was up');
 }
 
-function imageOf(actor: RegisteredActor): string {
+function imageOf(actor: HostedActor): string {
+  if (actor.image !== undefined) return actor.image.ref;
   const repo = actor.config.deployment.image_repo;
   return repo === undefined ? `${actor.dir} (built locally)` : `${repo}:v${actor.config.actor.version}`;
 }
@@ -177,8 +241,13 @@ export async function runPlatform(
   const stop = stopRequest(options.signal);
   const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
   try {
-    if (dirs.length === 0)
-      throw new CliError('refused', 'bad_usage', 'name at least one actor folder (see `actorkit platform --help`)');
+    const images = options.images ?? [];
+    if (dirs.length === 0 && images.length === 0)
+      throw new CliError(
+        'refused',
+        'bad_usage',
+        'name at least one actor folder or --image <ref> (see `actorkit platform --help`)',
+      );
     if (options.replicas !== undefined && !(Number.isInteger(options.replicas) && options.replicas >= 1)) {
       throw new CliError(
         'refused',
@@ -201,10 +270,17 @@ export async function runPlatform(
     );
     const databaseUrl = options.databaseUrl ?? io.env.DATABASE_URL;
 
-    const registered: RegisteredActor[] = [];
+    const registered: (RegisteredActor & { readonly image?: HostedImage })[] = [];
     for (const dir of dirs) {
       await installWhenMissing(resolve(io.cwd, dir), (line) => io.stderr.write(`[${dir}] npm: ${line}\n`), io.env);
       const actor = await registerActor(dir, io);
+      if (!('ref' in actor)) return actor;
+      registered.push(actor);
+    }
+    for (const ref of images) {
+      if (stop.stopped) throw interrupted();
+      say(`actorkit platform: pulling ${ref}…`);
+      const actor = await registerImage(ref, io.env);
       if (!('ref' in actor)) return actor;
       registered.push(actor);
     }
@@ -268,7 +344,7 @@ export async function runPlatform(
       const database =
         actor.database.engine === 'postgres'
           ? { DATABASE_URL: actor.database.url }
-          : { DATA_DIR: join(stateDir, 'data', actor.ref) };
+          : { DATA_DIR: actor.image === undefined ? join(stateDir, 'data', actor.ref) : imageDataDir(actor.image) };
       environments.set(
         actor.ref,
         actorEnvironment({
@@ -280,25 +356,27 @@ export async function runPlatform(
           platformSecret,
           database,
           services,
+          inContainer: actor.image !== undefined,
         }),
       );
     }
 
     for (const actor of hosted) {
       if (stop.stopped) throw interrupted();
-      say(`actorkit platform: building ${actor.ref} (${actor.dir})…`);
-      const entry = await buildActor(actor.dir, (line) => io.stderr.write(`[${actor.ref}] build: ${line}\n`), io.env);
+      const runnerOf = await replicaRunners(actor, environments.get(actor.ref) ?? {}, {
+        stateDir,
+        platformSecret,
+        io,
+        say,
+      });
       await ensureActorSchema(actor.database);
-      const exitWithParent = EXIT_WITH_PARENT_PRELOAD;
       const config = actor.config.deployment;
       const slots = Array.from(
         { length: actor.replicas },
         (_, index) =>
           new ReplicaSlot({
             index,
-            cwd: actor.dir,
-            command: [process.execPath, '--import', exitWithParent, entry],
-            env: { ...environments.get(actor.ref), INSTANCE_ID: `${actor.ref}-${index}` },
+            runner: runnerOf(index),
             probePath: config.readiness_path ?? config.health_path,
             report: (message) => say(`actorkit platform: ${actor.ref} ${message}`),
             platformSecret,
@@ -351,6 +429,7 @@ export async function runPlatform(
         ref: actor.ref,
         slug: actor.config.actor.slug,
         dir: actor.dir,
+        ...(actor.image === undefined ? {} : { image: actor.image.ref }),
         replicas: pools.get(actor.ref)?.replicas() ?? [],
         database: actor.database.engine,
         serviceUrl: `http://127.0.0.1:${actor.service.port}`,

@@ -23,9 +23,15 @@ async function platformArgs() {
   return {
     dirs: {
       type: 'positional',
-      description: 'The actor folders to host (one or more)',
-      required: true,
+      description: 'The actor folders to host (one or more, or none with --image)',
+      required: false,
       valueHint: 'dir...',
+    },
+    image: {
+      type: 'string',
+      valueHint: 'ref',
+      description:
+        'Host a published image too (repeatable), e.g. 127.0.0.1:5000/actors/weather:v1.2.0: pulled and run as containers with podman or docker (or ACTORKIT_CONTAINER_CLI)',
     },
     port: {
       type: 'string',
@@ -110,7 +116,7 @@ function meshGroups(pairs: readonly string[]): Record<string, string> {
 }
 
 /** The options that only concern hosting, refused with `--manifests`. */
-const HOSTING_ONLY = ['port', 'replica-ports', 'replicas', 'database-url', 'secrets', 'state-dir'] as const;
+const HOSTING_ONLY = ['image', 'port', 'replica-ports', 'replicas', 'database-url', 'secrets', 'state-dir'] as const;
 /** The options that only concern `--manifests`, refused without it. */
 const MANIFESTS_ONLY = ['namespace', 'image-tag'] as const;
 
@@ -164,7 +170,7 @@ function reportFailure<T extends { status: string }>(io: CliIo, json: boolean, e
   return ended;
 }
 
-/** `actorkit platform <dir...>`: hosts actor folders as the platform does, until Ctrl-C; with `--manifests`, writes their Kubernetes manifests instead. */
+/** `actorkit platform <dir...> [--image <ref>...]`: hosts actor folders and published images as the platform does, until Ctrl-C; with `--manifests`, writes their Kubernetes manifests instead. */
 export default defineCommand({
   meta: verbMeta({
     name: 'platform',
@@ -172,7 +178,7 @@ export default defineCommand({
       'Host actors as the platform does: platform mode, secrets, replicas on PostgreSQL behind readiness-gated round-robin, mesh keys, the gateway',
     example: 'actorkit platform ./weather ./news --replicas 2 --database-url postgres://localhost/actors',
     moreHelp: async () =>
-      'Past one machine: with --manifests <out> it hosts nothing and writes the Kubernetes manifests of the actors (Deployment with the declared probes, resources and replicas, Service, Secret references, no secret value) into <out>, then exits:\n\n  $ actorkit platform ./weather ./news --manifests k8s --namespace actors',
+      'The image publish pushed: with --image <ref> the platform pulls it and runs its replicas as containers on the host network, with the same environment, secrets, readiness probes and edge as a folder:\n\n  $ actorkit platform --image registry.example.com/actors/weather:v1.2.0\n\nPast one machine: with --manifests <out> it hosts nothing and writes the Kubernetes manifests of the actors (Deployment with the declared probes, resources and replicas, Service, Secret references, no secret value) into <out>, then exits:\n\n  $ actorkit platform ./weather ./news --manifests k8s --namespace actors',
   }),
   args: platformArgs,
   async run(context) {
@@ -214,7 +220,9 @@ export default defineCommand({
       const port = wholeNumber(context.args.port, 'port', 0, 65_535);
       const replicas = wholeNumber(context.args.replicas, 'replicas', 1, 64);
       const groups = meshGroups(repeatedOption(context.rawArgs, 'mesh-group'));
+      const images = repeatedOption(context.rawArgs, 'image');
       result = await runPlatform(dirs, {
+        ...(images.length === 0 ? {} : { images }),
         ...(port === undefined ? {} : { port }),
         ...(replicas === undefined ? {} : { replicas }),
         ...(context.args['replica-ports'] === undefined ? {} : { replicaPorts: context.args['replica-ports'] }),

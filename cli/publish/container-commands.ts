@@ -9,20 +9,42 @@ export const CONTAINER_CLI_ENV = 'ACTORKIT_CONTAINER_CLI';
 /** The container CLIs publish looks for on PATH, in this order; each takes the same `build` and `push` calls. */
 export const CONTAINER_CLIS = ['docker', 'podman', 'buildah'] as const;
 
+/** Which container CLIs a verb can work with, in the order it looks for them, and what it says when none is there. */
+export interface ContainerCliNeed {
+  /** The CLIs looked for on PATH, first found wins. */
+  readonly clis: readonly string[];
+  /** The refusal's words before "and found none of …", e.g. `publish builds with a container CLI`. */
+  readonly purpose: string;
+  /** The refusal's last words, e.g. `nothing was built or pushed`. */
+  readonly outcome: string;
+}
+
+/** What `publish` needs: a CLI that builds and pushes. */
+const PUBLISH_NEED: ContainerCliNeed = {
+  clis: CONTAINER_CLIS,
+  purpose: 'publish builds with a container CLI',
+  outcome: 'nothing was built or pushed',
+};
+
 /**
- * The container CLI publish runs: `ACTORKIT_CONTAINER_CLI` when set, else the first of `docker`,
- * `podman` and `buildah` found on PATH; none is a `refused` {@link CliError} (`no_container_cli`).
+ * The container CLI a verb runs: `ACTORKIT_CONTAINER_CLI` when set, else the first of
+ * `need.clis` found on PATH (publish: `docker`, `podman`, `buildah`); none is a `refused`
+ * {@link CliError} (`no_container_cli`).
  * @param env the environment (its `PATH` and `ACTORKIT_CONTAINER_CLI`).
+ * @param need the CLIs the verb can use and its refusal's words; publish's by default.
  */
-export function chooseContainerCli(env: Readonly<Record<string, string | undefined>>): string {
+export function chooseContainerCli(
+  env: Readonly<Record<string, string | undefined>>,
+  need: ContainerCliNeed = PUBLISH_NEED,
+): string {
   const named = env[CONTAINER_CLI_ENV]?.trim();
   if (named) return named;
-  const found = CONTAINER_CLIS.find((name) => onPath(name, env.PATH ?? ''));
+  const found = need.clis.find((name) => onPath(name, env.PATH ?? ''));
   if (found) return found;
   throw new CliError(
     'refused',
     'no_container_cli',
-    `publish builds with a container CLI and found none of ${CONTAINER_CLIS.join(', ')} on PATH: install one, or name it in ${CONTAINER_CLI_ENV}; nothing was built or pushed`,
+    `${need.purpose} and found none of ${need.clis.join(', ')} on PATH: install one, or name it in ${CONTAINER_CLI_ENV}; ${need.outcome}`,
   );
 }
 

@@ -9,17 +9,23 @@
  * Machine facts (not the user's): `node:20.19-bookworm-slim` is a local stand-in (see
  * make-base-image.sh), and podman runs with the runtime and limits of `writeEngineConfig`.
  *
+ * The podman case is then rehearsed as `actorkit platform --image` runs it (pulled from the
+ * registry, its replicas containers behind the gateway and the edge), with the refusals of a
+ * reference the registry lacks and of a machine without an engine.
+ *
  * The three cases run concurrently: each spends most of its time in child processes (npm, the
  * engine, the container), and nothing is shared between them but the registry, which takes
  * concurrent pushes; each has its own actor folder, image name and volume.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
+import { eventually, runPlatformToEnd, startPlatform } from '../platform/platform-actors.js';
+import { imageDataVolume } from '../../platform/hosted-image.js';
 import {
   imageEnginesReady,
   isProductionToolchain,
@@ -40,12 +46,14 @@ interface ActorOptions {
   readonly engine: 'podman' | 'buildah';
   readonly data: readonly string[];
   readonly environment: Readonly<Record<string, string>>;
+  /** Whether `actorkit platform --image` then hosts the pulled image (one case: the platform run is the same for all). */
+  readonly rehearse?: boolean;
   /** Checks of this option set, with the running test's `expect` (the cases run concurrently). */
   readonly check?: (container: RunningContainer, domain: string, expect: ExpectStatic) => Promise<void>;
 }
 
 const CASES: readonly ActorOptions[] = [
-  { name: 'img-defaults', engine: 'podman', data: [], environment: {} },
+  { name: 'img-defaults', engine: 'podman', data: [], environment: {}, rehearse: true },
   {
     name: 'img-panel-n8n',
     engine: 'buildah',
@@ -92,7 +100,7 @@ describe.runIf(imageEnginesReady())(
     it.concurrent.for(CASES)(
       '$name, published with $engine: the pulled image is ready, answers an invoke as a non-root user, keeps SQLite in its volume across a restart, stops on SIGTERM, carries no test toolchain',
       { timeout: 900_000 },
-      async ({ name, engine, data, environment, check }, { expect }) => {
+      async ({ name, engine, data, environment, check, rehearse }, { expect }) => {
         const { dir, registry, env: engineEnv } = workspace;
         const repo = `${registry.host}/actors/${name}`;
         const image = `${repo}:v0.1.0`;
@@ -191,7 +199,90 @@ describe.runIf(imageEnginesReady())(
         const stats = (await (await fetch(`${container.url}/stats`)).json()) as { invocations: number };
         expect(stats.invocations).toBe(1);
         expect(existsSync(mountpoint)).toBe(true);
+        if (rehearse) await rehearseOnPlatform(image, join(dir, `${name}-platform`), engineEnv, expect);
       },
     );
   },
 );
+
+/** The names of the containers `actorkit platform` runs for the actor `ref`, running or not. */
+async function platformContainers(ref: string, engineEnv: Readonly<Record<string, string | undefined>>) {
+  const names = await runCommand(
+    'podman',
+    ['ps', '--all', '--filter', `name=actorkit-${ref}-`, '--format', '{{.Names}}'],
+    {
+      env: engineEnv,
+    },
+  );
+  return names.split('\n').filter((line) => line.trim() !== '');
+}
+
+/**
+ * `actorkit platform --image <image>` as a user runs it: up with its ready line, a chat through the
+ * edge with the instance key and `/health` through the edge answer 200, the replica refuses a
+ * request without the run secret (403 `not_from_platform`), a killed container is restarted, and
+ * SIGTERM leaves no container; a reference the registry lacks and a PATH without an engine are
+ * one line and a non-zero exit, with no container left.
+ */
+async function rehearseOnPlatform(
+  image: string,
+  stateDir: string,
+  engineEnv: Readonly<Record<string, string | undefined>>,
+  expect: ExpectStatic,
+): Promise<void> {
+  mkdirSync(stateDir, { recursive: true });
+  const env = { ...engineEnv, DATABASE_URL: undefined, ACTORKIT_CONTAINER_CLI: undefined };
+  const platform = await startPlatform(['--image', image, '--state-dir', stateDir], { cwd: stateDir, env });
+  try {
+    const [hosted] = platform.ready.actors;
+    expect(hosted?.image).toBe(image);
+    const ref = hosted?.ref ?? '';
+    expect(await platformContainers(ref, engineEnv)).toHaveLength(1);
+    const edge = (path: string, init: RequestInit = {}) =>
+      fetch(`${hosted?.edgeUrl}${path}`, {
+        ...init,
+        headers: { 'x-api-key': hosted?.edgeKey ?? '', 'content-type': 'application/json' },
+      });
+    const chat = await edge('chat', {
+      method: 'POST',
+      body: JSON.stringify({ user_identifier: 'u', session_id: 's-image', message: 'hello through the edge' }),
+    });
+    expect(chat.status, await chat.clone().text()).toBe(200);
+    expect((await edge('health')).status).toBe(200);
+    const direct = await fetch(`${hosted?.replicas[0]?.url}/stats`);
+    expect(direct.status).toBe(403);
+    expect(((await direct.json()) as { code: string }).code).toBe('not_from_platform');
+
+    const [first] = await platformContainers(ref, engineEnv);
+    await runCommand('podman', ['kill', first ?? ''], { env: engineEnv });
+    await eventually('the restart report', () => /replica 0 \(pid \d+\) exited with code/.test(platform.stderr()));
+    await eventually(
+      'the restarted replica behind the edge',
+      async () => (await edge('health').catch(() => undefined))?.status === 200,
+      60_000,
+    );
+    expect((await platformContainers(ref, engineEnv)).filter((name) => name !== first)).toHaveLength(1);
+  } finally {
+    platform.child.kill('SIGTERM');
+  }
+  expect(await platform.exited).toBe(0);
+  const ref = platform.ready.actors[0]?.ref ?? '';
+  expect(await platformContainers(ref, engineEnv)).toEqual([]);
+  // The SQLite volume stays between runs, as the state folder does; the test removes it.
+  await runCommand('podman', ['volume', 'rm', '--force', imageDataVolume(ref, stateDir)], { env: engineEnv });
+
+  const missing = runPlatformToEnd(['--image', `${image}-not-pushed`, '--state-dir', stateDir], { cwd: stateDir, env });
+  expect(missing.status).toBe(1);
+  expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+  expect(missing.stderr).toMatch(/^error: podman could not pull .*-not-pushed: /);
+  expect(await platformContainers(ref, engineEnv)).toEqual([]);
+
+  const noEngine = runPlatformToEnd(['--image', image, '--state-dir', stateDir], {
+    cwd: stateDir,
+    env: { ...env, PATH: '/nonexistent' },
+  });
+  expect(noEngine.status).toBe(2);
+  expect(noEngine.stderr.trim()).toBe(
+    'error: actorkit platform --image runs containers with an engine and found none of podman, docker on PATH: install one, or name it in ACTORKIT_CONTAINER_CLI; nothing was pulled or run',
+  );
+}
