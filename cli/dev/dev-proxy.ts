@@ -79,8 +79,10 @@ function connectToActor(port: number): Socket {
     failed ? done() : write(chunk, encoding, dropFailure(done));
   const writeMany = socket._writev?.bind(socket);
   if (writeMany)
-    socket._writev = (chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>, done: (error?: Error | null) => void) =>
-      failed ? done() : writeMany(chunks, dropFailure(done));
+    socket._writev = (
+      chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>,
+      done: (error?: Error | null) => void,
+    ) => (failed ? done() : writeMany(chunks, dropFailure(done)));
   return socket;
 }
 
