@@ -60,23 +60,29 @@ type Forwarded =
   | 'lost';
 
 /**
- * A connection to the actor whose failed writes are dropped instead of tearing it down: an actor
- * that answers before reading the whole body (413) closes its connection, and the rest of the
- * body written into it fails — Node would then close the socket with that answer unread in it
+ * A connection to the actor whose failed writes (single or corked, as a chunked body's are) are
+ * dropped instead of tearing it down: an actor that answers before reading the whole body (413)
+ * closes its connection, and the rest of the body written into it fails — Node would then close the socket with that answer unread in it
  * (the client got nothing). The answer is read, then the close; the request's own error follows
  * from the close when no answer came.
  */
 function connectToActor(port: number): Socket {
   const socket = connect({ host: '127.0.0.1', port });
-  const write = socket._write.bind(socket);
   let failed = false;
-  socket._write = (chunk: unknown, encoding: BufferEncoding, done: (error?: Error | null) => void) => {
-    if (failed) return done();
-    write(chunk, encoding, (error?: Error | null) => {
-      if (error) failed = true;
-      done();
-    });
+  const dropFailure = (done: (error?: Error | null) => void) => (error?: Error | null) => {
+    if (error) failed = true;
+    done();
   };
+  // Both paths of a write: one piece (`_write`), or several corked together (`_writev`: a chunked body).
+  const write = socket._write.bind(socket);
+  socket._write = (chunk: unknown, encoding: BufferEncoding, done: (error?: Error | null) => void) =>
+    failed ? done() : write(chunk, encoding, dropFailure(done));
+  const writeMany = socket._writev?.bind(socket);
+  if (writeMany)
+    socket._writev = (
+      chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>,
+      done: (error?: Error | null) => void,
+    ) => (failed ? done() : writeMany(chunks, dropFailure(done)));
   return socket;
 }
 

@@ -65,6 +65,7 @@ export async function templateFromTarball(
     packageRoot,
     (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH,
   ).catch((error: unknown) => {
+    if (error instanceof CliError) throw error;
     throw new CliError(
       'failed',
       'npm_pack_failed',

@@ -45,3 +45,41 @@ const utf8 = new TextDecoder('utf-8');
 export function attachmentText(base64: string): string {
   return utf8.decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
 }
+
+/** Host names of cloud metadata services, which answer a fetch with the machine's credentials. */
+const METADATA_HOSTS: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.com']);
+
+/** Whether `hostname` (as `URL` normalises it) is link-local or a cloud metadata service: 169.254.0.0/16, fe80::/10, their IPv4-mapped forms, `fd00:ec2::254`, `metadata.google.internal`. */
+function isLinkLocalOrMetadataHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (METADATA_HOSTS.has(host) || host.startsWith('169.254.')) return true;
+  if (!host.startsWith('[')) return false;
+  const address = host.slice(1, -1);
+  // `URL` writes an IPv4-mapped address in hex: [::ffff:169.254.169.254] is [::ffff:a9fe:a9fe].
+  return /^fe[89ab][0-9a-f]?:/.test(address) || /^::ffff:a9fe:/.test(address) || address === 'fd00:ec2::254';
+}
+
+/** The URL schemes an image attachment may come by, as a JSON Schema pattern: `https:`, `http:` or a `data:image/…` URL (any case). */
+export const ATTACHMENT_URL_PATTERN = '^([hH][tT][tT][pP][sS]?://|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/)';
+
+const forwardableScheme = new RegExp(ATTACHMENT_URL_PATTERN);
+
+/**
+ * Why the model server must not be given `url` for an attachment, or undefined when it may: only
+ * `https:`, `http:` and `data:image/…` URLs go on (not `file:`, `ftp:`, `javascript:`,
+ * `data:text/html`…), and never one whose host is link-local or a cloud metadata service.
+ * @param url an absolute URL
+ */
+export function attachmentUrlRefusal(url: string): string | undefined {
+  if (!forwardableScheme.test(url)) return 'must be an https:, http: or data:image/ URL';
+  if (/^data:/i.test(url)) return undefined;
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (isLinkLocalOrMetadataHost(hostname))
+    return `must not point at a link-local or cloud metadata host (${hostname}): the model server would fetch it`;
+  return undefined;
+}

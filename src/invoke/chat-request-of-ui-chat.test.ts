@@ -80,7 +80,7 @@ describe("POST /agent/invoke with the AI SDK's chat body (issue #29 item 4)", ()
         messages: [user(text('hi'), { type: 'file', mediaType: 'image/png', url: 'blob:http://localhost/1' })],
       },
       '/messages/0/parts/1/url',
-      'data: URL or an http(s) URL',
+      'an http(s) URL or a data: URL of the part',
     ],
     [
       'a text file by URL',

@@ -41,12 +41,18 @@ function base64OfBytes(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Where a file part's bytes are: `data` (base64) from a `data:` URL, `url` for an http(s) URL; undefined for anything else (a `blob:` URL never leaves the browser). */
-function attachmentSource(url: string): { data: string } | { url: string } | undefined {
+/**
+ * Where a file part's bytes are: `data` (base64) from a `data:` URL whose own media type, if it
+ * names one, is the part's `mediaType` (a `data:text/html` URL is not an image/png); `url` for an
+ * http(s) URL; undefined for anything else (a `blob:` URL never leaves the browser).
+ */
+function attachmentSource(url: string, mediaType: string): { data: string } | { url: string } | undefined {
   if (/^https?:\/\//i.test(url)) return { url };
   const dataUrl = DATA_URL.exec(url);
   if (dataUrl === null) return undefined;
   const [, meta = '', payload = ''] = dataUrl;
+  const ownType = meta.split(';')[0]!.trim();
+  if (ownType !== '' && ownType.toLowerCase() !== mediaType.toLowerCase()) return undefined;
   if (/;base64$/i.test(meta)) return { data: payload };
   try {
     return { data: base64OfBytes(new TextEncoder().encode(decodeURIComponent(payload))) };
@@ -86,9 +92,12 @@ export function chatRequestOfUiChat(body: UiChatRequest): ChatRequest {
       texts.push(part.text);
       return;
     }
-    const source = attachmentSource(part.url);
+    const source = attachmentSource(part.url, part.mediaType);
     if (source === undefined)
-      problems.push({ pointer: at('parts', index, 'url'), detail: 'must be a data: URL or an http(s) URL' });
+      problems.push({
+        pointer: at('parts', index, 'url'),
+        detail: `must be an http(s) URL or a data: URL of the part's mediaType (${part.mediaType})`,
+      });
     fileParts.push(index);
     attachments.push({ name: part.filename ?? `file-${fileParts.length}`, mime_type: part.mediaType, ...source });
   });

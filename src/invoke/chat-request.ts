@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../core/tenant-id.js';
 import {
+  ATTACHMENT_URL_PATTERN,
   attachmentKind,
+  attachmentUrlRefusal,
   IMAGE_MIME_TYPE_PATTERN,
   IMAGE_MIME_TYPES,
   SUPPORTED_MIME_TYPE_PATTERN,
@@ -34,6 +36,14 @@ const Attachment = v.pipe(
         storableText,
         v.url('must be an absolute URL'),
         v.maxLength(4096, 'must be at most 4096 characters'),
+        v.check(
+          (url) => attachmentUrlRefusal(url) === undefined,
+          (issue) => attachmentUrlRefusal(issue.input as string)!,
+        ),
+        v.metadata({ pattern: ATTACHMENT_URL_PATTERN }),
+        v.description(
+          'An https:, http: or data:image/ URL the model server fetches or reads; a link-local or cloud metadata host (169.254.0.0/16, fe80::/10, metadata.google.internal) is refused with 422',
+        ),
       ),
     ),
     data: v.optional(v.pipe(v.string(), v.base64('must be base64'))),

@@ -103,6 +103,69 @@ describe('attachments on POST /agent/invoke', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('answers 422 to an attachment URL that is not https:, http: or data:image/, or that points at a link-local or metadata host, on the invoke and the UI chat bodies, before any model call', async () => {
+    const app = await createTestActor({ env: llmEnv });
+    const refusedUrls = [
+      'file:///etc/passwd',
+      'ftp://files.example/cat.png',
+      'javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+      'http://0xa9.0xfe.0xa9.0xfe/latest/meta-data/',
+      'http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token',
+      'http://METADATA.GOOGLE.INTERNAL./computeMetadata/v1/',
+      'http://[fe80::1]/cat.png',
+      'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    ];
+    for (const url of refusedUrls) {
+      const invoke = await app.request(
+        post({ message: 'Look', attachments: [{ name: 'cat.png', mime_type: 'image/png', url }] }),
+      );
+      expect(invoke.status, url).toBe(422);
+      expect(await invoke.json(), url).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ pointer: '/attachments/0/url' }],
+      });
+      const uiChat = await app.request(
+        new Request('http://actor/agent/invoke', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            id: 'ui-files',
+            messages: [
+              {
+                id: 'm1',
+                role: 'user',
+                parts: [
+                  { type: 'text', text: 'Look' },
+                  { type: 'file', mediaType: 'image/png', filename: 'cat.png', url },
+                ],
+              },
+            ],
+          }),
+        }),
+      );
+      expect(uiChat.status, url).toBe(422);
+      expect(await uiChat.json(), url).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ pointer: '/messages/0/parts/1/url' }],
+      });
+    }
+    expect(server.requests).toEqual([]);
+    // The schemes that stay: https:, http: (an ordinary host) and data:image/ go on to the model.
+    const allowed = await app.request(
+      post({
+        message: 'Look',
+        attachments: [
+          { name: 'a.png', mime_type: 'image/png', url: 'http://images.example/a.png' },
+          { name: 'b.png', mime_type: 'image/png', url: `DATA:image/png;base64,${PNG_BASE64}` },
+        ],
+      }),
+    );
+    expect(allowed.status).toBe(200);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('the offline model says what it received, JSON and streamed', async () => {
     const app = await createTestActor({});
     const json = await (await app.request(post({ message: 'Look', attachments: [pngByData, notes] }))).json();

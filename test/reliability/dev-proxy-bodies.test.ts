@@ -114,13 +114,17 @@ function download(url: string, bytes: number): Promise<number> {
   });
 }
 
+/** How an oversized body is announced: its length, its length with `Expect: 100-continue`, or chunked (no length). */
+type BodyFraming = 'content-length' | 'expect-continue' | 'chunked';
+
 /**
  * Sends an oversized invoke as curl does: the headers (with `Expect: 100-continue` when asked),
- * then — at once, or after `100 Continue` — the body in pieces until a final answer comes.
- * Resolves with that answer, or null when the connection ended without one.
+ * then — at once, or after `100 Continue` — the body in pieces (chunks when `chunked`) until a
+ * final answer comes. Resolves with that answer, or null when the connection ended without one.
  */
-async function oversizedInvoke(url: string, expectContinue: boolean): Promise<ReturnType<typeof parseFirstResponse>> {
+async function oversizedInvoke(url: string, framing: BodyFraming): Promise<ReturnType<typeof parseFirstResponse>> {
   const declared = 64 * MB;
+  const expectContinue = framing === 'expect-continue';
   const socket = await openSocket(url);
   let raw = '';
   let final: ReturnType<typeof parseFirstResponse> = null;
@@ -136,10 +140,14 @@ async function oversizedInvoke(url: string, expectContinue: boolean): Promise<Re
     socket.on('close', () => resolve());
   });
   socket.write(
-    `${[`POST /agent/invoke HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${declared}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n')}\r\n\r\n`,
+    `${[`POST /agent/invoke HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', framing === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`, ...(expectContinue ? ['Expect: 100-continue'] : [])].join('\r\n')}\r\n\r\n`,
   );
   const sendBody = async () => {
-    const piece = Buffer.alloc(64 * 1024, ' ');
+    const blanks = Buffer.alloc(64 * 1024, ' ');
+    const piece =
+      framing === 'chunked'
+        ? Buffer.concat([Buffer.from(`${blanks.length.toString(16)}\r\n`), blanks, Buffer.from('\r\n')])
+        : blanks;
     for (let sent = 0; sent < declared && final === null && !socket.destroyed; sent += piece.length) {
       if (!socket.write(piece)) await new Promise((resolve) => socket.once('drain', resolve));
     }
@@ -209,10 +217,10 @@ describe.each(ACTOR_RUNTIMES)(
       actor?.child.kill('SIGKILL');
     });
 
-    for (const expectContinue of [true, false]) {
-      it(`passes on the actor's 413 problem ${expectContinue ? 'with' : 'without'} Expect: 100-continue`, async () => {
+    for (const framing of ['expect-continue', 'content-length', 'chunked'] as const) {
+      it(`passes on the actor's 413 problem for a body sent with ${framing}`, async () => {
         for (let attempt = 0; attempt < 5; attempt += 1) {
-          const answer = await oversizedInvoke(proxy.url, expectContinue);
+          const answer = await oversizedInvoke(proxy.url, framing);
           expect(answer?.status, `attempt ${attempt}: no final answer`).toBe(413);
           expect(answer!.header('content-type')).toBe('application/problem+json');
           expect(JSON.parse(answer!.body)).toMatchObject({ status: 413, code: 'payload_too_large' });
