@@ -151,3 +151,96 @@ export async function succeededMcpChats(answer: Response, ids: readonly unknown[
     return 0;
   }
 }
+
+/** The A2A JSON-RPC methods that send a message, so start a run (A2A 1.0's names, and 0.3's). */
+const A2A_SEND_METHODS: readonly unknown[] = ['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'];
+
+/**
+ * Whether a request body to the actor's A2A JSON-RPC binding sends a message (so starts a run
+ * to count); false when it is not JSON.
+ * @param body the request body as sent
+ */
+export function a2aSendsMessage(body: string): boolean {
+  try {
+    return asMessages(JSON.parse(body)).some((message) => A2A_SEND_METHODS.includes(message.method));
+  } catch {
+    return false;
+  }
+}
+
+/** The task id a JSON-RPC answer (or one streamed event) of A2A names: its task's, or that of a status or artifact update. */
+function a2aTaskIdOf(message: unknown): string | undefined {
+  const result = (message as { result?: Record<string, { id?: unknown; taskId?: unknown } | undefined> } | null)
+    ?.result;
+  const id = result?.task?.id ?? result?.statusUpdate?.taskId ?? result?.artifactUpdate?.taskId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * The task id of the replica's JSON answer to an A2A send (the run it started), undefined for an
+ * error or an answer that is not JSON. Reads a clone, so the client's copy stays unread.
+ * @param answer the replica's response
+ */
+export async function a2aTaskIdOfAnswer(answer: Response): Promise<string | undefined> {
+  if (!answer.ok) return undefined;
+  try {
+    return a2aTaskIdOf(await answer.clone().json());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Passes an A2A SSE answer through unchanged, telling `onTaskId` once the task id of the first
+ * event that names one (the run the send started), or undefined when the stream ends or breaks
+ * without one.
+ * @param body the replica's SSE body
+ * @param onTaskId told once
+ */
+export function watchA2aTaskId(
+  body: ReadableStream<Uint8Array>,
+  onTaskId: (taskId: string | undefined) => void,
+): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let told = false;
+  const tell = (taskId: string | undefined) => {
+    if (told) return;
+    told = true;
+    onTaskId(taskId);
+  };
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          tell(undefined);
+          return;
+        }
+        if (!told) {
+          const lines = (pending + decoder.decode(value, { stream: true })).split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            if (!line.startsWith('data:')) continue;
+            try {
+              const taskId = a2aTaskIdOf(JSON.parse(line.slice('data:'.length)));
+              if (taskId !== undefined) tell(taskId);
+            } catch {
+              // Not JSON: not an A2A event.
+            }
+          }
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        tell(undefined);
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      tell(undefined);
+      await reader.cancel(reason);
+    },
+  });
+}
