@@ -54,25 +54,25 @@ const isFinishFrame = (line: string): boolean =>
   line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"(finish|RUN_FINISHED)"/.test(line);
 
 /**
- * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
- * ended, calls `onEnd(true)` when it carried a `finish` part and no `error` part; `onEnd(false)`
- * when it failed, carried an error or the client went away.
+ * A copy of an SSE body that passes every chunk on as it comes, shows each whole line to
+ * `onLine`, and tells `onEnd` once: `true` when the stream ended, `false` when it failed or the
+ * client went away.
  * @param body the replica's SSE body
- * @param onEnd told once how the turn ended
+ * @param onLine sees each line
+ * @param onEnd told once
  */
-export function watchChatStream(
+function watchSseLines(
   body: ReadableStream<Uint8Array>,
-  onEnd: (succeeded: boolean) => void,
+  onLine: (line: string) => void,
+  onEnd: (ended: boolean) => void,
 ): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let pending = '';
-  let finished = false;
-  let failed = false;
   let told = false;
-  const tell = (succeeded: boolean) => {
+  const tell = (ended: boolean) => {
     if (told) return;
     told = true;
-    onEnd(succeeded);
+    onEnd(ended);
   };
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
@@ -81,15 +81,12 @@ export function watchChatStream(
         const { done, value } = await reader.read();
         if (done) {
           controller.close();
-          tell(finished && !failed);
+          tell(true);
           return;
         }
         const lines = (pending + decoder.decode(value, { stream: true })).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (isErrorFrame(line)) failed = true;
-          else if (isFinishFrame(line)) finished = true;
-        }
+        for (const line of lines) onLine(line);
         controller.enqueue(value);
       } catch (error) {
         tell(false);
@@ -101,6 +98,29 @@ export function watchChatStream(
       await reader.cancel(reason);
     },
   });
+}
+
+/**
+ * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
+ * ended, calls `onEnd(true)` when it carried a `finish` part and no `error` part; `onEnd(false)`
+ * when it failed, carried an error or the client went away.
+ * @param body the replica's SSE body
+ * @param onEnd told once how the turn ended
+ */
+export function watchChatStream(
+  body: ReadableStream<Uint8Array>,
+  onEnd: (succeeded: boolean) => void,
+): ReadableStream<Uint8Array> {
+  let finished = false;
+  let failed = false;
+  return watchSseLines(
+    body,
+    (line) => {
+      if (isErrorFrame(line)) failed = true;
+      else if (isFinishFrame(line)) finished = true;
+    },
+    (ended) => onEnd(ended && finished && !failed),
+  );
 }
 
 /** A JSON-RPC message, as far as counting needs it. */
@@ -201,46 +221,24 @@ export function watchA2aTaskId(
   body: ReadableStream<Uint8Array>,
   onTaskId: (taskId: string | undefined) => void,
 ): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  let pending = '';
+  let taskId: string | undefined;
   let told = false;
-  const tell = (taskId: string | undefined) => {
+  const tell = (id: string | undefined) => {
     if (told) return;
     told = true;
-    onTaskId(taskId);
+    onTaskId(id);
   };
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+  return watchSseLines(
+    body,
+    (line) => {
+      if (taskId !== undefined || !line.startsWith('data:')) return;
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          tell(undefined);
-          return;
-        }
-        if (!told) {
-          const lines = (pending + decoder.decode(value, { stream: true })).split('\n');
-          pending = lines.pop() ?? '';
-          for (const line of lines) {
-            if (!line.startsWith('data:')) continue;
-            try {
-              const taskId = a2aTaskIdOf(JSON.parse(line.slice('data:'.length)));
-              if (taskId !== undefined) tell(taskId);
-            } catch {
-              // Not JSON: not an A2A event.
-            }
-          }
-        }
-        controller.enqueue(value);
-      } catch (error) {
-        tell(undefined);
-        controller.error(error);
+        taskId = a2aTaskIdOf(JSON.parse(line.slice('data:'.length)));
+      } catch {
+        // Not JSON: not an A2A event.
       }
+      if (taskId !== undefined) tell(taskId);
     },
-    async cancel(reason) {
-      tell(undefined);
-      await reader.cancel(reason);
-    },
-  });
+    () => tell(undefined),
+  );
 }

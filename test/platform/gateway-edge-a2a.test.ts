@@ -3,7 +3,7 @@
 // authenticating fetch), against the edge served on loopback in front of the mesh example
 // (rendered with expose_a2a=true) on a slow model, so a run is still going when it is cancelled
 // or resubscribed to.
-import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
+import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -13,6 +13,8 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send, userMessage } from '../support/a2a-messages.js';
+import { reconciledAt } from './support/hosted-gateway.js';
 import { createPlatformGateway, type PlatformGateway } from '../../platform/gateway/index.js';
 import { startSlowModelServer, type SlowModelServer } from '../reliability/support/slow-model-server.js';
 import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
@@ -24,23 +26,6 @@ let model: SlowModelServer;
 let hosted: ExamplePools;
 let gateway: PlatformGateway;
 let served: { url: string; close(): Promise<void> };
-
-const userMessage = (text: string, contextId = ''): Message => ({
-  messageId: crypto.randomUUID(),
-  contextId,
-  taskId: '',
-  role: Role.ROLE_USER,
-  parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-const send = (message: Message, returnImmediately = false) => ({
-  tenant: '',
-  message,
-  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
-  metadata: undefined,
-});
 
 /** A fetch that adds the instance's edge key to every request, as the SDK's README says to add credentials. */
 const fetchWithEdgeKey = (ref: string): typeof fetch =>
@@ -68,16 +53,6 @@ const textOf = (events: readonly StreamResponse[]) =>
     .flatMap((event) => (event.payload?.$case === 'artifactUpdate' ? (event.payload.value.artifact?.parts ?? []) : []))
     .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
     .join('');
-
-/** Reconciles until the instance's count reaches `answered` with nothing under way. */
-async function reconciledAt(answered: number) {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const actor = (await gateway.reconcile()).actors.find((candidate) => candidate.ref === MCP_REF);
-    if (actor?.answered === answered && actor.in_flight === 0) return actor;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return (await gateway.reconcile()).actors.find((candidate) => candidate.ref === MCP_REF);
-}
 
 beforeAll(async () => {
   model = await startSlowModelServer({ words: WORDS, gapMs: 150 });
@@ -127,14 +102,14 @@ describe('A2A through the external edge', () => {
   it('sends a message and gets its task; the turn is counted once for reconciliation', async () => {
     const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
     const client = await edgeClient(MCP_REF);
-    const result = await client.sendMessage(send(userMessage('hello through the edge', 'edge-ctx')));
+    const result = await client.sendMessage(send(userMessage('hello through the edge', { contextId: 'edge-ctx' })));
     const task = result as Extract<typeof result, { id: string }>;
     expect(task.contextId).toBe('edge-ctx');
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const again = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(again.id).toBe(task.id);
     expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const actor = await reconciledAt(before + 1);
+    const actor = await reconciledAt(gateway, MCP_REF, before + 1);
     expect(actor).toMatchObject({ answered: before + 1, in_flight: 0 });
     expect(actor?.drift.filter((drift) => drift.kind === 'count_mismatch')).toEqual([]);
   });
@@ -149,7 +124,7 @@ describe('A2A through the external edge', () => {
     expect(textOf(events)).toContain(`word${WORDS}`);
     const last = events.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' ? last.value.status?.state : undefined).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await reconciledAt(before + 1)).toMatchObject({ answered: before + 1, in_flight: 0 });
+    expect(await reconciledAt(gateway, MCP_REF, before + 1)).toMatchObject({ answered: before + 1, in_flight: 0 });
   });
 
   it('cancels a task in progress, which is not counted; an unknown task is not found', async () => {
@@ -161,7 +136,7 @@ describe('A2A through the external edge', () => {
     await expect(client.cancelTask({ tenant: '', id: 'no-such-task', metadata: undefined })).rejects.toMatchObject({
       name: 'TaskNotFoundError',
     });
-    const actor = await reconciledAt(before);
+    const actor = await reconciledAt(gateway, MCP_REF, before);
     expect(actor).toMatchObject({ answered: before, in_flight: 0 });
   });
 
