@@ -113,6 +113,7 @@ export { CORE_ROUTES } from './routes/core-routes.js';
 export type { ActorRoute } from './route-kit/actor-route.js';
 export { healthRoute } from './routes/health.js';
 export { invokeRoute } from './features/invoke/invoke-route.js';
+export { A2A_CARD_PATH, A2A_JSON_RPC_PATH } from './features/a2a/a2a-agent-card.js';
 export { oauthAuthorizeRoute } from './routes/oauth.js';
 export { updateSettingsRoute } from './routes/settings.js';
 export { instanceStatsRoute, tenantStatsRoute } from './routes/stats.js';

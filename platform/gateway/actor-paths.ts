@@ -1,4 +1,6 @@
 import {
+  A2A_CARD_PATH,
+  A2A_JSON_RPC_PATH,
   CORE_ROUTES,
   healthRoute,
   invokeRoute,
@@ -38,6 +40,10 @@ export const ACTOR_PATHS = {
   runStream: (id: string): string => runStreamPath.replace('{id}', encodeURIComponent(id)),
   /** `/agent/ag-ui` of an actor with `expose_ag_ui`: AG-UI's `RunAgentInput` in, AG-UI events out (the edge's `chat/ag-ui`). */
   agUi: agUiPath,
+  /** `/a2a` of an actor with `expose_a2a`: A2A's JSON-RPC binding (the edge's `chat/a2a`). */
+  a2aJsonRpc: A2A_JSON_RPC_PATH,
+  /** `/.well-known/agent-card.json` of an actor with `expose_a2a`: its A2A card, which the edge serves rewritten. */
+  a2aCard: A2A_CARD_PATH,
   /** `/mcp` of an actor with `expose_mcp` (rule G lets `mcp` be exposed only when `contract.endpoints` lists it). */
   mcp: '/mcp',
 } as const;

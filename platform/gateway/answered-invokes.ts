@@ -54,25 +54,25 @@ const isFinishFrame = (line: string): boolean =>
   line.startsWith('data:') && /^data:\s*\{\s*"type"\s*:\s*"(finish|RUN_FINISHED)"/.test(line);
 
 /**
- * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
- * ended, calls `onEnd(true)` when it carried a `finish` part and no `error` part; `onEnd(false)`
- * when it failed, carried an error or the client went away.
+ * A copy of an SSE body that passes every chunk on as it comes, shows each whole line to
+ * `onLine`, and tells `onEnd` once: `true` when the stream ended, `false` when it failed or the
+ * client went away.
  * @param body the replica's SSE body
- * @param onEnd told once how the turn ended
+ * @param onLine sees each line
+ * @param onEnd told once
  */
-export function watchChatStream(
+function watchSseLines(
   body: ReadableStream<Uint8Array>,
-  onEnd: (succeeded: boolean) => void,
+  onLine: (line: string) => void,
+  onEnd: (ended: boolean) => void,
 ): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   let pending = '';
-  let finished = false;
-  let failed = false;
   let told = false;
-  const tell = (succeeded: boolean) => {
+  const tell = (ended: boolean) => {
     if (told) return;
     told = true;
-    onEnd(succeeded);
+    onEnd(ended);
   };
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
@@ -81,15 +81,12 @@ export function watchChatStream(
         const { done, value } = await reader.read();
         if (done) {
           controller.close();
-          tell(finished && !failed);
+          tell(true);
           return;
         }
         const lines = (pending + decoder.decode(value, { stream: true })).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (isErrorFrame(line)) failed = true;
-          else if (isFinishFrame(line)) finished = true;
-        }
+        for (const line of lines) onLine(line);
         controller.enqueue(value);
       } catch (error) {
         tell(false);
@@ -101,6 +98,29 @@ export function watchChatStream(
       await reader.cancel(reason);
     },
   });
+}
+
+/**
+ * A copy of a UI message stream that passes every chunk on as it comes and, once the stream has
+ * ended, calls `onEnd(true)` when it carried a `finish` part and no `error` part; `onEnd(false)`
+ * when it failed, carried an error or the client went away.
+ * @param body the replica's SSE body
+ * @param onEnd told once how the turn ended
+ */
+export function watchChatStream(
+  body: ReadableStream<Uint8Array>,
+  onEnd: (succeeded: boolean) => void,
+): ReadableStream<Uint8Array> {
+  let finished = false;
+  let failed = false;
+  return watchSseLines(
+    body,
+    (line) => {
+      if (isErrorFrame(line)) failed = true;
+      else if (isFinishFrame(line)) finished = true;
+    },
+    (ended) => onEnd(ended && finished && !failed),
+  );
 }
 
 /** A JSON-RPC message, as far as counting needs it. */
@@ -150,4 +170,75 @@ export async function succeededMcpChats(answer: Response, ids: readonly unknown[
   } catch {
     return 0;
   }
+}
+
+/** The A2A JSON-RPC methods that send a message, so start a run (A2A 1.0's names, and 0.3's). */
+const A2A_SEND_METHODS: readonly unknown[] = ['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'];
+
+/**
+ * Whether a request body to the actor's A2A JSON-RPC binding sends a message (so starts a run
+ * to count); false when it is not JSON.
+ * @param body the request body as sent
+ */
+export function a2aSendsMessage(body: string): boolean {
+  try {
+    return asMessages(JSON.parse(body)).some((message) => A2A_SEND_METHODS.includes(message.method));
+  } catch {
+    return false;
+  }
+}
+
+/** The task id a JSON-RPC answer (or one streamed event) of A2A names: its task's, or that of a status or artifact update. */
+function a2aTaskIdOf(message: unknown): string | undefined {
+  const result = (message as { result?: Record<string, { id?: unknown; taskId?: unknown } | undefined> } | null)
+    ?.result;
+  const id = result?.task?.id ?? result?.statusUpdate?.taskId ?? result?.artifactUpdate?.taskId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * The task id of the replica's JSON answer to an A2A send (the run it started), undefined for an
+ * error or an answer that is not JSON. Reads a clone, so the client's copy stays unread.
+ * @param answer the replica's response
+ */
+export async function a2aTaskIdOfAnswer(answer: Response): Promise<string | undefined> {
+  if (!answer.ok) return undefined;
+  try {
+    return a2aTaskIdOf(await answer.clone().json());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Passes an A2A SSE answer through unchanged, telling `onTaskId` once the task id of the first
+ * event that names one (the run the send started), or undefined when the stream ends or breaks
+ * without one.
+ * @param body the replica's SSE body
+ * @param onTaskId told once
+ */
+export function watchA2aTaskId(
+  body: ReadableStream<Uint8Array>,
+  onTaskId: (taskId: string | undefined) => void,
+): ReadableStream<Uint8Array> {
+  let taskId: string | undefined;
+  let told = false;
+  const tell = (id: string | undefined) => {
+    if (told) return;
+    told = true;
+    onTaskId(id);
+  };
+  return watchSseLines(
+    body,
+    (line) => {
+      if (taskId !== undefined || !line.startsWith('data:')) return;
+      try {
+        taskId = a2aTaskIdOf(JSON.parse(line.slice('data:'.length)));
+      } catch {
+        // Not JSON: not an A2A event.
+      }
+      if (taskId !== undefined) tell(taskId);
+    },
+    () => tell(undefined),
+  );
 }

@@ -42,18 +42,30 @@ function statusPath({ tenant, below, query }: EdgeTarget): string | undefined {
   return ACTOR_PATHS.runStream(id) + (after === null ? '' : `?${new URLSearchParams({ after })}`);
 }
 
-/** The sub-path of `chat` that reaches the AG-UI agent: `/api/v1/k/<ref>/chat/ag-ui`. */
-const AG_UI_BELOW_CHAT = 'ag-ui';
+/** The sub-path of `chat` that reaches the AG-UI agent (`/api/v1/k/<ref>/chat/ag-ui`), and A2A's JSON-RPC binding (`chat/a2a`). */
+export const CHAT_SURFACES = { agUi: 'ag-ui', a2a: 'a2a' } as const;
 
-/** Where `chat` goes: `chat` alone to the invoke, `chat/ag-ui` to the AG-UI agent (a 404 from an actor without `expose_ag_ui`). */
+/** The actor path of each sub-path of `chat`. */
+const CHAT_SURFACE_PATHS: Readonly<Record<string, string>> = {
+  [CHAT_SURFACES.agUi]: ACTOR_PATHS.agUi,
+  [CHAT_SURFACES.a2a]: ACTOR_PATHS.a2aJsonRpc,
+};
+
+/**
+ * Where `chat` goes: `chat` alone to the invoke, `chat/ag-ui` to the AG-UI agent, `chat/a2a` to
+ * A2A's JSON-RPC binding (a 404 from an actor without `expose_ag_ui` / `expose_a2a`).
+ */
 function chatPath({ below }: EdgeTarget): string | undefined {
   if (below.length === 0) return ACTOR_PATHS.invoke;
-  return below.length === 1 && below[0] === AG_UI_BELOW_CHAT ? ACTOR_PATHS.agUi : undefined;
+  const [surface] = below;
+  return below.length === 1 && surface !== undefined && Object.hasOwn(CHAT_SURFACE_PATHS, surface)
+    ? CHAT_SURFACE_PATHS[surface]
+    : undefined;
 }
 
 /**
  * The operations of the external edge, `/api/v1/k/<ref>/<operation>`: REST `chat` (the actor's
- * invoke, JSON, SSE or a background run; `chat/ag-ui` its AG-UI agent), `status` (the stats of the caller's tenant, or one of
+ * invoke, JSON, SSE or a background run; `chat/ag-ui` its AG-UI agent, `chat/a2a` its A2A JSON-RPC binding), `status` (the stats of the caller's tenant, or one of
  * its runs and its stream), `health`, and `mcp` (the actor's MCP server). An instance offers
  * those its `external_api.operations` lists.
  */

@@ -1,12 +1,20 @@
 import { ActorError } from '../../src/index.js';
 import type { ActorPool } from '../actor-pool.js';
-import { NEVER_EXPOSED_SEGMENTS, runIdOfLocation } from './actor-paths.js';
+import { ACTOR_PATHS, NEVER_EXPOSED_SEGMENTS, runIdOfLocation } from './actor-paths.js';
 import type { BackgroundRunWatch } from './background-runs.js';
-import { type AnsweredInvokes, mcpChatCallIds, succeededMcpChats, watchChatStream } from './answered-invokes.js';
+import {
+  a2aSendsMessage,
+  type AnsweredInvokes,
+  a2aTaskIdOfAnswer,
+  mcpChatCallIds,
+  succeededMcpChats,
+  watchA2aTaskId,
+  watchChatStream,
+} from './answered-invokes.js';
 import { EDGE_OPERATIONS, type EdgeOperation, type EdgeOperationName } from './edge-operations.js';
 import { EDGE_KEY_HEADER, type EdgeKeyring } from './edge-keys.js';
-import { forwardedRequest, relayedResponse } from './forwarded-request.js';
-import { edgeBasePath, edgeRunPath } from './gateway-paths.js';
+import { type ForwardFacts, forwardedRequest, relayedResponse } from './forwarded-request.js';
+import { edgeA2aPath, edgeBasePath, edgeRunPath } from './gateway-paths.js';
 import type { Reconciler } from './reconciler.js';
 import { sendToReplica } from './send-to-replica.js';
 
@@ -20,7 +28,7 @@ export interface ExternalEdgeServices {
   readonly runs: BackgroundRunWatch;
   /** The tenant every edge call is made for: the instance owner's, the key's owner. */
   readonly ownerTenant: string;
-  /** The largest `/mcp` body the edge reads (to count the `chat` calls in it). */
+  /** The largest `/mcp` or `chat/a2a` body the edge reads (to count the chat turns in it). */
   readonly maxMcpBodyBytes: number;
 }
 
@@ -79,6 +87,7 @@ function admit(
       detail: `${EDGE_KEY_HEADER} is not the edge key of ${ref} (was it rotated?)`,
       headers: challenge,
     });
+  if (segments.join('/') === ACTOR_PATHS.a2aCard.slice(1)) return admitA2aCard(pool, request, ref);
   const name = first;
   const operation = Object.hasOwn(EDGE_OPERATIONS, name) ? EDGE_OPERATIONS[name as EdgeOperationName] : undefined;
   const noSuchPath = () =>
@@ -110,6 +119,115 @@ function admit(
     });
   }
   return { pool, operation, actorPath };
+}
+
+/** The edge's A2A card: a read of the actor's card, offered where the instance exposes `chat` (its only interface is `chat/a2a`). */
+const A2A_CARD_OPERATION: EdgeOperation = { methods: ['GET'], actorPath: () => ACTOR_PATHS.a2aCard, counts: 'none' };
+
+/**
+ * Admits a read of the instance's A2A card (`/api/v1/k/<ref>/.well-known/agent-card.json`): 404
+ * `operation_not_exposed` when the instance does not expose `chat`, 405 for a method but GET.
+ */
+function admitA2aCard(
+  pool: ActorPool,
+  request: Request,
+  ref: string,
+): { pool: ActorPool; operation: EdgeOperation; actorPath: string } {
+  if (!exposedOperations(pool).includes('chat'))
+    throw new ActorError('operation_not_exposed', {
+      detail: `${ref} does not expose chat (external_api.operations), which its A2A card is the card of`,
+    });
+  if (!A2A_CARD_OPERATION.methods.includes(request.method))
+    throw new ActorError('method_not_allowed', {
+      detail: `The A2A card takes ${A2A_CARD_OPERATION.methods.join(', ')}`,
+      headers: { Allow: A2A_CARD_OPERATION.methods.join(', ') },
+    });
+  return { pool, operation: A2A_CARD_OPERATION, actorPath: ACTOR_PATHS.a2aCard };
+}
+
+/** The name of the edge key's scheme in an edge card's `securitySchemes`. */
+const EDGE_KEY_SCHEME = 'edgeKey';
+
+/**
+ * The actor's A2A card as the edge serves it: its one interface A2A's JSON-RPC binding at the
+ * edge's `chat/a2a` (HTTP+JSON is not served through the edge: its one base would carry both
+ * `chat` and `status` methods), and the edge key in `X-API-Key` its only security scheme; the
+ * rest (name, skills, capabilities, modes) is the actor's.
+ * @param card the actor's card, as JSON
+ * @param origin the origin the client addressed the edge at
+ * @param ref the instance
+ */
+function edgeA2aCard(card: Record<string, unknown>, origin: string, ref: string): Record<string, unknown> {
+  const interfaces = Array.isArray(card.supportedInterfaces)
+    ? (card.supportedInterfaces as Record<string, unknown>[])
+    : [];
+  return {
+    ...card,
+    supportedInterfaces: interfaces
+      .filter((entry) => entry.protocolBinding === 'JSONRPC')
+      .map((entry) => ({ ...entry, url: `${origin}${edgeA2aPath(ref)}` })),
+    securitySchemes: {
+      [EDGE_KEY_SCHEME]: {
+        apiKeySecurityScheme: {
+          description: `The edge key of ${ref}`,
+          location: 'header',
+          name: EDGE_KEY_HEADER,
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [EDGE_KEY_SCHEME]: { list: [] } } }],
+  };
+}
+
+/**
+ * Answers a read of the instance's A2A card: the actor's card rewritten for the edge (see
+ * `edgeA2aCard`); the actor's own answer otherwise (a 404 problem from one without `expose_a2a`).
+ */
+async function answerA2aCard(pool: ActorPool, request: Request, facts: ForwardFacts, ref: string): Promise<Response> {
+  const answer = await sendToReplica(pool, forwardedRequest(request, facts));
+  if (!answer.ok) return relayedResponse(answer);
+  const card = (await answer.json()) as Record<string, unknown>;
+  return Response.json(edgeA2aCard(card, new URL(request.url).origin, ref), {
+    headers: { 'X-Request-Id': facts.requestId },
+  });
+}
+
+/**
+ * Answers `chat/a2a`: a JSON-RPC call that sends a message (`SendMessage`, `SendStreamingMessage`)
+ * starts a run, counted as one chat turn once that run (its task) has completed, as a background
+ * chat is; any other call (get, list, cancel, subscribe) goes through uncounted.
+ */
+async function answerA2a(
+  services: ExternalEdgeServices,
+  request: Request,
+  pool: ActorPool,
+  facts: ForwardFacts,
+): Promise<Response> {
+  const body = await readCappedText(request, services.maxMcpBodyBytes);
+  const forwarded = forwardedRequest(request, { ...facts, body });
+  if (!a2aSendsMessage(body)) return relayedResponse(await sendToReplica(pool, forwarded));
+  const { tenant, requestId } = facts;
+  await services.reconciler.ensureBaseline(pool, tenant);
+  services.answered.begin(pool.ref);
+  const count = (succeeded: boolean) => {
+    if (succeeded) services.answered.add(pool.ref, tenant);
+    services.answered.settle(pool.ref);
+  };
+  const followTask = (taskId: string | undefined) => {
+    if (taskId === undefined) count(false);
+    else services.runs.follow(pool, taskId, tenant, requestId, count);
+  };
+  let answer: Response;
+  try {
+    answer = await sendToReplica(pool, forwarded);
+  } catch (error) {
+    count(false);
+    throw error;
+  }
+  if (answer.ok && answer.body !== null && (answer.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+    return relayedResponse(answer, watchA2aTaskId(answer.body, followTask));
+  followTask(await a2aTaskIdOfAnswer(answer));
+  return relayedResponse(answer);
 }
 
 /**
@@ -145,6 +263,8 @@ export async function answerEdge(
   const { pool, operation, actorPath } = admit(services, request, ref, rest);
   const tenant = services.ownerTenant;
   const facts = { actorPath, tenant, prefix: edgeBasePath(ref), requestId };
+  if (actorPath === ACTOR_PATHS.a2aCard) return answerA2aCard(pool, request, facts, ref);
+  if (actorPath === ACTOR_PATHS.a2aJsonRpc) return answerA2a(services, request, pool, facts);
   if (operation.counts === 'none') return relayedResponse(await sendToReplica(pool, forwardedRequest(request, facts)));
   if (operation.counts === 'mcp') {
     const body = request.method === 'POST' ? await readCappedText(request, services.maxMcpBodyBytes) : undefined;

@@ -1,4 +1,5 @@
 import { REGISTER_ACTOR_PATH } from '../../cli/library.js';
+import { CHAT_SURFACES } from './edge-operations.js';
 
 /**
  * The paths of the local platform's gateway, in one place: the routes mount from them, the
@@ -39,4 +40,9 @@ export function edgeRunPath(ref: string, runId: string): string {
 /** A panel page through the relay, e.g. `/relay/<ref>/panel/<slug>`; its `/data` and `/action` sit below it. */
 export function relayPanelPath(ref: string, slug: string): string {
   return `${GATEWAY_PATHS.relay}/${encodeURIComponent(ref)}/panel/${encodeURIComponent(slug)}`;
+}
+
+/** An instance's A2A JSON-RPC endpoint on the edge, e.g. `/api/v1/k/<ref>/chat/a2a`: the interface its edge card names. */
+export function edgeA2aPath(ref: string): string {
+  return `${edgeBasePath(ref)}/chat/${CHAT_SURFACES.a2a}`;
 }

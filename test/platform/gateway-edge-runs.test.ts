@@ -2,6 +2,7 @@
 // Location, `status/<run id>` and its `/stream` serve the run of the instance's owner tenant,
 // and the gateway counts the turn for reconciliation only once the run has completed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconciledAt } from './support/hosted-gateway.js';
 import { createPlatformGateway, type PlatformGateway } from '../../platform/gateway/index.js';
 import type { PlatformConfig } from '../../src/config/platform-config.js';
 import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
@@ -51,16 +52,6 @@ async function pollUntilEnded(ref: string, location: string): Promise<Run> {
   throw new Error(`The run at ${location} did not end`);
 }
 
-/** Reconciles until the instance's gateway count reaches `answered` with nothing under way (the watch has seen the run end). */
-async function reconciledAt(ref: string, answered: number) {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const actor = (await gateway.reconcile()).actors.find((candidate) => candidate.ref === ref);
-    if (actor?.answered === answered && actor.in_flight === 0) return actor;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return (await gateway.reconcile()).actors.find((candidate) => candidate.ref === ref);
-}
-
 beforeAll(async () => {
   hosted = await startExamplePools({ panel: 'memory://', mcp: 'memory://' }, 1);
   gateway = createPlatformGateway({ pools: hosted.pools, reconcileIntervalMs: 0, runPollIntervalMs: 10 });
@@ -79,7 +70,7 @@ describe('runs through the external edge', () => {
     const ended = await pollUntilEnded(PANEL_REF, location);
     expect(ended).toMatchObject({ id: run.id, state: 'completed' });
     expect(ended.reply?.message.content).toBeTruthy();
-    expect(await reconciledAt(PANEL_REF, before + 1)).toMatchObject({ answered: before + 1, drift: [] });
+    expect(await reconciledAt(gateway, PANEL_REF, before + 1)).toMatchObject({ answered: before + 1, drift: [] });
   });
 
   it('keeps a 202 under way, not counted, until the watch sees its run end', async () => {

@@ -89,7 +89,7 @@ const actor = {
     exposeExternalApi: true,
     exposeMcp: true,
     exposeAgUi: true,
-    exposeA2a: false,
+    exposeA2a: true,
   },
   settings: Settings,
   sections: [{ id: "weather", title: "Weather", description: 'What Mesh Actor does' }],

@@ -1,7 +1,8 @@
-import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
+import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { send, userMessage } from '../../../test/support/a2a-messages.js';
 import { testActorsForThisFile } from '../../../test/surfaces/loopback.js';
 import { answerOf, slowChatHandler } from '../../../test/surfaces/slow-chat-handler.js';
 import { ActorTool } from '../../agent/actor-tool.js';
@@ -26,25 +27,6 @@ const lookupTool = new ActorTool({
 
 /** Serves the test actor with `expose_a2a` on, on loopback; resolves with its base URL. */
 const serveA2aActor = testActorsForThisFile({ definition, tools: [lookupTool] });
-
-const userMessage = (text: string, more: Partial<Message> = {}): Message => ({
-  messageId: crypto.randomUUID(),
-  contextId: '',
-  taskId: '',
-  role: Role.ROLE_USER,
-  parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-  ...more,
-});
-
-const send = (message: Message, returnImmediately = false) => ({
-  tenant: '',
-  message,
-  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
-  metadata: undefined,
-});
 
 /** A JSON-RPC call of `/a2a` as raw HTTP. */
 async function rpc(url: string, body: unknown, headers: Record<string, string> = { 'A2A-Version': '1.0' }) {

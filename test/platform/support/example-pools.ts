@@ -35,11 +35,13 @@ export interface ExamplePools {
  * @param databaseUrls the database of the panel actor's and the MCP actor's replicas
  * @param replicas replicas per instance
  * @param configs configurations to use instead of the examples'
+ * @param mcpEnv environment variables the MCP actor's replicas get besides the platform's (e.g. a model server)
  */
 export async function startExamplePools(
   databaseUrls: { panel: string; mcp: string },
   replicas: number,
   configs: { panel?: PlatformConfig; mcp?: PlatformConfig } = {},
+  mcpEnv: Record<string, string> = {},
 ): Promise<ExamplePools> {
   const platformEnv = { ACTOR_PLATFORM: 'true', LOG_LEVEL: 'info' };
   const panel = await startInProcessPool({
@@ -64,7 +66,7 @@ export async function startExamplePools(
     meshGroup: 'weather',
     makeApp: (index, logger) =>
       createMeshActor(
-        { ...platformEnv, DATABASE_URL: databaseUrls.mcp, INSTANCE_ID: `${MCP_REF}-${index}`, MESH_KEY },
+        { ...platformEnv, ...mcpEnv, DATABASE_URL: databaseUrls.mcp, INSTANCE_ID: `${MCP_REF}-${index}`, MESH_KEY },
         { logger },
       ),
   });

@@ -70,3 +70,19 @@ export function chatAroundGateway(pool: InProcessPool, session: string): Promise
     }),
   );
 }
+
+/**
+ * Reconciles until the instance's gateway count reaches `answered` with nothing under way (the
+ * watch has seen its runs end); answers the instance's last reading either way.
+ * @param gateway the gateway
+ * @param ref the instance
+ * @param answered the count awaited
+ */
+export async function reconciledAt(gateway: PlatformGateway, ref: string, answered: number) {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const actor = (await gateway.reconcile()).actors.find((candidate) => candidate.ref === ref);
+    if (actor?.answered === answered && actor.in_flight === 0) return actor;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return (await gateway.reconcile()).actors.find((candidate) => candidate.ref === ref);
+}
