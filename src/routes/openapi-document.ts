@@ -44,7 +44,7 @@ function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number,
 }
 
 /**
- * Builds the OpenAPI 3.1 document of an actor from its documented operations: each operation's
+ * Builds the OpenAPI 3.2 document of an actor from its documented operations: each operation's
  * `security` and its 401 (and, without an API key off the platform, 421) answers are those the
  * actor enforces in its auth mode, derived from the operation's declared security.
  */
@@ -66,7 +66,7 @@ export function openApiDocument(
     (paths[path] ??= {})[method] = { ...operation, security: requirements, responses };
   }
   return {
-    openapi: '3.1.0',
+    openapi: '3.2.0',
     info: {
       title: ctx.definition.metadata.name,
       version: ctx.definition.metadata.version,

@@ -12,7 +12,7 @@ import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
 
 /** The path of the invoke, for the code above this feature that sends to it. */
 export { INVOKE_PATH };
@@ -146,13 +146,10 @@ export const invokeRoute = defineRoute(
           },
           content: {
             'application/json': { schema: schemaOf(ChatReply) },
-            'text/event-stream': {
-              schema: {
-                type: 'string',
-                description:
-                  'Server-sent events: one `data:` line per AI SDK UI message stream part (JSON), ending with `data: [DONE]`',
-              },
-            },
+            ...eventStream(
+              TYPED_EVENT,
+              'One event per AI SDK UI message stream part (JSON in `data`), ending with `data: [DONE]`',
+            ),
           },
         },
         202: {
