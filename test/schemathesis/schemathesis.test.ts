@@ -4,6 +4,8 @@
 // proxy, an OAuth provider, attachments in every chat request), open and with the API key. It must
 // find nothing; the seeds are pinned so a run is the same run each time.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +37,8 @@ let bin: string;
 let workflow: LoopbackServer;
 let oauthProvider: MockOAuthProvider;
 const served: ServeHandle[] = [];
+/** Where Schemathesis runs: it keeps its state in `.schemathesis/` of its working folder. */
+const scratch = mkdtempSync(join(tmpdir(), 'actorkit-schemathesis-'));
 
 beforeAll(async () => {
   // The wheels the environment needs are in the repository (venv.sh says where each came from):
@@ -55,6 +59,7 @@ afterAll(async () => {
   for (const server of served) await server.close();
   await workflow?.close();
   await oauthProvider?.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Serves an example on loopback, as itself or with another definition, with the environment the mode adds. */
@@ -111,6 +116,7 @@ async function schemathesis(url: string, keyed: boolean): Promise<{ passed: bool
   try {
     const { stdout } = await run(join(bin, 'schemathesis'), args, {
       encoding: 'utf8',
+      cwd: scratch,
       timeout: 600_000,
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, SCHEMATHESIS_HOOKS: '' },

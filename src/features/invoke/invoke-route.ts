@@ -59,6 +59,25 @@ function isApprovalsBody(json: unknown): boolean {
   return typeof json === 'object' && json !== null && 'approvals' in json && !('message' in json);
 }
 
+/**
+ * The OpenAPI links of an invoke answer whose body carries the run's `id` (the reply, or the
+ * background run): read it, cancel it, then the counts it added to; the tenant is the request's.
+ * Stateful testers (Schemathesis) chain invoke → run → stats through them.
+ */
+const RUN_LINKS = {
+  GetRun: {
+    operationId: 'getRun',
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    description: 'The run of this turn',
+  },
+  CancelRun: {
+    operationId: 'cancelRun',
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    description: 'Cancel the run of this turn (409 `run_finished` once it has ended)',
+  },
+  Stats: { operationId: 'stats', description: 'The counts this turn added to' },
+} as const;
+
 /** True when the caller asks for a background run: `"background": true`, or `Prefer: respond-async` (RFC 7240). */
 function wantsBackground(request: ChatRequest, prefer: string | undefined): boolean {
   if (request.background !== undefined) return request.background;
@@ -144,6 +163,7 @@ export const invokeRoute = defineRoute(
               schema: { type: 'string', enum: ['true'] },
             },
           },
+          links: RUN_LINKS,
           content: {
             'application/json': { schema: schemaOf(ChatReply) },
             ...eventStream(
@@ -162,6 +182,7 @@ export const invokeRoute = defineRoute(
               schema: { type: 'string' },
             },
           },
+          links: RUN_LINKS,
           content: { 'application/json': { schema: schemaOf(RunStatus) } },
         },
         400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', [
