@@ -60,8 +60,8 @@ function isApprovalsBody(json: unknown): boolean {
 }
 
 /**
- * The OpenAPI links of an invoke answer whose body carries the run's `id` (the reply, or the
- * background run): read it, cancel it, then the counts it added to; the tenant is the request's.
+ * The OpenAPI links of a background run's 202, whose JSON body always carries the run's `id` (a 200
+ * may be a stream, which has no body to read it from): read it, cancel it, then the counts it added to; the tenant is the request's.
  * Stateful testers (Schemathesis) chain invoke → run → stats through them.
  */
 const RUN_LINKS = {
@@ -163,7 +163,6 @@ export const invokeRoute = defineRoute(
               schema: { type: 'string', enum: ['true'] },
             },
           },
-          links: RUN_LINKS,
           content: {
             'application/json': { schema: schemaOf(ChatReply) },
             ...eventStream(
