@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseModelHeaders, REFUSED_MODEL_HEADERS } from './model-headers.js';
+import { MODEL_HEADERS_PATTERN, parseModelHeaders, REFUSED_MODEL_HEADERS } from './model-headers.js';
 
 describe('parseModelHeaders', () => {
   it('reads a JSON object of header names to string values; empty is none', () => {
@@ -81,4 +81,22 @@ describe('the LLM_HEADERS of docs/agent.md (Model gateways)', () => {
   it.each(documented)('%s parses', (raw) => {
     expect(Object.keys(parseModelHeaders(raw)).length).toBeGreaterThan(0);
   });
+});
+
+describe('MODEL_HEADERS_PATTERN, the llm_headers setting in /openapi.json (#40)', () => {
+  const pattern = new RegExp(MODEL_HEADERS_PATTERN, 'u');
+  it.each(['', '  ', '{}', '{"x-portkey-provider": "openai"}', ' { "x-a" : "b c" , "y":"1"} '])(
+    'admits %j, which parseModelHeaders takes',
+    (text) => {
+      expect(pattern.test(text)).toBe(true);
+      expect(() => parseModelHeaders(text)).not.toThrow();
+    },
+  );
+  it.each(['nope', '\u0011a', '{"x": 1}', '{"a b": "c"}', '{"x": " "}', '["x"]', '{"x": "a\\nb"}'])(
+    'refuses %j, which parseModelHeaders refuses',
+    (text) => {
+      expect(pattern.test(text)).toBe(false);
+      expect(() => parseModelHeaders(text)).toThrow();
+    },
+  );
 });

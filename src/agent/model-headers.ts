@@ -31,6 +31,17 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const EXAMPLE = '{"x-portkey-provider": "openai"}';
 
+const JSON_SPACE = '[ \\t\\n\\r]*';
+const MEMBER = `"[!#$%&'*+.^_\`|~0-9A-Za-z-]+"${JSON_SPACE}:${JSON_SPACE}"[ !#-\\[\\]-~]*[!#-\\[\\]-~][ !#-\\[\\]-~]*"`;
+
+/**
+ * The `llm_headers` setting's text as a JSON Schema `pattern` (ECMA-262) can say it: empty, or a
+ * JSON object of HTTP field names to non-blank printable-ASCII string values without escapes. It
+ * admits no text `parseModelHeaders` refuses but a name it keeps for the client (`Host`…) or one
+ * named twice, which a regular expression cannot tell.
+ */
+export const MODEL_HEADERS_PATTERN = `^(?:${JSON_SPACE}|${JSON_SPACE}\\{${JSON_SPACE}(?:${MEMBER}(?:${JSON_SPACE},${JSON_SPACE}${MEMBER})*)?${JSON_SPACE}\\}${JSON_SPACE})$`;
+
 /** What a JSON value is, in words: `a list`, `an object`, `null`, `a number`… */
 const kindOf = (value: unknown) =>
   value === null

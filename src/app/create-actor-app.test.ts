@@ -124,7 +124,7 @@ describe('createActorApp', () => {
   it('describes every route in /openapi.json, with the chat request schema', async () => {
     const app = await createTestActor();
     const document = await (await app.request('/openapi.json')).json();
-    expect(document.openapi).toBe('3.1.0');
+    expect(document.openapi).toBe('3.2.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       '/',
       '/agent/invoke',

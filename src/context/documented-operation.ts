@@ -15,7 +15,7 @@ type ContractRole = 'required' | 'recommended' | 'always' | 'conditional';
  * the 401 (and 421) answers of the auth mode are added by `/openapi.json`, not written here.
  */
 export interface DocumentedOperation {
-  readonly method: 'get' | 'post' | 'put' | 'delete' | 'patch';
+  readonly method: 'get' | 'post' | 'put' | 'delete' | 'patch' | 'options';
   readonly path: string;
   readonly operation: Record<string, unknown>;
   /** Who may call it; `apiKey` when left out (the API key, when on, guards every path not declared `open`). */

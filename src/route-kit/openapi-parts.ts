@@ -63,3 +63,47 @@ export function json(description: string, schema: JsonSchemaObject = { type: 'ob
 export function htmlPage(description: string) {
   return { description, content: { 'text/html': { schema: { type: 'string' } } } };
 }
+
+/**
+ * A `text/event-stream` media type whose events each carry a JSON value in `data`: `itemSchema`
+ * (OpenAPI 3.2's per-event schema, which Schemathesis and other stream-aware tools check each
+ * event against) is one event, `{data, event?, id?, retry?}`, its `data` JSON text matching
+ * `dataSchema` (`contentMediaType` + `contentSchema`), or the literal `[DONE]` that ends an AI SDK
+ * stream. `schema` admits no JSON value: the body is not one JSON document, so a client that reads
+ * bodies as JSON (openapi-fetch) gets no `data` from a stream, and its generated type is `never`
+ * rather than a `string` every caller would have to narrow away.
+ * @param dataSchema the JSON value of each event's `data`
+ * @param description what the events are, in order
+ */
+export function eventStream(dataSchema: JsonSchemaObject, description: string) {
+  return {
+    'text/event-stream': {
+      schema: {
+        enum: [],
+        description: 'No JSON value: the body is a stream of server-sent events, each as `itemSchema` describes it',
+      },
+      itemSchema: {
+        type: 'object',
+        description,
+        required: ['data'],
+        properties: {
+          data: {
+            type: 'string',
+            if: { const: '[DONE]' },
+            else: { contentMediaType: 'application/json', contentSchema: dataSchema },
+          },
+          event: { type: 'string' },
+          id: { type: 'string' },
+          retry: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  };
+}
+
+/** The `data` of an event of a typed JSON event stream (AI SDK UI message stream parts, AG-UI events): an object with its `type`. */
+export const TYPED_EVENT: JsonSchemaObject = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string' } },
+};

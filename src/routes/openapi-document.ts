@@ -2,6 +2,7 @@ import type { ActorContext } from '../context/actor-context.js';
 import type { DocumentedOperation, RouteSecurity } from '../context/documented-operation.js';
 import type { ProblemCode } from '../core/problem-codes.js';
 import { PROBLEM_DOCUMENT_SCHEMA } from '../core/problem-schema.js';
+import { MODEL_HEADERS_PATTERN } from '../agent/model-headers.js';
 import { problem } from '../route-kit/openapi-parts.js';
 
 /** The security schemes an operation can need, as `components.securitySchemes` names them. */
@@ -44,7 +45,7 @@ function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number,
 }
 
 /**
- * Builds the OpenAPI 3.1 document of an actor from its documented operations: each operation's
+ * Builds the OpenAPI 3.2 document of an actor from its documented operations: each operation's
  * `security` and its 401 (and, without an API key off the platform, 421) answers are those the
  * actor enforces in its auth mode, derived from the operation's declared security.
  */
@@ -66,7 +67,7 @@ export function openApiDocument(
     (paths[path] ??= {})[method] = { ...operation, security: requirements, responses };
   }
   return {
-    openapi: '3.1.0',
+    openapi: '3.2.0',
     info: {
       title: ctx.definition.metadata.name,
       version: ctx.definition.metadata.version,
@@ -94,8 +95,15 @@ export function openApiDocument(
 /**
  * The body `PUT /settings` takes, derived from the settings' JSON Schema: any of its fields (none
  * is required in an update), and no other (an unknown key is refused, 422 `validation_failed`).
+ * A text `llm_headers` setting says the JSON it must hold (`MODEL_HEADERS_PATTERN`), so a value
+ * the document admits is one the actor takes.
  */
 function settingsUpdateSchema(settingsSchema: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { $schema: _dialect, required: _required, ...schema } = settingsSchema;
-  return { ...schema, additionalProperties: false };
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  const headers = properties?.llm_headers;
+  if (properties === undefined || headers?.type !== 'string' || headers.pattern !== undefined)
+    return { ...schema, additionalProperties: false };
+  const llm_headers = { ...headers, pattern: MODEL_HEADERS_PATTERN, contentMediaType: 'application/json' };
+  return { ...schema, properties: { ...properties, llm_headers }, additionalProperties: false };
 }

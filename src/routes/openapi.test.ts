@@ -77,3 +77,22 @@ describe('GET /docs (issue #29 item 8)', () => {
     ).toMatchObject({ detail: 'swagger-ui-dist is not installed' });
   });
 });
+
+describe('/openapi.json for stateful testers (#40)', () => {
+  it('links a background invoke (202) to its run, its cancel and the stats, by the id in the body', async () => {
+    const app = await createTestActor();
+    const document = await (await app.request('/openapi.json')).json();
+    const responses = document.paths['/agent/invoke'].post.responses;
+    for (const status of ['202']) {
+      expect(Object.keys(responses[status].links)).toEqual(['GetRun', 'CancelRun', 'Stats']);
+      expect(responses[status].links.GetRun).toMatchObject({
+        operationId: 'getRun',
+        parameters: { id: '$response.body#/id' },
+      });
+    }
+    const operationIds = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods as Record<string, { operationId: string }>).map((operation) => operation.operationId),
+    );
+    expect(operationIds).toEqual(expect.arrayContaining(['getRun', 'cancelRun', 'stats']));
+  });
+});

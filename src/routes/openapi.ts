@@ -60,7 +60,7 @@ fetch('openapi.json').then(r=>r.json()).then(doc=>{
 });
 </script></body></html>`;
 
-/** `GET /openapi.json`: the OpenAPI 3.1 document of every mounted route, built on first use. */
+/** `GET /openapi.json`: the OpenAPI 3.2 document of every mounted route, built on first use. */
 export const openApiRoute = defineRoute(
   {
     method: 'get',
@@ -69,8 +69,8 @@ export const openApiRoute = defineRoute(
     contract: 'always',
     operation: {
       operationId: 'openApi',
-      summary: 'This OpenAPI 3.1 document',
-      responses: { 200: json('OpenAPI 3.1 of every mounted route') },
+      summary: 'This OpenAPI 3.2 document',
+      responses: { 200: json('OpenAPI 3.2 of every mounted route') },
     },
   },
   (ctx, { operations }) => {

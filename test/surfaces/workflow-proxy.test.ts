@@ -147,7 +147,29 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+/** Sends a method `fetch` refuses to send (TRACE) over node:http; the status and headers. */
+function sendRaw(target: string, method: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingMessage['headers'] }>((resolve, reject) => {
+    const url = new URL(target);
+    httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
+      res.resume().on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 describe('workflow proxy on loopback', () => {
+  it('answers TRACE and WebDAV methods 405 with the Allow of the methods it forwards, before any key (#40)', async () => {
+    for (const method of ['TRACE', 'PROPFIND']) {
+      for (const headers of [auth, {}]) {
+        const { status, headers: answer } = await sendRaw(`${actor.url}/workflow/echo`, method, headers);
+        expect(status, method).toBe(405);
+        expect(answer.allow, method).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+      }
+    }
+  });
+
   it('forwards every method with path and query, prefix stripped', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       const hasBody = method !== 'GET' && method !== 'OPTIONS';

@@ -7,7 +7,7 @@ import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
-import { json } from '../../route-kit/openapi-parts.js';
+import { eventStream, json } from '../../route-kit/openapi-parts.js';
 import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
 import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
 import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
@@ -162,7 +162,7 @@ function httpJsonOperation(
 function a2aOperations(): DocumentedOperation[] {
   const sse = {
     description: 'An SSE stream of StreamResponse events',
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    content: eventStream({ type: 'object' }, 'One StreamResponse (JSON in `data`)'),
   };
   return [
     httpJsonOperation(
@@ -227,7 +227,7 @@ function a2aOperations(): DocumentedOperation[] {
               'A JSON-RPC response (errors too, with A2A codes: -32001 task not found, -32002 not cancelable, -32004 unsupported, -32005 content type, -32009 version), or an SSE stream of them for the streaming methods',
             content: {
               'application/json': { schema: { type: 'object' } },
-              'text/event-stream': { schema: { type: 'string' } },
+              ...eventStream({ type: 'object' }, 'One JSON-RPC response (JSON in `data`)'),
             },
           },
         },

@@ -12,7 +12,7 @@ import { type ApprovalAnswer, ApprovalsRequest, ChatRequest, requestTenant } fro
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { replayStream } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
 import { agUiEventStream } from './ag-ui-events.js';
 import { RunAgentInput } from './run-agent-input.js';
 
@@ -227,7 +227,7 @@ export const agUiRoute = defineRoute(
         200: {
           description:
             'Server-sent events: one `data:` line per AG-UI event (JSON): RUN_STARTED, TEXT_MESSAGE_*, TOOL_CALL_* and TOOL_CALL_RESULT, STATE_SNAPSHOT, then RUN_FINISHED or RUN_ERROR',
-          content: { 'text/event-stream': { schema: { type: 'string' } } },
+          content: eventStream(TYPED_EVENT, 'One AG-UI event (JSON in `data`)'),
         },
         400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', [
           'invalid_json',

@@ -12,7 +12,7 @@ import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
 
 /** The path of the invoke, for the code above this feature that sends to it. */
 export { INVOKE_PATH };
@@ -58,6 +58,25 @@ async function readInvokeBody(
 function isApprovalsBody(json: unknown): boolean {
   return typeof json === 'object' && json !== null && 'approvals' in json && !('message' in json);
 }
+
+/**
+ * The OpenAPI links of a background run's 202, whose JSON body always carries the run's `id` (a 200
+ * may be a stream, which has no body to read it from): read it, cancel it, then the counts it added to; the tenant is the request's.
+ * Stateful testers (Schemathesis) chain invoke → run → stats through them.
+ */
+const RUN_LINKS = {
+  GetRun: {
+    operationId: 'getRun',
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    description: 'The run of this turn',
+  },
+  CancelRun: {
+    operationId: 'cancelRun',
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    description: 'Cancel the run of this turn (409 `run_finished` once it has ended)',
+  },
+  Stats: { operationId: 'stats', description: 'The counts this turn added to' },
+} as const;
 
 /** True when the caller asks for a background run: `"background": true`, or `Prefer: respond-async` (RFC 7240). */
 function wantsBackground(request: ChatRequest, prefer: string | undefined): boolean {
@@ -146,13 +165,10 @@ export const invokeRoute = defineRoute(
           },
           content: {
             'application/json': { schema: schemaOf(ChatReply) },
-            'text/event-stream': {
-              schema: {
-                type: 'string',
-                description:
-                  'Server-sent events: one `data:` line per AI SDK UI message stream part (JSON), ending with `data: [DONE]`',
-              },
-            },
+            ...eventStream(
+              TYPED_EVENT,
+              'One event per AI SDK UI message stream part (JSON in `data`), ending with `data: [DONE]`',
+            ),
           },
         },
         202: {
@@ -165,6 +181,7 @@ export const invokeRoute = defineRoute(
               schema: { type: 'string' },
             },
           },
+          links: RUN_LINKS,
           content: { 'application/json': { schema: schemaOf(RunStatus) } },
         },
         400: problem('Malformed JSON, or a malformed X-Tenant-Id or Idempotency-Key', [

@@ -9,7 +9,7 @@ import { INVOKE_PATH, SessionId } from '../../invoke/chat-request.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
 import type { StoredRun } from '../../store/store.js';
 import { continueRun } from '../../invoke/answer-invoke.js';
 import type { TurnServices } from '../../invoke/turn-services.js';
@@ -55,15 +55,10 @@ const afterQuery = {
 const notFound = problem("No run of this id for this tenant (another tenant's run included)", ['run_not_found']);
 const storeUnavailable = problem('Database unreachable', ['store_unavailable']);
 
-const sseContent = {
-  'text/event-stream': {
-    schema: {
-      type: 'string',
-      description:
-        'Server-sent events: `id: <n>` and `data: <part>` per AI SDK UI message stream part, in order, each once; ends with `data: [DONE]` when the run has ended',
-    },
-  },
-};
+const sseContent = eventStream(
+  TYPED_EVENT,
+  'One event per AI SDK UI message stream part (JSON in `data`, its number in `id`), in order, each once; ends with `data: [DONE]` when the run has ended',
+);
 
 /** The tenant of a run route: `X-Tenant-Id`, else `default` (400 `invalid_header` when malformed). */
 function tenantOf(c: Context<ActorEnv>): string {

@@ -33,6 +33,13 @@ const DEFAULT_WORKFLOW_TIMEOUT_MS = 30_000;
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
+/**
+ * The methods the proxy forwards, as `/openapi.json` lists them (HEAD with GET). Others (TRACE,
+ * CONNECT, WebDAV's) get 405 with this `Allow` before any key: `fetch` cannot send TRACE or
+ * CONNECT, and a workflow tool's webhooks answer none of them.
+ */
+const PROXIED_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
+
 function upstreamBase(raw: string | undefined): URL {
   const refuse = (message: string) => new StartupRefusal('WORKFLOW_BASE_URL', message);
   if (raw === undefined || raw.trim() === '')
@@ -84,7 +91,7 @@ function endQuietlyWhenClientLeaves(
 }
 
 /**
- * The workflow proxy (`integration_type: n8n`): every method on `/workflow/*` goes to
+ * The workflow proxy (`integration_type: n8n`): GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS on `/workflow/*` go to
  * `WORKFLOW_BASE_URL` with the prefix stripped (`/workflow/webhook/x` → `<base>/webhook/x`).
  * Bodies stream both ways without buffering; hop-by-hop headers are dropped; `X-Forwarded-*`
  * are set; `X-API-Key` and `X-Mesh-Key` stay here (`Authorization` and cookies go through:
@@ -102,13 +109,13 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
   const doFetch = options.fetch ?? fetch;
   return {
     name: 'workflow',
-    operations: () => [
-      {
-        method: 'get',
+    operations: () =>
+      PROXIED_METHODS.map((method) => ({
+        method,
         path: `${WORKFLOW_PREFIX}/{path}`,
         operation: {
-          operationId: 'workflowProxy',
-          summary: 'Proxy to the workflow tool (every method)',
+          operationId: `workflowProxy${method[0]?.toUpperCase()}${method.slice(1)}`,
+          summary: `Proxy ${method.toUpperCase()} to the workflow tool`,
           parameters: [{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             default: { description: "The workflow tool's response, streamed" },
@@ -117,8 +124,7 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
             504: problem('Upstream timed out', ['upstream_timeout']),
           },
         },
-      },
-    ],
+      })),
     mount(app, ctx) {
       if (ctx.definition.features.integrationType !== 'n8n') {
         throw new Error(
@@ -127,7 +133,8 @@ export function workflowProxyRouter(options: WorkflowProxyOptions): ActorRouter 
       }
       const trustIncoming = options.trustForwardedHeaders ?? ctx.config.platformMode;
       const publicPrefix = WORKFLOW_PREFIX;
-      const proxy = new Hono<ActorEnv>().all(`${WORKFLOW_PREFIX}/*`, async function workflowProxy(c) {
+      const methods = [...PROXIED_METHODS.map((method) => method.toUpperCase()), 'HEAD'];
+      const proxy = new Hono<ActorEnv>().on(methods, `${WORKFLOW_PREFIX}/*`, async function workflowProxy(c) {
         const incoming = c.req.raw;
         const url = new URL(incoming.url);
         const target = new URL(

@@ -1,0 +1,153 @@
+// Schemathesis 4.25, an independent property-based tester driven by /openapi.json (issue #40 item 1):
+// every phase (examples, coverage, fuzzing, stateful through the document's links) and every check,
+// against hello-actor and against an actor with every option on (MCP, fleet mesh, panel, the n8n
+// proxy, an OAuth provider, attachments in every chat request), open and with the API key. It must
+// find nothing; the seeds are pinned so a run is the same run each time.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServeHandle } from '../../src/adapter/node/index.js';
+import { MemoryStore, silentLogger, statsPanel, type ActorApp, type ActorDefinition } from '../../src/index.js';
+import { listenOnLoopback, serveOnLoopback, type LoopbackServer } from '../surfaces/loopback.js';
+import { startMockOAuthProvider, type MockOAuthProvider } from '../surfaces/oauth-mock-provider.js';
+
+const run = promisify(execFile);
+const HERE = import.meta.dirname;
+const ROOT = resolve(HERE, '../..');
+const API_KEY = 'schemathesis-key';
+const MESH_KEY = 'a-mesh-key-for-the-schemathesis-test';
+/** Examples per operation and phase: bounded so the whole file stays within about two minutes. */
+const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES ?? 25);
+const SEED = 40;
+
+type CreateApp = (env: Record<string, string>, overrides: object) => ActorApp;
+
+async function exampleApp(example: string): Promise<{ createApp: CreateApp; definition: ActorDefinition }> {
+  const [{ createApp }, { default: definition }] = await Promise.all([
+    import(join(ROOT, 'examples', example, 'src', 'app.ts')) as Promise<{ createApp: CreateApp }>,
+    import(join(ROOT, 'examples', example, 'src', 'actor.ts')) as Promise<{ default: ActorDefinition }>,
+  ]);
+  return { createApp, definition };
+}
+
+let bin: string;
+let workflow: LoopbackServer;
+let oauthProvider: MockOAuthProvider;
+const served: ServeHandle[] = [];
+/** Where Schemathesis runs: it keeps its state in `.schemathesis/` of its working folder. */
+const scratch = mkdtempSync(join(tmpdir(), 'actorkit-schemathesis-'));
+
+beforeAll(async () => {
+  // The wheels the environment needs are in the repository (venv.sh says where each came from):
+  // a failure here is a broken install, never a reason to skip, locally or in CI.
+  bin = (await run(join(HERE, 'venv.sh'), [], { encoding: 'utf8' })).stdout.trim();
+  // The n8n the proxy forwards to: a real server that answers every method with JSON.
+  workflow = await listenOnLoopback((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ ok: true }));
+    });
+  });
+  oauthProvider = await startMockOAuthProvider();
+}, 300_000);
+
+afterAll(async () => {
+  for (const server of served) await server.close();
+  await workflow?.close();
+  await oauthProvider?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Serves an example on loopback, as itself or with another definition, with the environment the mode adds. */
+async function serveExample(example: string, keyed: boolean, widen?: (definition: ActorDefinition) => ActorDefinition) {
+  const { createApp, definition } = await exampleApp(example);
+  const env = {
+    LLM_PROVIDER: 'offline',
+    MESH_KEY,
+    WORKFLOW_BASE_URL: workflow.url,
+    OAUTH_MOCK_ISSUER: oauthProvider.issuer,
+    OAUTH_MOCK_CLIENT_ID: 'actorclient',
+    OAUTH_MOCK_CLIENT_SECRET: 'actor-secret',
+    OAUTH_MOCK_ALLOW_INSECURE: 'true',
+    ...(keyed ? { API_KEY_ENABLED: 'true', API_KEY } : {}),
+  };
+  const app = createApp(env, {
+    store: new MemoryStore(),
+    logger: silentLogger,
+    ...(widen === undefined ? {} : { definition: widen(definition) }),
+  });
+  const server = await serveOnLoopback(app);
+  served.push(server);
+  return server.url;
+}
+
+/** mesh-actor (MCP, fleet mesh, AG-UI) with the panel, the n8n proxy and an OAuth provider on as well. */
+const everyOption = (definition: ActorDefinition): ActorDefinition => ({
+  ...definition,
+  features: { ...definition.features, includePanel: true, integrationType: 'n8n' },
+  panels: [statsPanel()],
+  oauth: [{ provider: 'mock', title: 'Mock ID', scopes: ['openid'] }],
+});
+
+/** Runs Schemathesis on the actor at `url`; its output, and whether it found nothing. */
+async function schemathesis(url: string, keyed: boolean): Promise<{ passed: boolean; output: string }> {
+  const args = [
+    'run',
+    `${url}/openapi.json`,
+    '--checks',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--max-examples',
+    String(EXAMPLES),
+    '--seed',
+    String(SEED),
+    '--workers',
+    '1',
+    '--no-color',
+    '--header',
+    `X-Mesh-Key: ${MESH_KEY}`,
+    ...(keyed ? ['--header', `X-API-Key: ${API_KEY}`] : []),
+  ];
+  try {
+    const { stdout } = await run(join(bin, 'schemathesis'), args, {
+      encoding: 'utf8',
+      cwd: scratch,
+      timeout: 600_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, SCHEMATHESIS_HOOKS: '' },
+    });
+    return { passed: true, output: stdout };
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return { passed: false, output: `${stdout}\n${stderr}` };
+  }
+}
+
+// Not yet in every `npm test`: four classes are still open (304 on If-None-Match, 400 invalid_state
+// on /oauth/callback, 422 idempotency_key_reused on a reused key, llm_headers names a pattern cannot
+// refuse; on the every-option actor also MCP without Mcp-Session-Id, AG-UI `messages: []` and
+// unknown panel actions), and the four runs take about 9 minutes on 2 cores. Run it with
+// SCHEMATHESIS_RUN=1 until then.
+describe.skipIf(process.env.SCHEMATHESIS_RUN === undefined)(
+  'Schemathesis, all phases and checks, finds nothing (issue #40)',
+  () => {
+    for (const [name, example, widen] of [
+      ['hello-actor', 'hello-actor', undefined],
+      ['every option', 'mesh-actor', everyOption],
+    ] as const) {
+      for (const keyed of [false, true]) {
+        it(`${name}, ${keyed ? 'with the API key' : 'open'}`, async () => {
+          const url = await serveExample(example, keyed, widen);
+          const { passed, output } = await schemathesis(url, keyed);
+          if (process.env.SCHEMATHESIS_LOG !== undefined) console.log(output);
+          expect(passed, output.slice(-12_000)).toBe(true);
+        }, 600_000);
+      }
+    }
+  },
+);
