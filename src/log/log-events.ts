@@ -76,7 +76,8 @@ export const LOG_EVENTS = {
   },
   stats_spill_merge_failed: {
     levels: ['debug'],
-    meaning: 'merging the journals of processes that are gone failed when the database came back; the next start retries (`error`)',
+    meaning:
+      'merging the journals of processes that are gone failed when the database came back; the next start retries (`error`)',
   },
   stats_spill_failed: {
     levels: ['warn'],

@@ -322,7 +322,9 @@ export class GroupCommit {
 
   /** Removes the journal once no turn waits (the database or a spill file has them all). */
   async #discardJournal(): Promise<void> {
-    await this.#journal?.discard(() => this.#pending.length === 0).catch((error: unknown) => this.#logger.warn('stats_journal_failed', { error }));
+    await this.#journal
+      ?.discard(() => this.#pending.length === 0)
+      .catch((error: unknown) => this.#logger.warn('stats_journal_failed', { error }));
   }
 
   /**

@@ -139,7 +139,11 @@ export async function spillInvocationsUntil(
   dataDir: string,
   database: string,
   records: readonly TurnToSave[],
-  options: { readonly deadlineMs: number; readonly retryMs?: number; readonly onFirstFailure?: (error: unknown) => void },
+  options: {
+    readonly deadlineMs: number;
+    readonly retryMs?: number;
+    readonly onFirstFailure?: (error: unknown) => void;
+  },
 ): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -317,9 +321,7 @@ export async function mergeSpilledInvocations(
   let names: string[];
   try {
     names = (await readdir(dataDir))
-      .filter(
-        (name) => name.startsWith(SPILL_PREFIX) && (name.endsWith(SPILL_SUFFIX) || name.endsWith(JOURNAL_SUFFIX)),
-      )
+      .filter((name) => name.startsWith(SPILL_PREFIX) && (name.endsWith(SPILL_SUFFIX) || name.endsWith(JOURNAL_SUFFIX)))
       .sort();
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return { records: 0, files: 0, unreadable: [], foreign: [] };

@@ -80,7 +80,11 @@ if (baseUrl !== undefined) {
         const response = await fetch(`${actor.baseUrl}/agent/invoke`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ user_identifier: `u-${turn % 4}`, session_id: `s-${turn % 7}`, message: `turn ${turn}` }),
+          body: JSON.stringify({
+            user_identifier: `u-${turn % 4}`,
+            session_id: `s-${turn % 7}`,
+            message: `turn ${turn}`,
+          }),
           signal: AbortSignal.timeout(10_000),
         });
         expect(response.status).toBe(200);
@@ -95,7 +99,10 @@ if (baseUrl !== undefined) {
       const left = readdirSync(dataDir);
       expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
       expect(left.filter((name) => statSync(join(dataDir, name)).size === 0)).toEqual([]);
-      expect(actor.logs.find((record) => record.event === 'stats_flush_failed'), actor.output()).toBeUndefined();
+      expect(
+        actor.logs.find((record) => record.event === 'stats_flush_failed'),
+        actor.output(),
+      ).toBeUndefined();
       expect(actor.logs.find((record) => record.event === 'stats_spilled')).toMatchObject({ pending: INVOKES });
       expect(left).toHaveLength(1);
       // Each failure is named once: the journal's while the invokes were answered, the spill's at the signal.
