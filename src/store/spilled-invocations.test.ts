@@ -132,6 +132,14 @@ describe('spilled invocation records', () => {
     expect(readdirSync(dataDir)).toEqual([alive.slice(dataDir.length + 1)]);
   });
 
+  it('answers an append made right after the one before was answered (one caller after another)', async () => {
+    const { dataDir } = await setUp();
+    const journal = new InvocationJournal(dataDir, DATABASE);
+    for (const id of ['a', 'b', 'c']) await journal.append(record(id));
+    expect(readFileSync(journal.path!, 'utf8').trim().split('\n')).toHaveLength(4);
+    await journal.discard();
+  });
+
   it('removes a journal whose writer died before its header was on disk', async () => {
     const { dataDir, store } = await setUp();
     writeFileSync(join(dataDir, `pending-invocations-${hostname()}~${2 ** 22 + 1}~x.jsonl`), '{"vers');

@@ -200,25 +200,31 @@ export class InvocationJournal {
   append(turn: TurnToSave): Promise<void> {
     return new Promise((written, failed) => {
       this.#waiting.push({ line: `${JSON.stringify(turn)}\n`, written, failed });
-      this.#writing ??= this.#writeWaiting().finally(() => {
-        this.#writing = undefined;
-      });
+      this.#writing ??= this.#writeWaiting();
     });
   }
 
+  /**
+   * Writes what waits, batch after batch. It forgets itself in the same step that finds nothing
+   * more waiting, so an append made by a caller it just answered starts the next writer.
+   */
   async #writeWaiting(): Promise<void> {
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, MERGE_BATCH);
-      try {
-        const file = this.#file ?? (await this.#create());
-        await file.handle.write(batch.map((entry) => entry.line).join(''));
-        await file.handle.datasync();
-        for (const entry of batch) entry.written();
-      } catch (error) {
-        // The file may end in a line cut short: the next append starts a new one.
-        await this.#closeFile();
-        for (const entry of batch) entry.failed(error);
+    try {
+      while (this.#waiting.length > 0) {
+        const batch = this.#waiting.splice(0, MERGE_BATCH);
+        try {
+          const file = this.#file ?? (await this.#create());
+          await file.handle.write(batch.map((entry) => entry.line).join(''));
+          await file.handle.datasync();
+          for (const entry of batch) entry.written();
+        } catch (error) {
+          // The file may end in a line cut short: the next append starts a new one.
+          await this.#closeFile();
+          for (const entry of batch) entry.failed(error);
+        }
       }
+    } finally {
+      this.#writing = undefined;
     }
   }
 
