@@ -3,11 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkRuntime, RUNTIMES_UNDER_TEST } from '../contract/runtimes-under-test.js';
-import { spawnActor, type SpawnedActor, waitForLogEvent, waitUntilReady, within } from '../contract/spawn-actor.js';
-import { proxyDatabase, TestSchemas } from '../store/postgres-schemas.js';
+import { waitForLogEvent, within } from '../contract/spawn-actor.js';
 import { postgresTestUrl } from '../store/postgres-test-database.js';
-import type { TcpProxy } from '../support/tcp-proxy.js';
+import { invokeTurn, OutageActorProcesses } from './support/outage-actor-processes.js';
 
 // SIGTERM during a database outage with a full disk: DATA_DIR is on a 1 MiB tmpfs filled to the
 // last byte, so neither the journal nor the spill file can be written. The spill is retried
@@ -16,7 +14,7 @@ import type { TcpProxy } from '../support/tcp-proxy.js';
 // answered invoke. Mounting a tmpfs needs root: without it the suite is skipped.
 
 const INVOKES = 40;
-const runtime = RUNTIMES_UNDER_TEST.find((candidate) => candidate.name === 'node-system')!;
+const SPREAD = { users: 4, sessions: 7 };
 
 /** Mounts a 1 MiB tmpfs at a new folder; undefined when this user may not mount. */
 function mountSmallDisk(): string | undefined {
@@ -45,13 +43,9 @@ const baseUrl = postgresTestUrl('SIGTERM with a full disk');
 const disk = baseUrl === undefined ? undefined : mountSmallDisk();
 if (baseUrl !== undefined) {
   describe.skipIf(disk === undefined)('SIGTERM with a full disk during a database outage (real process, tmpfs)', () => {
-    const schemas = new TestSchemas(baseUrl);
-    const actors: SpawnedActor[] = [];
-    let proxy: TcpProxy | undefined;
+    const processes = new OutageActorProcesses(baseUrl);
     afterAll(async () => {
-      for (const actor of actors) await actor.dispose();
-      await proxy?.close();
-      await schemas.dropAll();
+      await processes.close();
       if (disk !== undefined) {
         execFileSync('umount', [disk]);
         rmSync(disk, { recursive: true, force: true });
@@ -59,36 +53,17 @@ if (baseUrl !== undefined) {
     });
 
     it('retries the spill within the grace period and leaves no empty temporary file', async () => {
-      checkRuntime(runtime);
       const dataDir = join(disk!, 'data');
       mkdirSync(dataDir);
-      const proxied = await proxyDatabase(await schemas.create());
-      proxy = proxied.proxy;
-      const env = {
-        DATABASE_URL: proxied.url,
-        DATA_DIR: dataDir,
-        DATABASE_TIMEOUT_MS: '1000',
-        SHUTDOWN_GRACE_MS: '6000',
-      };
-      const actor = await spawnActor(runtime, env);
-      actors.push(actor);
-      await waitUntilReady(actor);
+      const actor = await processes.spawn({ DATA_DIR: dataDir, SHUTDOWN_GRACE_MS: '6000' });
 
-      proxy.cut();
+      processes.proxy.cut();
       const filler = fill(disk!);
       for (let turn = 0; turn < INVOKES; turn += 1) {
-        const response = await fetch(`${actor.baseUrl}/agent/invoke`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            user_identifier: `u-${turn % 4}`,
-            session_id: `s-${turn % 7}`,
-            message: `turn ${turn}`,
-          }),
-          signal: AbortSignal.timeout(10_000),
+        expect(await invokeTurn(actor, turn, SPREAD)).toMatchObject({
+          status: 200,
+          metadata: { stats_deferred: true },
         });
-        expect(response.status).toBe(200);
-        expect(((await response.json()) as { metadata?: Record<string, unknown> }).metadata?.stats_deferred).toBe(true);
       }
 
       actor.child.kill('SIGTERM');
@@ -111,15 +86,13 @@ if (baseUrl !== undefined) {
         expect.objectContaining({ pending: INVOKES }),
       ]);
 
-      proxy.restore();
-      const restarted = await spawnActor(runtime, env);
-      actors.push(restarted);
-      await waitUntilReady(restarted);
+      processes.proxy.restore();
+      const restarted = await processes.spawn();
       expect(await waitForLogEvent(restarted, 'stats_spill_merged')).toMatchObject({ records: INVOKES });
       expect(await (await fetch(`${restarted.baseUrl}/stats`)).json()).toMatchObject({
         invocations: INVOKES,
         errors: 0,
-        users: 4,
+        users: SPREAD.users,
       });
       expect(readdirSync(dataDir)).toEqual([]);
     }, 90_000);
