@@ -519,10 +519,13 @@ export class GroupCommit {
     }
     if (this.#journal !== undefined && recovered) {
       await this.#discardJournal();
-      // The journals of processes killed during the outage are counted now, not at the next start.
-      await replaySpilledInvocations(this.#journal, this.#store, this.#logger).catch((error: unknown) =>
-        this.#logger.debug('stats_spill_merge_failed', { error }),
-      );
+      // The journals of processes killed during the outage are counted now, not at the next start:
+      // in the background, each write under the store's deadline (a silent connection never holds it).
+      void replaySpilledInvocations(
+        this.#journal,
+        { saveTurns: (turns) => this.#withTimeout(this.#store.saveTurns(turns)) },
+        this.#logger,
+      ).catch((error: unknown) => this.#logger.debug('stats_spill_merge_failed', { error }));
     }
   }
 }
