@@ -11,7 +11,8 @@ import { readRuntimeConfig, type ActorEnvironment } from '../environment/runtime
 import { parseEnvironment } from '../environment/parse-environment.js';
 import { createLogger } from '../log/logger.js';
 import { DatabaseMonitor } from '../store/database-monitor.js';
-import { parseDatabaseUrl } from '../store/database-url.js';
+import { databaseIdentity, parseDatabaseUrl } from '../store/database-url.js';
+import { InvocationJournal } from '../store/spilled-invocations.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { openStore } from '../store/open-store.js';
 import { withStoreDeadline } from '../store/store-deadline.js';
@@ -165,6 +166,7 @@ export function buildActorContext(options: CreateActorAppOptions): BuiltActorCon
     monitor: database,
     timeoutMs: deadlineMs,
     onSetAside: () => metrics.invocationRecordsSetAside.inc(),
+    journal: new InvocationJournal(dataDir, databaseIdentity(parseDatabaseUrl(url, dataDir))),
   });
   const lifecycle = new ActorLifecycle();
   const ctx: ActorContext = {

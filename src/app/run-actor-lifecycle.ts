@@ -5,8 +5,7 @@ import type { ActorRouter } from '../context/actor-router.js';
 import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { Logger } from '../log/logger.js';
 import type { DatabaseMonitor } from '../store/database-monitor.js';
-import { databaseIdentity, parseDatabaseUrl } from '../store/database-url.js';
-import { mergeSpilledInvocations, spillInvocations } from '../store/spilled-invocations.js';
+import { replaySpilledInvocations, spillInvocationsUntil } from '../store/spilled-invocations.js';
 import type { EnvironmentConfig } from '../environment/environment-schema.js';
 import type { ActorTracing } from '../telemetry/actor-tracing.js';
 
@@ -80,7 +79,7 @@ export function runActorLifecycle(
   let starting: Promise<void> | undefined;
   let stopping: Promise<void> | undefined;
   const settingsRefresh = refreshSettingsEvery(ctx, ctx.environment.SETTINGS_REFRESH_MS);
-  const spillDatabase = databaseIdentity(parseDatabaseUrl(ctx.environment.DATABASE_URL, ctx.environment.DATA_DIR));
+  const { journal } = ctx.turns;
   return {
     lifecycle: ctx.lifecycle,
     logger,
@@ -102,10 +101,7 @@ export function runActorLifecycle(
                 keys: dropped,
                 reason: 'no longer valid for the settings schema',
               });
-            const spill = await mergeSpilledInvocations(ctx.environment.DATA_DIR, spillDatabase, store);
-            if (spill.files > 0) logger.info('stats_spill_merged', { records: spill.records, files: spill.files });
-            if (spill.unreadable.length > 0) logger.error('stats_spill_unreadable', { files: spill.unreadable });
-            if (spill.foreign.length > 0) logger.warn('stats_spill_of_other_database', { files: spill.foreign });
+            if (journal !== undefined) await replaySpilledInvocations(journal, store, logger);
             break;
           } catch (error) {
             logger.error('store_start_failed', { attempt, error, retry_in_ms: Math.min(5000, 250 * attempt) });
@@ -126,6 +122,7 @@ export function runActorLifecycle(
     },
     shutdown({ graceMs = ctx.environment.SHUTDOWN_GRACE_MS } = {}) {
       stopping ??= (async () => {
+        const graceEndsMs = Date.now() + graceMs;
         ctx.lifecycle.beginDraining();
         settingsRefresh.stop();
         logger.info('actor_draining', { in_flight: ctx.lifecycle.inFlight, grace_ms: graceMs });
@@ -142,12 +139,17 @@ export function runActorLifecycle(
         try {
           await ctx.turns.flush();
         } catch (error) {
-          // The database is away: what cannot be written goes to a file, merged at the next start.
+          // The database is away: what cannot be written goes to a file, merged at the next start;
+          // a full disk may free up, so the write is retried until the grace period ends.
           const pending = ctx.turns.pending;
           let path: string | undefined;
           try {
             await ctx.turns.spillPending(async (records) => {
-              path = await spillInvocations(ctx.environment.DATA_DIR, spillDatabase, records);
+              if (journal === undefined) throw new Error('no DATA_DIR to spill to');
+              path = await spillInvocationsUntil(journal.dataDir, journal.database, records, {
+                deadlineMs: graceEndsMs,
+                onFirstFailure: (spillError) => logger.warn('stats_spill_failed', { pending, error: spillError }),
+              });
             });
             logger.warn('stats_spilled', { pending, path, reason: error });
           } catch (spillError) {

@@ -3,6 +3,7 @@ import type { ActorLifecycle } from '../core/actor-lifecycle.js';
 import type { OAuthTokenSource } from '../core/oauth-token-source.js';
 import type { Logger } from '../log/logger.js';
 import type { TurnSaveOutcome } from '../store/group-commit.js';
+import type { InvocationJournal } from '../store/spilled-invocations.js';
 import type { IdempotencyStore, SessionStore, StatsSnapshot, TurnToSave } from '../store/store.js';
 import type { ChatHandler } from './chat-handler.js';
 import type { TurnRuns } from './turn-runs.js';
@@ -20,6 +21,8 @@ export interface TurnWriter {
   spillPending(keep: (turns: readonly TurnToSave[]) => Promise<void>): Promise<number>;
   /** Turns whose stats wait in memory for the database. */
   readonly pending: number;
+  /** Where waiting turns are journaled, and spill files written and merged from. */
+  readonly journal: InvocationJournal | undefined;
 }
 
 /** Reads the counters behind `/stats`, the turns still waiting to be saved (`pending`) counted in. */

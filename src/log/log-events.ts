@@ -71,7 +71,23 @@ export const LOG_EVENTS = {
   },
   stats_spill_merged: {
     levels: ['info'],
-    meaning: 'spilled counts were merged into the store at start (`records`, `files`)',
+    meaning:
+      'spilled or journaled counts were merged into the store, at start or when the database came back (`records`, `files`)',
+  },
+  stats_spill_merge_failed: {
+    levels: ['debug'],
+    meaning:
+      'merging the journals of processes that are gone failed when the database came back; the next start retries (`error`)',
+  },
+  stats_spill_failed: {
+    levels: ['warn'],
+    meaning:
+      'writing the spill file at shutdown failed (a full disk); retried until it succeeds or the grace period ends, logged once (`pending`, `error`)',
+  },
+  stats_journal_failed: {
+    levels: ['error', 'warn'],
+    meaning:
+      'the journal of counts waiting for the database could not be written (error, once until a write succeeds: those counts are in memory only) or removed (warn) (`error`, `pending`)',
   },
   stats_spill_unreadable: {
     levels: ['error'],

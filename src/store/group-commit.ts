@@ -8,6 +8,7 @@ import { checkedTurnToSave, withoutHistory } from './store-input-validation.js';
 import { isStoreTimeout, storeTimeoutError } from './store-deadline.js';
 import { isDiskFull, isRefusedValue } from './database-errors.js';
 import { throttledLog, type ThrottledLog } from '../log/throttled-log.js';
+import { type InvocationJournal, replaySpilledInvocations } from './spilled-invocations.js';
 
 /** Options of a `GroupCommit`. */
 export interface GroupCommitOptions {
@@ -24,6 +25,12 @@ export interface GroupCommitOptions {
   readonly cachedSnapshots?: number;
   /** Told about every turn set aside because the database refused its values (a metric). */
   readonly onSetAside?: () => void;
+  /**
+   * Where waiting turns are journaled (synced before `saveTurn` resolves), so a killed process
+   * loses none; when the database is back the journal is discarded and those of processes that
+   * are gone are merged. Without one, waiting turns live in memory only.
+   */
+  readonly journal?: InvocationJournal;
 }
 
 interface PendingEntry {
@@ -98,6 +105,9 @@ export class GroupCommit {
   readonly #batchSize: number;
   readonly #cachedSnapshots: number;
   readonly #onSetAside: (() => void) | undefined;
+  readonly #journal: InvocationJournal | undefined;
+  /** Set while journal appends fail, so the failure is logged once until one succeeds. */
+  #journalFailing = false;
   #setAside = 0;
   readonly #historyWriteFailed: ThrottledLog;
   #pending: PendingEntry[] = [];
@@ -122,6 +132,7 @@ export class GroupCommit {
     this.#batchSize = options.batchSize ?? 500;
     this.#cachedSnapshots = options.cachedSnapshots ?? 1_000;
     this.#onSetAside = options.onSetAside;
+    this.#journal = options.journal;
     this.#historyWriteFailed = throttledLog(
       this.#logger,
       'error',
@@ -133,6 +144,11 @@ export class GroupCommit {
   /** Turns waiting in memory for the database. */
   get pending(): number {
     return this.#pending.length;
+  }
+
+  /** The journal of the waiting turns, if any. */
+  get journal(): InvocationJournal | undefined {
+    return this.#journal;
   }
 
   /** Turns set aside since start because the database refused their values (never counted, never retried). */
@@ -160,9 +176,10 @@ export class GroupCommit {
     let historySaved = false;
     let idempotencyCompleted = false;
     if (this.#outage !== undefined || this.#pending.length > 0) {
-      this.#defer(entry);
+      const journaled = this.#defer(entry);
       void this.#drain();
       if (historyKept) historySaved = await this.#appendAlone(turn);
+      await journaled;
     } else {
       const written = await new Promise<{ readonly persisted: boolean; readonly historySaved: boolean }>((settle) => {
         this.#queued.push({ entry, settle });
@@ -266,9 +283,9 @@ export class GroupCommit {
       }
       this.#failed(error);
       // The database is away: what is still queued waits in memory too, without a doomed write.
+      // Each is answered once its count is journaled.
       for (const waiting of [...group.slice(index), ...this.#queued.splice(0)]) {
-        this.#defer(waiting.entry);
-        waiting.settle({ persisted: false, historySaved: false });
+        void this.#defer(waiting.entry).then(() => waiting.settle({ persisted: false, historySaved: false }));
       }
       return false;
     }
@@ -289,7 +306,8 @@ export class GroupCommit {
 
   /**
    * Hands every turn still waiting to `keep` (durable storage, on shutdown when `flush()`
-   * failed) and forgets them once it resolved; when it rejects, they stay waiting.
+   * failed) and forgets them once it resolved, discarding the journal when none waits any
+   * more; when it rejects, they stay waiting (and journaled).
    * @returns how many turns were handed over
    */
   async spillPending(keep: (turns: readonly TurnToSave[]) => Promise<void>): Promise<number> {
@@ -298,7 +316,15 @@ export class GroupCommit {
     await keep(spilled.map((entry) => entry.turn));
     const kept = new Set(spilled);
     this.#pending = this.#pending.filter((entry) => !kept.has(entry));
+    if (this.#pending.length === 0) await this.#discardJournal();
     return spilled.length;
+  }
+
+  /** Removes the journal once no turn waits (the database or a spill file has them all). */
+  async #discardJournal(): Promise<void> {
+    await this.#journal
+      ?.discard(() => this.#pending.length === 0)
+      .catch((error: unknown) => this.#logger.warn('stats_journal_failed', { error }));
   }
 
   /**
@@ -382,7 +408,8 @@ export class GroupCommit {
     this.#historyWriteFailed({ tenant_id: turn.tenantId, error });
   }
 
-  #defer(queued: PendingEntry): void {
+  /** Keeps a turn waiting (in order) and journals it; resolves once it is on disk, or could not be (logged once). */
+  async #defer(queued: PendingEntry): Promise<void> {
     const entry = { seq: queued.seq, turn: withoutHistory(queued.turn) };
     if (this.#outage !== undefined) this.#outage.deferred += 1;
     const pending = this.#pending;
@@ -390,6 +417,15 @@ export class GroupCommit {
     while (index > 0 && (pending[index - 1]?.seq ?? -1) > entry.seq) index -= 1;
     pending.splice(index, 0, entry);
     this.#scheduleRetry();
+    if (this.#journal === undefined) return;
+    try {
+      await this.#journal.append(entry.turn);
+      this.#journalFailing = false;
+    } catch (error) {
+      if (this.#journalFailing) return;
+      this.#journalFailing = true;
+      this.#logger.error('stats_journal_failed', { error, pending: this.#pending.length });
+    }
   }
 
   /**
@@ -472,6 +508,7 @@ export class GroupCommit {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
+    const recovered = this.#outage !== undefined;
     if (this.#outage !== undefined) {
       this.#logger.info('invocation_store_recovered', {
         store: this.#store.kind,
@@ -479,6 +516,16 @@ export class GroupCommit {
         deferred: this.#outage.deferred,
       });
       this.#outage = undefined;
+    }
+    if (this.#journal !== undefined && recovered) {
+      await this.#discardJournal();
+      // The journals of processes killed during the outage are counted now, not at the next start:
+      // in the background, each write under the store's deadline (a silent connection never holds it).
+      void replaySpilledInvocations(
+        this.#journal,
+        { saveTurns: (turns) => this.#withTimeout(this.#store.saveTurns(turns)) },
+        this.#logger,
+      ).catch((error: unknown) => this.#logger.debug('stats_spill_merge_failed', { error }));
     }
   }
 }

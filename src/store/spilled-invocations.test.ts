@@ -1,10 +1,19 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../log/logger.js';
 import { openStore } from './open-store.js';
-import { mergeSpilledInvocations, spillInvocations } from './spilled-invocations.js';
+import { InvocationJournal, mergeSpilledInvocations, spillInvocations } from './spilled-invocations.js';
 import type { TurnToSave, Store } from './store.js';
 
 const DATABASE = 'file:/data/actor.db';
@@ -94,5 +103,47 @@ describe('spilled invocation records', () => {
     });
     expect(readdirSync(dataDir)).toHaveLength(1);
     expect(await store.readStats()).toMatchObject({ invocations: 0 });
+  });
+
+  it('journals turns line by line; merges only journals whose process is gone, without a line cut short', async () => {
+    const { dataDir, store } = await setUp();
+    const journal = new InvocationJournal(dataDir, DATABASE);
+    await Promise.all([journal.append(record('a')), journal.append(record('b'))]);
+    const own = journal.path!;
+    expect(statSync(own).mode & 0o777).toBe(0o600);
+    expect(readFileSync(own, 'utf8').split('\n')).toHaveLength(4); // header, two records, ''
+    const named = (pid: number) =>
+      join(dataDir, `pending-invocations-${hostname()}~${pid}~00000000-0000-4000-8000-00000000000${pid % 10}.jsonl`);
+    const dead = named(2 ** 22 + 1); // above Linux's largest process id: no such process
+    const alive = named(process.ppid);
+    copyFileSync(own, dead);
+    appendFileSync(dead, JSON.stringify(record('cut')).slice(0, 20)); // killed in the middle of a write
+    copyFileSync(own, alive);
+    // Neither the journal this process appends to nor one of a live process is taken.
+    expect(await mergeSpilledInvocations(dataDir, DATABASE, store, { appendingTo: own })).toMatchObject({
+      records: 2,
+      files: 1,
+      unreadable: [],
+    });
+    expect(readdirSync(dataDir).sort()).toEqual([own, alive].map((path) => path.slice(dataDir.length + 1)).sort());
+    expect(await store.readStats()).toMatchObject({ invocations: 2 });
+    // Discard removes this process's own journal, never another's.
+    await journal.discard();
+    expect(readdirSync(dataDir)).toEqual([alive.slice(dataDir.length + 1)]);
+  });
+
+  it('answers an append made right after the one before was answered (one caller after another)', async () => {
+    const { dataDir } = await setUp();
+    const journal = new InvocationJournal(dataDir, DATABASE);
+    for (const id of ['a', 'b', 'c']) await journal.append(record(id));
+    expect(readFileSync(journal.path!, 'utf8').trim().split('\n')).toHaveLength(4);
+    await journal.discard();
+  });
+
+  it('removes a journal whose writer died before its header was on disk', async () => {
+    const { dataDir, store } = await setUp();
+    writeFileSync(join(dataDir, `pending-invocations-${hostname()}~${2 ** 22 + 1}~x.jsonl`), '{"vers');
+    expect(await mergeSpilledInvocations(dataDir, DATABASE, store)).toMatchObject({ records: 0, unreadable: [] });
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 });
