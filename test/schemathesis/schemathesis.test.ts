@@ -132,7 +132,7 @@ async function schemathesis(url: string, keyed: boolean): Promise<{ passed: bool
 // on /oauth/callback, 422 idempotency_key_reused on a reused key, llm_headers names a pattern cannot
 // refuse; on the every-option actor also MCP without Mcp-Session-Id, AG-UI `messages: []` and
 // unknown panel actions), and the four runs take about 9 minutes on 2 cores. Run it with
-// SCHEMATHESIS_RUN=1 until then.
+// SCHEMATHESIS_RUN=1 (`npm run check:contract`, docs/http-api.md) until then.
 describe.skipIf(process.env.SCHEMATHESIS_RUN === undefined)(
   'Schemathesis, all phases and checks, finds nothing (issue #40)',
   () => {
