@@ -4,10 +4,11 @@ import type { ActorRouter } from '../../context/actor-router.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { ActorError } from '../../core/actor-error.js';
 import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
+import { readJson } from '../../core/read-json-body.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
-import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant, TenantId } from '../../core/tenant-id.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
-import { eventStream, json } from '../../route-kit/openapi-parts.js';
+import { eventStream, json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
 import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
 import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
 import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
@@ -36,9 +37,9 @@ function addressedOrigin(c: Context<ActorEnv>, platformMode: boolean): string {
 }
 
 /** A JSON-RPC error response (HTTP 200, as A2A's JSON-RPC binding answers its errors). */
-function rpcError(id: unknown, error: { code: number; message: string }): Response {
+function rpcError(id: unknown, error: { code: number; message: string }, status = 200): Response {
   const requestId = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return Response.json({ jsonrpc: '2.0', id: requestId, error });
+  return Response.json({ jsonrpc: '2.0', id: requestId, error }, { status });
 }
 
 /** The headers of an SSE answer. */
@@ -106,7 +107,7 @@ const A2A_PARAMETERS = [
     in: 'header',
     required: false,
     description: "The tenant (set by the platform), else `default`: another tenant's task is not found",
-    schema: { type: 'string' },
+    schema: schemaOf(TenantId),
   },
 ];
 
@@ -120,7 +121,26 @@ function httpJsonOperation(
 ): DocumentedOperation {
   const error = (description: string) => ({
     description,
-    content: { 'application/problem+json': { schema: { type: 'object', required: ['error'] } } },
+    content: {
+      'application/problem+json': {
+        schema: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              description: "A2A's error: its JSON-RPC `code`, the HTTP `status` name, `message` and `details`",
+              properties: {
+                code: { type: 'integer' },
+                status: { type: 'string' },
+                message: { type: 'string' },
+                details: { type: 'array' },
+              },
+            },
+          },
+        },
+      },
+    },
   });
   return {
     method,
@@ -230,6 +250,21 @@ function a2aOperations(): DocumentedOperation[] {
               ...eventStream({ type: 'object' }, 'One JSON-RPC response (JSON in `data`)'),
             },
           },
+          400: {
+            description:
+              'A body that is not JSON (a JSON-RPC parse error, -32700), or a malformed X-Tenant-Id (a problem, code `invalid_header`)',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['jsonrpc', 'error'],
+                  properties: { jsonrpc: { const: '2.0' }, id: {}, error: { type: 'object' } },
+                },
+              },
+              ...problem('', ['invalid_header']).content,
+            },
+          },
+          415: problem('The body is not sent as application/json', ['unsupported_media_type']),
         },
       },
     },
@@ -386,18 +421,21 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         refuseWhenNotServing(ctx.lifecycle);
         const a2a = loaded();
         transport ??= new a2a.JsonRpcTransportHandler(handlerOf(a2a));
+        // HTTP-level refusals come first, as problems: a body that is not sent as JSON (415) and a
+        // malformed X-Tenant-Id (400); a body that does not parse is JSON-RPC's parse error, sent 400.
         let body: unknown;
         try {
-          body = JSON.parse(await c.req.text());
+          body = await readJson(c.req.raw);
         } catch (error) {
-          if (error instanceof ActorError) throw error;
-          return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' });
+          if (!(error instanceof ActorError) || error.code !== 'invalid_json') throw error;
+          return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' }, 400);
         }
         const id = (body as { id?: unknown } | null)?.id;
         let context: InstanceType<A2aSdk['ServerCallContext']>;
         try {
           context = callContext(c, a2a, 'JSONRPC');
         } catch (error) {
+          if (error instanceof ActorError) throw error;
           return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
         }
         const answer = await transport.handle(body as Record<string, unknown>, context);
