@@ -64,4 +64,6 @@ export interface BenchResults {
   readonly peer: PeerComparison | null;
   /** bench/turn-storage-limit.ts's table: the actor's store against the standalone storage limit; null when not asked for. */
   readonly storageLimit: string | null;
+  /** bench/scale.ts's table: CPU per invoke as history and sessions grow; null when not asked for. */
+  readonly scale: string | null;
 }

@@ -34,6 +34,8 @@ export interface BenchServer {
   readonly invokeShape?: InvokeShape;
   /** Overrides the label of `serverLabel` (e.g. the actor on the mock model). */
   readonly label?: string;
+  /** Sessions its invokes are spread over (default 200, see `LoadCell.sessions`). */
+  readonly sessions?: number;
 }
 
 const bareEntry = (runtime: BenchRuntime) => fileURLToPath(new URL(`./bare-hono/main.${runtime}.mjs`, import.meta.url));

@@ -11,9 +11,10 @@
  * database `actorkit_bench` there. Options: --duration <s> (per cell and round, default 3),
  * --rounds <n> (interleaved rounds per cell, default 3), --warmup <s> (default 2), --connections <n> (default 32), --runs <n> (cold starts, default 5),
  * --invokes <n> (memory, default 10000), --runtimes node,bun, --stores sqlite,postgres,
- * --parts throughput,start,cli,peer,storage (which figures; cold start and memory are `start`;
+ * --parts throughput,start,cli,peer,storage,scale (which figures; cold start and memory are `start`;
  * `peer` is the actor against a Mastra agent server on Node 24, bench/peers/; `storage` the
- * actor's store against the standalone storage limit, bench/turn-storage-limit.ts), --no-doc
+ * actor's store against the standalone storage limit, bench/turn-storage-limit.ts; `scale` the
+ * cost per invoke as history and sessions grow, bench/scale.ts), --no-doc
  * (leave the doc alone; implied when a part, runtime or store is left out).
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +37,7 @@ import { measureColdStart } from './measure/cold-start.js';
 import { median } from './measure/median.js';
 import { readRssBytes } from './measure/process-usage.js';
 import { renderTables } from './report/render-tables.js';
+import { measureScale } from './scale.js';
 import { updateDocSection } from './report/update-doc-section.js';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -44,6 +46,9 @@ const log = createLogger<'bench_memory_measured' | 'bench_cli_skipped' | 'bench_
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/** The parts of the bench, each measured unless `--parts` leaves it out. */
+const PARTS = ['throughput', 'start', 'cli', 'peer', 'storage', 'scale'];
 
 const { values: options } = parseArgs({
   options: {
@@ -55,7 +60,7 @@ const { values: options } = parseArgs({
     invokes: { type: 'string', default: '10000' },
     runtimes: { type: 'string', default: 'node,bun' },
     stores: { type: 'string', default: 'sqlite,postgres' },
-    parts: { type: 'string', default: 'throughput,start,cli,peer,storage' },
+    parts: { type: 'string', default: PARTS.join(',') },
     'no-doc': { type: 'boolean', default: false },
   },
 });
@@ -83,13 +88,12 @@ const stores = options.stores.split(',').map((name) => {
 });
 const parts = new Set(
   options.parts.split(',').map((name) => {
-    if (!['throughput', 'start', 'cli', 'peer', 'storage'].includes(name))
-      throw new Error(`--parts takes throughput, start, cli, peer and/or storage, got ${name}`);
+    if (!PARTS.includes(name)) throw new Error(`--parts takes some of ${PARTS.join(', ')}, got ${name}`);
     return name;
   }),
 );
 /** The doc's tables are rewritten only by a run that measured everything. */
-const partial = parts.size < 5 || runtimes.length < 2 || stores.length < 2;
+const partial = parts.size < PARTS.length || runtimes.length < 2 || stores.length < 2;
 
 async function invocationsCounted(baseUrl: string): Promise<number> {
   const response = await fetch(`${baseUrl}/stats`);
@@ -221,6 +225,9 @@ async function main(): Promise<void> {
 
   const peer = parts.has('peer') ? await measurePeerComparison(settings, log) : null;
   const storageLimit = parts.has('storage') ? measureStorageLimit() : null;
+  const scale = parts.has('scale')
+    ? await measureScale(settings, stores, postgresUrl === null ? null : adminUrl, log)
+    : null;
 
   const cli: BenchResults['cli'] = parts.has('cli')
     ? measureCli(repositoryRoot, settings.coldStartRuns)
@@ -246,6 +253,7 @@ async function main(): Promise<void> {
     cli,
     peer,
     storageLimit,
+    scale,
   };
   const resultsDir = join(repositoryRoot, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });

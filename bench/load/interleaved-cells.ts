@@ -76,6 +76,7 @@ async function loadRound(
     connections,
     durationS,
     invokeShape: server.invokeShape,
+    sessions: server.sessions,
   });
   const cpuUsPerRequest = (((await readCpuMs(actor.child.pid!)) - cpuBefore) * 1000) / Math.max(figures.requests, 1);
   return { figures, cpuUsPerRequest, loadAverage };
@@ -191,6 +192,7 @@ export async function measureThroughput(
               connections,
               durationS: settings.warmupS,
               invokeShape: server.invokeShape,
+              sessions: server.sessions,
             }),
           );
         }

@@ -27,6 +27,8 @@ export interface LoadCell {
   readonly durationS: number;
   /** How the server takes the invoke (default `actor`). */
   readonly invokeShape?: InvokeShape;
+  /** Sessions the invokes are spread over, taken in turn (default 200). */
+  readonly sessions?: number;
 }
 
 /** The figures of one load run. */
@@ -82,7 +84,7 @@ export async function runWrk(cell: LoadCell): Promise<LoadFigures> {
     CELL_SCRIPT,
     `${cell.baseUrl}${path}`,
   ];
-  if (cell.route === 'invoke') args.push('--', shape === 'actor' ? 'invoke' : shape);
+  if (cell.route === 'invoke') args.push('--', shape === 'actor' ? 'invoke' : shape, String(cell.sessions ?? 200));
   const { stdout } = await run('wrk', args, { timeout: (cell.durationS + 30) * 1000, maxBuffer: 1 << 20 });
   const line = stdout.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));
   if (line === undefined) throw new Error(`wrk printed no WRK_RESULT line:\n${stdout}`);

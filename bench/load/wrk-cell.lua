@@ -1,14 +1,17 @@
 -- One bench cell for wrk (Debian `wrk`, LuaJIT): without arguments it repeats the request
 -- of the command line (GET); with the argument `invoke` it POSTs a chat request per call,
--- spread over 200 sessions of 50 users like real traffic; with `mastra` it POSTs the same
+-- spread over 200 sessions of 50 users like real traffic (a second argument sets the number
+-- of sessions, taken in turn: bench/scale.ts); with `mastra` it POSTs the same
 -- turn in the body of Mastra's agent route (the session is the memory thread, the user its
 -- resource). `done` prints the figures as one line, `WRK_RESULT {json}`, which
 -- bench/load/run-wrk.ts parses.
 local shape = nil
+local sessions = 200
 local turn = 0
 
 function init(args)
   shape = args[1]
+  sessions = tonumber(args[2]) or 200
 end
 
 function request()
@@ -20,11 +23,11 @@ function request()
   if shape == "mastra" then
     body = string.format(
       '{"messages":[{"role":"user","content":"Hello from the bench, turn %d"}],"memory":{"thread":"bench-session-%d","resource":"bench-user-%d"}}',
-      turn, turn % 200, turn % 50)
+      turn, turn % sessions, turn % 50)
   else
     body = string.format(
       '{"user_identifier":"bench-user-%d","session_id":"bench-session-%d","message":"Hello from the bench, turn %d"}',
-      turn % 50, turn % 200, turn)
+      turn % 50, turn % sessions, turn)
   end
   return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
 end

@@ -390,6 +390,10 @@ export function renderTables(results: BenchResults): string {
     "### The actor's store against the storage limit (bench/turn-storage-limit.ts)",
     '',
     results.storageLimit ?? 'skipped: not asked for (--parts)',
+    '',
+    '### Cost as the work grows (bench/scale.ts)',
+    '',
+    results.scale ?? 'skipped: not asked for (--parts)',
   ];
   return lines.join('\n');
 }

@@ -51,6 +51,18 @@ interface Entry {
   /** Whether `rows` is the whole session. */
   whole: boolean;
   characters: number;
+  /** What the filler noted with the rows (PostgreSQL: the session's identity and last position, see `tail`). */
+  tag?: unknown;
+}
+
+/** The cached tail of one session as `HistoryCache.tail` gives it. */
+export interface CachedTail {
+  /** Oldest first; the caller must not change it. */
+  readonly rows: readonly HistoryRow[];
+  /** Whether `rows` is the whole session. */
+  readonly whole: boolean;
+  /** What `fill` was given with the rows. */
+  readonly tag: unknown;
 }
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
@@ -81,6 +93,10 @@ function keptAsIs(row: HistoryRow): boolean {
  * holds at least the messages asked for, or the whole session; it learns from reads (`fill`)
  * and from committed appends (`append`). Bounded by sessions, messages per session and
  * characters. Keys or texts SQLite would not give back unchanged are never kept.
+ *
+ * A store whose other writers it cannot observe (PostgreSQL replicas) uses `tail` and `fill`
+ * with a tag instead: it asks the database, in the same query as the new rows, whether the tag
+ * still holds (see `postgresSessions`).
  */
 export class HistoryCache {
   readonly #maxSessions: number;
@@ -130,13 +146,35 @@ export class HistoryCache {
     return limit >= entry.rows.length ? entry.rows.slice() : entry.rows.slice(entry.rows.length - limit);
   }
 
-  /** Keeps what the database answered to a read of the last `limit` messages (`rows`, oldest first). */
-  fill(tenantId: string, sessionId: string, limit: number, rows: readonly HistoryRow[]): void {
+  /**
+   * The session's whole cached tail with the tag it was filled with, as the most recently used;
+   * undefined when none is held.
+   */
+  tail(tenantId: string, sessionId: string): CachedTail | undefined {
+    const key = this.#key(tenantId, sessionId);
+    const entry = key === undefined ? undefined : this.#entries.get(key);
+    if (key === undefined || entry === undefined) return undefined;
+    this.#touch(key, entry);
+    return { rows: entry.rows, whole: entry.whole, tag: entry.tag };
+  }
+
+  /**
+   * Keeps what the database answered to a read of the last `limit` messages (`rows`, oldest
+   * first; more are cut to the kept tail), with `tag` for `tail` to give back.
+   */
+  fill(tenantId: string, sessionId: string, limit: number, rows: readonly HistoryRow[], tag?: unknown): void {
     this.#asked(limit);
     const key = this.#key(tenantId, sessionId);
-    if (key === undefined || !rows.every(keptAsIs)) return;
+    if (key === undefined) return;
     this.#delete(key);
-    this.#store(key, { rows: rows.slice(), whole: rows.length < limit, characters: 0 });
+    if (!rows.every(keptAsIs)) return;
+    this.#store(key, { rows: rows.slice(), whole: rows.length < limit, characters: 0, tag });
+  }
+
+  /** Forgets one session. */
+  forget(tenantId: string, sessionId: string): void {
+    const key = this.#key(tenantId, sessionId);
+    if (key !== undefined) this.#delete(key);
   }
 
   /**

@@ -9,8 +9,17 @@ import type { StoreEngine } from './store-migrations.js';
  * table (for a whole group of records) in one transaction.
  */
 export interface InvokeStatements {
-  /** Params: tenant, session, limit. Rows: id, role, content, data, created_at, newest first. */
+  /** SQLite: params tenant, session, limit. Rows: id, role, content, data, created_at, newest first. */
   readonly loadHistory: string;
+  /**
+   * PostgreSQL only: the session's identity and its messages after a position, in one round
+   * trip. Params: tenant, session, position (-1 for all), limit. Rows, newest first, at most
+   * `limit`: session_created_at (null when there is no such session), anchor_id (the id of the
+   * message at the position given, null when none), then position, id, role, content, data,
+   * created_at of each message after the position; one row with null message columns when
+   * there is none.
+   */
+  readonly loadHistoryAfter: string;
   /**
    * PostgreSQL only: appends a turn in one statement. Params: tenant, session, message count,
    * now (ISO), then text arrays of ids, roles, contents, data (JSON or null), created_at.
@@ -200,10 +209,20 @@ completions as (
 update actorkit_stats_totals set users = users + (select count(*) from new_all_users)
 where id = 1 and exists (select 1 from new_all_users)`;
 
-const loadHistory = (engine: StoreEngine) => {
-  const [tenant, session, limit] = engine === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
-  return `select id, role, content, data, created_at from actorkit_chat_messages where tenant_id = ${tenant} and session_id = ${session} order by position desc limit ${limit}`;
-};
+const sqliteLoadHistory =
+  'select id, role, content, data, created_at from actorkit_chat_messages where tenant_id = ? and session_id = ? order by position desc limit ?';
+
+const postgresLoadHistoryAfter = `select s.created_at as session_created_at, a.id as anchor_id,
+  m.position, m.id, m.role, m.content, m.data, m.created_at
+from (select $1::text as tenant_id, $2::text as session_id) k
+left join actorkit_chat_sessions s on s.tenant_id = k.tenant_id and s.session_id = k.session_id
+left join actorkit_chat_messages a on a.tenant_id = k.tenant_id and a.session_id = k.session_id and a.position = $3::bigint
+left join lateral (
+  select position, id, role, content, data, created_at from actorkit_chat_messages
+  where tenant_id = k.tenant_id and session_id = k.session_id and position > $3::bigint
+  order by position desc limit $4::bigint
+) m on true
+order by m.position desc`;
 
 const notOnPostgres = (name: string) => () => {
   throw new Error(`${name} is an SQLite statement`);
@@ -213,7 +232,8 @@ const notOnPostgres = (name: string) => () => {
 export function invokeStatements(engine: StoreEngine): InvokeStatements {
   if (engine === 'postgres') {
     return {
-      loadHistory: loadHistory(engine),
+      loadHistory: '',
+      loadHistoryAfter: postgresLoadHistoryAfter,
       appendMessages: postgresAppendMessages,
       saveTurns: postgresSaveTurns,
       completeIdempotencyKeys: notOnPostgres('completeIdempotencyKeys'),
@@ -238,7 +258,8 @@ export function invokeStatements(engine: StoreEngine): InvokeStatements {
     ),
   };
   return {
-    loadHistory: loadHistory(engine),
+    loadHistory: sqliteLoadHistory,
+    loadHistoryAfter: '',
     appendMessages: '',
     saveTurns: '',
     // A VALUES subquery's columns are column1, column2, …: key, status, body, expiry.

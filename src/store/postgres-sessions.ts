@@ -1,11 +1,11 @@
-import type { HistoryRow } from './history-cache.js';
+import type { HistoryCache, HistoryRow } from './history-cache.js';
 import type { SessionEngine } from './session-engine.js';
 import type { TurnToSave, StoredMessage } from './store.js';
 import { parseTimestamp, serialiseMessageData } from './store-input-validation.js';
 
 /** Runs one of the per-invoke statements of `invokeStatements('postgres')`, prepared once per connection. */
 export type PostgresStatement = <Row>(
-  name: 'loadHistory' | 'appendMessages' | 'saveTurns',
+  name: 'loadHistoryAfter' | 'appendMessages' | 'saveTurns',
   parameters: readonly unknown[],
 ) => Promise<Row[]>;
 
@@ -57,13 +57,101 @@ function turnColumns(turns: readonly TurnToSave[]): unknown[][] {
   ];
 }
 
+/** A row of `loadHistoryAfter`: the session's identity, and one message after the position asked (or none). */
+interface HistoryAfterRow {
+  readonly session_created_at: string | null;
+  readonly anchor_id: string | null;
+  readonly position: string | number | null;
+  readonly id: string | null;
+  readonly role: string;
+  readonly content: string;
+  readonly data: string | null;
+  readonly created_at: string;
+}
+
+/**
+ * What a cached tail of PostgreSQL history is checked against: the session it was read from
+ * (its `created_at`) and its newest message (position and id). A session deleted and created
+ * again, or whose newest cached message is gone, fails the check.
+ */
+interface TailTag {
+  readonly sessionCreatedAt: string;
+  readonly lastPosition: number;
+  readonly lastId: string;
+}
+
+/** The messages of `loadHistoryAfter`'s rows, oldest first, and the tag of the tail they end. */
+function messagesAfter(rows: readonly HistoryAfterRow[]): {
+  messages: HistoryRow[];
+  newest?: HistoryAfterRow & { readonly id: string; readonly session_created_at: string };
+} {
+  const messages: HistoryRow[] = [];
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const { id, role, content, data, created_at } = rows[index]!;
+    if (id !== null) messages.push({ id, role, content, data, created_at });
+  }
+  const newest = rows[0];
+  if (newest === undefined || newest.id === null || newest.session_created_at === null) return { messages };
+  return { messages, newest: newest as HistoryAfterRow & { readonly id: string; readonly session_created_at: string } };
+}
+
+/**
+ * The last `limit` messages of a session, oldest first, through `cache`: each read is one round
+ * trip that returns only the messages after the newest cached one, with what tells whether the
+ * cached tail still belongs to the session (see `TailTag`), so appends and deletions by other
+ * replicas are seen. A second read of the whole tail follows only when the check fails or the
+ * cache holds fewer messages than asked.
+ */
+async function loadThroughCache(
+  statement: PostgresStatement,
+  cache: HistoryCache,
+  tenantId: string,
+  sessionId: string,
+  limit: number,
+): Promise<HistoryRow[]> {
+  const read = (after: number) => statement<HistoryAfterRow>('loadHistoryAfter', [tenantId, sessionId, after, limit]);
+  const cached = cache.tail(tenantId, sessionId);
+  const tag = cached?.tag as TailTag | undefined;
+  let rows = await read(tag?.lastPosition ?? -1);
+  let known: readonly HistoryRow[] = [];
+  if (cached !== undefined && tag !== undefined) {
+    const after = messagesAfter(rows).messages.length;
+    const holds = rows[0]?.session_created_at === tag.sessionCreatedAt && rows[0]?.anchor_id === tag.lastId;
+    // `limit` messages after the tail: those are the answer, whatever came before them.
+    if (holds && after < limit) known = cached.rows;
+    if (!holds || (after < limit && !cached.whole && known.length + after < limit)) {
+      known = [];
+      rows = await read(-1);
+    }
+  }
+  if ((rows[0]?.session_created_at ?? null) === null) {
+    cache.forget(tenantId, sessionId);
+    return [];
+  }
+  const { messages, newest } = messagesAfter(rows);
+  const tail = known.length === 0 ? messages : [...known, ...messages];
+  if (tail.length === 0) cache.forget(tenantId, sessionId);
+  else if (newest !== undefined) {
+    const next: TailTag = {
+      sessionCreatedAt: newest.session_created_at,
+      lastPosition: Number(newest.position),
+      lastId: newest.id,
+    };
+    cache.fill(tenantId, sessionId, limit, tail, next);
+  }
+  // No message after the cached tail: it stays as it is, with its tag.
+  return tail.length > limit ? tail.slice(tail.length - limit) : tail.slice();
+}
+
 /**
  * PostgreSQL's sessions: every call one statement (data-modifying CTEs over `unnest`ed arrays,
- * see `invokeStatements`), hence one round trip and atomic by itself; no history cache, since
- * replicas write the same database.
+ * see `invokeStatements`), hence one round trip and atomic by itself. Recent history is kept in
+ * `historyCache` when given, checked against the database on every read (see
+ * `loadThroughCache`), since replicas write the same database.
  * @param statement runs a named per-invoke statement
+ * @param historyCache recent history in memory, or undefined when off
  */
-export function postgresSessions(statement: PostgresStatement): SessionEngine {
+export function postgresSessions(statement: PostgresStatement, historyCache?: HistoryCache): SessionEngine {
   return {
     async save(turns, nowMs) {
       await statement('saveTurns', [
@@ -89,7 +177,11 @@ export function postgresSessions(statement: PostgresStatement): SessionEngine {
       ]);
     },
     async load(tenantId, sessionId, limit) {
-      return (await statement<HistoryRow>('loadHistory', [tenantId, sessionId, limit])).reverse();
+      if (historyCache !== undefined) return loadThroughCache(statement, historyCache, tenantId, sessionId, limit);
+      const { messages } = messagesAfter(
+        await statement<HistoryAfterRow>('loadHistoryAfter', [tenantId, sessionId, -1, limit]),
+      );
+      return messages;
     },
   };
 }

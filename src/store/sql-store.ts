@@ -63,8 +63,9 @@ export interface SqlStoreOptions {
    */
   readonly prepared?: (name: string, text: string, parameters: readonly unknown[]) => Promise<unknown[]>;
   /**
-   * SQLite only: bounds of the cache of recent history (`HistoryCache`), on by default; false
-   * turns it off. PostgreSQL has none: replicas write the same database.
+   * Bounds of the cache of recent history (`HistoryCache`), on by default; false turns it off.
+   * SQLite checks it with `PRAGMA data_version`; PostgreSQL, whose replicas write the same
+   * database, checks it against the session in the query that reads the newer messages.
    */
   readonly historyCache?: HistoryCacheOptions | false;
   /** Called after the Kysely instance is destroyed, to close what it does not own. */
@@ -169,14 +170,11 @@ export class SqlStore implements Store {
     const queue = options.engine === 'sqlite' ? new SerialQueue() : undefined;
     this.#queue = queue;
     this.#statements = invokeStatements(options.engine);
-    const historyCache = options.historyCache ?? (options.engine === 'sqlite' ? {} : false);
-    if (options.engine === 'postgres' && historyCache !== false) {
-      throw new TypeError('historyCache is for SQLite only: PostgreSQL replicas share the database');
-    }
+    const historyCache = options.historyCache ?? {};
     this.#historyCache = historyCache === false ? undefined : new HistoryCache(historyCache);
     this.#sessions =
       options.engine === 'postgres'
-        ? postgresSessions((name, parameters) => this.#statement(name, parameters))
+        ? postgresSessions((name, parameters) => this.#statement(name, parameters), this.#historyCache)
         : this.#sqliteSessions(options.sqliteConnection);
   }
 
@@ -241,7 +239,7 @@ export class SqlStore implements Store {
 
   /** Runs one of the per-invoke statements outside a transaction, prepared once where the store can. */
   #statement<Row>(
-    name: 'loadHistory' | 'appendMessages' | 'saveTurns',
+    name: 'loadHistoryAfter' | 'appendMessages' | 'saveTurns',
     parameters: readonly unknown[],
   ): Promise<Row[]> {
     const text = this.#statements[name];

@@ -3,7 +3,9 @@ import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { TurnToSave, Store } from '../../src/store/store.js';
+import { randomUUID } from 'node:crypto';
+import { SqlStore } from '../../src/store/sql-store.js';
+import type { StoredMessage, TurnToSave, Store } from '../../src/store/store.js';
 import type { StoreDatabase } from '../../src/store/store-database.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { createLegacyDatabase, expectLegacyDatabaseOpens } from './legacy-migration-table.js';
@@ -193,6 +195,108 @@ if (baseUrl !== undefined) {
       await a.saveTurns([invocation()]);
       expect((await a.readStats()).invocations).toBe(1);
       expect((await b.readStats()).invocations).toBe(0);
+    });
+  });
+
+  describe('history cache across replicas', () => {
+    const stores: Store[] = [];
+    afterAll(() => Promise.all(stores.splice(0).map((store) => store.close())));
+
+    /** A message of the test's own. */
+    const message = (text: string): StoredMessage => ({
+      id: `msg_${randomUUID()}`,
+      role: 'user',
+      content: text,
+      createdAt: new Date().toISOString(),
+    });
+    const texts = (messages: readonly StoredMessage[]) => messages.map((m) => m.content);
+    const numbered = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, index) => message(`${prefix} ${index}`));
+
+    /** What the database holds: the session's last `limit` messages, oldest first, read without any store. */
+    async function stored(url: string, sessionId: string, limit: number): Promise<string[]> {
+      const rows = await queryTestDatabase<{ content: string }>(
+        url,
+        `select content from (select content, position from actorkit_chat_messages where tenant_id = 'acme' and session_id = '${sessionId}' order by position desc limit ${limit}) last order by position`,
+      );
+      return rows.map((row) => row.content);
+    }
+
+    /**
+     * Replica A, whose history statements are counted by the rows PostgreSQL returned, and
+     * replica B, an ordinary store on the same schema.
+     */
+    async function twoReplicas(): Promise<{ url: string; a: Store; b: Store; rowsRead: () => number[] }> {
+      const url = await schemas.create();
+      const b = await open(url);
+      stores.push(b);
+      await b.migrate();
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+      const reads: number[] = [];
+      const a = new SqlStore({
+        db,
+        engine: 'postgres',
+        logger: silentLogger,
+        prepared: async (name, text, values) => {
+          const { rows } = await pool.query({ name, text, values: [...values] });
+          if (name.includes('History')) reads.push(rows.length);
+          return rows as unknown[];
+        },
+        onClose: () => pool.end(),
+      });
+      stores.push(a);
+      return { url, a, b, rowsRead: () => reads.splice(0) };
+    }
+
+    it('reads only the messages after the cached tail, in one round trip, and sees those another replica appended', async () => {
+      const { url, a, b, rowsRead } = await twoReplicas();
+      await a.appendMessages('acme', 'chat', numbered('a', 30));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(await stored(url, 'chat', 20));
+      expect(rowsRead()).toEqual([20]);
+      await b.appendMessages('acme', 'chat', numbered('b', 3));
+      await a.appendMessages('acme', 'chat', numbered('a again', 2));
+      const history = await a.loadHistory('acme', 'chat', 20);
+      expect(texts(history)).toEqual(await stored(url, 'chat', 20));
+      expect(texts(history).slice(-5)).toEqual(['b 0', 'b 1', 'b 2', 'a again 0', 'a again 1']);
+      expect(rowsRead()).toEqual([5]);
+      // Nothing new: one row that carries the session's identity only.
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(await stored(url, 'chat', 20));
+      expect(rowsRead()).toEqual([1]);
+    });
+
+    it('sees a session another replica deleted, and one it deleted and created again with other messages', async () => {
+      const { url, a, b, rowsRead } = await twoReplicas();
+      await b.appendMessages('acme', 'chat', numbered('first', 6));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(await stored(url, 'chat', 20));
+      const forget = `delete from actorkit_chat_messages where tenant_id = 'acme' and session_id = 'chat';
+        delete from actorkit_chat_sessions where tenant_id = 'acme' and session_id = 'chat'`;
+      await queryTestDatabase(url, forget);
+      expect(await a.loadHistory('acme', 'chat', 20)).toEqual([]);
+      // Created again at once, longer than before: the position A last read exists again, with another message.
+      await b.appendMessages('acme', 'chat', numbered('a', 6));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(await stored(url, 'chat', 20));
+      await queryTestDatabase(url, forget);
+      await b.appendMessages('acme', 'chat', numbered('second', 9));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(numbered('second', 9).map((m) => m.content));
+      rowsRead();
+      // The session's identity is its created_at and the newest cached message: the same count, other messages.
+      await queryTestDatabase(url, forget);
+      await b.appendMessages('acme', 'chat', numbered('third', 9));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(numbered('third', 9).map((m) => m.content));
+      expect(rowsRead()).toEqual([1, 9]);
+    });
+
+    it('answers a larger limit, and more messages than the limit appended elsewhere, exactly', async () => {
+      const { url, a, b } = await twoReplicas();
+      await a.appendMessages('acme', 'chat', numbered('a', 10));
+      expect(texts(await a.loadHistory('acme', 'chat', 4))).toEqual(await stored(url, 'chat', 4));
+      expect(texts(await a.loadHistory('acme', 'chat', 8))).toEqual(await stored(url, 'chat', 8));
+      await b.appendMessages('acme', 'chat', numbered('b', 25));
+      expect(texts(await a.loadHistory('acme', 'chat', 8))).toEqual(await stored(url, 'chat', 8));
+      expect(texts(await a.loadHistory('acme', 'chat', 40))).toEqual(await stored(url, 'chat', 40));
+      expect(await a.loadHistory('acme', 'other', 8)).toEqual([]);
+      expect((await a.loadHistory('acme', 'chat', 1)).map((m) => m.content)).toEqual(['b 24']);
     });
   });
 
