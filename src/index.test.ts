@@ -5,6 +5,8 @@ import * as testing from './testing/index.js';
 describe('the public API', () => {
   it('actorkit exports exactly this list (a change here is a public API change)', () => {
     expect(Object.keys(root).sort()).toEqual([
+      'A2A_CARD_PATH',
+      'A2A_JSON_RPC_PATH',
       'AGENT_DEFAULTS',
       'ActorError',
       'ActorLifecycle',

@@ -25,7 +25,7 @@ describe('optionRoutes: the routes an actor’s options add, read from its /open
     expect(optionRoutesText([])).toContain('your options add none');
   });
 
-  it('lists each panel (by its slug), the peer check and every peer read, the workflow proxy and both methods of /mcp', async () => {
+  it('lists each panel (by its slug), the peer check and every peer read, each method of the workflow proxy and both of /mcp', async () => {
     const routes = await optionRoutes(everyOption);
     expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
@@ -38,7 +38,7 @@ describe('optionRoutes: the routes an actor’s options add, read from its /open
         'GET /api/test/_peer_check',
         'GET /api/test/lookup/{topic}',
         'GET /api/test/forecast/{city}/{day}',
-        'GET /workflow/{path}',
+        ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => `${method} /workflow/{path}`),
         'POST /mcp',
         'DELETE /mcp',
       ].sort(),

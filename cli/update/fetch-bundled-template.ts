@@ -9,7 +9,7 @@ import { extractTarball } from './extract-tarball.js';
 
 /** The template bundled with one actorkit version, extracted from its package tarball. */
 export interface FetchedBundledTemplate {
-  /** Stands in for that version's package root: holds `templates/actor/` and `Dockerfile.template`. */
+  /** Stands in for that version's package root: holds `templates/actor/`, `Dockerfile.template` and `package.json`. */
   readonly packageRoot: string;
   /** `<packageRoot>/templates/actor`. */
   readonly templateDir: string;
@@ -47,7 +47,8 @@ export async function fetchBundledTemplate(
 }
 
 /**
- * Extracts only `templates/actor/` and `Dockerfile.template` of an actorkit package tarball (one
+ * Extracts only `templates/actor/`, `Dockerfile.template` and `package.json` (the peer ranges the
+ * template renders with) of an actorkit package tarball (one
  * fetched from a registry, or the one vendored in an actor) into `<workDir>/package`. A tarball that
  * cannot be read or holds no template is a `failed` {@link CliError} naming `label`.
  * @param tarball the `.tgz` file.
@@ -63,7 +64,7 @@ export async function templateFromTarball(
   const extracted = await extractTarball(
     tarball,
     packageRoot,
-    (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH,
+    (path) => path.startsWith(TEMPLATE_PREFIX) || path === DOCKERFILE_PATH || path === 'package.json',
   ).catch((error: unknown) => {
     if (error instanceof CliError) throw error;
     throw new CliError(

@@ -105,6 +105,7 @@ describe('actorkit new in a pseudo-terminal', () => {
         { after: 'expose_mcp [false]: ', keys: '\r' },
         { after: 'expose_ag_ui [false]: ', keys: '\r' },
         { after: 'expose_a2a [false]: ', keys: '\r' },
+        { after: 'tracing [false]: ', keys: '\r' },
         { after: 'declare_readiness_probe [true]: ', keys: '\r' },
         { after: 'llm_base_url []: ', keys: 'not a url\r' },
         { after: 'llm_base_url []: ', keys: 'http://127.0.0.1:9/v1\r' },

@@ -143,7 +143,16 @@ function packOldActorkit(): { dir: string; tarball: string; manifest: { name: st
     join(dir, 'templates/actor/template', `${OLD_ONLY_FILE}.njk`),
     '# {{ actor_name }} notes\n\nWritten by the template of actorkit 0.0.9.\n',
   );
-  const manifest = { name: 'actorkit', version: OLD, files: ['templates', 'Dockerfile.template'] };
+  // Its peer ranges are this checkout's: the template renders its dependencies from them.
+  const { peerDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const manifest = {
+    name: 'actorkit',
+    version: OLD,
+    files: ['templates', 'Dockerfile.template'],
+    peerDependencies,
+  };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   gitIn(dir, 'init', '--quiet', '--initial-branch=main');
   commitAll(dir, 'actorkit 0.0.9');

@@ -50,7 +50,7 @@ async function renderExample(name: string): Promise<Example> {
 
 /** The `METHOD /path` lines of the message's route list. */
 function printedRoutes(message: string): { method: string; path: string }[] {
-  return [...message.matchAll(/^ {2}(GET|POST|PUT|DELETE|ANY) +(\/\S*)/gm)].map((match) => ({
+  return [...message.matchAll(/^ {2}(GET|POST|PUT|PATCH|DELETE|OPTIONS|ANY) +(\/\S*)/gm)].map((match) => ({
     method: match[1] as string,
     path: match[2] as string,
   }));
