@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import type { ProblemCode } from '../core/problem-codes.js';
 import { PROBLEM_CONTENT_TYPE } from '../core/problem-response.js';
 import { problemSchemaFor } from '../core/problem-schema.js';
+import { TenantId } from '../core/tenant-id.js';
 import { storableText, UNSTORABLE_TEXT_DETAIL } from '../invoke/storable-text.js';
 
 /** A JSON Schema object as `/openapi.json` writes it. */
@@ -107,3 +108,12 @@ export const TYPED_EVENT: JsonSchemaObject = {
   required: ['type'],
   properties: { type: { type: 'string' } },
 };
+
+/**
+ * The optional `X-Tenant-Id` header parameter, with the tenant id's schema: one definition for
+ * every route that reads the tenant from it (a malformed one is 400 `invalid_header`).
+ * @param description what the route does with it, e.g. where else the tenant may come from
+ */
+export function tenantHeader(description: string) {
+  return { name: 'X-Tenant-Id', in: 'header', required: false, description, schema: schemaOf(TenantId) } as const;
+}

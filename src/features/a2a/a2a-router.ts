@@ -6,9 +6,9 @@ import { ActorError } from '../../core/actor-error.js';
 import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { readJson } from '../../core/read-json-body.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
-import { DEFAULT_TENANT, headerTenant, TenantId } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
-import { eventStream, json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, json, problem, tenantHeader } from '../../route-kit/openapi-parts.js';
 import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
 import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
 import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
@@ -102,13 +102,7 @@ const A2A_PARAMETERS = [
     description: 'The protocol version; `1.0` (absent means 0.3, which is refused: VersionNotSupported)',
     schema: { type: 'string' },
   },
-  {
-    name: 'X-Tenant-Id',
-    in: 'header',
-    required: false,
-    description: "The tenant (set by the platform), else `default`: another tenant's task is not found",
-    schema: schemaOf(TenantId),
-  },
+  tenantHeader("The tenant (set by the platform), else `default`: another tenant's task is not found"),
 ];
 
 /** An HTTP+JSON operation of `/a2a`: its answer, and its A2A errors as problem documents carrying the spec's `error` body. */

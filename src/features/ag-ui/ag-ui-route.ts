@@ -4,7 +4,6 @@ import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { jsonPointer, pointerSegments } from '../../core/json-pointer.js';
 import type { Mutable } from '../../core/mutable.js';
 import { readJson, validBody } from '../../core/read-json-body.js';
-import { TenantId } from '../../core/tenant-id.js';
 import { fieldProblems, validationFailed } from '../../core/validation-problem.js';
 import { answerInvoke, type InvokeAnswer } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
@@ -12,7 +11,7 @@ import { type ApprovalAnswer, ApprovalsRequest, ChatRequest, requestTenant } fro
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
 import { replayStream } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT, tenantHeader } from '../../route-kit/openapi-parts.js';
 import { agUiEventStream } from './ag-ui-events.js';
 import { RunAgentInput } from './run-agent-input.js';
 
@@ -184,13 +183,7 @@ export const agUiRoute = defineRoute(
       description:
         "AG-UI protocol 1.0 over SSE, as `HttpAgent` from `@ag-ui/client` speaks it. `threadId` is the session; each run is an actorkit run, named in RUN_STARTED's `metadata.actorkit_run_id` (the client's `runId` is echoed as AG-UI's). A run that waits for tool approvals ends with RUN_FINISHED `outcome: interrupt`, one interrupt per approval (`id` = the approval id); the next run's `resume` answers them (`resolved` approves unless `payload.approved` is false, `cancelled` denies, `payload.reason` tells the model why). Mounted when `expose_ag_ui` is on.",
       parameters: [
-        {
-          name: 'X-Tenant-Id',
-          in: 'header',
-          required: false,
-          description: 'The tenant (set by the platform); else forwardedProps.metadata.tenant_id, else `default`',
-          schema: schemaOf(TenantId),
-        },
+        tenantHeader('The tenant (set by the platform); else forwardedProps.metadata.tenant_id, else `default`'),
         {
           name: IDEMPOTENCY_KEY_HEADER,
           in: 'header',

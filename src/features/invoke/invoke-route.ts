@@ -1,7 +1,6 @@
 import { acceptNames } from '../../core/accept-names.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { readJson, validBody } from '../../core/read-json-body.js';
-import { TenantId } from '../../core/tenant-id.js';
 import { answerInvoke } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
 import { ApprovalsRequest, ChatRequest, INVOKE_PATH, requestTenant } from '../../invoke/chat-request.js';
@@ -12,7 +11,7 @@ import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UiChatRequest } from '../../invoke/ui-chat-request.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT, tenantHeader } from '../../route-kit/openapi-parts.js';
 
 /** The path of the invoke, for the code above this feature that sends to it. */
 export { INVOKE_PATH };
@@ -107,13 +106,7 @@ export const invokeRoute = defineRoute(
       operationId: 'invoke',
       summary: 'Chat with the actor',
       parameters: [
-        {
-          name: 'X-Tenant-Id',
-          in: 'header',
-          required: false,
-          description: 'The tenant (set by the platform); else metadata.tenant_id, else `default`',
-          schema: schemaOf(TenantId),
-        },
+        tenantHeader('The tenant (set by the platform); else metadata.tenant_id, else `default`'),
         {
           name: 'Prefer',
           in: 'header',

@@ -3,13 +3,13 @@ import * as v from 'valibot';
 import { readJson, validBody } from '../../core/read-json-body.js';
 import { storableText } from '../../invoke/storable-text.js';
 import { ActorError } from '../../core/actor-error.js';
-import { DEFAULT_TENANT, headerTenant, parseTenantId, TenantId } from '../../core/tenant-id.js';
+import { DEFAULT_TENANT, headerTenant, parseTenantId } from '../../core/tenant-id.js';
 import type { ActorEnv } from '../../context/actor-context.js';
 import { INVOKE_PATH, SessionId } from '../../invoke/chat-request.js';
 import { RUNS_PATH, RunStatus } from '../../invoke/turn-runs.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
-import { eventStream, problem, schemaOf, TYPED_EVENT } from '../../route-kit/openapi-parts.js';
+import { eventStream, problem, schemaOf, TYPED_EVENT, tenantHeader } from '../../route-kit/openapi-parts.js';
 import type { StoredRun } from '../../store/store.js';
 import { continueRun } from '../../invoke/answer-invoke.js';
 import type { TurnServices } from '../../invoke/turn-services.js';
@@ -20,13 +20,9 @@ import { ApprovalReason } from './run-approvals.js';
 /** A stream position: a whole number of parts, from 0. */
 const CURSOR = /^\d{1,15}$/;
 
-const tenantHeader = {
-  name: 'X-Tenant-Id',
-  in: 'header',
-  required: false,
-  description: 'The tenant (set by the platform), else `default`: a run of another tenant is not found',
-  schema: schemaOf(TenantId),
-} as const;
+const runTenantHeader = tenantHeader(
+  'The tenant (set by the platform), else `default`: a run of another tenant is not found',
+);
 
 const runIdParameter = {
   name: 'id',
@@ -103,7 +99,7 @@ export const runStatusRoute = defineRoute(
     operation: {
       operationId: 'getRun',
       summary: 'A run: its state, times, usage, and its reply or problem',
-      parameters: [runIdParameter, tenantHeader],
+      parameters: [runIdParameter, runTenantHeader],
       responses: {
         200: {
           description: 'The run',
@@ -133,7 +129,7 @@ export const runStreamRoute = defineRoute(
     operation: {
       operationId: 'streamRun',
       summary: "Reconnect to a run's stream, from any replica",
-      parameters: [runIdParameter, tenantHeader, lastEventIdHeader, afterQuery],
+      parameters: [runIdParameter, runTenantHeader, lastEventIdHeader, afterQuery],
       responses: {
         200: { description: 'The stream of the run from the cursor on', content: sseContent },
         400: problem('Malformed Last-Event-ID, after or X-Tenant-Id', ['invalid_run_cursor', 'invalid_header']),
@@ -162,7 +158,7 @@ export const cancelRunRoute = defineRoute(
     operation: {
       operationId: 'cancelRun',
       summary: 'Cancel a run',
-      parameters: [runIdParameter, tenantHeader],
+      parameters: [runIdParameter, runTenantHeader],
       responses: {
         202: {
           description:
@@ -210,7 +206,7 @@ export const resumeChatStreamRoute = defineRoute(
           description: "The chat's id (`useChat`'s `id`), which is the session id",
           schema: schemaOf(SessionId),
         },
-        tenantHeader,
+        runTenantHeader,
         lastEventIdHeader,
         afterQuery,
       ],
@@ -277,7 +273,7 @@ export const decideApprovalRoute = defineRoute(
           description: 'The approval id (`approvals[].id` of the reply that paused the run)',
           schema: { type: 'string', minLength: 1, maxLength: 200 },
         },
-        tenantHeader,
+        runTenantHeader,
       ],
       requestBody: { required: true, content: { 'application/json': { schema: schemaOf(ApprovalDecisionBody) } } },
       responses: {
