@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readUiStream } from '../../test/agent/ui-stream-reader.js';
 import { ActorTool } from '../agent/actor-tool.js';
 import type { ChatModel, ModelResponse } from '../agent/chat-model.js';
@@ -27,6 +27,12 @@ function countingStore(): { store: Store; calls: Map<string, number> } {
   return { store, calls };
 }
 
+/**
+ * Waits for the turn's run row: it is written after the reply, by a flush of its own (see
+ * features/runs), so a count taken at once would see it or not by timing.
+ */
+const runRowWritten = (calls: Map<string, number>) => vi.waitFor(() => expect(calls.get('writeRuns')).toBe(1));
+
 const invoke = (message: string, headers: Record<string, string> = {}) =>
   new Request('http://actor/agent/invoke', {
     method: 'POST',
@@ -39,10 +45,12 @@ describe('a turn owns its session', () => {
     const { store, calls } = countingStore();
     const app = await createTestActor({ store });
     expect((await app.request(invoke('first'))).status).toBe(200);
+    await runRowWritten(calls);
     calls.clear();
     const response = await app.request(invoke('second'));
     expect(response.status).toBe(200);
-    expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, saveTurns: 1 });
+    await runRowWritten(calls);
+    expect(Object.fromEntries(calls)).toEqual({ loadHistory: 1, saveTurns: 1, writeRuns: 1 });
     expect((await store.loadHistory('default', 'owned', 10)).map((message) => message.role)).toEqual([
       'user',
       'assistant',
@@ -55,11 +63,13 @@ describe('a turn owns its session', () => {
     const { store, calls } = countingStore();
     const app = await createTestActor({ store });
     expect((await app.request(invoke('warm-up'))).status).toBe(200);
+    await runRowWritten(calls);
     calls.clear();
     const first = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
     expect(first.status).toBe(200);
     const body = await first.text();
-    expect(Object.fromEntries(calls)).toEqual({ claimIdempotencyKey: 1, loadHistory: 1, saveTurns: 1 });
+    await runRowWritten(calls);
+    expect(Object.fromEntries(calls)).toEqual({ claimIdempotencyKey: 1, loadHistory: 1, saveTurns: 1, writeRuns: 1 });
     const retry = await app.request(invoke('once', { 'Idempotency-Key': 'turn-key-1' }));
     expect(retry.status).toBe(200);
     expect(await retry.text()).toBe(body);
