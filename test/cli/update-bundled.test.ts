@@ -17,7 +17,7 @@ import { renderActor } from '../../cli/render/render-actor.js';
 import { runCli } from '../../cli/run-cli.js';
 import { ensureBuilt } from '../support/built-package.js';
 import type { LoopbackServer } from '../surfaces/loopback.js';
-import { startFakeNpmRegistry } from '../template/fake-npm-registry.js';
+import { startFakeNpmRegistry } from './support/fake-npm-registry.js';
 import { PROMPT_LINE_V1 } from './support/evolving-template.js';
 import { memoryIo } from './support/memory-io.js';
 import { treeHash } from './support/tree-hash.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { listenOnLoopback, type LoopbackServer } from '../surfaces/loopback.js';
+import { listenOnLoopback, type LoopbackServer } from '../../surfaces/loopback.js';
 
 /** One package the fake registry serves itself: its manifest and its `npm pack` tarball. */
 export interface ServedPackage {
