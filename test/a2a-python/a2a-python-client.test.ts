@@ -35,7 +35,7 @@ const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 
 describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () => {
   for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
-    it(`resolves the card, sends, streams, gets and cancels over ${binding}, with the API key`, async () => {
+    it(`resolves the card, sends, streams, gets, subscribes and cancels over ${binding}, with the API key`, async () => {
       const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 120) });
       const report = await pythonClient(url, binding, API_KEY);
       expect(report.card).toEqual({
@@ -51,6 +51,12 @@ describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () =
       expect(report.streamed.text).toBe(answerOf(words));
       expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
       expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
+      // SubscribeToTask: the task as it is (working, its text so far), then the rest, each word once.
+      expect(report.subscribed.kinds[0]).toBe('task');
+      expect(report.subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+      expect(report.subscribed.states[0]).toBe('TASK_STATE_WORKING');
+      expect(report.subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(report.subscribed.text).toBe(answerOf(words));
       expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
       expect(report.missing).toMatch(/NotFound/);
     }, 90_000);

@@ -1,6 +1,7 @@
 """Drives an actor's A2A surface with the official Python client, `a2a-sdk` 1.x, as its README and
 samples/cli.py use it (issue 39): resolves the card, sends a message and waits for its answer,
-streams one, gets a task, cancels a task in progress, asks for a task that does not exist.
+streams one, gets a task, subscribes to a streamed task in progress after leaving its stream,
+cancels a task in progress, asks for a task that does not exist.
 
     python a2a_client.py <actor base URL> <binding: JSONRPC | HTTP+JSON> [API key]
 
@@ -24,6 +25,7 @@ from a2a.types import (
     Role,
     SendMessageConfiguration,
     SendMessageRequest,
+    SubscribeToTaskRequest,
     TaskState,
 )
 
@@ -81,6 +83,18 @@ async def main() -> None:
         task_id = report['streamed']['task_id']
         got = await whole.get_task(GetTaskRequest(id=task_id))
         report['got'] = {'id': got.id, 'state': TaskState.Name(got.status.state), 'context_id': got.context_id}
+
+        # Leave a stream after its first text, then subscribe to its task: the task as it is first
+        # (its text so far in its artifact), then the rest.
+        left = streaming.send_message(SendMessageRequest(message=user_message('follow me')))
+        left_task_id = None
+        async for event in left:
+            if event.WhichOneof('payload') == 'task':
+                left_task_id = event.task.id
+            if event.WhichOneof('payload') == 'artifact_update':
+                break
+        await left.aclose()
+        report['subscribed'] = await collect(streaming.subscribe(SubscribeToTaskRequest(id=left_task_id)))
 
         slow = await collect(
             whole.send_message(

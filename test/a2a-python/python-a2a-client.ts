@@ -10,12 +10,14 @@ const HERE = import.meta.dirname;
 /** The A2A protocol bindings the Python client can be told to use. */
 export type PythonA2aBinding = 'JSONRPC' | 'HTTP+JSON';
 
-/** What a2a_client.py prints: what the client saw of the card, a send, a stream, a get and a cancel. */
+/** What a2a_client.py prints: what the client saw of the card, a send, a stream, a get, a subscription and a cancel. */
 export interface PythonA2aReport {
   card: { name: string; skills: string[]; streaming: boolean; bindings: string[] };
   sent: { task_id: string | null; states: string[]; text: string; kinds: string[] };
   streamed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
   got: { id: string; state: string; context_id: string };
+  /** A subscription to a streamed task the client left after its first text. */
+  subscribed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
   cancelled: { before: string[]; after: string };
   missing: string;
 }

@@ -1,6 +1,6 @@
 // A2A through the external edge of the local platform with the official Python client, a2a-sdk
 // 1.1 (issue #39): test/a2a-python/a2a_client.py, used as the SDK's README and samples use it,
-// given the instance's base URL on the edge and its edge key, against the edge of
+// given the instance's base URL on the edge and its edge key (it subscribes too), against the edge of
 // support/a2a-edge.ts (the mesh example on a slow model, so a run is still going when it is cancelled).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pythonA2aInterpreter, runPythonA2aClient } from '../a2a-python/python-a2a-client.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
 const instanceUrl = (ref: string) => `${edge.url}/api/v1/k/${ref}`;
 
 describe('A2A through the external edge with the Python client', () => {
-  it('resolves the edge card, sends, streams, gets and cancels a task with the instance key', async () => {
+  it('resolves the edge card, sends, streams, gets, subscribes to and cancels a task with the instance key', async () => {
     const report = await runPythonA2aClient(python, instanceUrl(MCP_REF), 'JSONRPC', edge.gateway.edgeKey(MCP_REF));
     expect(report.card).toMatchObject({ name: 'Mesh Actor', streaming: true, bindings: ['JSONRPC'] });
     expect(report.card.skills).toContain('chat');
@@ -35,6 +35,12 @@ describe('A2A through the external edge with the Python client', () => {
     expect(report.streamed.text.trim()).toBe(ANSWER);
     expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
     expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
+    // SubscribeToTask: the task as it is (working, its text so far), then the rest, each word once.
+    expect(report.subscribed.kinds[0]).toBe('task');
+    expect(report.subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+    expect(report.subscribed.states[0]).toBe('TASK_STATE_WORKING');
+    expect(report.subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+    expect(report.subscribed.text.trim()).toBe(ANSWER);
     expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
     expect(report.missing).toMatch(/NotFound/);
   }, 90_000);

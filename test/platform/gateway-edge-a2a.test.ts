@@ -120,7 +120,7 @@ describe('A2A through the external edge', () => {
     expect(actor).toMatchObject({ answered: before, in_flight: 0 });
   });
 
-  it('resubscribes to a streamed run and gets the remaining updates exactly once', async () => {
+  it('subscribes to a streamed run: the task with its text so far, then the remaining updates, each word once', async () => {
     const client = await edgeClient(MCP_REF);
     const stream = client.sendMessageStream(send(userMessage('follow me')));
     const first: StreamResponse[] = [];
@@ -132,13 +132,20 @@ describe('A2A through the external edge', () => {
     expect(taskId).not.toBe('');
     const rest: StreamResponse[] = [];
     for await (const event of client.resubscribeTask({ tenant: '', id: taskId })) rest.push(event);
-    // The resubscription restarts the reply's artifact (its first update does not append) and
-    // carries it on to the end: the artifact a client builds from it holds each word exactly once.
+    // A2A 1.0 (3.1.6): the task as it is at the subscription first, its `reply` artifact holding
+    // the text so far; the updates after it append to that artifact, so the artifact a client
+    // builds holds each word exactly once.
+    const opening = rest[0]?.payload;
+    expect(opening?.$case).toBe('task');
+    const task = opening?.$case === 'task' ? opening.value : undefined;
+    expect(task?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const soFar = (task?.artifacts[0]?.parts ?? [])
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+      .join('');
+    expect(soFar).toContain('word1');
     const updates = rest.flatMap((event) => (event.payload?.$case === 'artifactUpdate' ? [event.payload.value] : []));
-    expect(rest[0]?.payload?.$case).toBe('task');
-    expect(updates[0]?.append).toBe(false);
-    expect(updates.slice(1).every((update) => update.append)).toBe(true);
-    const words = textOf(rest).split(/\s+/).filter(Boolean);
+    expect(updates.every((update) => update.append)).toBe(true);
+    const words = (soFar + textOf(rest)).split(/\s+/).filter(Boolean);
     expect(words).toEqual(Array.from({ length: WORDS }, (_, index) => `word${index + 1}`));
     const last = rest.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' ? last.value.status?.state : undefined).toBe(TaskState.TASK_STATE_COMPLETED);
