@@ -5,7 +5,12 @@ import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { testActorsForThisFile } from '../surfaces/loopback.js';
 import { answerOf, slowChatHandler } from '../surfaces/slow-chat-handler.js';
-import { pythonA2aInterpreter, runPythonA2aClient, type PythonA2aBinding } from './python-a2a-client.js';
+import {
+  pythonA2aInterpreter,
+  runPythonA2aClient,
+  type PythonA2aBinding,
+  type PythonA2aSeen,
+} from './python-a2a-client.js';
 
 const API_KEY = 'a2a-python-key';
 
@@ -52,11 +57,13 @@ describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () =
       expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
       expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
       // SubscribeToTask: the task as it is (working, its text so far), then the rest, each word once.
-      expect(report.subscribed.kinds[0]).toBe('task');
-      expect(report.subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
-      expect(report.subscribed.states[0]).toBe('TASK_STATE_WORKING');
-      expect(report.subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
-      expect(report.subscribed.text).toBe(answerOf(words));
+      expect(report.subscribed).not.toHaveProperty('refused');
+      const subscribed = report.subscribed as PythonA2aSeen;
+      expect(subscribed.kinds[0]).toBe('task');
+      expect(subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+      expect(subscribed.states[0]).toBe('TASK_STATE_WORKING');
+      expect(subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(subscribed.text).toBe(answerOf(words));
       expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
       expect(report.missing).toMatch(/NotFound/);
     }, 90_000);

@@ -17,6 +17,7 @@ import httpx
 
 from a2a.client import A2ACardResolver, ClientConfig, create_client
 from a2a.helpers import get_artifact_text, get_message_text
+from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 from a2a.types import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -94,7 +95,10 @@ async def main() -> None:
             if event.WhichOneof('payload') == 'artifact_update':
                 break
         await left.aclose()
-        report['subscribed'] = await collect(streaming.subscribe(SubscribeToTaskRequest(id=left_task_id)))
+        try:
+            report['subscribed'] = await collect(streaming.subscribe(SubscribeToTaskRequest(id=left_task_id)))
+        except UnsupportedOperationError as error:  # A2A's answer when the task ended first (a fast agent)
+            report['subscribed'] = {'refused': type(error).__name__, 'detail': str(error)}
 
         slow = await collect(
             whole.send_message(
@@ -104,8 +108,11 @@ async def main() -> None:
                 )
             )
         )
-        cancelled = await whole.cancel_task(CancelTaskRequest(id=slow['task_id']))
-        report['cancelled'] = {'before': slow['states'], 'after': TaskState.Name(cancelled.status.state)}
+        try:
+            cancelled = await whole.cancel_task(CancelTaskRequest(id=slow['task_id']))
+            report['cancelled'] = {'before': slow['states'], 'after': TaskState.Name(cancelled.status.state)}
+        except TaskNotCancelableError as error:  # A2A's answer when the task ended first (a fast agent)
+            report['cancelled'] = {'before': slow['states'], 'refused': type(error).__name__}
         try:
             await whole.get_task(GetTaskRequest(id='inv_nope'))
             report['missing'] = 'found'

@@ -10,15 +10,29 @@ const HERE = import.meta.dirname;
 /** The A2A protocol bindings the Python client can be told to use. */
 export type PythonA2aBinding = 'JSONRPC' | 'HTTP+JSON';
 
+/** What the Python client saw of one send or subscription: the task's id, its states in order, its text, the kinds of its events. */
+export interface PythonA2aSeen {
+  task_id: string | null;
+  states: string[];
+  text: string;
+  kinds: string[];
+}
+
+/** A step A2A refused because its task had ended first (an agent that answers at once): the SDK's error name. */
+export interface PythonA2aRefused {
+  refused: string;
+  detail?: string;
+}
+
 /** What a2a_client.py prints: what the client saw of the card, a send, a stream, a get, a subscription and a cancel. */
 export interface PythonA2aReport {
   card: { name: string; skills: string[]; streaming: boolean; bindings: string[] };
-  sent: { task_id: string | null; states: string[]; text: string; kinds: string[] };
-  streamed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
+  sent: PythonA2aSeen;
+  streamed: PythonA2aSeen;
   got: { id: string; state: string; context_id: string };
   /** A subscription to a streamed task the client left after its first text. */
-  subscribed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
-  cancelled: { before: string[]; after: string };
+  subscribed: PythonA2aSeen | PythonA2aRefused;
+  cancelled: { before: string[] } & ({ after: string } | PythonA2aRefused);
   missing: string;
 }
 

@@ -3,7 +3,7 @@
 // given the instance's base URL on the edge and its edge key (it subscribes too), against the edge of
 // support/a2a-edge.ts (the mesh example on a slow model, so a run is still going when it is cancelled).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonA2aInterpreter, runPythonA2aClient } from '../a2a-python/python-a2a-client.js';
+import { pythonA2aInterpreter, runPythonA2aClient, type PythonA2aSeen } from '../a2a-python/python-a2a-client.js';
 import { startA2aEdge, type A2aEdge } from './support/a2a-edge.js';
 import { MCP_REF, PANEL_REF } from './support/example-pools.js';
 
@@ -36,11 +36,13 @@ describe('A2A through the external edge with the Python client', () => {
     expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
     expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
     // SubscribeToTask: the task as it is (working, its text so far), then the rest, each word once.
-    expect(report.subscribed.kinds[0]).toBe('task');
-    expect(report.subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
-    expect(report.subscribed.states[0]).toBe('TASK_STATE_WORKING');
-    expect(report.subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
-    expect(report.subscribed.text.trim()).toBe(ANSWER);
+    expect(report.subscribed).not.toHaveProperty('refused');
+    const subscribed = report.subscribed as PythonA2aSeen;
+    expect(subscribed.kinds[0]).toBe('task');
+    expect(subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+    expect(subscribed.states[0]).toBe('TASK_STATE_WORKING');
+    expect(subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+    expect(subscribed.text.trim()).toBe(ANSWER);
     expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
     expect(report.missing).toMatch(/NotFound/);
   }, 90_000);

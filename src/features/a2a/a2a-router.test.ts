@@ -48,6 +48,11 @@ describe('A2A through the official @a2a-js/sdk client (issue #39)', () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe(testActorDefinition.metadata.name);
     expect(card.skills.map((skill) => skill.id)).toEqual(['chat', 'test_lookup']);
+    // The domain `test` is one of the actor's tags too: each tag once.
+    expect(card.skills.map((skill) => skill.tags)).toEqual([
+      ['test', 'chat'],
+      ['test', 'read-only'],
+    ]);
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.supportedInterfaces[0]).toMatchObject({
       url: `${url}/a2a`,
