@@ -148,14 +148,21 @@ export class A2aRequestHandler implements A2ARequestHandler {
 
   /**
    * SubscribeToTask (A2A 1.0, 3.1.6): the task as it is at the subscription first, the reply's
-   * text so far as its `reply` artifact, then only the updates after it until the run ends. A
-   * task that already ended is UnsupportedOperation, as the spec says: get it instead.
+   * text so far as its `reply` artifact, then only the updates after it until the run ends; a
+   * task input-required is that task alone. A task that already ended is UnsupportedOperation,
+   * as the spec says: get it instead.
    */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const call = callOf(context);
     const run = await this.#run(call, params.id);
     if (run.state === 'completed' || run.state === 'failed' || run.state === 'cancelled')
       throw new this.#sdk.UnsupportedOperationError(`Task ${run.id} already ended (${run.state}): get it instead`);
+    // Input-required is an interrupted state, where an A2A stream closes: nothing comes until a
+    // message answers the task, and that message streams the rest.
+    if (run.state === 'awaiting_input') {
+      yield { payload: { $case: 'task', value: this.#task(run) } };
+      return;
+    }
     // The run from its first part: those up to the subscription's make the task it opens with.
     const body = await this.#ctx.runs.followTenantRun(call.tenantId, run.id, 0, call.keepInFlight());
     if (body === null) throw this.#notFound(params.id);
