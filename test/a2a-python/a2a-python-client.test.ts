@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ActorTool } from '../../src/agent/actor-tool.js';
@@ -8,9 +5,13 @@ import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
 import { testActorsForThisFile } from '../surfaces/loopback.js';
 import { answerOf, slowChatHandler } from '../surfaces/slow-chat-handler.js';
+import {
+  pythonA2aInterpreter,
+  runPythonA2aClient,
+  type PythonA2aBinding,
+  type PythonA2aSeen,
+} from './python-a2a-client.js';
 
-const run = promisify(execFile);
-const HERE = import.meta.dirname;
 const API_KEY = 'a2a-python-key';
 
 const serveA2aActor = testActorsForThisFile({
@@ -27,34 +28,19 @@ const serveA2aActor = testActorsForThisFile({
   env: { API_KEY_ENABLED: 'true', API_KEY },
 });
 
-/** What test/a2a-python/a2a_client.py prints. */
-interface PythonClientReport {
-  card: { name: string; skills: string[]; streaming: boolean; bindings: string[] };
-  sent: { task_id: string | null; states: string[]; text: string; kinds: string[] };
-  streamed: { task_id: string | null; states: string[]; text: string; kinds: string[] };
-  got: { id: string; state: string; context_id: string };
-  cancelled: { before: string[]; after: string };
-  missing: string;
-}
-
 let python: string;
 beforeAll(async () => {
-  // The wheels the environment needs are in the repository (venv.sh says where each came from):
-  // a failure here is a broken install, never a reason to skip, locally or in CI.
-  python = (await run(join(HERE, 'venv.sh'), [], { encoding: 'utf8' })).stdout.trim();
+  python = await pythonA2aInterpreter();
 }, 240_000);
 
-async function pythonClient(url: string, binding: 'JSONRPC' | 'HTTP+JSON', key?: string) {
-  const args = [join(HERE, 'a2a_client.py'), url, binding, ...(key === undefined ? [] : [key])];
-  const { stdout } = await run(python, args, { encoding: 'utf8', timeout: 60_000 });
-  return JSON.parse(stdout) as PythonClientReport;
-}
+const pythonClient = (url: string, binding: PythonA2aBinding, key?: string) =>
+  runPythonA2aClient(python, url, binding, key);
 
 const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 
 describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () => {
   for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
-    it(`resolves the card, sends, streams, gets and cancels over ${binding}, with the API key`, async () => {
+    it(`resolves the card, sends, streams, gets, subscribes and cancels over ${binding}, with the API key`, async () => {
       const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 120) });
       const report = await pythonClient(url, binding, API_KEY);
       expect(report.card).toEqual({
@@ -70,6 +56,14 @@ describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () =
       expect(report.streamed.text).toBe(answerOf(words));
       expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
       expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
+      // SubscribeToTask: the task as it is (working, its text so far), then the rest, each word once.
+      expect(report.subscribed).not.toHaveProperty('refused');
+      const subscribed = report.subscribed as PythonA2aSeen;
+      expect(subscribed.kinds[0]).toBe('task');
+      expect(subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+      expect(subscribed.states[0]).toBe('TASK_STATE_WORKING');
+      expect(subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(subscribed.text).toBe(answerOf(words));
       expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
       expect(report.missing).toMatch(/NotFound/);
     }, 90_000);

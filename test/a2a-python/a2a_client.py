@@ -1,6 +1,7 @@
 """Drives an actor's A2A surface with the official Python client, `a2a-sdk` 1.x, as its README and
 samples/cli.py use it (issue 39): resolves the card, sends a message and waits for its answer,
-streams one, gets a task, cancels a task in progress, asks for a task that does not exist.
+streams one, gets a task, subscribes to a streamed task in progress after leaving its stream,
+cancels a task in progress, asks for a task that does not exist.
 
     python a2a_client.py <actor base URL> <binding: JSONRPC | HTTP+JSON> [API key]
 
@@ -16,6 +17,7 @@ import httpx
 
 from a2a.client import A2ACardResolver, ClientConfig, create_client
 from a2a.helpers import get_artifact_text, get_message_text
+from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 from a2a.types import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -24,6 +26,7 @@ from a2a.types import (
     Role,
     SendMessageConfiguration,
     SendMessageRequest,
+    SubscribeToTaskRequest,
     TaskState,
 )
 
@@ -82,6 +85,21 @@ async def main() -> None:
         got = await whole.get_task(GetTaskRequest(id=task_id))
         report['got'] = {'id': got.id, 'state': TaskState.Name(got.status.state), 'context_id': got.context_id}
 
+        # Leave a stream after its first text, then subscribe to its task: the task as it is first
+        # (its text so far in its artifact), then the rest.
+        left = streaming.send_message(SendMessageRequest(message=user_message('follow me')))
+        left_task_id = None
+        async for event in left:
+            if event.WhichOneof('payload') == 'task':
+                left_task_id = event.task.id
+            if event.WhichOneof('payload') == 'artifact_update':
+                break
+        await left.aclose()
+        try:
+            report['subscribed'] = await collect(streaming.subscribe(SubscribeToTaskRequest(id=left_task_id)))
+        except UnsupportedOperationError as error:  # A2A's answer when the task ended first (a fast agent)
+            report['subscribed'] = {'refused': type(error).__name__, 'detail': str(error)}
+
         slow = await collect(
             whole.send_message(
                 SendMessageRequest(
@@ -90,8 +108,11 @@ async def main() -> None:
                 )
             )
         )
-        cancelled = await whole.cancel_task(CancelTaskRequest(id=slow['task_id']))
-        report['cancelled'] = {'before': slow['states'], 'after': TaskState.Name(cancelled.status.state)}
+        try:
+            cancelled = await whole.cancel_task(CancelTaskRequest(id=slow['task_id']))
+            report['cancelled'] = {'before': slow['states'], 'after': TaskState.Name(cancelled.status.state)}
+        except TaskNotCancelableError as error:  # A2A's answer when the task ended first (a fast agent)
+            report['cancelled'] = {'before': slow['states'], 'refused': type(error).__name__}
         try:
             await whole.get_task(GetTaskRequest(id='inv_nope'))
             report['missing'] = 'found'

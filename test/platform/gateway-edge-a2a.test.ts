@@ -1,8 +1,7 @@
 // A2A through the external edge of the local platform (issue #39): the official @a2a-js/sdk
 // client, used as its README shows (the card resolved from a URL, the key added by an
-// authenticating fetch), against the edge served on loopback in front of the mesh example
-// (rendered with expose_a2a=true) on a slow model, so a run is still going when it is cancelled
-// or resubscribed to.
+// authenticating fetch), against the edge of support/a2a-edge.ts (the mesh example on a slow
+// model, so a run is still going when it is cancelled or resubscribed to).
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import {
   type Client,
@@ -15,22 +14,17 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, userMessage } from '../support/a2a-messages.js';
 import { reconciledAt } from './support/hosted-gateway.js';
-import { createPlatformGateway, type PlatformGateway } from '../../platform/gateway/index.js';
-import { startSlowModelServer, type SlowModelServer } from '../reliability/support/slow-model-server.js';
-import { MCP_REF, PANEL_REF, startExamplePools, type ExamplePools } from './support/example-pools.js';
-import { serveOnLoopbackPort } from './support/serve-gateway.js';
+import { startA2aEdge, type A2aEdge } from './support/a2a-edge.js';
+import { MCP_REF, PANEL_REF } from './support/example-pools.js';
 
 /** The slow model answers `word1 … word8`, one word every 150 ms. */
 const WORDS = 8;
-let model: SlowModelServer;
-let hosted: ExamplePools;
-let gateway: PlatformGateway;
-let served: { url: string; close(): Promise<void> };
+let edge: A2aEdge;
 
 /** A fetch that adds the instance's edge key to every request, as the SDK's README says to add credentials. */
 const fetchWithEdgeKey = (ref: string): typeof fetch =>
   createAuthenticatingFetchWithRetry(fetch, {
-    headers: async () => ({ 'X-API-Key': gateway.edgeKey(ref) as string }),
+    headers: async () => ({ 'X-API-Key': edge.gateway.edgeKey(ref) as string }),
     shouldRetryWithHeaders: async () => undefined,
   });
 
@@ -44,7 +38,7 @@ async function edgeClient(ref: string): Promise<Client> {
     }),
   );
   // The card's full URL and an empty path, as the SDK documents for a card not at the origin's root.
-  return factory.createFromUrl(`${served.url}/api/v1/k/${ref}/.well-known/agent-card.json`, '');
+  return factory.createFromUrl(`${edge.url}/api/v1/k/${ref}/.well-known/agent-card.json`, '');
 }
 
 /** The text of a stream's artifact updates. */
@@ -55,24 +49,10 @@ const textOf = (events: readonly StreamResponse[]) =>
     .join('');
 
 beforeAll(async () => {
-  model = await startSlowModelServer({ words: WORDS, gapMs: 150 });
-  hosted = await startExamplePools(
-    { panel: 'memory://', mcp: 'memory://' },
-    1,
-    {},
-    {
-      LLM_BASE_URL: model.baseUrl,
-      LLM_MODEL: 'slow',
-    },
-  );
-  gateway = createPlatformGateway({ pools: hosted.pools, reconcileIntervalMs: 0, runPollIntervalMs: 10 });
-  served = await serveOnLoopbackPort(gateway.fetch);
+  edge = await startA2aEdge(WORDS, 150);
 });
 afterAll(async () => {
-  await served?.close();
-  await gateway?.close();
-  await hosted?.close();
-  await model?.close();
+  await edge?.close();
 });
 
 describe('A2A through the external edge', () => {
@@ -83,13 +63,13 @@ describe('A2A through the external edge', () => {
     expect(card.skills.map((skill) => skill.id)).toContain('chat');
     expect(card.supportedInterfaces).toEqual([
       expect.objectContaining({
-        url: `${served.url}/api/v1/k/${MCP_REF}/chat/a2a`,
+        url: `${edge.url}/api/v1/k/${MCP_REF}/chat/a2a`,
         protocolBinding: 'JSONRPC',
         protocolVersion: '1.0',
       }),
     ]);
     const raw = (await (
-      await fetchWithEdgeKey(MCP_REF)(`${served.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`)
+      await fetchWithEdgeKey(MCP_REF)(`${edge.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`)
     ).json()) as Record<string, unknown>;
     expect(raw.securitySchemes).toEqual({
       edgeKey: {
@@ -100,7 +80,7 @@ describe('A2A through the external edge', () => {
   });
 
   it('sends a message and gets its task; the turn is counted once for reconciliation', async () => {
-    const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
+    const before = (await edge.gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
     const client = await edgeClient(MCP_REF);
     const result = await client.sendMessage(send(userMessage('hello through the edge', { contextId: 'edge-ctx' })));
     const task = result as Extract<typeof result, { id: string }>;
@@ -109,13 +89,13 @@ describe('A2A through the external edge', () => {
     const again = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(again.id).toBe(task.id);
     expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const actor = await reconciledAt(gateway, MCP_REF, before + 1);
+    const actor = await reconciledAt(edge.gateway, MCP_REF, before + 1);
     expect(actor).toMatchObject({ answered: before + 1, in_flight: 0 });
     expect(actor?.drift.filter((drift) => drift.kind === 'count_mismatch')).toEqual([]);
   });
 
   it('streams a message: the task, its text, then completed, counted once', async () => {
-    const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
+    const before = (await edge.gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
     const client = await edgeClient(MCP_REF);
     const events: StreamResponse[] = [];
     for await (const event of client.sendMessageStream(send(userMessage('stream through the edge'))))
@@ -124,11 +104,11 @@ describe('A2A through the external edge', () => {
     expect(textOf(events)).toContain(`word${WORDS}`);
     const last = events.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' ? last.value.status?.state : undefined).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await reconciledAt(gateway, MCP_REF, before + 1)).toMatchObject({ answered: before + 1, in_flight: 0 });
+    expect(await reconciledAt(edge.gateway, MCP_REF, before + 1)).toMatchObject({ answered: before + 1, in_flight: 0 });
   });
 
   it('cancels a task in progress, which is not counted; an unknown task is not found', async () => {
-    const before = (await gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
+    const before = (await edge.gateway.reconcile()).actors.find((actor) => actor.ref === MCP_REF)?.answered ?? 0;
     const client = await edgeClient(MCP_REF);
     const started = (await client.sendMessage(send(userMessage('slow one'), true))) as { id: string };
     const cancelled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
@@ -136,11 +116,11 @@ describe('A2A through the external edge', () => {
     await expect(client.cancelTask({ tenant: '', id: 'no-such-task', metadata: undefined })).rejects.toMatchObject({
       name: 'TaskNotFoundError',
     });
-    const actor = await reconciledAt(gateway, MCP_REF, before);
+    const actor = await reconciledAt(edge.gateway, MCP_REF, before);
     expect(actor).toMatchObject({ answered: before, in_flight: 0 });
   });
 
-  it('resubscribes to a streamed run and gets the remaining updates exactly once', async () => {
+  it('subscribes to a streamed run: the task with its text so far, then the remaining updates, each word once', async () => {
     const client = await edgeClient(MCP_REF);
     const stream = client.sendMessageStream(send(userMessage('follow me')));
     const first: StreamResponse[] = [];
@@ -152,32 +132,39 @@ describe('A2A through the external edge', () => {
     expect(taskId).not.toBe('');
     const rest: StreamResponse[] = [];
     for await (const event of client.resubscribeTask({ tenant: '', id: taskId })) rest.push(event);
-    // The resubscription restarts the reply's artifact (its first update does not append) and
-    // carries it on to the end: the artifact a client builds from it holds each word exactly once.
+    // A2A 1.0 (3.1.6): the task as it is at the subscription first, its `reply` artifact holding
+    // the text so far; the updates after it append to that artifact, so the artifact a client
+    // builds holds each word exactly once.
+    const opening = rest[0]?.payload;
+    expect(opening?.$case).toBe('task');
+    const task = opening?.$case === 'task' ? opening.value : undefined;
+    expect(task?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const soFar = (task?.artifacts[0]?.parts ?? [])
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+      .join('');
+    expect(soFar).toContain('word1');
     const updates = rest.flatMap((event) => (event.payload?.$case === 'artifactUpdate' ? [event.payload.value] : []));
-    expect(rest[0]?.payload?.$case).toBe('task');
-    expect(updates[0]?.append).toBe(false);
-    expect(updates.slice(1).every((update) => update.append)).toBe(true);
-    const words = textOf(rest).split(/\s+/).filter(Boolean);
+    expect(updates.every((update) => update.append)).toBe(true);
+    const words = (soFar + textOf(rest)).split(/\s+/).filter(Boolean);
     expect(words).toEqual(Array.from({ length: WORDS }, (_, index) => `word${index + 1}`));
     const last = rest.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' ? last.value.status?.state : undefined).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it('answers 404 problem+json for the card of an instance without expose_a2a, and 401 without the key', async () => {
-    const card = await fetchWithEdgeKey(PANEL_REF)(`${served.url}/api/v1/k/${PANEL_REF}/.well-known/agent-card.json`);
+    const card = await fetchWithEdgeKey(PANEL_REF)(`${edge.url}/api/v1/k/${PANEL_REF}/.well-known/agent-card.json`);
     expect(card.status).toBe(404);
     expect(card.headers.get('content-type')).toContain('application/problem+json');
-    const rpc = await fetchWithEdgeKey(PANEL_REF)(`${served.url}/api/v1/k/${PANEL_REF}/chat/a2a`, {
+    const rpc = await fetchWithEdgeKey(PANEL_REF)(`${edge.url}/api/v1/k/${PANEL_REF}/chat/a2a`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: '{}',
     });
     expect(rpc.status).toBe(404);
-    const keyless = await fetch(`${served.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`);
+    const keyless = await fetch(`${edge.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`);
     expect(keyless.status).toBe(401);
     expect(keyless.headers.get('content-type')).toContain('application/problem+json');
-    const post = await fetchWithEdgeKey(MCP_REF)(`${served.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`, {
+    const post = await fetchWithEdgeKey(MCP_REF)(`${edge.url}/api/v1/k/${MCP_REF}/.well-known/agent-card.json`, {
       method: 'POST',
     });
     expect(post.status).toBe(405);

@@ -44,12 +44,13 @@ export interface CardSource {
  */
 export function a2aAgentCard(source: CardSource): AgentCard {
   const { metadata, tools, apiKey, origin } = source;
+  // The domain is often one of the actor's tags too (the template's are): each tag once.
   const tags = [metadata.domain, ...metadata.tags];
   const skill = (id: string, name: string, description: string, extraTags: readonly string[]): AgentSkill => ({
     id,
     name,
     description,
-    tags: [...tags, ...extraTags],
+    tags: [...new Set([...tags, ...extraTags])],
     examples: [],
     inputModes: [],
     outputModes: [],

@@ -1,4 +1,4 @@
-import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, fakeOpenAIForThisFile } from '../../../test/agent/fake-openai-server.js';
@@ -64,6 +64,22 @@ describe('A2A input-required: a run that waits for a tool approval (issue #38)',
       approvals: [{ tool: 'mail_send', arguments: { to: 'ada@x' } }],
     });
     expect(sent).toEqual([]);
+    // Subscribing to it shows it as it is, waiting, and the stream closes (an interrupted state):
+    // nothing comes until a message answers it.
+    const followed: StreamResponse[] = [];
+    for await (const event of client.resubscribeTask({ tenant: '', id: paused.id })) followed.push(event);
+    expect(followed.map((event) => event.payload)).toEqual([
+      {
+        $case: 'task',
+        value: expect.objectContaining({
+          id: paused.id,
+          status: expect.objectContaining({
+            state: TaskState.TASK_STATE_INPUT_REQUIRED,
+            message: expect.objectContaining({ parts: paused.status?.message?.parts }),
+          }),
+        }),
+      },
+    ]);
 
     const answered = (await client.sendMessage(
       send(

@@ -48,8 +48,10 @@ const LIST_PAGE_SIZE = 100;
 /** How long a cancel waits for the run to say `cancelled` before answering with it as it is. */
 const CANCEL_WAIT_MS = 2_500;
 
-/** One parsed frame of a run's UI message stream: its part, or the end. */
-async function* uiParts(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
+/** One parsed frame of a run's UI message stream: its part, and its number when the frame has an `id:` (a run followed). */
+async function* uiParts(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ seq?: number; part: Record<string, unknown> }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffered = '';
@@ -59,15 +61,16 @@ async function* uiParts(body: ReadableStream<Uint8Array>): AsyncGenerator<Record
       if (done) return;
       buffered += decoder.decode(value, { stream: true });
       for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
-        const frame = buffered.slice(0, end);
+        const lines = buffered.slice(0, end).split('\n');
         buffered = buffered.slice(end + 2);
-        const data = frame
-          .split('\n')
+        const data = lines
           .filter((line) => line.startsWith('data: '))
           .map((line) => line.slice(6))
           .join('\n');
         if (data === '[DONE]') return;
-        if (data !== '') yield JSON.parse(data) as Record<string, unknown>;
+        const id = lines.find((line) => line.startsWith('id: '))?.slice(4);
+        if (data !== '')
+          yield { ...(id === undefined ? {} : { seq: Number(id) }), part: JSON.parse(data) as Record<string, unknown> };
       }
     }
   } finally {
@@ -143,14 +146,27 @@ export class A2aRequestHandler implements A2ARequestHandler {
     return this.#task(after);
   }
 
+  /**
+   * SubscribeToTask (A2A 1.0, 3.1.6): the task as it is at the subscription first, the reply's
+   * text so far as its `reply` artifact, then only the updates after it until the run ends; a
+   * task input-required is that task alone. A task that already ended is UnsupportedOperation,
+   * as the spec says: get it instead.
+   */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const call = callOf(context);
     const run = await this.#run(call, params.id);
     if (run.state === 'completed' || run.state === 'failed' || run.state === 'cancelled')
       throw new this.#sdk.UnsupportedOperationError(`Task ${run.id} already ended (${run.state}): get it instead`);
+    // Input-required is an interrupted state, where an A2A stream closes: nothing comes until a
+    // message answers the task, and that message streams the rest.
+    if (run.state === 'awaiting_input') {
+      yield { payload: { $case: 'task', value: this.#task(run) } };
+      return;
+    }
+    // The run from its first part: those up to the subscription's make the task it opens with.
     const body = await this.#ctx.runs.followTenantRun(call.tenantId, run.id, 0, call.keepInFlight());
     if (body === null) throw this.#notFound(params.id);
-    yield* this.#events(call, body, { sessionId: run.session_id });
+    yield* this.#events(call, body, { sessionId: run.session_id, subscribedTo: run });
   }
 
   async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -299,15 +315,26 @@ export class A2aRequestHandler implements A2ARequestHandler {
    * A run's stream as A2A events: the task first (working), each text delta as an update of the
    * `reply` artifact, a tool call or approval request as a working or input-required status,
    * then the task's final status as the run ended (read from the run, the truth on any replica).
+   * Following a run (`subscribedTo`, the run as it was at the subscription), the parts up to the
+   * run's `last_seq` then are not sent one by one: their text is in the artifact of the task the
+   * stream opens with, and the updates after it append to that artifact.
    */
   async *#events(
     call: A2aCall,
     body: ReadableStream<Uint8Array>,
-    where: { sessionId: string },
+    where: { sessionId: string; subscribedTo?: RunStatus },
   ): AsyncGenerator<StreamResponse> {
     const { TaskState: State, Role } = this.#sdk;
-    let taskId: string | undefined;
+    let taskId = where.subscribedTo?.id;
     let appended = false;
+    /** The subscription's task while it is still being made: the text of the parts up to it. */
+    let opening = where.subscribedTo === undefined ? undefined : { run: where.subscribedTo, text: '' };
+    // The run was in progress at the subscription, so its task has no artifact of its own yet.
+    const openingTask = (made: { run: RunStatus; text: string }): StreamResponse => {
+      appended = made.text !== '';
+      const artifacts = appended ? [replyArtifact([textPart(made.text)])] : [];
+      return { payload: { $case: 'task', value: { ...this.#task(made.run), artifacts } } };
+    };
     const status = (state: TaskState, text?: string): StreamResponse => ({
       payload: {
         $case: 'statusUpdate',
@@ -324,7 +351,11 @@ export class A2aRequestHandler implements A2ARequestHandler {
         },
       },
     });
-    for await (const part of uiParts(body)) {
+    if (opening !== undefined && opening.run.last_seq === 0) {
+      yield openingTask(opening);
+      opening = undefined;
+    }
+    for await (const { seq, part } of uiParts(body)) {
       if (taskId === undefined) {
         const meta = part.messageMetadata as { run_id?: string } | undefined;
         if (part.type !== 'start' || typeof meta?.run_id !== 'string') continue;
@@ -334,25 +365,31 @@ export class A2aRequestHandler implements A2ARequestHandler {
         continue;
       }
       if (part.type === 'text-delta' && typeof part.delta === 'string' && part.delta !== '') {
-        yield {
-          payload: {
-            $case: 'artifactUpdate',
-            value: {
-              taskId,
-              contextId: where.sessionId,
-              artifact: replyArtifact([
-                { content: { $case: 'text', value: part.delta }, metadata: undefined, filename: '', mediaType: '' },
-              ]),
-              append: appended,
-              lastChunk: false,
-              metadata: undefined,
+        if (opening !== undefined) opening.text += part.delta;
+        else {
+          yield {
+            payload: {
+              $case: 'artifactUpdate',
+              value: {
+                taskId,
+                contextId: where.sessionId,
+                artifact: replyArtifact([{ ...textPart(part.delta), mediaType: '' }]),
+                append: appended,
+                lastChunk: false,
+                metadata: undefined,
+              },
             },
-          },
-        };
-        appended = true;
-      } else if (part.type === 'tool-input-available')
+          };
+          appended = true;
+        }
+      } else if (part.type === 'tool-input-available' && opening === undefined)
         yield status(State.TASK_STATE_WORKING, `Calling ${String(part.toolName)}`);
+      if (opening !== undefined && (seq === undefined || seq >= opening.run.last_seq)) {
+        yield openingTask(opening);
+        opening = undefined;
+      }
     }
+    if (opening !== undefined) yield openingTask(opening);
     if (taskId === undefined) return;
     const run = await this.#ctx.runs.tenantRunStatus(call.tenantId, taskId);
     if (run === null) return;
@@ -397,19 +434,7 @@ export class A2aRequestHandler implements A2ARequestHandler {
       id: run.id,
       contextId: run.session_id,
       status: { state: states[run.state], message, timestamp: run.finished_at ?? run.created_at },
-      artifacts:
-        content === undefined
-          ? []
-          : [
-              replyArtifact([
-                {
-                  content: { $case: 'text', value: content },
-                  metadata: undefined,
-                  filename: '',
-                  mediaType: 'text/plain',
-                },
-              ]),
-            ],
+      artifacts: content === undefined ? [] : [replyArtifact([textPart(content)])],
       history: [],
       metadata: { usage: run.usage },
     };
@@ -430,11 +455,16 @@ function agentMessage(role: Message['role'], taskId: string, contextId: string, 
     contextId,
     taskId,
     role,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [textPart(text)],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
   };
+}
+
+/** A text part. */
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
 }
 
 /** The artifact that holds the reply's text. */

@@ -48,6 +48,11 @@ describe('A2A through the official @a2a-js/sdk client (issue #39)', () => {
     const card = await client.getAgentCard();
     expect(card.name).toBe(testActorDefinition.metadata.name);
     expect(card.skills.map((skill) => skill.id)).toEqual(['chat', 'test_lookup']);
+    // The domain `test` is one of the actor's tags too: each tag once.
+    expect(card.skills.map((skill) => skill.tags)).toEqual([
+      ['test', 'chat'],
+      ['test', 'read-only'],
+    ]);
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.supportedInterfaces[0]).toMatchObject({
       url: `${url}/a2a`,
@@ -180,6 +185,52 @@ describe('A2A over HTTP+JSON through the @a2a-js/sdk client (issue #39)', () => 
     });
     expect(notJson.status).toBe(400);
   });
+});
+
+describe('SubscribeToTask (A2A 1.0, 3.1.6) through the @a2a-js/sdk client', () => {
+  const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+  const textOf = (parts: readonly { content?: { $case: string; value: unknown } }[] = []) =>
+    parts.map((part) => (part.content?.$case === 'text' ? String(part.content.value) : '')).join('');
+
+  for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
+    it(`opens with the task as it is, its text so far, then only the updates after, over ${binding}`, async () => {
+      const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 150) });
+      const client = await new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [binding] }),
+      ).createFromUrl(url);
+      let taskId = '';
+      let updatesSeen = 0;
+      for await (const event of client.sendMessageStream(send(userMessage('follow me')))) {
+        if (event.payload?.$case === 'task') taskId = event.payload.value.id;
+        if (event.payload?.$case === 'artifactUpdate' && ++updatesSeen === 2) break;
+      }
+      const events: StreamResponse[] = [];
+      for await (const event of client.resubscribeTask({ tenant: '', id: taskId })) events.push(event);
+      const [first, ...rest] = events.map((event) => event.payload);
+      expect(first?.$case).toBe('task');
+      const task = first?.$case === 'task' ? first.value : undefined;
+      expect(task).toMatchObject({ id: taskId, status: { state: TaskState.TASK_STATE_WORKING } });
+      // The text so far is the opening task's artifact; it starts with the two words the stream showed.
+      const soFar = textOf(task?.artifacts[0]?.parts);
+      expect(soFar.startsWith(answerOf(words.slice(0, 2)))).toBe(true);
+      expect(soFar).not.toBe(answerOf(words));
+      expect(rest.some((payload) => payload?.$case === 'task')).toBe(false);
+      const updates = rest.flatMap((payload) => (payload?.$case === 'artifactUpdate' ? [payload.value] : []));
+      expect(updates.length).toBeGreaterThan(0);
+      expect(updates.every((update) => update.append && update.artifact?.artifactId === 'reply')).toBe(true);
+      // The artifact a client builds from the task and the updates holds each word exactly once.
+      expect(soFar + updates.map((update) => textOf(update.artifact?.parts)).join('')).toBe(answerOf(words));
+      const last = rest.at(-1);
+      expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      // A task that ended is not subscribed to (UnsupportedOperation, as the spec says); an unknown one is not found.
+      const drain = async (id: string) => {
+        for await (const _ of client.resubscribeTask({ tenant: '', id }));
+      };
+      await expect(drain(taskId)).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+      await expect(drain('inv_nope')).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    });
+  }
 });
 
 describe('A2A bad input gets the spec’s errors, never a 500', () => {
