@@ -10,6 +10,8 @@ export type FakeReply =
       readonly body: unknown;
       readonly status?: number;
       readonly headers?: Record<string, string>;
+      /** Milliseconds to wait before answering (a model that thinks). */
+      readonly delayMs?: number;
     }
   /** An SSE stream: each chunk is sent as `data: <json>` (strings are sent as they are), then `data: [DONE]`. */
   | {
@@ -162,6 +164,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAIServer> {
     });
     switch (reply.kind) {
       case 'json':
+        if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
         response.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...reply.headers });
         response.end(JSON.stringify(reply.body));
         return;

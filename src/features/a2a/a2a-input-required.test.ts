@@ -7,6 +7,7 @@ import { serveOnLoopback } from '../../../test/surfaces/loopback.js';
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { defaultActorFeatures } from '../../core/actor-definition.js';
 import { createTestActor, testActorDefinition } from '../../testing/create-test-actor.js';
+import { MemoryStore } from '../../store/memory-store.js';
 
 const model = await fakeOpenAIForThisFile();
 const env = {
@@ -19,9 +20,11 @@ const env = {
 
 let served: ServeHandle | undefined;
 let stop: (() => Promise<void>) | undefined;
+const alsoServed: ServeHandle[] = [];
 afterEach(async () => {
   await served?.close();
   await stop?.();
+  for (const handle of alsoServed.splice(0)) await handle.close();
 });
 
 const message = (parts: Message['parts'], more: Partial<Message> = {}): Message => ({
@@ -102,5 +105,52 @@ describe('A2A input-required: a run that waits for a tool approval (issue #38)',
     }
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(sent).toEqual(['ada@x']);
+  });
+
+  it('a subscription through another replica ends with the task input-required when the run starts waiting', async () => {
+    sent.length = 0;
+    // Two replicas of one actor on one store: the run goes on the first, the subscription comes
+    // to the second, which follows the run from the store.
+    const store = new MemoryStore();
+    const definition = { ...testActorDefinition, features: { ...defaultActorFeatures, exposeA2a: true } };
+    const [first, second] = await Promise.all(
+      [0, 1].map(() => createTestActor({ definition, env, tools: [sendEmail], store })),
+    );
+    stop = async () => {
+      await first!.actor.shutdown({ graceMs: 2_000 });
+      await second!.actor.shutdown({ graceMs: 2_000 });
+    };
+    served = await serveOnLoopback(first!);
+    alsoServed.push(await serveOnLoopback(second!));
+    // The model thinks for a second before it asks for the tool, so the run is running when the
+    // subscription starts.
+    model.reply(
+      { kind: 'json', delayMs: 1_000, body: completion(null, { toolCalls: [mailCall('call_b', 'bo@x')] }) },
+      { kind: 'json', body: completion('Sent to Bo.') },
+    );
+    const onFirst = await new ClientFactory().createFromUrl(served.url);
+    const onSecond = await new ClientFactory().createFromUrl(alsoServed[0]!.url);
+    const text = {
+      content: { $case: 'text' as const, value: 'Mail Bo' },
+      metadata: undefined,
+      filename: '',
+      mediaType: '',
+    };
+    const started = (await onFirst.sendMessage({
+      ...send(message([text])),
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        historyLength: undefined,
+        returnImmediately: true,
+      },
+    })) as Task;
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const followed: StreamResponse[] = [];
+    for await (const event of onSecond.resubscribeTask({ tenant: '', id: started.id })) followed.push(event);
+    expect(followed[0]?.payload).toMatchObject({ $case: 'task', value: { id: started.id } });
+    const last = followed.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(sent).toEqual([]);
   });
 });

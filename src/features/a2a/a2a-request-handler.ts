@@ -388,6 +388,12 @@ export class A2aRequestHandler implements A2ARequestHandler {
         yield openingTask(opening);
         opening = undefined;
       }
+      if (part.type === 'finish' && opening === undefined) {
+        // The message ended: the run ended, or it waits for approvals (input-required, an
+        // interrupted state where the stream closes). A run of another replica is followed from
+        // the store until it ends, which a waiting run does not until a person answers it.
+        break;
+      }
     }
     if (opening !== undefined) yield openingTask(opening);
     if (taskId === undefined) return;
