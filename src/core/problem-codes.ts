@@ -194,7 +194,7 @@ export const problemCatalogue = {
   eval_case_exists: {
     status: 409,
     title: 'Eval case exists',
-    meaning: '`actorkit dev`: the playground saves a case whose file is in `evals/`; it may ask to overwrite it',
+    meaning: '`actorkit dev`, Save as eval case: `evals/<name>.yaml` exists; send `overwrite: true` to replace it',
   },
   oauth_not_connected: { status: 409, title: 'Not connected', meaning: 'the tenant has not connected this provider' },
   // 413, 415, 421

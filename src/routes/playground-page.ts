@@ -599,7 +599,7 @@ const PLAYGROUND_STYLE = `
   dl { display: grid; grid-template-columns: auto 1fr; gap: .1rem .8rem; font-size: .85rem; margin: 0; }
   dd { margin: 0; font-variant-numeric: tabular-nums; }
   #settings-status[data-state="failed"], #eval-case-status[data-state="failed"], #eval-case-status[data-state="exists"] { color: #c62828; }
-  .eval-case { display: grid; gap: .3rem; font-size: .85rem; }
+  .eval-case, #eval-case-status { display: grid; gap: .3rem; font-size: .85rem; }
   .eval-case .check { display: flex; gap: .3rem; align-items: center; }
 `;
 
