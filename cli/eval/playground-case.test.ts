@@ -51,7 +51,9 @@ describe('the playground\'s "Save as eval case" route (actorkit dev)', () => {
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ file: 'evals/looks-up-testing.yaml', name: 'looks-up-testing' });
     const text = readFileSync(join(actorDir, 'evals', 'looks-up-testing.yaml'), 'utf8');
-    expect(text).toMatch(/^description: Saved from the playground on \d{4}-\d\d-\d\d \(edit the expectations to what must hold\)\n/);
+    expect(text).toMatch(
+      /^description: Saved from the playground on \d{4}-\d\d-\d\d \(edit the expectations to what must hold\)\n/,
+    );
     expect(text).toContain(
       [
         'tenant: acme',
@@ -103,7 +105,7 @@ describe('the playground\'s "Save as eval case" route (actorkit dev)', () => {
       ],
       in_order: true,
     });
-    const pattern = (loaded?.expect?.tools?.called?.[0]?.args?.topic as string).slice(1, -1);
+    const pattern = String(loaded?.expect?.tools?.called?.[0]?.args?.topic).slice(1, -1);
     expect(new RegExp(pattern).test('/a.b/')).toBe(true);
     expect(new RegExp(pattern).test('/axb/')).toBe(false);
   });

@@ -26,7 +26,12 @@ const PlaygroundCase = v.strictObject({
   tenant: v.optional(v.pipe(v.string(), v.minLength(1))),
   session: v.optional(v.pipe(v.string(), v.minLength(1))),
   turns: v.pipe(
-    v.array(v.pipe(v.string(), v.check((turn) => turn.trim() !== '', 'is an empty turn'))),
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check((turn) => turn.trim() !== '', 'is an empty turn'),
+      ),
+    ),
     v.minLength(1, 'the conversation is empty: send a message first'),
   ),
   tools: v.optional(
@@ -67,7 +72,8 @@ export function playgroundCaseHandler(options: {
         throw new ActorError('method_not_allowed', { detail: 'GET or POST', headers: { Allow: 'GET, POST' } });
       if (options.apiKeys.length > 0) {
         const check = checkHeaderKey(request.headers.get('x-api-key') ?? undefined, options.apiKeys);
-        if (check === 'missing') throw new ActorError('missing_api_key', { detail: 'Send your key in the X-API-Key header' });
+        if (check === 'missing')
+          throw new ActorError('missing_api_key', { detail: 'Send your key in the X-API-Key header' });
         if (check === 'invalid')
           throw new ActorError('invalid_api_key', { detail: 'The X-API-Key header does not hold a valid key' });
       }
@@ -118,9 +124,7 @@ function caseFileText(saved: PlaygroundCase): string {
     ...(saved.tenant !== undefined ? { tenant: saved.tenant } : {}),
     ...(saved.session !== undefined ? { session: saved.session } : {}),
     turns: saved.turns,
-    ...(called.length > 0
-      ? { expect: { tools: { called, ...(called.length > 1 ? { in_order: true } : {}) } } }
-      : {}),
+    ...(called.length > 0 ? { expect: { tools: { called, ...(called.length > 1 ? { in_order: true } : {}) } } } : {}),
   };
   return stringify(document, { lineWidth: 0 });
 }
