@@ -9,7 +9,14 @@ import {
 } from 'node:http';
 import { html, raw } from 'hono/html';
 import { connectionScopedHeaders, htmlPageHeaders, randomNonce } from '../../src/http/index.js';
-import { ActorError, type ProblemCode, PROBLEM_CONTENT_TYPE, problemDocument, readyRoute } from '../../src/index.js';
+import {
+  ActorError,
+  type ProblemCode,
+  PROBLEM_CONTENT_TYPE,
+  problemDocument,
+  problemResponse,
+  readyRoute,
+} from '../../src/index.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 
@@ -238,36 +245,38 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
   problem(outgoing, 'actor_starting', 'actorkit dev is (re)starting the actor; try again in a moment');
 }
 
-/** Reads the body up to `limit` bytes; undefined when it is longer (the rest is not read). */
+/** Reads the body, keeping at most `limit` bytes; undefined when it is longer (read to its end and dropped, so the answer reaches the client). */
 async function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
+    if (size <= limit) chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return size > limit ? undefined : Buffer.concat(chunks);
 }
 
 /** Answers a request with the dev process's own route: the request as a Fetch `Request`, its `Response` written back. */
 async function answerOwn(route: DevOwnRoute, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   const method = incoming.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(incoming, route.bodyLimit);
-  if (body === undefined && method !== 'GET' && method !== 'HEAD') {
-    problem(outgoing, 'payload_too_large', `the body is over ${route.bodyLimit} bytes`);
-    return;
-  }
+  const bodyless = method === 'GET' || method === 'HEAD';
+  const body = bodyless ? undefined : await readBody(incoming, route.bodyLimit);
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers))
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
-  const response = await route.handle(
-    new Request(`http://${incoming.headers.host ?? '127.0.0.1'}${incoming.url ?? '/'}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
-    }),
-  );
+  const response =
+    body === undefined && !bodyless
+      ? problemResponse(
+          new ActorError('payload_too_large', { detail: `the body is over ${route.bodyLimit} bytes` }),
+          crypto.randomUUID(),
+        )
+      : await route.handle(
+          new Request(`http://${incoming.headers.host ?? '127.0.0.1'}${incoming.url ?? '/'}`, {
+            method,
+            headers,
+            ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+          }),
+        );
   outgoing
     .writeHead(response.status, Object.fromEntries(response.headers))
     .end(Buffer.from(await response.arrayBuffer()));
