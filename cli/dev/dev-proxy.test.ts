@@ -65,6 +65,35 @@ describe('the dev proxy', () => {
     expect(text).toContain(`<script nonce="${nonce}">`);
   });
 
+  it("answers its own route itself, as a Fetch handler, and refuses a body over that route's limit with 413", async () => {
+    const port = await listen((request, response) => response.writeHead(200).end(`actor ${request.url}`));
+    const seen: string[] = [];
+    const proxy = await startDevProxy(
+      { port, state: 'running', failure: '' },
+      { port: 0, host: '127.0.0.1' },
+      {
+        path: '/own',
+        bodyLimit: 8,
+        handle: async (request) => {
+          seen.push(`${request.method} ${new URL(request.url).search} ${request.headers.get('x-api-key')}`);
+          return Response.json({ body: await request.text() }, { status: 201, headers: { 'X-Own': 'yes' } });
+        },
+      },
+    );
+    open.push(proxy);
+    const base = `http://127.0.0.1:${proxy.port}`;
+    const own = await fetch(`${base}/own?x=1`, { method: 'POST', headers: { 'X-API-Key': 'k' }, body: 'short' });
+    expect(own.status).toBe(201);
+    expect(own.headers.get('x-own')).toBe('yes');
+    expect(await own.json()).toEqual({ body: 'short' });
+    expect(seen).toEqual(['POST ?x=1 k']);
+    expect(await (await fetch(`${base}/own/more`)).text()).toBe('actor /own/more');
+    const tooLong = await fetch(`${base}/own`, { method: 'POST', body: 'x'.repeat(4 * 1024 * 1024) });
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toMatchObject({ code: 'payload_too_large' });
+    expect(seen).toHaveLength(1);
+  });
+
   it('fails with port_in_use when the port is taken', async () => {
     const port = await listen(() => undefined);
     await expect(

@@ -9,7 +9,14 @@ import {
 } from 'node:http';
 import { html, raw } from 'hono/html';
 import { connectionScopedHeaders, htmlPageHeaders, randomNonce } from '../../src/http/index.js';
-import { ActorError, type ProblemCode, PROBLEM_CONTENT_TYPE, problemDocument, readyRoute } from '../../src/index.js';
+import {
+  ActorError,
+  type ProblemCode,
+  PROBLEM_CONTENT_TYPE,
+  problemDocument,
+  problemResponse,
+  readyRoute,
+} from '../../src/index.js';
 import { CliError } from '../cli-error.js';
 import type { WatchedActorState } from './watched-actor.js';
 
@@ -20,6 +27,14 @@ export interface ProxiedActor {
   readonly state: WatchedActorState;
   /** The condensed error output of a failed start. */
   readonly failure: string;
+}
+
+/** A route the dev process answers itself, before the actor sees the request: a Fetch handler on one exact path. */
+export interface DevOwnRoute {
+  readonly path: string;
+  /** The largest body it reads; a longer one is answered 413. */
+  readonly bodyLimit: number;
+  handle(request: Request): Promise<Response>;
 }
 
 /** A running dev proxy. */
@@ -230,22 +245,70 @@ async function answer(actor: ProxiedActor, incoming: IncomingMessage, outgoing: 
   problem(outgoing, 'actor_starting', 'actorkit dev is (re)starting the actor; try again in a moment');
 }
 
+/** Reads the body, keeping at most `limit` bytes; undefined when it is longer (read to its end and dropped, so the answer reaches the client). */
+async function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  return size > limit ? undefined : Buffer.concat(chunks);
+}
+
+/** Answers a request with the dev process's own route: the request as a Fetch `Request`, its `Response` written back. */
+async function answerOwn(route: DevOwnRoute, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const method = incoming.method ?? 'GET';
+  const bodyless = method === 'GET' || method === 'HEAD';
+  const body = bodyless ? undefined : await readBody(incoming, route.bodyLimit);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers))
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+  const response =
+    body === undefined && !bodyless
+      ? problemResponse(
+          new ActorError('payload_too_large', { detail: `the body is over ${route.bodyLimit} bytes` }),
+          crypto.randomUUID(),
+        )
+      : await route.handle(
+          new Request(`http://${incoming.headers.host ?? '127.0.0.1'}${incoming.url ?? '/'}`, {
+            method,
+            headers,
+            ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+          }),
+        );
+  outgoing
+    .writeHead(response.status, Object.fromEntries(response.headers))
+    .end(Buffer.from(await response.arrayBuffer()));
+}
+
+/** Whether the request is for `route`'s exact path (its query aside). */
+function isOwnRoute(route: DevOwnRoute | undefined, incoming: IncomingMessage): route is DevOwnRoute {
+  return route !== undefined && (incoming.url ?? '').split('?')[0] === route.path;
+}
+
 /**
  * The server `actorkit dev` answers on: it passes every request to the actor, bodies and
  * answers streamed through in both directions (nothing held in memory; see `forwardOnce`),
  * and, while the actor restarts, holds the request until it listens again. While the actor has
  * failed to start, it answers 503: the problem `actor_failed_to_start` with the error as its
  * detail, or, to a browser asking for a page, a page showing the error that reloads itself once
- * a save fixed it. A port in use is a `failed` {@link CliError} (`port_in_use`).
+ * a save fixed it. The request of `ownRoute`'s path it answers itself (see `answerOwn`). A port
+ * in use is a `failed` {@link CliError} (`port_in_use`).
  * @param actor the actor behind it
  * @param address where to listen
+ * @param ownRoute a route of the dev process itself (the playground's "Save as eval case")
  */
 export function startDevProxy(
   actor: ProxiedActor,
   address: { readonly port: number; readonly host: string },
+  ownRoute?: DevOwnRoute,
 ): Promise<DevProxy> {
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    answer(actor, incoming, outgoing).catch(() => outgoing.destroy());
+    const answered = isOwnRoute(ownRoute, incoming)
+      ? answerOwn(ownRoute, incoming, outgoing)
+      : answer(actor, incoming, outgoing);
+    answered.catch(() => outgoing.destroy());
   };
   const server: Server = createServer(handle);
   // `Expect: 100-continue` is answered by the actor, not at once by Node (see `forwardOnce`).

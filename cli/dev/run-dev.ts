@@ -8,7 +8,8 @@ import { devEnvironment, shownEnvironment } from './dev-environment.js';
 import { startDevProxy } from './dev-proxy.js';
 import { watchCommand, type DevRuntime } from './dev-runtime.js';
 import { WatchedActor, type WatchedActorState } from './watched-actor.js';
-import { isLoopbackHostname } from '../../src/http/index.js';
+import { isLoopbackHostname, PLAYGROUND_EVAL_CASES_PATH } from '../../src/http/index.js';
+import { PLAYGROUND_CASE_BODY_LIMIT, playgroundCaseHandler } from '../eval/playground-case.js';
 import { PLATFORM_RULE_RANGE } from '../../src/sdk/index.js';
 import { parseEnvironment, readRuntimeConfig } from '../../src/index.js';
 import { networkInterfaces } from 'node:os';
@@ -89,6 +90,17 @@ function ignoreClosedOutput(stream: NodeJS.WritableStream): void {
   stream.on('error', () => undefined);
 }
 
+/** The API keys the actor accepts with `env` (`API_KEY_ENABLED`, `API_KEY`, not `ACTOR_PLATFORM`); none when they are off or incomplete. */
+function actorApiKeys(env: Readonly<Record<string, string | undefined>>): readonly string[] {
+  const { ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY } = env;
+  try {
+    return readRuntimeConfig(parseEnvironment({ ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY }), () => {}).apiKeys;
+  } catch {
+    // A bad or incomplete key setting is no key: the actor refuses to start and says what to set.
+    return [];
+  }
+}
+
 /**
  * What `actorkit dev` says when `host` serves beyond this machine (undefined on loopback). Such a
  * host needs the actor's API key on (`API_KEY_ENABLED=true`, `API_KEY`, not `ACTOR_PLATFORM`):
@@ -97,15 +109,7 @@ function ignoreClosedOutput(stream: NodeJS.WritableStream): void {
  */
 function exposureOf(host: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (isLoopbackHostname(host.toLowerCase())) return undefined;
-  const { ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY } = env;
-  let keyed = false;
-  try {
-    keyed =
-      readRuntimeConfig(parseEnvironment({ ACTOR_PLATFORM, API_KEY_ENABLED, API_KEY }), () => {}).apiKeys.length > 0;
-  } catch {
-    // A bad or incomplete key setting is no key; the refusal below says what to set.
-  }
-  if (!keyed) {
+  if (actorApiKeys(env).length === 0) {
     throw new CliError(
       'refused',
       'api_key_required',
@@ -119,7 +123,8 @@ function exposureOf(host: string, env: Readonly<Record<string, string | undefine
  * `actorkit dev`: runs the actor in `actorDir` from its TypeScript source, restarted on every
  * change under `src/` (see `WatchedActor`; the SQLite file kept), behind a small proxy on
  * `port` that holds requests while it restarts and shows a failed start (see `startDevProxy`);
- * the playground is on. Prints the URLs and the environment (secrets masked), checks the
+ * the playground is on, with its "Save as eval case" served by this process (see
+ * `playgroundCaseHandler`: it writes `evals/<name>.yaml`). Prints the URLs and the environment (secrets masked), checks the
  * platform configuration at start and on every change of `src/actor.ts` (problems printed, the
  * actor keeps running). Runs until SIGINT or SIGTERM, then stops the actor gracefully (store
  * closed). Never throws: a folder that is not an actor or a bad runtime is `refused`, a port in
@@ -152,6 +157,11 @@ export async function runDev(actorDir: string, options: RunDevOptions = {}): Pro
         },
       },
       { port: options.port ?? defaultPort(io.env), host },
+      {
+        path: PLAYGROUND_EVAL_CASES_PATH,
+        bodyLimit: PLAYGROUND_CASE_BODY_LIMIT,
+        handle: playgroundCaseHandler({ actorDir: root, apiKeys: actorApiKeys(io.env) }),
+      },
     );
     const served = servedBaseUrls(host, proxy.port);
     const base = (served[0] ?? `http://127.0.0.1:${proxy.port}/`).slice(0, -1);

@@ -97,11 +97,11 @@ export async function loadEvalCases(dir: string, shownFrom: string): Promise<Eva
 }
 
 /**
- * Parses and checks one case file's text.
+ * Parses and checks one case file's text, as {@link loadEvalCases} does for each file.
  * @param text the YAML text.
  * @param file the file's name as messages show it; its base name is the case's default name.
  */
-function parseEvalCase(text: string, file: string): EvalCase {
+export function parseEvalCase(text: string, file: string): EvalCase {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   const [syntax] = document.errors;

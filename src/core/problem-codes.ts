@@ -191,6 +191,11 @@ export const problemCatalogue = {
     title: 'OAuth reauthorization required',
     meaning: "the tenant's token expired or was revoked and cannot be refreshed",
   },
+  eval_case_exists: {
+    status: 409,
+    title: 'Eval case exists',
+    meaning: '`actorkit dev`, Save as eval case: `evals/<name>.yaml` exists; send `overwrite: true` to replace it',
+  },
   oauth_not_connected: { status: 409, title: 'Not connected', meaning: 'the tenant has not connected this provider' },
   // 413, 415, 421
   payload_too_large: { status: 413, title: 'Payload too large', meaning: 'the body is over `BODY_LIMIT_BYTES`' },

@@ -18,3 +18,6 @@ export { checkHeaderKey, constantTimeEqual, type HeaderKeyCheck } from '../core/
 
 // HTML pages
 export { basePageStyle, htmlPageHeaders, pageHead, randomNonce, type FrameAncestors } from '../core/html-page.js';
+
+// The playground's one route served by `actorkit dev`, not by the app
+export { PLAYGROUND_EVAL_CASES_PATH } from '../routes/playground-page.js';

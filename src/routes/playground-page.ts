@@ -5,6 +5,13 @@ import { RUNS_PATH } from '../invoke/turn-runs.js';
 import { readyRoute } from './ready.js';
 import { currentSettingsRoute } from './settings.js';
 
+/**
+ * The route of the playground's "Save as eval case": served by `actorkit dev` alone (the dev
+ * process owns the actor's folder and writes `evals/<name>.yaml`), never by the app, which
+ * answers it 404. The page shows the button once a `GET` of it answers 200.
+ */
+export const PLAYGROUND_EVAL_CASES_PATH = '/playground/eval-cases';
+
 /** The problems `actorkit dev` answers while the actor (re)starts: the banner goes once `/ready` is OK. */
 const DEV_PROXY_START_CODES: readonly ProblemCode[] = ['actor_failed_to_start', 'actor_starting'];
 
@@ -471,6 +478,49 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     $('settings-status').textContent = 'Saved. Applied: ' + (result.applied.join(', ') || 'nothing') + (result.restart_required.length ? '. Restart required: ' + result.restart_required.join(', ') : '');
   }
 
+  // ---- save as eval case (actorkit dev) -------------------------------------------------
+  // Only actorkit dev answers GET of this path (it writes the file; the actor cannot): the
+  // form is built when it does, so outside dev the page has no such button.
+  const EVAL_CASES = base + ${JSON.stringify(PLAYGROUND_EVAL_CASES_PATH)};
+  const caseName = (title) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'playground-case';
+  function conversationCase(session) {
+    const turns = session.entries.filter((entry) => entry.role === 'user').map((entry) => entry.parts.map((part) => part.text).join(''));
+    const tools = session.entries.filter((entry) => entry.role === 'assistant').flatMap((entry) => entry.parts.filter((part) => part.kind === 'tool').map((part) => ({ name: part.name, args: part.input })));
+    return { turns, tools, ...(session.tenant && session.tenant !== 'default' ? { tenant: session.tenant } : {}) };
+  }
+  async function saveEvalCase(event) {
+    event.preventDefault();
+    const session = currentSession();
+    const status = $('eval-case-status');
+    const body = { name: $('eval-case-name').value.trim(), overwrite: $('eval-case-overwrite').checked, ...conversationCase(session || { entries: [], tenant: state.tenant }) };
+    status.textContent = 'Saving…';
+    const response = await fetch(EVAL_CASES, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) }).catch(() => null);
+    if (!response) { status.dataset.state = 'failed'; status.textContent = 'actorkit dev could not be reached'; return; }
+    if (!response.ok) {
+      const problem = explain(await problemOf(response));
+      status.dataset.state = problem.code === 'eval_case_exists' ? 'exists' : 'failed';
+      status.textContent = problem.title + (problem.detail ? ': ' + problem.detail : '') + problem.errors.map((issue) => ' · ' + (issue.pointer || '/') + ': ' + issue.detail).join('');
+      return;
+    }
+    const saved = await response.json();
+    status.dataset.state = 'saved';
+    status.textContent = 'Saved ' + saved.file + ': run actorkit eval, and edit its expectations to what must hold.';
+  }
+  async function offerEvalCase() {
+    const answer = await fetch(EVAL_CASES, { headers: { Accept: 'application/json' } }).catch(() => null);
+    if (!answer || !answer.ok) return;
+    const session = currentSession();
+    const form = el('form', { id: 'eval-case-form', className: 'eval-case', onsubmit: saveEvalCase },
+      el('label', { htmlFor: 'eval-case-name', textContent: 'Case name' }),
+      el('input', { id: 'eval-case-name', required: true, maxLength: 80, value: caseName(session ? session.title : '') }),
+      el('label', { className: 'check' }, el('input', { id: 'eval-case-overwrite', type: 'checkbox' }), ' overwrite'),
+      el('button', { type: 'submit', id: 'save-eval-case', textContent: 'Save as eval case' }));
+    document.querySelector('aside').prepend(el('section', { ariaLabel: 'Eval case' },
+      el('h2', { textContent: 'Eval case' }),
+      el('small', { className: 'hint', textContent: 'Writes this conversation and the tools it called to evals/<name>.yaml (actorkit dev).' }),
+      form, el('p', { id: 'eval-case-status', role: 'status' })));
+  }
+
   // ---- live state -----------------------------------------------------------------------
   async function refreshStats() {
     try {
@@ -506,7 +556,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   loadSettings();
   refreshStats();
   setInterval(refreshStats, 3000);
-  document.body.dataset.loaded = 'true';
+  offerEvalCase().finally(() => { document.body.dataset.loaded = 'true'; });
 })();`;
 
 const PLAYGROUND_STYLE = `
@@ -548,7 +598,9 @@ const PLAYGROUND_STYLE = `
   .hint { color: GrayText; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .1rem .8rem; font-size: .85rem; margin: 0; }
   dd { margin: 0; font-variant-numeric: tabular-nums; }
-  #settings-status[data-state="failed"] { color: #c62828; }
+  #settings-status[data-state="failed"], #eval-case-status[data-state="failed"], #eval-case-status[data-state="exists"] { color: #c62828; }
+  .eval-case, #eval-case-status { display: grid; gap: .3rem; font-size: .85rem; }
+  .eval-case .check { display: flex; gap: .3rem; align-items: center; }
 `;
 
 /**
@@ -557,7 +609,8 @@ const PLAYGROUND_STYLE = `
  * UI message stream (and the answers to the tool calls waiting for approval, with Approve and
  * Deny on each), `GET /agent/runs/{id}` to show waiting calls again after a reload,
  * `GET /agent/runs/{id}/stream` to resume a run after a reload and
- * `POST /agent/runs/{id}/cancel` for Stop, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`.
+ * `POST /agent/runs/{id}/cancel` for Stop, `GET /settings/schema`, `GET /settings` and `PUT /settings`, `GET /ready`, `GET /stats/{tenant}`; under `actorkit dev`, `GET` and `POST`
+ * {@link PLAYGROUND_EVAL_CASES_PATH} for "Save as eval case".
  * @param view the actor's name and the response's CSP nonce
  */
 export async function renderPlaygroundPage(view: {

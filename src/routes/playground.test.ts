@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestActor } from '../testing/index.js';
+import { PLAYGROUND_EVAL_CASES_PATH } from './playground-page.js';
 
 const nonceOf = (csp: string | null) => /script-src 'nonce-([^']+)'/.exec(csp ?? '')?.[1];
 
@@ -78,5 +79,29 @@ describe('GET /playground', () => {
   it('is not public under API keys when the playground is off', async () => {
     const actor = await createTestActor({ env: { API_KEY_ENABLED: 'true', API_KEY: 'k-1' } });
     expect((await actor.request('/playground')).status).toBe(401);
+  });
+});
+
+describe(`${PLAYGROUND_EVAL_CASES_PATH} ("Save as eval case")`, () => {
+  it('does not exist in the app, playground on or off: only actorkit dev serves it (it writes files)', async () => {
+    for (const env of [{ PLAYGROUND_ENABLED: 'true' }, {}]) {
+      const actor = await createTestActor({ env });
+      const listed = await actor.request(PLAYGROUND_EVAL_CASES_PATH);
+      expect(listed.status).toBe(404);
+      expect(listed.headers.get('content-type')).toContain('application/problem+json');
+      const written = await actor.request(PLAYGROUND_EVAL_CASES_PATH, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'x', turns: ['hi'] }),
+      });
+      expect(written.status).toBe(404);
+    }
+  });
+
+  it('the page builds its button only when a GET of it answers 200, so the served HTML holds no such button', async () => {
+    const actor = await createTestActor({ env: { PLAYGROUND_ENABLED: 'true' } });
+    const page = await (await actor.request('/playground')).text();
+    expect(page).not.toMatch(/<button[^>]*save-eval-case/);
+    expect(page).toContain(`base + ${JSON.stringify(PLAYGROUND_EVAL_CASES_PATH)}`);
   });
 });

@@ -203,6 +203,45 @@ describe.skipIf(chromiumMissing)('actorkit dev and the playground, in chromium',
     await shot(page, '3-tool-call');
   }, 30_000);
 
+  it('saves a conversation as an eval case that `actorkit eval` loads and passes 1/1', async () => {
+    const { page: saving } = await openPlayground(dev);
+    await saving.locator('#api-key').fill('dev-key-123');
+    await saving.locator('#api-key').press('Tab');
+    const save = saving.locator('#save-eval-case');
+    const status = saving.locator('#eval-case-status');
+    await saving.locator('#eval-case-name').fill('saved-from-playground');
+    await save.click();
+    await saving.locator('#eval-case-status[data-state="failed"]').waitFor();
+    expect(await status.textContent()).toContain('the conversation is empty');
+    const reply = await send(saving, 'use tool demo_lookup with {"topic": "tides"}');
+    expect(await reply.locator('.tool[data-tool="demo_lookup"]').getAttribute('data-status')).toBe('done');
+    await save.click();
+    await saving.locator('#eval-case-status[data-state="saved"]').waitFor();
+    expect(await status.textContent()).toContain('Saved evals/saved-from-playground.yaml');
+    await shot(saving, '3b-saved-as-eval-case');
+    const file = readFileSync(join(actorDir, 'evals', 'saved-from-playground.yaml'), 'utf8');
+    expect(file).toContain(`turns:\n  - 'use tool demo_lookup with {"topic": "tides"}'\n`);
+    expect(file).toContain('      - name: demo_lookup\n        args:\n          topic: tides\n');
+    await save.click();
+    await saving.locator('#eval-case-status[data-state="exists"]').waitFor();
+    expect(await status.textContent()).toContain('Eval case exists');
+    await saving.locator('#eval-case-name').fill('../outside');
+    await save.click();
+    await saving.locator('#eval-case-status[data-state="failed"]').waitFor();
+    expect(await status.textContent()).toContain('/name');
+    await saving.close();
+
+    const evaluated = spawnSync(process.execPath, [BINARY, 'eval', '.', '--filter', 'saved-from-playground'], {
+      cwd: actorDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      encoding: 'utf8',
+    });
+    expect(evaluated.stderr).not.toContain('error');
+    expect(evaluated.stdout).toMatch(/^PASS +saved-from-playground +1\/1 /m);
+    expect(evaluated.stdout).toContain('1/1 cases passed, score 100%');
+    expect(evaluated.status).toBe(0);
+  }, 60_000);
+
   it('shows a 422 at its field, then saves a setting that the next reply uses', async () => {
     const greeting = page.locator('#setting-demo_greeting');
     await greeting.fill('');

@@ -113,6 +113,11 @@ describe.skipIf(chromiumMissing)('the playground settings form in chromium', () 
 
   const row = (key: string) => page.locator(`.field[data-key="${key}"]`);
 
+  it('offers no "Save as eval case" outside actorkit dev (the app answers its route 404)', async () => {
+    await page.locator('body[data-loaded="true"]').waitFor();
+    expect(await page.locator('#save-eval-case, #eval-case-form').count()).toBe(0);
+  });
+
   it('groups the fields by section, orders them by x-platform-order, and picks the widget', async () => {
     expect(
       await page
