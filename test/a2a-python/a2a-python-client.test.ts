@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pythonVenvMissing } from '../support/python-venv.js';
 import { ActorTool } from '../../src/agent/actor-tool.js';
 import { defaultActorFeatures, type ActorDefinition } from '../../src/core/actor-definition.js';
 import { testActorDefinition } from '../../src/testing/create-test-actor.js';
@@ -30,6 +31,7 @@ const serveA2aActor = testActorsForThisFile({
 
 let python: string;
 beforeAll(async () => {
+  if (pythonVenvMissing) return;
   python = await pythonA2aInterpreter();
 }, 240_000);
 
@@ -38,7 +40,7 @@ const pythonClient = (url: string, binding: PythonA2aBinding, key?: string) =>
 
 const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 
-describe('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () => {
+describe.skipIf(pythonVenvMissing)('A2A through the official Python client, a2a-sdk 1.1 (issue #39)', () => {
   for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
     it(`resolves the card, sends, streams, gets, subscribes and cancels over ${binding}, with the API key`, async () => {
       const url = await serveA2aActor({ chatHandler: slowChatHandler(words, 120) });

@@ -14,13 +14,6 @@
 # A2A_PYTHON_VENV sets where the environment goes (default: a folder under the system temp dir).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-venv=${A2A_PYTHON_VENV:-${TMPDIR:-/tmp}/actorkit-a2a-python-venv}
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import a2a.client' 2>/dev/null; then
-  rm -rf "$venv"
-  # Run from / so that no .python-version of the working folder picks the interpreter.
-  (cd / && python3 -m venv "$venv") >/dev/null
-  "$venv/bin/pip" install -q --disable-pip-version-check --retries 0 --find-links "$here/wheels" 'a2a-sdk==1.1.0' \
-    >"$venv.install.log" 2>&1 \
-    || { echo "a2a-sdk install failed: $(grep -v Retrying "$venv.install.log" | tail -2)" >&2; exit 1; }
-fi
-echo "$venv/bin/python"
+bin=$("$here/../support/python-venv.sh" "${A2A_PYTHON_VENV:-${TMPDIR:-/tmp}/actorkit-a2a-python-venv}" \
+  'import a2a.client' "$here/wheels" 'a2a-sdk==1.1.0')
+echo "$bin/python"

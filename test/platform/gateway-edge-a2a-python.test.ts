@@ -3,6 +3,7 @@
 // given the instance's base URL on the edge and its edge key (it subscribes too), against the edge of
 // support/a2a-edge.ts (the mesh example on a slow model, so a run is still going when it is cancelled).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pythonVenvMissing } from '../support/python-venv.js';
 import { pythonA2aInterpreter, runPythonA2aClient, type PythonA2aSeen } from '../a2a-python/python-a2a-client.js';
 import { startA2aEdge, type A2aEdge } from './support/a2a-edge.js';
 import { MCP_REF, PANEL_REF } from './support/example-pools.js';
@@ -14,6 +15,7 @@ let edge: A2aEdge;
 let python: string;
 
 beforeAll(async () => {
+  if (pythonVenvMissing) return;
   [edge, python] = await Promise.all([startA2aEdge(WORDS, 150), pythonA2aInterpreter()]);
 }, 240_000);
 afterAll(async () => {
@@ -23,7 +25,7 @@ afterAll(async () => {
 /** The instance's base URL on the edge: the Python client finds the card under it. */
 const instanceUrl = (ref: string) => `${edge.url}/api/v1/k/${ref}`;
 
-describe('A2A through the external edge with the Python client', () => {
+describe.skipIf(pythonVenvMissing)('A2A through the external edge with the Python client', () => {
   it('resolves the edge card, sends, streams, gets, subscribes to and cancels a task with the instance key', async () => {
     const report = await runPythonA2aClient(python, instanceUrl(MCP_REF), 'JSONRPC', edge.gateway.edgeKey(MCP_REF));
     expect(report.card).toMatchObject({ name: 'Mesh Actor', streaming: true, bindings: ['JSONRPC'] });
