@@ -506,8 +506,13 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
     status.dataset.state = 'saved';
     status.textContent = 'Saved ' + saved.file + ': run actorkit eval, and edit its expectations to what must hold.';
   }
+  let evalCaseAsked = false;
   async function offerEvalCase() {
-    const answer = await fetch(EVAL_CASES, { headers: { Accept: 'application/json' } }).catch(() => null);
+    // Asked once, after the key is in when the actor needs one: the page asks nothing that needs
+    // the key before it is entered (outside actorkit dev the app answers this path, 401 or 404).
+    if (keyMissing() || evalCaseAsked) return;
+    evalCaseAsked = true;
+    const answer = await fetch(EVAL_CASES, { headers: headers({ Accept: 'application/json' }) }).catch(() => null);
     if (!answer || !answer.ok) return;
     const session = currentSession();
     const form = el('form', { id: 'eval-case-form', className: 'eval-case', onsubmit: saveEvalCase },
@@ -544,7 +549,7 @@ const PLAYGROUND_SCRIPT = String.raw`(() => {
   // ---- wiring ---------------------------------------------------------------------------
   $('api-key').value = state.apiKey;
   $('tenant').value = state.tenant;
-  $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); resumeRun(); });
+  $('api-key').addEventListener('change', () => { state.apiKey = $('api-key').value.trim(); persist(); showBanner(null); refreshStats(); loadSettings(); resumeRun(); offerEvalCase(); });
   $('tenant').addEventListener('change', () => { state.tenant = $('tenant').value.trim() || 'default'; persist(); refreshStats(); });
   $('session').addEventListener('change', () => { state.current = $('session').value; const session = currentSession(); if (session) { state.tenant = session.tenant; $('tenant').value = session.tenant; } persist(); drawTranscript(); refreshStats(); resumeRun(); });
   $('new-session').addEventListener('click', newSession);
