@@ -309,7 +309,10 @@ describe('packActorkit from a checkout: built first when its dist/ is stale, and
     const rebuilt = await packOf(root, pack, progress);
     expect([builds(), runs.length]).toEqual([1, 2]);
     expect((await filesIn(rebuilt))['dist/index.js']).toBe('export const answer = 2;\n');
-    expect(progress).toEqual([`building actorkit in ${root} (its dist/ is older than its sources) to pack it`]);
+    // (a pack slower than a second, as on a loaded machine, adds its own "packing actorkit from" line)
+    expect(progress.filter((line) => !line.startsWith('packing actorkit from'))).toEqual([
+      `building actorkit in ${root} (its dist/ is older than its sources) to pack it`,
+    ]);
     expect((await packOf(root, pack, progress)).equals(rebuilt)).toBe(true);
     expect([builds(), runs.length]).toEqual([1, 2]);
   });
