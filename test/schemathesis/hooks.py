@@ -68,13 +68,76 @@ def _issued_state() -> str | None:
     return states[0] if states else None
 
 
+def _storable_message(text: str) -> bool:
+    """The chat request's `message` rule: 1-32768 characters, no NUL, no unpaired surrogate."""
+    return text != "" and len(text) <= 32768 and not any(c == "\x00" or "\ud800" <= c <= "\udfff" for c in text)
+
+
+def _text_of(content) -> str | None:
+    """The text of a message's content (a string, or text parts joined by a line break), or None for other parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(
+        isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str) for part in content
+    ):
+        return "\n".join(part["text"] for part in content)
+    return None
+
+
+# A chat body with `messages` (the AI SDK's on /agent/invoke, AG-UI's RunAgentInput on
+# /agent/ag-ui) is answered for its last message only, which must be the user's with some text
+# (or, instead, approval answers: the AI SDK's assistant message, AG-UI's `resume`): a rule on the
+# last item of an array, which JSON Schema cannot state. A valid case whose last message is not a
+# user's text gets one appended; the earlier messages, which the actor ignores, stay as generated.
+def _answerable_last_message(case, ag_ui: bool) -> None:
+    body = case.body
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        return
+    if ag_ui and body.get("resume"):
+        return
+    messages = body["messages"]
+    last = messages[-1] if messages else None
+    if isinstance(last, dict) and last.get("role") == "user":
+        text = _text_of(last.get("content") if ag_ui else last.get("parts"))
+        if text is not None and _storable_message(text):
+            return
+    messages.append(
+        {"id": "schemathesis-user", "role": "user", "content": "Hello"}
+        if ag_ui
+        else {"role": "user", "parts": [{"type": "text", "text": "Hello"}]}
+    )
+
+
+# `metadata` (DESIGN.md: what a store can keep) holds no NUL character in any key or string, at any
+# depth. The document says so in words and in the top-level description; a JSON Schema would need a
+# recursive definition for the nested keys, which the document does not have yet. A valid case
+# gets its NUL characters dropped from `metadata`; a negative case keeps them and must get 422.
+def _without_nul(value):
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, list):
+        return [_without_nul(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_nul(key): _without_nul(item) for key, item in value.items()}
+    return value
+
+
+def _storable_metadata(case) -> None:
+    if isinstance(case.body, dict) and isinstance(case.body.get("metadata"), dict):
+        case.body["metadata"] = _without_nul(case.body["metadata"])
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     if not _is_positive(case):
         return
     path = case.operation.path
     if path == "/agent/invoke":
+        _answerable_last_message(case, ag_ui=False)
+        _storable_metadata(case)
         _unique_idempotency_key(case)
+    elif path == "/agent/ag-ui":
+        _answerable_last_message(case, ag_ui=True)
     elif path == "/oauth/callback" and OAUTH_PROVIDER and ACTOR_URL:
         state = _issued_state()
         if state is not None:
