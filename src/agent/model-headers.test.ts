@@ -92,13 +92,10 @@ describe('MODEL_HEADERS_PATTERN, the llm_headers setting in /openapi.json (#40)'
     '{"x-portkey-provider": "openai"}',
     ' { "x-a" : "b c" , "y":"1"} ',
     '{"Hosts": "a", "x-host": "b"}',
-  ])(
-    'admits %j, which parseModelHeaders takes',
-    (text) => {
-      expect(pattern.test(text)).toBe(true);
-      expect(() => parseModelHeaders(text)).not.toThrow();
-    },
-  );
+  ])('admits %j, which parseModelHeaders takes', (text) => {
+    expect(pattern.test(text)).toBe(true);
+    expect(() => parseModelHeaders(text)).not.toThrow();
+  });
   it.each([
     'nope',
     '\u0011a',
@@ -110,11 +107,8 @@ describe('MODEL_HEADERS_PATTERN, the llm_headers setting in /openapi.json (#40)'
     '{"Host": "a"}',
     '{"x": "1", "AUTHORIZATION": "Bearer k"}',
     '{"content-Type": "text/plain"}',
-  ])(
-    'refuses %j, which parseModelHeaders refuses',
-    (text) => {
-      expect(pattern.test(text)).toBe(false);
-      expect(() => parseModelHeaders(text)).toThrow();
-    },
-  );
+  ])('refuses %j, which parseModelHeaders refuses', (text) => {
+    expect(pattern.test(text)).toBe(false);
+    expect(() => parseModelHeaders(text)).toThrow();
+  });
 });

@@ -21,7 +21,7 @@ def _is_positive(case) -> bool:
     return case.meta is not None and case.meta.generation.mode.is_positive
 
 
-# Idempotency-Key (DESIGN.md §3): the same key with another body is refused, 422
+# Idempotency-Key (DESIGN.md §3; /agent/invoke and /agent/ag-ui): the same key with another body is refused, 422
 # idempotency_key_reused, as it must be. Schemathesis draws keys from a small space ("0", "00"…)
 # and sends one key with many bodies, so a valid case would meet a key an earlier case used. Only
 # such a collision is changed: the key keeps its length and stays 1-255 visible ASCII characters,
@@ -138,6 +138,7 @@ def before_call(context, case, kwargs):
         _unique_idempotency_key(case)
     elif path == "/agent/ag-ui":
         _answerable_last_message(case, ag_ui=True)
+        _unique_idempotency_key(case)
     elif path == "/oauth/callback" and OAUTH_PROVIDER and ACTOR_URL:
         state = _issued_state()
         if state is not None:

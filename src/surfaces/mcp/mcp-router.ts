@@ -216,7 +216,7 @@ function mcpOperations(): DocumentedOperation[] {
       operation: {
         operationId: 'mcpEndSession',
         summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
-        parameters: [sessionId],
+        parameters: [{ ...sessionId, required: true, description: 'The session to end' }],
         responses: {
           200: { description: 'Session ended' },
           400: rpcError('No Mcp-Session-Id'),
