@@ -185,8 +185,11 @@ function mcpOperations(): DocumentedOperation[] {
             name: 'Accept',
             in: 'header',
             required: true,
-            description: 'Must accept both application/json and text/event-stream',
-            schema: { type: 'string' },
+            description: 'Must accept both application/json and text/event-stream (406 otherwise)',
+            schema: {
+              type: 'string',
+              enum: ['application/json, text/event-stream', 'text/event-stream, application/json'],
+            },
           },
         ],
         requestBody: {
