@@ -51,21 +51,33 @@ def _unique_idempotency_key(case) -> None:
     _bodies_by_key[(tenant, key)] = body
 
 
-# /oauth/callback takes only a `state` the actor issued at /oauth/authorize (single use, expiring):
-# no schema can generate one. For a valid case, the hook starts a flow the way a user's browser
-# would and puts its state in the case; the generated `code` stays (the mock provider exchanges
-# any code).
-def _issued_state() -> str | None:
+# /oauth/callback takes only a `state` the actor issued at /oauth/authorize (single use, expiring)
+# and the `code` its provider issued for it (the mock provider checks the PKCE verifier against it):
+# no schema can generate them. For a valid case, the hook goes through a flow the way a user's
+# browser would, and puts the callback's state and code in the case.
+_flows = 0
+
+
+def _issued_callback() -> dict[str, str] | None:
+    global _flows
+    _flows += 1
     headers = {"X-API-Key": API_KEY} if API_KEY else {}
-    response = requests.get(
+    # A tenant of its own for each flow: the tester's own /oauth/authorize cases leave flows
+    # pending in the default tenant, up to its cap (429 too_many_pending_oauth_flows).
+    start = requests.get(
         f"{ACTOR_URL}/oauth/authorize",
-        params={"provider": OAUTH_PROVIDER},
+        params={"provider": OAUTH_PROVIDER, "tenant_id": f"schemathesis-{_flows}"},
         headers=headers,
         allow_redirects=False,
         timeout=10,
     )
-    states = parse_qs(urlsplit(response.headers.get("Location", "")).query).get("state")
-    return states[0] if states else None
+    if start.status_code != 302:
+        raise RuntimeError(f"/oauth/authorize answered {start.status_code}: {start.text[:300]}")
+    at_provider = requests.get(start.headers["Location"], allow_redirects=False, timeout=10)
+    query = parse_qs(urlsplit(at_provider.headers.get("Location", "")).query)
+    if "state" not in query or "code" not in query:
+        raise RuntimeError(f"the provider answered {at_provider.status_code}: {at_provider.headers} {at_provider.text[:300]}")
+    return {"state": query["state"][0], "code": query["code"][0]}
 
 
 def _storable_message(text: str) -> bool:
@@ -140,9 +152,9 @@ def before_call(context, case, kwargs):
         _answerable_last_message(case, ag_ui=True)
         _unique_idempotency_key(case)
     elif path == "/oauth/callback" and OAUTH_PROVIDER and ACTOR_URL:
-        state = _issued_state()
-        if state is not None:
-            case.query["state"] = state
+        issued = _issued_callback()
+        if issued is not None:
+            case.query.update(issued)
 
 
 # An actor without an OAuth provider (hello-actor) issues no state at all, so no callback it can get
