@@ -40,7 +40,11 @@ def _fresh_key(length: int) -> str:
 def _unique_idempotency_key(case) -> None:
     headers = case.headers or {}
     key = headers.get("Idempotency-Key")
-    if not isinstance(key, str) or not (1 <= len(key) <= 255) or not all("\x21" <= c <= "\x7e" for c in key):
+    if not isinstance(key, str):
+        return
+    # HTTP strips the spaces and tabs around a header value: the actor sees the key without them.
+    key = key.strip(" \t")
+    if not (1 <= len(key) <= 255) or not all("\x21" <= c <= "\x7e" for c in key):
         return
     tenant = str(headers.get("X-Tenant-Id", ""))
     body = json.dumps(case.body, sort_keys=True, default=str)
