@@ -32,13 +32,18 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const EXAMPLE = '{"x-portkey-provider": "openai"}';
 
 const JSON_SPACE = '[ \\t\\n\\r]*';
-const MEMBER = `"[!#$%&'*+.^_\`|~0-9A-Za-z-]+"${JSON_SPACE}:${JSON_SPACE}"[ !#-\\[\\]-~]*[!#-\\[\\]-~][ !#-\\[\\]-~]*"`;
+/** A refused name in any case, as a pattern without flags can say it: `host` → `[Hh][Oo][Ss][Tt]`. */
+const anyCase = (name: string) => name.replace(/[a-z]/g, (letter) => `[${letter.toUpperCase()}${letter}]`);
+/** A name that is none of `REFUSED_MODEL_HEADERS`: a negative lookahead before the field name. */
+const NOT_REFUSED = `(?!(?:${REFUSED_MODEL_HEADERS.map(anyCase).join('|')})")`;
+const MEMBER = `"${NOT_REFUSED}[!#$%&'*+.^_\`|~0-9A-Za-z-]+"${JSON_SPACE}:${JSON_SPACE}"[ !#-\\[\\]-~]*[!#-\\[\\]-~][ !#-\\[\\]-~]*"`;
 
 /**
  * The `llm_headers` setting's text as a JSON Schema `pattern` (ECMA-262) can say it: empty, or a
- * JSON object of HTTP field names to non-blank printable-ASCII string values without escapes. It
- * admits no text `parseModelHeaders` refuses but a name it keeps for the client (`Host`…) or one
- * named twice, which a regular expression cannot tell.
+ * JSON object of HTTP field names, none of them one it keeps for the client (`Host`, in any case),
+ * to non-blank printable-ASCII string values without escapes. It admits no text `parseModelHeaders`
+ * refuses but a name given twice in two cases (`"X-A"` and `"x-a"`), which a regular expression
+ * without flags cannot tell.
  */
 export const MODEL_HEADERS_PATTERN = `^(?:${JSON_SPACE}|${JSON_SPACE}\\{${JSON_SPACE}(?:${MEMBER}(?:${JSON_SPACE},${JSON_SPACE}${MEMBER})*)?${JSON_SPACE}\\}${JSON_SPACE})$`;
 

@@ -5,7 +5,8 @@ import type { ChatHandler } from './chat-handler.js';
 import { offlineChatHandler } from '../agent/agent-chat-handler.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { createTestActor } from '../testing/create-test-actor.js';
-import { requestFingerprint } from './idempotency.js';
+import * as v from 'valibot';
+import { IdempotencyKey, requestFingerprint } from './idempotency.js';
 
 const body = { user_identifier: 'u-1', session_id: 's-1', message: 'hello there' };
 const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -143,5 +144,14 @@ describe('Idempotency-Key on POST /agent/invoke', () => {
     expect(await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 2 }] } })).not.toBe(
       await requestFingerprint({ ...body, role: 'user', metadata: { a: [1, { b: 3 }] } }),
     );
+  });
+});
+
+describe('IdempotencyKey, the header as /openapi.json documents it (#40)', () => {
+  it.each(['k', 'a'.repeat(255), ' key\t', '\tkey'])('admits %j (HTTP strips the spaces and tabs around it)', (key) => {
+    expect(v.is(IdempotencyKey, key)).toBe(true);
+  });
+  it.each(['', ' ', 'a b', 'a'.repeat(256), 'caf\u00e9', 'a\nb'])('refuses %j', (key) => {
+    expect(v.is(IdempotencyKey, key)).toBe(false);
   });
 });

@@ -7,10 +7,14 @@ import * as v from 'valibot';
 /** The header that makes an invoke idempotent: the route reads it, the turn's decisions and problems name it. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
-/** `Idempotency-Key` values: 1–255 visible ASCII characters. */
+/**
+ * `Idempotency-Key` values: 1–255 visible ASCII characters. Spaces and tabs around them are
+ * admitted because HTTP strips them before the actor reads the header (RFC 9110 §5.5), so the
+ * document does not refuse a value the actor takes.
+ */
 export const IdempotencyKey = v.pipe(
   v.string(),
-  v.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'),
+  v.regex(/^[ \t]*[\x21-\x7e]{1,255}[ \t]*$/, 'must be 1 to 255 visible ASCII characters'),
 );
 
 /** What an `Idempotency-Key` decided for an invoke. */

@@ -328,6 +328,12 @@ export function createOAuthFlow(options: CreateOAuthFlowOptions): ActorOAuthFlow
           detail: 'The callback parameters do not form a valid authorization response',
         });
       }
+      // An authorization response always carries a code (RFC 6749 §4.1.2): an empty one is the
+      // caller's mistake, refused before the provider is asked (which would make it a 502).
+      if (!parameters.get('code')) {
+        ctx.logger.warn('oauth_callback_invalid', { ...log, reason: 'empty_code' });
+        throw new ActorError('invalid_callback', { detail: 'The callback has no code' });
+      }
       let tokens: oauth.TokenEndpointResponse;
       try {
         const response = await oauth.authorizationCodeGrantRequest(

@@ -1,7 +1,12 @@
 import { defineRoute } from '../route-kit/actor-route.js';
 import { problem } from '../route-kit/openapi-parts.js';
 
-const stringQuery = (name: string, required: boolean) => ({ name, in: 'query', required, schema: { type: 'string' } });
+const stringQuery = (name: string, required: boolean, minLength = 0) => ({
+  name,
+  in: 'query',
+  required,
+  schema: minLength === 0 ? { type: 'string' } : { type: 'string', minLength },
+});
 
 /** `GET /oauth/authorize`: starts an OAuth flow of the `OAuthFlow` (behind the API key, so only a key holder starts one). */
 export const oauthAuthorizeRoute = defineRoute(
@@ -49,7 +54,7 @@ export const oauthCallbackRoute = defineRoute(
     operation: {
       operationId: 'oauthCallback',
       summary: 'OAuth callback',
-      parameters: [stringQuery('code', true), stringQuery('state', true)],
+      parameters: [stringQuery('code', true, 1), stringQuery('state', true, 1)],
       responses: {
         200: { description: 'Success page', content: { 'text/html': { schema: { type: 'string' } } } },
         302: { description: 'Back to return_to' },

@@ -1,8 +1,8 @@
 // Schemathesis 4.25, an independent property-based tester driven by /openapi.json (issue #40 item 1):
-// every phase (examples, coverage, fuzzing, stateful through the document's links) and every check,
-// against hello-actor and against an actor with every option on (MCP, fleet mesh, panel, the n8n
-// proxy, an OAuth provider, attachments in every chat request), open and with the API key. It must
-// find nothing; the seeds are pinned so a run is the same run each time.
+// every check, against hello-actor and, in the deeper run, an actor with every option on (MCP,
+// fleet mesh, panel, the n8n proxy, an OAuth provider, attachments in every chat request), open
+// and with the API key. It must find nothing; the seed is pinned so a run is the same run each
+// time. schemathesis.toml and hooks.py are the test setup it needs (docs/http-api.md says why).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +19,14 @@ const HERE = import.meta.dirname;
 const ROOT = resolve(HERE, '../..');
 const API_KEY = 'schemathesis-key';
 const MESH_KEY = 'a-mesh-key-for-the-schemathesis-test';
-/** Examples per operation and phase: bounded so the whole file stays within about two minutes. */
+/**
+ * Examples per operation and phase, and the phases: in `npm test`, 25 and every phase but
+ * coverage (whose boundary cases do not scale with the example count and take 2 to 4 minutes a
+ * run on 2 cores), so the file stays within about two and a half minutes; `npm run check:contract`
+ * is the deeper run, 100 and every phase (docs/http-api.md).
+ */
 const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES ?? 25);
+const PHASES = process.env.SCHEMATHESIS_PHASES ?? 'examples,fuzzing,stateful';
 const SEED = 40;
 
 type CreateApp = (env: Record<string, string>, overrides: object) => ActorApp;
@@ -94,14 +100,20 @@ const everyOption = (definition: ActorDefinition): ActorDefinition => ({
 });
 
 /** Runs Schemathesis on the actor at `url`; its output, and whether it found nothing. */
-async function schemathesis(url: string, keyed: boolean): Promise<{ passed: boolean; output: string }> {
+async function schemathesis(
+  url: string,
+  keyed: boolean,
+  oauthProvider: string,
+): Promise<{ passed: boolean; output: string }> {
   const args = [
+    '--config-file',
+    join(HERE, 'schemathesis.toml'),
     'run',
     `${url}/openapi.json`,
     '--checks',
     'all',
     '--phases',
-    'examples,coverage,fuzzing,stateful',
+    PHASES,
     '--max-examples',
     String(EXAMPLES),
     '--seed',
@@ -119,7 +131,15 @@ async function schemathesis(url: string, keyed: boolean): Promise<{ passed: bool
       cwd: scratch,
       timeout: 600_000,
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, SCHEMATHESIS_HOOKS: '' },
+      // hooks.py gives valid cases what only the server can issue (an OAuth state) or what must
+      // differ per case (an Idempotency-Key); it reads the actor, its key and its provider here.
+      env: {
+        ...process.env,
+        SCHEMATHESIS_HOOKS: join(HERE, 'hooks.py'),
+        ACTORKIT_ACTOR_URL: url,
+        ACTORKIT_API_KEY: keyed ? API_KEY : '',
+        ACTORKIT_OAUTH_PROVIDER: oauthProvider,
+      },
     });
     return { passed: true, output: stdout };
   } catch (error) {
@@ -128,26 +148,31 @@ async function schemathesis(url: string, keyed: boolean): Promise<{ passed: bool
   }
 }
 
-// Not yet in every `npm test`: four classes are still open (304 on If-None-Match, 400 invalid_state
-// on /oauth/callback, 422 idempotency_key_reused on a reused key, llm_headers names a pattern cannot
-// refuse; on the every-option actor also MCP without Mcp-Session-Id, AG-UI `messages: []` and
-// unknown panel actions), and the four runs take about 9 minutes on 2 cores. Run it with
-// SCHEMATHESIS_RUN=1 (`npm run check:contract`, docs/http-api.md) until then.
-describe.skipIf(process.env.SCHEMATHESIS_RUN === undefined)(
-  'Schemathesis, all phases and checks, finds nothing (issue #40)',
-  () => {
-    for (const [name, example, widen] of [
-      ['hello-actor', 'hello-actor', undefined],
-      ['every option', 'mesh-actor', everyOption],
-    ] as const) {
-      for (const keyed of [false, true]) {
-        it(`${name}, ${keyed ? 'with the API key' : 'open'}`, async () => {
-          const url = await serveExample(example, keyed, widen);
-          const { passed, output } = await schemathesis(url, keyed);
-          if (process.env.SCHEMATHESIS_LOG !== undefined) console.log(output);
-          expect(passed, output.slice(-12_000)).toBe(true);
-        }, 600_000);
-      }
-    }
-  },
-);
+/** The deeper run (`npm run check:contract`): every phase, more examples, and the every-option actor. */
+const DEEP = process.env.SCHEMATHESIS_DEEP !== undefined;
+
+describe('Schemathesis, every check, finds nothing (issue #40)', () => {
+  for (const keyed of [false, true]) {
+    it(`hello-actor, ${keyed ? 'with the API key' : 'open'}`, async () => {
+      await expectNothingFound(await serveExample('hello-actor', keyed), keyed, '');
+    }, 600_000);
+  }
+  // Only in the deeper run until it finds nothing: the A2A routes (owned apart) and the JSON-RPC
+  // body and session of POST /mcp still fail (docs/http-api.md, "The independent check").
+  for (const keyed of [false, true]) {
+    it.runIf(DEEP)(
+      `every option, ${keyed ? 'with the API key' : 'open'}`,
+      async () => {
+        await expectNothingFound(await serveExample('mesh-actor', keyed, everyOption), keyed, 'mock');
+      },
+      600_000,
+    );
+  }
+});
+
+/** Runs Schemathesis on the actor at `url` and expects no failure; SCHEMATHESIS_LOG prints its report. */
+async function expectNothingFound(url: string, keyed: boolean, oauthProvider: string) {
+  const { passed, output } = await schemathesis(url, keyed, oauthProvider);
+  if (process.env.SCHEMATHESIS_LOG !== undefined) console.log(output);
+  expect(passed, output.slice(-12_000)).toBe(true);
+}

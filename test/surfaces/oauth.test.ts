@@ -164,6 +164,16 @@ describe('OAuth flow against oauth2-mock-server', () => {
     expect(tokenRequests).toEqual(['authorization_code']);
   });
 
+  it('refuses an empty code with 400 invalid_callback, without asking the provider (#40)', async () => {
+    const callback = new URL(await throughProvider('provider=mock&tenant_id=nocode'));
+    callback.searchParams.set('code', '');
+    const response = await get(callback.href);
+    expect(response.status).toBe(400);
+    expect((await response.json()).code).toBe('invalid_callback');
+    expect(tokenRequests).toEqual([]);
+    expect(await store.loadOAuthToken('nocode', 'mock')).toBeNull();
+  });
+
   it('refuses an expired state, an unknown one and a missing one', async () => {
     const callback = await throughProvider('provider=mock&tenant_id=late');
     clock += STATE_TTL_MS;

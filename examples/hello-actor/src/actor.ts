@@ -7,7 +7,7 @@ export const Settings = v.object({
   llm_base_url: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^(https?:\/\/[^/?#\s@]+([/?#]\S*)?)?$/, 'an absolute http:// or https:// URL without user:password@, or empty for the offline model'),
+      v.regex(/^(https?:\/\/(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}|(?:(?![Xx][Nn]--)[A-Za-z0-9-]+\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*|\[::1\])(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?([/?#]\S*)?)?$/, 'an absolute http:// or https:// URL (a host name, an IPv4 address or [::1], and a port up to 65535) without user:password@, or empty for the offline model'),
       v.title('Model server'),
       v.description('OpenAI-compatible base URL; empty uses the offline model'),
       platformField('model', { managedBy: 'platform', widget: 'text', order: 1, placeholder: 'https://api.openai.com/v1' }),

@@ -184,6 +184,16 @@ describe('A2A over HTTP+JSON through the @a2a-js/sdk client (issue #39)', () => 
       body: '{x',
     });
     expect(notJson.status).toBe(400);
+    // JSON that is not an object (the SDK's decoder would read fields of `null`: it was a 500).
+    for (const body of ['null', '5', '"text"', '[]']) {
+      const notObject = await fetch(`${url}/a2a/message:send`, {
+        method: 'POST',
+        headers: { 'A2A-Version': '1.0', 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(notObject.status, body).toBe(400);
+      expect((await notObject.json()) as object).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { ActorError } from '../../core/actor-error.js';
+import type { ProblemCode } from '../../core/problem-codes.js';
 import { PROBLEM_CONTENT_TYPE } from '../../core/problem-response.js';
 import { readJson } from '../../core/read-json-body.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
@@ -93,16 +94,26 @@ function sseOf<T>(
   });
 }
 
-/** The parameters every A2A call reads from its headers. */
-const A2A_PARAMETERS = [
+const A2A_TENANT = tenantHeader("The tenant (set by the platform), else `default`: another tenant's task is not found");
+const A2A_VERSION_TEXT =
+  'The protocol version, `1.0`. A2A reads its absence as 0.3, which this actor does not speak (VersionNotSupported)';
+
+/** The headers a JSON-RPC call reads: a version it does not speak is a JSON-RPC error (-32009) in a 200, as JSON-RPC answers. */
+const A2A_JSON_RPC_PARAMETERS = [
+  { name: 'A2A-Version', in: 'header', required: false, description: A2A_VERSION_TEXT, schema: { type: 'string' } },
+  A2A_TENANT,
+];
+
+/** The headers an HTTP+JSON call reads: any version but `1.0` is a 400 (VersionNotSupported), so every call sends it, as the official clients do. */
+const A2A_HTTP_JSON_PARAMETERS = [
   {
     name: 'A2A-Version',
     in: 'header',
-    required: false,
-    description: 'The protocol version; `1.0` (absent means 0.3, which is refused: VersionNotSupported)',
-    schema: { type: 'string' },
+    required: true,
+    description: A2A_VERSION_TEXT,
+    schema: { type: 'string', enum: ['1.0'] },
   },
-  tenantHeader("The tenant (set by the platform), else `default`: another tenant's task is not found"),
+  A2A_TENANT,
 ];
 
 /** An HTTP+JSON operation of `/a2a`: its answer, and its A2A errors as problem documents carrying the spec's `error` body. */
@@ -113,29 +124,29 @@ function httpJsonOperation(
   summary: string,
   answer: Record<string, unknown>,
 ): DocumentedOperation {
-  const error = (description: string) => ({
-    description,
-    content: {
-      'application/problem+json': {
-        schema: {
-          type: 'object',
-          required: ['error'],
-          properties: {
-            error: {
-              type: 'object',
-              description: "A2A's error: its JSON-RPC `code`, the HTTP `status` name, `message` and `details`",
-              properties: {
-                code: { type: 'integer' },
-                status: { type: 'string' },
-                message: { type: 'string' },
-                details: { type: 'array' },
-              },
-            },
-          },
+  const a2aError = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        description: "A2A's error: its JSON-RPC `code`, the HTTP `status` name, `message` and `details`",
+        properties: {
+          code: { type: 'integer' },
+          status: { type: 'string' },
+          message: { type: 'string' },
+          details: { type: 'array' },
         },
       },
     },
-  });
+  };
+  /** A2A's error body, or (`refusedBefore`) the problem of a request refused before A2A reads it, as on every JSON route. */
+  const error = (description: string, ...refusedBefore: ProblemCode[]) => {
+    const before =
+      refusedBefore.length === 0 ? undefined : problem('', refusedBefore as [ProblemCode, ...ProblemCode[]]);
+    const schema = before === undefined ? a2aError : { anyOf: [a2aError, before.content[PROBLEM_CONTENT_TYPE].schema] };
+    return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema } } };
+  };
   return {
     method,
     path: `${A2A_JSON_RPC_PATH}${path}`,
@@ -155,14 +166,17 @@ function httpJsonOperation(
               },
             ]
           : []),
-        ...A2A_PARAMETERS,
+        ...A2A_HTTP_JSON_PARAMETERS,
       ],
       ...(method === 'post' && !path.includes('{task}')
         ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }
         : {}),
       responses: {
         200: answer,
-        400: error('Malformed request, or an unsupported A2A-Version (VersionNotSupported)'),
+        400: error(
+          'Malformed request, or an unsupported A2A-Version (VersionNotSupported); a malformed X-Tenant-Id is a problem (code `invalid_header`), refused before A2A reads the call',
+          'invalid_header',
+        ),
         404: error('No task of this id for this tenant (TaskNotFound)'),
         409: error('The task already ended (TaskNotCancelable)'),
         415: error('A part of a kind or media type the actor does not take (ContentTypeNotSupported)'),
@@ -233,7 +247,7 @@ function a2aOperations(): DocumentedOperation[] {
         operationId: 'a2aJsonRpc',
         summary:
           'A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask (a task is a run; contextId is the session)',
-        parameters: A2A_PARAMETERS,
+        parameters: A2A_JSON_RPC_PARAMETERS,
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
           200: {
@@ -342,14 +356,19 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
             });
           }
         };
-      /** The parsed JSON body of an HTTP+JSON call; RequestMalformed when it is not JSON. */
-      const restBody = async (c: Context<ActorEnv>, a2a: A2aSdk): Promise<unknown> => {
+      /** The parsed JSON body of an HTTP+JSON call; RequestMalformed when it is not a JSON object. */
+      const restBody = async (c: Context<ActorEnv>, a2a: A2aSdk): Promise<object> => {
+        let body: unknown;
         try {
-          return JSON.parse(await c.req.text());
+          body = JSON.parse(await c.req.text());
         } catch (error) {
           if (error instanceof ActorError) throw error;
           throw new a2a.RequestMalformedError('The body is not JSON');
         }
+        // `null` would reach the SDK's decoder, which reads fields of it (a 500).
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw new a2a.RequestMalformedError('The body must be a JSON object');
+        return body;
       };
       const sse = (c: Context<ActorEnv>, a2a: A2aSdk, events: AsyncGenerator<unknown>) => {
         const errorBody = (error: unknown) => {

@@ -233,6 +233,10 @@ describe('POST /agent/ag-ui (expose_ag_ui): the actor as an AG-UI agent', () => 
     const app = await createTestActor({ definition: agUiDefinition });
     const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
     expect(document.paths['/agent/ag-ui']).toHaveProperty('post.operationId', 'runAgUi');
+    // threadId is the session: the document says its rules, so a thread id it admits is one the actor takes (#40).
+    expect(document.paths['/agent/ag-ui']).toHaveProperty(
+      'post.requestBody.content.application/json.schema.properties.threadId.pattern',
+    );
     await app.actor.shutdown({ graceMs: 1_000 });
   });
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SessionId } from '../../invoke/chat-request.js';
 
 /** A part of a user message's content: only `text` parts are read; others are refused when the turn is built. */
 const ContentPart = v.looseObject({ type: v.string() });
@@ -35,7 +36,7 @@ const ResumeEntry = v.looseObject({
  */
 export const RunAgentInput = v.pipe(
   v.looseObject({
-    threadId: v.pipe(v.string(), v.description("The thread: the actor's session_id")),
+    threadId: v.pipe(SessionId, v.description("The thread: the actor's session_id, with its rules")),
     runId: v.pipe(
       v.string(),
       v.minLength(1, 'must not be empty'),

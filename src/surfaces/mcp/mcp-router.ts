@@ -185,8 +185,11 @@ function mcpOperations(): DocumentedOperation[] {
             name: 'Accept',
             in: 'header',
             required: true,
-            description: 'Must accept both application/json and text/event-stream',
-            schema: { type: 'string' },
+            description: 'Must accept both application/json and text/event-stream (406 otherwise)',
+            schema: {
+              type: 'string',
+              enum: ['application/json, text/event-stream', 'text/event-stream, application/json'],
+            },
           },
         ],
         requestBody: {
@@ -216,7 +219,7 @@ function mcpOperations(): DocumentedOperation[] {
       operation: {
         operationId: 'mcpEndSession',
         summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
-        parameters: [sessionId],
+        parameters: [{ ...sessionId, required: true, description: 'The session to end' }],
         responses: {
           200: { description: 'Session ended' },
           400: rpcError('No Mcp-Session-Id'),

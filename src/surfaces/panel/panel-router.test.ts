@@ -215,6 +215,25 @@ describe('panelRouter', () => {
     expect(document.paths['/panel/{slug}'].get.parameters[0].schema.enum).toEqual(['echo', 'stats']);
   });
 
+  it('documents the action body as one of the actions, each with its payload (#40)', async () => {
+    const app = await actor();
+    const document = await (await app.request('/openapi.json')).json();
+    const { oneOf } = document.paths['/panel/{slug}/action'].post.requestBody.content['application/json'].schema;
+    expect(oneOf.map((body: { properties: { action: { const: string } } }) => body.properties.action.const)).toEqual([
+      'shout',
+      'tenant_stats',
+      'flush_stats',
+    ]);
+    // A payload is required only where `{}` is not one: flush_stats takes a left-out payload.
+    expect(oneOf.map((body: { required: string[] }) => body.required)).toEqual([
+      ['action', 'payload'],
+      ['action', 'payload'],
+      ['action'],
+    ]);
+    expect(oneOf[0].properties.payload.required).toEqual(['text']);
+    expect(oneOf[0].additionalProperties).toBe(false);
+  });
+
   it('refuses bad declarations at setup', () => {
     expect(() => panelRouter({ panels: [] })).toThrow(/at least one panel/);
     expect(() => panelRouter({ panels: [{ ...echoPanel, slug: 'Bad Slug' }] })).toThrow(/kebab-case/);

@@ -52,8 +52,27 @@ function preparePanels(panels: readonly Panel[]): Map<string, PreparedPanel> {
   return prepared;
 }
 
-function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
-  const slug = { name: 'slug', in: 'path', required: true, schema: { enum: slugs } };
+/**
+ * The body of `POST /panel/{slug}/action` the panels take: one of their actions by name, with its
+ * own payload. The document has one operation for every slug, so a body names any panel's action;
+ * posted to another panel, it gets 422 `unknown_action`. Without any action: the generic request.
+ */
+function actionRequestSchema(panels: ReadonlyMap<string, PreparedPanel>): Record<string, unknown> {
+  const actions = [...panels.values()].flatMap(({ panel }) => Object.entries(panel.actions ?? {}));
+  if (actions.length === 0) return schemaOf(PanelActionRequest);
+  return {
+    oneOf: actions.map(([name, action]) => ({
+      type: 'object',
+      // A left-out payload is `{}`: required only when the action refuses `{}`.
+      required: v.is(action.payload, {}) ? ['action'] : ['action', 'payload'],
+      properties: { action: { const: name }, payload: schemaOf(action.payload) },
+      additionalProperties: false,
+    })),
+  };
+}
+
+function panelOperations(panels: ReadonlyMap<string, PreparedPanel>): DocumentedOperation[] {
+  const slug = { name: 'slug', in: 'path', required: true, schema: { enum: [...panels.keys()] } };
   const unknownPanel = problem('Unknown panel', ['unknown_panel']);
   return [
     {
@@ -90,7 +109,7 @@ function panelOperations(slugs: readonly string[]): DocumentedOperation[] {
         operationId: 'panelAction',
         summary: 'Run a panel action',
         parameters: [slug],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(PanelActionRequest) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: actionRequestSchema(panels) } } },
         responses: {
           200: {
             description: '`{action, result}`',
@@ -134,7 +153,7 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
   };
   return {
     name: 'panel',
-    operations: () => panelOperations([...panels.keys()]),
+    operations: () => panelOperations(panels),
     mount(app, ctx) {
       if (!ctx.definition.features.includePanel) {
         throw new Error(
