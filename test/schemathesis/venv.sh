@@ -11,14 +11,6 @@
 # SCHEMATHESIS_VENV sets where the environment goes (default: a folder under the system temp dir).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-venv=${SCHEMATHESIS_VENV:-${TMPDIR:-/tmp}/actorkit-schemathesis-venv}
-if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version >/dev/null 2>&1; then
-  rm -rf "$venv"
-  # Run from / so that no .python-version of the working folder picks the interpreter.
-  (cd / && python3 -m venv "$venv") >/dev/null
-  "$venv/bin/pip" install -q --disable-pip-version-check --retries 0 --no-deps --find-links "$here/wheels" \
-    -r "$here/requirements.txt" harfile hypothesis-graphql starlette-testclient 'schemathesis==4.25.0' \
-    >"$venv.install.log" 2>&1 \
-    || { echo "schemathesis install failed: $(grep -v Retrying "$venv.install.log" | tail -2)" >&2; exit 1; }
-fi
-echo "$venv/bin"
+"$here/../support/python-venv.sh" "${SCHEMATHESIS_VENV:-${TMPDIR:-/tmp}/actorkit-schemathesis-venv}" \
+  'import schemathesis' "$here/wheels" \
+  --no-deps -r "$here/requirements.txt" harfile hypothesis-graphql starlette-testclient 'schemathesis==4.25.0'
