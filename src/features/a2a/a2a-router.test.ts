@@ -243,6 +243,32 @@ describe('SubscribeToTask (A2A 1.0, 3.1.6) through the @a2a-js/sdk client', () =
   }
 });
 
+describe('the documented task path is the one the server takes (HTTP+JSON)', () => {
+  it('refuses with 400 exactly the task paths its pattern refuses, for GET and for POST', async () => {
+    const url = await serveA2aActor();
+    type Operation = { parameters: { name: string; schema: { pattern: string } }[] };
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<'get' | 'post', Operation>>;
+    };
+    const samples = ['inv_nope', 'inv_nope:cancel', 'inv_nope:subscribe', ' x', '%0D', ':cancel', 'a:b', 'a:cancel:x'];
+    for (const method of ['get', 'post'] as const) {
+      const task = document.paths['/a2a/tasks/{task}']?.[method].parameters.find((p) => p.name === 'task');
+      const pattern = new RegExp(task?.schema.pattern ?? '');
+      for (const sample of samples) {
+        const response = await fetch(`${url}/a2a/tasks/${sample}`, {
+          method: method.toUpperCase(),
+          headers: { 'A2A-Version': '1.0' },
+          signal: AbortSignal.timeout(2_000),
+        }).catch(() => null);
+        // An allowed path reaches the task (404: no such task); a refused one is a 400.
+        const status = response?.status;
+        await response?.body?.cancel();
+        expect(status, `${method} ${sample}`).toBe(pattern.test(decodeURIComponent(sample)) ? 404 : 400);
+      }
+    }
+  });
+});
+
 describe('A2A bad input gets the spec’s errors, never a 500', () => {
   it('answers each with its JSON-RPC error', async () => {
     const url = await serveA2aActor();

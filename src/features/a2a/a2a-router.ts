@@ -116,6 +116,9 @@ const A2A_HTTP_JSON_PARAMETERS = [
   A2A_TENANT,
 ];
 
+/** The task id of an HTTP+JSON task path: what comes before its first `:`, with something left after `trim()`. */
+const TASK_ID_PATTERN = '^[^:]*[^:\\s\\uFEFF][^:]*';
+
 /** An HTTP+JSON operation of `/a2a`: its answer, and its A2A errors as problem documents carrying the spec's `error` body. */
 function httpJsonOperation(
   method: 'get' | 'post',
@@ -161,8 +164,16 @@ function httpJsonOperation(
                 name: 'task',
                 in: 'path',
                 required: true,
-                description: 'The task id (a run id), then `:cancel` or `:subscribe` for those operations',
-                schema: { type: 'string' },
+                description:
+                  method === 'get'
+                    ? 'The task id (a run id, not blank) to get it, or `<id>:subscribe` to follow it'
+                    : '`<id>:cancel` or `<id>:subscribe` (the id of a run, not blank)',
+                // The id, before the first `:`, is refused when `trim()` leaves nothing; any other
+                // operation is UnsupportedOperation (400).
+                schema: {
+                  type: 'string',
+                  pattern: `${TASK_ID_PATTERN}${method === 'get' ? '(:subscribe)?$' : ':(cancel|subscribe)$'}`,
+                },
               },
             ]
           : []),
@@ -410,7 +421,9 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
       );
       const taskRoute = rest(async (c, a2a) => {
         const context = callContext(c, a2a, 'HTTP+JSON');
-        const [id = '', action] = (c.req.param('task') ?? '').split(':');
+        const [id = '', action, ...more] = (c.req.param('task') ?? '').split(':');
+        if (more.length > 0)
+          throw new a2a.UnsupportedOperationError(`No such task operation: tasks/{id}:${action}:${more.join(':')}`);
         if (action === 'subscribe') {
           const events = await firstEventFirst(handlerOf(a2a).resubscribe({ tenant: '', id }, context));
           return sse(c, a2a, events);
