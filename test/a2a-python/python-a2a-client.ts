@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 
 const run = promisify(execFile);
 const HERE = import.meta.dirname;
@@ -61,4 +62,31 @@ export async function runPythonA2aClient(
   const args = [join(HERE, 'a2a_client.py'), url, binding, ...(key === undefined ? [] : [key])];
   const { stdout } = await run(python, args, { encoding: 'utf8', timeout: 60_000 });
   return JSON.parse(stdout) as PythonA2aReport;
+}
+
+/**
+ * Asserts what a report of a slow agent shows when every step worked: the sent and streamed task
+ * completed with the whole answer, the get of the streamed task, a subscription that opens with
+ * the task as it is (working, its text so far) and then brings the rest, each word once, a cancel
+ * of a task in progress, and "task not found".
+ * @param report what {@link runPythonA2aClient} resolved with
+ * @param expectAnswer asserts that a text the client read is the agent's whole answer
+ */
+export function expectEveryStepWorked(report: PythonA2aReport, expectAnswer: (text: string) => void): void {
+  expect(report.sent.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+  expectAnswer(report.sent.text);
+  expect(report.streamed.kinds[0]).toBe('task');
+  expect(report.streamed.kinds).toContain('artifact_update');
+  expectAnswer(report.streamed.text);
+  expect(report.streamed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+  expect(report.got).toMatchObject({ id: report.streamed.task_id, state: 'TASK_STATE_COMPLETED' });
+  expect(report.subscribed).not.toHaveProperty('refused');
+  const subscribed = report.subscribed as PythonA2aSeen;
+  expect(subscribed.kinds[0]).toBe('task');
+  expect(subscribed.kinds.filter((kind) => kind === 'task')).toHaveLength(1);
+  expect(subscribed.states[0]).toBe('TASK_STATE_WORKING');
+  expect(subscribed.states.at(-1)).toBe('TASK_STATE_COMPLETED');
+  expectAnswer(subscribed.text);
+  expect(report.cancelled).toEqual({ before: ['TASK_STATE_WORKING'], after: 'TASK_STATE_CANCELED' });
+  expect(report.missing).toMatch(/NotFound/);
 }
