@@ -2,6 +2,20 @@ import * as v from 'valibot';
 import { ActorError, clientClosedError } from './actor-error.js';
 import { validationError } from './validation-problem.js';
 
+/**
+ * `schema` (an object or record schema), refusing an array first: valibot's object schemas take an
+ * array, and `v.record` copies its items into an object, where JSON Schema's `type: object`, which
+ * `/openapi.json` says, does not.
+ * @param schema the object schema
+ */
+export function objectOnly<TSchema extends v.GenericSchema>(schema: TSchema) {
+  return v.pipe(
+    v.unknown(),
+    v.check((value) => !Array.isArray(value), 'must be an object, not an array'),
+    schema,
+  );
+}
+
 /** True when a `Content-Type` header names JSON (`application/json` or `application/*+json`). */
 function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;

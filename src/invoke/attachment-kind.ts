@@ -47,39 +47,51 @@ export function attachmentText(base64: string): string {
 }
 
 /** Host names of cloud metadata services, which answer a fetch with the machine's credentials. */
-const METADATA_HOSTS: ReadonlySet<string> = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.com']);
+const METADATA_HOSTS: readonly string[] = ['metadata.google.internal', 'metadata.azure.com', 'metadata'];
 
-/** Whether `hostname` (as `URL` normalises it) is link-local or a cloud metadata service: 169.254.0.0/16, fe80::/10, their IPv4-mapped forms, `fd00:ec2::254`, `metadata.google.internal`. */
-function isLinkLocalOrMetadataHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (METADATA_HOSTS.has(host) || host.startsWith('169.254.')) return true;
-  if (!host.startsWith('[')) return false;
-  const address = host.slice(1, -1);
-  // `URL` writes an IPv4-mapped address in hex: [::ffff:169.254.169.254] is [::ffff:a9fe:a9fe].
-  return /^fe[89ab][0-9a-f]?:/.test(address) || /^::ffff:a9fe:/.test(address) || address === 'fd00:ec2::254';
-}
+/** `text` as a pattern that matches it in any case. */
+const caseless = (text: string) =>
+  [...text].map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : char.replace('.', '\\.'))).join('');
 
-/** The URL schemes an image attachment may come by, as a JSON Schema pattern: `https:`, `http:` or a `data:image/…` URL (any case). */
-export const ATTACHMENT_URL_PATTERN = '^([hH][tT][tT][pP][sS]?://|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/)';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 
-const forwardableScheme = new RegExp(ATTACHMENT_URL_PATTERN);
+/**
+ * A host `URL` takes as written: an IPv4 address, a host name whose last label starts with a
+ * letter (a number there would be read as an IPv4 part) and no `xn--` label (a pattern cannot tell
+ * valid punycode from invalid), or `[::1]`; then a port up to 65535.
+ */
+const HOST_AND_PORT = `(?:${OCTET}(?:\\.${OCTET}){3}|(?:(?![Xx][Nn]--)[A-Za-z0-9-]+\\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*|\\[::1\\])(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?`;
+
+/** A link-local (169.254.0.0/16) or cloud metadata host, as a lookahead that refuses it. */
+const NOT_METADATA_HOST = `(?!169\\.254\\.)(?!(?:${METADATA_HOSTS.map(caseless).join('|')})(?:[:/?#]|$))`;
+
+/** An attachment URL without the host refusal: the scheme, host, port and printable ASCII after. */
+const urlShape = (hostCheck: string) =>
+  `^(?:[hH][tT][tT][pP][sS]?://${hostCheck}${HOST_AND_PORT}(?:[/?#][\\x21-\\x7e]*)?|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/[\\x21-\\x7e]*)$`;
+
+/**
+ * The URLs an image attachment may come by, as a JSON Schema pattern the actor checks as well: an
+ * `https:` or `http:` URL (a host name, an IPv4 address or `[::1]`, a port up to 65535, no
+ * user:password@, printable ASCII after the host; never a link-local or cloud metadata host) or a
+ * `data:image/…` URL.
+ */
+export const ATTACHMENT_URL_PATTERN = urlShape(NOT_METADATA_HOST);
+
+const forwardableUrl = new RegExp(ATTACHMENT_URL_PATTERN);
+const forwardableScheme = /^(?:https?:\/\/|data:image\/)/i;
+const anyHostUrl = new RegExp(urlShape(''));
 
 /**
  * Why the model server must not be given `url` for an attachment, or undefined when it may: only
  * `https:`, `http:` and `data:image/…` URLs go on (not `file:`, `ftp:`, `javascript:`,
- * `data:text/html`…), and never one whose host is link-local or a cloud metadata service.
- * @param url an absolute URL
+ * `data:text/html`…), and never one whose host is link-local or a cloud metadata service
+ * (`ATTACHMENT_URL_PATTERN`).
+ * @param url the attachment's URL
  */
 export function attachmentUrlRefusal(url: string): string | undefined {
+  if (forwardableUrl.test(url)) return undefined;
   if (!forwardableScheme.test(url)) return 'must be an https:, http: or data:image/ URL';
-  if (/^data:/i.test(url)) return undefined;
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname;
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (isLinkLocalOrMetadataHost(hostname))
-    return `must not point at a link-local or cloud metadata host (${hostname}): the model server would fetch it`;
-  return undefined;
+  if (anyHostUrl.test(url))
+    return 'must not point at a link-local or cloud metadata host: the model server would fetch it';
+  return 'must be an absolute URL with a host name, an IPv4 address or [::1], a port up to 65535, no user:password@, and printable ASCII (percent-encode the rest)';
 }

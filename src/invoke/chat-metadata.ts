@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { objectOnly } from '../core/read-json-body.js';
 import { isStorableText, UNSTORABLE_TEXT_DETAIL } from './storable-text.js';
 
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -49,10 +50,7 @@ function metadataProblem(value: unknown, depth: number): MetadataProblem | undef
  * nested at most `MAX_METADATA_DEPTH` levels, whose keys and strings a store can keep.
  */
 export const ChatMetadata = v.pipe(
-  // Before the record: `v.record` would copy an array's items into an object and let it through.
-  v.unknown(),
-  v.check((metadata) => !Array.isArray(metadata), 'must be an object, not an array'),
-  v.record(v.string(), v.unknown()),
+  objectOnly(v.record(v.string(), v.unknown())),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const metadata = dataset.value;

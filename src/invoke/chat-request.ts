@@ -14,39 +14,47 @@ import { storableText } from './storable-text.js';
 /** Session ids follow the rule of tenant ids: 1–128 characters of letters, digits and `._:-`. */
 export const SessionId = TenantId;
 
+/** An attachment's name: 1–256 characters a store can keep. */
+export const AttachmentName = v.pipe(
+  v.string(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(256, 'must be at most 256 characters'),
+  storableText,
+);
+
+/** An attachment's media type: one the model takes (an image or text), else refused with 422. */
+export const AttachmentMimeType = v.pipe(
+  v.string(),
+  v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png'),
+  v.metadata({ pattern: SUPPORTED_MIME_TYPE_PATTERN }),
+  v.description(
+    `An image (${IMAGE_MIME_TYPES.join(', ')}), by url or data, reaches the model as an image; text (text/*, application/json, application/xml, application/yaml, */*+json, */*+xml…), by data only, as text; any other type is refused with 422`,
+  ),
+);
+
+/** The URL of an image attachment, which the model server fetches or reads. */
+export const AttachmentUrl = v.pipe(
+  v.string(),
+  v.maxLength(4096, 'must be at most 4096 characters'),
+  v.check(
+    (url) => attachmentUrlRefusal(url) === undefined,
+    (issue) => attachmentUrlRefusal(issue.input as string)!,
+  ),
+  v.metadata({ pattern: ATTACHMENT_URL_PATTERN }),
+  v.description(
+    'An https:, http: or data:image/ URL the model server fetches or reads: a host name (no xn-- label), an IPv4 address or [::1], a port up to 65535, printable ASCII after the host; a link-local or cloud metadata host (169.254.0.0/16, metadata.google.internal) is refused with 422',
+  ),
+);
+
+/** An attachment's bytes, in base64. */
+export const AttachmentData = v.pipe(v.string(), v.base64('must be base64'));
+
 const Attachment = v.pipe(
   v.strictObject({
-    name: v.pipe(
-      v.string(),
-      v.minLength(1, 'must not be empty'),
-      v.maxLength(256, 'must be at most 256 characters'),
-      storableText,
-    ),
-    mime_type: v.pipe(
-      v.string(),
-      v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a media type such as image/png'),
-      v.metadata({ pattern: SUPPORTED_MIME_TYPE_PATTERN }),
-      v.description(
-        `An image (${IMAGE_MIME_TYPES.join(', ')}), by url or data, reaches the model as an image; text (text/*, application/json, application/xml, application/yaml, */*+json, */*+xml…), by data only, as text; any other type is refused with 422`,
-      ),
-    ),
-    url: v.optional(
-      v.pipe(
-        v.string(),
-        storableText,
-        v.url('must be an absolute URL'),
-        v.maxLength(4096, 'must be at most 4096 characters'),
-        v.check(
-          (url) => attachmentUrlRefusal(url) === undefined,
-          (issue) => attachmentUrlRefusal(issue.input as string)!,
-        ),
-        v.metadata({ pattern: ATTACHMENT_URL_PATTERN }),
-        v.description(
-          'An https:, http: or data:image/ URL the model server fetches or reads; a link-local or cloud metadata host (169.254.0.0/16, fe80::/10, metadata.google.internal) is refused with 422',
-        ),
-      ),
-    ),
-    data: v.optional(v.pipe(v.string(), v.base64('must be base64'))),
+    name: AttachmentName,
+    mime_type: AttachmentMimeType,
+    url: v.optional(AttachmentUrl),
+    data: v.optional(AttachmentData),
     size: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must not be negative'))),
   }),
   v.check(

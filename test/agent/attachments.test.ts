@@ -116,6 +116,11 @@ describe('attachments on POST /agent/invoke', () => {
       'http://METADATA.GOOGLE.INTERNAL./computeMetadata/v1/',
       'http://[fe80::1]/cat.png',
       'http://[::ffff:169.254.169.254]/latest/meta-data/',
+      // Not a URL `fetch` takes as written, or with credentials in it (#40: the documented pattern says so too).
+      'HTTP://',
+      'https://user:secret@example.com/cat.png',
+      'http://xn--/cat.png',
+      'http://example.com:65536/cat.png',
     ];
     for (const url of refusedUrls) {
       const invoke = await app.request(

@@ -1,4 +1,5 @@
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
+import { Validator } from '@cfworker/json-schema';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -417,5 +418,104 @@ describe('the A2A neighbours', () => {
       expect.arrayContaining(['/.well-known/agent-card.json', '/a2a', '/a2a/message:send', '/a2a/tasks/{task}']),
     );
     expect((await app.request('/a2a/tasks/x', { headers: { 'A2A-Version': '1.0' } })).status).toBe(401);
+  });
+});
+
+describe('the documented SendMessage body is the one the server takes (issue #40)', () => {
+  const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] };
+  const image = { url: 'https://example.com/cat.png', mediaType: 'image/png', filename: 'cat.png' };
+  /** Bodies on both sides of the document's rules, each with its answer: a status, or the A2A error of a 400. */
+  type Answer = 200 | 404 | 'RequestMalformedError' | 'ContentTypeNotSupportedError';
+  const bodies: [string, unknown, Answer][] = [
+    ['a text message', { message }, 200],
+    ['text and an image by url', { message: { ...message, parts: [{ text: 'Look' }, image] } }, 200],
+    [
+      'text as raw bytes',
+      { message: { ...message, parts: [{ text: 'Read' }, { raw: btoa('notes'), mediaType: 'text/plain' }] } },
+      200,
+    ],
+    [
+      'configuration and metadata',
+      { message, configuration: { returnImmediately: false, historyLength: 0 }, metadata: {} },
+      200,
+    ],
+    ['a task that does not exist', { message: { ...message, taskId: 'inv_nope' } }, 404],
+    ['no message', {}, 'RequestMalformedError'],
+    ['a number for messageId', { message: { ...message, messageId: 5 } }, 'RequestMalformedError'],
+    ['the agent role', { message: { ...message, role: 'ROLE_AGENT' } }, 'RequestMalformedError'],
+    ['no parts', { message: { ...message, parts: [] } }, 'RequestMalformedError'],
+    ['only empty text', { message: { ...message, parts: [{ text: '' }, { text: '' }] } }, 'RequestMalformedError'],
+    [
+      'a part with text and a url',
+      { message: { ...message, parts: [{ text: 'a', ...image }] } },
+      'RequestMalformedError',
+    ],
+    ['a blank taskId', { message: { ...message, taskId: ' ' } }, 'RequestMalformedError'],
+    ['a contextId that is not a session id', { message: { ...message, contextId: 'a b' } }, 'RequestMalformedError'],
+    ['an array for configuration', { message, configuration: [] }, 'RequestMalformedError'],
+    ['an array for metadata', { message: { ...message, metadata: [] } }, 'RequestMalformedError'],
+    [
+      'a url without a host',
+      { message: { ...message, parts: [{ text: 'a' }, { ...image, url: 'HTTP://' }] } },
+      'RequestMalformedError',
+    ],
+    [
+      'a url with user:password@',
+      { message: { ...message, parts: [{ text: 'a' }, { ...image, url: 'https://u:p@example.com/a.png' }] } },
+      'RequestMalformedError',
+    ],
+    [
+      'a data part without a task',
+      { message: { ...message, parts: [{ text: 'a' }, { data: { approved: true } }] } },
+      'ContentTypeNotSupportedError',
+    ],
+    [
+      'a pdf',
+      { message: { ...message, parts: [{ text: 'a' }, { ...image, mediaType: 'application/pdf' }] } },
+      'ContentTypeNotSupportedError',
+    ],
+    [
+      'text by url',
+      { message: { ...message, parts: [{ text: 'a' }, { ...image, mediaType: 'text/plain' }] } },
+      'ContentTypeNotSupportedError',
+    ],
+  ];
+
+  it('accepts the bodies its schema admits and refuses the others, over HTTP+JSON and JSON-RPC', async () => {
+    const url = await serveA2aActor();
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: object } } } } }>;
+    };
+    const schema = document.paths['/a2a/message:send']?.post.requestBody.content['application/json'].schema;
+    const validator = new Validator(schema as never, '2020-12');
+    const rpcCodes = {
+      200: undefined,
+      404: -32001,
+      RequestMalformedError: -32602,
+      ContentTypeNotSupportedError: -32005,
+    };
+    for (const [name, body, answer] of bodies) {
+      expect(validator.validate(body).valid, name).toBe(answer === 200 || answer === 404);
+      const response = await fetch(`${url}/a2a/message:send`, {
+        method: 'POST',
+        headers: { 'A2A-Version': '1.0', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, name).toBe(typeof answer === 'number' ? answer : 400);
+      const refusal = typeof answer === 'number' ? undefined : ((await response.json()) as { code: string }).code;
+      if (refusal === undefined) await response.body?.cancel();
+      expect(refusal, name).toBe(typeof answer === 'number' ? undefined : answer);
+      const rpcAnswer = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: body });
+      expect(rpcAnswer.body.error?.code, name).toBe(rpcCodes[answer]);
+    }
+  });
+
+  it('answers a JSON-RPC body that is not one object with 400 and -32600', async () => {
+    const url = await serveA2aActor();
+    for (const body of ['[null, null]', '[]', 'null', '5']) {
+      const answer = await rpc(url, body, {});
+      expect(answer.status, body).toBe(400);
+      expect(answer.body.error?.code, body).toBe(-32600);
+    }
   });
 });

@@ -9,9 +9,10 @@ import { readJson } from '../../core/read-json-body.js';
 import { refuseWhenNotServing } from '../../core/actor-lifecycle.js';
 import { DEFAULT_TENANT, headerTenant } from '../../core/tenant-id.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
-import { eventStream, json, problem, tenantHeader } from '../../route-kit/openapi-parts.js';
+import { eventStream, json, problem, schemaOf, tenantHeader } from '../../route-kit/openapi-parts.js';
 import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
 import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
+import { SendMessageBody, sendMessageRefusal } from './a2a-send-message.js';
 import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
 
 /** Options of `a2aRouter`. */
@@ -24,6 +25,7 @@ export interface A2aRouterOptions {
 
 /** The JSON-RPC error codes of JSON-RPC 2.0 itself that the route answers before the SDK's transport. */
 const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 /**
  * The origin the client addressed: on the platform, the relay's `X-Forwarded-Proto` and
@@ -180,18 +182,15 @@ function httpJsonOperation(
         ...A2A_HTTP_JSON_PARAMETERS,
       ],
       ...(method === 'post' && !path.includes('{task}')
-        ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }
+        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(SendMessageBody) } } } }
         : {}),
       responses: {
         200: answer,
         400: error(
-          'Malformed request, or an unsupported A2A-Version (VersionNotSupported); a malformed X-Tenant-Id is a problem (code `invalid_header`), refused before A2A reads the call',
+          "A2A's refusals (its `error.details[0].reason` names which, as the SDK's clients read it): a malformed request (RequestMalformed); an unsupported A2A-Version (VersionNotSupported); a part of a kind or media type the actor does not take (ContentTypeNotSupported); a task that already ended (TaskNotCancelable); an operation, push notifications or the extended card, which are not offered (UnsupportedOperation and the like). A malformed X-Tenant-Id is a problem (code `invalid_header`), refused before A2A reads the call",
           'invalid_header',
         ),
         404: error('No task of this id for this tenant (TaskNotFound)'),
-        409: error('The task already ended (TaskNotCancelable)'),
-        415: error('A part of a kind or media type the actor does not take (ContentTypeNotSupported)'),
-        501: error('Push notifications and the extended card are not offered (UnsupportedOperation and the like)'),
       },
     },
   };
@@ -271,7 +270,7 @@ function a2aOperations(): DocumentedOperation[] {
           },
           400: {
             description:
-              'A body that is not JSON (a JSON-RPC parse error, -32700), or a malformed X-Tenant-Id (a problem, code `invalid_header`)',
+              'A body that is not JSON (a JSON-RPC parse error, -32700) or not one JSON object (invalid request, -32600: A2A takes no batches), or a malformed X-Tenant-Id (a problem, code `invalid_header`)',
             content: {
               'application/json': {
                 schema: {
@@ -367,6 +366,13 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
             });
           }
         };
+      /** A SendMessage body (HTTP+JSON) or its params (JSON-RPC) as the SDK reads them; the A2A error of one that is not well formed. */
+      const sendMessageParams = (a2a: A2aSdk, body: unknown) => {
+        const refusal = sendMessageRefusal(body);
+        if (refusal?.kind === 'unsupported') throw new a2a.ContentTypeNotSupportedError(refusal.message);
+        if (refusal?.kind === 'malformed') throw new a2a.RequestMalformedError(refusal.message);
+        return a2a.SendMessageRequest.fromJSON(body);
+      };
       /** The parsed JSON body of an HTTP+JSON call; RequestMalformed when it is not a JSON object. */
       const restBody = async (c: Context<ActorEnv>, a2a: A2aSdk): Promise<object> => {
         let body: unknown;
@@ -393,7 +399,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         `${A2A_JSON_RPC_PATH}/message:send`,
         rest(async (c, a2a) => {
           const context = callContext(c, a2a, 'HTTP+JSON');
-          const params = a2a.SendMessageRequest.fromJSON(await restBody(c, a2a));
+          const params = sendMessageParams(a2a, await restBody(c, a2a));
           const result = await handlerOf(a2a).sendMessage(params, context);
           const payload =
             'messageId' in result
@@ -406,7 +412,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         `${A2A_JSON_RPC_PATH}/message:stream`,
         rest(async (c, a2a) => {
           const context = callContext(c, a2a, 'HTTP+JSON');
-          const params = a2a.SendMessageRequest.fromJSON(await restBody(c, a2a));
+          const params = sendMessageParams(a2a, await restBody(c, a2a));
           const events = await firstEventFirst(handlerOf(a2a).sendMessageStream(params, context));
           return sse(c, a2a, events);
         }),
@@ -456,13 +462,35 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
           if (!(error instanceof ActorError) || error.code !== 'invalid_json') throw error;
           return rpcError(null, { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' }, 400);
         }
-        const id = (body as { id?: unknown } | null)?.id;
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          return rpcError(
+            null,
+            {
+              code: INVALID_REQUEST,
+              message: 'Invalid Request: the body must be one JSON-RPC request object (no batches)',
+            },
+            400,
+          );
+        const id = (body as { id?: unknown }).id;
         let context: InstanceType<A2aSdk['ServerCallContext']>;
         try {
           context = callContext(c, a2a, 'JSONRPC');
         } catch (error) {
           if (error instanceof ActorError) throw error;
           return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
+        }
+        const call = body as { method?: unknown; params?: unknown };
+        if (
+          (call.method === 'SendMessage' || call?.method === 'SendStreamingMessage') &&
+          typeof call.params === 'object' &&
+          call.params !== null &&
+          !Array.isArray(call.params)
+        ) {
+          try {
+            sendMessageParams(a2a, call.params);
+          } catch (error) {
+            return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
+          }
         }
         const answer = await transport.handle(body as Record<string, unknown>, context);
         if (!(Symbol.asyncIterator in answer)) return c.json(answer);

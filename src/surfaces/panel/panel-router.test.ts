@@ -124,6 +124,15 @@ describe('panelRouter', () => {
     expect(missing.errors).toEqual([{ pointer: '/payload/text', detail: 'is required' }]);
   });
 
+  it('answers 422 to an array where the payload is an object, even one with no required field (#40)', async () => {
+    const app = await actor();
+    // valibot's object schemas take `[]` for `{}`; the document says `type: object`, and so does the actor.
+    const response = await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: [] }));
+    expect(response.status).toBe(422);
+    expect((await response.json()).errors).toEqual([{ pointer: '/payload', detail: 'must be an object, not an array' }]);
+    expect((await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: {} }))).status).toBe(200);
+  });
+
   it('rejects a malformed body: bad JSON, another media type, unknown keys, a missing action', async () => {
     const app = await actor();
     expect((await app.request('/panel/echo/action', post('{nope'))).status).toBe(400);

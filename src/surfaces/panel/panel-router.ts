@@ -4,7 +4,7 @@ import type { ActorContext, ActorEnv } from '../../context/actor-context.js';
 import { ActorError } from '../../core/actor-error.js';
 import type { ActorRouter } from '../../context/actor-router.js';
 import { htmlPageHeaders, randomNonce } from '../../core/html-page.js';
-import { readJsonBody } from '../../core/read-json-body.js';
+import { objectOnly, readJsonBody } from '../../core/read-json-body.js';
 import { fieldProblems, invalidFieldCount, validationFailed } from '../../core/validation-problem.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { limitRequestBody } from '../../middleware/body-limit/index.js';
@@ -190,6 +190,15 @@ export function panelRouter(options: PanelRouterOptions): ActorRouter {
   };
 }
 
+/** The valibot schema types of a JSON object. */
+const OBJECT_SCHEMA_TYPES: ReadonlySet<string> = new Set([
+  'object',
+  'loose_object',
+  'strict_object',
+  'object_with_rest',
+  'record',
+]);
+
 async function runAction(
   ctx: ActorContext,
   panel: Panel,
@@ -210,7 +219,9 @@ async function runAction(
       ],
     });
   }
-  const parsed = v.safeParse(action.payload, body.payload);
+  // An object payload is never an array (valibot's object schemas would take `[]` for `{}`).
+  const payload = OBJECT_SCHEMA_TYPES.has(action.payload.type) ? objectOnly(action.payload) : action.payload;
+  const parsed = v.safeParse(payload, body.payload);
   if (!parsed.success) {
     const errors = fieldProblems(parsed.issues).map((problem) => ({
       pointer: `/payload${problem.pointer}`,
