@@ -133,13 +133,15 @@ async function schemathesis(
       cwd: scratch,
       timeout: 600_000,
       maxBuffer: 64 * 1024 * 1024,
-      // hooks.py gives valid cases what only the server can issue (an OAuth state) or what must
-      // differ per case (an Idempotency-Key); it reads the actor, its key and its provider here.
+      // hooks.py gives valid cases what only the server can issue (an OAuth state, an
+      // Mcp-Session-Id) or what must differ per case (an Idempotency-Key); it reads the actor, its
+      // keys and its provider here.
       env: {
         ...process.env,
         SCHEMATHESIS_HOOKS: join(HERE, 'hooks.py'),
         ACTORKIT_ACTOR_URL: url,
         ACTORKIT_API_KEY: keyed ? API_KEY : '',
+        ACTORKIT_MESH_KEY: MESH_KEY,
         ACTORKIT_OAUTH_PROVIDER: oauthProvider,
       },
     });
