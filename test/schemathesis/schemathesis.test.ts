@@ -161,8 +161,8 @@ describe.skipIf(pythonVenvMissing)('Schemathesis, every check, finds nothing (is
       await expectNothingFound(await serveExample('hello-actor', keyed), keyed, '');
     }, 600_000);
   }
-  // Only in the deeper run until it finds nothing: the A2A routes (owned apart) and the JSON-RPC
-  // body and session of POST /mcp still fail (docs/http-api.md, "The independent check").
+  // Only in the deeper run until it finds nothing: the A2A routes (owned apart) still fail
+  // (docs/http-api.md, "The independent check").
   for (const keyed of [false, true]) {
     it.runIf(DEEP)(
       `every option, ${keyed ? 'with the API key' : 'open'}`,
