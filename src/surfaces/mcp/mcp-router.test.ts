@@ -404,6 +404,23 @@ describe('/mcp', () => {
     await client.close();
   });
 
+  it('documents the JSON-RPC 401 an MCP client gets when the key is missing, beside the problem', async () => {
+    const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
+    const document = await (await fetch(`${url}/openapi.json`, { headers: { 'X-API-Key': 'mcp-test-key-1' } })).json();
+    for (const method of ['POST', 'DELETE']) {
+      const refused = await fetch(`${url}/mcp`, {
+        method,
+        headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': crypto.randomUUID() },
+        body: method === 'POST' ? initialize : null,
+      });
+      expect([method, refused.status, refused.headers.get('content-type')]).toEqual([method, 401, 'application/json']);
+      const documented = document.paths['/mcp'][method.toLowerCase()].responses['401'].content;
+      expect(Object.keys(documented).sort()).toEqual(['application/json', 'application/problem+json']);
+      const schema = new Validator(documented['application/json'].schema, '2020-12');
+      expect(schema.validate(await refused.json()).valid).toBe(true);
+    }
+  });
+
   it('documents the body in words until the actor has started (the SDK is loaded at start), and from the SDK after', async () => {
     const app = createActorApp({
       definition: mcpTestDefinition,

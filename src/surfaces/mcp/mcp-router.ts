@@ -228,10 +228,11 @@ function mcpOperations(sdk: McpServerSdk | undefined, maxBatch: number): Documen
     schema: schemaOf(SessionId),
   };
   const rpcError = (description: string) => json(description, JSON_RPC_ERROR);
-  // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc).
+  // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc): the 401 of the key too.
+  const refusalContent = { 'application/json': { schema: JSON_RPC_ERROR } };
   const refusal = (description: string, codes: Parameters<typeof problem>[1]) => {
     const asProblem = problem(description, codes);
-    return { ...asProblem, content: { ...asProblem.content, 'application/json': { schema: JSON_RPC_ERROR } } };
+    return { ...asProblem, content: { ...asProblem.content, ...refusalContent } };
   };
   const refusedOrigin = refusal('A browser page of another origin', ['origin_not_allowed']);
   const notServing = refusal('Starting or draining', ['starting', 'draining']);
@@ -239,6 +240,7 @@ function mcpOperations(sdk: McpServerSdk | undefined, maxBatch: number): Documen
     {
       method: 'post',
       path: '/mcp',
+      refusalContent,
       operation: {
         operationId: 'mcp',
         summary:
@@ -280,6 +282,7 @@ function mcpOperations(sdk: McpServerSdk | undefined, maxBatch: number): Documen
     {
       method: 'delete',
       path: '/mcp',
+      refusalContent,
       operation: {
         operationId: 'mcpEndSession',
         summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
