@@ -170,7 +170,7 @@ def filter_case(context, case):
 
 
 # /mcp (MCP Streamable HTTP): every message but `initialize` needs the Mcp-Session-Id an
-# `initialize` answered (400 without it), and DELETE /mcp ends such a session. Only the server
+# `initialize` answered (400 without it), and DELETE /mcp names such a session. Only the server
 # issues one, so no schema can generate it: the document says so in words. A valid case whose body
 # is not an `initialize` (and every valid DELETE) gets a session of its own, opened as an MCP
 # client opens one (`initialize`, then `notifications/initialized`) with the key headers the run
