@@ -24,4 +24,9 @@ export interface DocumentedOperation {
   readonly bodyLimit?: boolean;
   /** Its role in topic contract v1.0; left out for a route the contract does not name. */
   readonly contract?: ContractRole;
+  /**
+   * Media types its 401 takes besides problem+json, for a router whose before-auth middleware
+   * reshapes the refusals of its paths (`/mcp` answers an MCP client a JSON-RPC error).
+   */
+  readonly refusalContent?: Readonly<Record<string, unknown>>;
 }

@@ -29,15 +29,25 @@ function securityOf(security: RouteSecurity, { apiKeyOn }: AuthMode): Record<str
   return apiKeyOn ? [{ apiKey: [] }] : [];
 }
 
-/** The answers every operation of a security can get before its handler runs. */
-function guardResponses(security: RouteSecurity, mode: AuthMode): Record<number, unknown> {
+/**
+ * The answers every operation of a security can get before its handler runs; its 401 takes the
+ * operation's `refusalContent` as well.
+ */
+function guardResponses(
+  security: RouteSecurity,
+  mode: AuthMode,
+  refusalContent: DocumentedOperation['refusalContent'],
+): Record<number, unknown> {
   const codes: ProblemCode[] = [
     ...(mode.apiKeyOn && security !== 'open' ? (['missing_api_key', 'invalid_api_key'] as const) : []),
     ...(security === 'meshKey' ? (['missing_mesh_key', 'invalid_mesh_key'] as const) : []),
   ];
   const [first, ...rest] = codes;
+  const missingKey = first === undefined ? undefined : problem('Missing or wrong key', [first, ...rest]);
   return {
-    ...(first !== undefined ? { 401: problem('Missing or wrong key', [first, ...rest]) } : {}),
+    ...(missingKey !== undefined
+      ? { 401: { ...missingKey, content: { ...missingKey.content, ...refusalContent } } }
+      : {}),
     ...(mode.hostGuarded
       ? { 421: problem('A Host that is neither a loopback name nor in ALLOWED_HOSTS', ['host_not_allowed']) }
       : {}),
@@ -59,11 +69,14 @@ export function openApiDocument(
   };
   const paths: Record<string, Record<string, unknown>> = {};
   const schemes = new Set<keyof typeof SECURITY_SCHEMES>();
-  for (const { method, path, operation, security = 'apiKey' } of operations) {
+  for (const { method, path, operation, security = 'apiKey', refusalContent } of operations) {
     const requirements = securityOf(security, mode);
     for (const requirement of requirements)
       for (const scheme of Object.keys(requirement)) schemes.add(scheme as keyof typeof SECURITY_SCHEMES);
-    const responses = { ...(operation.responses as Record<number, unknown>), ...guardResponses(security, mode) };
+    const responses = {
+      ...(operation.responses as Record<number, unknown>),
+      ...guardResponses(security, mode, refusalContent),
+    };
     (paths[path] ??= {})[method] = { ...operation, security: requirements, responses };
   }
   return {

@@ -60,7 +60,7 @@ fetch('openapi.json').then(r=>r.json()).then(doc=>{
 });
 </script></body></html>`;
 
-/** `GET /openapi.json`: the OpenAPI 3.2 document of every mounted route, built on first use. */
+/** `GET /openapi.json`: the OpenAPI 3.2 document of every mounted route, built on first use after start. */
 export const openApiRoute = defineRoute(
   {
     method: 'get',
@@ -76,8 +76,10 @@ export const openApiRoute = defineRoute(
   (ctx, { operations }) => {
     let document: Record<string, unknown> | undefined;
     return function openApi(c) {
-      document ??= openApiDocument(ctx, operations());
-      return c.json(document);
+      // Kept once the actor has started: a router's operations may read what its start loads (the MCP SDK's message schema).
+      const built = document ?? openApiDocument(ctx, operations());
+      if (ctx.lifecycle.phase !== 'starting') document = built;
+      return c.json(built);
     };
   },
 );

@@ -188,3 +188,53 @@ def before_call(context, case, kwargs):
 @schemathesis.hook
 def filter_case(context, case):
     return OAUTH_PROVIDER != "" or case.operation.path != "/oauth/callback" or not _is_positive(case)
+
+
+# /mcp (MCP Streamable HTTP): every message but `initialize` needs the Mcp-Session-Id an
+# `initialize` answered (400 without it), and DELETE /mcp names such a session. Only the server
+# issues one, so no schema can generate it: the document says so in words. A valid case whose body
+# is not an `initialize` (and every valid DELETE) gets a session of its own, opened as an MCP
+# client opens one (`initialize`, then `notifications/initialized`) with the key headers the run
+# sends; an `initialize` is left as generated, since it needs none. A negative case goes out as
+# generated, so the 400 of a missing id and the 404 of a malformed one are still tested, and no
+# check is turned off.
+MESH_KEY = os.environ.get("ACTORKIT_MESH_KEY", "")
+_MCP_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "schemathesis", "version": "4.25"}},
+}
+
+
+def _opened_mcp_session() -> str:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    if API_KEY:
+        headers["X-API-Key"] = API_KEY
+    if MESH_KEY:
+        headers["X-Mesh-Key"] = MESH_KEY
+    opened = requests.post(f"{ACTOR_URL}/mcp", json=_MCP_INITIALIZE, headers=headers, timeout=10)
+    session = opened.headers.get("Mcp-Session-Id")
+    if opened.status_code != 200 or not session:
+        raise RuntimeError(f"initialize answered {opened.status_code}: {opened.text[:300]}")
+    headers["Mcp-Session-Id"] = session
+    initialized = requests.post(
+        f"{ACTOR_URL}/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers, timeout=10
+    )
+    if initialized.status_code != 202:
+        raise RuntimeError(f"notifications/initialized answered {initialized.status_code}: {initialized.text[:300]}")
+    return session
+
+
+def _is_mcp_initialize(body) -> bool:
+    return isinstance(body, dict) and body.get("method") == "initialize"
+
+
+@schemathesis.hook("before_call")
+def mcp_session(context, case, kwargs):
+    if not _is_positive(case) or case.operation.path != "/mcp" or not ACTOR_URL:
+        return
+    if case.method.upper() == "POST" and _is_mcp_initialize(case.body):
+        return
+    case.headers = case.headers or {}
+    case.headers["Mcp-Session-Id"] = _opened_mcp_session()

@@ -133,13 +133,15 @@ async function schemathesis(
       cwd: scratch,
       timeout: 600_000,
       maxBuffer: 64 * 1024 * 1024,
-      // hooks.py gives valid cases what only the server can issue (an OAuth state) or what must
-      // differ per case (an Idempotency-Key); it reads the actor, its key and its provider here.
+      // hooks.py gives valid cases what only the server can issue (an OAuth state, an
+      // Mcp-Session-Id) or what must differ per case (an Idempotency-Key); it reads the actor, its
+      // keys and its provider here.
       env: {
         ...process.env,
         SCHEMATHESIS_HOOKS: join(HERE, 'hooks.py'),
         ACTORKIT_ACTOR_URL: url,
         ACTORKIT_API_KEY: keyed ? API_KEY : '',
+        ACTORKIT_MESH_KEY: MESH_KEY,
         ACTORKIT_OAUTH_PROVIDER: oauthProvider,
       },
     });
@@ -159,8 +161,8 @@ describe.skipIf(pythonVenvMissing)('Schemathesis, every check, finds nothing (is
       await expectNothingFound(await serveExample('hello-actor', keyed), keyed, '');
     }, 600_000);
   }
-  // Only in the deeper run until it finds nothing: the A2A routes (owned apart) and the JSON-RPC
-  // body and session of POST /mcp still fail (docs/http-api.md, "The independent check").
+  // Only in the deeper run until it finds nothing: the A2A routes (owned apart) still fail
+  // (docs/http-api.md, "The independent check").
   for (const keyed of [false, true]) {
     it.runIf(DEEP)(
       `every option, ${keyed ? 'with the API key' : 'open'}`,

@@ -1,3 +1,4 @@
+import { Validator } from '@cfworker/json-schema';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,9 @@ import { lookupTool, MCP_POST_HEADERS, mcpTestDefinition } from '../../../test/s
 import type { ServeHandle } from '../../adapter/serve-options.js';
 import { ActorTool } from '../../agent/actor-tool.js';
 import { createLogger } from '../../log/logger.js';
+import { createActorApp } from '../../app/create-actor-app.js';
+import { MemoryStore } from '../../store/memory-store.js';
+import { silentLogger } from '../../log/logger.js';
 import { createTestActor } from '../../testing/create-test-actor.js';
 
 const failing = new ActorTool({
@@ -322,6 +326,117 @@ describe('/mcp', () => {
     expect(await atTheCap.json()).toHaveLength(10);
     expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 10 });
     await client.close();
+  });
+
+  it('refuses an empty batch and an initialize in a batch with 400 -32600, before any of it runs', async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const headers = {
+      ...MCP_POST_HEADERS,
+      'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '',
+    };
+    const chat = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'chat', arguments: { message: 'hi' } },
+    };
+    for (const [batch, message] of [
+      [[], 'Invalid Request: an empty batch'],
+      [[JSON.parse(initialize)], 'Invalid Request: initialize must be sent alone, not in a batch'],
+      [[chat, JSON.parse(initialize)], 'Invalid Request: initialize must be sent alone, not in a batch'],
+    ] as const) {
+      for (const sent of [headers, MCP_POST_HEADERS]) {
+        const refused = await fetch(`${url}/mcp`, { method: 'POST', headers: sent, body: JSON.stringify(batch) });
+        expect([batch, refused.status]).toEqual([batch, 400]);
+        expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+      }
+    }
+    expect(await (await fetch(`${url}/stats/default`)).json()).toMatchObject({ invocations: 0 });
+    await client.close();
+  });
+
+  it("documents the body the SDK's transport takes, from the SDK's own schema, and takes exactly it: a body the schema admits is answered 2xx, one it refuses 400", async () => {
+    const { url } = await serveMcpActor();
+    const client = await connectMcpClient(url);
+    const headers = {
+      ...MCP_POST_HEADERS,
+      'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId ?? '',
+    };
+    const document = await (await fetch(`${url}/openapi.json`)).json();
+    const operation = document.paths['/mcp'].post;
+    const body = new Validator(operation.requestBody.content['application/json'].schema, '2020-12');
+    const answer = new Validator(operation.responses['200'].content['application/json'].schema, '2020-12');
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const bodies: unknown[] = [
+      ping,
+      { ...ping, id: 'a', params: { _meta: { progressToken: 7 }, more: true } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 9, result: {} },
+      { jsonrpc: '2.0', error: { code: 1, message: 'no id', data: null } },
+      [ping, { ...ping, id: 2, method: 'tools/list' }],
+      Array.from({ length: 10 }, (_, id) => ({ ...ping, id })),
+      Array.from({ length: 11 }, (_, id) => ({ ...ping, id })),
+      [],
+      [{ ...ping, method: 'initialize' }],
+      null,
+      7,
+      'ping',
+      {},
+      [null],
+      { ...ping, jsonrpc: '1.0' },
+      { ...ping, id: null },
+      { ...ping, id: 1.5 },
+      { ...ping, id: 2 ** 53 },
+      { ...ping, params: [] },
+      { ...ping, params: { _meta: { progressToken: true } } },
+      { ...ping, extra: 1 },
+      { jsonrpc: '2.0', id: null, error: { code: 1, message: 'null id' } },
+      { jsonrpc: '2.0', id: 9, result: {}, error: { code: 1, message: 'both' } },
+    ];
+    for (const sent of bodies) {
+      const response = await fetch(`${url}/mcp`, { method: 'POST', headers, body: JSON.stringify(sent) });
+      const admitted = body.validate(sent).valid;
+      expect([sent, response.status < 300]).toEqual([sent, admitted]);
+      if (!admitted) expect([sent, response.status]).toEqual([sent, 400]);
+      if (response.status === 200) expect(answer.validate(await response.json()).valid).toBe(true);
+    }
+    await client.close();
+  });
+
+  it('documents the JSON-RPC 401 an MCP client gets when the key is missing, beside the problem', async () => {
+    const { url } = await serveMcpActor({ API_KEY_ENABLED: 'true', API_KEY: 'mcp-test-key-1' });
+    const document = await (await fetch(`${url}/openapi.json`, { headers: { 'X-API-Key': 'mcp-test-key-1' } })).json();
+    for (const method of ['POST', 'DELETE']) {
+      const refused = await fetch(`${url}/mcp`, {
+        method,
+        headers: { ...MCP_POST_HEADERS, 'Mcp-Session-Id': crypto.randomUUID() },
+        body: method === 'POST' ? initialize : null,
+      });
+      expect([method, refused.status, refused.headers.get('content-type')]).toEqual([method, 401, 'application/json']);
+      const documented = document.paths['/mcp'][method.toLowerCase()].responses['401'].content;
+      expect(Object.keys(documented).sort()).toEqual(['application/json', 'application/problem+json']);
+      const schema = new Validator(documented['application/json'].schema, '2020-12');
+      expect(schema.validate(await refused.json()).valid).toBe(true);
+    }
+  });
+
+  it('documents the body in words until the actor has started (the SDK is loaded at start), and from the SDK after', async () => {
+    const app = createActorApp({
+      definition: mcpTestDefinition,
+      env: {},
+      logger: silentLogger,
+      store: new MemoryStore(),
+    });
+    const bodySchema = async () =>
+      (await (await app.request('/openapi.json')).json()).paths['/mcp'].post.requestBody.content['application/json']
+        .schema;
+    expect(await bodySchema()).toEqual({ description: expect.stringContaining('One JSON-RPC 2.0 message') });
+    await app.actor.start();
+    expect(await bodySchema()).toMatchObject({
+      anyOf: [{ anyOf: expect.any(Array) }, { type: 'array', maxItems: 10 }],
+    });
+    await app.actor.shutdown({ graceMs: 10 });
   });
 
   it('is not mounted when exposeMcp is off', async () => {

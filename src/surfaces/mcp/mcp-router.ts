@@ -16,7 +16,7 @@ import { McpElicitations } from './mcp-elicitations.js';
 import { issueMcpSessionId, sessionElicits } from './mcp-session-id.js';
 import { asAuthInfo } from './mcp-request-context.js';
 import { screenMcpRequests } from './screen-mcp-requests.js';
-import { json, problem, schemaOf } from '../../route-kit/openapi-parts.js';
+import { eventStream, json, type JsonSchemaObject, problem, schemaOf } from '../../route-kit/openapi-parts.js';
 import type { DocumentedOperation } from '../../context/documented-operation.js';
 import { acceptNames } from '../../core/accept-names.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemDocument } from '../../core/problem-response.js';
@@ -126,6 +126,66 @@ function onStreamEnd(body: ReadableStream<Uint8Array>, onEnd: () => void): Reada
 const isInitialize = (message: unknown): boolean =>
   typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize';
 
+/** Why a JSON-RPC batch cannot run (JSON-RPC 2.0 refuses an empty one; MCP never batches `initialize`); undefined when it can. */
+function batchProblem(batch: readonly unknown[]): string | undefined {
+  if (batch.length === 0) return 'Invalid Request: an empty batch';
+  if (batch.some(isInitialize)) return 'Invalid Request: initialize must be sent alone, not in a batch';
+  return undefined;
+}
+
+/** What a message in a batch may not be (`batchProblem`): an `initialize`. */
+const NOT_INITIALIZE = { properties: { method: { not: { const: 'initialize' } } } };
+
+/** One of the SDK's message schemas as JSON Schema, by the SDK's own converter (`$schema` dropped: the document names its dialect). */
+function sdkJsonSchema(sdk: McpServerSdk, schema: Parameters<McpServerSdk['toJsonSchemaCompat']>[0]): JsonSchemaObject {
+  const { $schema: _dialect, ...converted } = sdk.toJsonSchemaCompat(schema, { target: 'draft-2020-12' });
+  return converted;
+}
+
+/**
+ * The request body of `POST /mcp`: one JSON-RPC message exactly as the SDK's transport parses it
+ * (its own `JSONRPCMessageSchema`), or a batch of 1 to `MCP_MAX_BATCH` (and at most the SDK's
+ * `MAX_BATCH_SIZE`) of them, none an `initialize`. Until the actor has started, the SDK is not
+ * loaded and the body is described in words only.
+ * @param sdk the loaded SDK, or undefined before start
+ * @param maxBatch `MCP_MAX_BATCH`
+ */
+function mcpRequestBodySchema(sdk: McpServerSdk | undefined, maxBatch: number): JsonSchemaObject {
+  const description = `One JSON-RPC 2.0 message (request, notification, response or error, as the MCP SDK's transport parses it), or a batch of 1 to ${maxBatch} (MCP_MAX_BATCH) of them with no initialize in it. Every message but initialize needs the Mcp-Session-Id an initialize answered (400 without it): a rule across the body and a header, which JSON Schema cannot state. The params of each method are the server's to check: params it cannot take are a JSON-RPC error (-32602) in a 200 answer, not a 4xx.`;
+  if (sdk === undefined) return { description };
+  const message = sdkJsonSchema(sdk, sdk.JSONRPCMessageSchema);
+  const batch = {
+    type: 'array',
+    minItems: 1,
+    maxItems: Math.min(maxBatch, sdk.MAX_BATCH_SIZE),
+    items: { allOf: [message, NOT_INITIALIZE] },
+  };
+  return { description, anyOf: [message, batch] };
+}
+
+/**
+ * The 200 of `POST /mcp`: the JSON-RPC response (the SDK's `JSONRPCResponseSchema`), or those of
+ * a batch's requests in an array; or, for a `chat` call that sends first (`chatCallSendsFirst`),
+ * an SSE stream of the server's messages (the SDK's `JSONRPCMessageSchema`): progress
+ * notifications and elicitation requests, then the response. Before start, any object.
+ * @param sdk the loaded SDK, or undefined before start
+ */
+function mcpAnswer(sdk: McpServerSdk | undefined) {
+  const description = 'The JSON-RPC answer, with Mcp-Session-Id after initialize';
+  if (sdk === undefined) return json(description, { type: 'object' });
+  const response = sdkJsonSchema(sdk, sdk.JSONRPCResponseSchema);
+  return {
+    description: `${description}: one response, the responses of a batch in an array, or (a chat call with a progressToken, or in a session that takes elicitation) an SSE stream of the server's messages before the response, then the response`,
+    content: {
+      'application/json': { schema: { anyOf: [response, { type: 'array', items: response }] } },
+      ...eventStream(
+        sdkJsonSchema(sdk, sdk.JSONRPCMessageSchema),
+        "One JSON-RPC message of the server (JSON in `data`): a progress notification, an elicitation request, or the call's response",
+      ),
+    },
+  };
+}
+
 async function readBodyText(c: Context<ActorEnv>): Promise<string> {
   try {
     return await c.req.text();
@@ -154,8 +214,12 @@ const JSON_RPC_ERROR = {
   },
 };
 
-/** The operations of `/mcp`: the JSON-RPC answers of the transport and the problems of the actor around it. */
-function mcpOperations(): DocumentedOperation[] {
+/**
+ * The operations of `/mcp`: the JSON-RPC answers of the transport and the problems of the actor around it.
+ * @param sdk the loaded SDK (its message schema is the body's), or undefined before start
+ * @param maxBatch `MCP_MAX_BATCH`
+ */
+function mcpOperations(sdk: McpServerSdk | undefined, maxBatch: number): DocumentedOperation[] {
   const sessionId = {
     name: 'Mcp-Session-Id',
     in: 'header',
@@ -164,10 +228,11 @@ function mcpOperations(): DocumentedOperation[] {
     schema: schemaOf(SessionId),
   };
   const rpcError = (description: string) => json(description, JSON_RPC_ERROR);
-  // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc).
+  // An MCP client (Accept: text/event-stream) gets the problem as a JSON-RPC error, in error.data (mcpRefusalsAsJsonRpc): the 401 of the key too.
+  const refusalContent = { 'application/json': { schema: JSON_RPC_ERROR } };
   const refusal = (description: string, codes: Parameters<typeof problem>[1]) => {
     const asProblem = problem(description, codes);
-    return { ...asProblem, content: { ...asProblem.content, 'application/json': { schema: JSON_RPC_ERROR } } };
+    return { ...asProblem, content: { ...asProblem.content, ...refusalContent } };
   };
   const refusedOrigin = refusal('A browser page of another origin', ['origin_not_allowed']);
   const notServing = refusal('Starting or draining', ['starting', 'draining']);
@@ -175,6 +240,7 @@ function mcpOperations(): DocumentedOperation[] {
     {
       method: 'post',
       path: '/mcp',
+      refusalContent,
       operation: {
         operationId: 'mcp',
         summary:
@@ -195,14 +261,14 @@ function mcpOperations(): DocumentedOperation[] {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: { description: 'A JSON-RPC message, or a batch of at most MCP_MAX_BATCH' } },
+            'application/json': { schema: mcpRequestBodySchema(sdk, maxBatch) },
           },
         },
         responses: {
-          200: json('A JSON-RPC response, with Mcp-Session-Id after initialize', { type: 'object' }),
+          200: mcpAnswer(sdk),
           202: { description: 'Notifications only: accepted, no body' },
           400: rpcError(
-            'Malformed JSON, not JSON-RPC, no Mcp-Session-Id after initialize, or a batch over MCP_MAX_BATCH messages',
+            'Malformed JSON, not JSON-RPC, no Mcp-Session-Id after initialize, an empty batch, a batch over MCP_MAX_BATCH messages or one with an initialize in it',
           ),
           403: refusedOrigin,
           404: rpcError('An Mcp-Session-Id the actor never issues'),
@@ -216,6 +282,7 @@ function mcpOperations(): DocumentedOperation[] {
     {
       method: 'delete',
       path: '/mcp',
+      refusalContent,
       operation: {
         operationId: 'mcpEndSession',
         summary: 'Ends the MCP session named by Mcp-Session-Id (the actor keeps nothing of it)',
@@ -242,7 +309,7 @@ function mcpOperations(): DocumentedOperation[] {
  * (`issueMcpSessionId`); `DELETE` has nothing to end. A `chat` call of such a session is answered
  * as an SSE stream, which carries its elicitations; the client's answers, POSTed on their own,
  * go to the call that asked (`McpElicitations`), on this replica. A batch holds at most
- * `MCP_MAX_BATCH` messages. It sits behind the API key like `/agent/invoke`, refuses a browser
+ * `MCP_MAX_BATCH` messages, none an `initialize`, and is never empty. It sits behind the API key like `/agent/invoke`, refuses a browser
  * `Origin` that is not the actor's own on every method (403), answers 503 while
  * the actor starts or drains, and refuses bodies over `BODY_LIMIT_BYTES` with 413. Its
  * problem+json refusals reach an MCP client as JSON-RPC errors (`mcpRefusalsAsJsonRpc`). The SDK is
@@ -255,7 +322,7 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
     async start() {
       sdk ??= await loadMcpServerSdk(options.importSdk);
     },
-    operations: mcpOperations,
+    operations: (ctx) => mcpOperations(sdk, ctx.environment.MCP_MAX_BATCH),
     mountBeforeAuth(app) {
       app.use('/mcp', mcpRefusalsAsJsonRpc());
     },
@@ -346,6 +413,8 @@ export function mcpRouter(options: McpRouterOptions): ActorRouter {
           return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
         }
         const messages = Array.isArray(body) ? body : [body];
+        const refusedBatch = Array.isArray(body) ? batchProblem(body) : undefined;
+        if (refusedBatch !== undefined) return jsonRpcError(c, 400, -32600, refusedBatch);
         if (messages.length > maxBatch)
           return jsonRpcError(
             c,
