@@ -178,14 +178,24 @@ export class HistoryCache {
    * Adds to the session's cached tail the messages read from the database right after it
    * (`rows`, oldest first), with `tag` for `tail` to give back from now on. The rows held are not
    * checked again, and `rows`, being what the database gave back, are kept as they are; a tail
-   * `tail` handed out before stays as it was. Does nothing when the session is not held.
+   * `tail` handed out before stays as it was. Does nothing when the session is not held, or when
+   * its tail is no longer the one the rows were read after (its tag is not `follows`: another
+   * read of the session changed it meanwhile).
    * @param limit the messages the read asked for, as `fill` takes it
+   * @param follows the tag of the tail the rows were read after, as `tail` gave it
    */
-  extend(tenantId: string, sessionId: string, limit: number, rows: readonly HistoryRow[], tag: unknown): void {
+  extend(
+    tenantId: string,
+    sessionId: string,
+    limit: number,
+    rows: readonly HistoryRow[],
+    tag: unknown,
+    follows: unknown,
+  ): void {
     this.#asked(limit);
     const key = this.#key(tenantId, sessionId);
     const entry = key === undefined ? undefined : this.#entries.get(key);
-    if (key === undefined || entry === undefined) return;
+    if (key === undefined || entry === undefined || entry.tag !== follows) return;
     this.#delete(key);
     this.#store(key, {
       rows: entry.rows.concat(rows),

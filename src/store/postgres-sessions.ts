@@ -139,7 +139,7 @@ async function loadThroughCache(
       lastId: newest.id,
     };
     // Rows already held are not copied nor checked again: only the new ones are added.
-    if (known.length > 0) cache.extend(tenantId, sessionId, limit, messages, next);
+    if (known.length > 0) cache.extend(tenantId, sessionId, limit, messages, next, tag);
     else cache.fill(tenantId, sessionId, limit, messages, next);
   }
   // No message after the cached tail: it stays as it is, with its tag.
