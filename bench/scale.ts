@@ -74,16 +74,22 @@ function benchTurn(turn: number, createdAt: string): StoredMessage[] {
   ];
 }
 
-/** Fills a fresh database with `cell.sessions` sessions of `cell.storedMessages` messages, named as wrk-cell.lua names them. */
-async function fill(url: string, cell: ScaleCell): Promise<void> {
+/**
+ * Fills a fresh database (migrating it first) with `sessions` sessions of `storedMessages`
+ * messages of the bench's traffic, named as wrk-cell.lua names them (`bench-session-<n>`).
+ * @param url the store's `DATABASE_URL` (`file:…` for SQLite)
+ * @param sessions how many sessions
+ * @param storedMessages messages of each session (even: user and answer turns)
+ */
+export async function seedBenchHistory(url: string, sessions: number, storedMessages: number): Promise<void> {
   const store = await openStore({ url, logger: createLogger({ sink: () => {} }) });
   try {
     await store.migrate();
     const createdAt = new Date().toISOString();
-    const messages = Array.from({ length: cell.storedMessages / 2 }, (_, turn) => benchTurn(turn, createdAt)).flat();
+    const messages = Array.from({ length: storedMessages / 2 }, (_, turn) => benchTurn(turn, createdAt)).flat();
     let next = 0;
     const worker = async () => {
-      for (let session = next++; session < cell.sessions; session = next++)
+      for (let session = next++; session < sessions; session = next++)
         await store.appendMessages('default', `bench-session-${session}`, messages);
     };
     await Promise.all(Array.from({ length: FILL_CONCURRENCY }, worker));
@@ -131,7 +137,7 @@ export async function measureScale(
           }
           url = database.url;
         }
-        await fill(url, cell);
+        await seedBenchHistory(url, cell.sessions, cell.storedMessages);
         const server: BenchServer = {
           runtime: 'node',
           stack: 'actor',

@@ -9,6 +9,10 @@
 // each invoke, whose shared write is flushed by the clock and so counts differently run to run.
 // FIXED_COUNT_CONCURRENCY sets how many requests are in flight (default 32): at 1 no two turns
 // share a group commit, so a change's count does not depend on how the turns interleave.
+// FIXED_COUNT_DATABASE_URL puts the `sqlite` stack on that database (SQLite file or PostgreSQL)
+// instead of a fresh file, with FIXED_COUNT_HISTORY_LIMIT as its HISTORY_LIMIT; the invokes then
+// go to the sessions bench/scale.ts seeds (`bench-session-<n>`, FIXED_COUNT_SESSIONS of them,
+// default 200).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +26,10 @@ if (checkout === undefined || !(invokes > 0) || !['bare', 'memory', 'sqlite', 'm
 if (stack === 'mock' && !process.env.MOCK_MODEL_URL) throw new Error('the mock stack needs MOCK_MODEL_URL (the mock model\'s /v1 URL)');
 const load = (path) => import(pathToFileURL(join(checkout, path)).href);
 const dataDir = mkdtempSync(join(tmpdir(), 'actorkit-fixed-count-'));
+const seededDatabase = process.env.FIXED_COUNT_DATABASE_URL || undefined;
+if (seededDatabase !== undefined && stack !== 'sqlite') throw new Error('FIXED_COUNT_DATABASE_URL is for the sqlite stack (the store its URL names)');
+const sessions = Number(process.env.FIXED_COUNT_SESSIONS ?? 200);
+const sessionId = (turn) => (seededDatabase === undefined ? `session-${turn % 200}` : `bench-session-${turn % sessions}`);
 
 /** @type {{ fetch: (request: Request) => Response | Promise<Response>, stop: () => Promise<number | undefined> }} */
 let target;
@@ -33,7 +41,8 @@ if (stack === 'bare') {
   const { createApp } = await load('dist/examples/hello-actor/src/app.js');
   const { MemoryStore } = await load('dist/src/store/memory-store.js');
   const model = stack === 'mock' ? { LLM_MODEL: 'mock-model', LLM_BASE_URL: process.env.MOCK_MODEL_URL } : {};
-  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: process.env.FIXED_COUNT_LOG_LEVEL ?? 'info', ...model }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
+  const seeded = seededDatabase === undefined ? {} : { DATABASE_URL: seededDatabase, HISTORY_LIMIT: process.env.FIXED_COUNT_HISTORY_LIMIT ?? '20' };
+  const app = createApp({ DATA_DIR: dataDir, LOG_LEVEL: process.env.FIXED_COUNT_LOG_LEVEL ?? 'info', ...model, ...seeded }, stack === 'sqlite' ? {} : { store: new MemoryStore() });
   await app.actor.start();
   target = {
     fetch: (request) => app.fetch(request),
@@ -58,7 +67,7 @@ await Promise.all(
         answered += 1;
         continue;
       }
-      const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: `session-${sent % 200}`, message: `What is the weather? ${sent}` });
+      const body = JSON.stringify({ user_identifier: `user-${sent % 50}`, session_id: sessionId(sent), message: `What is the weather? ${sent}` });
       // With its Content-Length, as an HTTP client sends it (the body limit judges it by the header).
       const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
       const response = await target.fetch(new Request('http://127.0.0.1/agent/invoke', { method: 'POST', headers, body }));

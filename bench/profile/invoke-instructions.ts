@@ -27,14 +27,25 @@
  * differently when the machine is busy; without it a change elsewhere shows alone.
  * `--concurrency 1` (default 32) answers one invoke at a time: no group commit shared, so the
  * count does not move with how concurrent turns interleave.
+ * `--stored-messages M [--sessions N] [--history-limit L]` counts the invoke on history, as
+ * bench/scale.ts measures it: before every count the `sqlite` stack's database is a fresh file
+ * seeded by scale.ts's `seedBenchHistory` (N sessions of M messages, default 200), the invokes
+ * take those sessions in turn and read `HISTORY_LIMIT=L` (default 20). The `postgres` stack is
+ * the same on a database re-created (and seeded) before every count on the PostgreSQL server of
+ * `BENCH_DATABASE_ADMIN_URL`, else `TEST_DATABASE_URL` (PostgreSQL's own work is not counted;
+ * the databases, `actorkit_instructions_<n>`, are dropped at the end).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { spawnActor, waitUntilReady } from '../../test/contract/spawn-actor.js';
+import { recreateBenchDatabase } from '../bench-database.js';
 import { MOCK_MODEL_ENTRY } from '../peers/peer-comparison.js';
+import { seedBenchHistory } from '../scale.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const checkoutRoot = resolve(here, '../..');
@@ -47,6 +58,9 @@ const { values } = parseArgs({
     route: { type: 'string', default: 'invoke' },
     'log-level': { type: 'string', default: 'info' },
     concurrency: { type: 'string', default: '32' },
+    'stored-messages': { type: 'string' },
+    sessions: { type: 'string', default: '200' },
+    'history-limit': { type: 'string', default: '20' },
   },
 });
 if (values.route !== 'invoke' && values.route !== 'health')
@@ -55,8 +69,40 @@ const [fewer, more] = values.invokes.split(',').map(Number);
 if (!(fewer! > 0 && more! > fewer!)) throw new Error('--invokes takes two counts, the second larger: e.g. 500,2500');
 const stacks = values.stacks.split(',');
 for (const stack of stacks)
-  if (!['bare', 'memory', 'sqlite', 'mock'].includes(stack))
-    throw new Error(`--stacks takes bare, memory, sqlite and mock, got ${stack}`);
+  if (!['bare', 'memory', 'sqlite', 'mock', 'postgres'].includes(stack))
+    throw new Error(`--stacks takes bare, memory, sqlite, mock and postgres, got ${stack}`);
+const storedMessages = values['stored-messages'] === undefined ? undefined : Number(values['stored-messages']);
+if (
+  storedMessages !== undefined &&
+  !(Number.isInteger(storedMessages) && storedMessages > 0 && storedMessages % 2 === 0)
+)
+  throw new Error(`--stored-messages takes a positive even count, got ${values['stored-messages']}`);
+const postgresAdminUrl =
+  process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const seedDir = mkdtempSync(join(tmpdir(), 'actorkit-instructions-'));
+let databases = 0;
+
+/**
+ * The environment that puts one count's `sqlite` child on its database: none (a fresh file of
+ * its own) unless `--stored-messages` is given or the stack is `postgres`, then a database
+ * seeded afresh for this count.
+ */
+async function seededDatabaseEnv(stack: string): Promise<Record<string, string>> {
+  if (stack !== 'postgres' && (stack !== 'sqlite' || storedMessages === undefined)) return {};
+  databases += 1;
+  let url = `file:${join(seedDir, `count-${databases}.db`)}`;
+  if (stack === 'postgres') {
+    const database = await recreateBenchDatabase(postgresAdminUrl, `actorkit_instructions_${databases}`);
+    if (database.url === null) throw new Error(`PostgreSQL: ${database.reason}`);
+    url = database.url;
+  }
+  await seedBenchHistory(url, Number(values.sessions), storedMessages ?? 0);
+  return {
+    FIXED_COUNT_DATABASE_URL: url,
+    FIXED_COUNT_HISTORY_LIMIT: values['history-limit'],
+    FIXED_COUNT_SESSIONS: values.sessions,
+  };
+}
 if (!existsSync(values.node))
   throw new Error(`no Node at ${values.node}: run node test/runtimes/ensure-runtimes.mjs, or pass --node`);
 const checkouts = [
@@ -77,8 +123,21 @@ const mockModel = stacks.includes('mock')
   : undefined;
 if (mockModel !== undefined) await waitUntilReady(mockModel);
 
+/** Drops the databases the `postgres` counts were seeded in. */
+async function dropCountDatabases(): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    for (let index = 1; index <= databases; index += 1)
+      await client.query(`DROP DATABASE IF EXISTS actorkit_instructions_${index} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** valgrind's count of user-space instructions for one run of the fixed-count child. */
-function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
+async function countInstructions(checkout: string, invokes: number, stack: string): Promise<number> {
+  const databaseEnv = await seededDatabaseEnv(stack);
   const child = spawn(
     'valgrind',
     [
@@ -90,7 +149,7 @@ function countInstructions(checkout: string, invokes: number, stack: string): Pr
       resolve(here, 'invoke-fixed-count.mjs'),
       checkout,
       String(invokes),
-      stack,
+      stack === 'postgres' ? 'sqlite' : stack,
       values.route,
     ],
     {
@@ -100,6 +159,7 @@ function countInstructions(checkout: string, invokes: number, stack: string): Pr
         FIXED_COUNT_LOG_LEVEL: values['log-level'],
         FIXED_COUNT_CONCURRENCY: values.concurrency,
         ...(mockModel === undefined ? {} : { MOCK_MODEL_URL: `${mockModel.baseUrl}/v1` }),
+        ...databaseEnv,
       },
     },
   );
@@ -165,4 +225,18 @@ for (const [name] of checkouts) {
     `| ${name} | ${thousands(bare)} | ${thousands(memory)} | ${thousands(sqlite)} | ${thousands(outside)} | ${thousands(storage)} | ${ratio} | ${thousands(mock)} | ${thousands(modelCall)} |`,
   );
 }
+if (storedMessages !== undefined || stacks.includes('postgres')) {
+  lines.push(
+    '',
+    `Each stack on its own database${storedMessages === undefined ? '' : `, seeded with ${values.sessions} sessions × ${storedMessages} messages, HISTORY_LIMIT=${values['history-limit']}`}:`,
+    '',
+    '| checkout | stack | instructions per invoke |',
+    '| --- | --- | --- |',
+    ...cells.map(
+      (cell) => `| ${cell.name} | ${cell.stack} | ${thousands(perInvoke.get(`${cell.name}/${cell.stack}`))} |`,
+    ),
+  );
+}
+rmSync(seedDir, { recursive: true, force: true });
+if (stacks.includes('postgres')) await dropCountDatabases();
 process.stdout.write(`${lines.join('\n')}\n`);

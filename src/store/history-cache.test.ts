@@ -47,6 +47,31 @@ describe('HistoryCache', () => {
     expect(ids(cache.read('t', 'new', 10))).toEqual(['m0', 'm1']);
   });
 
+  it('extends a tail it holds with rows read after it, with the new tag, within its bounds, leaving a tail handed out as it was', () => {
+    const cache = new HistoryCache({ maxCharacters: 1_000 });
+    cache.extend('t', 'unknown', 4, rows(0, 2), 'tag', undefined);
+    expect(cache.tail('t', 'unknown')).toBeUndefined();
+    cache.fill('t', 's', 4, rows(0, 2), 'first');
+    const held = cache.tail('t', 's')!.rows;
+    cache.extend('t', 's', 4, rows(2, 3), 'second', 'first');
+    expect(cache.tail('t', 's')).toEqual({ rows: rows(0, 3), whole: true, tag: 'second' });
+    expect(held).toEqual(rows(0, 2));
+    cache.extend('t', 's', 4, rows(3, 6), 'third', 'second');
+    expect(cache.tail('t', 's')).toEqual({ rows: rows(2, 6), whole: false, tag: 'third' });
+    expect(cache.characters).toBe(rows(2, 6).reduce((sum, r) => sum + r.id.length + r.content.length + 24, 0));
+    cache.extend('t', 's', 4, [row('big', 'x'.repeat(1_000))], 'fourth', 'third');
+    expect(cache.tail('t', 's')).toBeUndefined();
+    expect(cache.characters).toBe(0);
+  });
+
+  it('does not extend a tail another read changed since the rows were read after it', () => {
+    const cache = new HistoryCache();
+    cache.fill('t', 's', 10, rows(0, 2), 'first');
+    cache.extend('t', 's', 10, rows(2, 4), 'second', 'first');
+    cache.extend('t', 's', 10, rows(2, 4), 'second again', 'first');
+    expect(cache.tail('t', 's')).toEqual({ rows: rows(0, 4), whole: true, tag: 'second' });
+  });
+
   it('keeps no more than the largest limit asked, so a cut tail is no longer the whole session', () => {
     const cache = new HistoryCache();
     cache.fill('t', 's', 3, rows(0, 2));

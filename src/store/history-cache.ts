@@ -72,10 +72,13 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
   return value;
 }
 
-function charactersOf(rows: readonly HistoryRow[]): number {
+/** Characters of `rows[from]` up to (not including) `rows[to]`. */
+function charactersOf(rows: readonly HistoryRow[], from = 0, to = rows.length): number {
   let characters = 0;
-  for (const row of rows)
+  for (let index = from; index < to; index += 1) {
+    const row = rows[index]!;
     characters += row.id.length + row.content.length + (row.data?.length ?? 0) + row.created_at.length;
+  }
   return characters;
 }
 
@@ -168,7 +171,38 @@ export class HistoryCache {
     if (key === undefined) return;
     this.#delete(key);
     if (!rows.every(keptAsIs)) return;
-    this.#store(key, { rows: rows.slice(), whole: rows.length < limit, characters: 0, tag });
+    this.#store(key, { rows: rows.slice(), whole: rows.length < limit, characters: charactersOf(rows), tag });
+  }
+
+  /**
+   * Adds to the session's cached tail the messages read from the database right after it
+   * (`rows`, oldest first), with `tag` for `tail` to give back from now on. The rows held are not
+   * checked again, and `rows`, being what the database gave back, are kept as they are; a tail
+   * `tail` handed out before stays as it was. Does nothing when the session is not held, or when
+   * its tail is no longer the one the rows were read after (its tag is not `follows`: another
+   * read of the session changed it meanwhile).
+   * @param limit the messages the read asked for, as `fill` takes it
+   * @param follows the tag of the tail the rows were read after, as `tail` gave it
+   */
+  extend(
+    tenantId: string,
+    sessionId: string,
+    limit: number,
+    rows: readonly HistoryRow[],
+    tag: unknown,
+    follows: unknown,
+  ): void {
+    this.#asked(limit);
+    const key = this.#key(tenantId, sessionId);
+    const entry = key === undefined ? undefined : this.#entries.get(key);
+    if (key === undefined || entry === undefined || entry.tag !== follows) return;
+    this.#delete(key);
+    this.#store(key, {
+      rows: entry.rows.concat(rows),
+      whole: entry.whole,
+      characters: entry.characters + charactersOf(rows),
+      tag,
+    });
   }
 
   /** Forgets one session. */
@@ -197,9 +231,13 @@ export class HistoryCache {
       const entry = this.#entries.get(key);
       if (entry !== undefined) {
         this.#delete(key);
-        this.#store(key, { rows: [...entry.rows, ...rows], whole: entry.whole, characters: 0 });
+        this.#store(key, {
+          rows: entry.rows.concat(rows),
+          whole: entry.whole,
+          characters: entry.characters + charactersOf(rows),
+        });
       } else if (createdSession) {
-        this.#store(key, { rows: rows.slice(), whole: true, characters: 0 });
+        this.#store(key, { rows: rows.slice(), whole: true, characters: charactersOf(rows) });
       }
     }
   }
@@ -233,14 +271,18 @@ export class HistoryCache {
     this.#characters -= entry.characters;
   }
 
-  /** Adds `entry` as the most recently used, cut to the kept tail, then evicts down to the bounds. */
+  /**
+   * Adds `entry` (its `characters` those of its rows) as the most recently used, cut to the kept
+   * tail, then evicts down to the bounds. A cut makes a new array: `tail` hands rows out.
+   */
   #store(key: string, entry: Entry): void {
-    if (entry.rows.length > this.#keep) {
-      entry.rows.splice(0, entry.rows.length - this.#keep);
+    const cut = entry.rows.length - this.#keep;
+    if (cut > 0) {
+      entry.characters -= charactersOf(entry.rows, 0, cut);
+      entry.rows = entry.rows.slice(cut);
       entry.whole = false;
     }
     if (entry.rows.length === 0 && !entry.whole) return;
-    entry.characters = charactersOf(entry.rows);
     this.#entries.set(key, entry);
     this.#characters += entry.characters;
     while (this.#entries.size > this.#maxSessions || this.#characters > this.#maxCharacters) {

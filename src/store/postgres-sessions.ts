@@ -129,18 +129,28 @@ async function loadThroughCache(
     return [];
   }
   const { messages, newest } = messagesAfter(rows);
-  const tail = known.length === 0 ? messages : [...known, ...messages];
-  if (tail.length === 0) cache.forget(tenantId, sessionId);
+  // The answer is taken before the cache changes: `known` is the cached tail itself.
+  const answer = lastMessages(known, messages, limit);
+  if (answer.length === 0) cache.forget(tenantId, sessionId);
   else if (newest !== undefined) {
     const next: TailTag = {
       sessionCreatedAt: newest.session_created_at,
       lastPosition: Number(newest.position),
       lastId: newest.id,
     };
-    cache.fill(tenantId, sessionId, limit, tail, next);
+    // Rows already held are not copied nor checked again: only the new ones are added.
+    if (known.length > 0) cache.extend(tenantId, sessionId, limit, messages, next, tag);
+    else cache.fill(tenantId, sessionId, limit, messages, next);
   }
   // No message after the cached tail: it stays as it is, with its tag.
-  return tail.length > limit ? tail.slice(tail.length - limit) : tail.slice();
+  return answer;
+}
+
+/** The last `limit` messages of `known` followed by `after`, in a new array. */
+function lastMessages(known: readonly HistoryRow[], after: readonly HistoryRow[], limit: number): HistoryRow[] {
+  const fromKnown = Math.max(0, limit - after.length);
+  const head = fromKnown === 0 ? [] : known.slice(Math.max(0, known.length - fromKnown));
+  return head.concat(after.length > limit ? after.slice(after.length - limit) : after);
 }
 
 /**

@@ -265,6 +265,21 @@ if (baseUrl !== undefined) {
       expect(rowsRead()).toEqual([1]);
     });
 
+    it("answers reads of one session in flight at once alike, each the database's last messages, and the tail stays whole", async () => {
+      const { url, a, b, rowsRead } = await twoReplicas();
+      await a.appendMessages('acme', 'chat', numbered('a', 20));
+      await a.loadHistory('acme', 'chat', 20);
+      await b.appendMessages('acme', 'chat', numbered('b', 3));
+      const [first, second] = await Promise.all([a.loadHistory('acme', 'chat', 20), a.loadHistory('acme', 'chat', 20)]);
+      const expected = await stored(url, 'chat', 20);
+      expect(texts(first)).toEqual(expected);
+      expect(texts(second)).toEqual(expected);
+      rowsRead();
+      await b.appendMessages('acme', 'chat', numbered('b again', 1));
+      expect(texts(await a.loadHistory('acme', 'chat', 20))).toEqual(await stored(url, 'chat', 20));
+      expect(rowsRead()).toEqual([1]);
+    });
+
     it('sees a session another replica deleted, and one it deleted and created again with other messages', async () => {
       const { url, a, b, rowsRead } = await twoReplicas();
       await b.appendMessages('acme', 'chat', numbered('first', 6));
