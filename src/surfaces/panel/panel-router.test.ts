@@ -129,7 +129,9 @@ describe('panelRouter', () => {
     // valibot's object schemas take `[]` for `{}`; the document says `type: object`, and so does the actor.
     const response = await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: [] }));
     expect(response.status).toBe(422);
-    expect((await response.json()).errors).toEqual([{ pointer: '/payload', detail: 'must be an object, not an array' }]);
+    expect((await response.json()).errors).toEqual([
+      { pointer: '/payload', detail: 'must be an object, not an array' },
+    ]);
     expect((await app.request('/panel/stats/action', post({ action: 'flush_stats', payload: {} }))).status).toBe(200);
   });
 
