@@ -95,4 +95,41 @@ describe('/openapi.json for stateful testers (#40)', () => {
     );
     expect(operationIds).toEqual(expect.arrayContaining(['getRun', 'cancelRun', 'stats']));
   });
+
+  it('GetRun, followed as the document says, reads the run whichever way the request named its tenant', async () => {
+    const app = await createTestActor();
+    const document = await (await app.request('/openapi.json')).json();
+    const link = document.paths['/agent/invoke'].post.responses['202'].links.GetRun as {
+      parameters: Record<string, string>;
+    };
+    const body = { user_identifier: 'u-1', session_id: 's-1', message: 'hello', background: true };
+    const requests = [
+      { headers: {}, body },
+      { headers: { 'X-Tenant-Id': 'acme' }, body },
+      { headers: {}, body: { ...body, metadata: { tenant_id: 'globex' } } },
+    ];
+    for (const [index, { headers, body }] of requests.entries()) {
+      const invoke = await app.request('/agent/invoke', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ ...body, session_id: `s-${index}` }),
+      });
+      expect(invoke.status).toBe(202);
+      const run = (await invoke.json()) as Record<string, unknown>;
+      // A runtime expression of the two kinds the links use.
+      const resolve = (expression: string) =>
+        expression.startsWith('$response.body#/')
+          ? String(run[expression.slice('$response.body#/'.length)])
+          : expression.startsWith('$response.header.')
+            ? invoke.headers.get(expression.slice('$response.header.'.length))
+            : null;
+      const tenant = resolve(link.parameters['header.X-Tenant-Id']!);
+      expect(tenant, JSON.stringify(headers)).toBe(['default', 'acme', 'globex'][index]);
+      const read = await app.request(`/agent/runs/${resolve(link.parameters.id!)}`, {
+        headers: { 'X-Tenant-Id': tenant! },
+      });
+      expect(read.status).toBe(200);
+      expect(((await read.json()) as { id: string }).id).toBe(run.id);
+    }
+  });
 });

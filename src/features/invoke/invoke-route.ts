@@ -60,18 +60,19 @@ function isApprovalsBody(json: unknown): boolean {
 
 /**
  * The OpenAPI links of a background run's 202, whose JSON body always carries the run's `id` (a 200
- * may be a stream, which has no body to read it from): read it, cancel it, then the counts it added to; the tenant is the request's.
+ * may be a stream, which has no body to read it from): read it, cancel it, then the counts it added to; the tenant is the run's,
+ * from the 202's `X-Tenant-Id` (a request may name it in the header, in `metadata.tenant_id` or not at all).
  * Stateful testers (Schemathesis) chain invoke → run → stats through them.
  */
 const RUN_LINKS = {
   GetRun: {
     operationId: 'getRun',
-    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$response.header.X-Tenant-Id' },
     description: 'The run of this turn',
   },
   CancelRun: {
     operationId: 'cancelRun',
-    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$request.header.X-Tenant-Id' },
+    parameters: { id: '$response.body#/id', 'header.X-Tenant-Id': '$response.header.X-Tenant-Id' },
     description: 'Cancel the run of this turn (409 `run_finished` once it has ended)',
   },
   Stats: { operationId: 'stats', description: 'The counts this turn added to' },
@@ -169,6 +170,12 @@ export const invokeRoute = defineRoute(
             'A background run (`"background": true` or `Prefer: respond-async`), accepted: poll `Location` or stream `Location`/stream; or answers to some of the approvals a run waits for, recorded: it waits for the rest',
           headers: {
             Location: { description: 'The run: `/agent/runs/{id}`', schema: { type: 'string' } },
+            'X-Tenant-Id': {
+              description:
+                "The run's tenant, which reading, streaming and cancelling it need (`default` when the request named none)",
+              required: true,
+              schema: { type: 'string' },
+            },
             'Preference-Applied': {
               description: '`respond-async` when the header asked for it',
               schema: { type: 'string' },
@@ -211,10 +218,11 @@ export const invokeRoute = defineRoute(
     async function invoke(c) {
       refuseWhenNotServing(ctx.lifecycle);
       const { request, approvals } = await readInvokeBody(c.req.raw);
+      const tenantId = requestTenant(c.req.header('X-Tenant-Id'), request);
       const answer = await answerInvoke(ctx, {
         request,
         ...(approvals === undefined ? {} : { approvals }),
-        tenantId: requestTenant(c.req.header('X-Tenant-Id'), request),
+        tenantId,
         requestId: c.env.requestId,
         stream: wantsStream(request, c.req.header('Accept')),
         background: wantsBackground(request, c.req.header('Prefer')),
@@ -225,6 +233,7 @@ export const invokeRoute = defineRoute(
       if (answer.kind === 'reply') return c.json(answer.reply);
       if (answer.kind === 'accepted') {
         c.header('Location', `${RUNS_PATH}/${answer.run.id}`);
+        c.header('X-Tenant-Id', tenantId);
         if (request.background === undefined) c.header('Preference-Applied', 'respond-async');
         return c.json(answer.run, 202);
       }
