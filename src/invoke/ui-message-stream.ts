@@ -34,9 +34,23 @@ export interface UiPartSink {
   end(): void;
 }
 
+/** The characters JSON leaves as they are that some SSE readers take for a line break (Python's `splitlines`). */
+const LINE_BREAK_LOOKALIKES = /[\u0085\u2028\u2029]/g;
+
+/**
+ * JSON text as one SSE `data:` line: NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, which `JSON.stringify`
+ * leaves raw and a reader that splits lines as Python does would cut the event at, as `\uXXXX` escapes
+ * (the same JSON value).
+ * @param json the JSON text of one event
+ */
+export function sseData(json: string): string {
+  return json.replace(LINE_BREAK_LOOKALIKES, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The SSE frame of one part (its JSON text); with `seq`, an `id:` line, so a client can resume after it. */
 export function sseFrame(json: string, seq?: number): Uint8Array {
-  return encoder.encode(seq === undefined ? `data: ${json}\n\n` : `id: ${seq}\ndata: ${json}\n\n`);
+  const data = sseData(json);
+  return encoder.encode(seq === undefined ? `data: ${data}\n\n` : `id: ${seq}\ndata: ${data}\n\n`);
 }
 
 /** The frame that ends a UI message stream. */

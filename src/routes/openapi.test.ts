@@ -103,7 +103,7 @@ describe('/openapi.json for stateful testers (#40)', () => {
       parameters: Record<string, string>;
     };
     const body = { user_identifier: 'u-1', session_id: 's-1', message: 'hello', background: true };
-    const requests = [
+    const requests: { headers: Record<string, string>; body: object }[] = [
       { headers: {}, body },
       { headers: { 'X-Tenant-Id': 'acme' }, body },
       { headers: {}, body: { ...body, metadata: { tenant_id: 'globex' } } },

@@ -13,6 +13,7 @@ import { eventStream, json, problem, schemaOf, tenantHeader } from '../../route-
 import { A2A_CARD_PATH, A2A_JSON_RPC_PATH, a2aAgentCard, type CardTool } from './a2a-agent-card.js';
 import { A2A_CALL_KEY, A2aRequestHandler, type A2aCall } from './a2a-request-handler.js';
 import { SendMessageBody, sendMessageRefusal } from './a2a-send-message.js';
+import { sseData } from '../../invoke/ui-message-stream.js';
 import { type A2aSdk, type A2aSdkImporter, loadA2aSdk } from './load-a2a-sdk.js';
 
 /** Options of `a2aRouter`. */
@@ -82,9 +83,9 @@ function sseOf<T>(
           leave();
           return;
         }
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(toJson(next.value as never))}\n\n`));
+        controller.enqueue(encoder.encode(`data: ${sseData(JSON.stringify(toJson(next.value as never)))}\n\n`));
       } catch (error) {
-        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(errorBody(error))}\n\n`));
+        controller.enqueue(encoder.encode(`event: error\ndata: ${sseData(JSON.stringify(errorBody(error)))}\n\n`));
         controller.close();
         leave();
       }

@@ -1,4 +1,4 @@
-import type { UiStreamPart } from '../../invoke/ui-message-stream.js';
+import { sseData, type UiStreamPart } from '../../invoke/ui-message-stream.js';
 
 /** One AG-UI event (`{type, …}`), as `@ag-ui/core`'s schemas define it. */
 type AgUiEvent = Readonly<Record<string, unknown>> & { readonly type: string };
@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 
 /** The SSE frame of one event, as `@ag-ui/encoder`'s `EventEncoder` writes it: `data: <json>\n\n`. */
 function eventFrame(event: AgUiEvent): Uint8Array {
-  return encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+  return encoder.encode(`data: ${sseData(JSON.stringify(event))}\n\n`);
 }
 
 /** The JSON of each `data:` line of one SSE frame of the UI message stream; `[DONE]` is skipped. */

@@ -219,3 +219,31 @@ describe('POST /agent/invoke', () => {
     expect(await store.loadHistory('default', 's-1', 10)).toEqual([]);
   });
 });
+
+describe('SSE events survive a reader that splits lines as Python does (#40)', () => {
+  /** Python's `str.splitlines` line breaks, which Schemathesis's SSE reader splits on. */
+  const PYTHON_LINE_BREAKS = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/;
+  /** The `data:` of each event, as such a reader sees them. */
+  const dataLines = (text: string) =>
+    text
+      .split(PYTHON_LINE_BREAKS)
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { type: string; delta?: string });
+
+  it('writes NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as escapes, live and when a run is streamed again', async () => {
+    const app = await createTestActor();
+    const said = 'one\u0085two\u2028three\u2029four';
+    const live = await app.request(post({ ...valid, message: said, stream: true }));
+    const events = dataLines(await live.text());
+    const text = events.map((event) => event.delta ?? '').join('');
+    expect(text).toContain(said);
+    const background = await app.request(post({ ...valid, session_id: 's-2', message: said, background: true }));
+    const run = (await background.json()) as { id: string };
+    const replay = await app.request(`/agent/runs/${run.id}/stream`);
+    expect(
+      dataLines(await replay.text())
+        .map((event) => event.delta ?? '')
+        .join(''),
+    ).toContain(said);
+  });
+});
