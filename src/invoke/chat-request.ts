@@ -14,6 +14,12 @@ import { storableText } from './storable-text.js';
 /** Session ids follow the rule of tenant ids: 1–128 characters of letters, digits and `._:-`. */
 export const SessionId = TenantId;
 
+/** The most characters a chat request's `message` holds. */
+export const MAX_MESSAGE_CHARACTERS = 32_768;
+
+/** The most attachments a chat request carries. */
+export const MAX_ATTACHMENTS = 10;
+
 /** An attachment's name: 1–256 characters a store can keep. */
 export const AttachmentName = v.pipe(
   v.string(),
@@ -140,12 +146,14 @@ export const ChatRequest = v.pipe(
     message: v.pipe(
       v.string(),
       v.minLength(1, 'must not be empty'),
-      v.maxLength(32_768, 'must be at most 32768 characters'),
+      v.maxLength(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`),
       storableText,
     ),
     role: v.optional(v.picklist(['user', 'system'], 'must be "user" or "system"'), 'user'),
     metadata: v.optional(ChatMetadata),
-    attachments: v.optional(v.pipe(v.array(Attachment), v.maxLength(10, 'must hold at most 10 attachments'))),
+    attachments: v.optional(
+      v.pipe(v.array(Attachment), v.maxLength(MAX_ATTACHMENTS, `must hold at most ${MAX_ATTACHMENTS} attachments`)),
+    ),
     ...RUN_OPTIONS,
   }),
   v.forward(

@@ -367,11 +367,16 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
             });
           }
         };
-      /** A SendMessage body (HTTP+JSON) or its params (JSON-RPC) as the SDK reads them; the A2A error of one that is not well formed. */
-      const sendMessageParams = (a2a: A2aSdk, body: unknown) => {
+      /** Throws the A2A error of a SendMessage body (HTTP+JSON) or params (JSON-RPC) that is not well formed. */
+      const checkSendMessage = (a2a: A2aSdk, body: unknown) => {
         const refusal = sendMessageRefusal(body);
         if (refusal?.kind === 'unsupported') throw new a2a.ContentTypeNotSupportedError(refusal.message);
         if (refusal?.kind === 'malformed') throw new a2a.RequestMalformedError(refusal.message);
+      };
+      /** A checked HTTP+JSON SendMessage body, as the SDK reads it. */
+      const sendMessageParams = async (c: Context<ActorEnv>, a2a: A2aSdk) => {
+        const body = await restBody(c, a2a);
+        checkSendMessage(a2a, body);
         return a2a.SendMessageRequest.fromJSON(body);
       };
       /** The parsed JSON body of an HTTP+JSON call; RequestMalformed when it is not a JSON object. */
@@ -400,7 +405,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         `${A2A_JSON_RPC_PATH}/message:send`,
         rest(async (c, a2a) => {
           const context = callContext(c, a2a, 'HTTP+JSON');
-          const params = sendMessageParams(a2a, await restBody(c, a2a));
+          const params = await sendMessageParams(c, a2a);
           const result = await handlerOf(a2a).sendMessage(params, context);
           const payload =
             'messageId' in result
@@ -413,7 +418,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
         `${A2A_JSON_RPC_PATH}/message:stream`,
         rest(async (c, a2a) => {
           const context = callContext(c, a2a, 'HTTP+JSON');
-          const params = sendMessageParams(a2a, await restBody(c, a2a));
+          const params = await sendMessageParams(c, a2a);
           const events = await firstEventFirst(handlerOf(a2a).sendMessageStream(params, context));
           return sse(c, a2a, events);
         }),
@@ -488,7 +493,7 @@ export function a2aRouter(options: A2aRouterOptions): ActorRouter {
           !Array.isArray(call.params)
         ) {
           try {
-            sendMessageParams(a2a, call.params);
+            checkSendMessage(a2a, call.params);
           } catch (error) {
             return rpcError(id, a2a.JsonRpcTransportHandler.mapToJSONRPCError(error));
           }

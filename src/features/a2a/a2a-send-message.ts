@@ -12,6 +12,8 @@ import {
   AttachmentMimeType,
   AttachmentName,
   AttachmentUrl,
+  MAX_ATTACHMENTS,
+  MAX_MESSAGE_CHARACTERS,
   SessionId,
 } from '../../invoke/chat-request.js';
 import { storableText } from '../../invoke/storable-text.js';
@@ -27,7 +29,11 @@ const JsonObject = objectOnly(v.record(v.string(), v.unknown()));
 const CONTENT_FIELDS = ['text', 'raw', 'url', 'data'] as const;
 
 /** A text part's text: the chat request's `message` holds it. */
-const Text = v.pipe(v.string(), v.maxLength(32_768, 'must be at most 32768 characters'), storableText);
+const Text = v.pipe(
+  v.string(),
+  v.maxLength(MAX_MESSAGE_CHARACTERS, `must be at most ${MAX_MESSAGE_CHARACTERS} characters`),
+  storableText,
+);
 
 /** The part that carries `field`, and none of the other content fields. */
 const partOf = (field: (typeof CONTENT_FIELDS)[number], extra: Record<string, unknown> = {}) => ({
@@ -93,9 +99,6 @@ const Part = v.pipe(
   }),
 );
 
-/** The most file parts (`url` or `raw`) a message may carry: the chat request's attachments. */
-const MAX_FILE_PARTS = 10;
-
 /** A task id as a message names it: empty (a new task), or an id that is not blank. */
 const TaskId = v.union([
   v.literal(''),
@@ -107,12 +110,11 @@ const TaskId = v.union([
   ),
 ]);
 
-const isFilePart = (part: { url?: string; raw?: string }) => part.url !== undefined || part.raw !== undefined;
-
 /**
  * The message a client sends (A2A 1.0 `Message`, role `ROLE_USER`). Without a `taskId` it is a new
- * turn: at least one text part that is not empty, at most 10 file parts, no data part; its text
- * parts, joined by line breaks, are the chat request's `message` (at most 32768 characters). With
+ * turn: at least one text part that is not empty, no data part; its text parts, joined by line
+ * breaks, are the chat request's `message` and its file parts its attachments, which that request
+ * limits (checked when it is made: `MAX_MESSAGE_CHARACTERS`, `MAX_ATTACHMENTS`). With
  * a `taskId`, it continues that task: a task waiting for input takes the decisions as a data part.
  */
 const Message = v.pipe(
@@ -140,15 +142,8 @@ const Message = v.pipe(
     ),
     ['parts'],
   ),
-  v.forward(
-    v.check(
-      (message) => Boolean(message.taskId) || message.parts.filter(isFilePart).length <= MAX_FILE_PARTS,
-      `a message carries at most ${MAX_FILE_PARTS} files`,
-    ),
-    ['parts'],
-  ),
   v.description(
-    'A new message (no taskId) has a text part that is not empty, at most 10 file parts and no data part; its text parts, joined by line breaks, are at most 32768 characters with no unpaired surrogate. A message to a task (taskId) continues it; a task that waits for input takes the decisions as a data part `{approved, reason?}` or `{approvals: [{id, approved, reason?}]}`',
+    `A new message (no taskId) has a text part that is not empty, at most ${MAX_ATTACHMENTS} file parts and no data part; its text parts, joined by line breaks, are at most ${MAX_MESSAGE_CHARACTERS} characters with no unpaired surrogate. A message to a task (taskId) continues it; a task that waits for input takes the decisions as a data part \`{approved, reason?}\` or \`{approvals: [{id, approved, reason?}]}\``,
   ),
   v.metadata({
     anyOf: [
