@@ -65,9 +65,13 @@ const HOST_AND_PORT = `(?:${OCTET}(?:\\.${OCTET}){3}|(?:(?![Xx][Nn]--)[A-Za-z0-9
 /** A link-local (169.254.0.0/16) or cloud metadata host, as a lookahead that refuses it. */
 const NOT_METADATA_HOST = `(?!169\\.254\\.)(?!(?:${METADATA_HOSTS.map(caseless).join('|')})(?:[:/?#]|$))`;
 
+/** The schemes an attachment URL may have, in any case: `http://` or `https://`, and `data:image/`. */
+const WEB_SCHEME = `${caseless('http')}[sS]?://`;
+const DATA_IMAGE_SCHEME = caseless('data:image/');
+
 /** An attachment URL without the host refusal: the scheme, host, port and printable ASCII after. */
 const urlShape = (hostCheck: string) =>
-  `^(?:[hH][tT][tT][pP][sS]?://${hostCheck}${HOST_AND_PORT}(?:[/?#][\\x21-\\x7e]*)?|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/[\\x21-\\x7e]*)$`;
+  `^(?:${WEB_SCHEME}${hostCheck}${HOST_AND_PORT}(?:[/?#][\\x21-\\x7e]*)?|${DATA_IMAGE_SCHEME}[\\x21-\\x7e]*)$`;
 
 /**
  * The URLs an image attachment may come by, as a JSON Schema pattern the actor checks as well: an
@@ -78,7 +82,7 @@ const urlShape = (hostCheck: string) =>
 export const ATTACHMENT_URL_PATTERN = urlShape(NOT_METADATA_HOST);
 
 const forwardableUrl = new RegExp(ATTACHMENT_URL_PATTERN);
-const forwardableScheme = /^(?:https?:\/\/|data:image\/)/i;
+const forwardableScheme = new RegExp(`^(?:${WEB_SCHEME}|${DATA_IMAGE_SCHEME})`);
 const anyHostUrl = new RegExp(urlShape(''));
 
 /**
