@@ -19,7 +19,7 @@ interface Interrupt {
 const encoder = new TextEncoder();
 
 /** The SSE frame of one event, as `@ag-ui/encoder`'s `EventEncoder` writes it: `data: <json>\n\n`. */
-function eventFrame(event: AgUiEvent): Uint8Array {
+export function eventFrame(event: AgUiEvent): Uint8Array {
   return encoder.encode(`data: ${sseData(JSON.stringify(event))}\n\n`);
 }
 

@@ -9,10 +9,10 @@ import { answerInvoke, type InvokeAnswer } from '../../invoke/answer-invoke.js';
 import { ChatReply } from '../../invoke/chat-reply.js';
 import { type ApprovalAnswer, ApprovalsRequest, ChatRequest, requestTenant } from '../../invoke/chat-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../../invoke/idempotency.js';
-import { replayStream, sseData } from '../../invoke/ui-message-stream.js';
+import { replayStream } from '../../invoke/ui-message-stream.js';
 import { defineRoute } from '../../route-kit/actor-route.js';
 import { eventStream, problem, schemaOf, TYPED_EVENT, tenantHeader } from '../../route-kit/openapi-parts.js';
-import { agUiEventStream } from './ag-ui-events.js';
+import { agUiEventStream, eventFrame } from './ag-ui-events.js';
 import { RunAgentInput } from './run-agent-input.js';
 
 /** Where AG-UI clients (`HttpAgent` from `@ag-ui/client`) post a `RunAgentInput`. */
@@ -156,10 +156,9 @@ function waitingStream(ids: { threadId: string; runId: string }, runId: string):
     },
     { type: 'RUN_FINISHED', ...ids, outcome: { type: 'success' } },
   ];
-  const encoder = new TextEncoder();
   return new ReadableStream({
     start(controller) {
-      for (const event of events) controller.enqueue(encoder.encode(`data: ${sseData(JSON.stringify(event))}\n\n`));
+      for (const event of events) controller.enqueue(eventFrame(event));
       controller.close();
     },
   });
