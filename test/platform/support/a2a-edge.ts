@@ -1,10 +1,10 @@
 // The A2A edge the A2A client tests talk to (issue #39): the external edge of the local platform,
 // served on loopback in front of the example pools, the mesh actor (rendered with expose_a2a=true)
 // answering from a slow model, so a run is still going when it is cancelled or subscribed to.
-import { createPlatformGateway, type PlatformGateway } from '../../../platform/gateway/index.js';
+import type { PlatformGateway } from '../../../platform/gateway/index.js';
 import { startSlowModelServer } from '../../reliability/support/slow-model-server.js';
 import { startExamplePools } from './example-pools.js';
-import { serveOnLoopbackPort } from './serve-gateway.js';
+import { serveGatewayOver } from './hosted-gateway.js';
 
 /** The edge, on a loopback URL. */
 export interface A2aEdge {
@@ -27,16 +27,5 @@ export async function startA2aEdge(words: number, gapMs: number): Promise<A2aEdg
     {},
     { LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'slow' },
   );
-  const gateway = createPlatformGateway({ pools: hosted.pools, reconcileIntervalMs: 0, runPollIntervalMs: 10 });
-  const served = await serveOnLoopbackPort(gateway.fetch);
-  return {
-    gateway,
-    url: served.url,
-    close: async () => {
-      await served.close();
-      await gateway.close();
-      await hosted.close();
-      await model.close();
-    },
-  };
+  return serveGatewayOver(hosted, { reconcileIntervalMs: 0, runPollIntervalMs: 10 }, () => model.close());
 }

@@ -8,7 +8,7 @@ import { startExamplePools, type ExamplePools } from './example-pools.js';
 import type { InProcessPool } from './in-process-pool.js';
 import { serveOnLoopbackPort } from './serve-gateway.js';
 
-/** The examples hosted with two replicas each on PostgreSQL, and the gateway in front of them, served on loopback. */
+/** Example pools (two replicas each on PostgreSQL, or in memory) and the gateway in front of them, served on loopback. */
 export interface HostedGateway {
   readonly hosted: ExamplePools;
   readonly gateway: PlatformGateway;
@@ -30,6 +30,21 @@ export async function startHostedGateway(
 ): Promise<HostedGateway> {
   const hosted = await startExamplePools({ panel: await schemas.create(), mcp: await schemas.create() }, 2);
   await beforeGateway(hosted);
+  return serveGatewayOver(hosted, options, () => schemas.dropAll());
+}
+
+/**
+ * The gateway in front of example pools already started, served on loopback; its `close` ends the
+ * server, the gateway, the pools, then `after` (what the pools stood on).
+ * @param hosted the example pools
+ * @param options the gateway's options besides the pools
+ * @param after what to close last
+ */
+export async function serveGatewayOver(
+  hosted: ExamplePools,
+  options: Omit<PlatformGatewayOptions, 'pools'>,
+  after: () => Promise<void>,
+): Promise<HostedGateway> {
   const gateway = createPlatformGateway({ pools: hosted.pools, ...options });
   const served = await serveOnLoopbackPort(gateway.fetch);
   return {
@@ -40,7 +55,7 @@ export async function startHostedGateway(
       await served.close();
       await gateway.close();
       await hosted.close();
-      await schemas.dropAll();
+      await after();
     },
   };
 }
