@@ -91,7 +91,6 @@ type GroupRunner = (turns: readonly Turn[]) => Promise<void> | void;
 interface Cell {
   readonly label: string;
   readonly group: number;
-  readonly orderedIds: boolean;
   /** Opens the cell's writer on `path` and returns how to run a group, and how to close. */
   open(path: string): Promise<{ run: GroupRunner; close(): Promise<void> | void }>;
 }
@@ -100,7 +99,6 @@ function driverCell(driver: DriverName, write: WriteName, group: number): Cell {
   return {
     label: `${driver}, ${write === 'exact' ? "today's SQL" : 'lean write'}`,
     group,
-    orderedIds: write === 'lean',
     async open(path) {
       const connection = drivers[driver](path);
       connection.exec('PRAGMA journal_mode = WAL');
@@ -132,7 +130,6 @@ function actorStoreCell(group: number): Cell {
   return {
     label: "the actor's store (`openStore`)",
     group,
-    orderedIds: false,
     async open(path) {
       const store = await openStore({ url: `file:${path}`, logger: silentLogger });
       return {
@@ -159,16 +156,10 @@ const walFrames = (path: string, frameBytes: number) => {
   }
 };
 
-async function runGroups(
-  run: GroupRunner,
-  from: number,
-  count: number,
-  group: number,
-  orderedIds: boolean,
-): Promise<void> {
+async function runGroups(run: GroupRunner, from: number, count: number, group: number): Promise<void> {
   for (let start = from; start < from + count; start += group) {
     const turns = Array.from({ length: Math.min(group, from + count - start) }, (_, offset) =>
-      makeTurn(start + offset, orderedIds),
+      makeTurn(start + offset),
     );
     await run(turns);
   }
@@ -203,7 +194,7 @@ async function measure(cell: Cell, template: string, path: string): Promise<Samp
   try {
     let next = 0;
     const turns = async (count: number) => {
-      await runGroups(writer.run, next, count, cell.group, cell.orderedIds);
+      await runGroups(writer.run, next, count, cell.group);
       next += count;
     };
     await turns(WARMUP);

@@ -1,3 +1,4 @@
+import { timeOrderedId } from '../../src/core/time-ordered-id.js';
 import { invokeStatements } from '../../src/store/invoke-statements.js';
 import type { TurnToSave, StoredMessage } from '../../src/store/store.js';
 
@@ -26,26 +27,17 @@ export interface Turn {
   readonly record: TurnToSave & { readonly id: string; readonly history: readonly StoredMessage[] };
 }
 
-let idSequence = 0;
-/** Record ids: random (`crypto.randomUUID`, as the group commit makes them) or ascending (the lean write's). */
-function recordId(ordered: boolean): string {
-  idSequence += 1;
-  return ordered
-    ? `${Date.now().toString(36).padStart(10, '0')}-${idSequence.toString(36).padStart(8, '0')}`
-    : crypto.randomUUID();
-}
-
 /**
  * Turn `index` of the bench's load: session `index % 200`, user `index % 50`, the user's message
- * and the offline model's answer; the record id random (as the group commit makes it) or,
- * with `orderedIds`, ascending (the lean write's).
+ * and the offline model's answer; the record id time-ordered, as the group commit makes it
+ * (`timeOrderedId`).
  */
-export function makeTurn(index: number, orderedIds: boolean): Turn {
+export function makeTurn(index: number): Turn {
   const now = new Date().toISOString();
   const message = `Hello from the bench, turn ${index}`;
   return {
     record: {
-      id: recordId(orderedIds),
+      id: timeOrderedId(),
       tenantId: TENANT,
       sessionId: `bench-session-${index % SESSIONS}`,
       userIdentifier: `bench-user-${index % USERS}`,
@@ -175,8 +167,7 @@ export function exactWrite(prepare: (sql: string) => Statement, turns: readonly 
 }
 
 /**
- * The same durable data in the fewest statements: ascending record ids (appended at the
- * index's right edge instead of a random leaf), and no `actorkit_stats_sessions` row: a session is new to the
+ * The same durable data in the fewest statements: no `actorkit_stats_sessions` row: a session is new to the
  * counters when its first message lands at position 0 (true of every turn that stores
  * history; a failed turn stores none and would still need the pair). Users, users across
  * tenants and the counters as in the exact write.

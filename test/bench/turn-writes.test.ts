@@ -29,18 +29,18 @@ async function migratedFile(name: string): Promise<string> {
   return path;
 }
 
-function groups(orderedIds: boolean): Turn[][] {
-  const turns = Array.from({ length: TURNS }, (_, index) => makeTurn(index, orderedIds));
+function groups(): Turn[][] {
+  const turns = Array.from({ length: TURNS }, (_, index) => makeTurn(index));
   return Array.from({ length: Math.ceil(TURNS / GROUP) }, (_, index) =>
     turns.slice(index * GROUP, (index + 1) * GROUP),
   );
 }
 
 /** Writes every group with `write` on a libSQL connection, one transaction per group, as the storage limit does. */
-function writeStraight(path: string, write: typeof exactWrite, orderedIds: boolean): void {
+function writeStraight(path: string, write: typeof exactWrite): void {
   const connection = new Libsql(path) as unknown as Connection;
   const prepare = preparer(connection);
-  for (const group of groups(orderedIds)) {
+  for (const group of groups()) {
     connection.exec('BEGIN IMMEDIATE');
     write(prepare, group);
     connection.exec('COMMIT');
@@ -71,12 +71,12 @@ describe('the storage limit writes (bench/storage/turn-writes.ts)', () => {
   it("stores through today's SQL and the lean write exactly what the actor's store stores for the same turns", async () => {
     const viaStore = await migratedFile('store.db');
     const store = await openStore({ url: `file:${viaStore}`, logger: silentLogger });
-    for (const group of groups(false)) await store.saveTurns(group.map((turn) => turn.record));
+    for (const group of groups()) await store.saveTurns(group.map((turn) => turn.record));
     await store.close();
     const exact = await migratedFile('exact.db');
-    writeStraight(exact, exactWrite, false);
+    writeStraight(exact, exactWrite);
     const lean = await migratedFile('lean.db');
-    writeStraight(lean, leanWrite, true);
+    writeStraight(lean, leanWrite);
 
     const expected = await readBack(viaStore);
     expect(expected.stats).toMatchObject({ invocations: TURNS, sessions: 200, users: 50, tenants: 1 });
