@@ -5,13 +5,14 @@
  * model provider's name, each core route's path and the `Idempotency-Key` header, and the
  * imports from cli/ and platform/ into src/ modules that are not public entries (package.json `exports`).
  *
- * Run: `npx tsx scripts/house-figures.ts [--repo DIR]` (default: this checkout; DIR must be built
- * with `npm run build`, because the request is answered by its built example actor). Prints JSON.
+ * Run: `npx tsx scripts/house-figures.ts [--repo DIR]` (default: this checkout; DIR needs its
+ * dependencies installed, tsx among them). Prints JSON.
  *
- * "Files a chat request crosses" is measured, not read: the built example actor is served on
+ * "Files a chat request crosses" is measured, not read: the example actor, from its TypeScript
+ * sources under tsx (the built entries are bundles, one file for many modules), is served on
  * loopback in a child process under V8's precise coverage; after one warm-up invoke the counters
- * are reset, one more `POST /agent/invoke` is answered as JSON, and every `dist/src` file with a
- * function that ran during it is counted (its `.ts` source named).
+ * are reset, one more `POST /agent/invoke` is answered as JSON, and every `src/` file with a
+ * function that ran during it is counted.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -94,7 +95,7 @@ function internalCliImports(): string[] {
   return found;
 }
 
-/** The `src/` files one JSON invoke runs code in, measured on the built example actor (see the file's JSDoc). */
+/** The `src/` files one JSON invoke runs code in, measured on the example actor's sources (see the file's JSDoc). */
 function filesOneInvokeCrosses(): string[] {
   const child = `
     import { Session } from 'node:inspector/promises';
@@ -104,8 +105,8 @@ function filesOneInvokeCrosses(): string[] {
     process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'house-figures-'));
     process.env.LOG_LEVEL = 'error';
     const repo = ${JSON.stringify(repo)};
-    const { serve } = await import(repo + '/dist/src/adapter/node/index.js');
-    const { createApp } = await import(repo + '/dist/examples/hello-actor/src/app.js');
+    const { serve } = await import(repo + '/src/adapter/node/index.ts');
+    const { createApp } = await import(repo + '/examples/hello-actor/src/app.ts');
     const session = new Session();
     session.connect();
     await session.post('Profiler.enable');
@@ -119,13 +120,16 @@ function filesOneInvokeCrosses(): string[] {
     await session.post('Profiler.takePreciseCoverage');
     await invoke(2);
     const { result } = await session.post('Profiler.takePreciseCoverage');
-    const files = result.filter((script) => script.url.includes('/dist/src/') && script.functions.some((f) => f.ranges[0].count > 0))
-      .map((script) => 'src/' + script.url.split('/dist/src/')[1].replace(/\\.js$/, '.ts'));
+    const files = result.filter((script) => script.url.startsWith('file://' + repo + '/src/') && script.functions.some((f) => f.ranges[0].count > 0))
+      .map((script) => script.url.slice(('file://' + repo + '/').length).replace(/\\?.*$/, ''));
     await server.close();
     console.log(JSON.stringify(files.sort()));
     process.exit(0);
   `;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', child], { cwd: repo, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   return JSON.parse(output.trim().split('\n').at(-1)!) as string[];
 }
 
