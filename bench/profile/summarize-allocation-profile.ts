@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { codeArea, frameName } from './summarize-cpu-profile.js';
+import { codeArea, frameName, originalCallFrame } from './summarize-cpu-profile.js';
 
 interface AllocationNode {
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly callFrame: {
+    readonly functionName: string;
+    readonly url: string;
+    readonly lineNumber: number;
+    readonly columnNumber?: number;
+  };
   readonly selfSize: number;
   readonly children: readonly AllocationNode[];
 }
@@ -48,16 +53,13 @@ export function summarizeAllocationProfile(path: string, limit = 25): Allocation
   let totalBytes = 0;
   /** Walks the tree; returns the bytes under `node` and adds them to each frame once per path. */
   const walk = (node: AllocationNode, onPath: ReadonlySet<string>): number => {
-    const name = frameName(node);
+    const callFrame = originalCallFrame(node.callFrame);
+    const name = frameName({ callFrame });
     let bytes = node.selfSize;
     const path = onPath.has(name) ? onPath : new Set([...onPath, name]);
     for (const child of node.children) bytes += walk(child, path);
     add(self, name, node.selfSize);
-    add(
-      areas,
-      node.callFrame.url === '' ? `(native) ${node.callFrame.functionName}` : codeArea(node.callFrame.url),
-      node.selfSize,
-    );
+    add(areas, callFrame.url === '' ? `(native) ${callFrame.functionName}` : codeArea(callFrame.url), node.selfSize);
     if (!onPath.has(name)) add(inclusive, name, bytes);
     totalBytes += node.selfSize;
     return bytes;

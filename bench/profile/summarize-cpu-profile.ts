@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** Where a sampled function is: its script's URL and its line and column there (0-based). */
+interface CallFrame {
+  readonly functionName: string;
+  readonly url: string;
+  readonly lineNumber: number;
+  readonly columnNumber?: number;
+}
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly callFrame: CallFrame;
   readonly children?: readonly number[];
 }
 
@@ -32,6 +42,41 @@ export interface ProfileSummary {
   readonly selfByArea: readonly ProfileEntry[];
 }
 
+/** The source map beside each script read so far (`<file>.js.map`), or null when it has none. */
+const sourceMaps = new Map<string, SourceMap | null>();
+
+function sourceMapOf(url: string): SourceMap | null {
+  if (!url.startsWith('file://') || !url.endsWith('.js')) return null;
+  let map = sourceMaps.get(url);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
+    } catch {
+      map = null;
+    }
+    sourceMaps.set(url, map);
+  }
+  return map;
+}
+
+/**
+ * The frame in the source it was built from, when its script has a source map: actorkit's
+ * entries are bundles (scripts/bundle-entries.mjs), so a sample in `dist/src/chunks/chunk-….js`
+ * is named by its `src/….ts` file and line, and Kysely's code inside it by its own package.
+ * Frames of scripts without a map are returned as they are.
+ * @param frame the profile's call frame
+ */
+export function originalCallFrame(frame: CallFrame): CallFrame {
+  const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+  if (entry === undefined || !('originalSource' in entry)) return frame;
+  return {
+    functionName: frame.functionName,
+    url: new URL(entry.originalSource, frame.url).href,
+    lineNumber: entry.originalLine,
+    columnNumber: entry.originalColumn,
+  };
+}
+
 /** The code area of a script URL: `hono`, `actorkit src/routes`, `node:internal`, `(native)`. */
 export function codeArea(url: string): string {
   if (url === '') return '(native)';
@@ -41,7 +86,7 @@ export function codeArea(url: string): string {
     const rest = url.slice(modules + '/node_modules/'.length).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  const own = /\/dist\/(src\/[^/]+|examples|cli)\//.exec(url);
+  const own = /\/(?:dist\/)?(src\/[^/]+|examples|cli)\//.exec(url);
   return own ? `actorkit ${own[1]}` : url.replace(/^file:\/\//, '');
 }
 
@@ -49,7 +94,9 @@ export function codeArea(url: string): string {
 export function frameName(node: Pick<ProfileNode, 'callFrame'>): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const where =
-    url === '' ? '' : ` ${url.replace(/^.*\/(node_modules|dist)\//, '').replace(/^file:\/\//, '')}:${lineNumber + 1}`;
+    url === ''
+      ? ''
+      : ` ${url.replace(/^.*\/(node_modules|dist)\//, '').replace(/^file:\/\/.*?\/(?=(src|examples|cli)\/)|^file:\/\//, '')}:${lineNumber + 1}`;
   return `${functionName || '(anonymous)'}${where}`;
 }
 
@@ -72,7 +119,9 @@ const sorted = (totals: Map<string, number>, totalMs: number, limit: number): Pr
  */
 export function summarizeCpuProfile(path: string, limit = 25): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byId = new Map(
+    profile.nodes.map((node) => [node.id, { ...node, callFrame: originalCallFrame(node.callFrame) }]),
+  );
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const self = new Map<string, number>();
