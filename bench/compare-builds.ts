@@ -8,7 +8,9 @@
  *
  * Run: `npx tsx bench/compare-builds.ts --before ../before [--stores sqlite,postgres]
  * [--rounds 5] [--duration 3] [--warmup 2] [--connections 32] [--before-env NAME=value,…]
- * [--after-env NAME=value,…] [--model mock]`. `--model mock` has both sides' actors call the peer
+ * [--after-env NAME=value,…] [--model mock] [--stream]`. `--stream` sends the actors' invokes
+ * with `"stream": true` and reads each SSE answer to its end (bare Hono answers as always).
+ * `--model mock` has both sides' actors call the peer
  * comparison's mock OpenAI-compatible model on loopback (bench/peers/mock-model-server.mjs,
  * started here; its CPU counts for neither) instead of the offline model. The env options add
  * variables to one side's actors: with
@@ -44,6 +46,7 @@ const { values: options } = parseArgs({
     'before-env': { type: 'string', default: '' },
     'after-env': { type: 'string', default: '' },
     model: { type: 'string', default: 'offline' },
+    stream: { type: 'boolean', default: false },
   },
 });
 /** `NAME=value` pairs separated by commas, as an environment. */
@@ -121,6 +124,7 @@ for (const store of stores) {
       store,
       process: entry,
       env: { ...storeEnv(store, databases[build]), ...modelEnv, ...extraEnv[build] },
+      invokeShape: options.stream ? 'actor-stream' : 'actor',
     };
     labels.set(server, `${build} (${store})`);
     servers.push(server);
@@ -150,7 +154,7 @@ const rows = cells.map((cell, index) => {
 });
 process.stdout.write(
   [
-    `Node ${process.versions.node}; ${mockModel === undefined ? 'offline model' : 'the actors call the mock model (bench/peers/mock-model-server.mjs)'}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}${options['before-env'] ? ` with ${options['before-env']}` : ''}${options['after-env'] ? `; after with ${options['after-env']}` : ''}`,
+    `Node ${process.versions.node}; ${mockModel === undefined ? 'offline model' : 'the actors call the mock model (bench/peers/mock-model-server.mjs)'}${options.stream ? "; the actors' invokes streamed (SSE, read to the end)" : ''}; ${settings.rounds} interleaved rounds of ${settings.durationS} s per cell (medians); before: ${beforeDir}${options['before-env'] ? ` with ${options['before-env']}` : ''}${options['after-env'] ? `; after with ${options['after-env']}` : ''}`,
     '',
     '| route | conns | actor | req/s | p50 ms | CPU µs/req | req/s / bare | CPU bare/actor | p50 − bare p50 (ms) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -10,13 +10,19 @@ const CELL_SCRIPT = fileURLToPath(new URL('./wrk-cell.lua', import.meta.url));
 export type LoadRoute = 'health' | 'invoke';
 
 /**
- * How a server takes the invoke: `actor` is the actor's `POST /agent/invoke` body; `mastra`
- * the same turn as Mastra's `POST /api/agents/bench/generate` (the peer's agent is `bench`).
+ * How a server takes the invoke: `actor` is the actor's `POST /agent/invoke` body;
+ * `actor-stream` the same body asking for the streamed answer (`"stream": true`, an SSE
+ * stream read to its end); `mastra` the same turn as Mastra's `POST /api/agents/bench/generate`
+ * (the peer's agent is `bench`).
  */
-export type InvokeShape = 'actor' | 'mastra';
+export type InvokeShape = 'actor' | 'actor-stream' | 'mastra';
 
-/** The path each invoke shape is sent to. */
-const INVOKE_PATHS: Record<InvokeShape, string> = { actor: INVOKE_PATH, mastra: '/api/agents/bench/generate' };
+/** The path each invoke shape is sent to, and the shape's name in bench/load/wrk-cell.lua. */
+const INVOKE_SHAPES: Record<InvokeShape, { readonly path: string; readonly script: string }> = {
+  actor: { path: INVOKE_PATH, script: 'invoke' },
+  'actor-stream': { path: INVOKE_PATH, script: 'invoke-stream' },
+  mastra: { path: '/api/agents/bench/generate', script: 'mastra' },
+};
 
 /** One bounded load run against a listening server. */
 export interface LoadCell {
@@ -73,7 +79,7 @@ export async function wrkVersion(): Promise<string | null> {
  */
 export async function runWrk(cell: LoadCell): Promise<LoadFigures> {
   const shape = cell.invokeShape ?? 'actor';
-  const path = cell.route === 'health' ? '/health' : INVOKE_PATHS[shape];
+  const path = cell.route === 'health' ? '/health' : INVOKE_SHAPES[shape].path;
   const args = [
     '-t1',
     `-c${cell.connections}`,
@@ -84,7 +90,7 @@ export async function runWrk(cell: LoadCell): Promise<LoadFigures> {
     CELL_SCRIPT,
     `${cell.baseUrl}${path}`,
   ];
-  if (cell.route === 'invoke') args.push('--', shape === 'actor' ? 'invoke' : shape, String(cell.sessions ?? 200));
+  if (cell.route === 'invoke') args.push('--', INVOKE_SHAPES[shape].script, String(cell.sessions ?? 200));
   const { stdout } = await run('wrk', args, { timeout: (cell.durationS + 30) * 1000, maxBuffer: 1 << 20 });
   const line = stdout.split('\n').find((candidate) => candidate.startsWith('WRK_RESULT '));
   if (line === undefined) throw new Error(`wrk printed no WRK_RESULT line:\n${stdout}`);

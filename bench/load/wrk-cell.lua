@@ -1,5 +1,6 @@
 -- One bench cell for wrk (Debian `wrk`, LuaJIT): without arguments it repeats the request
--- of the command line (GET); with the argument `invoke` it POSTs a chat request per call,
+-- of the command line (GET); with the argument `invoke` it POSTs a chat request per call
+-- (`invoke-stream`: the same request asking for the streamed answer, `"stream":true`),
 -- spread over 200 sessions of 50 users like real traffic (a second argument sets the number
 -- of sessions, taken in turn: bench/scale.ts); with `mastra` it POSTs the same
 -- turn in the body of Mastra's agent route (the session is the memory thread, the user its
@@ -15,7 +16,7 @@ function init(args)
 end
 
 function request()
-  if shape ~= "invoke" and shape ~= "mastra" then
+  if shape ~= "invoke" and shape ~= "invoke-stream" and shape ~= "mastra" then
     return wrk.request()
   end
   turn = turn + 1
@@ -26,8 +27,8 @@ function request()
       turn, turn % sessions, turn % 50)
   else
     body = string.format(
-      '{"user_identifier":"bench-user-%d","session_id":"bench-session-%d","message":"Hello from the bench, turn %d"}',
-      turn % 50, turn % sessions, turn)
+      '{"user_identifier":"bench-user-%d","session_id":"bench-session-%d","message":"Hello from the bench, turn %d"%s}',
+      turn % 50, turn % sessions, turn, shape == "invoke-stream" and ',"stream":true' or '')
   end
   return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
 end
