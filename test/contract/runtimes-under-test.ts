@@ -21,6 +21,14 @@ export interface RuntimeUnderTest extends RuntimeProcess {
 const exampleEntry = (runtime: 'node' | 'bun' | 'deno') =>
   fileURLToPath(new URL(`../../dist/examples/hello-actor/src/main.${runtime}.js`, import.meta.url));
 
+/**
+ * A tsconfig without the repository's `paths`. Bun applies the `paths` of the tsconfig.json it
+ * finds above a file at run time, so the built example's `import 'actorkit/bun'` loaded
+ * `src/adapter/bun/index.ts` instead of the built entry a user's actor loads (the bundle of
+ * scripts/bundle-entries.mjs); with this one Bun resolves the package as Node and Deno do.
+ */
+const BUILT_TSCONFIG = fileURLToPath(new URL('../runtimes/tsconfig.built.json', import.meta.url));
+
 const installed = (name: string): string => {
   const runtime = INSTALLED_RUNTIMES.find((candidate) => candidate.name === name);
   if (runtime === undefined) throw new Error(`test/runtimes/runtime-binaries.mjs lists no ${name}`);
@@ -36,7 +44,12 @@ const installed = (name: string): string => {
 export const RUNTIMES_UNDER_TEST: readonly RuntimeUnderTest[] = [
   { name: 'node-system', command: process.execPath, args: [exampleEntry('node')], sqliteDriver: 'libsql' },
   { name: 'node24', command: installed('node24'), args: [exampleEntry('node')], sqliteDriver: 'node:sqlite' },
-  { name: 'bun', command: installed('bun'), args: [exampleEntry('bun')], sqliteDriver: 'bun:sqlite' },
+  {
+    name: 'bun',
+    command: installed('bun'),
+    args: ['--tsconfig-override', BUILT_TSCONFIG, exampleEntry('bun')],
+    sqliteDriver: 'bun:sqlite',
+  },
   {
     name: 'deno',
     command: installed('deno'),
