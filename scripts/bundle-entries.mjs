@@ -9,7 +9,8 @@
 // about half of its cold start (docs/performance.md, "Issue 43: cold start, the entries
 // bundled"). tsc's other files under dist/src stay; the type declarations are tsc's, unchanged.
 // Run: `node scripts/bundle-entries.mjs` from the package root, after tsc (`npm run build` does).
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const { exports: packageExports } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -43,8 +44,7 @@ const packagesStayImports = {
   },
 };
 
-rmSync('dist/src/chunks', { recursive: true, force: true });
-await build({
+const { outputFiles } = await build({
   entryPoints: Object.fromEntries(entries.map((entry) => [entry, `src/${entry}.ts`])),
   outdir: 'dist/src',
   chunkNames: 'chunks/[name]-[hash]',
@@ -57,6 +57,33 @@ await build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
+  write: false,
 });
+// Each changed file is replaced whole (written beside, then renamed over) and the chunks of an
+// earlier build are removed only after, so an actor starting while a build runs (`npm pack` runs
+// `prepare`, which builds; the tests pack actorkit while others start actors) never finds an
+// entry or a chunk missing or half written.
+const CHUNKS = 'dist/src/chunks';
+const written = new Set();
+/** The file's bytes, or undefined when there is none. */
+const current = (path) => {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+};
+/** Writes `contents` to `path` whole, unless the file holds them already. */
+const replace = (path, contents) => {
+  written.add(relative(CHUNKS, path));
+  if (current(path)?.equals(contents)) return; // a build with nothing changed writes nothing
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, contents);
+  renameSync(partial, path);
+};
+for (const { path, contents } of outputFiles) replace(path, contents);
 // A bundled package's code ships inside actorkit's files: its licence goes with it.
-for (const name of BUNDLED_PACKAGES) copyFileSync(`node_modules/${name}/LICENSE`, `dist/src/chunks/${name}.LICENSE`);
+for (const name of BUNDLED_PACKAGES)
+  replace(resolve(CHUNKS, `${name}.LICENSE`), readFileSync(`node_modules/${name}/LICENSE`));
+for (const stale of readdirSync(CHUNKS).filter((file) => !written.has(file))) rmSync(join(CHUNKS, stale), { force: true });
