@@ -24,19 +24,19 @@ function newestSource(): number {
 }
 
 /**
- * Builds the package into `dist/` (incrementally) unless it is newer than every source, so tests
- * that run the built binary or the built example actor see the code of this checkout. Type errors
- * in files of other parts do not stop tsc from emitting, so the caller checks for the files it needs.
+ * Builds the package into `dist/` as `npm run build` does (tsc, incrementally, then the bundled
+ * entries of scripts/bundle-entries.mjs) unless it is newer than every source, so tests that run
+ * the built binary or the built example actor see the code of this checkout: tsc alone would leave
+ * the bundles with the code of the last full build. Type errors in files of other parts do not
+ * stop tsc from emitting, so the bundles are made either way and the caller checks for the files
+ * it needs.
  */
 export function ensureBuilt(): void {
   const buildInfo = join(REPOSITORY_ROOT, 'dist', '.tsbuildinfo');
   if (existsSync(buildInfo) && statSync(buildInfo).mtimeMs >= newestSource()) return;
-  spawnSync(
-    process.execPath,
+  const steps = [
     [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: REPOSITORY_ROOT,
-      stdio: 'ignore',
-    },
-  );
+    [join(REPOSITORY_ROOT, 'scripts', 'bundle-entries.mjs')],
+  ];
+  for (const args of steps) spawnSync(process.execPath, args, { cwd: REPOSITORY_ROOT, stdio: 'ignore' });
 }
