@@ -60,9 +60,9 @@ const { outputFiles } = await build({
   write: false,
 });
 // Each changed file is replaced whole (written beside, then renamed over) and the chunks of an
-// earlier build are removed only after, so an actor starting while a build runs (`npm pack` runs
-// `prepare`, which builds; the tests pack actorkit while others start actors) never finds an
-// entry or a chunk missing or half written.
+// earlier build are removed only after, so an actor starting while a build runs (`npm install -g .`
+// runs `prepare`, which builds: a test installs actorkit so while others start actors) never finds
+// an entry or a chunk missing or half written.
 const CHUNKS = 'dist/src/chunks';
 const written = new Set();
 /** The file's bytes, or undefined when there is none. */
