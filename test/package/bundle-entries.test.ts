@@ -1,8 +1,8 @@
 // scripts/bundle-entries.mjs, the second half of `npm run build`, run in a copy of the package's
 // sources: a build with nothing changed writes nothing (test/cli/global-install.test.ts runs
 // `npm install -g .`, whose `prepare` builds, while other tests start actors from dist/), a change
-// replaces the files it changed whole and
-// leaves no partial file, and the chunks of an earlier build are removed.
+// replaces the files it changed whole and leaves no partial file, and the chunks of an earlier
+// build are removed.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
