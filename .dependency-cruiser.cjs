@@ -31,9 +31,8 @@ const LAYERS = [
  * → `src/index.ts`), read from it, not copied. The CLI and the local platform are written as users
  * of the package: they import src/ only through these files, never a module behind them.
  */
-const { exports: packageExports } = require('./package.json');
-const PUBLIC_ENTRIES = `^(${Object.values(packageExports)
-  .map((target) => (typeof target === 'string' ? target : target.default))
+const { exportedFiles } = require('./scripts/package-exports.mjs');
+const PUBLIC_ENTRIES = `^(${exportedFiles(__dirname)
   .filter((target) => target.startsWith('./dist/src/'))
   .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts').replace(/[.]/g, '\\.'))
   .join('|')})$`;

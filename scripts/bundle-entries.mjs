@@ -12,11 +12,10 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { exportedFiles } from './package-exports.mjs';
 
-const { exports: packageExports } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** `./dist/src/sdk/index.js` → `sdk/index`, the entry's path under dist/src without `.js`. */
-const entries = Object.values(packageExports)
-  .map((target) => (typeof target === 'string' ? target : target.default))
+const entries = exportedFiles()
   .filter((target) => target.startsWith('./dist/src/'))
   .map((target) => target.slice('./dist/src/'.length, -'.js'.length));
 

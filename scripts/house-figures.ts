@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
+import { exportedFiles } from './package-exports.mjs';
 
 const { values: options } = parseArgs({ options: { repo: { type: 'string', default: '.' } } });
 const repo = resolve(options.repo);
@@ -71,15 +72,7 @@ function routePaths(): Map<string, string> {
 
 /** The package's public entries, as its package.json `exports` names them (`./dist/src/index.js` → `src/index.ts`). */
 const PUBLIC_ENTRIES = new Set(
-  Object.values(
-    JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).exports as Record<
-      string,
-      string | { default: string }
-    >,
-  )
-    .map((target) => (typeof target === 'string' ? target : target.default))
-    .filter((target) => target.startsWith('./dist/'))
-    .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts')),
+  exportedFiles(repo).map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts')),
 );
 
 /** Imports (static and `import()`) from cli/ and platform/ that resolve to a src/ module other than a public entry. */

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/built-package.js';
+import { exportedFiles } from '../../scripts/package-exports.mjs';
+import { ensureBuilt, REPOSITORY_ROOT } from '../support/built-package.js';
 import { checkRuntime, RUNTIMES_UNDER_TEST } from './runtimes-under-test.js';
 import { spawnActor, waitForLogEvent, waitUntilReady, type SpawnedActor } from './spawn-actor.js';
 
@@ -39,15 +40,7 @@ const OPTIONAL_PACKAGES = ['openai', 'pg', '@modelcontextprotocol/sdk', ...TRACI
 const EXPOSITION_PACKAGES = ['prom-client', '@hono/prometheus'] as const;
 
 /** The built files package.json `exports` names under dist/src (`./dist/src/sdk/index.js`): the bundled entries. */
-const PUBLIC_ENTRIES = Object.values(
-  (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      exports: Record<string, string | { default: string }>;
-    }
-  ).exports,
-)
-  .map((target) => (typeof target === 'string' ? target : target.default))
-  .filter((target) => target.startsWith('./dist/src/'));
+const PUBLIC_ENTRIES = exportedFiles(REPOSITORY_ROOT).filter((target) => target.startsWith('./dist/src/'));
 
 const started: SpawnedActor[] = [];
 let runs = 0;
