@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 
 /** The repository root. */
 export const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
@@ -24,19 +24,21 @@ function newestSource(): number {
 }
 
 /**
- * Builds the package into `dist/` as `npm run build` does (tsc, incrementally, then the bundled
- * entries of scripts/bundle-entries.mjs) unless it is newer than every source, so tests that run
- * the built binary or the built example actor see the code of this checkout: tsc alone would leave
- * the bundles with the code of the last full build. Type errors in files of other parts do not
- * stop tsc from emitting, so the bundles are made either way and the caller checks for the files
- * it needs.
+ * Builds the package into `dist/` with the steps of package.json's `build` script (tsc,
+ * incrementally, then the bundled entries of scripts/bundle-entries.mjs) unless it is newer than
+ * every source, so tests that run the built binary or the built example actor see the code of this
+ * checkout: tsc alone would leave the bundles with the code of the last full build. Each step runs
+ * whatever the one before exited with (type errors in files of other parts do not stop tsc from
+ * emitting, and the bundles are made from the sources either way), so the caller checks for the
+ * files it needs.
  */
 export function ensureBuilt(): void {
   const buildInfo = join(REPOSITORY_ROOT, 'dist', '.tsbuildinfo');
   if (existsSync(buildInfo) && statSync(buildInfo).mtimeMs >= newestSource()) return;
-  const steps = [
-    [join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    [join(REPOSITORY_ROOT, 'scripts', 'bundle-entries.mjs')],
-  ];
-  for (const args of steps) spawnSync(process.execPath, args, { cwd: REPOSITORY_ROOT, stdio: 'ignore' });
+  const { scripts } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { build: string };
+  };
+  const path = `${join(REPOSITORY_ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`;
+  for (const step of scripts.build.split('&&'))
+    spawnSync(step.trim(), { cwd: REPOSITORY_ROOT, shell: true, stdio: 'ignore', env: { ...process.env, PATH: path } });
 }
